@@ -1,0 +1,35 @@
+# Two commands set up everything on a fresh machine: `make demo` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEMO_INDEX := .crossbook-demo
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: demo test eval bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	# the CPU build of torch first: an unpinned one would pull a multi-GB CUDA build
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	rm -rf $(DEMO_INDEX)
+	$(BIN)/crossbook --index $(DEMO_INDEX) rebuild sample_corpus/crossbook.toml
+	$(BIN)/crossbook --index $(DEMO_INDEX) books
+	$(BIN)/crossbook --index $(DEMO_INDEX) where-else "Frost Lance"
+	$(BIN)/crossbook --index $(DEMO_INDEX) where-else Shield --defines-only
+	$(BIN)/crossbook --index $(DEMO_INDEX) entity Chilled
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python bench/bench_ingest.py
+
+clean:
+	rm -rf $(VENV) $(DEMO_INDEX) .crossbook .pytest_cache

@@ -1,0 +1,1 @@
+"""crossbook's command line: a thin Typer layer over the ``index`` library."""

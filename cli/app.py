@@ -1,0 +1,264 @@
+"""Typer commands only: parse arguments, call index/, render. No SQL, no prompts."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from index.config import CONFIG_FILE, Settings, load_settings
+
+from .output import ProgressReporter, cli_errors, emit, warn
+
+app = typer.Typer(
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+    add_completion=False,
+    help="Cross-book entity index: where else does this rule, spell or term appear?",
+)
+
+JSON_OPT = typer.Option(False, "--json", help="Print one JSON document instead of text.")
+
+
+@dataclass
+class State:
+    index: Optional[Path]
+    debug: bool
+    config: Optional[Path]
+
+    def settings(self, config: Optional[Path] = None, **flags) -> Settings:
+        path = config or self.config or Path(CONFIG_FILE)
+        return load_settings({"index_dir": self.index, **flags}, os.environ, path)
+
+
+@app.callback()
+def main(
+    ctx: typer.Context,
+    index: Optional[Path] = typer.Option(
+        None, "--index", help="Index directory (env CROSSBOOK_INDEX; default ./.crossbook)."
+    ),
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
+    config: Optional[Path] = typer.Option(
+        None, "--config", help="Settings file (default ./crossbook.toml when present)."
+    ),
+) -> None:
+    """crossbook: ingest books, then ask where else an entity appears."""
+    ctx.obj = State(index, debug, config)
+
+
+def _open(settings: Settings, create: bool = False):
+    from index.db import open_db
+
+    return open_db(settings.index_dir, create=create)
+
+
+# -- ingest -----------------------------------------------------------------------------------
+
+@app.command()
+def ingest(
+    ctx: typer.Context,
+    paths: list[Path] = typer.Argument(..., help="Markdown books, or directories of them."),
+    book: Optional[str] = typer.Option(None, "--book", help="Book title (default: first # heading or file stem)."),
+    extractor: Optional[str] = typer.Option(None, "--extractor", help="rules (offline default) or openai."),
+    model: Optional[str] = typer.Option(None, "--model", help="Chat model for --extractor openai."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp...)."),
+    pack: Optional[str] = typer.Option(None, "--pack", help="Domain pack: generic, gurps, or a .toml path."),
+    concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="LLM requests at once (default 8)."),
+    link: Optional[bool] = typer.Option(None, "--link/--no-link", help="Add linker references to known entities (default on)."),
+    force: bool = typer.Option(False, "--force", help="Re-extract even when the book is unchanged."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Ingest books: sections -> chunks -> entity mentions in the index."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.pipeline import Ingest, ingest_paths
+
+        settings = state.settings(
+            extractor=extractor, model=model, base_url=base_url, pack=pack,
+            concurrency=concurrency, link=link,
+        )
+        _check_extractor(settings)
+        from index.pipeline import load_books
+
+        load_books(paths, book)  # every bad path fails here, before the index is touched
+        db = _open(settings, create=True)
+        with ProgressReporter("ingest") as progress:
+            job = Ingest(db, settings, progress=progress, warn=warn)
+            results = ingest_paths(job, paths, title=book, force=force)
+        emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
+
+
+def _check_extractor(settings: Settings) -> None:
+    from index.errors import ConfigError
+
+    if settings.extractor == "openai" and not settings.api_key and not settings.base_url:
+        raise ConfigError("--extractor openai needs OPENAI_API_KEY (export it, or use --extractor rules)")
+
+
+def _render_ingest(console: Console, results) -> None:
+    for r in results:
+        if r.status == "unchanged":
+            console.print(f"{escape(r.title)}: unchanged, skipped")
+            continue
+        console.print(
+            f"{escape(r.title)}: {r.status} — {r.sections} sections, {r.parents} parent / "
+            f"{r.children} child chunks, {r.mentions} mentions"
+            + (f", {r.dropped_mentions} dropped" if r.dropped_mentions else "")
+            + (f", {r.llm_calls} LLM calls, {r.cache_hits} cached" if r.llm_calls or r.cache_hits else "")
+        )
+
+
+# -- delete-book ------------------------------------------------------------------------------
+
+@app.command("delete-book")
+def delete_book_cmd(
+    ctx: typer.Context,
+    title: str = typer.Argument(..., help="Title of the book to remove (see: crossbook books)."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Remove a book and everything derived from it; drop entities left with no mention."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.pipeline import delete_book
+
+        settings = state.settings()
+        db = _open(settings)
+        result = delete_book(db, title)
+        emit(result, as_json, lambda c: c.print(
+            f"Deleted '{escape(title)}' ({result['entities_removed']} entities left with no mention removed)"
+        ))
+
+
+# -- where-else / entity / books --------------------------------------------------------------
+
+@app.command("where-else")
+def where_else_cmd(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="Entity name, any case ('the' and punctuation ignored)."),
+    book: list[str] = typer.Option([], "--book", help="Only these books (repeatable)."),
+    exclude_book: list[str] = typer.Option([], "--exclude-book", help="Leave these books out (repeatable)."),
+    entity_type: Optional[str] = typer.Option(None, "--type", help="Only entities of this type."),
+    defines_only: bool = typer.Option(False, "--defines-only", help="Only the sections that define it."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Where else does this entity appear? Mentions across books, definitions first."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.lookup import where_else
+
+        db = _open(state.settings())
+        result = where_else(
+            db, name, books=tuple(book), exclude_books=tuple(exclude_book),
+            entity_type=entity_type, defines_only=defines_only,
+        )
+        emit(result, as_json, lambda c: _render_where_else(c, result))
+
+
+def _render_where_else(console: Console, result: dict) -> None:
+    for entity in result["entities"]:
+        console.print(f"[bold]{escape(entity['name'])}[/bold] ({escape(entity['entity_type'])})")
+        for group in entity["books"]:
+            console.print(f"  [cyan]{escape(group['book'])}[/cyan]")
+            for m in group["mentions"]:
+                console.print(f"    {m['mention_type']:<10} {escape(m['heading_path'] or '(before the first heading)')}")
+                console.print(f"               [dim]{escape(m['context'])}[/dim]")
+        console.print()
+
+
+@app.command()
+def entity(
+    ctx: typer.Context,
+    name: str = typer.Argument(..., help="Entity name."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """One entity: its type, where it is defined, and references per book."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.lookup import entity_detail
+
+        db = _open(state.settings())
+        result = entity_detail(db, name)
+        emit(result, as_json, lambda c: _render_entity(c, result))
+
+
+def _render_entity(console: Console, result: dict) -> None:
+    for e in result["entities"]:
+        console.print(f"[bold]{escape(e['name'])}[/bold] ({escape(e['entity_type'])})")
+        if not e["definitions"]:
+            console.print("  defined: nowhere in the index (only referenced)")
+        for d in e["definitions"]:
+            console.print(f"  defined in [cyan]{escape(d['book'])}[/cyan] — {escape(d['section'])}")
+            console.print(f"    [dim]{escape(d['context'])}[/dim]")
+        if e["references_by_book"]:
+            table = Table("book", "sections referencing it", box=None, padding=(0, 2))
+            for b, n in e["references_by_book"].items():
+                table.add_row(escape(b), str(n))
+            console.print(table)
+        for extra in e.get("extra_tables", []):
+            console.print(extra)
+        console.print()
+
+
+@app.command()
+def books(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
+    """The books in the index, with their counts and how they were ingested."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.lookup import list_books
+
+        db = _open(state.settings())
+        rows = list_books(db)
+        emit([b.to_dict() for b in rows], as_json, lambda c: _render_books(c, rows))
+
+
+def _render_books(console: Console, rows) -> None:
+    table = Table("title", "sections", "defined", "mentions", "dropped", "extractor", "ingested", box=None, padding=(0, 2))
+    for b in rows:
+        table.add_row(escape(b.title), str(b.sections), str(b.entities_defined), str(b.mentions),
+                      str(b.dropped_mentions), escape(b.extractor), b.ingested_at)
+    console.print(table)
+
+
+# -- rebuild ----------------------------------------------------------------------------------
+
+@app.command()
+def rebuild(
+    ctx: typer.Context,
+    manifest: Path = typer.Argument(Path(CONFIG_FILE), help="Manifest listing [[books]] (path, title)."),
+    extractor: Optional[str] = typer.Option(None, "--extractor", help="rules (offline default) or openai."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Reconcile the index with a manifest: add, update, delete, skip unchanged books."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.pipeline import Ingest, read_manifest, rebuild as run_rebuild
+
+        read_manifest(manifest)
+        settings = state.settings(config=manifest, extractor=extractor)
+        _check_extractor(settings)
+        db = _open(settings, create=True)
+        with ProgressReporter("rebuild") as progress:
+            summary = run_rebuild(Ingest(db, settings, progress=progress, warn=warn), manifest)
+        emit(summary, as_json, lambda c: _render_rebuild(c, summary))
+        if summary["failed"]:
+            raise typer.Exit(1)
+
+
+def _render_rebuild(console: Console, summary: dict) -> None:
+    console.print(", ".join(f"{k}: {len(v)}" for k, v in summary.items()))
+    for failure in summary["failed"]:
+        console.print(f"failed: {escape(failure['path'])}: {escape(failure['error'])}")
+
+
+def run() -> None:
+    app(prog_name="crossbook")
+
+
+if __name__ == "__main__":
+    run()

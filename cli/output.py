@@ -1,0 +1,104 @@
+"""Rendering and error handling shared by every command.
+
+stdout carries only the result (one JSON document with --json); progress, warnings and
+errors go to stderr. A CrossbookError is one line and exit 1; usage errors are Click's 2.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from typing import Any, Callable, Iterator
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from index.errors import CrossbookError
+
+# off a terminal rich would wrap tables at 80 columns; scripts get whole lines instead
+stdout = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _default(value: Any) -> Any:
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    if isinstance(value, (set, tuple)):
+        return list(value)
+    return str(value)
+
+
+def emit(result: Any, as_json: bool, render: Callable[[Console], None]) -> None:
+    """Print ``result`` as one JSON document, or call ``render`` for humans."""
+    if as_json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2, default=_default) + "\n")
+    else:
+        render(stdout)
+
+
+def warn(message: str) -> None:
+    stderr.print(f"Warning: {message}", markup=False)
+
+
+@contextlib.contextmanager
+def cli_errors(debug: bool) -> Iterator[None]:
+    """Map library errors to one stderr line and an exit code; tracebacks only with --debug."""
+    try:
+        yield
+    except CrossbookError as exc:
+        if debug:
+            raise
+        stderr.print(f"Error: {exc}", markup=False)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        stderr.print("Interrupted: the index is as it was before this book.", markup=False)
+        raise typer.Exit(130) from None
+    except (typer.Exit, typer.Abort):
+        raise
+    except Exception as exc:  # anything unexpected: one line, details with --debug
+        if debug:
+            raise
+        stderr.print(
+            f"Error: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)",
+            markup=False,
+        )
+        raise typer.Exit(1) from None
+
+
+class ProgressReporter:
+    """The library's progress callback: a rich bar on a TTY, a few plain lines otherwise."""
+
+    def __init__(self, label: str = ""):
+        self.label = label
+        self.tty = sys.stderr.isatty()
+        self._progress: Progress | None = None
+        self._tasks: dict[str, int] = {}
+        self._last: dict[str, int] = {}
+
+    def __enter__(self) -> "ProgressReporter":
+        if self.tty:
+            self._progress = Progress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TimeElapsedColumn(), console=stderr, transient=True,
+            )
+            self._progress.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._progress:
+            self._progress.stop()
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        name = f"{self.label} {phase}".strip()
+        if self._progress is not None:
+            if name not in self._tasks:
+                self._tasks[name] = self._progress.add_task(name, total=total)
+            self._progress.update(self._tasks[name], completed=done, total=total)
+            return
+        # plain lines: the end of each phase, and every 25% of a long one
+        step = max(25, total // 4)
+        if (done == total or done // step != self._last.get(name, 0) // step) and self._last.get(name) != done:
+            stderr.print(f"{name}: {done}/{total}", markup=False)
+        self._last[name] = done

@@ -1,0 +1,209 @@
+"""Pure chunking: Markdown text -> sections -> parent chunks -> child chunks.
+
+A section is a heading and its body up to the next heading of any level (headings come
+from markdown-it-py, so ``#`` inside a code fence is text and setext headings count).
+A parent chunk is a section, or a paragraph-aligned part of a section longer than the
+token budget. Child chunks (for vector search) never cross a parent. No I/O, no LLM.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+
+from .models import ChildChunk, ParentChunk, Section
+from .tokens import count_tokens, head_tokens
+
+DEFAULT_PARENT_TOKENS = 1500
+DEFAULT_CHILD_TOKENS = 250
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark")
+
+
+@dataclass(frozen=True)
+class _Block:
+    start: int  # first source line of a top-level block
+    heading_level: int  # 0 when not a heading
+    heading_text: str
+
+
+def _inline_text(token) -> str:
+    parts = []
+    for child in token.children or []:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return " ".join("".join(parts).split())
+
+
+def _top_level_blocks(text: str) -> list[_Block]:
+    tokens = _parser().parse(text)
+    blocks: list[_Block] = []
+    for i, token in enumerate(tokens):
+        if token.level != 0 or token.map is None or token.nesting == -1:
+            continue
+        if token.type == "heading_open":
+            blocks.append(_Block(token.map[0], int(token.tag[1]), _inline_text(tokens[i + 1])))
+        else:
+            blocks.append(_Block(token.map[0], 0, ""))
+    return blocks
+
+
+def split_sections(text: str) -> list[Section]:
+    """Split a Markdown document into sections (text before the first heading is its own)."""
+    lines = text.splitlines(keepends=True)
+    blocks = _top_level_blocks(text)
+    headings = [b for b in blocks if b.heading_level]
+    sections: list[Section] = []
+    first = headings[0].start if headings else len(lines)
+    preamble = "".join(lines[:first])
+    if preamble.strip():
+        sections.append(Section(None, 0, (), preamble, 0))
+    stack: list[tuple[int, str]] = []
+    for i, block in enumerate(headings):
+        end = headings[i + 1].start if i + 1 < len(headings) else len(lines)
+        while stack and stack[-1][0] >= block.heading_level:
+            stack.pop()
+        stack.append((block.heading_level, block.heading_text))
+        sections.append(
+            Section(
+                heading=block.heading_text,
+                level=block.heading_level,
+                heading_path=tuple(h for _, h in stack),
+                text="".join(lines[block.start:end]),
+                start_line=block.start,
+            )
+        )
+    return sections
+
+
+def book_title(text: str, fallback: str) -> str:
+    """The first level-1 heading, else ``fallback`` (the file stem)."""
+    for block in _top_level_blocks(text):
+        if block.heading_level == 1 and block.heading_text:
+            return block.heading_text
+    return fallback
+
+
+def _paragraph_units(section_text: str) -> list[str]:
+    """Top-level Markdown blocks of a section as text pieces that concatenate back to it."""
+    lines = section_text.splitlines(keepends=True)
+    starts = sorted({b.start for b in _top_level_blocks(section_text)} | {0})
+    units = []
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(lines)
+        unit = "".join(lines[start:end])
+        if unit:
+            units.append(unit)
+    return units
+
+
+def _fit(piece: str, budget: int) -> list[str]:
+    """Break one piece into parts of at most ``budget`` tokens: sentences, then tokens."""
+    if count_tokens(piece) <= budget:
+        return [piece]
+    sentences = _SENTENCE_END.split(piece)
+    if len(sentences) > 1:
+        # keep the separators: re-find each sentence in order so parts join back to the piece
+        parts, cursor = [], 0
+        for sentence in sentences:
+            at = piece.index(sentence, cursor)
+            if at > cursor and parts:
+                parts[-1] += piece[cursor:at]
+            parts.append(sentence)
+            cursor = at + len(sentence)
+        parts[-1] += piece[cursor:]
+        return [p for part in parts for p in _fit(part, budget)]
+    out, rest = [], piece
+    while rest:
+        head, rest = head_tokens(rest, budget)
+        out.append(head)
+    return out
+
+
+def pack_units(units: list[str], budget: int) -> list[str]:
+    """Greedily join consecutive units into groups of at most ``budget`` tokens."""
+    groups: list[str] = []
+    current, current_tokens = "", 0
+    for unit in units:
+        for piece in _fit(unit, budget):
+            tokens = count_tokens(piece)
+            if current and current_tokens + tokens > budget:
+                groups.append(current)
+                current, current_tokens = "", 0
+            current += piece
+            current_tokens += tokens
+    if current.strip():
+        groups.append(current)
+    elif current and groups:
+        groups[-1] += current
+    return groups
+
+
+def _chunk_id(book: str, heading_path: tuple[str, ...], occurrence: int, part: int) -> str:
+    key = "\x1f".join([book, *heading_path, str(occurrence), str(part)])
+    return "p" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:20]
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def parent_chunks(
+    book: str, sections: list[Section], parent_tokens: int = DEFAULT_PARENT_TOKENS
+) -> list[ParentChunk]:
+    """One parent per section; sections over ``parent_tokens`` split at paragraph boundaries.
+
+    Ids are derived from (book, heading path, occurrence of that path, part), so they are
+    stable across runs and unaffected by edits to other sections.
+    """
+    parents: list[ParentChunk] = []
+    seen: dict[tuple[str, ...], int] = {}
+    for section in sections:
+        occurrence = seen.get(section.heading_path, 0)
+        seen[section.heading_path] = occurrence + 1
+        if count_tokens(section.text) <= parent_tokens:
+            parts = [section.text]
+        else:
+            parts = pack_units(_paragraph_units(section.text), parent_tokens)
+        for part, text in enumerate(parts):
+            parents.append(
+                ParentChunk(
+                    id=_chunk_id(book, section.heading_path, occurrence, part),
+                    book=book,
+                    ordinal=len(parents),
+                    heading=section.heading,
+                    heading_path=section.heading_path,
+                    part=part,
+                    text=text,
+                    sha256=sha256_text(text),
+                    token_count=count_tokens(text),
+                )
+            )
+    return parents
+
+
+def child_chunks(parent: ParentChunk, child_tokens: int = DEFAULT_CHILD_TOKENS) -> list[ChildChunk]:
+    """Split one parent into child chunks of about ``child_tokens`` tokens (never across parents)."""
+    pieces = pack_units(_paragraph_units(parent.text), child_tokens) or [parent.text]
+    return [
+        ChildChunk(
+            id=f"{parent.id}-c{n}",
+            parent_id=parent.id,
+            book=parent.book,
+            ordinal=n,
+            text=piece,
+            token_count=count_tokens(piece),
+        )
+        for n, piece in enumerate(pieces)
+        if piece.strip()
+    ]

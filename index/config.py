@@ -1,0 +1,121 @@
+"""Settings: flag > CROSSBOOK_* environment variable > crossbook.toml > default.
+
+The CLI builds one :class:`Settings` with :func:`load_settings` and hands it to the library;
+library code never reads the environment itself (the mapping is passed in).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from .errors import ConfigError
+
+DEFAULT_INDEX = ".crossbook"
+CONFIG_FILE = "crossbook.toml"
+
+
+@dataclass(frozen=True)
+class Settings:
+    index_dir: Path = Path(DEFAULT_INDEX)
+    extractor: str = "rules"
+    model: str = "gpt-4o-mini"
+    base_url: str | None = None
+    api_key: str | None = None
+    pack: str = "generic"
+    concurrency: int = 8
+    parent_tokens: int = 1500
+    child_tokens: int = 250
+    link: bool = True
+    max_retries: int = 5
+    request_timeout: float = 120.0
+    embedder: str = "local"
+    embedding_model: str = "text-embedding-3-small"
+    chroma_url: str | None = None
+    relations: str = "auto"          # "auto", "llm", "spacy" or "off"
+    ontology: tuple[str, ...] = ()   # extra ontology packs (names or paths)
+
+    @property
+    def db_path(self) -> Path:
+        return self.index_dir / "crossbook.db"
+
+
+_INT_FIELDS = {"concurrency", "parent_tokens", "child_tokens", "max_retries"}
+_FLOAT_FIELDS = {"request_timeout"}
+_BOOL_FIELDS = {"link"}
+_PATH_FIELDS = {"pack"}  # resolved relative to the toml file when they name a file
+
+
+def _coerce(name: str, value: Any) -> Any:
+    try:
+        if name == "index_dir":
+            return Path(value)
+        if name in _INT_FIELDS:
+            return int(value)
+        if name in _FLOAT_FIELDS:
+            return float(value)
+        if name in _BOOL_FIELDS:
+            if isinstance(value, bool):
+                return value
+            return str(value).strip().lower() in ("1", "true", "yes", "on")
+        if name == "ontology":
+            if isinstance(value, str):
+                return tuple(v.strip() for v in value.split(",") if v.strip())
+            return tuple(value)
+        return value
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"setting {name}={value!r} is not valid ({exc})") from None
+
+
+def read_toml_settings(path: Path) -> dict[str, Any]:
+    """Read the settings part of a crossbook.toml (top-level keys; [[books]] is ignored)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
+    known = {f.name for f in fields(Settings)} | {"index"}
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "books":
+            continue
+        if key not in known:
+            raise ConfigError(f"{path}: unknown setting '{key}' (known: {', '.join(sorted(known))})")
+        name = "index_dir" if key == "index" else key
+        if name in _PATH_FIELDS and isinstance(value, str) and value.endswith(".toml"):
+            value = str((path.parent / value).resolve())
+        if name == "index_dir":
+            value = (path.parent / value).resolve()
+        out[name] = value
+    return out
+
+
+def load_settings(
+    flags: Mapping[str, Any],
+    environ: Mapping[str, str],
+    config_path: Path | None = None,
+) -> Settings:
+    """Merge flags (None = not given), CROSSBOOK_* variables and a crossbook.toml.
+
+    ``OPENAI_API_KEY`` is read from ``environ`` for the key; ``OPENAI_BASE_URL`` for the URL.
+    Raises ConfigError on a malformed value.
+    """
+    merged: dict[str, Any] = {}
+    if config_path is not None and config_path.is_file():
+        merged.update(read_toml_settings(config_path))
+    for f in fields(Settings):
+        env_value = environ.get(f"CROSSBOOK_{f.name.upper()}")
+        if f.name == "index_dir":
+            env_value = environ.get("CROSSBOOK_INDEX", env_value)
+        if env_value not in (None, ""):
+            merged[f.name] = env_value
+    if "api_key" not in merged and environ.get("OPENAI_API_KEY"):
+        merged["api_key"] = environ["OPENAI_API_KEY"]
+    if "base_url" not in merged and environ.get("OPENAI_BASE_URL"):
+        merged["base_url"] = environ["OPENAI_BASE_URL"]
+    for name, value in flags.items():
+        if value is not None:
+            merged[name] = value
+    settings = Settings()
+    return replace(settings, **{k: _coerce(k, v) for k, v in merged.items()})

@@ -1,0 +1,41 @@
+"""Errors the library raises; the CLI turns each into a one-line message and exit code 1."""
+
+
+class CrossbookError(Exception):
+    """Base class: the message is one line a user can act on."""
+
+
+class BadInput(CrossbookError):
+    """A path, file or argument the user gave cannot be used (nothing was changed)."""
+
+
+class NotAnIndex(CrossbookError):
+    """The index directory exists but is not a crossbook index."""
+
+
+class IndexMissing(CrossbookError):
+    """A read command ran before anything was ingested."""
+
+
+class BookNotFound(CrossbookError):
+    """The named book is not in the index."""
+
+
+class EntityNotFound(CrossbookError):
+    """No entity of that name; ``suggestions`` holds close names."""
+
+    def __init__(self, message: str, suggestions: list[str] | None = None):
+        super().__init__(message)
+        self.suggestions = suggestions or []
+
+
+class ExtractionFailed(CrossbookError):
+    """The extractor could not produce a valid answer for a chunk (the book was not changed)."""
+
+
+class ConfigError(CrossbookError):
+    """Settings, pack or manifest are invalid."""
+
+
+class IndexBusy(CrossbookError):
+    """Another process holds the index lock for too long."""

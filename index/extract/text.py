@@ -1,0 +1,63 @@
+"""Small pure helpers over chunk text: sentence windows and heading-line detection."""
+
+from __future__ import annotations
+
+import re
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n|\n(?=\s*(?:#|[-*+] |\d+\. |\|))")
+CONTEXT_LIMIT = 300
+
+
+_HEADING_LINE = re.compile(r"^ {0,3}#{1,6}(?: [^\n]*)?$|^ {0,3}(?:=+|-+) *$", re.MULTILINE)
+
+
+def _breaks(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every sentence separator; a heading line is a sentence of its own."""
+    spans = [(m.start(), m.end()) for m in _SENTENCE_BREAK.finditer(text)]
+    for m in _HEADING_LINE.finditer(text):
+        spans.append((m.end(), m.end() + 1))  # the newline after a heading line
+        spans.append((max(m.start() - 1, 0), m.start()))  # and the one before it
+    return sorted(spans)
+
+
+def sentence_around(text: str, start: int, end: int, limit: int = CONTEXT_LIMIT) -> str:
+    """The sentence of ``text`` that holds ``text[start:end]``, verbatim, at most ``limit`` chars."""
+    left, right = 0, len(text)
+    for b_start, b_end in _breaks(text):
+        if b_end <= start:
+            left = max(left, b_end)
+        elif b_start >= end:
+            right = b_start
+            break
+    sentence = text[left:right]
+    if len(sentence) > limit:
+        # a window around the mention, cut on whitespace so words stay whole
+        mid = (start + end) // 2 - left
+        lo = max(0, mid - limit // 2)
+        hi = min(len(sentence), lo + limit)
+        lo = max(0, hi - limit)
+        if lo > 0:
+            space = sentence.find(" ", lo)
+            lo = space + 1 if 0 <= space < start - left else lo
+        if hi < len(sentence):
+            space = sentence.rfind(" ", lo, hi)
+            hi = space if space > end - left else hi
+        sentence = sentence[lo:hi]
+    return sentence.strip()
+
+
+def first_body_sentence(text: str, limit: int = CONTEXT_LIMIT) -> str:
+    """The first sentence after the heading line(s) of a section, or '' when there is none."""
+    lines = text.splitlines(keepends=True)
+    offset, i = 0, 0
+    # skip ATX heading, or setext heading text + underline, and blank lines
+    if lines and lines[0].lstrip().startswith("#"):
+        offset += len(lines[0]); i = 1
+    elif len(lines) > 1 and re.fullmatch(r"\s*(=+|-+)\s*", lines[1]):
+        offset += len(lines[0]) + len(lines[1]); i = 2
+    while i < len(lines) and not lines[i].strip():
+        offset += len(lines[i]); i += 1
+    if i >= len(lines):
+        return ""
+    start = offset + (len(lines[i]) - len(lines[i].lstrip()))
+    return sentence_around(text, start, start, limit)

@@ -1,0 +1,199 @@
+"""Read-only lookups over the index: where_else(), entity_detail(), cross_book(), books().
+
+Every query starts from an index: entities(normalized) for names, entity_mentions(entity_id)
+for mentions, entity_mentions(chunk_id) for chunks (checked by tests/test_lookup.py with
+EXPLAIN QUERY PLAN).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from sqlite_utils import Database
+
+from .errors import BadInput, EntityNotFound
+from .models import BookInfo, Mention
+from .normalize import normalize_name
+
+WHERE_ELSE_SQL = """
+SELECT e.id AS entity_id, e.name, e.entity_type, m.book, m.chunk_id, c.heading_path,
+       m.mention_type, m.context, m.source
+FROM entities e
+JOIN entity_mentions m ON m.entity_id = e.id
+JOIN chunks c ON c.id = m.chunk_id
+WHERE e.normalized = ?
+ORDER BY e.entity_type, m.book, m.mention_type = 'references', c.ordinal, m.id
+"""
+
+
+@dataclass
+class BookGroup:
+    book: str
+    mentions: list[Mention] = field(default_factory=list)
+
+
+def _mention(row) -> Mention:
+    return Mention(**{k: row[k] for k in Mention.__dataclass_fields__})
+
+
+def suggest(db: Database, name: str, limit: int = 5) -> list[str]:
+    """Close entity names (rapidfuzz), best first."""
+    from rapidfuzz import fuzz, process
+
+    names = sorted({r[0] for r in db.execute("SELECT name FROM entities")})
+    matches = process.extract(name, names, scorer=fuzz.WRatio, limit=limit, score_cutoff=60)
+    return [m[0] for m in matches]
+
+
+def _find_entities(db: Database, name: str) -> str:
+    if not name or not name.strip():
+        raise BadInput("entity name is empty (give a name, e.g. crossbook where-else 'Frost Lance')")
+    normalized = normalize_name(name)
+    if not normalized:
+        raise BadInput(f"entity name '{name}' has no letters or digits")
+    return normalized
+
+
+def _not_found(db: Database, name: str, what: str = "") -> EntityNotFound:
+    suggestions = suggest(db, name)
+    hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+    return EntityNotFound(f"no entity named '{name}' in the index{what}.{hint}", suggestions)
+
+
+def where_else(
+    db: Database,
+    name: str,
+    *,
+    books: tuple[str, ...] = (),
+    exclude_books: tuple[str, ...] = (),
+    entity_type: str | None = None,
+    defines_only: bool = False,
+) -> dict:
+    """Every mention of the entity across books, grouped by book, defines first.
+
+    Returns {"query", "entities": [{id, name, entity_type, books: [{book, mentions}]}]}.
+    Raises BadInput for an empty name and EntityNotFound (with suggestions) for no match.
+    """
+    normalized = _find_entities(db, name)
+    rows = list(db.query(WHERE_ELSE_SQL, [normalized]))
+    if not rows:
+        raise _not_found(db, name)
+    seen = set()
+    entities: dict[int, dict] = {}
+    for row in rows:
+        if books and row["book"] not in books:
+            continue
+        if row["book"] in exclude_books:
+            continue
+        if entity_type and row["entity_type"] != entity_type:
+            continue
+        if defines_only and row["mention_type"] != "defines":
+            continue
+        key = (row["entity_id"], row["chunk_id"], row["mention_type"])
+        if key in seen:
+            continue
+        seen.add(key)
+        entity = entities.setdefault(
+            row["entity_id"],
+            {"id": row["entity_id"], "name": row["name"], "entity_type": row["entity_type"], "books": {}},
+        )
+        entity["books"].setdefault(row["book"], []).append(_mention(row).to_dict())
+    if not entities:
+        raise EntityNotFound(f"'{name}' is in the index, but no mention matches the filters given")
+    out = []
+    for entity in entities.values():
+        groups = [{"book": b, "mentions": m} for b, m in entity["books"].items()]
+        # books that define the entity first, then by name
+        groups.sort(key=lambda g: (g["mentions"][0]["mention_type"] != "defines", g["book"]))
+        out.append({**entity, "books": groups})
+    # a defined entity before one that is only referenced
+    out.sort(key=lambda e: (e["books"][0]["mentions"][0]["mention_type"] != "defines", e["entity_type"]))
+    return {"query": name, "normalized": normalized, "entities": out}
+
+
+def entity_detail(db: Database, name: str) -> dict:
+    """One entity (or each same-name entity of a different type): type, definitions, and
+    per-book reference counts. Raises BadInput / EntityNotFound."""
+    normalized = _find_entities(db, name)
+    entities = list(
+        db.query("SELECT id, name, entity_type FROM entities WHERE normalized = ? ORDER BY entity_type", [normalized])
+    )
+    if not entities:
+        raise _not_found(db, name)
+    out = []
+    for entity in entities:
+        definitions = [
+            {"book": r["book"], "section": r["heading_path"], "chunk_id": r["chunk_id"], "context": r["context"], "source": r["source"]}
+            for r in db.query(
+                "SELECT m.book, c.heading_path, m.chunk_id, m.context, m.source FROM entity_mentions m"
+                " JOIN chunks c ON c.id = m.chunk_id WHERE m.entity_id = ? AND m.mention_type = 'defines'"
+                " ORDER BY m.book, c.ordinal",
+                [entity["id"]],
+            )
+        ]
+        references = {
+            r["book"]: r["n"]
+            for r in db.query(
+                "SELECT book, count(DISTINCT chunk_id) AS n FROM entity_mentions"
+                " WHERE entity_id = ? AND mention_type = 'references' GROUP BY book ORDER BY book",
+                [entity["id"]],
+            )
+        }
+        out.append({**entity, "definitions": definitions, "references_by_book": references})
+    return {"query": name, "entities": out}
+
+
+def cross_book(db: Database, chunk_ids: list[str], exclude_books: tuple[str, ...] = ()) -> list[Mention]:
+    """Mentions, in other books, of the entities mentioned in ``chunk_ids``: defines first.
+
+    "Other books" means not the book of any given chunk and not in ``exclude_books``. This
+    is the lookup the multi-hop retriever runs after each hop.
+    """
+    if not chunk_ids:
+        return []
+    marks = ",".join("?" * len(chunk_ids))
+    sql = f"""
+    WITH seed AS (
+        SELECT DISTINCT m.entity_id FROM entity_mentions m WHERE m.chunk_id IN ({marks})
+    ), seen_books AS (
+        SELECT DISTINCT book FROM chunks WHERE id IN ({marks})
+    )
+    SELECT e.id AS entity_id, e.name, e.entity_type, m.book, m.chunk_id, c.heading_path,
+           m.mention_type, m.context, m.source
+    FROM seed
+    JOIN entities e ON e.id = seed.entity_id
+    JOIN entity_mentions m ON m.entity_id = seed.entity_id
+    JOIN chunks c ON c.id = m.chunk_id
+    WHERE m.book NOT IN (SELECT book FROM seen_books)
+    ORDER BY m.mention_type = 'references', e.name, m.book, c.ordinal
+    """
+    out, seen = [], set()
+    for row in db.query(sql, [*chunk_ids, *chunk_ids]):
+        if row["book"] in exclude_books:
+            continue
+        key = (row["entity_id"], row["chunk_id"], row["mention_type"])
+        if key not in seen:
+            seen.add(key)
+            out.append(_mention(row))
+    return out
+
+
+def list_books(db: Database) -> list[BookInfo]:
+    """Every book with its section, definition and mention counts."""
+    sql = """
+    SELECT b.*,
+      (SELECT count(*) FROM chunks c WHERE c.book = b.title AND c.kind = 'parent' AND c.part = 0) AS sections,
+      (SELECT count(DISTINCT entity_id) FROM entity_mentions m WHERE m.book = b.title AND m.mention_type = 'defines') AS entities_defined,
+      (SELECT count(*) FROM entity_mentions m WHERE m.book = b.title) AS mentions
+    FROM books b ORDER BY b.title
+    """
+    return [
+        BookInfo(
+            title=r["title"], path=r["path"], sha256=r["sha256"], extractor=r["extractor"],
+            pack=r["pack"], ingested_at=r["ingested_at"], sections=r["sections"],
+            entities_defined=r["entities_defined"], mentions=r["mentions"],
+            dropped_mentions=r["dropped_mentions"], drop_reasons=json.loads(r["drop_reasons"]),
+        )
+        for r in db.query(sql)
+    ]

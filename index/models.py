@@ -1,0 +1,119 @@
+"""The JSON shapes the library returns (dataclasses; ``asdict`` gives the CLI's --json)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+MentionType = Literal["defines", "references"]
+MENTION_TYPES = ("defines", "references")
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading and the Markdown body up to the next heading of any level."""
+
+    heading: str | None          # None for text before the first heading
+    level: int                   # 0 for text before the first heading
+    heading_path: tuple[str, ...]
+    text: str                    # heading line(s) + body, as in the source
+    start_line: int
+
+
+@dataclass(frozen=True)
+class ParentChunk:
+    id: str
+    book: str
+    ordinal: int                 # position of the parent in the book
+    heading: str | None
+    heading_path: tuple[str, ...]
+    part: int                    # >0 when a long section was split
+    text: str
+    sha256: str
+    token_count: int
+
+    @property
+    def path_str(self) -> str:
+        return " > ".join(self.heading_path)
+
+
+@dataclass(frozen=True)
+class ChildChunk:
+    id: str
+    parent_id: str
+    book: str
+    ordinal: int
+    text: str
+    token_count: int
+
+
+@dataclass(frozen=True)
+class RawMention:
+    """One entity mention as an extractor proposes it, before verification."""
+
+    name: str
+    entity_type: str
+    mention_type: str
+    context: str
+    source: str                  # "heading", "llm" or "linker"
+
+
+@dataclass
+class ChunkExtraction:
+    chunk_id: str
+    mentions: list[RawMention] = field(default_factory=list)
+    relationships: list = field(default_factory=list)
+    dropped: dict = field(default_factory=dict)   # reason -> count, items rejected by the parser
+    raw: dict | None = None                       # the parsed answer, for later phases
+
+
+@dataclass
+class Mention:
+    entity_id: int
+    name: str
+    entity_type: str
+    book: str
+    chunk_id: str
+    heading_path: str
+    mention_type: str
+    context: str
+    source: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class BookInfo:
+    title: str
+    path: str
+    sha256: str
+    extractor: str
+    pack: str
+    ingested_at: str
+    sections: int
+    entities_defined: int
+    mentions: int
+    dropped_mentions: int
+    drop_reasons: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class IngestResult:
+    title: str
+    path: str
+    status: str                  # "added", "updated", "unchanged"
+    sections: int = 0
+    parents: int = 0
+    children: int = 0
+    mentions: int = 0
+    dropped_mentions: int = 0
+    llm_calls: int = 0
+    cache_hits: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)

@@ -1,0 +1,136 @@
+"""Domain packs: entity types, heading-to-type rules, heading stop list and aliases.
+
+A pack is a TOML file: a name shipped in ``index/packs/`` (``generic``, ``gurps``) or a path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import ConfigError
+
+PACK_DIR = Path(__file__).parent / "packs"
+
+
+@dataclass(frozen=True)
+class EntityType:
+    name: str
+    description: str
+    cues: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HeadingRule:
+    under: re.Pattern
+    entity_type: str
+
+
+@dataclass(frozen=True)
+class DomainPack:
+    name: str
+    description: str
+    entity_types: tuple[EntityType, ...]
+    heading_rules: tuple[HeadingRule, ...]
+    stop_headings: tuple[re.Pattern, ...]
+    aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    fingerprint: str = ""
+    text: str = ""  # the TOML it was parsed from, stored in the index for later passes
+
+    @property
+    def type_names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.entity_types)
+
+    def cues_for(self, entity_type: str) -> tuple[str, ...]:
+        for t in self.entity_types:
+            if t.name == entity_type:
+                return t.cues
+        return ()
+
+    def is_category(self, heading: str) -> bool:
+        return any(rule.under.fullmatch(heading) for rule in self.heading_rules)
+
+    def is_stop(self, heading: str) -> bool:
+        return any(p.fullmatch(heading.strip()) for p in self.stop_headings)
+
+    def type_for(self, heading_path: tuple[str, ...]) -> str:
+        """The type of the entity a heading names: the nearest ancestor rule wins, else 'other'."""
+        for ancestor in reversed(heading_path[:-1]):
+            for rule in self.heading_rules:
+                if rule.under.fullmatch(ancestor):
+                    return rule.entity_type
+        return "other"
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.fingerprint[:12]}"
+
+
+def _compile(pattern: str, where: str) -> re.Pattern:
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error as exc:
+        raise ConfigError(f"pack {where}: bad regular expression {pattern!r} ({exc})") from None
+
+
+def parse_pack(text: str, where: str) -> DomainPack:
+    """Build a DomainPack from TOML text; raises ConfigError naming what is wrong."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"pack {where} is not valid TOML ({exc})") from None
+    try:
+        types = tuple(
+            EntityType(t["name"], t.get("description", ""), tuple(t.get("cues", ())))
+            for t in data.get("entity_types", [])
+        )
+        if not types:
+            raise ConfigError(f"pack {where} declares no [[entity_types]]")
+        names = {t.name for t in types}
+        rules = []
+        for rule in data.get("heading_rules", []):
+            if rule["type"] not in names:
+                raise ConfigError(
+                    f"pack {where}: heading rule type '{rule['type']}' is not a declared entity type"
+                )
+            rules.append(HeadingRule(_compile(rule["under"], where), rule["type"]))
+        aliases = {
+            canonical: tuple(values if isinstance(values, list) else [values])
+            for canonical, values in data.get("aliases", {}).items()
+        }
+        return DomainPack(
+            name=data["name"],
+            description=data.get("description", ""),
+            entity_types=types,
+            heading_rules=tuple(rules),
+            stop_headings=tuple(_compile(p, where) for p in data.get("stop_headings", [])),
+            aliases=aliases,
+            fingerprint=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            text=text,
+        )
+    except KeyError as exc:
+        raise ConfigError(f"pack {where} is missing the key {exc}") from None
+
+
+@lru_cache(maxsize=16)
+def load_pack(name_or_path: str) -> DomainPack:
+    """Load a shipped pack by name or a pack file by path; raises ConfigError."""
+    candidate = Path(name_or_path)
+    if candidate.suffix == ".toml" or candidate.exists():
+        path = candidate
+    else:
+        path = PACK_DIR / f"{name_or_path}.toml"
+        if not path.is_file():
+            shipped = sorted(p.stem for p in PACK_DIR.glob("*.toml"))
+            raise ConfigError(
+                f"unknown pack '{name_or_path}' (shipped: {', '.join(shipped)}; or give a .toml path)"
+            )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read pack {path}: {exc}") from None
+    return parse_pack(text, str(path))

@@ -1,0 +1,208 @@
+"""Orchestration: ingest_books(), delete_book(), rebuild(). Each book is one transaction.
+
+Ingest does all slow, fallible work (reading, chunking, the extractor's calls) before it
+opens the write transaction, so an LLM error or Ctrl-C leaves the previous version of the
+book fully in the index. The transaction replaces the book's chunks and mentions, then
+re-derives entities and linker references, then garbage-collects entities.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from sqlite_utils import Database
+
+from . import store
+from .books import BookFile, find_books, read_book
+from .chunking import book_title, child_chunks, parent_chunks, split_sections
+from .config import Settings
+from .errors import BadInput, BookNotFound, ConfigError, CrossbookError
+from .extract import Extractor, ProgressFn, get_extractor, no_progress
+from .extract.verify import ChunkText, verify_mentions
+from .models import IngestResult
+from .packs import DomainPack, load_pack
+
+WarnFn = Callable[[str], None]
+
+
+def _no_warn(message: str) -> None:
+    """The default warning sink: drop it (the CLI prints to stderr)."""
+
+
+@dataclass
+class Ingest:
+    """Everything needed to ingest books with one set of settings."""
+
+    db: Database
+    settings: Settings
+    progress: ProgressFn = no_progress
+    warn: WarnFn = _no_warn
+    extractor: Extractor | None = None
+    pack: DomainPack = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.pack = load_pack(self.settings.pack)
+        if self.extractor is None:
+            self.extractor = get_extractor(self.settings, self.pack, cache=self.db)
+
+    @property
+    def extractor_label(self) -> str:
+        model = self.extractor.model
+        return f"{self.extractor.name}:{model}" if model else self.extractor.name
+
+
+def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str]]:
+    """Read and check every book before anything is written; returns (file, title) pairs."""
+    files = find_books(paths)
+    if title is not None and len(files) != 1:
+        raise BadInput(f"--book names one book, but {len(files)} files were given")
+    books = []
+    seen: dict[str, Path] = {}
+    for path in files:
+        book = read_book(path)
+        book_name = title or book_title(book.text, path.stem)
+        if book_name in seen:
+            raise BadInput(f"'{path}' and '{seen[book_name]}' have the same title '{book_name}' (use --book)")
+        seen[book_name] = path
+        books.append((book, book_name))
+    return books
+
+
+def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> IngestResult:
+    """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError."""
+    db, settings, pack = job.db, job.settings, job.pack
+    existing = store.get_book(db, title)
+    result = IngestResult(title=title, path=str(book.path), status="updated" if existing else "added")
+    if (
+        existing and not force
+        and existing["sha256"] == book.sha256
+        and existing["extractor"] == job.extractor_label
+        and existing["pack"] == pack.label
+    ):
+        result.status = "unchanged"
+        return result
+    sections = split_sections(book.text)
+    if not any(s.heading for s in sections):
+        result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
+    parents = parent_chunks(title, sections, settings.parent_tokens)
+    children = [c for p in parents for c in child_chunks(p, settings.child_tokens)]
+    run = job.extractor.extract(title, parents, progress=job.progress)
+    result.warnings.extend(run.warnings)
+    kept, dropped = {}, Counter()
+    for parent, extraction in zip(parents, run.chunks, strict=True):
+        verified = verify_mentions(extraction.mentions, ChunkText(parent.text), pack.type_names)
+        kept[parent.id] = verified.mentions
+        dropped.update(verified.dropped)
+        dropped.update(extraction.dropped)
+    job.progress("write", 0, 1)
+    with db.atomic():
+        before = store.definitions_signature(db)
+        store.delete_book_rows(db, title)
+        store.insert_book(
+            db, title=title, path=str(book.path), sha256=book.sha256,
+            extractor=job.extractor_label, pack=pack.label, model=job.extractor.model,
+            drop_reasons=dict(dropped), parents=parents, children=children,
+        )
+        result.mentions = store.insert_mentions(db, title, kept)
+        store.set_index_pack(db, pack.text)
+        # the rules extractor finds references only through the linker: it is always on there
+        store.set_meta(db, "link", "1" if settings.link or job.extractor.name == "rules" else "0")
+        store.refresh_derived(db, pack, before, title)
+    job.progress("write", 1, 1)
+    result.sections = len(sections)
+    result.parents = len(parents)
+    result.children = len(children)
+    result.dropped_mentions = sum(dropped.values())
+    result.llm_calls = run.llm_calls
+    result.cache_hits = run.cache_hits
+    return result
+
+
+def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force: bool = False) -> list[IngestResult]:
+    """Check every path first (BadInput changes nothing), then ingest book by book."""
+    books = load_books(paths, title)
+    results = []
+    for book, name in books:
+        result = ingest_book(job, book, name, force=force)
+        for warning in result.warnings:
+            job.warn(warning)
+        results.append(result)
+    return results
+
+
+def delete_book(db: Database, title: str) -> dict:
+    """Remove a book, its chunks, its mentions, what was derived from its definitions, and
+    entities left with no mention, in one transaction. Raises BookNotFound."""
+    if store.get_book(db, title) is None:
+        raise BookNotFound(f"book '{title}' is not in the index (see: crossbook books)")
+    pack = store.index_pack(db) or load_pack("generic")
+    with db.atomic():
+        entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
+        before = store.definitions_signature(db)
+        store.delete_book_rows(db, title)
+        store.refresh_derived(db, pack, before, None)
+        entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
+    return {"title": title, "deleted": True, "entities_removed": entities_before - entities_after}
+
+
+# -- rebuild from a manifest ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ManifestBook:
+    path: Path
+    title: str | None
+
+
+def read_manifest(path: Path) -> list[ManifestBook]:
+    """The [[books]] of a crossbook.toml (paths relative to it); raises ConfigError."""
+    if not path.is_file():
+        raise ConfigError(f"manifest '{path}' does not exist (give the path to a crossbook.toml)")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"manifest '{path}' is not valid TOML ({exc})") from None
+    books = data.get("books")
+    if not isinstance(books, list) or not books:
+        raise ConfigError(f"manifest '{path}' lists no [[books]] (each needs path = ...)")
+    out = []
+    for i, entry in enumerate(books, 1):
+        if not isinstance(entry, dict) or "path" not in entry:
+            raise ConfigError(f"manifest '{path}': book #{i} has no path")
+        out.append(ManifestBook(path.parent / entry["path"], entry.get("title")))
+    return out
+
+
+def rebuild(job: Ingest, manifest: Path) -> dict:
+    """Reconcile the index with a manifest: add, update, delete, skip; failures are reported
+    per book and do not stop the others. Returns the summary."""
+    entries = read_manifest(manifest)
+    summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
+    listed: set[str] = set()
+    failed_paths: set[Path] = set()
+    for entry in entries:
+        try:
+            book = read_book(entry.path) if entry.path.exists() else None
+            if book is None:
+                raise BadInput(f"path '{entry.path}' does not exist")
+            title = entry.title or book_title(book.text, entry.path.stem)
+            listed.add(title)
+            result = ingest_book(job, book, title)
+            for warning in result.warnings:
+                job.warn(warning)
+            summary[result.status].append(title)
+        except CrossbookError as exc:
+            # a book that failed keeps its previous version: never delete it as "unlisted"
+            if entry.title:
+                listed.add(entry.title)
+            failed_paths.add(entry.path.resolve())
+            summary["failed"].append({"path": str(entry.path), "error": str(exc)})
+    for title in store.book_titles(job.db):
+        stored_path = Path(store.get_book(job.db, title)["path"]).resolve()
+        if title not in listed and stored_path not in failed_paths:
+            delete_book(job.db, title)
+            summary["deleted"].append(title)
+    return summary
