@@ -31,10 +31,13 @@ class State:
     index: Optional[Path]
     debug: bool
     config: Optional[Path]
+    embedder: Optional[str] = None
+    chroma_url: Optional[str] = None
 
     def settings(self, config: Optional[Path] = None, **flags) -> Settings:
         path = config or self.config or Path(CONFIG_FILE)
-        return load_settings({"index_dir": self.index, **flags}, os.environ, path)
+        flags = {"index_dir": self.index, "embedder": self.embedder, "chroma_url": self.chroma_url, **flags}
+        return load_settings(flags, os.environ, path)
 
 
 @app.callback()
@@ -47,9 +50,15 @@ def main(
     config: Optional[Path] = typer.Option(
         None, "--config", help="Settings file (default ./crossbook.toml when present)."
     ),
+    embedder: Optional[str] = typer.Option(
+        None, "--embedder", help="local (default, offline MiniLM), openai, or hash (tests)."
+    ),
+    chroma_url: Optional[str] = typer.Option(
+        None, "--chroma-url", help="Chroma server URL (env CROSSBOOK_CHROMA_URL; default: embedded)."
+    ),
 ) -> None:
     """crossbook: ingest books, then ask where else an entity appears."""
-    ctx.obj = State(index, debug, config)
+    ctx.obj = State(index, debug, config, embedder, chroma_url)
 
 
 def _open(settings: Settings, create: bool = False):

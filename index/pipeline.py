@@ -27,10 +27,15 @@ from .models import IngestResult
 from .packs import DomainPack, load_pack
 
 WarnFn = Callable[[str], None]
+EventFn = Callable[[dict], None]
 
 
 def _no_warn(message: str) -> None:
     """The default warning sink: drop it (the CLI prints to stderr)."""
+
+
+def _no_event(event: dict) -> None:
+    """The default event sink (``ingest --events`` gives one that writes NDJSON)."""
 
 
 @dataclass
@@ -42,6 +47,9 @@ class Ingest:
     progress: ProgressFn = no_progress
     warn: WarnFn = _no_warn
     extractor: Extractor | None = None
+    # the derived vector store (index/vectors.py); None = SQLite only
+    vectors: object | None = None
+    events: EventFn = _no_event
     pack: DomainPack = field(init=False)
 
     def __post_init__(self) -> None:
@@ -84,13 +92,17 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         and existing["pack"] == pack.label
     ):
         result.status = "unchanged"
+        if job.vectors is not None:
+            job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
         return result
     sections = split_sections(book.text)
     if not any(s.heading for s in sections):
         result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
     parents = parent_chunks(title, sections, settings.parent_tokens)
     children = [c for p in parents for c in child_chunks(p, settings.child_tokens)]
+    job.events({"event": "phase.start", "phase": "extract", "book": title, "chunks": len(parents)})
     run = job.extractor.extract(title, parents, progress=job.progress)
+    job.events({"event": "phase.done", "phase": "extract", "book": title, "llm_calls": run.llm_calls, "cache_hits": run.cache_hits})
     result.warnings.extend(run.warnings)
     kept, dropped = {}, Counter()
     for parent, extraction in zip(parents, run.chunks, strict=True):
@@ -99,6 +111,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         dropped.update(verified.dropped)
         dropped.update(extraction.dropped)
     job.progress("write", 0, 1)
+    job.events({"event": "phase.start", "phase": "write", "book": title})
     with db.atomic():
         before = store.definitions_signature(db)
         store.delete_book_rows(db, title)
@@ -112,6 +125,11 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         # the rules extractor finds references only through the linker: it is always on there
         store.set_meta(db, "link", "1" if settings.link or job.extractor.name == "rules" else "0")
         store.refresh_derived(db, pack, before, title)
+    job.events({"event": "phase.done", "phase": "write", "book": title})
+    # SQLite is the source of truth and is committed first; Chroma follows it. A crash in
+    # between is found by `crossbook doctor` and repaired by the next ingest of the book.
+    if job.vectors is not None:
+        job.vectors.replace_book(db, title, children, progress=job.progress)
     job.progress("write", 1, 1)
     result.sections = len(sections)
     result.parents = len(parents)
@@ -134,7 +152,7 @@ def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force
     return results
 
 
-def delete_book(db: Database, title: str) -> dict:
+def delete_book(db: Database, title: str, vectors: object | None = None) -> dict:
     """Remove a book, its chunks, its mentions, what was derived from its definitions, and
     entities left with no mention, in one transaction. Raises BookNotFound."""
     if store.get_book(db, title) is None:
@@ -146,6 +164,8 @@ def delete_book(db: Database, title: str) -> dict:
         store.delete_book_rows(db, title)
         store.refresh_derived(db, pack, before, None)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
+    if vectors is not None:
+        vectors.delete_book(title)
     return {"title": title, "deleted": True, "entities_removed": entities_before - entities_after}
 
 
@@ -203,6 +223,6 @@ def rebuild(job: Ingest, manifest: Path) -> dict:
     for title in store.book_titles(job.db):
         stored_path = Path(store.get_book(job.db, title)["path"]).resolve()
         if title not in listed and stored_path not in failed_paths:
-            delete_book(job.db, title)
+            delete_book(job.db, title, job.vectors)
             summary["deleted"].append(title)
     return summary
