@@ -24,7 +24,7 @@ def _check_is_index(db: Database, db_path: Path) -> None:
         )
 
 
-def open_db(index_dir: Path, *, create: bool) -> Database:
+def open_db(index_dir: Path, *, create: bool = False) -> Database:
     """Open (and migrate) ``index_dir/crossbook.db``.
 
     ``create=False`` is for read commands: a missing index raises IndexMissing.

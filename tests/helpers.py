@@ -1,0 +1,101 @@
+"""Shared test helpers: small books, index snapshots for the fresh-build comparison."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from index.config import Settings
+from index.db import open_db
+from tests.fakes import completion_body, passage_of
+
+BOOK_A = """# Core Rules
+
+## Conditions
+
+### Chilled
+A Chilled creature loses 1 Speed. Frost Lance causes it.
+
+### Prone
+A Prone fighter is easy to hit.
+
+## Equipment
+
+### Shield
+A Shield is armor you wield in the off hand.
+"""
+
+BOOK_B = """# Grimoire
+
+## Spells
+
+### Frost Lance
+Frost Lance costs 3 Ember. It leaves the target Chilled.
+
+### Shield
+The Shield spell costs 2 Ember; casters cast it before a fight.
+"""
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def snapshot(index_dir: Path) -> dict:
+    """What the index holds, independent of row ids and ingest times (for equality checks)."""
+    db = open_db(index_dir, create=True)
+    entities = sorted(tuple(r) for r in db.execute("SELECT name, normalized, entity_type FROM entities"))
+    mentions = sorted(
+        tuple(r)
+        for r in db.execute(
+            "SELECT e.normalized, e.entity_type, m.book, m.chunk_id, m.mention_type, m.name,"
+            " m.context, m.source, m.origin_book FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
+        )
+    )
+    chunks = sorted(tuple(r) for r in db.execute("SELECT id, book, kind, sha256 FROM chunks"))
+    out = {"entities": entities, "mentions": mentions, "chunks": chunks}
+    if "entity_relationships" in db.table_names():
+        out["relationships"] = relationship_rows(db)
+    db.conn.close()
+    return out
+
+
+def relationship_rows(db) -> list:
+    cols = {c.name for c in db["entity_relationships"].columns}
+    wanted = [c for c in ("relation_type", "book", "chunk_id", "status", "evidence", "polarity") if c in cols]
+    rows = db.execute(
+        f"SELECT s.normalized, s.entity_type, t.normalized, t.entity_type, {', '.join('r.' + c for c in wanted)}"
+        " FROM entity_relationships r JOIN entities s ON s.id = r.source_id JOIN entities t ON t.id = r.target_id"
+    ) if {"source_id", "target_id"} <= cols else db.execute(f"SELECT {', '.join(wanted)} FROM entity_relationships")
+    return sorted(tuple(r) for r in rows)
+
+
+def heading_responder(extra_refs: dict[str, list[tuple[str, str]]] | None = None):
+    """A scripted model: the passage's heading defines an entity of type 'other'; names in
+    ``extra_refs[heading]`` are reported as references (context: the first sentence holding them)."""
+    extra_refs = extra_refs or {}
+
+    def respond(request: dict):
+        passage = passage_of(request)
+        match = re.match(r"#+ (.+)", passage)
+        entities = []
+        if match:
+            heading = match.group(1).strip()
+            body = passage.split("\n", 1)[1].strip()
+            first = re.split(r"(?<=[.!?])\s", body)[0] if body else heading
+            entities.append({"name": heading, "type": "other", "mention_type": "defines", "context": first})
+            for name, etype in extra_refs.get(heading, []):
+                sentence = next((s for s in re.split(r"(?<=[.!?])\s", body) if name in s), body)
+                entities.append({"name": name, "type": etype, "mention_type": "references", "context": sentence})
+        return 200, {}, completion_body(json.dumps({"entities": entities}))
+
+    return respond
+
+
+def openai_settings(index_dir: Path, server, **overrides) -> Settings:
+    base = dict(index_dir=index_dir, extractor="openai", model="scripted-model", base_url=server.base_url,
+                api_key="test-key", max_retries=3, concurrency=4, request_timeout=10.0)
+    base.update(overrides)
+    return Settings(**base)

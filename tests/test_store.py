@@ -1,0 +1,174 @@
+"""Entity resolution, GC, atomic replacement, indexed lookups, the schema."""
+
+import pytest
+
+from index import store
+from index.config import Settings
+from index.db import open_db
+from index.lookup import WHERE_ELSE_SQL, cross_book
+from index.models import ChunkExtraction, RawMention
+from index.extract import ExtractionRun
+from index.pipeline import Ingest, delete_book, ingest_paths
+from tests.helpers import BOOK_A, BOOK_B, snapshot, write
+
+
+class ScriptedExtractor:
+    """An extractor that answers from a script: {heading: [RawMention...]}; can fail on demand."""
+
+    name = "scripted"
+    model = None
+
+    def __init__(self, script, fail_on=None):
+        self.script, self.fail_on = script, fail_on
+
+    def extract(self, book, parents, known=None, progress=None):
+        chunks = []
+        for p in parents:
+            if p.heading == self.fail_on:
+                raise KeyboardInterrupt  # as if the user pressed Ctrl-C mid-extraction
+            chunks.append(ChunkExtraction(p.id, list(self.script.get(p.heading, []))))
+        return ExtractionRun(chunks)
+
+
+def _job(index_dir, extractor):
+    # gurps declares technique, maneuver, spell, equipment, modifier: the types these scripts use
+    return Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack="gurps"), extractor=extractor)
+
+
+def m(name, etype, kind, context):
+    return RawMention(name, etype, kind, context, "llm")
+
+
+def _entity_of(db, chunk_heading, normalized):
+    return db.execute(
+        "SELECT e.entity_type FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
+        " JOIN chunks c ON c.id = m.chunk_id WHERE c.heading = ? AND m.normalized = ?",
+        [chunk_heading, normalized]).fetchall()
+
+
+def test_reference_with_disagreeing_type_attaches_to_the_only_definition(tmp_path, index_dir):
+    book = write(tmp_path / "a.md", "# B\n\n## Rapid Strike\nA Rapid Strike is fast.\n\n## Combat\nUse the rapid strike often.\n")
+    script = {
+        "Rapid Strike": [m("Rapid Strike", "technique", "defines", "A Rapid Strike is fast.")],
+        "Combat": [m("rapid strike", "maneuver", "references", "Use the rapid strike often.")],
+    }
+    ingest_paths(_job(index_dir, ScriptedExtractor(script)), [book])
+    db = open_db(index_dir)
+    assert _entity_of(db, "Combat", "rapid_strike") == [("technique",)]
+    assert db.execute("SELECT count(*) FROM entities WHERE normalized = 'rapid_strike'").fetchone()[0] == 1
+
+
+def test_two_definitions_of_one_name_stay_distinct_and_references_follow_their_type(tmp_path, index_dir):
+    book = write(tmp_path / "a.md", "# B\n\n## Shield\nShield the spell.\n\n## Shield Armor\nA Shield is armor.\n\n## Use\nCast Shield. Wear a Shield. Shield is odd.\n")
+    script = {
+        "Shield": [m("Shield", "spell", "defines", "Shield the spell.")],
+        "Shield Armor": [m("Shield", "equipment", "defines", "A Shield is armor.")],
+        "Use": [m("Shield", "spell", "references", "Cast Shield."), m("Shield", "equipment", "references", "Wear a Shield."),
+                m("Shield", "modifier", "references", "Shield is odd.")],
+    }
+    ingest_paths(_job(index_dir, ScriptedExtractor(script)), [book])
+    db = open_db(index_dir)
+    # ambiguous (two definitions, neither 'modifier'): it keeps its own type
+    assert sorted(_entity_of(db, "Use", "shield")) == [("equipment",), ("modifier",), ("spell",)]
+
+
+def test_a_new_definition_re_resolves_earlier_references(tmp_path, index_dir):
+    """Resolution is derived: it follows the definitions that exist now, in any book order."""
+    a = write(tmp_path / "a.md", "# A\n\n## Use\nUse the Rapid Strike.\n")
+    b = write(tmp_path / "b.md", "# B\n\n## Rapid Strike\nA Rapid Strike is fast.\n")
+    script = {"Use": [m("Rapid Strike", "maneuver", "references", "Use the Rapid Strike.")],
+              "Rapid Strike": [m("Rapid Strike", "technique", "defines", "A Rapid Strike is fast.")]}
+    job = _job(index_dir, ScriptedExtractor(script))
+    ingest_paths(job, [a])
+    assert _entity_of(job.db, "Use", "rapid_strike") == [("maneuver",)]
+    ingest_paths(job, [b])
+    assert _entity_of(job.db, "Use", "rapid_strike") == [("technique",)]
+    delete_book(job.db, "B")
+    assert _entity_of(job.db, "Use", "rapid_strike") == [("maneuver",)]
+    assert job.db.execute("SELECT count(*) FROM entities").fetchone()[0] == 1
+
+
+def test_crash_during_reingest_keeps_the_previous_version(tmp_path, index_dir):
+    book = write(tmp_path / "a.md", BOOK_A)
+    from index.extract.rules import RulesExtractor
+    from index.packs import load_pack
+    job = _job(index_dir, RulesExtractor(load_pack("generic")))
+    ingest_paths(job, [book])
+    before = snapshot(index_dir)
+    write(book, BOOK_A + "\n### Dazed\nA Dazed hero acts last.\n")
+    job.extractor = ScriptedExtractor({}, fail_on="Dazed")
+    with pytest.raises(KeyboardInterrupt):
+        ingest_paths(job, [book])
+    assert snapshot(index_dir) == before
+
+
+def test_failure_inside_the_write_transaction_rolls_back(tmp_path, index_dir, monkeypatch):
+    book = write(tmp_path / "a.md", BOOK_A)
+    from index.extract.rules import RulesExtractor
+    from index.packs import load_pack
+    job = _job(index_dir, RulesExtractor(load_pack("generic")))
+    ingest_paths(job, [book])
+    before = snapshot(index_dir)
+    write(book, BOOK_A.replace("Prone", "Sprawled"))
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+    monkeypatch.setattr(store, "gc_entities", crash)  # the last step of the write
+    with pytest.raises(RuntimeError):
+        ingest_paths(job, [book])
+    assert snapshot(index_dir) == before
+
+
+def test_delete_book_garbage_collects_entities_and_derived_references(tmp_path, index_dir, cli_json):
+    cli_json("ingest", write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B))
+    db = open_db(index_dir)
+    # Core Rules' "Frost Lance causes it." is a linker reference derived from Grimoire's definition
+    assert db.execute("SELECT origin_book FROM entity_mentions WHERE book = 'Core Rules' AND normalized = 'frost_lance'").fetchall() == [("Grimoire",)]
+    cli_json("delete-book", "Grimoire")
+    assert db.execute("SELECT count(*) FROM entity_mentions WHERE origin_book = 'Grimoire' OR book = 'Grimoire'").fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM chunks WHERE book = 'Grimoire'").fetchone()[0] == 0
+    orphans = db.execute("SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id)").fetchone()[0]
+    assert orphans == 0
+
+
+def _plan(db, sql, params):
+    return " | ".join(r[3] for r in db.execute("EXPLAIN QUERY PLAN " + sql, params))
+
+
+def test_where_else_uses_indexes_not_scans(tmp_path, index_dir, cli_json):
+    cli_json("ingest", write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B))
+    db = open_db(index_dir)
+    plan = _plan(db, WHERE_ELSE_SQL, ["frost_lance"])
+    # entities by normalized name (idx_entity_name or the UNIQUE(normalized, type) index that
+    # leads with the same column), mentions by entity id, chunks by primary key: no scans
+    assert "SEARCH e USING INDEX" in plan and "(normalized=?)" in plan, plan
+    assert "SEARCH m USING INDEX idx_mention_entity (entity_id=?)" in plan, plan
+    assert "SCAN" not in plan, plan
+
+
+def test_cross_book_returns_other_books_definitions_first(tmp_path, index_dir, cli_json):
+    cli_json("ingest", write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B))
+    db = open_db(index_dir)
+    [chunk_id] = [r[0] for r in db.execute("SELECT id FROM chunks WHERE kind = 'parent' AND heading = 'Frost Lance'")]
+    mentions = cross_book(db, [chunk_id])
+    assert {x.book for x in mentions} == {"Core Rules"}
+    assert mentions[0].mention_type == "defines" and mentions[0].name == "Chilled"
+    assert cross_book(db, [chunk_id], exclude_books=("Core Rules",)) == []
+    assert cross_book(db, []) == []
+
+
+def test_schema_after_migrating_a_blank_database(tmp_path):
+    db = open_db(tmp_path / "fresh", create=True)
+    tables = set(db.table_names())
+    assert {"crossbook_meta", "books", "chunks", "entities", "entity_mentions", "llm_cache", "_sqlite_migrations"} <= tables
+    assert [c.name for c in db["entities"].columns] == ["id", "name", "normalized", "entity_type"]
+    assert [c.name for c in db["entity_mentions"].columns] == [
+        "id", "entity_id", "book", "chunk_id", "mention_type", "name", "normalized", "declared_type",
+        "context", "source", "origin_book"]
+    indexes = {i.name for t in ("entities", "entity_mentions", "chunks") for i in db[t].indexes}
+    assert {"idx_entity_name", "idx_mention_entity", "idx_mention_book", "idx_mention_chunk"} <= indexes
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    # reopening applies nothing twice
+    again = open_db(tmp_path / "fresh")
+    assert again.execute("SELECT count(*) FROM _sqlite_migrations").fetchone()[0] == len(list(db.query("SELECT * FROM _sqlite_migrations")))
