@@ -148,3 +148,25 @@ def test_no_link_turns_the_linker_off(tmp_path, index_dir, scripted_openai):
     _ingest(index_dir, scripted_openai, write(tmp_path / "b.md", BOOK_B), link=False)
     db = open_db(index_dir)
     assert db.execute("SELECT count(*) FROM entity_mentions WHERE source = 'linker'").fetchone()[0] == 0
+
+
+def test_sample_corpus_call_counts_through_the_cli(cli, corpus, index_dir, scripted_openai, monkeypatch, capsys):
+    """The figures for the closing note: first ingest, unchanged re-ingest, one-section edit."""
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    scripted_openai.responder = heading_responder()
+    args = ["--extractor", "openai", "--base-url", scripted_openai.base_url, "--model", "scripted",
+            "--pack", corpus / "emberfall.pack.toml", "--json"]
+    books = [corpus / "core_rules.md", corpus / "grimoire.md", corpus / "bestiary.md"]
+    first = json.loads(cli("ingest", *books, *args).stdout)
+    forced = json.loads(cli("ingest", *books, *args, "--force").stdout)
+    text = books[1].read_text()
+    books[1].write_text(text.replace("Cost: 3 Ember.", "Cost: 4 Ember.", 1))
+    edited = json.loads(cli("ingest", *books, *args).stdout)
+    calls = [sum(r["llm_calls"] for r in run) for run in (first, forced, edited)]
+    parents = sum(r["parents"] for r in first)
+    with capsys.disabled():
+        print(f"\nLLM calls on the sample corpus: first ingest {calls[0]} ({parents} parent chunks), "
+              f"unchanged re-ingest {calls[1]}, one-section edit {calls[2]}")
+    assert calls == [parents, 0, 1]
+    assert [r["status"] for r in edited] == ["unchanged", "updated", "unchanged"]
+    assert len(scripted_openai.chat_calls) == parents + 1

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import ahocorasick
 
-from .text import sentence_around
+from .text import sentence_span
 
 EntityKey = tuple[str, str]  # (normalized name, entity type)
 _WORD = re.compile(r"\w", re.UNICODE)
@@ -121,8 +121,9 @@ class Linker:
         chosen.sort()
         out, seen = [], set(skip)
         for start, stop, found, keys in chosen:
-            sentence = sentence_around(text, start, stop)
-            key = self._choose(keys, sentence, max(sentence.find(found), 0), book)
+            lo, hi = sentence_span(text, start, stop)
+            sentence = text[lo:hi]
+            key = self._choose(keys, sentence, start - lo, book)
             if key is None:
                 self.ambiguous[found] += 1
                 continue

@@ -20,8 +20,9 @@ def _breaks(text: str) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
-def sentence_around(text: str, start: int, end: int, limit: int = CONTEXT_LIMIT) -> str:
-    """The sentence of ``text`` that holds ``text[start:end]``, verbatim, at most ``limit`` chars."""
+def sentence_span(text: str, start: int, end: int, limit: int = CONTEXT_LIMIT) -> tuple[int, int]:
+    """(lo, hi) of the sentence of ``text`` that holds ``text[start:end]``: at most ``limit``
+    characters, cut on whitespace around the mention when the sentence is longer, stripped."""
     left, right = 0, len(text)
     for b_start, b_end in _breaks(text):
         if b_end <= start:
@@ -29,21 +30,30 @@ def sentence_around(text: str, start: int, end: int, limit: int = CONTEXT_LIMIT)
         elif b_start >= end:
             right = b_start
             break
-    sentence = text[left:right]
-    if len(sentence) > limit:
+    if right - left > limit:
         # a window around the mention, cut on whitespace so words stay whole
-        mid = (start + end) // 2 - left
-        lo = max(0, mid - limit // 2)
-        hi = min(len(sentence), lo + limit)
-        lo = max(0, hi - limit)
-        if lo > 0:
-            space = sentence.find(" ", lo)
-            lo = space + 1 if 0 <= space < start - left else lo
-        if hi < len(sentence):
-            space = sentence.rfind(" ", lo, hi)
-            hi = space if space > end - left else hi
-        sentence = sentence[lo:hi]
-    return sentence.strip()
+        mid = (start + end) // 2
+        lo = max(left, mid - limit // 2)
+        hi = min(right, lo + limit)
+        lo = max(left, hi - limit)
+        if lo > left:
+            space = text.find(" ", lo, start)
+            lo = space + 1 if space >= 0 else lo
+        if hi < right:
+            space = text.rfind(" ", end, hi)
+            hi = space if space >= 0 else hi
+        left, right = lo, hi
+    while left < right and text[left].isspace():
+        left += 1
+    while right > left and text[right - 1].isspace():
+        right -= 1
+    return left, right
+
+
+def sentence_around(text: str, start: int, end: int, limit: int = CONTEXT_LIMIT) -> str:
+    """The sentence of ``text`` that holds ``text[start:end]``, verbatim (see sentence_span)."""
+    lo, hi = sentence_span(text, start, end, limit)
+    return text[lo:hi]
 
 
 def first_body_sentence(text: str, limit: int = CONTEXT_LIMIT) -> str:

@@ -1,0 +1,69 @@
+"""The corpus linker: whole words, case-aware, longest match, cue-based disambiguation."""
+
+from index.extract.linker import LinkTarget, Linker
+
+CUES = {"spell": ("cast", "casts"), "equipment": ("wield", "wields", "armor")}
+
+
+def linker(*targets):
+    return Linker([LinkTarget(key, set(names), set(books)) for key, names, books in targets], CUES)
+
+
+SHIELDS = linker(
+    (("shield", "spell"), {"Shield"}, {"Grimoire"}),
+    (("shield", "equipment"), {"Shield"}, {"Core"}),
+    (("greater_shield", "spell"), {"Greater Shield"}, {"Grimoire"}),
+    (("light", "spell"), {"Light"}, {"Grimoire"}),
+)
+
+
+def names(matches):
+    return [(m.name, m.key[1]) for m in matches]
+
+
+def test_longest_match_wins_and_each_entity_once():
+    found = SHIELDS.link("Cast Greater Shield. Cast Greater Shield again.", "X", set())
+    assert names(found) == [("Greater Shield", "spell")]
+
+
+def test_case_aware_ordinary_words_are_not_references():
+    assert names(SHIELDS.link("In dim light the guards wait.", "X", set())) == []
+    assert names(SHIELDS.link("She casts Light on the door.", "X", set())) == [("Light", "spell")]
+    assert names(SHIELDS.link("SHE CASTS LIGHT.", "X", set())) == [("LIGHT", "spell")]
+
+
+def test_whole_words_with_english_plurals():
+    assert names(SHIELDS.link("Lightning struck. Shieldwall.", "X", set())) == []
+    assert names(SHIELDS.link("Two guards wield Shields.", "X", set())) == [("Shield", "equipment")]
+
+
+def test_ambiguous_name_goes_to_the_nearest_cue_type():
+    found = SHIELDS.link("The knight wields a Shield and casts Shield on itself.", "X", set())
+    assert names(found) == [("Shield", "equipment"), ("Shield", "spell")]
+
+
+def test_ambiguous_name_without_cues_prefers_its_own_book_else_is_skipped():
+    assert names(SHIELDS.link("A Shield is here.", "Core", set())) == [("Shield", "equipment")]
+    skipped = linker((("shield", "spell"), {"Shield"}, {"G"}), (("shield", "equipment"), {"Shield"}, {"C"}))
+    assert names(skipped.link("A Shield is here.", "Other", set())) == []
+    assert skipped.ambiguous["Shield"] == 1
+
+
+def test_skip_set_and_context_sentence():
+    [match] = SHIELDS.link("Intro. Then she casts Light twice! End.", "X", {("shield", "spell")})
+    assert match.context == "Then she casts Light twice!"
+    assert SHIELDS.link("casts Light", "X", {("light", "spell")}) == []
+
+
+def test_origin_book_is_the_defining_book():
+    [match] = SHIELDS.link("She casts Light.", "Elsewhere", set())
+    assert match.origin_book == "Grimoire"
+
+
+def test_known_limit_sentence_initial_ordinary_word_is_linked():
+    """Documented limit: a capitalized ordinary word at a sentence start looks like a name."""
+    assert names(SHIELDS.link("Light rain fell.", "X", set())) == [("Light", "spell")]
+
+
+def test_empty_linker_links_nothing():
+    assert Linker([], CUES).link("Anything at all.", "X", set()) == []
