@@ -14,7 +14,7 @@ from rich.table import Table
 
 from index.config import CONFIG_FILE, Settings, load_settings
 
-from .output import ProgressReporter, cli_errors, emit, warn
+from .output import EventWriter, ProgressReporter, cli_errors, emit, warn
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -24,6 +24,9 @@ app = typer.Typer(
 )
 
 JSON_OPT = typer.Option(False, "--json", help="Print one JSON document instead of text.")
+EVENTS_OPT = typer.Option(
+    None, "--events", help="Write NDJSON progress events to FILE, or '-' for stdout (the result is the last event)."
+)
 
 
 @dataclass
@@ -81,9 +84,10 @@ def ingest(
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="LLM requests at once (default 8)."),
     link: Optional[bool] = typer.Option(None, "--link/--no-link", help="Add linker references to known entities (default on)."),
     force: bool = typer.Option(False, "--force", help="Re-extract even when the book is unchanged."),
+    events: Optional[str] = EVENTS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
-    """Ingest books: sections -> chunks -> entity mentions in the index."""
+    """Ingest books: sections -> chunks -> entity mentions in the index, child chunks in Chroma."""
     state: State = ctx.obj
     with cli_errors(state.debug):
         from index.pipeline import Ingest, ingest_paths
@@ -97,10 +101,18 @@ def ingest(
 
         load_books(paths, book)  # every bad path fails here, before the index is touched
         db = _open(settings, create=True)
-        with ProgressReporter("ingest") as progress:
-            job = Ingest(db, settings, progress=progress, warn=warn)
+        with _vectors(settings, db) as vectors, EventWriter(events) as sink, ProgressReporter("ingest") as progress:
+            job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors, events=sink)
             results = ingest_paths(job, paths, title=book, force=force)
-        emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
+            sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
+
+
+def _vectors(settings: Settings, db, check: bool = True):
+    """The index's Chroma store with the selected embedder (imports chromadb: call it only
+    from commands that need vectors). Raises EmbedderMismatch before anything is written."""
+    from index.vectors import open_vectors
+
+    return open_vectors(settings, db, check=check)
 
 
 def _check_extractor(settings: Settings) -> None:
@@ -138,7 +150,12 @@ def delete_book_cmd(
 
         settings = state.settings()
         db = _open(settings)
-        result = delete_book(db, title)
+        from index import store
+
+        if store.get_book(db, title) is None:  # before Chroma is opened: a fast, clear error
+            delete_book(db, title)
+        with _vectors(settings, db, check=False) as vectors:
+            result = delete_book(db, title, vectors)
         emit(result, as_json, lambda c: c.print(
             f"Deleted '{escape(title)}' ({result['entities_removed']} entities left with no mention removed)"
         ))
@@ -241,6 +258,7 @@ def rebuild(
     ctx: typer.Context,
     manifest: Path = typer.Argument(Path(CONFIG_FILE), help="Manifest listing [[books]] (path, title)."),
     extractor: Optional[str] = typer.Option(None, "--extractor", help="rules (offline default) or openai."),
+    events: Optional[str] = EVENTS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Reconcile the index with a manifest: add, update, delete, skip unchanged books."""
@@ -252,9 +270,10 @@ def rebuild(
         settings = state.settings(config=manifest, extractor=extractor)
         _check_extractor(settings)
         db = _open(settings, create=True)
-        with ProgressReporter("rebuild") as progress:
-            summary = run_rebuild(Ingest(db, settings, progress=progress, warn=warn), manifest)
-        emit(summary, as_json, lambda c: _render_rebuild(c, summary))
+        with _vectors(settings, db) as vectors, EventWriter(events) as sink, ProgressReporter("rebuild") as progress:
+            job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors, events=sink)
+            summary = run_rebuild(job, manifest)
+            sink.emit(summary, as_json, lambda c: _render_rebuild(c, summary))
         if summary["failed"]:
             raise typer.Exit(1)
 
@@ -267,6 +286,10 @@ def _render_rebuild(console: Console, summary: dict) -> None:
 
 def run() -> None:
     app(prog_name="crossbook")
+
+
+# commands kept in their own modules register themselves on ``app`` when imported
+from . import vector_commands  # noqa: E402,F401
 
 
 if __name__ == "__main__":

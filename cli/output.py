@@ -102,3 +102,41 @@ class ProgressReporter:
         if (done == total or done // step != self._last.get(name, 0) // step) and self._last.get(name) != done:
             stderr.print(f"{name}: {done}/{total}", markup=False)
         self._last[name] = done
+
+
+class EventWriter:
+    """``--events FILE|-``: one JSON object per line (NDJSON), flushed as it happens, so a
+    script can follow a long ingest. ``-`` is stdout; the command's result then goes to
+    stdout as the last event, ``{"event": "result", ...}``, and its text form to stderr."""
+
+    def __init__(self, target: str | None):
+        self.target = target
+        self.to_stdout = target == "-"
+        self._file = None
+
+    def __enter__(self) -> "EventWriter":
+        if self.target and not self.to_stdout:
+            try:
+                self._file = open(self.target, "w", encoding="utf-8")
+            except OSError as exc:
+                raise CrossbookError(f"cannot write events to '{self.target}': {exc.strerror}") from None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._file is not None:
+            self._file.close()
+
+    def __call__(self, event: dict) -> None:
+        stream = sys.stdout if self.to_stdout else self._file
+        if stream is None:
+            return
+        stream.write(json.dumps(event, ensure_ascii=False, default=_default) + "\n")
+        stream.flush()
+
+    def emit(self, result: Any, as_json: bool, render: Callable[[Console], None]) -> None:
+        """The command's result: the last event on stdout with ``-``, else as emit()."""
+        if self.to_stdout:
+            self({"event": "result", "result": result})
+            render(stderr)
+        else:
+            emit(result, as_json, render)

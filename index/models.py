@@ -58,11 +58,34 @@ class RawMention:
     source: str                  # "heading", "llm" or "linker"
 
 
+@dataclass(frozen=True)
+class RawRelation:
+    """One relationship as an extractor proposes it, before normalization and resolution.
+
+    An endpoint is named (``*_name``, as written in the chunk; resolved through the chunk's
+    entities, then the corpus by normalized name) or given by the id of a known entity
+    offered in the prompt (``*_id``). ``relation_type`` is raw: an ontology type, an
+    inverse or alias of one, an UPPER_SNAKE verb (offline path), or anything else (it
+    becomes ``custom:<type>``). ``evidence`` must be a verbatim quote from the chunk.
+    """
+
+    source_name: str | None
+    target_name: str | None
+    relation_type: str
+    evidence: str
+    confidence: float = 1.0
+    polarity: str = "asserted"          # "asserted", "denied" or "uncertain"
+    implicit: bool = False
+    source_id: int | None = None
+    target_id: int | None = None
+    extractor: str = "llm"              # "llm", "spacy" or "llm-refine"
+
+
 @dataclass
 class ChunkExtraction:
     chunk_id: str
     mentions: list[RawMention] = field(default_factory=list)
-    relationships: list = field(default_factory=list)
+    relationships: list[RawRelation] = field(default_factory=list)
     dropped: dict = field(default_factory=dict)   # reason -> count, items rejected by the parser
     raw: dict | None = None                       # the parsed answer, for later phases
 

@@ -1,0 +1,1 @@
+"""Vector commands: search, retrieve, doctor, reembed (registered on the app by import)."""
