@@ -33,6 +33,7 @@ polarity does not change the confidence.
 from __future__ import annotations
 
 import re
+import threading
 import tomllib
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -512,22 +513,28 @@ def _links(doc: Any, spans: list[tuple[int, int]], owners: list[tuple[int, ...]]
 _cache: "OrderedDict[tuple, tuple[list[_Link], int, int]]" = OrderedDict()
 
 
+_cache_lock = threading.Lock()   # ingest may call from several threads
+
+
 def _cache_get(key: tuple) -> tuple[list[_Link], int, int] | None:
-    value = _cache.get(key)
-    if value is not None:
-        _cache.move_to_end(key)
-    return value
+    with _cache_lock:
+        value = _cache.get(key)
+        if value is not None:
+            _cache.move_to_end(key)
+        return value
 
 
 def _cache_put(key: tuple, value: tuple[list[_Link], int, int]) -> None:
-    _cache[key] = value
-    while len(_cache) > CACHE_SIZE:
-        _cache.popitem(last=False)
+    with _cache_lock:
+        _cache[key] = value
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
 
 
 def clear_cache() -> None:
     """Forget parsed sentences (tests; the cache only saves time, never changes a result)."""
-    _cache.clear()
+    with _cache_lock:
+        _cache.clear()
 
 
 def analyse_chunk(chunk_text: str, entities: list[ChunkEntity]) -> SvoResult:
