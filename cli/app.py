@@ -107,12 +107,12 @@ def ingest(
             sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
 
 
-def _vectors(settings: Settings, db, check: bool = True):
+def _vectors(settings: Settings, db, check: bool = True, embedder=None):
     """The index's Chroma store with the selected embedder (imports chromadb: call it only
     from commands that need vectors). Raises EmbedderMismatch before anything is written."""
     from index.vectors import open_vectors
 
-    return open_vectors(settings, db, check=check)
+    return open_vectors(settings, db, check=check, embedder=embedder)
 
 
 def _check_extractor(settings: Settings) -> None:

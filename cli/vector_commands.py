@@ -1,1 +1,148 @@
-"""Vector commands: search, retrieve, doctor, reembed (registered on the app by import)."""
+"""Vector commands: search, retrieve, doctor, reembed (registered on the app by import).
+
+chromadb, torch and the embedders are imported inside the commands, never here: this
+module is imported by every crossbook invocation, where-else included.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from .app import JSON_OPT, State, _open, _vectors, app
+from .output import ProgressReporter, cli_errors, emit
+
+K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
+
+
+def _excerpt(text: str, width: int = 160) -> str:
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    body = " ".join(" ".join(lines).split())
+    return body if len(body) <= width else body[: width - 1].rstrip() + "…"
+
+
+@app.command()
+def search(
+    ctx: typer.Context,
+    query: str = typer.Argument(..., help="What to look for, in words."),
+    k: int = K_OPT,
+    book: list[str] = typer.Option([], "--book", help="Only these books (repeatable)."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Plain vector search over child chunks; returns their parent sections."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.retrieve import search as run_search
+
+        settings = state.settings()
+        db = _open(settings)
+        with _vectors(settings, db) as vectors:
+            passages = run_search(vectors, db, query, k=k, books=tuple(book))
+        emit({"query": query, "k": k, "results": passages}, as_json,
+             lambda c: _render_passages(c, passages))
+
+
+@app.command()
+def retrieve(
+    ctx: typer.Context,
+    question: str = typer.Argument(..., help="The question, in words."),
+    hops: int = typer.Option(2, "--hops", min=1, help="1 = plain search; 2 follows entities into other books once."),
+    k: int = K_OPT,
+    book: list[str] = typer.Option([], "--book", help="Only these books (repeatable)."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Multi-hop retrieval: vector search, then the entity index, then book-filtered searches."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.retrieve import retrieve as run_retrieve
+
+        settings = state.settings()
+        db = _open(settings)
+        with _vectors(settings, db) as vectors:
+            result = run_retrieve(vectors, db, question, hops=hops, k=k, books=tuple(book))
+        emit(result, as_json, lambda c: _render_passages(c, result["results"]))
+
+
+def _render_passages(console: Console, passages) -> None:
+    if not passages:
+        console.print("No sections found (is anything ingested? see: crossbook books)")
+    for rank, p in enumerate(passages, 1):
+        how = f"hop {p.hop}"
+        if p.via is not None:
+            how += f" via [bold]{escape(p.via.entity)}[/bold] ({p.via.mention_type} in this book; from {escape(p.via.from_book)})"
+        console.print(f"{rank:>2}. [cyan]{escape(p.book)}[/cyan] — {escape(p.section or '(before the first heading)')}"
+                      f"  [dim]score {p.score:.3f}, {how}[/dim]")
+        console.print(f"    [dim]{escape(_excerpt(p.text))}[/dim]")
+
+
+@app.command()
+def doctor(
+    ctx: typer.Context,
+    repair: bool = typer.Option(False, "--repair", help="Fix the drift from SQLite (the source of truth)."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Report drift between SQLite and the Chroma vectors; --repair fixes it. Exit 1 if drift remains."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index import doctor as checks
+        from index.vectors import embedder_for_id, recorded_embedder
+
+        settings = state.settings()
+        db = _open(settings)
+        recorded = recorded_embedder(db)
+        # checked (and repaired) with the embedder the index records; a different selected
+        # one is reported, and switching is reembed's job
+        embedder = embedder_for_id(recorded, settings) if recorded else None
+        with _vectors(settings, db, check=False, embedder=embedder) as vectors:
+            with ProgressReporter("repair") as progress:
+                report = checks.repair(db, vectors, progress) if repair else checks.check(db, vectors)
+        if settings.embedder and recorded and settings.embedder != recorded.split(":", 1)[0]:
+            report.embedder_problems.insert(0, f"--embedder {settings.embedder} selected, but the index was built with {recorded}: run crossbook reembed to switch")
+        emit(report.to_dict(), as_json, lambda c: _render_doctor(c, report))
+        if not report.ok:
+            raise typer.Exit(1)
+
+
+def _render_doctor(console: Console, report) -> None:
+    console.print(f"SQLite: {report.chunks} child chunks; Chroma ({escape(report.location)}): "
+                  f"{report.vectors} vectors, embedder {escape(report.embedder)}")
+    kinds = (("missing", "chunks with no vector"), ("stale", "vectors that no longer match their chunk"),
+             ("orphaned", "vectors with no chunk"), ("leftover_collections", "collections of another embedder"))
+    for attr, label in kinds:
+        items = getattr(report, attr)
+        if items:
+            console.print(f"  {len(items)} {label}: {escape(', '.join(items[:5]))}{' …' if len(items) > 5 else ''}")
+    for problem in report.embedder_problems:
+        console.print(f"  embedder: {escape(problem)}")
+    if report.repaired is not None:
+        r = report.repaired
+        console.print(f"repaired: {r['embedded']} embedded, {r['deleted']} deleted"
+                      + (", collection rebuilt" if r["collection_rebuilt"] else "")
+                      + (f", {len(r['collections_dropped'])} collections dropped" if r["collections_dropped"] else ""))
+    console.print("ok: SQLite and Chroma agree" if report.ok else "drift found (run: crossbook doctor --repair)")
+
+
+@app.command()
+def reembed(
+    ctx: typer.Context,
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Re-embed every child chunk with the embedder given by --embedder, and switch the index to it."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index import doctor as checks
+
+        settings = state.settings()
+        db = _open(settings)
+        from index.embed import get_embedder
+
+        with _vectors(settings, db, check=False, embedder=get_embedder(settings)) as new:
+            with ProgressReporter("reembed") as progress:
+                result = checks.reembed(db, new, progress)
+        emit(result, as_json, lambda c: c.print(
+            f"Re-embedded with {escape(result['embedder'])} (was {escape(str(result['previous']))}): "
+            f"{result['embedded']} chunks embedded, {len(result['collections_dropped'])} old collections dropped"
+        ))

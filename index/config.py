@@ -31,7 +31,7 @@ class Settings:
     link: bool = True
     max_retries: int = 5
     request_timeout: float = 120.0
-    embedder: str = "local"
+    embedder: str | None = None      # None: the one the index records, else "local"
     embedding_model: str = "text-embedding-3-small"
     chroma_url: str | None = None
     relations: str = "auto"          # "auto", "llm", "spacy" or "off"

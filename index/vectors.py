@@ -25,7 +25,7 @@ from sqlite_utils import Database
 
 from . import store
 from .config import Settings
-from .embed import Embedder, embed_all, embedder_option, get_embedder
+from .embed import Embedder, embed_all, embedder_for_id, embedder_option, get_embedder
 from .errors import ConfigError, CrossbookError
 
 ProgressFn = Callable[[str, int, int], None]
@@ -186,15 +186,21 @@ class VectorStore:
 
     # -- writes --------------------------------------------------------------------------------
 
-    def _record_embedder(self, db: Database, dimension: int) -> None:
+    def record_embedder(self, db: Database, dimension: int) -> None:
+        """Note in SQLite which embedder (and dimension) the index's vectors are made with."""
         if store.get_meta(db, META_EMBEDDER) != self.embedder.id or \
                 store.get_meta(db, META_DIMENSION) != str(dimension):
             with db.atomic():
                 store.set_meta(db, META_EMBEDDER, self.embedder.id)
                 store.set_meta(db, META_DIMENSION, str(dimension))
 
-    def write(self, db: Database, rows: list[ChildRow], progress: ProgressFn | None = None) -> int:
-        """Embed ``rows`` and upsert them, a batch at a time; returns how many."""
+    def write(self, db: Database, rows: list[ChildRow], progress: ProgressFn | None = None,
+              record: bool = True) -> int:
+        """Embed ``rows`` and upsert them, a batch at a time; returns how many.
+
+        ``record=False`` (reembed) leaves the index's recorded embedder alone: the switch
+        is recorded once the new collection is complete.
+        """
         for start in range(0, len(rows), WRITE_BATCH):
             batch = rows[start:start + WRITE_BATCH]
             vectors = embed_all(self.embedder, [embedding_text(r) for r in batch])
@@ -202,26 +208,39 @@ class VectorStore:
                 "write vectors", self.collection.upsert,
                 ids=[r.id for r in batch], embeddings=vectors, metadatas=[r.metadata for r in batch],
             )
-            if start == 0:
-                self._record_embedder(db, len(vectors[0]))
+            if start == 0 and record:
+                self.record_embedder(db, len(vectors[0]))
             if progress is not None:
                 progress("embed", start + len(batch), len(rows))
         return len(rows)
+
+    def stored_dimension(self) -> int | None:
+        """The dimension of the vectors in the collection (None when it is empty)."""
+        page = self._chroma("read a vector", self.collection.get, limit=1, include=["embeddings"])
+        embeddings = page.get("embeddings")
+        if embeddings is None or len(embeddings) == 0:
+            return None
+        return len(embeddings[0])
 
     def delete_ids(self, ids: list[str]) -> int:
         for start in range(0, len(ids), WRITE_BATCH):
             self._chroma("delete vectors", self.collection.delete, ids=ids[start:start + WRITE_BATCH])
         return len(ids)
 
-    def sync_book(self, db: Database, title: str, progress: ProgressFn | None = None) -> SyncReport:
-        """Make the book's vectors equal to its children in SQLite: embed the missing and
-        stale ones, delete the orphaned ones. Unchanged children are not re-embedded."""
-        rows = child_rows(db, title)
-        report = diff(rows, self.stored(title))
+    def sync(self, db: Database, book: str | None = None, progress: ProgressFn | None = None,
+             record: bool = True) -> SyncReport:
+        """Make the vectors of one book (or of the whole index) equal to the children in
+        SQLite: embed the missing and stale ones, delete the orphaned ones. Children whose
+        vector is current are not re-embedded."""
+        rows = child_rows(db, book)
+        report = diff(rows, self.stored(book))
         todo = set(report.missing) | set(report.stale)
-        report.embedded = self.write(db, [r for r in rows if r.id in todo], progress)
+        report.embedded = self.write(db, [r for r in rows if r.id in todo], progress, record)
         report.deleted = self.delete_ids(report.orphaned)
         return report
+
+    def sync_book(self, db: Database, title: str, progress: ProgressFn | None = None) -> SyncReport:
+        return self.sync(db, title, progress)
 
     # -- the pipeline's interface (index/pipeline.py) -------------------------------------------
 
@@ -248,8 +267,10 @@ class VectorStore:
 
     # -- queries -------------------------------------------------------------------------------
 
-    def query(self, texts: list[str], k: int, books: tuple[str, ...] = ()) -> list[list[VectorHit]]:
-        """The ``k`` nearest child chunks for each text, optionally only in ``books``."""
+    def query(self, texts: list[str], k: int, books: tuple[str, ...] = (),
+              embeddings: list[list[float]] | None = None) -> list[list[VectorHit]]:
+        """The ``k`` nearest child chunks for each text, optionally only in ``books``
+        (``embeddings``, when given, are the texts' vectors, already computed)."""
         if not texts or k < 1:
             return [[] for _ in texts]
         where = None
@@ -257,7 +278,8 @@ class VectorStore:
             where = {"book": books[0]}
         elif books:
             where = {"book": {"$in": list(books)}}
-        embeddings = self.embedder.embed(texts)
+        if embeddings is None:
+            embeddings = self.embedder.embed(texts)
         result = self._chroma(
             "query vectors", self.collection.query,
             query_embeddings=embeddings, n_results=k, where=where, include=["metadatas", "distances"],
@@ -269,6 +291,17 @@ class VectorStore:
                 for vid, meta, dist in zip(ids, metas, distances)
             ])
         return out
+
+    def similarities(self, query_vector: list[float], child_ids: list[str]) -> dict[str, float]:
+        """Cosine similarity of ``query_vector`` to the stored vectors of ``child_ids``
+        (ids with no vector are left out). Vectors are unit length: a dot product."""
+        if not child_ids:
+            return {}
+        page = self._chroma("read vectors", self.collection.get, ids=list(child_ids), include=["embeddings"])
+        return {
+            vid: float(sum(a * b for a, b in zip(query_vector, vector)))
+            for vid, vector in zip(page["ids"], page["embeddings"])
+        }
 
     # -- other collections of this index (other embedders) --------------------------------------
 
@@ -352,13 +385,20 @@ def chroma_client(settings: Settings):
 def open_vectors(
     settings: Settings, db: Database, *, check: bool = True, embedder: Embedder | None = None
 ) -> VectorStore:
-    """The index's vector store with the selected embedder.
+    """The index's vector store.
 
-    ``check=True`` raises EmbedderMismatch when the index's vectors were made by another
-    embedder (doctor, reembed and delete-book pass False). Raises VectorStoreError when
-    Chroma cannot be opened; nothing is written to SQLite but the index id.
+    The embedder is ``embedder``, else the one ``settings.embedder`` selects, else (none
+    selected) the one the index records, else ``local``. ``check=True`` raises
+    EmbedderMismatch when a selected embedder differs from the recorded one (doctor,
+    reembed and delete-book pass False). Raises VectorStoreError when Chroma cannot be
+    opened; nothing is written to SQLite but the index id.
     """
-    embedder = embedder or get_embedder(settings)
+    recorded = recorded_embedder(db)
+    if embedder is None:
+        if settings.embedder is None and recorded is not None:
+            embedder = embedder_for_id(recorded, settings)
+        else:
+            embedder = get_embedder(settings)
     if check:
         check_embedder(db, embedder)
     client, location = chroma_client(settings)

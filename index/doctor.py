@@ -1,0 +1,128 @@
+"""Consistency between SQLite (the truth) and the Chroma vectors derived from it.
+
+``check`` reports every kind of drift; ``repair`` fixes it from SQLite; ``reembed`` moves
+the index to another embedder. Kinds of drift:
+
+- ``missing``: a child chunk with no vector (a crash after SQLite committed an ingest);
+- ``stale``: a vector whose metadata (book, parent, section path, text hash) no longer
+  matches its chunk (a crash after a re-ingest committed);
+- ``orphaned``: a vector whose chunk is gone (a crash after delete-book committed);
+- ``embedder``: the recorded embedder or dimension disagrees with the vectors stored
+  (repair rebuilds the collection from SQLite), or the embedder selected now is not the
+  recorded one (not drift in the data: ``crossbook reembed`` switches);
+- ``leftover_collections``: collections of this index for another embedder, left by an
+  interrupted ``reembed`` (repair drops them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from sqlite_utils import Database
+
+from . import store
+from .vectors import (
+    META_DIMENSION, META_EMBEDDER, ProgressFn, SyncReport, VectorStore, child_rows, diff,
+    mismatch_message,
+)
+
+
+@dataclass
+class DoctorReport:
+    location: str
+    embedder: str                       # the embedder the index's vectors are checked with
+    chunks: int                         # child chunks in SQLite
+    vectors: int                        # vectors in the collection
+    missing: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+    orphaned: list[str] = field(default_factory=list)
+    embedder_problems: list[str] = field(default_factory=list)
+    leftover_collections: list[str] = field(default_factory=list)
+    repaired: dict | None = None        # what --repair did (None without --repair)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.missing or self.stale or self.orphaned or self.embedder_problems
+                    or self.leftover_collections)
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "ok": self.ok}
+
+
+def _collection_problems(db: Database, vectors: VectorStore) -> list[str]:
+    """Ways the collection's vectors disagree with the embedder recorded in SQLite."""
+    problems = []
+    recorded = store.get_meta(db, META_EMBEDDER)
+    if recorded is not None and recorded != vectors.embedder.id:
+        problems.append(mismatch_message(recorded))
+    meta = vectors.collection.metadata or {}
+    if meta.get("embedder") not in (None, vectors.embedder.id):
+        problems.append(
+            f"the collection holds vectors of {meta['embedder']}, the index records {vectors.embedder.id}"
+        )
+    dimension = vectors.stored_dimension()
+    recorded_dimension = store.get_meta(db, META_DIMENSION)
+    if dimension is not None and recorded_dimension is not None and str(dimension) != recorded_dimension:
+        problems.append(
+            f"the vectors have {dimension} dimensions, the index records {recorded_dimension}"
+        )
+    return problems
+
+
+def check(db: Database, vectors: VectorStore) -> DoctorReport:
+    """Compare every child chunk in SQLite with the vectors (read-only)."""
+    rows = child_rows(db)
+    stored = vectors.stored()
+    drift = diff(rows, stored)
+    return DoctorReport(
+        location=vectors.location, embedder=vectors.embedder.id, chunks=len(rows),
+        vectors=len(stored), missing=drift.missing, stale=drift.stale, orphaned=drift.orphaned,
+        embedder_problems=_collection_problems(db, vectors),
+        leftover_collections=vectors.other_collections(),
+    )
+
+
+def repair(db: Database, vectors: VectorStore, progress: ProgressFn | None = None) -> DoctorReport:
+    """Fix every kind of drift from SQLite, then check again. The vectors are checked and
+    repaired with the index's recorded embedder (``vectors`` must be opened with it)."""
+    before = check(db, vectors)
+    rebuilt = False
+    if any("dimensions" in p or "collection holds" in p for p in before.embedder_problems):
+        # vectors of another model cannot be patched: rebuild the collection from SQLite
+        vectors.drop_collection(vectors.collection_name(vectors.embedder.id))
+        rebuilt = True
+    synced: SyncReport = vectors.sync(db, None, progress)
+    dropped = []
+    for name in before.leftover_collections:
+        vectors.drop_collection(name)
+        dropped.append(name)
+    after = check(db, vectors)
+    after.repaired = {
+        "embedded": synced.embedded, "deleted": synced.deleted,
+        "collection_rebuilt": rebuilt, "collections_dropped": dropped,
+    }
+    return after
+
+
+def reembed(db: Database, new: VectorStore, progress: ProgressFn | None = None) -> dict:
+    """Embed every child chunk with ``new.embedder`` into its own collection, then record
+    the switch in SQLite, then drop the old collection. Until the switch is recorded the
+    old vectors keep serving queries; an interrupted reembed resumes where it stopped
+    (chunks already embedded are not embedded again)."""
+    previous = store.get_meta(db, META_EMBEDDER)
+    report = new.sync(db, None, progress, record=False)
+    dimension = new.stored_dimension()
+    if dimension is not None:
+        new.record_embedder(db, dimension)
+    elif store.get_meta(db, META_EMBEDDER) is not None:
+        # an index with no chunks: forget the old embedder
+        with db.atomic():
+            db.execute("DELETE FROM crossbook_meta WHERE key IN (?, ?)", [META_EMBEDDER, META_DIMENSION])
+    dropped = []
+    for name in new.other_collections():
+        new.drop_collection(name)
+        dropped.append(name)
+    return {
+        "embedder": new.embedder.id, "previous": previous,
+        "embedded": report.embedded, "deleted": report.deleted, "collections_dropped": dropped,
+    }
