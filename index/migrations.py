@@ -75,3 +75,125 @@ def m001_initial(db: Database) -> None:
         );
         """
     )
+
+
+@migrations()
+def m002_relationships(db: Database) -> None:
+    """Typed relationships (index/relations/).
+
+    relation_claims: what extractors asserted, per book and chunk, with raw endpoint names
+      (and the (normalized, type) key when the model named a known entity by id). Stored
+      with the book like mentions; ``status`` is derived: 'resolved' or 'pending_entities'.
+    entity_relationships: one row per logical relationship per chunk, derived from the
+      claims against the current entities (store.refresh_derived), in canonical direction.
+    relation_types: the index's merged ontology (name, mirror), for the view and the trigger.
+    relation_reviews: human decisions keyed by a relationship's fingerprint, so they survive
+      re-derivation; never garbage-collected with books.
+    """
+    db.executescript(
+        """
+        ALTER TABLE books ADD COLUMN relation_drop_reasons TEXT NOT NULL DEFAULT '{}';
+        ALTER TABLE llm_cache ADD COLUMN known TEXT;
+        CREATE TABLE relation_types (
+            name TEXT PRIMARY KEY,
+            mirror TEXT,
+            symmetric INTEGER NOT NULL DEFAULT 0,
+            canonical INTEGER NOT NULL DEFAULT 1,
+            semantics TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE relation_claims (
+            id INTEGER PRIMARY KEY,
+            book TEXT NOT NULL REFERENCES books(title) ON DELETE CASCADE,
+            chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            ordinal INTEGER NOT NULL,
+            source_name TEXT NOT NULL,
+            source_normalized TEXT NOT NULL,
+            source_type TEXT,
+            target_name TEXT NOT NULL,
+            target_normalized TEXT NOT NULL,
+            target_type TEXT,
+            relation_type TEXT NOT NULL,
+            evidence TEXT NOT NULL,
+            confidence REAL NOT NULL DEFAULT 1.0,
+            polarity TEXT NOT NULL DEFAULT 'asserted' CHECK (polarity IN ('asserted', 'denied', 'uncertain')),
+            implicit INTEGER NOT NULL DEFAULT 0,
+            extractor TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'pending_entities' CHECK (status IN ('resolved', 'pending_entities'))
+        );
+        CREATE INDEX idx_claim_book ON relation_claims(book);
+        CREATE INDEX idx_claim_chunk ON relation_claims(chunk_id, extractor);
+        CREATE TABLE relation_svo_chunks (
+            chunk_id TEXT PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+            signature TEXT NOT NULL
+        );
+        CREATE TABLE entity_relationships (
+            id INTEGER PRIMARY KEY,
+            source_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+            target_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+            relation_type TEXT NOT NULL,
+            mapped_from TEXT,
+            book TEXT NOT NULL REFERENCES books(title) ON DELETE CASCADE,
+            chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            source_name TEXT NOT NULL,
+            target_name TEXT NOT NULL,
+            evidence TEXT NOT NULL,
+            confidence REAL NOT NULL,
+            polarity TEXT NOT NULL CHECK (polarity IN ('asserted', 'denied', 'uncertain')),
+            implicit INTEGER NOT NULL DEFAULT 0,
+            status TEXT NOT NULL CHECK (status IN ('ready', 'invalid')),
+            status_reason TEXT,
+            review_state TEXT NOT NULL DEFAULT 'suggested'
+                CHECK (review_state IN ('suggested', 'accepted', 'rejected', 'adjusted')),
+            extractor TEXT NOT NULL,
+            claims INTEGER NOT NULL DEFAULT 1,
+            fingerprint TEXT NOT NULL,
+            UNIQUE (source_id, target_id, relation_type, chunk_id)
+        );
+        CREATE INDEX idx_rel_source ON entity_relationships(source_id);
+        CREATE INDEX idx_rel_target ON entity_relationships(target_id);
+        CREATE INDEX idx_rel_type ON entity_relationships(relation_type, status);
+        CREATE INDEX idx_rel_book ON entity_relationships(book);
+        CREATE INDEX idx_rel_fingerprint ON entity_relationships(fingerprint);
+        CREATE TABLE relation_reviews (
+            fingerprint TEXT PRIMARY KEY,
+            decision TEXT NOT NULL CHECK (decision IN ('accepted', 'rejected', 'adjusted')),
+            relation_type TEXT,
+            flipped INTEGER NOT NULL DEFAULT 0,
+            decided_at TEXT NOT NULL
+        );
+        -- single-edge storage: no row B->A whose type is the mirror of an existing A->B row
+        -- (for a symmetric type the mirror is the type itself, so its reverse is rejected too)
+        CREATE TRIGGER entity_relationships_no_inverse_insert
+        BEFORE INSERT ON entity_relationships
+        WHEN EXISTS (
+            SELECT 1 FROM entity_relationships r
+            WHERE r.source_id = NEW.target_id AND r.target_id = NEW.source_id
+              AND r.relation_type = (SELECT mirror FROM relation_types WHERE name = NEW.relation_type)
+        )
+        BEGIN
+            SELECT RAISE(ABORT, 'inverse duplicate: the mirror of this relationship is already stored');
+        END;
+        CREATE TRIGGER entity_relationships_no_inverse_update
+        BEFORE UPDATE OF source_id, target_id, relation_type ON entity_relationships
+        WHEN EXISTS (
+            SELECT 1 FROM entity_relationships r
+            WHERE r.id != NEW.id AND r.source_id = NEW.target_id AND r.target_id = NEW.source_id
+              AND r.relation_type = (SELECT mirror FROM relation_types WHERE name = NEW.relation_type)
+        )
+        BEGIN
+            SELECT RAISE(ABORT, 'inverse duplicate: the mirror of this relationship is already stored');
+        END;
+        -- both perspectives of every stored relationship: as stored, and read from the target
+        -- with the inverse name
+        CREATE VIEW entity_relationships_view AS
+        SELECT r.id AS relationship_id, r.source_id AS entity_id, r.target_id AS related_id,
+               r.relation_type AS relation_type, 'outgoing' AS direction, r.book, r.chunk_id,
+               r.evidence, r.confidence, r.polarity, r.status, r.review_state
+        FROM entity_relationships r
+        UNION ALL
+        SELECT r.id, r.target_id, r.source_id,
+               COALESCE(t.mirror, 'inverse:' || r.relation_type), 'incoming', r.book, r.chunk_id,
+               r.evidence, r.confidence, r.polarity, r.status, r.review_state
+        FROM entity_relationships r LEFT JOIN relation_types t ON t.name = r.relation_type;
+        """
+    )

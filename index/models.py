@@ -88,6 +88,8 @@ class ChunkExtraction:
     relationships: list[RawRelation] = field(default_factory=list)
     dropped: dict = field(default_factory=dict)   # reason -> count, items rejected by the parser
     raw: dict | None = None                       # the parsed answer, for later phases
+    dropped_relations: dict = field(default_factory=dict)  # reason -> count, relationship items rejected
+    known: dict = field(default_factory=dict)     # id -> KnownEntity: the ids this chunk's prompt offered
 
 
 @dataclass
@@ -119,6 +121,9 @@ class BookInfo:
     mentions: int
     dropped_mentions: int
     drop_reasons: dict = field(default_factory=dict)
+    relationships: int = 0
+    dropped_relations: int = 0
+    relation_drop_reasons: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -136,6 +141,9 @@ class IngestResult:
     dropped_mentions: int = 0
     llm_calls: int = 0
     cache_hits: int = 0
+    relationships: int = 0       # rows derived from this book's claims
+    relation_claims: int = 0
+    dropped_relations: int = 0   # ingest-time drops + claims left pending (unresolved_endpoint)
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:

@@ -1,6 +1,7 @@
 """Domain packs: entity types, heading-to-type rules, heading stop list and aliases.
 
 A pack is a TOML file: a name shipped in ``index/packs/`` (``generic``, ``gurps``) or a path.
+``ontology = ["rulebook"]`` names the relation ontology packs it uses (index/relations/ontology.py).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class DomainPack:
     heading_rules: tuple[HeadingRule, ...]
     stop_headings: tuple[re.Pattern, ...]
     aliases: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ontology: tuple[str, ...] = ()  # relation ontology packs (names or paths); () = the default
     fingerprint: str = ""
     text: str = ""  # the TOML it was parsed from, stored in the index for later passes
 
@@ -109,6 +111,7 @@ def parse_pack(text: str, where: str) -> DomainPack:
             heading_rules=tuple(rules),
             stop_headings=tuple(_compile(p, where) for p in data.get("stop_headings", [])),
             aliases=aliases,
+            ontology=tuple(data.get("ontology", ())),
             fingerprint=hashlib.sha256(text.encode("utf-8")).hexdigest(),
             text=text,
         )

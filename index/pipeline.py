@@ -25,6 +25,8 @@ from .extract import Extractor, ProgressFn, get_extractor, no_progress
 from .extract.verify import ChunkText, verify_mentions
 from .models import IngestResult
 from .packs import DomainPack, load_pack
+from .relations import derive as relations
+from .relations.ontology import Ontology, ontology_for
 
 WarnFn = Callable[[str], None]
 EventFn = Callable[[dict], None]
@@ -51,11 +53,18 @@ class Ingest:
     vectors: object | None = None
     events: EventFn = _no_event
     pack: DomainPack = field(init=False)
+    ontology: Ontology = field(init=False)
 
     def __post_init__(self) -> None:
         self.pack = load_pack(self.settings.pack)
+        self.ontology = ontology_for(self.settings, self.pack)
         if self.extractor is None:
             self.extractor = get_extractor(self.settings, self.pack, cache=self.db)
+
+    @property
+    def relations_mode(self) -> str:
+        """'llm' (the extractor's relationships), 'spacy' (offline, derived) or 'off'."""
+        return relations.effective_mode(self.settings.relations, self.extractor.name)
 
     @property
     def extractor_label(self) -> str:
@@ -92,6 +101,11 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         and existing["pack"] == pack.label
     ):
         result.status = "unchanged"
+        if relations.index_ontology_json(db) != job.ontology.to_json():
+            # the relation vocabulary changed: re-derive the relationships, nothing else
+            with db.atomic():
+                relations.set_index_ontology(db, job.ontology)
+                relations.refresh_relationships(db)
         if job.vectors is not None:
             job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
         return result
@@ -100,16 +114,36 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
     parents = parent_chunks(title, sections, settings.parent_tokens)
     children = [c for p in parents for c in child_chunks(p, settings.child_tokens)]
+    mode = job.relations_mode
+    # entities defined in other books, offered to the model by id (a hint: not in the cache key)
+    known = relations.known_entities(db, title, parents, pack) if mode == "llm" and job.extractor.name != "rules" else None
     job.events({"event": "phase.start", "phase": "extract", "book": title, "chunks": len(parents)})
-    run = job.extractor.extract(title, parents, progress=job.progress)
+    run = job.extractor.extract(title, parents, known=known, progress=job.progress)
     job.events({"event": "phase.done", "phase": "extract", "book": title, "llm_calls": run.llm_calls, "cache_hits": run.cache_hits})
     result.warnings.extend(run.warnings)
     kept, dropped = {}, Counter()
+    claims, dropped_relations = {}, Counter()
+    if mode == "llm":
+        job.events({"event": "phase.start", "phase": "relation_discovery", "book": title})
     for parent, extraction in zip(parents, run.chunks, strict=True):
-        verified = verify_mentions(extraction.mentions, ChunkText(parent.text), pack.type_names)
+        chunk_text = ChunkText(parent.text)
+        verified = verify_mentions(extraction.mentions, chunk_text, pack.type_names)
         kept[parent.id] = verified.mentions
         dropped.update(verified.dropped)
         dropped.update(extraction.dropped)
+        if mode == "llm":
+            chunk_claims, chunk_drops = relations.prepare_claims(extraction, chunk_text)
+            claims[parent.id] = chunk_claims
+            dropped_relations.update(chunk_drops)
+            for claim in chunk_claims:
+                job.events({"event": "relation.candidate", "book": title, "chunk_id": parent.id,
+                            "source": claim.source_name, "target": claim.target_name,
+                            "relation_type": claim.relation_type, "evidence": claim.evidence,
+                            "confidence": claim.confidence, "polarity": claim.polarity,
+                            "implicit": claim.implicit, "extractor": claim.extractor})
+    if mode == "llm":
+        job.events({"event": "phase.done", "phase": "relation_discovery", "book": title,
+                    "candidates": sum(len(c) for c in claims.values()), "dropped": dict(dropped_relations)})
     job.progress("write", 0, 1)
     job.events({"event": "phase.start", "phase": "write", "book": title})
     with db.atomic():
@@ -121,11 +155,24 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
             drop_reasons=dict(dropped), parents=parents, children=children,
         )
         result.mentions = store.insert_mentions(db, title, kept)
+        result.relation_claims = relations.insert_claims(db, title, claims)
+        relations.set_book_drops(db, title, dropped_relations)
         store.set_index_pack(db, pack.text)
+        relations.set_index_ontology(db, job.ontology)
         # the rules extractor finds references only through the linker: it is always on there
         store.set_meta(db, "link", "1" if settings.link or job.extractor.name == "rules" else "0")
-        store.refresh_derived(db, pack, before, title)
+        store.set_meta(db, "relations", mode)
+        job.events({"event": "phase.start", "phase": "relation_normalize", "book": title})
+        store.refresh_derived(db, pack, before, title, events=job.events)
+        pending = relations.pending_claims(db, title)
+        result.relationships = db.execute(
+            "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
+        job.events({"event": "phase.done", "phase": "relation_normalize", "book": title,
+                    "relationships": result.relationships, "pending": len(pending)})
     job.events({"event": "phase.done", "phase": "write", "book": title})
+    for claim in pending:  # seed 001: a relationship whose endpoint is not found is named
+        job.warn(relations.skip_warning(claim))
+    result.dropped_relations = sum(dropped_relations.values()) + len(pending)
     # SQLite is the source of truth and is committed first; Chroma follows it. A crash in
     # between is found by `crossbook doctor` and repaired by the next ingest of the book.
     if job.vectors is not None:
@@ -160,13 +207,16 @@ def delete_book(db: Database, title: str, vectors: object | None = None) -> dict
     pack = store.index_pack(db) or load_pack("generic")
     with db.atomic():
         entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
+        relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
         before = store.definitions_signature(db)
         store.delete_book_rows(db, title)
         store.refresh_derived(db, pack, before, None)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
+        relationships_after = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
     if vectors is not None:
         vectors.delete_book(title)
-    return {"title": title, "deleted": True, "entities_removed": entities_before - entities_after}
+    return {"title": title, "deleted": True, "entities_removed": entities_before - entities_after,
+            "relationships_removed": relationships_before - relationships_after}
 
 
 # -- rebuild from a manifest ------------------------------------------------------------------

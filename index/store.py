@@ -254,12 +254,20 @@ def get_meta(db: Database, key: str) -> str | None:
     return row[0] if row else None
 
 
-def refresh_derived(db: Database, pack: DomainPack, signature_before: str, book: str | None) -> None:
-    """After a book changed: resolve entities, relink (all if definitions changed), GC.
+def refresh_derived(
+    db: Database, pack: DomainPack, signature_before: str, book: str | None, events=None
+) -> None:
+    """After a book changed: resolve entities, relink (all if definitions changed), derive
+    relationships, GC.
 
     Linking is an index-level switch (``--no-link`` with the openai extractor turns it off
-    for the whole index, so every book is linked the same way).
+    for the whole index, so every book is linked the same way). Relationships are derived
+    from the stored claims against the entities as they are now (index/relations/derive.py),
+    before entity GC, and only ever point at entities that keep a mention, so GC never
+    leaves a dangling edge; ``events`` receives ``relation.normalized`` for ``book``'s rows.
     """
+    from .relations import derive as relations
+
     resolve_entities(db)
     if get_meta(db, "link") == "0":
         db.execute("DELETE FROM entity_mentions WHERE source = 'linker'")
@@ -267,6 +275,7 @@ def refresh_derived(db: Database, pack: DomainPack, signature_before: str, book:
         relink(db, pack)
     elif book is not None:
         relink(db, pack, book)
+    relations.refresh(db, events or (lambda event: None), book)
     gc_entities(db)
 
 
@@ -277,10 +286,18 @@ def cache_get(db: Database, key: str) -> str | None:
     return row[0] if row else None
 
 
-def cache_put(db: Database, key: str, model: str, prompt_version: str, response: str) -> None:
+def cache_get_known(db: Database, key: str) -> str | None:
+    """The known-entity list (JSON) a cached answer was given against, if any."""
+    row = db.execute("SELECT known FROM llm_cache WHERE key = ?", [key]).fetchone()
+    return row[0] if row else None
+
+
+def cache_put(
+    db: Database, key: str, model: str, prompt_version: str, response: str, known: str | None = None
+) -> None:
     with db.atomic():
         db.execute(
-            "INSERT OR REPLACE INTO llm_cache (key, model, prompt_version, response, created_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            [key, model, prompt_version, response, now_iso()],
+            "INSERT OR REPLACE INTO llm_cache (key, model, prompt_version, response, created_at, known)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [key, model, prompt_version, response, now_iso(), known],
         )

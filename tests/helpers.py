@@ -63,13 +63,18 @@ def snapshot(index_dir: Path) -> dict:
 
 
 def relationship_rows(db) -> list:
-    cols = {c.name for c in db["entity_relationships"].columns}
-    wanted = [c for c in ("relation_type", "book", "chunk_id", "status", "evidence", "polarity") if c in cols]
+    """Relationships by entity keys (not ids), and the claims with their derived status."""
     rows = db.execute(
-        f"SELECT s.normalized, s.entity_type, t.normalized, t.entity_type, {', '.join('r.' + c for c in wanted)}"
+        "SELECT s.normalized, s.entity_type, t.normalized, t.entity_type, r.relation_type, r.mapped_from,"
+        " r.book, r.chunk_id, r.source_name, r.target_name, r.evidence, r.confidence, r.polarity, r.implicit,"
+        " r.status, r.status_reason, r.extractor, r.claims, r.fingerprint"
         " FROM entity_relationships r JOIN entities s ON s.id = r.source_id JOIN entities t ON t.id = r.target_id"
-    ) if {"source_id", "target_id"} <= cols else db.execute(f"SELECT {', '.join(wanted)} FROM entity_relationships")
-    return sorted(tuple(r) for r in rows)
+    )
+    claims = db.execute(
+        "SELECT book, chunk_id, ordinal, source_normalized, source_type, target_normalized, target_type,"
+        " relation_type, evidence, extractor, status FROM relation_claims"
+    )
+    return sorted(tuple(r) for r in rows) + sorted(("claim", *r) for r in claims)
 
 
 def heading_responder(extra_refs: dict[str, list[tuple[str, str]]] | None = None):

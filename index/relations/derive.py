@@ -1,0 +1,456 @@
+"""Two-phase persistence of relationships, and their derivation (GC included).
+
+Phase A happens in the ingest transaction: the book's entities are materialized (mentions
+are stored, entities resolved). Phase B turns the book's *claims* (what the extractor
+asserted: raw endpoint names, or the (normalized, type) key of a known entity the model
+named by id) into ``entity_relationships`` rows by resolving each endpoint against the
+index: the key if given, else the entities mentioned in the claim's chunk by that name,
+else the corpus by normalized name (an entity defined somewhere wins over a bare
+reference; two defined candidates are ambiguous).
+
+Dropped vs pending (the rule that keeps the index invariant):
+- decided at ingest from the chunk alone, and final: a claim whose evidence quote is not a
+  verbatim (whitespace-normalized) substring of its chunk is dropped
+  (``hallucinated_evidence``), as are malformed items and ids outside the prompt's known
+  list (``unknown_entity_id``). These depend only on the book, so any ingest order agrees.
+- decided at derivation against the *current* index, and revisable: a claim with an
+  endpoint that resolves to no entity is kept in ``relation_claims`` with status
+  ``pending_entities`` and produces no edge (no dangling edge is ever stored). It is
+  reported with the warning ``Skipping relationship {Type} from {Source} to {Target}: One
+  or both entities not found.`` and counted as ``unresolved_endpoint``. If a book ingested
+  later defines the entity, the edge appears; if the entity is garbage-collected, the edge
+  goes back to pending. Dropping it for good instead would make the result depend on the
+  order books were ingested in.
+
+``entity_relationships`` is recomputed in full from the claims at every refresh (it is
+derived state, like linker references), but applied as a diff, so a row that does not
+change keeps its id. A relationship asserted only by a deleted book loses its claims
+(ON DELETE CASCADE) and so its row.
+
+Review decisions live in ``relation_reviews``, keyed by the fingerprint of the normalized
+relationship before review: sha256 of (book, chunk id, source key, target key, type), with
+entity keys as (normalized name, entity type). The fingerprint does not involve row or
+entity ids, so a decision is re-applied whenever the same relationship is derived again
+(re-ingest of an unchanged section, delete + re-add of a book, a full rebuild).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Callable
+
+from sqlite_utils import Database
+
+from ..extract.verify import ChunkText
+from ..models import ChunkExtraction, RawRelation
+from ..normalize import collapse_whitespace, normalize_name
+from .normalize import INVALID, orient, normalize_type, validate
+from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
+
+EventFn = Callable[[dict], None]
+RELATION_MODES = ("auto", "llm", "spacy", "off")
+POLARITIES = ("asserted", "denied", "uncertain")
+SKIP_WARNING = "Skipping relationship {type} from {source} to {target}: One or both entities not found."
+
+
+def _no_event(event: dict) -> None:
+    pass
+
+
+def effective_mode(relations: str, extractor_name: str) -> str:
+    """'llm', 'spacy' or 'off' (auto: llm with a model extractor, spacy with rules)."""
+    from ..errors import ConfigError
+
+    if relations not in RELATION_MODES:
+        raise ConfigError(f"unknown relations mode '{relations}' (choose one of: {', '.join(RELATION_MODES)})")
+    if relations == "auto":
+        return "spacy" if extractor_name == "rules" else "llm"
+    return relations
+
+
+# -- the index's ontology ---------------------------------------------------------------------
+
+def set_index_ontology(db: Database, ontology: Ontology) -> None:
+    """Store the merged ontology (source documents in crossbook_meta, types in relation_types)."""
+    text = ontology.to_json()
+    row = db.execute("SELECT value FROM crossbook_meta WHERE key = 'ontology'").fetchone()
+    if row and row[0] == text:
+        return
+    db.execute(
+        "INSERT INTO crossbook_meta (key, value) VALUES ('ontology', ?)"
+        " ON CONFLICT(key) DO UPDATE SET value = excluded.value", [text],
+    )
+    db.execute("DELETE FROM relation_types")
+    db.conn.executemany(
+        "INSERT INTO relation_types (name, mirror, symmetric, canonical, semantics) VALUES (?, ?, ?, ?, ?)",
+        [(t.name, t.mirror, int(t.symmetric), int(t.canonical), t.semantics) for t in ontology.types.values()],
+    )
+
+
+def index_ontology(db: Database) -> Ontology:
+    """The ontology stored in the index (the default packs for an index that has none)."""
+    row = db.execute("SELECT value FROM crossbook_meta WHERE key = 'ontology'").fetchone()
+    return ontology_from_json(row[0]) if row else load_ontology(DEFAULT_PACKS)
+
+
+def index_ontology_json(db: Database) -> str | None:
+    row = db.execute("SELECT value FROM crossbook_meta WHERE key = 'ontology'").fetchone()
+    return row[0] if row else None
+
+
+# -- phase A': claims from one chunk's extraction (pure) --------------------------------------
+
+@dataclass(frozen=True)
+class Claim:
+    source_name: str
+    source_normalized: str
+    source_type: str | None      # set when the endpoint is a known entity (given by id)
+    target_name: str
+    target_normalized: str
+    target_type: str | None
+    relation_type: str           # raw, as the extractor gave it
+    evidence: str
+    confidence: float
+    polarity: str
+    implicit: bool
+    extractor: str
+
+
+def _endpoint(name: str | None, entity_id: int | None, known: dict) -> tuple[str, str, str | None] | str:
+    """(name, normalized, type or None), or a drop reason."""
+    if entity_id is not None:
+        entity = known.get(entity_id)
+        if entity is None:
+            return "unknown_entity_id"
+        return entity.name, normalize_name(entity.name), entity.entity_type
+    if not name or not normalize_name(name):
+        return "malformed_relation"
+    return collapse_whitespace(name), normalize_name(name), None
+
+
+def prepare_claims(extraction: ChunkExtraction, chunk: ChunkText) -> tuple[list[Claim], Counter]:
+    """The claims of one chunk that survive the ingest-time checks, and drops by reason.
+
+    ``extraction.known`` maps the ids offered in that chunk's prompt to KnownEntity; any
+    other id is dropped (``unknown_entity_id``): ids are valid only for their own prompt.
+    """
+    claims: list[Claim] = []
+    dropped: Counter = Counter(extraction.dropped_relations)
+    known = extraction.known or {}
+    for rel in extraction.relationships:
+        source = _endpoint(rel.source_name, rel.source_id, known)
+        target = _endpoint(rel.target_name, rel.target_id, known)
+        if isinstance(source, str) or isinstance(target, str):
+            dropped[source if isinstance(source, str) else target] += 1
+            continue
+        if normalize_type(rel.relation_type or "", _EMPTY) is None or rel.polarity not in POLARITIES:
+            dropped["malformed_relation"] += 1
+            continue
+        if not chunk.has_quote(rel.evidence or ""):
+            dropped["hallucinated_evidence"] += 1
+            continue
+        claims.append(Claim(
+            source_name=source[0], source_normalized=source[1], source_type=source[2],
+            target_name=target[0], target_normalized=target[1], target_type=target[2],
+            relation_type=rel.relation_type.strip(), evidence=collapse_whitespace(rel.evidence),
+            confidence=min(1.0, max(0.0, float(rel.confidence))), polarity=rel.polarity,
+            implicit=bool(rel.implicit), extractor=rel.extractor,
+        ))
+    return claims, dropped
+
+
+_EMPTY = Ontology(packs=(), types={}, aliases={}, pairs={}, maps={}, entity_type_aliases={})
+
+
+def insert_claims(db: Database, book: str, by_chunk: dict[str, list[Claim]]) -> int:
+    rows = [
+        (book, chunk_id, i, c.source_name, c.source_normalized, c.source_type, c.target_name,
+         c.target_normalized, c.target_type, c.relation_type, c.evidence, c.confidence, c.polarity,
+         int(c.implicit), c.extractor)
+        for chunk_id, claims in by_chunk.items() for i, c in enumerate(claims)
+    ]
+    db.conn.executemany(
+        "INSERT INTO relation_claims (book, chunk_id, ordinal, source_name, source_normalized, source_type,"
+        " target_name, target_normalized, target_type, relation_type, evidence, confidence, polarity,"
+        " implicit, extractor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    return len(rows)
+
+
+def set_book_drops(db: Database, book: str, dropped: Counter) -> None:
+    db.execute("UPDATE books SET relation_drop_reasons = ? WHERE title = ?",
+               [json.dumps(dict(dropped), sort_keys=True), book])
+
+
+def pending_claims(db: Database, book: str) -> list[dict]:
+    return list(db.query(
+        "SELECT relation_type, source_name, target_name, chunk_id FROM relation_claims"
+        " WHERE book = ? AND status = 'pending_entities' ORDER BY chunk_id, extractor, ordinal", [book]))
+
+
+def skip_warning(claim: dict) -> str:
+    return SKIP_WARNING.format(type=claim["relation_type"], source=claim["source_name"], target=claim["target_name"])
+
+
+# -- known entities for a prompt --------------------------------------------------------------
+
+def known_entities(db: Database, book: str, parents, pack, limit: int = 40) -> dict:
+    """For each parent chunk: entities defined in *other* books whose names occur in it
+    (the corpus linker's matching), at most ``limit``, sorted by name then type."""
+    from ..extract import KnownEntity
+    from ..store import build_linker
+
+    linker = build_linker(db, pack)
+    if linker.empty:
+        return {}
+    ids = {(r[1], r[2]): (r[0], r[3]) for r in db.execute("SELECT id, normalized, entity_type, name FROM entities")}
+    out = {}
+    for parent in parents:
+        found = []
+        for match in linker.link(parent.text, book, set()):
+            if not (linker.targets[match.key].books - {book}) or match.key not in ids:
+                continue
+            entity_id, name = ids[match.key]
+            found.append(KnownEntity(entity_id, name, match.key[1]))
+        if found:
+            out[parent.id] = sorted(found, key=lambda k: (k.name, k.entity_type))[:limit]
+    return out
+
+
+# -- the offline path: spaCy candidates, derived per chunk ------------------------------------
+
+def load_svo():
+    """(candidate_relations, ChunkEntity) from index/relations/svo.py, or None when that
+    module (or spaCy) is not available."""
+    try:
+        from . import svo  # noqa: PLC0415 - optional, heavy
+    except ImportError:
+        return None
+    fn, entity_cls = getattr(svo, "candidate_relations", None), getattr(svo, "ChunkEntity", None)
+    return (fn, entity_cls) if fn and entity_cls else None
+
+
+def refresh_svo_claims(db: Database, mode: str) -> int:
+    """Keep the spaCy claims in step with each chunk's text and entities: a chunk is parsed
+    again only when its (text, entity list) signature changed. Returns chunks parsed."""
+    svo = load_svo() if mode == "spacy" else None
+    if svo is None:
+        db.execute("DELETE FROM relation_claims WHERE extractor = 'spacy'")
+        db.execute("DELETE FROM relation_svo_chunks")
+        return 0
+    candidate_relations, chunk_entity = svo
+    per_chunk: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
+    for chunk_id, normalized, entity_type, entity_name, written in db.execute(
+        "SELECT m.chunk_id, e.normalized, e.entity_type, e.name, m.name FROM entity_mentions m"
+        " JOIN entities e ON e.id = m.entity_id"
+    ):
+        entry = per_chunk[chunk_id].setdefault((normalized, entity_type), {"name": entity_name, "forms": set()})
+        entry["forms"].add(written)
+    stored = dict(db.execute("SELECT chunk_id, signature FROM relation_svo_chunks").fetchall())
+    parsed = 0
+    for chunk_id, book, text, sha in db.execute(
+        "SELECT id, book, text, sha256 FROM chunks WHERE kind = 'parent' ORDER BY id"
+    ).fetchall():
+        entities = sorted(
+            (e["name"], tuple(sorted(e["forms"])), key) for key, e in per_chunk.get(chunk_id, {}).items()
+        )
+        signature = hashlib.sha256(json.dumps([sha, entities]).encode()).hexdigest()
+        if stored.get(chunk_id) == signature:
+            continue
+        db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor = 'spacy'", [chunk_id])
+        db.execute(
+            "INSERT INTO relation_svo_chunks (chunk_id, signature) VALUES (?, ?)"
+            " ON CONFLICT(chunk_id) DO UPDATE SET signature = excluded.signature", [chunk_id, signature],
+        )
+        if len(entities) < 2:
+            continue
+        parsed += 1
+        chunk_entities = [chunk_entity(name=n, surface_forms=f, key=k) for n, f, k in entities]
+        by_name: dict[str, tuple[str, str]] = {}
+        for n, forms, key in entities:
+            by_name.setdefault(n, key)
+            for form in forms:
+                by_name.setdefault(form, key)
+        chunk = ChunkText(text)
+        claims = []
+        for rel in candidate_relations(text, chunk_entities):
+            source, target = by_name.get(rel.source_name or ""), by_name.get(rel.target_name or "")
+            if source is None or target is None or not chunk.has_quote(rel.evidence or ""):
+                continue
+            if normalize_type(rel.relation_type or "", _EMPTY) is None:
+                continue
+            claims.append(Claim(
+                source_name=rel.source_name, source_normalized=source[0], source_type=source[1],
+                target_name=rel.target_name, target_normalized=target[0], target_type=target[1],
+                relation_type=rel.relation_type, evidence=collapse_whitespace(rel.evidence),
+                confidence=min(1.0, max(0.0, float(rel.confidence))),
+                polarity=rel.polarity if rel.polarity in POLARITIES else "asserted",
+                implicit=bool(rel.implicit), extractor="spacy",
+            ))
+        insert_claims(db, book, {chunk_id: claims})
+    return parsed
+
+
+# -- phase B: resolve, normalize, validate, dedup; applied as a diff ---------------------------
+
+def fingerprint(book: str, chunk_id: str, source: tuple, target: tuple, relation_type: str) -> str:
+    payload = json.dumps([book, chunk_id, list(source), list(target), relation_type], ensure_ascii=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:24]
+
+
+class _Resolver:
+    """Endpoint resolution against the entities that have mentions (those GC keeps)."""
+
+    def __init__(self, db: Database):
+        self.by_key: dict[tuple[str, str], int] = {}
+        self.key_of: dict[int, tuple[str, str]] = {}
+        self.by_normalized: dict[str, set[int]] = defaultdict(set)
+        self.defined: set[int] = set()
+        self.in_chunk: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
+        self.defined_in_chunk: dict[str, set[int]] = defaultdict(set)
+        for entity_id, normalized, entity_type, chunk_id, written, mention_type in db.execute(
+            "SELECT e.id, e.normalized, e.entity_type, m.chunk_id, m.name, m.mention_type"
+            " FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
+        ):
+            self.by_key[(normalized, entity_type)] = entity_id
+            self.key_of[entity_id] = (normalized, entity_type)
+            self.by_normalized[normalized].add(entity_id)
+            self.in_chunk[chunk_id][normalized].add(entity_id)
+            self.in_chunk[chunk_id][normalize_name(written)].add(entity_id)
+            if mention_type == "defines":
+                self.defined.add(entity_id)
+                self.defined_in_chunk[chunk_id].add(entity_id)
+
+    @staticmethod
+    def _one(ids: set[int], preferred: set[int]) -> int | None:
+        if len(ids) == 1:
+            return next(iter(ids))
+        narrowed = ids & preferred
+        return next(iter(narrowed)) if len(narrowed) == 1 else None
+
+    def resolve(self, chunk_id: str, normalized: str, entity_type: str | None) -> int | None:
+        if entity_type is not None and (normalized, entity_type) in self.by_key:
+            return self.by_key[(normalized, entity_type)]
+        local = self.in_chunk.get(chunk_id, {}).get(normalized)
+        if local:
+            found = self._one(local, self.defined_in_chunk.get(chunk_id, set()))
+            if found is not None:
+                return found
+        corpus = self.by_normalized.get(normalized)
+        return self._one(corpus, self.defined) if corpus else None
+
+
+_ROW_FIELDS = ("mapped_from", "book", "source_name", "target_name", "evidence", "confidence", "polarity",
+               "implicit", "status", "status_reason", "review_state", "extractor", "claims", "fingerprint")
+
+
+def refresh_relationships(db: Database, events: EventFn = _no_event, book: str | None = None) -> dict:
+    """Re-derive every relationship from the claims and the current entities (call inside
+    the caller's transaction, after entities are resolved and linked, before entity GC).
+    Emits ``relation.normalized`` for the rows of ``book``. Returns counts."""
+    ontology = index_ontology(db)
+    resolver = _Resolver(db)
+    reviews = {r[0]: r[1:] for r in db.execute(
+        "SELECT fingerprint, decision, relation_type, flipped FROM relation_reviews")}
+    desired: dict[tuple, dict] = {}
+    claim_status: dict[int, str] = {}
+    for (claim_id, claim_book, chunk_id, source_name, source_normalized, source_type, target_name,
+         target_normalized, target_type, raw_type, evidence, confidence, polarity, implicit, extractor,
+         old_status) in db.execute(
+        "SELECT id, book, chunk_id, source_name, source_normalized, source_type, target_name,"
+        " target_normalized, target_type, relation_type, evidence, confidence, polarity, implicit,"
+        " extractor, status FROM relation_claims ORDER BY book, chunk_id, extractor, ordinal"
+    ).fetchall():
+        source_id = resolver.resolve(chunk_id, source_normalized, source_type)
+        target_id = resolver.resolve(chunk_id, target_normalized, target_type)
+        status = "resolved" if source_id is not None and target_id is not None else "pending_entities"
+        if status != old_status:
+            claim_status[claim_id] = status
+        if status != "resolved":
+            continue
+        relation_type = normalize_type(raw_type, ontology)
+        if relation_type is None:
+            continue
+        source_key, target_key = resolver.key_of[source_id], resolver.key_of[target_id]
+        oriented = orient(relation_type, source_key, target_key, ontology)
+        if oriented.flipped:
+            source_name, target_name = target_name, source_name
+        fp = fingerprint(claim_book, chunk_id, oriented.source, oriented.target, oriented.relation_type)
+        review_state = "suggested"
+        review = reviews.get(fp)
+        if review is not None:
+            review_state = review[0]
+            if review[0] == "adjusted":
+                new_type = normalize_type(review[1], ontology) if review[1] else oriented.relation_type
+                ends = (oriented.target, oriented.source) if review[2] else (oriented.source, oriented.target)
+                adjusted = orient(new_type or oriented.relation_type, *ends, ontology)
+                if adjusted.source != oriented.source:
+                    source_name, target_name = target_name, source_name
+                oriented = adjusted
+        s_id, t_id = resolver.by_key[oriented.source], resolver.by_key[oriented.target]
+        status, reason = validate(
+            oriented.relation_type, oriented.source[1], oriented.target[1], ontology,
+            confidence=confidence, implicit=bool(implicit), evidence=evidence, same_entity=s_id == t_id,
+        )
+        key = (s_id, t_id, oriented.relation_type, chunk_id)
+        if key in desired:  # the same relationship claimed twice in one chunk: one row
+            row = desired[key]
+            row["claims"] += 1
+            row["confidence"] = max(row["confidence"], confidence)
+            continue
+        desired[key] = {
+            "mapped_from": raw_type if raw_type != oriented.relation_type else None,
+            "book": claim_book, "source_name": source_name, "target_name": target_name,
+            "evidence": evidence, "confidence": confidence, "polarity": polarity, "implicit": implicit,
+            "status": status, "status_reason": reason, "review_state": review_state,
+            "extractor": extractor, "claims": 1, "fingerprint": fp,
+        }
+    if claim_status:
+        db.conn.executemany("UPDATE relation_claims SET status = ? WHERE id = ?",
+                            [(s, i) for i, s in claim_status.items()])
+    existing = {
+        tuple(r[1:5]): (r[0], tuple(r[5:]))
+        for r in db.execute(
+            "SELECT id, source_id, target_id, relation_type, chunk_id, " + ", ".join(_ROW_FIELDS)
+            + " FROM entity_relationships"
+        )
+    }
+    stale = [row_id for key, (row_id, _) in existing.items() if key not in desired]
+    db.conn.executemany("DELETE FROM entity_relationships WHERE id = ?", [(i,) for i in stale])
+    changed = [
+        (*(row[f] for f in _ROW_FIELDS), existing[key][0])
+        for key, row in desired.items()
+        if key in existing and existing[key][1] != tuple(row[f] for f in _ROW_FIELDS)
+    ]
+    db.conn.executemany(
+        "UPDATE entity_relationships SET " + ", ".join(f"{f} = ?" for f in _ROW_FIELDS) + " WHERE id = ?", changed
+    )
+    new = [(*key, *(row[f] for f in _ROW_FIELDS)) for key, row in desired.items() if key not in existing]
+    db.conn.executemany(
+        "INSERT INTO entity_relationships (source_id, target_id, relation_type, chunk_id, "
+        + ", ".join(_ROW_FIELDS) + ") VALUES (" + ", ".join("?" * (4 + len(_ROW_FIELDS))) + ")",
+        new,
+    )
+    if book is not None:
+        for (s_id, t_id, relation_type, chunk_id), row in desired.items():
+            if row["book"] == book:
+                events({
+                    "event": "relation.normalized", "book": book, "chunk_id": chunk_id,
+                    "source": resolver.key_of[s_id][0], "target": resolver.key_of[t_id][0],
+                    "relation_type": relation_type, "mapped_from": row["mapped_from"],
+                    "status": row["status"], "status_reason": row["status_reason"],
+                    "confidence": row["confidence"], "polarity": row["polarity"],
+                })
+    invalid = sum(1 for r in desired.values() if r["status"] == INVALID)
+    return {"relationships": len(desired), "invalid": invalid, "inserted": len(new), "deleted": len(stale)}
+
+
+def refresh(db: Database, events: EventFn = _no_event, book: str | None = None) -> dict:
+    """The derived relationship state: spaCy claims (in 'spacy' mode), then the rows."""
+    mode = (db.execute("SELECT value FROM crossbook_meta WHERE key = 'relations'").fetchone() or ["off"])[0]
+    refresh_svo_claims(db, mode)
+    return refresh_relationships(db, events, book)
