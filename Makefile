@@ -24,12 +24,18 @@ demo: $(STAMP)
 	$(BIN)/crossbook --index $(DEMO_INDEX) where-else "Frost Lance"
 	$(BIN)/crossbook --index $(DEMO_INDEX) where-else Shield --defines-only
 	$(BIN)/crossbook --index $(DEMO_INDEX) entity Chilled
+	$(BIN)/crossbook --index $(DEMO_INDEX) retrieve "How much Ember does the spell the Frost Wyrm hurls at anything approaching its lair cost?" -k 5
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# recall@k of the second-hop gold section: plain search vs multi-hop retrieve
+eval: $(STAMP)
+	$(BIN)/python bench/eval_retrieval.py
+
 bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py
+	$(BIN)/python bench/bench_embed.py --chunks 500
 
 clean:
 	rm -rf $(VENV) $(DEMO_INDEX) .crossbook .pytest_cache

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
+import re
 import sys
 import tempfile
 import time
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,6 +28,33 @@ from index.db import open_db  # noqa: E402
 from index.pipeline import Ingest, rebuild  # noqa: E402
 from index.retrieve import retrieve, search  # noqa: E402
 from index.vectors import open_vectors  # noqa: E402
+
+
+def distractor_books(corpus: Path, count: int, sections: int, out: Path) -> list[dict]:
+    """``count`` generated books that share the corpus's vocabulary but answer none of its
+    questions: every sentence is a shuffle of words from the corpus (entity names
+    included, as other books on a shelf mention them). A stand-in for the rest of a shelf,
+    where many sections talk about spells, costs and creatures. Deterministic (seeded)."""
+    rng = random.Random(11)
+    words = sorted({w for p in sorted(corpus.glob("*.md"))
+                    for w in re.findall(r"[A-Za-z][a-z]+", p.read_text(encoding="utf-8"))})
+    syllables = "ka ro mi tel ash vor quin del sa bru".split()
+    books = []
+    for b in range(count):
+        lines = [f"# Distractor Book {b + 1}\n"]
+        for s in range(sections):
+            if s % 20 == 0:
+                lines.append(f"\n## Chapter {s // 20 + 1}\n")
+            name = " ".join("".join(rng.choices(syllables, k=3)).capitalize() for _ in range(2))
+            body = []
+            for _ in range(rng.randint(3, 7)):
+                sentence = " ".join(rng.choices(words, k=rng.randint(8, 16)))
+                body.append(sentence[0].upper() + sentence[1:] + ".")
+            lines.append(f"\n### {name}\n\n" + " ".join(body) + "\n")
+        path = out / f"distractor{b + 1}.md"
+        path.write_text("".join(lines), encoding="utf-8")
+        books.append({"path": str(path), "title": f"Distractor Book {b + 1}"})
+    return books
 
 
 def rank_of(results, gold: dict) -> int | None:
@@ -40,13 +70,24 @@ def main() -> int:
     parser.add_argument("--embedder", default="local", help="local (default), hash or openai")
     parser.add_argument("--corpus", type=Path, default=ROOT / "sample_corpus")
     parser.add_argument("--hops", type=int, default=2, help="hops for retrieve")
+    parser.add_argument("--distractors", type=int, default=0,
+                        help="add N generated books of 60 sections that share the corpus's vocabulary")
     parser.add_argument("--verbose", action="store_true", help="one line per question")
     args = parser.parse_args()
     manifest = args.corpus / "crossbook.toml"
     questions = json.loads((args.corpus / "questions.json").read_text(encoding="utf-8"))["questions"]
     with tempfile.TemporaryDirectory() as tmp:
-        # an empty environ: the eval must not depend on the caller's CROSSBOOK_* variables
-        settings = load_settings({"index_dir": Path(tmp), "embedder": args.embedder}, {}, manifest)
+        # settings (the pack) from the corpus manifest; an empty environ: the eval must not
+        # depend on the caller's CROSSBOOK_* variables
+        settings = load_settings({"index_dir": Path(tmp) / "index", "embedder": args.embedder}, {}, manifest)
+        if args.distractors:
+            books = [{"path": str((args.corpus / b["path"]).resolve()), **({"title": b["title"]} if "title" in b else {})}
+                     for b in tomllib.loads(manifest.read_text(encoding="utf-8"))["books"]]
+            books += distractor_books(args.corpus, args.distractors, 60, Path(tmp))
+            manifest = Path(tmp) / "crossbook.toml"
+            manifest.write_text("".join(
+                f"[[books]]\npath = {json.dumps(b['path'])}\n" + (f"title = {json.dumps(b['title'])}\n" if "title" in b else "")
+                for b in books), encoding="utf-8")
         db = open_db(settings.index_dir, create=True)
         started = time.perf_counter()
         with open_vectors(settings, db) as vectors:
@@ -72,7 +113,8 @@ def main() -> int:
             print(f"search {str(s or '-'):>3}  retrieve {str(r or '-'):>3}  via {q['via']:<16} {q['question']}")
         print()
     k = args.k
-    print(f"sample corpus: {n} two-book questions, embedder {args.embedder}, ingest {ingest_seconds:.1f}s,"
+    shelf = f"sample corpus + {args.distractors} distractor books" if args.distractors else "sample corpus"
+    print(f"{shelf}: {n} two-book questions, embedder {args.embedder}, ingest {ingest_seconds:.1f}s,"
           f" search + retrieve {query_ms:.0f} ms per question")
     print()
     print(f"| {'second-hop gold section':<30} | {'search':>8} | {'retrieve':>8} |")
