@@ -226,6 +226,11 @@ def _render_entity(console: Console, result: dict) -> None:
             for b, n in e["references_by_book"].items():
                 table.add_row(escape(b), str(n))
             console.print(table)
+        if e.get("related"):
+            table = Table("related to", "relationship", "direction", "count", box=None, padding=(0, 2))
+            for r in e["related"]:
+                table.add_row(escape(r["entity"]["name"]), escape(r["relationship"]), escape(r["arrow"]), str(r["count"]))
+            console.print(table)
         for extra in e.get("extra_tables", []):
             console.print(extra)
         console.print()
@@ -290,6 +295,7 @@ def run() -> None:
 
 # commands kept in their own modules register themselves on ``app`` when imported
 from . import vector_commands  # noqa: E402,F401
+from . import relations_commands  # noqa: E402,F401
 
 
 if __name__ == "__main__":

@@ -140,8 +140,36 @@ def entity_detail(db: Database, name: str) -> dict:
                 [entity["id"]],
             )
         }
-        out.append({**entity, "definitions": definitions, "references_by_book": references})
+        out.append({**entity, "definitions": definitions, "references_by_book": references,
+                    "related": related_entities(db, entity["id"])})
     return {"query": name, "entities": out}
+
+
+RELATED_SQL = """
+SELECT v.related_id, e.name, e.entity_type, v.relation_type, v.direction, count(*) AS n
+FROM entity_relationships_view v JOIN entities e ON e.id = v.related_id
+WHERE v.entity_id = ? AND v.review_state != 'rejected'
+  AND (v.status = 'ready' OR v.review_state IN ('accepted', 'adjusted'))
+GROUP BY v.related_id, v.relation_type, v.direction
+ORDER BY n DESC, e.name, v.relation_type
+"""
+
+
+def related_entities(db: Database, entity_id: int) -> list[dict]:
+    """Seed 003's related-entities table for one entity: each (related entity, relationship
+    as read from this entity, direction) with how many chunks state it. Rejected and invalid
+    (unless accepted in review) relationships are left out."""
+    me = db.execute("SELECT name FROM entities WHERE id = ?", [entity_id]).fetchone()[0]
+    out = []
+    for related_id, name, entity_type, relation_type, direction, n in db.execute(RELATED_SQL, [entity_id]):
+        out.append({
+            "entity": {"id": related_id, "name": name, "entity_type": entity_type},
+            "relationship": relation_type,
+            "direction": direction,
+            "arrow": f"{me} → {name}" if direction == "outgoing" else f"{name} → {me}",
+            "count": n,
+        })
+    return out
 
 
 def cross_book(db: Database, chunk_ids: list[str], exclude_books: tuple[str, ...] = ()) -> list[Mention]:
@@ -185,15 +213,23 @@ def list_books(db: Database) -> list[BookInfo]:
     SELECT b.*,
       (SELECT count(*) FROM chunks c WHERE c.book = b.title AND c.kind = 'parent' AND c.part = 0) AS sections,
       (SELECT count(DISTINCT entity_id) FROM entity_mentions m WHERE m.book = b.title AND m.mention_type = 'defines') AS entities_defined,
-      (SELECT count(*) FROM entity_mentions m WHERE m.book = b.title) AS mentions
+      (SELECT count(*) FROM entity_mentions m WHERE m.book = b.title) AS mentions,
+      (SELECT count(*) FROM entity_relationships r WHERE r.book = b.title) AS relationships,
+      (SELECT count(*) FROM relation_claims c WHERE c.book = b.title AND c.status = 'pending_entities') AS unresolved
     FROM books b ORDER BY b.title
     """
-    return [
-        BookInfo(
+    out = []
+    for r in db.query(sql):
+        # ingest-time drops (fixed with the book) + endpoints unresolved in the index as it is now
+        relation_drops = json.loads(r["relation_drop_reasons"])
+        if r["unresolved"]:
+            relation_drops["unresolved_endpoint"] = r["unresolved"]
+        out.append(BookInfo(
             title=r["title"], path=r["path"], sha256=r["sha256"], extractor=r["extractor"],
             pack=r["pack"], ingested_at=r["ingested_at"], sections=r["sections"],
             entities_defined=r["entities_defined"], mentions=r["mentions"],
             dropped_mentions=r["dropped_mentions"], drop_reasons=json.loads(r["drop_reasons"]),
-        )
-        for r in db.query(sql)
-    ]
+            relationships=r["relationships"], dropped_relations=sum(relation_drops.values()),
+            relation_drop_reasons=dict(sorted(relation_drops.items())),
+        ))
+    return out

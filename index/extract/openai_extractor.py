@@ -10,6 +10,7 @@ order, whatever order the requests finish in.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
@@ -81,7 +82,12 @@ class OpenAIExtractor:
         self.concurrency = max(1, settings.concurrency)
         self.max_retries = settings.max_retries
         self.sleep = sleep
-        self.schema = response_schema(pack)
+        from ..relations.derive import effective_mode
+        from ..relations.ontology import ontology_for
+
+        # relations mode 'llm': the same single request also asks for relationships
+        self.ontology = ontology_for(settings, pack) if effective_mode(settings.relations, self.name) == "llm" else None
+        self.schema = response_schema(pack, self.ontology)
         self.calls = 0
 
     # one request, with retries; runs in a worker thread (no database access here)
@@ -137,13 +143,17 @@ class OpenAIExtractor:
         results: list[ChunkExtraction | None] = [None] * len(parents)
         run = ExtractionRun(chunks=[])
         pending: dict[int, tuple[str, list[dict]]] = {}
+        offered: dict[int, list[KnownEntity]] = {}
         for i, parent in enumerate(parents):
-            messages = build_messages(book, parent, self.pack)
-            key = cache_key(self.model, messages, self.schema)
+            offered[i] = list((known or {}).get(parent.id, ())) if self.ontology is not None else []
+            messages = build_messages(book, parent, self.pack, self.ontology, offered[i])
+            # the known-entity hint is not part of the key (see prompt.py)
+            key = cache_key(self.model, build_messages(book, parent, self.pack, self.ontology), self.schema)
             cached = store.cache_get(self.cache, key) if self.cache is not None else None
             if cached is not None:
                 try:
                     results[i] = parse_extraction(cached, parent.id)
+                    results[i].known = _known_from_json(store.cache_get_known(self.cache, key))
                     run.cache_hits += 1
                     continue
                 except ParseError:
@@ -166,9 +176,11 @@ class OpenAIExtractor:
                             content, extraction, calls = future.result()
                             run.llm_calls += calls
                             extraction.chunk_id = parents[i].id
+                            extraction.known = {k.id: k for k in offered[i]}
                             results[i] = extraction
                             if self.cache is not None:
-                                store.cache_put(self.cache, pending[i][0], self.model, PROMPT_VERSION, content)
+                                store.cache_put(self.cache, pending[i][0], self.model, PROMPT_VERSION, content,
+                                                known=_known_to_json(offered[i]))
                             done += 1
                             progress("extract", done, len(parents))
                 except BaseException:
@@ -178,6 +190,17 @@ class OpenAIExtractor:
         run.chunks = [r for r in results]  # type: ignore[misc]
         self.calls += run.llm_calls
         return run
+
+
+def _known_to_json(known: list[KnownEntity]) -> str | None:
+    return json.dumps([[k.id, k.name, k.entity_type] for k in known], ensure_ascii=False) if known else None
+
+
+def _known_from_json(text: str | None) -> dict[int, KnownEntity]:
+    """The ids a cached answer may use: those of the prompt it answered."""
+    if not text:
+        return {}
+    return {row[0]: KnownEntity(*row) for row in json.loads(text)}
 
 
 def _short(text: str, limit: int = 160) -> str:

@@ -1,8 +1,9 @@
 """Pure parsing of a model's answer into mentions (no I/O; tested on fixture strings).
 
 The answer as a whole must be a JSON object with an ``entities`` list, or it is rejected
-(ParseError: the caller retries, never caches it). Inside it, each entity that does not
-fit the schema is dropped and counted, not fatal.
+(ParseError: the caller retries, never caches it). Inside it, each entity or relationship
+that does not fit the schema is dropped and counted, not fatal; a missing or malformed
+``relationships`` list counts as none.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import re
 from collections import Counter
 from typing import Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
-from ..models import ChunkExtraction, RawMention
+from ..models import ChunkExtraction, RawMention, RawRelation
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*)\n```\s*$", re.DOTALL)
 
@@ -28,6 +29,37 @@ class EntityOut(BaseModel):
     type: str
     mention_type: Literal["defines", "references"]
     context: str
+
+
+class RelationOut(BaseModel):
+    source_name: str | None = None
+    source_id: int | None = None
+    target_name: str | None = None
+    target_id: int | None = None
+    relation_type: str
+    evidence: str
+    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
+    polarity: Literal["asserted", "denied", "uncertain"] = "asserted"
+    implicit: bool = False
+
+
+def parse_relationship(item) -> RawRelation | None:
+    """One relationship item, or None when it is malformed (no endpoint, empty type...)."""
+    try:
+        rel = RelationOut.model_validate(item)
+    except ValidationError:
+        return None
+    has_source = rel.source_id is not None or (rel.source_name or "").strip()
+    has_target = rel.target_id is not None or (rel.target_name or "").strip()
+    if not (has_source and has_target and rel.relation_type.strip() and rel.evidence.strip()):
+        return None
+    return RawRelation(
+        source_name=rel.source_name if rel.source_id is None else None,
+        target_name=rel.target_name if rel.target_id is None else None,
+        relation_type=rel.relation_type, evidence=rel.evidence, confidence=rel.confidence,
+        polarity=rel.polarity, implicit=rel.implicit, source_id=rel.source_id, target_id=rel.target_id,
+        extractor="llm",
+    )
 
 
 def load_json_object(raw: str) -> dict:
@@ -63,5 +95,16 @@ def parse_extraction(raw: str, chunk_id: str) -> ChunkExtraction:
             RawMention(entity.name, entity.type, entity.mention_type, entity.context, "llm")
         )
     extraction.dropped = dropped
+    relations = data.get("relationships")
+    dropped_relations = Counter()
+    for item in relations if isinstance(relations, list) else []:
+        relation = parse_relationship(item)
+        if relation is None:
+            dropped_relations["malformed_relation"] += 1
+        else:
+            extraction.relationships.append(relation)
+    if relations is not None and not isinstance(relations, list):
+        dropped_relations["malformed_relation"] += 1
+    extraction.dropped_relations = dict(dropped_relations)
     extraction.raw = data
     return extraction

@@ -1,6 +1,13 @@
 """The extraction prompt (from the entity index design) and its JSON schema.
 
 Bump PROMPT_VERSION whenever the prompt or schema changes: it is part of the cache key.
+
+With an ontology (relations mode ``llm``) the same single request also asks for the
+relationships between entities: their types are listed from the ontology, and entities
+defined in other books are offered by id ("known entities"). The known-entity block is a
+hint that depends on which other books are indexed, so it is left out of the cache key
+(``cache_key`` is computed on the messages built without it); a cached answer is read
+against the known list it was given, which the cache keeps next to it.
 """
 
 from __future__ import annotations
@@ -11,7 +18,7 @@ import json
 from ..models import ParentChunk
 from ..packs import DomainPack
 
-PROMPT_VERSION = "entities-v1"
+PROMPT_VERSION = "entities-relations-v2"
 
 SYSTEM = (
     "You extract entities from book passages for a cross-reference index. "
@@ -36,8 +43,57 @@ For each entity give:
 
 Return JSON matching the schema."""
 
+RELATIONS_TEMPLATE = """
 
-def response_schema(pack: DomainPack) -> dict:
+Also extract the relationships the passage states between entities. Relation types (an
+inverse name is fine too; when none fits, use a short UPPER_SNAKE verb such as CASTS):
+{relation_types}
+{known}
+For each relationship give:
+- source_name, target_name: the exact name of an entity as written in this passage (null when you give the id)
+- source_id, target_id: the id of a known entity listed above (null otherwise)
+- relation_type: one of the types above
+- evidence: the sentence that states it, copied verbatim from the passage
+- confidence: 0.0 to 1.0
+- polarity: "asserted", "denied" (the passage says it is not so) or "uncertain"
+- implicit: true when the passage implies it without stating it
+Do not invent entities or relationships the passage does not support."""
+
+KNOWN_TEMPLATE = """
+Known entities defined in other books (refer to them by id):
+{lines}
+"""
+
+
+RELATIONSHIP_ITEM = {
+    "type": "object",
+    "properties": {
+        "source_name": {"type": ["string", "null"]},
+        "source_id": {"type": ["integer", "null"]},
+        "target_name": {"type": ["string", "null"]},
+        "target_id": {"type": ["integer", "null"]},
+        "relation_type": {"type": "string"},
+        "evidence": {"type": "string"},
+        "confidence": {"type": "number"},
+        "polarity": {"type": "string", "enum": ["asserted", "denied", "uncertain"]},
+        "implicit": {"type": "boolean"},
+    },
+    "required": ["source_name", "source_id", "target_name", "target_id", "relation_type", "evidence",
+                 "confidence", "polarity", "implicit"],
+    "additionalProperties": False,
+}
+
+
+def response_schema(pack: DomainPack, ontology=None) -> dict:
+    """The structured-output schema: entities, plus relationships when an ontology is given."""
+    schema = _entities_schema(pack)
+    if ontology is not None:
+        schema["properties"]["relationships"] = {"type": "array", "items": RELATIONSHIP_ITEM}
+        schema["required"] = ["entities", "relationships"]
+    return schema
+
+
+def _entities_schema(pack: DomainPack) -> dict:
     return {
         "type": "object",
         "properties": {
@@ -61,8 +117,9 @@ def response_schema(pack: DomainPack) -> dict:
     }
 
 
-def build_messages(book: str, parent: ParentChunk, pack: DomainPack) -> list[dict]:
-    """The chat messages for one parent chunk: depends only on the chunk, book and pack."""
+def build_messages(book: str, parent: ParentChunk, pack: DomainPack, ontology=None, known=()) -> list[dict]:
+    """The chat messages for one parent chunk: depends only on the chunk, book, pack,
+    ontology and the known entities offered (sorted by the caller)."""
     types = "\n".join(
         f"- {t.name}: {t.description}" if t.description else f"- {t.name}" for t in pack.entity_types
     )
@@ -73,6 +130,12 @@ def build_messages(book: str, parent: ParentChunk, pack: DomainPack) -> list[dic
         domain=pack.name,
         types=types,
     )
+    if ontology is not None:
+        lines = "\n".join(f"- [{k.id}] {k.name} ({k.entity_type})" for k in known)
+        user += RELATIONS_TEMPLATE.format(
+            relation_types="\n".join(ontology.prompt_lines()),
+            known=KNOWN_TEMPLATE.format(lines=lines) if known else "",
+        )
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
 

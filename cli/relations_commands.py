@@ -1,0 +1,165 @@
+"""Relationship commands: relations, review, export (registered on the app by import).
+
+Library code is in index/relations/query.py; this module parses, calls and renders.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .app import JSON_OPT, State, _open, app
+from .output import cli_errors, emit, stderr
+
+ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
+
+
+def _render_rows(console: Console, rows: list[dict]) -> None:
+    if not rows:
+        console.print("no relationships match")
+        return
+    table = Table("id", "source", "relationship", "target", "book", "status", "review", box=None, padding=(0, 2))
+    for r in rows:
+        status = r["status"] + (f" ({r['status_reason']})" if r.get("status_reason") else "")
+        table.add_row(str(r.get("id", "-")), escape(r["source"]), escape(r["relation_type"]), escape(r["target"]),
+                      escape(r["book"]), escape(status), r.get("review_state", "-"))
+    console.print(table)
+
+
+@app.command()
+def relations(
+    ctx: typer.Context,
+    relation_type: Optional[str] = typer.Option(None, "--type", help="Only this relation type (an alias works too)."),
+    status: Optional[str] = typer.Option(None, "--status", help="ready, invalid or pending_entities."),
+    book: Optional[str] = typer.Option(None, "--book", help="Only relationships stated in this book."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Typed relationships between entities, with their evidence, status and review state."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.relations.query import list_relationships
+
+        db = _open(state.settings())
+        rows = list_relationships(db, relation_type=relation_type, status=status, book=book)
+        emit(rows, as_json, lambda c: _render_rows(c, rows))
+
+
+review_app = typer.Typer(
+    no_args_is_help=False, pretty_exceptions_show_locals=False,
+    help="Review suggested relationships: list them, or accept, reject or adjust one by id.",
+)
+app.add_typer(review_app, name="review")
+
+
+def _render_decision(console: Console, row: dict) -> None:
+    console.print(f"{row['id']}: {escape(row['source'])} {escape(row['relation_type'])} "
+                  f"{escape(row['target'])} — {row['review_state']}")
+
+
+def _decide(ctx: typer.Context, relationship_id: int, action: str, as_json: bool, **kwargs) -> None:
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.relations.query import review
+
+        db = _open(state.settings())
+        row = review(db, relationship_id, action, **kwargs)
+        emit(row, as_json, lambda c: _render_decision(c, row))
+
+
+@review_app.callback(invoke_without_command=True)
+def review_main(
+    ctx: typer.Context,
+    interactive: bool = typer.Option(False, "--interactive", help="Ask about each suggestion in turn."),
+    book: Optional[str] = typer.Option(None, "--book", help="Only suggestions stated in this book."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """List suggested relationships (review accept|reject|adjust ID to decide one)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.relations.query import list_relationships, review
+
+        db = _open(state.settings())
+        rows = list_relationships(db, book=book, review_state="suggested")
+        if not interactive:
+            emit(rows, as_json, lambda c: _render_rows(c, rows))
+            return
+        decisions = []
+        for row in rows:
+            stderr.print(f"\n[{row['id']}] {row['source']} —{row['relation_type']}→ {row['target']}"
+                         f"  ({row['status']}{', ' + row['status_reason'] if row['status_reason'] else ''})",
+                         markup=False)
+            stderr.print(f"    {row['book']} > {row['section']}: \"{row['evidence']}\"", markup=False)
+            answer = typer.prompt("accept, reject, adjust, skip or quit [a/r/j/s/q]", default="s", err=True)
+            answer = answer.strip().lower()[:1]
+            if answer == "q":
+                break
+            if answer == "a":
+                decisions.append(review(db, row["id"], "accept"))
+            elif answer == "r":
+                decisions.append(review(db, row["id"], "reject"))
+            elif answer == "j":
+                new_type = typer.prompt("type", default=row["relation_type"], err=True)
+                flip = typer.confirm("flip the direction?", default=False, err=True)
+                decisions.append(review(db, row["id"], "adjust",
+                                        relation_type=None if new_type == row["relation_type"] else new_type,
+                                        flip=flip) if (flip or new_type != row["relation_type"]) else row)
+        emit(decisions, as_json, lambda c: [_render_decision(c, d) for d in decisions] or c.print("no decisions"))
+
+
+@review_app.command("accept")
+def review_accept(ctx: typer.Context, relationship_id: int = ID_ARG, as_json: bool = JSON_OPT) -> None:
+    """Accept a suggested relationship."""
+    _decide(ctx, relationship_id, "accept", as_json)
+
+
+@review_app.command("reject")
+def review_reject(ctx: typer.Context, relationship_id: int = ID_ARG, as_json: bool = JSON_OPT) -> None:
+    """Reject a relationship: kept for the record, left out of entity detail and export."""
+    _decide(ctx, relationship_id, "reject", as_json)
+
+
+@review_app.command("adjust")
+def review_adjust(
+    ctx: typer.Context,
+    relationship_id: int = ID_ARG,
+    relation_type: Optional[str] = typer.Option(None, "--type", help="The right relation type."),
+    flip: bool = typer.Option(False, "--flip", help="The relationship goes the other way."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Adjust a relationship's type and/or direction."""
+    _decide(ctx, relationship_id, "adjust", as_json, relation_type=relation_type, flip=flip)
+
+
+@app.command()
+def export(
+    ctx: typer.Context,
+    fmt: str = typer.Option("jsonl", "--format", help="jsonl (nodes then edges, one per line) or graphml."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout)."),
+    include_invalid: bool = typer.Option(False, "--include-invalid", help="Also export invalid relationships."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Export the relationship graph for graph tools (networkx, Gephi, Neo4j import)."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.errors import BadInput
+        from index.relations.query import export as run_export
+
+        db = _open(state.settings())
+        text, counts = run_export(db, fmt, include_invalid)
+        if output is None:
+            typer.echo(text, nl=False)
+            return
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise BadInput(f"cannot write '{output}': {exc.strerror}") from None
+        summary = {"format": fmt, "path": str(output), **counts}
+        emit(summary, as_json, lambda c: c.print(
+            f"Wrote {counts['nodes']} entities and {counts['edges']} relationships to {escape(str(output))}"))

@@ -1,0 +1,217 @@
+"""Read and review relationships; export the graph (JSON Lines, GraphML with the stdlib).
+
+Review is human-in-the-loop (seed 000): a suggested relationship is accepted, rejected or
+adjusted (another type, or the other direction). The decision is stored by fingerprint
+(see derive.py) and the relationships are re-derived at once, so the decision shows now
+and after any later re-derivation of the same relationship.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+
+from sqlite_utils import Database
+
+from ..errors import BadInput, CrossbookError
+from ..store import now_iso
+from .derive import index_ontology, refresh_relationships
+from .normalize import normalize_type
+
+STATUSES = ("ready", "invalid", "pending_entities")
+DECISIONS = {"accept": "accepted", "reject": "rejected", "adjust": "adjusted"}
+EXPORT_FORMATS = ("jsonl", "graphml")
+GRAPHML_NS = "http://graphml.graphdrawing.org/xmlns"
+
+
+class RelationshipNotFound(CrossbookError):
+    """No relationship with that id."""
+
+
+ROW_SQL = """
+SELECT r.id, r.relation_type, r.mapped_from, s.id AS source_id, s.name AS source, s.entity_type AS source_type,
+       t.id AS target_id, t.name AS target, t.entity_type AS target_type, r.book, c.heading_path AS section,
+       r.chunk_id, r.evidence, r.confidence, r.polarity, r.implicit, r.status, r.status_reason,
+       r.review_state, r.extractor, r.claims, r.fingerprint
+FROM entity_relationships r
+JOIN entities s ON s.id = r.source_id
+JOIN entities t ON t.id = r.target_id
+JOIN chunks c ON c.id = r.chunk_id
+"""
+
+
+def _row(row: dict) -> dict:
+    row = dict(row)
+    row["implicit"] = bool(row["implicit"])
+    return row
+
+
+def list_relationships(
+    db: Database,
+    *,
+    relation_type: str | None = None,
+    status: str | None = None,
+    book: str | None = None,
+    review_state: str | None = None,
+) -> list[dict]:
+    """Stored relationships, filtered; ``status='pending_entities'`` lists the claims whose
+    endpoints are not (yet) in the index instead. Raises BadInput for an unknown status."""
+    if status is not None and status not in STATUSES:
+        raise BadInput(f"unknown status '{status}' (choose one of: {', '.join(STATUSES)})")
+    if status == "pending_entities":
+        where, params = ["status = 'pending_entities'"], []
+        if book:
+            where.append("book = ?"); params.append(book)
+        if relation_type:
+            where.append("relation_type = ?"); params.append(relation_type)
+        return [
+            {**r, "status": "pending_entities", "status_reason": "unresolved_endpoint", "implicit": bool(r["implicit"])}
+            for r in db.query(
+                "SELECT relation_type, source_name AS source, target_name AS target, book, chunk_id, evidence,"
+                " confidence, polarity, implicit, extractor FROM relation_claims WHERE " + " AND ".join(where)
+                + " ORDER BY book, chunk_id, extractor, ordinal", params)
+        ]
+    where, params = [], []
+    if relation_type:
+        wanted = normalize_type(relation_type, index_ontology(db)) or relation_type
+        where.append("r.relation_type IN (?, ?)"); params += [relation_type, wanted]
+    if status:
+        where.append("r.status = ?"); params.append(status)
+    if book:
+        where.append("r.book = ?"); params.append(book)
+    if review_state:
+        where.append("r.review_state = ?"); params.append(review_state)
+    sql = ROW_SQL + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY r.book, c.ordinal, r.id"
+    return [_row(r) for r in db.query(sql, params)]
+
+
+def get_relationship(db: Database, relationship_id: int) -> dict:
+    rows = list(db.query(ROW_SQL + " WHERE r.id = ?", [relationship_id]))
+    if not rows:
+        raise RelationshipNotFound(
+            f"no relationship with id {relationship_id} (see: crossbook relations, crossbook review)"
+        )
+    return _row(rows[0])
+
+
+def review(
+    db: Database, relationship_id: int, action: str, *, relation_type: str | None = None, flip: bool = False
+) -> dict:
+    """Record a decision ('accept', 'reject', 'adjust') for a relationship and re-derive.
+
+    'adjust' takes a new ``relation_type`` (normalized like an extracted one) and/or
+    ``flip``. Returns the relationship as it is afterwards. Raises RelationshipNotFound,
+    BadInput (unknown action, adjust with nothing to change)."""
+    if action not in DECISIONS:
+        raise BadInput(f"unknown review action '{action}' (choose one of: {', '.join(DECISIONS)})")
+    row = get_relationship(db, relationship_id)
+    if action == "adjust":
+        if not relation_type and not flip:
+            raise BadInput("adjust needs --type TYPE and/or --flip")
+        if relation_type and normalize_type(relation_type, index_ontology(db)) is None:
+            raise BadInput(f"relation type '{relation_type}' has no letters or digits")
+    elif relation_type or flip:
+        raise BadInput("--type and --flip go with adjust only")
+    with db.atomic():
+        db.execute(
+            "INSERT INTO relation_reviews (fingerprint, decision, relation_type, flipped, decided_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT(fingerprint) DO UPDATE SET decision = excluded.decision,"
+            " relation_type = excluded.relation_type, flipped = excluded.flipped, decided_at = excluded.decided_at",
+            [row["fingerprint"], DECISIONS[action], relation_type, int(flip), now_iso()],
+        )
+        refresh_relationships(db)
+    rows = list(db.query(ROW_SQL + " WHERE r.fingerprint = ? ORDER BY r.id", [row["fingerprint"]]))
+    return _row(rows[0]) if rows else {**row, "review_state": DECISIONS[action]}
+
+
+# -- export -----------------------------------------------------------------------------------
+
+def _exported(db: Database, include_invalid: bool) -> list[dict]:
+    rows = [r for r in list_relationships(db) if r["review_state"] != "rejected"]
+    if not include_invalid:
+        rows = [r for r in rows if r["status"] == "ready" or r["review_state"] in ("accepted", "adjusted")]
+    return rows
+
+
+def _graph(rows: list[dict]) -> tuple[dict, dict]:
+    nodes: dict[int, dict] = {}
+    edges: dict[tuple, dict] = {}
+    for r in rows:
+        nodes[r["source_id"]] = {"id": r["source_id"], "name": r["source"], "entity_type": r["source_type"]}
+        nodes[r["target_id"]] = {"id": r["target_id"], "name": r["target"], "entity_type": r["target_type"]}
+        edge = edges.setdefault((r["source_id"], r["target_id"], r["relation_type"]), {
+            "source": r["source_id"], "target": r["target_id"], "relation_type": r["relation_type"],
+            "count": 0, "books": set(), "evidence": r["evidence"], "confidence": 0.0,
+            "status": r["status"], "review_state": r["review_state"],
+        })
+        edge["count"] += 1
+        edge["books"].add(r["book"])
+        edge["confidence"] = max(edge["confidence"], r["confidence"])
+    return nodes, edges
+
+
+def export_jsonl(db: Database, include_invalid: bool = False) -> tuple[str, dict]:
+    """One JSON object per line: every node ({"kind": "node", ...}), then every relationship
+    row ({"kind": "edge", ...}, one per chunk that states it). Returns (text, counts)."""
+    rows = _exported(db, include_invalid)
+    nodes, _ = _graph(rows)
+    out = io.StringIO()
+    for node in sorted(nodes.values(), key=lambda n: n["id"]):
+        out.write(json.dumps({"kind": "node", **node}, ensure_ascii=False) + "\n")
+    for r in rows:
+        edge = {"kind": "edge", "id": r["id"], "source": r["source_id"], "target": r["target_id"],
+                **{k: r[k] for k in ("relation_type", "book", "section", "chunk_id", "evidence", "confidence",
+                                     "polarity", "implicit", "status", "review_state", "extractor")}}
+        out.write(json.dumps(edge, ensure_ascii=False) + "\n")
+    return out.getvalue(), {"nodes": len(nodes), "edges": len(rows)}
+
+
+_NODE_KEYS = (("name", "string"), ("entity_type", "string"))
+_EDGE_KEYS = (("relation_type", "string"), ("count", "int"), ("books", "string"), ("evidence", "string"),
+              ("confidence", "double"), ("status", "string"), ("review_state", "string"))
+
+
+def export_graphml(db: Database, include_invalid: bool = False) -> tuple[str, dict]:
+    """GraphML (directed; one edge per (source, target, type), with how many chunks state
+    it) for networkx, Gephi or Neo4j. Returns (text, counts)."""
+    nodes, edges = _graph(_exported(db, include_invalid))
+    ET.register_namespace("", GRAPHML_NS)
+    q = lambda tag: f"{{{GRAPHML_NS}}}{tag}"  # noqa: E731
+    root = ET.Element(q("graphml"))
+    for i, (name, kind) in enumerate(_NODE_KEYS):
+        ET.SubElement(root, q("key"), {"id": f"n{i}", "for": "node", "attr.name": name, "attr.type": kind})
+    for i, (name, kind) in enumerate(_EDGE_KEYS):
+        ET.SubElement(root, q("key"), {"id": f"e{i}", "for": "edge", "attr.name": name, "attr.type": kind})
+    graph = ET.SubElement(root, q("graph"), {"id": "crossbook", "edgedefault": "directed"})
+    for node in sorted(nodes.values(), key=lambda n: n["id"]):
+        element = ET.SubElement(graph, q("node"), {"id": f"entity:{node['id']}"})
+        for i, (name, _) in enumerate(_NODE_KEYS):
+            ET.SubElement(element, q("data"), {"key": f"n{i}"}).text = str(node[name])
+    for n, (key, edge) in enumerate(sorted(edges.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2]))):
+        element = ET.SubElement(graph, q("edge"), {
+            "id": f"rel:{n}", "source": f"entity:{edge['source']}", "target": f"entity:{edge['target']}"})
+        values = {**edge, "books": "; ".join(sorted(edge["books"]))}
+        for i, (name, _) in enumerate(_EDGE_KEYS):
+            ET.SubElement(element, q("data"), {"key": f"e{i}"}).text = str(values[name])
+    ET.indent(root)
+    text = ET.tostring(root, encoding="unicode", xml_declaration=False)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + text + "\n", {"nodes": len(nodes), "edges": len(edges)}
+
+
+def export(db: Database, fmt: str, include_invalid: bool = False) -> tuple[str, dict]:
+    """The graph as text in ``fmt`` ('jsonl' or 'graphml'); raises BadInput for another."""
+    if fmt == "jsonl":
+        return export_jsonl(db, include_invalid)
+    if fmt == "graphml":
+        return export_graphml(db, include_invalid)
+    raise BadInput(f"unknown export format '{fmt}' (choose one of: {', '.join(EXPORT_FORMATS)})")
+
+
+def review_summary(db: Database) -> dict:
+    """Counts by review state and status (for `crossbook review` with nothing to review)."""
+    counts = defaultdict(int)
+    for state, n in db.execute("SELECT review_state, count(*) FROM entity_relationships GROUP BY 1"):
+        counts[state] = n
+    return dict(counts)
