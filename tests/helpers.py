@@ -74,7 +74,7 @@ def relationship_rows(db) -> list:
         "SELECT book, chunk_id, ordinal, source_normalized, source_type, target_normalized, target_type,"
         " relation_type, evidence, extractor, status FROM relation_claims"
     )
-    return sorted(tuple(r) for r in rows) + sorted(("claim", *r) for r in claims)
+    return sorted((tuple(r) for r in rows), key=repr) + sorted((("claim", *r) for r in claims), key=repr)
 
 
 def heading_responder(extra_refs: dict[str, list[tuple[str, str]]] | None = None):
