@@ -167,6 +167,23 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
         "context", "source", "origin_book"]
     indexes = {i.name for t in ("entities", "entity_mentions", "chunks") for i in db[t].indexes}
     assert {"idx_entity_name", "idx_mention_entity", "idx_mention_book", "idx_mention_chunk"} <= indexes
+    # m002_relationships
+    assert {"entity_relationships", "relation_claims", "relation_reviews", "relation_types", "relation_svo_chunks"} <= tables
+    assert [c.name for c in db["entity_relationships"].columns] == [
+        "id", "source_id", "target_id", "relation_type", "mapped_from", "book", "chunk_id", "source_name",
+        "target_name", "evidence", "confidence", "polarity", "implicit", "status", "status_reason",
+        "review_state", "extractor", "claims", "fingerprint"]
+    assert [c.name for c in db["relation_claims"].columns] == [
+        "id", "book", "chunk_id", "ordinal", "source_name", "source_normalized", "source_type", "target_name",
+        "target_normalized", "target_type", "relation_type", "evidence", "confidence", "polarity", "implicit",
+        "extractor", "status"]
+    assert "relation_drop_reasons" in {c.name for c in db["books"].columns}
+    assert "known" in {c.name for c in db["llm_cache"].columns}
+    assert {"idx_rel_source", "idx_rel_target", "idx_rel_type", "idx_rel_book", "idx_claim_book", "idx_claim_chunk"} <= {
+        i.name for t in ("entity_relationships", "relation_claims") for i in db[t].indexes}
+    assert db.view_names() == ["entity_relationships_view"]
+    assert {t.name for t in db.triggers} == {"entity_relationships_no_inverse_insert", "entity_relationships_no_inverse_update"}
+    assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == ["m001_initial", "m002_relationships"]
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # reopening applies nothing twice
