@@ -7,7 +7,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from index.config import Settings
 from index.db import open_db
@@ -88,6 +88,10 @@ def _job(index_dir, pack_path):
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=1, max_size=6))
+# always tried: an endpoint defined only in a book that is deleted (the claim goes back to pending)
+@example([("ingest", "Alpha", [("People", "Ari", ["Ari casts Shield."])]),
+          ("ingest", "Beta", [("Spells", "Shield", ["Shield counters Bo."])]),
+          ("delete", "Beta", None)])
 def test_relationships_equal_a_fresh_build_in_any_order(operations):
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
