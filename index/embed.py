@@ -121,7 +121,7 @@ class LocalEmbedder:
     """all-MiniLM-L6-v2 with sentence-transformers; the model loads at the first embed()."""
 
     id = f"local:{LOCAL_MODEL}"
-    batch_size = 64
+    batch_size = 32  # measured faster than 64 on 2 CPU cores (less padding per batch)
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         model = load_minilm()
