@@ -293,3 +293,20 @@ def test_known_entities_offered_are_those_defined_in_other_books(shelf):
     offered = job.extractor.known[1]
     names = {chunk: [k.name for k in known] for chunk, known in offered.items()}
     assert sorted(names.values()) == [["Deep Freeze", "Frost Lance"], ["Frost Lance"]]
+
+
+def test_claims_merged_in_a_chunk_are_validated_together(tmp_path, index_dir):
+    pack = write(tmp_path / "story.toml", 'name = "s"\nontology = ["story"]\n[[entity_types]]\nname = "character"\n'
+                                          '[[entity_types]]\nname = "faction"\n')
+    text = "# S\n\n## Ari\nAri may have joined the Order. Ari swore loyalty to the Order.\n"
+    weak = rel("Ari", "Order", "member_of", "Ari may have joined the Order.", confidence=0.3)
+    strong = rel("Ari", "Order", "MEMBER_OF", "Ari swore loyalty to the Order.", confidence=0.8)
+    script = {"Ari": ([m("Ari", "character", "defines"), m("Order", "faction")], [weak])}
+    job = Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(pack)), extractor=Scripted(script))
+    book = write(tmp_path / "s.md", text)
+    ingest_paths(job, [book])
+    assert [(r["status"], r["status_reason"]) for r in list_relationships(job.db)] == [("invalid", "below_min_confidence")]
+    job.extractor.script = {"Ari": (script["Ari"][0], [weak, strong])}
+    ingest_paths(job, [book], force=True)
+    [row] = list_relationships(job.db)
+    assert (row["relation_type"], row["claims"], row["confidence"], row["status"]) == ("member_of", 2, 0.8, "ready")

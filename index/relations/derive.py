@@ -392,23 +392,26 @@ def refresh_relationships(db: Database, events: EventFn = _no_event, book: str |
                     source_name, target_name = target_name, source_name
                 oriented = adjusted
         s_id, t_id = resolver.by_key[oriented.source], resolver.by_key[oriented.target]
-        status, reason = validate(
-            oriented.relation_type, oriented.source[1], oriented.target[1], ontology,
-            confidence=confidence, implicit=bool(implicit), evidence=evidence, same_entity=s_id == t_id,
-        )
         key = (s_id, t_id, oriented.relation_type, chunk_id)
         if key in desired:  # the same relationship claimed twice in one chunk: one row
             row = desired[key]
             row["claims"] += 1
             row["confidence"] = max(row["confidence"], confidence)
+            row["implicit"] = int(bool(row["implicit"]) and bool(implicit))  # stated once is stated
             continue
         desired[key] = {
             "mapped_from": raw_type if raw_type != oriented.relation_type else None,
             "book": claim_book, "source_name": source_name, "target_name": target_name,
             "evidence": evidence, "confidence": confidence, "polarity": polarity, "implicit": implicit,
-            "status": status, "status_reason": reason, "review_state": review_state,
+            "status": None, "status_reason": None, "review_state": review_state,
             "extractor": extractor, "claims": 1, "fingerprint": fp,
         }
+    for (s_id, t_id, relation_type, _), row in desired.items():
+        row["status"], row["status_reason"] = validate(
+            relation_type, resolver.key_of[s_id][1], resolver.key_of[t_id][1], ontology,
+            confidence=row["confidence"], implicit=bool(row["implicit"]), evidence=row["evidence"],
+            same_entity=s_id == t_id,
+        )
     if claim_status:
         db.conn.executemany("UPDATE relation_claims SET status = ? WHERE id = ?",
                             [(s, i) for i, s in claim_status.items()])
