@@ -83,8 +83,8 @@ def test_active_packs_come_from_the_domain_pack_then_settings(tmp_path):
     assert active_pack_names(("rulebook",), ("ttrpg", "rulebook")) == ("rulebook", "ttrpg")
     custom = tmp_path / "mine.json"
     custom.write_text(json.dumps({"name": "mine", "types": {"haunts": {"mirror": "haunted_by"}}}))
-    onto = ontology_for(Settings(ontology=("ttrpg", str(custom))), load_pack("generic"))
-    assert onto.packs == ("rulebook", "ttrpg", "mine") and "haunted_by" in onto.types
+    onto = ontology_for(Settings(ontology=("ttrpg", "story", str(custom))), load_pack("generic"))
+    assert onto.packs == ("rulebook", "ttrpg", "story", "mine") and "haunted_by" in onto.types
     # what the index stores re-merges to the same ontology
     again = ontology_from_json(onto.to_json())
     assert again.types == onto.types and again.pairs == onto.pairs and again.fingerprint == onto.fingerprint

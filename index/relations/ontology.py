@@ -88,7 +88,8 @@ class Ontology:
 
     def to_json(self) -> str:
         """The source documents (re-merged by :func:`ontology_from_json`)."""
-        return json.dumps([{"name": n, "data": d} for n, d in self.documents], sort_keys=True, ensure_ascii=False)
+        # not sort_keys: declaration order decides which of a mirror pair is canonical
+        return json.dumps([{"name": n, "data": d} for n, d in self.documents], ensure_ascii=False)
 
     def canonical_types(self) -> list[RelationType]:
         return [t for t in self.types.values() if t.canonical]
