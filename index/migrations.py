@@ -197,3 +197,35 @@ def m002_relationships(db: Database) -> None:
         FROM entity_relationships r LEFT JOIN relation_types t ON t.name = r.relation_type;
         """
     )
+
+
+@migrations()
+def m003_relationship_self_loops(db: Database) -> None:
+    """A self-relationship (A enemy_of A, kept as invalid 'self_relation' for review) is not
+    the inverse duplicate of itself when another chunk states it too."""
+    db.executescript(
+        """
+        DROP TRIGGER entity_relationships_no_inverse_insert;
+        DROP TRIGGER entity_relationships_no_inverse_update;
+        CREATE TRIGGER entity_relationships_no_inverse_insert
+        BEFORE INSERT ON entity_relationships
+        WHEN NEW.source_id != NEW.target_id AND EXISTS (
+            SELECT 1 FROM entity_relationships r
+            WHERE r.source_id = NEW.target_id AND r.target_id = NEW.source_id
+              AND r.relation_type = (SELECT mirror FROM relation_types WHERE name = NEW.relation_type)
+        )
+        BEGIN
+            SELECT RAISE(ABORT, 'inverse duplicate: the mirror of this relationship is already stored');
+        END;
+        CREATE TRIGGER entity_relationships_no_inverse_update
+        BEFORE UPDATE OF source_id, target_id, relation_type ON entity_relationships
+        WHEN NEW.source_id != NEW.target_id AND EXISTS (
+            SELECT 1 FROM entity_relationships r
+            WHERE r.id != NEW.id AND r.source_id = NEW.target_id AND r.target_id = NEW.source_id
+              AND r.relation_type = (SELECT mirror FROM relation_types WHERE name = NEW.relation_type)
+        )
+        BEGIN
+            SELECT RAISE(ABORT, 'inverse duplicate: the mirror of this relationship is already stored');
+        END;
+        """
+    )

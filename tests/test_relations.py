@@ -251,6 +251,10 @@ def test_trigger_rejects_inverse_duplicates(shelf):
         insert("enemy_of", target_id, source_id)
     with pytest.raises(sqlite3.IntegrityError):  # and the plain duplicate hits the UNIQUE dedup key
         insert("counters", target_id, source_id)
+    # a self-relationship stated in two chunks is not its own inverse duplicate
+    insert("enemy_of", source_id, source_id)
+    chunk_id = db.execute("SELECT id FROM chunks WHERE kind = 'parent' AND id != ? LIMIT 1", [chunk_id]).fetchone()[0]
+    insert("enemy_of", source_id, source_id)
 
 
 def test_review_decisions_survive_re_derivation(shelf):
