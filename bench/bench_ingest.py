@@ -67,10 +67,11 @@ def main() -> None:
             per_book.append(time.perf_counter() - t0)
         total = time.perf_counter() - start
         db = job.db
-        counts = {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("chunks", "entities", "entity_mentions")}
+        counts = {t: db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("chunks", "entities", "entity_mentions", "entity_relationships")}
         print(f"shelf: {args.books} books, {args.books * args.sections} sections, {mb:.1f} MB of Markdown")
-        print(f"index: {counts['chunks']} chunks, {counts['entities']} entities, {counts['entity_mentions']} mentions")
-        print(f"ingest (rules extractor, corpus relink each book): {total:.1f} s total, "
+        print(f"index: {counts['chunks']} chunks, {counts['entities']} entities, {counts['entity_mentions']} mentions, "
+              f"{counts['entity_relationships']} relationships (offline spaCy path)")
+        print(f"ingest (rules extractor + spaCy relations, corpus relink each book): {total:.1f} s total, "
               f"{args.books * args.sections / total:.0f} sections/s; per book first {per_book[0]:.2f} s, last {per_book[-1]:.2f} s")
         t0 = time.perf_counter()
         ingest_paths(job, paths)

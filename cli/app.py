@@ -24,6 +24,12 @@ app = typer.Typer(
 )
 
 JSON_OPT = typer.Option(False, "--json", help="Print one JSON document instead of text.")
+RELATIONS_OPT = typer.Option(
+    None, "--relations", help="Relationship extraction: auto (llm with openai, spacy with rules), llm, spacy or off."
+)
+ONTOLOGY_OPT = typer.Option(
+    [], "--ontology", help="Extra ontology pack: ttrpg, story, rulebook or a .toml/.json path (repeatable)."
+)
 EVENTS_OPT = typer.Option(
     None, "--events", help="Write NDJSON progress events to FILE, or '-' for stdout (the result is the last event)."
 )
@@ -84,6 +90,8 @@ def ingest(
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="LLM requests at once (default 8)."),
     link: Optional[bool] = typer.Option(None, "--link/--no-link", help="Add linker references to known entities (default on)."),
     force: bool = typer.Option(False, "--force", help="Re-extract even when the book is unchanged."),
+    relations: Optional[str] = RELATIONS_OPT,
+    ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
@@ -94,12 +102,13 @@ def ingest(
 
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
-            concurrency=concurrency, link=link,
+            concurrency=concurrency, link=link, relations=relations, ontology=tuple(ontology) or None,
         )
         _check_extractor(settings)
         from index.pipeline import load_books
 
         load_books(paths, book)  # every bad path fails here, before the index is touched
+        _check_chroma(settings)
         db = _open(settings, create=True)
         with _vectors(settings, db) as vectors, EventWriter(events) as sink, ProgressReporter("ingest") as progress:
             job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors, events=sink)
@@ -115,11 +124,29 @@ def _vectors(settings: Settings, db, check: bool = True, embedder=None):
     return open_vectors(settings, db, check=check, embedder=embedder)
 
 
+def _check_chroma(settings: Settings) -> None:
+    from index.vectors import check_chroma_server
+
+    check_chroma_server(settings)
+
+
 def _check_extractor(settings: Settings) -> None:
     from index.errors import ConfigError
 
     if settings.extractor == "openai" and not settings.api_key and not settings.base_url:
         raise ConfigError("--extractor openai needs OPENAI_API_KEY (export it, or use --extractor rules)")
+    # settings that would otherwise fail after the index directory was created
+    from index.relations.derive import effective_mode
+    from index.relations.ontology import load_ontology
+
+    effective_mode(settings.relations, settings.extractor)
+    if settings.embedder is not None:
+        from index.embed import EMBEDDERS
+
+        if settings.embedder not in EMBEDDERS:
+            raise ConfigError(f"unknown embedder '{settings.embedder}' (choose one of: {', '.join(EMBEDDERS)})")
+    if settings.ontology:
+        load_ontology(tuple(settings.ontology))
 
 
 def _render_ingest(console: Console, results) -> None:
@@ -263,6 +290,8 @@ def rebuild(
     ctx: typer.Context,
     manifest: Path = typer.Argument(Path(CONFIG_FILE), help="Manifest listing [[books]] (path, title)."),
     extractor: Optional[str] = typer.Option(None, "--extractor", help="rules (offline default) or openai."),
+    relations: Optional[str] = RELATIONS_OPT,
+    ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
@@ -272,8 +301,10 @@ def rebuild(
         from index.pipeline import Ingest, read_manifest, rebuild as run_rebuild
 
         read_manifest(manifest)
-        settings = state.settings(config=manifest, extractor=extractor)
+        settings = state.settings(config=manifest, extractor=extractor, relations=relations,
+                                  ontology=tuple(ontology) or None)
         _check_extractor(settings)
+        _check_chroma(settings)
         db = _open(settings, create=True)
         with _vectors(settings, db) as vectors, EventWriter(events) as sink, ProgressReporter("rebuild") as progress:
             job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors, events=sink)

@@ -85,6 +85,11 @@ def read_toml_settings(path: Path) -> dict[str, Any]:
         name = "index_dir" if key == "index" else key
         if name in _PATH_FIELDS and isinstance(value, str) and value.endswith(".toml"):
             value = str((path.parent / value).resolve())
+        if name == "ontology":
+            # pack files are relative to this file, like the domain pack; names stay names
+            values = [value] if isinstance(value, str) else list(value)
+            value = [str((path.parent / v).resolve()) if str(v).endswith((".toml", ".json")) else v
+                     for v in values]
         if name == "index_dir":
             value = (path.parent / value).resolve()
         out[name] = value

@@ -382,6 +382,16 @@ def chroma_client(settings: Settings):
     return client, settings.chroma_url
 
 
+def check_chroma_server(settings: Settings) -> None:
+    """With ``--chroma-url``: check the URL and that the server answers, so a command can
+    fail before it creates or touches the index. Nothing to check for the embedded store."""
+    if settings.chroma_url:
+        client, _ = chroma_client(settings)
+        close = getattr(client, "close", None)
+        if close is not None:
+            close()
+
+
 def open_vectors(
     settings: Settings, db: Database, *, check: bool = True, embedder: Embedder | None = None
 ) -> VectorStore:

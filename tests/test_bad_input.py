@@ -118,3 +118,32 @@ def test_debug_shows_the_traceback(seeded, cli):
     from index.errors import BookNotFound
     with pytest.raises(BookNotFound):
         cli("--debug", "delete-book", "Nope")
+
+
+@pytest.mark.parametrize("flags, fragment", [
+    (("--relations", "bogus"), "unknown relations mode 'bogus'"),
+    (("--ontology", "nope"), "unknown ontology pack 'nope'"),
+    (("--embedder", "nope"), "unknown embedder 'nope'"),
+])
+def test_bad_relation_and_embedder_settings(seeded, cli, tmp_path, index_dir, flags, fragment):
+    book = write(tmp_path / "b.md", BOOK_A.replace("Core Rules", "Other Rules"))
+    args = (*flags, "ingest", book) if flags[0] == "--embedder" else ("ingest", book, *flags)
+    _fails(cli(*args), fragment)
+    assert snapshot(index_dir) == seeded
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("ingest", "BOOK", "--relations", "x"), "unknown relations mode"),
+    (("--embedder", "x", "ingest", "BOOK"), "unknown embedder"),
+    (("--chroma-url", "ftp://x", "ingest", "BOOK"), "is not an http(s)://host:port URL"),
+])
+def test_bad_settings_on_a_new_index_create_nothing(cli, tmp_path, args, fragment):
+    book = write(tmp_path / "a.md", BOOK_A)
+    _fails(cli("--index", tmp_path / "fresh", *[book if a == "BOOK" else a for a in args]), fragment)
+    assert not (tmp_path / "fresh").exists()
+
+
+def test_unreachable_chroma_and_bad_chroma_url(seeded, cli, tmp_path, index_dir):
+    book = write(tmp_path / "b.md", BOOK_A.replace("Core Rules", "Other Rules"))
+    _fails(cli("--chroma-url", "ftp://x", "ingest", book), "is not an http(s)://host:port URL")
+    assert snapshot(index_dir) == seeded

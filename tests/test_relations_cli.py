@@ -113,7 +113,11 @@ def test_entity_detail_has_the_related_entities_table(rel_index, cli, cli_json):
     [chilled] = cli_json("entity", "Chilled")["entities"]
     assert chilled["related"] == [{
         "entity": {"id": chilled["related"][0]["entity"]["id"], "name": "Frost Lance", "entity_type": "other"},
-        "relationship": "inflicted_by", "direction": "incoming", "arrow": "Frost Lance → Chilled", "count": 2}]
+        "relationship": "inflicts", "reads_as": "inflicted_by", "direction": "incoming",
+        "arrow": "Frost Lance → Chilled", "count": 2}]
+    # on Chilled's page the edge keeps its stated verb and real direction (seed 003's table)
+    chilled_text = cli("entity", "Chilled").stdout
+    assert "inflicts" in chilled_text and "Frost Lance → Chilled" in chilled_text and "inflicted_by" not in chilled_text
     text = cli("entity", "Frost Lance").stdout
     assert "related to" in text and "inflicts" in text and "Frost Lance → Chilled" in text
 
