@@ -126,3 +126,21 @@ def test_books_shows_relation_drop_reasons(rel_index, cli_json):
     books = {b["title"]: b for b in cli_json("books")}
     assert books["Core Rules"]["relation_drop_reasons"] == {"malformed_relation": 1, "unknown_entity_id": 1}
     assert books["Core Rules"]["relationships"] == 1 and books["Grimoire"]["dropped_relations"] == 0
+
+
+def test_offline_ingest_events_on_stdout_include_spacy_candidates(tmp_path, cli):
+    book_a = write(tmp_path / "a.md", BOOK_A)
+    # a plain subject-verb-object sentence the offline parser reads as Frost Lance -> Chilled
+    book_b = write(tmp_path / "b.md", BOOK_B.replace("It leaves the target Chilled.", "Frost Lance inflicts Chilled on its target."))
+    result = cli("ingest", book_a, book_b, "--relations", "spacy", "--events", "-")
+    assert result.exit_code == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]  # every line is one JSON event
+    assert lines[-1]["event"] == "result" and [r["title"] for r in lines[-1]["result"]] == ["Core Rules", "Grimoire"]
+    candidates = [e for e in lines if e["event"] == "relation.candidate"]
+    assert candidates and {c["extractor"] for c in candidates} == {"spacy"}
+    assert any((c["source"], c["target"]) == ("Frost Lance", "Chilled") for c in candidates)
+    normalized = [e for e in lines if e["event"] == "relation.normalized"]
+    assert any(e["relation_type"] == "inflicts" and e["mapped_from"] for e in normalized), normalized
+    phases = [(e["event"], e["phase"]) for e in lines if e["event"].startswith("phase.")]
+    assert ("phase.start", "extract") in phases and ("phase.done", "write") in phases
+    assert "Core Rules: added" in result.stderr  # the text summary moved to stderr

@@ -234,9 +234,10 @@ def load_svo():
     return (fn, entity_cls) if fn and entity_cls else None
 
 
-def refresh_svo_claims(db: Database, mode: str) -> int:
+def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event) -> int:
     """Keep the spaCy claims in step with each chunk's text and entities: a chunk is parsed
-    again only when its (text, entity list) signature changed. Returns chunks parsed."""
+    again only when its (text, entity list) signature changed; each new claim is reported
+    as a ``relation.candidate`` event. Returns chunks parsed."""
     svo = load_svo() if mode == "spacy" else None
     if svo is None:
         db.execute("DELETE FROM relation_claims WHERE extractor = 'spacy'")
@@ -292,6 +293,12 @@ def refresh_svo_claims(db: Database, mode: str) -> int:
                 implicit=bool(rel.implicit), extractor="spacy",
             ))
         insert_claims(db, book, {chunk_id: claims})
+        for claim in claims:
+            events({"event": "relation.candidate", "book": book, "chunk_id": chunk_id,
+                    "source": claim.source_name, "target": claim.target_name,
+                    "relation_type": claim.relation_type, "evidence": claim.evidence,
+                    "confidence": claim.confidence, "polarity": claim.polarity,
+                    "implicit": claim.implicit, "extractor": claim.extractor})
     return parsed
 
 
@@ -455,5 +462,5 @@ def refresh_relationships(db: Database, events: EventFn = _no_event, book: str |
 def refresh(db: Database, events: EventFn = _no_event, book: str | None = None) -> dict:
     """The derived relationship state: spaCy claims (in 'spacy' mode), then the rows."""
     mode = (db.execute("SELECT value FROM crossbook_meta WHERE key = 'relations'").fetchone() or ["off"])[0]
-    refresh_svo_claims(db, mode)
+    refresh_svo_claims(db, mode, events)
     return refresh_relationships(db, events, book)
