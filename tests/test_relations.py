@@ -202,8 +202,8 @@ def test_dedup_across_chunks_one_row_per_chunk_one_edge_in_the_graph(shelf):
     assert inflicts == [("Frost Lance", "inflicts", "Chilled", "Core", "ready"),
                         ("Frost Lance", "inflicts", "Chilled", "Grimoire", "ready")]
     related = entity_detail(job.db, "Chilled")["entities"][0]["related"]
-    assert {(r["entity"]["name"], r["relationship"], r["direction"], r["count"]) for r in related} == {
-        ("Frost Lance", "inflicted_by", "incoming", 2)}
+    assert {(r["entity"]["name"], r["relationship"], r["reads_as"], r["direction"], r["count"]) for r in related} == {
+        ("Frost Lance", "inflicts", "inflicted_by", "incoming", 2)}
     text, counts = export_graphml(job.db)
     assert counts["edges"] == len({(r[0], r[1], r[2]) for r in rows(job.db)}) < len(rows(job.db))
 
