@@ -6,8 +6,6 @@ module is imported by every crossbook invocation, where-else included.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 from rich.console import Console
 from rich.markup import escape

@@ -104,3 +104,40 @@ def openai_settings(index_dir: Path, server, **overrides) -> Settings:
                 api_key="test-key", max_retries=3, concurrency=4, request_timeout=10.0)
     base.update(overrides)
     return Settings(**base)
+
+
+def render_book(title: str, sections) -> str:
+    """A generated book: ``sections`` are (chapter, heading, sentences) triples."""
+    out = [f"# {title}\n"]
+    for chapter, name, sentences in sections:
+        out.append(f"\n## {chapter}\n\n### {name}\n\n" + " ".join(sentences) + "\n")
+    return "".join(out)
+
+
+def replay_equals_fresh_build(operations, pack_text: str, make_job) -> None:
+    """Apply ("ingest", title, sections) / ("delete", title, None) operations to one index,
+    build a fresh index from the books that remain (in reverse order), and assert both
+    snapshots are equal. ``make_job(index_dir, pack_path)`` returns an Ingest."""
+    import tempfile
+
+    from index.pipeline import delete_book, ingest_paths
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        pack = write(tmp / "pack.toml", pack_text)
+        job = make_job(tmp / "live", pack)
+        current: dict[str, str] = {}
+        for op, title, sections in operations:
+            if op == "ingest":
+                text = render_book(title, sections)
+                ingest_paths(job, [write(tmp / f"{title}.md", text)])
+                current[title] = text
+            elif title in current:
+                delete_book(job.db, title)
+                del current[title]
+        job.db.conn.close()
+        fresh = make_job(tmp / "fresh", pack)
+        for title in sorted(current, reverse=True):
+            ingest_paths(fresh, [write(tmp / f"fresh-{title}.md", current[title])])
+        fresh.db.conn.close()
+        assert snapshot(tmp / "live") == snapshot(tmp / "fresh")

@@ -123,7 +123,8 @@ def test_text_output_has_no_ansi_codes_off_a_terminal(tmp_path, cli, cli_json):
 
 
 def test_rebuild_reconciles_with_the_manifest(tmp_path, cli, cli_json):
-    a, b = write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)
+    a = write(tmp_path / "a.md", BOOK_A)
+    write(tmp_path / "b.md", BOOK_B)
     pack = _pack(tmp_path)
     manifest = write(tmp_path / "crossbook.toml", f'pack = "{pack.name}"\n[[books]]\npath = "a.md"\n[[books]]\npath = "b.md"\ntitle = "Grimoire"\n')
     first = cli_json("rebuild", manifest)

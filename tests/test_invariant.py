@@ -1,15 +1,12 @@
 """The index invariant: after any sequence of ingest / re-ingest / delete-book, the index
 holds exactly what a fresh build from the remaining books holds."""
 
-import tempfile
-from pathlib import Path
-
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from index.config import Settings
 from index.db import open_db
-from index.pipeline import Ingest, delete_book, ingest_paths
-from tests.helpers import snapshot, write
+from index.pipeline import Ingest
+from tests.helpers import render_book, replay_equals_fresh_build
 
 PACK = """
 name = "prop"
@@ -44,11 +41,7 @@ operation = st.one_of(
 )
 
 
-def render(title, sections):
-    out = [f"# {title}\n"]
-    for chapter, name, sentences in sections:
-        out.append(f"\n## {chapter}\n\n### {name}\n\n" + " ".join(sentences) + "\n")
-    return "".join(out)
+render = render_book
 
 
 def _job(index_dir, pack_path):
@@ -58,24 +51,4 @@ def _job(index_dir, pack_path):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=1, max_size=7))
 def test_any_sequence_equals_a_fresh_build(operations):
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        pack = write(tmp / "pack.toml", PACK)
-        job = _job(tmp / "live", pack)
-        current: dict[str, str] = {}
-        for op, title, sections in operations:
-            if op == "ingest":
-                text = render(title, sections)
-                ingest_paths(job, [write(tmp / f"{title}.md", text)])
-                current[title] = text
-            elif title in current:
-                delete_book(job.db, title)
-                del current[title]
-        job.db.conn.close()
-        # a fresh build of what remains, in reverse order for good measure
-        fresh = _job(tmp / "fresh", pack)
-        for title in sorted(current, reverse=True):
-            ingest_paths(fresh, [write(tmp / f"fresh-{title}.md", current[title])])
-        fresh.db.conn.close()
-        live, rebuilt = snapshot(tmp / "live"), snapshot(tmp / "fresh")
-        assert live == rebuilt
+    replay_equals_fresh_build(operations, PACK, _job)

@@ -4,8 +4,6 @@ remaining books, whatever the order. Endpoints named in one book and defined in 
 are the case that breaks an ingest-time-only resolution."""
 
 import re
-import tempfile
-from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
@@ -13,8 +11,8 @@ from index.config import Settings
 from index.db import open_db
 from index.extract import ExtractionRun
 from index.models import ChunkExtraction, RawMention, RawRelation
-from index.pipeline import Ingest, delete_book, ingest_paths
-from tests.helpers import snapshot, write
+from index.pipeline import Ingest, ingest_paths
+from tests.helpers import render_book, replay_equals_fresh_build, snapshot, write
 
 PACK = """
 name = "prop"
@@ -73,11 +71,7 @@ operation = st.one_of(
 )
 
 
-def render(title, sections):
-    out = [f"# {title}\n"]
-    for chapter, name, sentences in sections:
-        out.append(f"\n## {chapter}\n\n### {name}\n\n" + " ".join(sentences) + "\n")
-    return "".join(out)
+render = render_book
 
 
 def _job(index_dir, pack_path):
@@ -95,26 +89,7 @@ def _job(index_dir, pack_path):
 # a symmetric self-relationship stated in two chunks is not its own inverse duplicate
 @example([("ingest", "Alpha", [("Spells", "Shield", ["Ari enemy_of Ari."]), ("Spells", "Ari", ["Ari enemy_of Ari."])])])
 def test_relationships_equal_a_fresh_build_in_any_order(operations):
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        pack = write(tmp / "pack.toml", PACK)
-        job = _job(tmp / "live", pack)
-        current: dict[str, str] = {}
-        for op, title, sections in operations:
-            if op == "ingest":
-                text = render(title, sections)
-                ingest_paths(job, [write(tmp / f"{title}.md", text)])
-                current[title] = text
-            elif title in current:
-                delete_book(job.db, title)
-                del current[title]
-        job.db.conn.close()
-        fresh = _job(tmp / "fresh", pack)
-        for title in sorted(current, reverse=True):
-            ingest_paths(fresh, [write(tmp / f"fresh-{title}.md", current[title])])
-        fresh.db.conn.close()
-        live, rebuilt = snapshot(tmp / "live"), snapshot(tmp / "fresh")
-        assert live == rebuilt
+    replay_equals_fresh_build(operations, PACK, _job)
 
 
 def test_the_property_sees_relationships_and_pending_claims(tmp_path):

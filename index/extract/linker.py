@@ -113,7 +113,7 @@ class Linker:
         if self.empty:
             return []
         spans = sorted(self._candidates(text), key=lambda c: (c[0], -(c[1] - c[0])))
-        chosen, last_end = [], -1
+        chosen = []
         # longest non-overlapping: prefer, at each overlap, the longer span
         for cand in sorted(spans, key=lambda c: -(c[1] - c[0])):
             if all(cand[1] <= s[0] or cand[0] >= s[1] for s in chosen):

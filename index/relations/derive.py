@@ -45,7 +45,7 @@ from typing import Callable
 from sqlite_utils import Database
 
 from ..extract.verify import ChunkText
-from ..models import ChunkExtraction, RawRelation
+from ..models import ChunkExtraction
 from ..normalize import collapse_whitespace, normalize_name
 from .normalize import INVALID, orient, normalize_type, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
