@@ -24,7 +24,7 @@ demo: $(STAMP)
 	$(BIN)/crossbook --index $(DEMO_INDEX) where-else "Frost Lance"
 	$(BIN)/crossbook --index $(DEMO_INDEX) where-else Shield --defines-only
 	$(BIN)/crossbook --index $(DEMO_INDEX) entity Chilled
-	$(BIN)/crossbook --index $(DEMO_INDEX) retrieve "How much Ember does the spell the Frost Wyrm hurls at anything approaching its lair cost?" -k 5
+	$(BIN)/crossbook --index $(DEMO_INDEX) retrieve "How much damage does the spell the Rime Wraith casts when it cannot close the distance deal on a hit?" -k 5
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

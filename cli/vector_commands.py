@@ -71,6 +71,8 @@ def _render_passages(console: Console, passages) -> None:
         how = f"hop {p.hop}"
         if p.via is not None:
             how += f" via [bold]{escape(p.via.entity)}[/bold] ({p.via.mention_type} in this book; from {escape(p.via.from_book)})"
+        if len(p.found_at) > 1:
+            how += f"; also found at hop {', '.join(str(h) for h in p.found_at if h != p.hop)}"
         console.print(f"{rank:>2}. [cyan]{escape(p.book)}[/cyan] — {escape(p.section or '(before the first heading)')}"
                       f"  [dim]score {p.score:.3f}, {how}[/dim]")
         console.print(f"    [dim]{escape(_excerpt(p.text))}[/dim]")

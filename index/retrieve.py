@@ -62,6 +62,7 @@ class Passage:
     text: str
     via: Via | None = None
     defines: bool = False        # hop 2+: this section defines the entity it was reached by
+    found_at: list[int] = field(default_factory=list)  # every hop that reached this section
     path_books: tuple[str, ...] = field(default=(), repr=False)
 
     def to_dict(self) -> dict:
@@ -108,7 +109,7 @@ def _passages(db: Database, hits: list[VectorHit], hop: int, limit: int) -> list
         out.append(Passage(
             chunk_id=hit.parent_id, book=parent["book"], section=parent["heading_path"],
             score=hit.similarity, similarity=hit.similarity, hop=hop, child_id=hit.child_id,
-            text=parent["text"], path_books=(parent["book"],),
+            text=parent["text"], path_books=(parent["book"],), found_at=[hop],
         ))
         if len(out) == limit:
             break
@@ -213,11 +214,17 @@ def retrieve(
             passage.similarity = to_question.get(passage.child_id, passage.similarity)
             passage.score = passage.similarity + (DEFINES_BONUS if passage.defines else LINK_BONUS)
         frontier = []
+        # a section found by several paths is scored and reported by its best one (the
+        # index agreeing with the vectors is evidence); ``found_at`` lists every hop
         for passage in sorted(found, key=lambda p: (-p.score, p.book, p.section)):
             current = merged.get(passage.chunk_id)
             if current is None:
                 frontier.append(passage)
-            if current is None or passage.score > current.score:
-                merged[passage.chunk_id] = passage
+            elif passage.score > current.score:
+                passage.found_at = sorted({*current.found_at, hop})
+            else:
+                current.found_at = sorted({*current.found_at, hop})
+                continue
+            merged[passage.chunk_id] = passage
     ranked = sorted(merged.values(), key=lambda p: (-p.score, p.hop, p.book, p.section))
     return {"question": question, "hops": hops, "k": k, "queries": queries, "results": ranked[:k]}

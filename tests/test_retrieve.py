@@ -25,6 +25,7 @@ def test_retrieve_json_gives_the_provenance_of_every_result(sample_index, cli_js
     assert hop2, "the second hop found nothing"
     for r in results:
         assert {"chunk_id", "book", "section", "score", "similarity", "hop", "child_id", "via"} <= set(r)
+        assert r["hop"] in r["found_at"] and r["found_at"] == sorted(set(r["found_at"]))
         if r["hop"] == 1:
             assert r["via"] is None
             continue
