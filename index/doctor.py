@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from sqlite_utils import Database
 
 from . import store
+from .errors import CrossbookError
 from .vectors import (
     META_DIMENSION, META_EMBEDDER, ProgressFn, SyncReport, VectorStore, child_rows, diff,
     mismatch_message,
@@ -110,7 +111,14 @@ def reembed(db: Database, new: VectorStore, progress: ProgressFn | None = None) 
     old vectors keep serving queries; an interrupted reembed resumes where it stopped
     (chunks already embedded are not embedded again)."""
     previous = store.get_meta(db, META_EMBEDDER)
-    report = new.sync(db, None, progress, record=False)
+    try:
+        report = new.sync(db, None, progress, record=False)
+    except CrossbookError:
+        # nothing embedded yet: leave no empty collection behind (a partial one is kept,
+        # so running reembed again resumes; doctor lists it until then)
+        if previous != new.embedder.id and new.count() == 0:
+            new.drop_collection(new.collection_name(new.embedder.id))
+        raise
     dimension = new.stored_dimension()
     if dimension is not None:
         new.record_embedder(db, dimension)
