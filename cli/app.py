@@ -14,7 +14,7 @@ from rich.table import Table
 
 from index.config import CONFIG_FILE, Settings, load_settings
 
-from .output import EventWriter, ProgressReporter, cli_errors, emit, warn
+from .output import EventWriter, ProgressReporter, cli_errors, emit, relation_label, warn
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -256,7 +256,7 @@ def _render_entity(console: Console, result: dict) -> None:
         if e.get("related"):
             table = Table("related to", "relationship", "direction", "count", box=None, padding=(0, 2))
             for r in e["related"]:
-                table.add_row(escape(r["entity"]["name"]), escape(r["relationship"]), escape(r["arrow"]), str(r["count"]))
+                table.add_row(escape(r["entity"]["name"]), escape(relation_label(r["relationship"], r["polarity"])), escape(r["arrow"]), str(r["count"]))
             console.print(table)
         for extra in e.get("extra_tables", []):
             console.print(extra)

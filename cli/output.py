@@ -38,6 +38,15 @@ def emit(result: Any, as_json: bool, render: Callable[[Console], None]) -> None:
         render(stdout)
 
 
+def relation_label(relation_type: str, polarity: str | None) -> str:
+    """A relationship as a reader should take it: a denied one must not read as asserted."""
+    if polarity == "denied":
+        return f"NOT {relation_type}"
+    if polarity == "uncertain":
+        return f"{relation_type} (uncertain)"
+    return relation_type
+
+
 def warn(message: str) -> None:
     stderr.print(f"Warning: {message}", markup=False)
 

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .app import JSON_OPT, State, _open, app
-from .output import cli_errors, emit, stderr
+from .output import cli_errors, emit, relation_label, stderr
 
 ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
 
@@ -26,7 +26,7 @@ def _render_rows(console: Console, rows: list[dict]) -> None:
     table = Table("id", "source", "relationship", "target", "book", "status", "review", box=None, padding=(0, 2))
     for r in rows:
         status = r["status"] + (f" ({r['status_reason']})" if r.get("status_reason") else "")
-        table.add_row(str(r.get("id", "-")), escape(r["source"]), escape(r["relation_type"]), escape(r["target"]),
+        table.add_row(str(r.get("id", "-")), escape(r["source"]), escape(relation_label(r["relation_type"], r.get("polarity"))), escape(r["target"]),
                       escape(r["book"]), escape(status), r.get("review_state", "-"))
     console.print(table)
 

@@ -146,14 +146,15 @@ def entity_detail(db: Database, name: str) -> dict:
 
 
 RELATED_SQL = """
-SELECT v.related_id, e.name, e.entity_type, r.relation_type, v.relation_type, v.direction, count(*) AS n
+SELECT v.related_id, e.name, e.entity_type, r.relation_type, v.relation_type, v.direction, r.polarity,
+       count(*) AS n
 FROM entity_relationships_view v
 JOIN entities e ON e.id = v.related_id
 JOIN entity_relationships r ON r.id = v.relationship_id
 WHERE v.entity_id = ? AND v.review_state != 'rejected'
   AND (v.status = 'ready' OR v.review_state IN ('accepted', 'adjusted'))
-GROUP BY v.related_id, r.relation_type, v.direction
-ORDER BY n DESC, e.name, r.relation_type
+GROUP BY v.related_id, r.relation_type, v.direction, r.polarity
+ORDER BY n DESC, e.name, r.relation_type, r.polarity
 """
 
 
@@ -161,16 +162,18 @@ def related_entities(db: Database, entity_id: int) -> list[dict]:
     """Seed 003's related-entities table for one entity: each (related entity, relationship,
     direction) with how many chunks state it. ``relationship`` is the type as stored and
     ``arrow`` its real direction (``Frost Wyrm → Frost Lance`` for "casts" on either
-    entity's page); ``reads_as`` is the same edge read from this entity (``cast_by``).
+    entity's page); ``reads_as`` is the same edge read from this entity (``cast_by``);
+    ``polarity`` keeps "X does not counter Y" apart from "X counters Y".
     Rejected and invalid (unless accepted in review) relationships are left out."""
     me = db.execute("SELECT name FROM entities WHERE id = ?", [entity_id]).fetchone()[0]
     out = []
-    for related_id, name, entity_type, stored_type, reads_as, direction, n in db.execute(RELATED_SQL, [entity_id]):
+    for related_id, name, entity_type, stored_type, reads_as, direction, polarity, n in db.execute(RELATED_SQL, [entity_id]):
         out.append({
             "entity": {"id": related_id, "name": name, "entity_type": entity_type},
             "relationship": stored_type,
             "reads_as": reads_as,
             "direction": direction,
+            "polarity": polarity,        # "denied": the text says it does NOT hold
             "arrow": f"{me} → {name}" if direction == "outgoing" else f"{name} → {me}",
             "count": n,
         })

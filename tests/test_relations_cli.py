@@ -114,7 +114,7 @@ def test_entity_detail_has_the_related_entities_table(rel_index, cli, cli_json):
     assert chilled["related"] == [{
         "entity": {"id": chilled["related"][0]["entity"]["id"], "name": "Frost Lance", "entity_type": "other"},
         "relationship": "inflicts", "reads_as": "inflicted_by", "direction": "incoming",
-        "arrow": "Frost Lance → Chilled", "count": 2}]
+        "polarity": "asserted", "arrow": "Frost Lance → Chilled", "count": 2}]
     # on Chilled's page the edge keeps its stated verb and real direction (seed 003's table)
     chilled_text = cli("entity", "Chilled").stdout
     assert "inflicts" in chilled_text and "Frost Lance → Chilled" in chilled_text and "inflicted_by" not in chilled_text
@@ -144,3 +144,22 @@ def test_offline_ingest_events_on_stdout_include_spacy_candidates(tmp_path, cli)
     phases = [(e["event"], e["phase"]) for e in lines if e["event"].startswith("phase.")]
     assert ("phase.start", "extract") in phases and ("phase.done", "write") in phases
     assert "Core Rules: added" in result.stderr  # the text summary moved to stderr
+
+
+def test_a_denied_relationship_never_reads_as_an_assertion(tmp_path, cli, cli_json):
+    import networkx
+
+    book_b = write(tmp_path / "b.md", BOOK_B.replace(
+        "It leaves the target Chilled.", "Frost Lance does not inflict Chilled on its target."))
+    assert cli("ingest", write(tmp_path / "a.md", BOOK_A), book_b, "--relations", "spacy").exit_code == 0
+    rows = cli_json("relations", "--type", "inflicts")
+    assert [(r["source"], r["target"], r["polarity"]) for r in rows] == [("Frost Lance", "Chilled", "denied")]
+    listing = cli("relations").stdout
+    assert "NOT inflicts" in listing
+    [chilled] = cli_json("entity", "Chilled")["entities"]
+    assert [(r["relationship"], r["polarity"]) for r in chilled["related"]] == [("inflicts", "denied")]
+    assert "NOT inflicts" in cli("entity", "Chilled").stdout
+    out = tmp_path / "g.graphml"
+    cli_json("export", "--format", "graphml", "-o", out)
+    [(_, _, data)] = list(networkx.read_graphml(out).edges(data=True))
+    assert (data["relation_type"], data["polarity"]) == ("inflicts", "denied")

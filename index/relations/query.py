@@ -141,9 +141,10 @@ def _graph(rows: list[dict]) -> tuple[dict, dict]:
     for r in rows:
         nodes[r["source_id"]] = {"id": r["source_id"], "name": r["source"], "entity_type": r["source_type"]}
         nodes[r["target_id"]] = {"id": r["target_id"], "name": r["target"], "entity_type": r["target_type"]}
-        edge = edges.setdefault((r["source_id"], r["target_id"], r["relation_type"]), {
+        # a denied statement is its own edge: it must never merge into (or read as) an assertion
+        edge = edges.setdefault((r["source_id"], r["target_id"], r["relation_type"], r["polarity"]), {
             "source": r["source_id"], "target": r["target_id"], "relation_type": r["relation_type"],
-            "count": 0, "books": set(), "evidence": r["evidence"], "confidence": 0.0,
+            "polarity": r["polarity"], "count": 0, "books": set(), "evidence": r["evidence"], "confidence": 0.0,
             "status": r["status"], "review_state": r["review_state"],
         })
         edge["count"] += 1
@@ -169,13 +170,13 @@ def export_jsonl(db: Database, include_invalid: bool = False) -> tuple[str, dict
 
 
 _NODE_KEYS = (("name", "string"), ("entity_type", "string"))
-_EDGE_KEYS = (("relation_type", "string"), ("count", "int"), ("books", "string"), ("evidence", "string"),
+_EDGE_KEYS = (("relation_type", "string"), ("polarity", "string"), ("count", "int"), ("books", "string"), ("evidence", "string"),
               ("confidence", "double"), ("status", "string"), ("review_state", "string"))
 
 
 def export_graphml(db: Database, include_invalid: bool = False) -> tuple[str, dict]:
-    """GraphML (directed; one edge per (source, target, type), with how many chunks state
-    it) for networkx, Gephi or Neo4j. Returns (text, counts)."""
+    """GraphML (directed; one edge per (source, target, type, polarity), with how many
+    chunks state it) for networkx, Gephi or Neo4j. Returns (text, counts)."""
     nodes, edges = _graph(_exported(db, include_invalid))
     ET.register_namespace("", GRAPHML_NS)
     q = lambda tag: f"{{{GRAPHML_NS}}}{tag}"  # noqa: E731
@@ -189,7 +190,7 @@ def export_graphml(db: Database, include_invalid: bool = False) -> tuple[str, di
         element = ET.SubElement(graph, q("node"), {"id": f"entity:{node['id']}"})
         for i, (name, _) in enumerate(_NODE_KEYS):
             ET.SubElement(element, q("data"), {"key": f"n{i}"}).text = str(node[name])
-    for n, (key, edge) in enumerate(sorted(edges.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2]))):
+    for n, (key, edge) in enumerate(sorted(edges.items(), key=lambda kv: kv[0])):
         element = ET.SubElement(graph, q("edge"), {
             "id": f"rel:{n}", "source": f"entity:{edge['source']}", "target": f"entity:{edge['target']}"})
         values = {**edge, "books": "; ".join(sorted(edge["books"]))}
