@@ -98,9 +98,10 @@ def doctor(
         embedder = embedder_for_id(recorded, settings) if recorded else None
         with _vectors(settings, db, check=False, embedder=embedder) as vectors:
             with ProgressReporter("repair") as progress:
-                report = checks.repair(db, vectors, progress) if repair else checks.check(db, vectors)
-        if settings.embedder and recorded and settings.embedder != recorded.split(":", 1)[0]:
-            report.embedder_problems.insert(0, f"--embedder {settings.embedder} selected, but the index was built with {recorded}: run crossbook reembed to switch")
+                if repair:
+                    report = checks.repair(db, vectors, progress, selected=settings.embedder)
+                else:
+                    report = checks.check(db, vectors, selected=settings.embedder)
         emit(report.to_dict(), as_json, lambda c: _render_doctor(c, report))
         if not report.ok:
             raise typer.Exit(1)

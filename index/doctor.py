@@ -24,7 +24,7 @@ from . import store
 from .errors import CrossbookError
 from .vectors import (
     META_DIMENSION, META_EMBEDDER, ProgressFn, SyncReport, VectorStore, child_rows, diff,
-    mismatch_message,
+    embedder_option, mismatch_message,
 )
 
 
@@ -50,12 +50,10 @@ class DoctorReport:
         return {**asdict(self), "ok": self.ok}
 
 
-def _collection_problems(db: Database, vectors: VectorStore) -> list[str]:
-    """Ways the collection's vectors disagree with the embedder recorded in SQLite."""
+def _unusable_vectors(db: Database, vectors: VectorStore) -> list[str]:
+    """Ways the collection's vectors are not those of the recorded embedder at all (they
+    cannot be patched: repair rebuilds the collection from SQLite)."""
     problems = []
-    recorded = store.get_meta(db, META_EMBEDDER)
-    if recorded is not None and recorded != vectors.embedder.id:
-        problems.append(mismatch_message(recorded))
     meta = vectors.collection.metadata or {}
     if meta.get("embedder") not in (None, vectors.embedder.id):
         problems.append(
@@ -70,34 +68,38 @@ def _collection_problems(db: Database, vectors: VectorStore) -> list[str]:
     return problems
 
 
-def check(db: Database, vectors: VectorStore) -> DoctorReport:
-    """Compare every child chunk in SQLite with the vectors (read-only)."""
+def check(db: Database, vectors: VectorStore, selected: str | None = None) -> DoctorReport:
+    """Compare every child chunk in SQLite with the vectors (read-only). ``selected`` is the
+    --embedder the user chose, if any: one other than the recorded embedder is reported
+    (switching is reembed's job)."""
     rows = child_rows(db)
     stored = vectors.stored()
     drift = diff(rows, stored)
+    problems = []
+    recorded = store.get_meta(db, META_EMBEDDER)
+    if recorded is not None and (recorded != vectors.embedder.id
+                                 or (selected and selected != embedder_option(recorded))):
+        problems.append(mismatch_message(recorded))
     return DoctorReport(
         location=vectors.location, embedder=vectors.embedder.id, chunks=len(rows),
         vectors=len(stored), missing=drift.missing, stale=drift.stale, orphaned=drift.orphaned,
-        embedder_problems=_collection_problems(db, vectors),
+        embedder_problems=problems + _unusable_vectors(db, vectors),
         leftover_collections=vectors.other_collections(),
     )
 
 
-def repair(db: Database, vectors: VectorStore, progress: ProgressFn | None = None) -> DoctorReport:
+def repair(db: Database, vectors: VectorStore, progress: ProgressFn | None = None,
+           selected: str | None = None) -> DoctorReport:
     """Fix every kind of drift from SQLite, then check again. The vectors are checked and
     repaired with the index's recorded embedder (``vectors`` must be opened with it)."""
-    before = check(db, vectors)
-    rebuilt = False
-    if any("dimensions" in p or "collection holds" in p for p in before.embedder_problems):
-        # vectors of another model cannot be patched: rebuild the collection from SQLite
+    rebuilt = bool(_unusable_vectors(db, vectors))
+    if rebuilt:
         vectors.drop_collection(vectors.collection_name(vectors.embedder.id))
-        rebuilt = True
-    synced: SyncReport = vectors.sync(db, None, progress)
-    dropped = []
-    for name in before.leftover_collections:
+    synced: SyncReport = vectors.sync(db, None, progress)  # missing, stale and orphaned
+    dropped = vectors.other_collections()
+    for name in dropped:
         vectors.drop_collection(name)
-        dropped.append(name)
-    after = check(db, vectors)
+    after = check(db, vectors, selected)
     after.repaired = {
         "embedded": synced.embedded, "deleted": synced.deleted,
         "collection_rebuilt": rebuilt, "collections_dropped": dropped,

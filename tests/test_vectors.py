@@ -127,6 +127,12 @@ def test_a_different_embedder_is_a_clear_error_and_reembed_switches(two_books, c
         wrong = cli("--embedder", "hash128", "search", "frost")
         assert wrong.exit_code == 1 and wrong.stdout == ""
         assert "built with embedder hash:256" in wrong.stderr and "reembed" in wrong.stderr
+        # doctor checks with the recorded embedder and reports the selected one as a mismatch
+        doctor = cli("--embedder", "hash128", "doctor", "--json")
+        assert doctor.exit_code == 1
+        report = json.loads(doctor.stdout)
+        assert report["embedder"] == "hash:256" and not report["missing"]
+        assert any("reembed" in p for p in report["embedder_problems"])
         switched = cli("--embedder", "hash128", "reembed", "--json")
         assert switched.exit_code == 0, switched.stderr
         report = json.loads(switched.stdout)
