@@ -116,13 +116,16 @@ def _passages(db: Database, hits: list[VectorHit], hop: int, limit: int) -> list
     return out
 
 
-def search(vectors: VectorStore, db: Database, query: str, k: int = 10, books: tuple[str, ...] = ()) -> list[Passage]:
+def search(vectors: VectorStore, db: Database, query: str, k: int = 10, books: tuple[str, ...] = (),
+           query_vector: list[float] | None = None) -> list[Passage]:
     """The ``k`` parent sections whose child chunks are nearest to ``query`` (all hop 1).
 
-    ``books`` restricts the search to those books. Raises BadInput for an empty query.
+    ``books`` restricts the search to those books; ``query_vector`` is the query's
+    embedding when the caller already has it. Raises BadInput for an empty query.
     """
     _check(query, k)
-    hits = vectors.query([query], k * OVERSAMPLE, books)[0]
+    hits = vectors.query([query], k * OVERSAMPLE, books,
+                         embeddings=[query_vector] if query_vector is not None else None)[0]
     return _passages(db, hits, hop=1, limit=k)
 
 
@@ -199,8 +202,7 @@ def retrieve(
     if hops < 1:
         raise BadInput(f"--hops must be at least 1 (got {hops})")
     question_vector = vectors.embedder.embed([question])[0]
-    hits = vectors.query([question], k * OVERSAMPLE, books, embeddings=[question_vector])[0]
-    frontier = _passages(db, hits, hop=1, limit=k)
+    frontier = search(vectors, db, question, k, books, query_vector=question_vector)
     queries = [{"hop": 1, "query": question, "book": None}]
     merged: dict[str, Passage] = {p.chunk_id: p for p in frontier}
     for hop in range(2, hops + 1):

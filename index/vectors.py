@@ -239,9 +239,6 @@ class VectorStore:
         report.deleted = self.delete_ids(report.orphaned)
         return report
 
-    def sync_book(self, db: Database, title: str, progress: ProgressFn | None = None) -> SyncReport:
-        return self.sync(db, title, progress)
-
     # -- the pipeline's interface (index/pipeline.py) -------------------------------------------
 
     def replace_book(self, db: Database, title: str, children: list, progress: ProgressFn | None = None) -> SyncReport:
@@ -250,12 +247,12 @@ class VectorStore:
         ``children`` are the chunks just written; the rows are re-read from SQLite so the
         vectors follow the source of truth exactly (ids, section paths, text hashes).
         """
-        return self.sync_book(db, title, progress)
+        return self.sync(db, title, progress)
 
     def ensure_book(self, db: Database, title: str) -> SyncReport:
         """For an unchanged book: repair its vectors if they drifted (e.g. a crash after
         SQLite committed); a no-op, one read, when they match."""
-        return self.sync_book(db, title)
+        return self.sync(db, title)
 
     def delete_book(self, title: str) -> None:
         """Remove every vector of the book, from this index's collections of every embedder
