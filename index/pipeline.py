@@ -136,11 +136,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
             claims[parent.id] = chunk_claims
             dropped_relations.update(chunk_drops)
             for claim in chunk_claims:
-                job.events({"event": "relation.candidate", "book": title, "chunk_id": parent.id,
-                            "source": claim.source_name, "target": claim.target_name,
-                            "relation_type": claim.relation_type, "evidence": claim.evidence,
-                            "confidence": claim.confidence, "polarity": claim.polarity,
-                            "implicit": claim.implicit, "extractor": claim.extractor})
+                job.events(relations.candidate_event(title, parent.id, claim))
     if mode == "llm":
         job.events({"event": "phase.done", "phase": "relation_discovery", "book": title,
                     "candidates": sum(len(c) for c in claims.values()), "dropped": dict(dropped_relations)})

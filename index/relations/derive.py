@@ -234,6 +234,15 @@ def load_svo():
     return (fn, entity_cls) if fn and entity_cls else None
 
 
+def candidate_event(book: str, chunk_id: str, claim: Claim) -> dict:
+    """Seed 000's ``relation.candidate`` event for one claim, before normalization."""
+    return {"event": "relation.candidate", "book": book, "chunk_id": chunk_id,
+            "source": claim.source_name, "target": claim.target_name,
+            "relation_type": claim.relation_type, "evidence": claim.evidence,
+            "confidence": claim.confidence, "polarity": claim.polarity,
+            "implicit": claim.implicit, "extractor": claim.extractor}
+
+
 def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event) -> int:
     """Keep the spaCy claims in step with each chunk's text and entities: a chunk is parsed
     again only when its (text, entity list) signature changed; each new claim is reported
@@ -294,11 +303,7 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event) -> 
             ))
         insert_claims(db, book, {chunk_id: claims})
         for claim in claims:
-            events({"event": "relation.candidate", "book": book, "chunk_id": chunk_id,
-                    "source": claim.source_name, "target": claim.target_name,
-                    "relation_type": claim.relation_type, "evidence": claim.evidence,
-                    "confidence": claim.confidence, "polarity": claim.polarity,
-                    "implicit": claim.implicit, "extractor": claim.extractor})
+            events(candidate_event(book, chunk_id, claim))
     return parsed
 
 
