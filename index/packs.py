@@ -120,18 +120,24 @@ def parse_pack(text: str, where: str) -> DomainPack:
 
 
 @lru_cache(maxsize=16)
+def find_pack_file(name_or_path: str, directory: Path, suffixes: tuple[str, ...], what: str) -> Path:
+    """A pack file given by path, or shipped in ``directory`` under ``name`` + one of
+    ``suffixes``; raises ConfigError naming the shipped ones (``what``: "pack"...)."""
+    candidate = Path(name_or_path)
+    if candidate.suffix in suffixes or candidate.exists():
+        return candidate
+    for suffix in suffixes:
+        if (directory / f"{name_or_path}{suffix}").is_file():
+            return directory / f"{name_or_path}{suffix}"
+    shipped = sorted({p.stem for p in directory.glob("*.*") if p.suffix in suffixes})
+    raise ConfigError(
+        f"unknown {what} '{name_or_path}' (shipped: {', '.join(shipped)}; or give a {'/'.join(suffixes)} path)"
+    )
+
+
 def load_pack(name_or_path: str) -> DomainPack:
     """Load a shipped pack by name or a pack file by path; raises ConfigError."""
-    candidate = Path(name_or_path)
-    if candidate.suffix == ".toml" or candidate.exists():
-        path = candidate
-    else:
-        path = PACK_DIR / f"{name_or_path}.toml"
-        if not path.is_file():
-            shipped = sorted(p.stem for p in PACK_DIR.glob("*.toml"))
-            raise ConfigError(
-                f"unknown pack '{name_or_path}' (shipped: {', '.join(shipped)}; or give a .toml path)"
-            )
+    path = find_pack_file(name_or_path, PACK_DIR, (".toml",), "pack")
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

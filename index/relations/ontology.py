@@ -30,6 +30,7 @@ from itertools import product
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..packs import find_pack_file
 
 ONTOLOGY_DIR = Path(__file__).resolve().parent.parent / "ontology"
 DEFAULT_PACKS = ("rulebook",)
@@ -114,17 +115,7 @@ class Ontology:
 
 
 def _read_document(name_or_path: str) -> tuple[str, dict]:
-    candidate = Path(name_or_path)
-    if candidate.suffix in (".toml", ".json") or candidate.exists():
-        path = candidate
-    else:
-        path = next((ONTOLOGY_DIR / f"{name_or_path}{ext}" for ext in (".toml", ".json")
-                     if (ONTOLOGY_DIR / f"{name_or_path}{ext}").is_file()), None)
-        if path is None:
-            shipped = sorted({p.stem for p in ONTOLOGY_DIR.glob("*.*") if p.suffix in (".toml", ".json")})
-            raise ConfigError(
-                f"unknown ontology pack '{name_or_path}' (shipped: {', '.join(shipped)}; or give a .toml/.json path)"
-            )
+    path = find_pack_file(name_or_path, ONTOLOGY_DIR, (".toml", ".json"), "ontology pack")
     try:
         text = path.read_text(encoding="utf-8")
         data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
