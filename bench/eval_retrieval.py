@@ -1,23 +1,43 @@
 """`make eval`: recall@k of the second-hop gold section, plain search vs multi-hop retrieve.
 
-Ingests sample_corpus/ (rules extractor, local MiniLM embedder) into a temporary index,
-asks every question of sample_corpus/questions.json both ways, and prints one table. A
-question counts as found when its second_hop section (book + heading path) is among the
-top k parent sections.
+Two shelves: ``sample`` (sample_corpus/ and its questions.json) and ``fate`` (the eight
+Fate SRDs in corpora/fate, else ../shared/corpora/fate, and bench/fate/questions.json).
+Each is ingested with the rules extractor and the local embedder into an index cached
+under the temp directory, keyed by the books, the manifest and the ingest code (so a
+second run only asks the questions). Every question is asked both ways; the tables give
+recall@1/3/5/10 and MRR of the second-hop gold section, first-hop recall, the latency of
+each call in this process, and for every question ``retrieve`` misses the stage that lost
+it:
 
-    python bench/eval_retrieval.py [-k 10] [--embedder local] [--verbose]
+- bridge not extracted: the index stores no mention of the bridge entity in the
+  first-hop gold section (an extraction problem, not a ranking one);
+- first hop not reached: the first-hop gold section is not among the sections whose
+  entities retrieve follows;
+- bridge not followed: it is, but retrieve did not expand through the bridge;
+- ranked out: it did, but the second-hop section is not in the top k.
+
+A gold section is a book (title, or ``file`` in the shelf's manifest) plus either its
+heading ``path`` or a verbatim ``quote`` inside it (markup stripped, quotes straightened,
+whitespace collapsed), so the gold survives changes to chunking and heading recovery.
+
+    python bench/eval_retrieval.py [--shelf sample|fate|both] [-k 10] [--verbose] [--no-cache]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import random
 import re
+import shutil
+import statistics
 import sys
 import tempfile
 import time
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,9 +45,57 @@ sys.path.insert(0, str(ROOT))
 
 from index.config import load_settings  # noqa: E402
 from index.db import open_db  # noqa: E402
+from index.normalize import normalize_name  # noqa: E402
 from index.pipeline import Ingest, rebuild  # noqa: E402
 from index.retrieve import retrieve, search  # noqa: E402
 from index.vectors import open_vectors  # noqa: E402
+
+# what the retrieval code may change without the cached index going stale
+QUERY_ONLY_CODE = {"retrieve.py", "entity_graph.py", "lookup.py", "doctor.py"}
+
+
+# -- shelves -----------------------------------------------------------------------------------
+
+@dataclass
+class Shelf:
+    name: str
+    manifest_text: str            # [[books]] with absolute paths (and the pack line, if any)
+    book_files: list[Path]
+    questions: list[dict]
+    titles: dict[str, str] = field(default_factory=dict)  # file name -> book title
+
+
+def fate_books_dir() -> Path | None:
+    for candidate in (ROOT / "corpora" / "fate", ROOT.parent / "shared" / "corpora" / "fate"):
+        if (candidate / "fate-core.md").is_file():
+            return candidate
+    return None
+
+
+def sample_shelf(corpus: Path, distractors: int, tmp: Path) -> Shelf:
+    manifest = corpus / "crossbook.toml"
+    data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    books = [{"path": str((corpus / b["path"]).resolve()), **({"title": b["title"]} if "title" in b else {})}
+             for b in data["books"]]
+    if distractors:
+        books += distractor_books(corpus, distractors, 60, tmp)
+    head = f"pack = {json.dumps(str((corpus / data['pack']).resolve()))}\n" if "pack" in data else ""
+    questions = json.loads((corpus / "questions.json").read_text(encoding="utf-8"))["questions"]
+    name = f"sample corpus + {distractors} distractor books" if distractors else "sample corpus"
+    return Shelf(name, head + manifest_lines(books), [Path(b["path"]) for b in books], questions)
+
+
+def fate_shelf(books_dir: Path) -> Shelf:
+    spec = json.loads((ROOT / "bench" / "fate" / "questions.json").read_text(encoding="utf-8"))
+    books = [{"path": str((books_dir / b["path"]).resolve()), "title": b["title"]} for b in spec["books"]]
+    titles = {b["path"]: b["title"] for b in spec["books"]}
+    return Shelf("Fate SRD shelf", manifest_lines(books), [Path(b["path"]) for b in books],
+                 spec["questions"], titles)
+
+
+def manifest_lines(books: list[dict]) -> str:
+    return "".join(f"[[books]]\npath = {json.dumps(b['path'])}\n"
+                   + (f"title = {json.dumps(b['title'])}\n" if "title" in b else "") for b in books)
 
 
 def distractor_books(corpus: Path, count: int, sections: int, out: Path) -> list[dict]:
@@ -57,80 +125,215 @@ def distractor_books(corpus: Path, count: int, sections: int, out: Path) -> list
     return books
 
 
-def rank_of(results, gold: dict) -> int | None:
+# -- the cached index --------------------------------------------------------------------------
+
+def index_key(shelf: Shelf, embedder: str) -> str:
+    """Content key: the books, the manifest and every ingest-side source file."""
+    digest = hashlib.sha256()
+    digest.update(f"{embedder}\n{shelf.manifest_text}".encode())
+    for path in shelf.book_files:
+        digest.update(path.read_bytes())
+    pack = re.search(r'^pack = "(.*)"$', shelf.manifest_text, re.M)
+    if pack:
+        digest.update(Path(pack.group(1)).read_bytes())
+    for path in sorted((ROOT / "index").rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".toml", ".json") and path.name not in QUERY_ONLY_CODE:
+            digest.update(str(path.relative_to(ROOT)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def build_index(shelf: Shelf, embedder: str, cache: bool, tmp: Path) -> tuple[Path, float | None]:
+    """The index directory for the shelf (built now, or found in the cache) and the ingest
+    time in seconds (None when it came from the cache)."""
+    slug = re.sub(r"\W+", "-", shelf.name.lower()).strip("-")
+    final = Path(tempfile.gettempdir()) / "crossbook-eval" / f"{slug}-{index_key(shelf, embedder)}"
+    if cache and (final / "complete").is_file():
+        return final, None
+    work = tmp / f"build-{slug}"
+    manifest = tmp / f"{slug}.toml"
+    manifest.write_text(shelf.manifest_text, encoding="utf-8")
+    # an empty environ: the eval must not depend on the caller's CROSSBOOK_* variables
+    settings = load_settings({"index_dir": work, "embedder": embedder}, {}, manifest)
+    db = open_db(work, create=True)
+    started = time.perf_counter()
+    with open_vectors(settings, db) as vectors:
+        summary = rebuild(Ingest(db, settings, vectors=vectors), manifest)
+    seconds = time.perf_counter() - started
+    db.close()
+    if summary["failed"]:
+        raise SystemExit(f"ingest failed: {summary['failed']}")
+    if not cache:
+        return work, seconds
+    (work / "complete").write_text(f"{seconds:.1f}\n", encoding="utf-8")
+    final.parent.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(final, ignore_errors=True)
+    shutil.move(str(work), str(final))
+    return final, seconds
+
+
+# -- gold --------------------------------------------------------------------------------------
+
+def plain(text: str) -> str:
+    text = re.sub(r"<[^>]+>", "", text)
+    text = text.translate(str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"'}))
+    text = re.sub(r"[*_`]+", "", text)
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def gold_book(gold: dict, shelf: Shelf) -> str:
+    return gold["book"] if "book" in gold else shelf.titles[gold["file"]]
+
+
+def is_gold(book: str, section: str, text: str, gold: dict, shelf: Shelf) -> bool:
+    if book != gold_book(gold, shelf):
+        return False
+    if "path" in gold:
+        return section == gold["path"]
+    return plain(gold["quote"]) in plain(text)
+
+
+def rank_of(results, gold: dict, shelf: Shelf) -> int | None:
     for rank, passage in enumerate(results, 1):
-        if passage.book == gold["book"] and passage.section == gold["path"]:
+        if is_gold(passage.book, passage.section, passage.text, gold, shelf):
             return rank
     return None
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-k", type=int, default=10, help="cut-off for recall@k")
-    parser.add_argument("--embedder", default="local", help="local (default), hash or openai")
-    parser.add_argument("--corpus", type=Path, default=ROOT / "sample_corpus")
-    parser.add_argument("--hops", type=int, default=2, help="hops for retrieve")
-    parser.add_argument("--distractors", type=int, default=0,
-                        help="add N generated books of 60 sections that share the corpus's vocabulary")
-    parser.add_argument("--verbose", action="store_true", help="one line per question")
-    args = parser.parse_args()
-    manifest = args.corpus / "crossbook.toml"
-    questions = json.loads((args.corpus / "questions.json").read_text(encoding="utf-8"))["questions"]
-    with tempfile.TemporaryDirectory() as tmp:
-        # settings (the pack) from the corpus manifest; an empty environ: the eval must not
-        # depend on the caller's CROSSBOOK_* variables
-        settings = load_settings({"index_dir": Path(tmp) / "index", "embedder": args.embedder}, {}, manifest)
-        if args.distractors:
-            books = [{"path": str((args.corpus / b["path"]).resolve()), **({"title": b["title"]} if "title" in b else {})}
-                     for b in tomllib.loads(manifest.read_text(encoding="utf-8"))["books"]]
-            books += distractor_books(args.corpus, args.distractors, 60, Path(tmp))
-            manifest = Path(tmp) / "crossbook.toml"
-            manifest.write_text("".join(
-                f"[[books]]\npath = {json.dumps(b['path'])}\n" + (f"title = {json.dumps(b['title'])}\n" if "title" in b else "")
-                for b in books), encoding="utf-8")
-        db = open_db(settings.index_dir, create=True)
-        started = time.perf_counter()
-        with open_vectors(settings, db) as vectors:
-            summary = rebuild(Ingest(db, settings, vectors=vectors), manifest)
-            if summary["failed"]:
-                print(f"ingest failed: {summary['failed']}", file=sys.stderr)
-                return 1
-            ingest_seconds = time.perf_counter() - started
-            first_hop = {"search": 0, "retrieve": 0}
-            rows = []
+def gold_sections(db, gold: dict, shelf: Shelf) -> list[str]:
+    book = gold_book(gold, shelf)
+    return [row["id"] for row in db.query(
+        "SELECT id, heading_path, text FROM chunks WHERE kind = 'parent' AND book = ?", [book])
+        if is_gold(book, row["heading_path"], row["text"], gold, shelf)]
+
+
+def same_entity(name: str, bridge: str) -> bool:
+    """The bridge as a question names it ("Boost") and as the index stores it ("Boosts")."""
+    a, b = normalize_name(name), normalize_name(bridge)
+    return a == b or a.rstrip("s") == b.rstrip("s")
+
+
+def miss_stage(db, q: dict, result: dict, shelf: Shelf) -> str:
+    first = gold_sections(db, q["first_hop"], shelf)
+    if not first:
+        return "first-hop gold not in the index"
+    marks = ",".join("?" * len(first))
+    stored = [row[0] for row in db.execute(
+        f"SELECT DISTINCT e.name FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
+        f" WHERE m.chunk_id IN ({marks})", first)]
+    if not any(same_entity(name, q["via"]) for name in stored):
+        return "bridge not extracted"
+    followed_from = set(result.get("seeds", ())) or {
+        p.chunk_id for p in result["results"] if p.hop == 1}
+    if not followed_from & set(first):
+        return "first hop not reached"
+    followed = [f["entity"] for f in result.get("followed", ())] or [
+        query.get("entity", "") for query in result["queries"]]
+    if not any(same_entity(name, q["via"]) for name in followed):
+        return "bridge not followed"
+    return "ranked out"
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+def ask(shelf: Shelf, index_dir: Path, embedder: str, k: int, hops: int, ranking: str) -> dict:
+    settings = load_settings({"index_dir": index_dir, "embedder": embedder}, {}, None)
+    db = open_db(index_dir)
+    rows, search_ms, retrieve_ms = [], [], []
+    with open_vectors(settings, db) as vectors:
+        search(vectors, db, "warm up the embedder", k=k)
+        for q in shelf.questions:
             started = time.perf_counter()
-            for q in questions:
-                plain = search(vectors, db, q["question"], k=args.k)
-                multi = retrieve(vectors, db, q["question"], hops=args.hops, k=args.k)["results"]
-                ranks = (rank_of(plain, q["second_hop"]), rank_of(multi, q["second_hop"]))
-                first_hop["search"] += rank_of(plain, q["first_hop"]) is not None
-                first_hop["retrieve"] += rank_of(multi, q["first_hop"]) is not None
-                rows.append((q, ranks))
-            query_ms = (time.perf_counter() - started) * 1000 / len(questions)
-    n = len(questions)
-    if args.verbose:
-        for q, (s, r) in rows:
-            print(f"search {str(s or '-'):>3}  retrieve {str(r or '-'):>3}  via {q['via']:<16} {q['question']}")
+            plain_results = search(vectors, db, q["question"], k=k)
+            search_ms.append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
+            result = retrieve(vectors, db, q["question"], hops=hops, k=k, ranking=ranking)
+            retrieve_ms.append((time.perf_counter() - started) * 1000)
+            multi = result["results"]
+            row = {
+                "q": q,
+                "ranks": (rank_of(plain_results, q["second_hop"], shelf), rank_of(multi, q["second_hop"], shelf)),
+                "first": (rank_of(plain_results, q["first_hop"], shelf) is not None,
+                          rank_of(multi, q["first_hop"], shelf) is not None),
+            }
+            if row["ranks"][1] is None:
+                row["stage"] = miss_stage(db, q, result, shelf)
+            rows.append(row)
+    db.close()
+    return {"rows": rows, "search_ms": search_ms, "retrieve_ms": retrieve_ms}
+
+
+def report(shelf: Shelf, run: dict, k: int, embedder: str, ingest: float | None, verbose: bool) -> None:
+    rows = run["rows"]
+    n = len(rows)
+    if verbose:
+        for row in rows:
+            s, r = row["ranks"]
+            print(f"search {str(s or '-'):>3}  retrieve {str(r or '-'):>3}  via {row['q']['via']:<22}"
+                  f" {row.get('stage', ''):<22} {row['q']['question'][:90]}")
         print()
-    k = args.k
-    shelf = f"sample corpus + {args.distractors} distractor books" if args.distractors else "sample corpus"
-    print(f"{shelf}: {n} two-book questions, embedder {args.embedder}, ingest {ingest_seconds:.1f}s,"
-          f" search + retrieve {query_ms:.0f} ms per question")
+    built = "cached index" if ingest is None else f"ingest + embed {ingest:.0f} s"
+    print(f"## {shelf.name}: {n} two-book questions, embedder {embedder}, {built}")
     print()
     print(f"| {'second-hop gold section':<30} | {'search':>8} | {'retrieve':>8} |")
     print(f"|{'-' * 32}|{'-' * 10}|{'-' * 10}|")
     for cut in sorted({1, 3, 5, k}):
         if cut > k:
             continue
-        hits = [sum(1 for _, r in rows if r[i] is not None and r[i] <= cut) for i in (0, 1)]
-        label = f"recall@{cut}"
-        print(f"| {label:<30} | {hits[0] / n:>8.0%} | {hits[1] / n:>8.0%} |")
-    mrr = [sum(1 / r[i] for _, r in rows if r[i] is not None) / n for i in (0, 1)]
+        hits = [sum(1 for row in rows if row["ranks"][i] is not None and row["ranks"][i] <= cut) for i in (0, 1)]
+        print(f"| {f'recall@{cut}':<30} | {hits[0] / n:>8.1%} | {hits[1] / n:>8.1%} |")
+    mrr = [sum(1 / row["ranks"][i] for row in rows if row["ranks"][i] is not None) / n for i in (0, 1)]
     print(f"| {f'MRR@{k}':<30} | {mrr[0]:>8.3f} | {mrr[1]:>8.3f} |")
-    print(f"| {f'first-hop gold, recall@{k}':<30} | {first_hop['search'] / n:>8.0%} | {first_hop['retrieve'] / n:>8.0%} |")
-    print(f"| {'questions':<30} | {n:>8} | {n:>8} |")
+    first = [sum(row["first"][i] for row in rows) / n for i in (0, 1)]
+    print(f"| {f'first-hop gold, recall@{k}':<30} | {first[0]:>8.1%} | {first[1]:>8.1%} |")
+    times = [statistics.median(run["search_ms"]), statistics.median(run["retrieve_ms"])]
+    print(f"| {'latency, median ms':<30} | {times[0]:>8.0f} | {times[1]:>8.0f} |")
+    means = [statistics.fmean(run["search_ms"]), statistics.fmean(run["retrieve_ms"])]
+    print(f"| {'latency, mean ms':<30} | {means[0]:>8.0f} | {means[1]:>8.0f} |")
+    misses = [row["stage"] for row in rows if "stage" in row]
+    print()
+    print(f"retrieve misses at k = {k}: {len(misses)} of {n}"
+          + "".join(f"; {stage}: {misses.count(stage)}" for stage in
+                    ("bridge not extracted", "first hop not reached", "bridge not followed", "ranked out",
+                     "first-hop gold not in the index") if misses.count(stage)))
+    print()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-k", type=int, default=10, help="cut-off for recall@k")
+    parser.add_argument("--shelf", choices=("sample", "fate", "both"), default="both")
+    parser.add_argument("--embedder", default="local", help="local (default), hash or openai")
+    parser.add_argument("--corpus", type=Path, default=ROOT / "sample_corpus", help="the sample shelf's corpus")
+    parser.add_argument("--hops", type=int, default=2, help="hops for retrieve")
+    parser.add_argument("--distractors", type=int, default=0,
+                        help="add N generated books of 60 sections that share the sample corpus's vocabulary")
+    parser.add_argument("--no-cache", action="store_true", help="ingest into a fresh index, keep nothing")
+    parser.add_argument("--index", type=Path, help="ask an index built already (with one --shelf)")
+    parser.add_argument("--ranking", default="simple", help="retrieve's ranking: simple or ppr")
+    parser.add_argument("--verbose", action="store_true", help="one line per question")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        shelves = []
+        if args.shelf in ("sample", "both"):
+            shelves.append(sample_shelf(args.corpus, args.distractors, tmp))
+        if args.shelf in ("fate", "both"):
+            books_dir = fate_books_dir()
+            if books_dir is None:
+                print("Fate shelf not found (corpora/fate or ../shared/corpora/fate); skipped", file=sys.stderr)
+            else:
+                shelves.append(fate_shelf(books_dir))
+        for shelf in shelves:
+            if args.index is not None:
+                index_dir, ingest = args.index, None
+            else:
+                index_dir, ingest = build_index(shelf, args.embedder, not args.no_cache, tmp)
+            run = ask(shelf, index_dir, args.embedder, args.k, args.hops, args.ranking)
+            report(shelf, run, args.k, args.embedder, ingest, args.verbose)
     return 0
 
 
 if __name__ == "__main__":
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     sys.exit(main())

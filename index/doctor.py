@@ -23,7 +23,7 @@ from sqlite_utils import Database
 from . import store
 from .errors import CrossbookError
 from .vectors import (
-    META_DIMENSION, META_EMBEDDER, ProgressFn, SyncReport, VectorStore, child_rows, diff,
+    META_DIMENSION, META_EMBEDDER, ProgressFn, SyncReport, VectorStore, child_rows, context_mismatch, diff,
     embedder_option, mismatch_message,
 )
 
@@ -80,6 +80,9 @@ def check(db: Database, vectors: VectorStore, selected: str | None = None) -> Do
     if recorded is not None and (recorded != vectors.embedder.id
                                  or (selected and selected != embedder_option(recorded))):
         problems.append(mismatch_message(recorded))
+    context = context_mismatch(db)
+    if context is not None:
+        problems.append(context)
     return DoctorReport(
         location=vectors.location, embedder=vectors.embedder.id, chunks=len(rows),
         vectors=len(stored), missing=drift.missing, stale=drift.stale, orphaned=drift.orphaned,

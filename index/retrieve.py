@@ -3,36 +3,54 @@
 ``search`` is plain vector search: the nearest child chunks, returned as their parent
 sections. ``retrieve`` follows the entity index across books (the design's section 3):
 
-1. hop 1 is a vector search for the question;
-2. for the best sections of the previous hop, ``cross_book()`` finds the entities they
-   mention and where those entities appear in books not yet on that path (definitions
-   first): the index knows where to look before any vector search finds it;
-3. a targeted query per (entity, book) - the entity name plus the question, filtered with
-   ``where={"book": ...}`` - finds the sections of that book about the entity;
-4. results are merged, de-duplicated by parent section and ranked; each says how it was
+1. hop 1 is a vector search for the question: its best sections are the seeds, and the
+   child chunks that matched inside them are the evidence;
+2. every entity a seed mentions gets a weight (``entity_weight``): the similarity of the
+   matched child chunk that names it (a seed section mentions about a dozen entities; the
+   one the question is about is usually in the passage that matched), times its
+   specificity (an IDF over sections: "Fate Point", mentioned everywhere, says little),
+   times a bonus when the question names its type ("that spell", "which condition"), by
+   the index's pack type names and cue words;
+3. the best-weighted entities are followed into the sections of other books that define
+   or mention them (the index knows where to look: no extra embedding call);
+4. a reached section scores its own similarity to the question plus the weight of the
+   entity that led to it, all of it for a definition and a share for a mere reference
+   (``hop_score``); results are merged by section, ranked, and each says how it was
    reached (hop, via which entity, from which section) and with what score.
+
+``ranking="ppr"`` replaces step 4's single best path by personalized PageRank over the
+section-entity graph around the seeds (every path counts); bench/eval_retrieval.py
+compares the two.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import asdict, dataclass, field
 
 from sqlite_utils import Database
 
+from . import entity_graph as graph
+from . import store
 from .errors import BadInput
-from .lookup import cross_book
+from .normalize import normalize_name, normalized_tokens
+from .packs import DomainPack
 from .vectors import VectorHit, VectorStore
 
 # child chunks fetched per wanted section: several children of one section collapse to one
 OVERSAMPLE = 4
 SEEDS_PER_HOP = 5            # sections of a hop whose entities are followed
-TARGETS_PER_SEED = 6         # (entity, book) pairs followed from one section
-TARGET_HITS = 3              # sections kept per targeted query
-# A section reached through the entity index is related to the question by a path the
-# vectors cannot see; one that *defines* the entity followed is what a second hop is for.
-# The bonuses are added to the cosine similarity to the question (bench/eval_retrieval.py).
-LINK_BONUS = 0.02
-DEFINES_BONUS = 0.12
+ENTITIES_PER_HOP = 8         # entities followed from one hop (the best weighted)
+REFERENCES_PER_ENTITY = 12   # sections that only mention a followed entity, per entity
+# The weights below are measured with bench/eval_retrieval.py (both shelves).
+PARENT_ONLY = 0.5            # an entity of the seed section that no matched child names
+TYPE_BONUS = 1.0             # weight x (1 + TYPE_BONUS) when the question names its type
+CUE_SHARE = 0.3              # ... x (1 + TYPE_BONUS * CUE_SHARE) when it only uses a cue word
+HOP_WEIGHT = 0.6             # how much a followed entity's weight adds to a section's score
+REFERENCE_SHARE = 0.3        # the share of it for a section that only references the entity
+PPR_DAMPING = 0.5
+RANKINGS = ("simple", "ppr")
 
 
 @dataclass
@@ -44,8 +62,8 @@ class Via:
     from_chunk: str              # the previous hop's section that mentions the entity
     from_book: str
     from_section: str
-    mention_type: str            # how the target book mentions it: "defines" or "references"
-    query: str                   # the targeted query that was embedded
+    mention_type: str            # how this section mentions it: "defines" or "references"
+    weight: float = 0.0          # the entity's weight (entity_weight)
 
 
 @dataclass
@@ -55,8 +73,8 @@ class Passage:
     chunk_id: str
     book: str
     section: str                 # heading path, " > "-joined
-    score: float                 # the ranking score: similarity, + a bonus on hop 2+
-    similarity: float            # cosine similarity of the matched child chunk to the question
+    score: float                 # the ranking score (hop_score for hop 2+)
+    similarity: float            # cosine similarity of the best child chunk to the question
     hop: int
     child_id: str                # the child chunk that matched
     text: str
@@ -70,8 +88,61 @@ class Passage:
         out.pop("path_books")
         out["score"] = round(self.score, 4)
         out["similarity"] = round(self.similarity, 4)
+        if out["via"] is not None:
+            out["via"]["weight"] = round(out["via"]["weight"], 4)
         return out
 
+
+# -- the ranking rules (pure) ------------------------------------------------------------------
+
+def question_types(question: str, pack: DomainPack | None) -> dict[str, float]:
+    """Entity types the question asks about: 1.0 when it names the type ("which spell"),
+    CUE_SHARE when it only uses one of the type's cue words (longer than 3 letters: short
+    cues such as "in" or "he" say nothing). The catch-all type ``other`` is never asked."""
+    if pack is None:
+        return {}
+    words = set(re.findall(r"[^\W\d_]+", question.casefold()))
+    out: dict[str, float] = {}
+    for entity_type in pack.entity_types:
+        name = entity_type.name.casefold()
+        if name == "other":
+            continue
+        if {name, name + "s", name + "es"} & words:
+            out[entity_type.name] = 1.0
+        elif any(cue.casefold() in words for cue in entity_type.cues if len(cue) > 3):
+            out[entity_type.name] = CUE_SHARE
+    return out
+
+
+def specificity(sections_mentioning: int, total_sections: int) -> float:
+    """IDF over sections, scaled to [0, 1]: 1 for an entity only one section mentions,
+    0 for one every section mentions."""
+    if total_sections <= 1:
+        return 1.0
+    ratio = total_sections / max(sections_mentioning, 1)
+    return max(0.0, min(1.0, math.log(ratio) / math.log(total_sections)))
+
+
+def entity_weight(evidence: float, in_matched_child: bool, spec: float, type_match: float) -> float:
+    """The weight of following an entity from a seed: the hop-1 evidence (the similarity
+    of the matched child chunk naming it, else the seed's, discounted by PARENT_ONLY),
+    times its specificity, times the question-type bonus."""
+    return evidence * (1.0 if in_matched_child else PARENT_ONLY) * spec * (1.0 + TYPE_BONUS * type_match)
+
+
+def hop_score(similarity: float, weight: float, defines: bool) -> float:
+    """A reached section's score: its own similarity to the question (which by
+    construction does not name the bridge) plus the hop-1 evidence that led to it."""
+    return similarity + HOP_WEIGHT * weight * (1.0 if defines else REFERENCE_SHARE)
+
+
+def names_in(text: str, names: set[str]) -> bool:
+    """Whether the text names any of ``names`` (normalized names) as whole words."""
+    tokens = normalized_tokens(text)
+    return any(name and f"_{name}_" in tokens for name in names)
+
+
+# -- search ------------------------------------------------------------------------------------
 
 def _check(query: str, k: int) -> None:
     if not query or not query.strip():
@@ -129,57 +200,133 @@ def search(vectors: VectorStore, db: Database, query: str, k: int = 10, books: t
     return _passages(db, hits, hop=1, limit=k)
 
 
-@dataclass(frozen=True)
-class _Target:
+# -- following entities ------------------------------------------------------------------------
+
+@dataclass
+class Followed:
+    """An entity to follow, with its best weight and the seed that gave it."""
+
     entity_id: int
-    book: str
-    via: Via
-    defines_chunks: frozenset[str]   # sections of ``book`` that define the entity
-    path_books: tuple[str, ...]
+    name: str
+    entity_type: str
+    weight: float
+    seed: Passage
 
 
-def _targets(db: Database, seeds: list[Passage], question: str, books: tuple[str, ...]) -> list[_Target]:
-    """(entity, book) pairs to follow from the seeds, best seed first, definitions first."""
-    targets: dict[tuple[int, str], _Target] = {}
-    for seed in seeds:
-        per_seed = 0
-        # "books not yet in the context": the books on the path that led to this seed
-        mentions = cross_book(db, [seed.chunk_id], exclude_books=seed.path_books)
-        defines: dict[tuple[int, str], set[str]] = {}
-        for m in mentions:
-            if m.mention_type == "defines":
-                defines.setdefault((m.entity_id, m.book), set()).add(m.chunk_id)
-        for m in mentions:
-            key = (m.entity_id, m.book)
-            if (books and m.book not in books) or key in targets or per_seed == TARGETS_PER_SEED:
-                continue
-            query = f"{m.name}: {question}"
-            via = Via(
-                entity=m.name, entity_type=m.entity_type, from_chunk=seed.chunk_id,
-                from_book=seed.book, from_section=seed.section,
-                mention_type="defines" if key in defines else "references", query=query,
-            )
-            targets[key] = _Target(m.entity_id, m.book, via, frozenset(defines.get(key, ())),
-                                   (*seed.path_books, m.book))
-            per_seed += 1
-    return list(targets.values())
+def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[tuple[str, float]]],
+                    types: dict[str, float]) -> list[Followed]:
+    """Every entity the seeds mention, weighted by ``entity_weight`` (best seed wins),
+    best first."""
+    mentions = graph.seed_mentions(db, [s.chunk_id for s in seeds])
+    total = graph.section_count(db)
+    child_text = graph.chunk_texts(db, [c for s in seeds for c, _ in matched.get(s.chunk_id, ())])
+    names: dict[tuple[str, int], set[str]] = {}
+    for m in mentions:
+        names.setdefault((m.chunk_id, m.entity_id), {normalize_name(m.name)}).add(normalize_name(m.surface))
+    by_seed = {s.chunk_id: s for s in seeds}
+    best: dict[int, Followed] = {}
+    for m in mentions:
+        seed = by_seed[m.chunk_id]
+        wanted = names[(m.chunk_id, m.entity_id)]
+        in_child = [sim for child, sim in matched.get(seed.chunk_id, ())
+                    if names_in(child_text.get(child, ""), wanted)]
+        evidence = max(in_child) if in_child else seed.similarity
+        weight = entity_weight(evidence, bool(in_child), specificity(m.sections, total),
+                               types.get(m.entity_type, 0.0))
+        current = best.get(m.entity_id)
+        if current is None or weight > current.weight:
+            best[m.entity_id] = Followed(m.entity_id, m.name, m.entity_type, weight, seed)
+    return sorted(best.values(), key=lambda f: (-f.weight, f.name))
 
 
-def _follow(vectors: VectorStore, db: Database, targets: list[_Target], hop: int) -> list[Passage]:
-    """Run the targeted, book-filtered queries (one Chroma call per book)."""
-    by_book: dict[str, list[_Target]] = {}
-    for target in targets:
-        by_book.setdefault(target.book, []).append(target)
-    found: list[Passage] = []
-    for book, group in by_book.items():
-        results = vectors.query([t.via.query for t in group], TARGET_HITS * OVERSAMPLE, (book,))
-        for target, hits in zip(group, results):
-            for passage in _passages(db, hits, hop=hop, limit=TARGET_HITS):
-                passage.via = target.via
-                passage.path_books = target.path_books
-                passage.defines = passage.chunk_id in target.defines_chunks
-                found.append(passage)
-    return found
+def _section_similarity(vectors: VectorStore, db: Database, question_vector: list[float],
+                        parent_ids: list[str]) -> dict[str, tuple[float, str]]:
+    """parent id -> (best cosine similarity of its children to the question, that child)."""
+    children = graph.children_of(db, parent_ids)
+    sims = vectors.similarities(question_vector, sorted(children))
+    out: dict[str, tuple[float, str]] = {}
+    for child, sim in sims.items():
+        parent = children[child]
+        if parent not in out or sim > out[parent][0]:
+            out[parent] = (sim, child)
+    return out
+
+
+def _reach(db: Database, followed: list[Followed], books: tuple[str, ...],
+           skip: set[str]) -> list[tuple[Followed, graph.EntitySection]]:
+    """(entity, section) pairs: the sections of books not yet on the seed's path that
+    define or mention a followed entity."""
+    by_id = {f.entity_id: f for f in followed}
+    out = []
+    for section in graph.entity_sections(db, list(by_id), REFERENCES_PER_ENTITY):
+        entity = by_id[section.entity_id]
+        if section.book in entity.seed.path_books or section.chunk_id in skip:
+            continue
+        if books and section.book not in books:
+            continue
+        out.append((entity, section))
+    return out
+
+
+def _ppr_weights(seeds: list[Passage], followed: list[Followed],
+                 reached: list[tuple[Followed, graph.EntitySection]]) -> dict[str, float]:
+    """Personalized PageRank over seeds -> entities -> reached sections, seeded by the
+    seeds' similarities; returns section -> its PageRank, scaled so the best is 1."""
+    edges: dict[str, dict[str, float]] = {}
+
+    def link(a: str, b: str, w: float) -> None:
+        if w > 0:
+            edges.setdefault(a, {})[b] = edges.setdefault(a, {}).get(b, 0.0) + w
+            edges.setdefault(b, {})[a] = edges.setdefault(b, {}).get(a, 0.0) + w
+
+    for f in followed:
+        link(f"s:{f.seed.chunk_id}", f"e:{f.entity_id}", f.weight)
+    for f, section in reached:
+        link(f"e:{f.entity_id}", f"s:{section.chunk_id}",
+             1.0 if section.mention_type == "defines" else REFERENCE_SHARE)
+    rank = graph.personalized_pagerank(edges, {f"s:{s.chunk_id}": s.similarity for s in seeds},
+                                       damping=PPR_DAMPING)
+    seeded = {s.chunk_id for s in seeds}
+    scores = {node[2:]: p for node, p in rank.items() if node.startswith("s:") and node[2:] not in seeded}
+    top = max(scores.values(), default=0.0)
+    return {chunk: p / top for chunk, p in scores.items()} if top > 0 else {}
+
+
+def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds: list[Passage],
+         matched: dict[str, list[tuple[str, float]]], types: dict[str, float], books: tuple[str, ...],
+         hop: int, ranking: str) -> tuple[list[Followed], list[Passage]]:
+    """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
+    weighted = weigh_entities(db, seeds, matched, types)
+    followed = [f for f in weighted if f.weight > 0][:ENTITIES_PER_HOP]
+    reached = _reach(db, followed, books, {s.chunk_id for s in seeds})
+    if not reached:
+        return followed, []
+    similarity = _section_similarity(vectors, db, question_vector, sorted({s.chunk_id for _, s in reached}))
+    parents = _parents(db, {s.chunk_id for _, s in reached})
+    ppr = _ppr_weights(seeds, followed, reached) if ranking == "ppr" else {}
+    best: dict[str, Passage] = {}
+    for entity, section in reached:
+        parent = parents.get(section.chunk_id)
+        if parent is None:
+            continue
+        sim, child = similarity.get(section.chunk_id, (0.0, ""))
+        defines = section.mention_type == "defines"
+        if ranking == "ppr":
+            score = sim + HOP_WEIGHT * ppr.get(section.chunk_id, 0.0)
+        else:
+            score = hop_score(sim, entity.weight, defines)
+        current = best.get(section.chunk_id)
+        if current is not None and current.score >= score:
+            continue
+        best[section.chunk_id] = Passage(
+            chunk_id=section.chunk_id, book=parent["book"], section=parent["heading_path"],
+            score=score, similarity=sim, hop=hop, child_id=child, text=parent["text"],
+            via=Via(entity=entity.name, entity_type=entity.entity_type, from_chunk=entity.seed.chunk_id,
+                    from_book=entity.seed.book, from_section=entity.seed.section,
+                    mention_type=section.mention_type, weight=entity.weight),
+            defines=defines, found_at=[hop], path_books=(*entity.seed.path_books, parent["book"]),
+        )
+    return followed, sorted(best.values(), key=lambda p: (-p.score, p.book, p.section))
 
 
 def retrieve(
@@ -189,36 +336,41 @@ def retrieve(
     hops: int = 2,
     k: int = 10,
     books: tuple[str, ...] = (),
+    ranking: str = "simple",
 ) -> dict:
-    """Multi-hop retrieval (see the module docstring). Returns
-    {"question", "hops", "k", "queries": [...], "results": [Passage...]} with at most ``k``
-    results, best first. ``hops=1`` is plain search. Raises BadInput on bad arguments.
-
-    Every result is scored against the *question* (cosine similarity of its matched child
-    chunk), so hop-1 and hop-2 scores compare; a section reached through the entity index
-    gets a bonus, larger when that section defines the entity it was reached by.
+    """Multi-hop retrieval (see the module docstring). Returns {"question", "hops", "k",
+    "ranking", "queries", "seeds", "followed", "results": [Passage...]} with at most ``k``
+    results, best first; ``seeds`` are the sections each hop followed entities from and
+    ``followed`` the entities, with their weights. ``hops=1`` is plain search. Raises
+    BadInput on bad arguments.
     """
     _check(question, k)
     if hops < 1:
         raise BadInput(f"--hops must be at least 1 (got {hops})")
+    if ranking not in RANKINGS:
+        raise BadInput(f"unknown ranking '{ranking}' (choose one of: {', '.join(RANKINGS)})")
     question_vector = vectors.embedder.embed([question])[0]
-    frontier = search(vectors, db, question, k, books, query_vector=question_vector)
-    queries = [{"hop": 1, "query": question, "book": None}]
+    hits = vectors.query([question], k * OVERSAMPLE, books, embeddings=[question_vector])[0]
+    frontier = _passages(db, hits, hop=1, limit=k)
+    matched: dict[str, list[tuple[str, float]]] = {}
+    for hit in hits:
+        matched.setdefault(hit.parent_id, []).append((hit.child_id, hit.similarity))
+    types = question_types(question, store.index_pack(db)) if hops > 1 else {}
     merged: dict[str, Passage] = {p.chunk_id: p for p in frontier}
+    seeds_used: list[str] = []
+    followed_out: list[dict] = []
     for hop in range(2, hops + 1):
-        targets = _targets(db, frontier[:SEEDS_PER_HOP], question, books)
-        if not targets:
+        seeds = frontier[:SEEDS_PER_HOP]
+        if not seeds:
             break
-        queries.extend({"hop": hop, "query": t.via.query, "book": t.book, "entity": t.via.entity} for t in targets)
-        found = _follow(vectors, db, targets, hop)
-        to_question = vectors.similarities(question_vector, sorted({p.child_id for p in found}))
-        for passage in found:
-            passage.similarity = to_question.get(passage.child_id, passage.similarity)
-            passage.score = passage.similarity + (DEFINES_BONUS if passage.defines else LINK_BONUS)
+        seeds_used.extend(s.chunk_id for s in seeds)
+        followed, found = _hop(vectors, db, question_vector, seeds, matched, types, books, hop, ranking)
+        followed_out.extend({"hop": hop, "entity": f.name, "entity_type": f.entity_type,
+                             "weight": round(f.weight, 4), "from_chunk": f.seed.chunk_id} for f in followed)
         frontier = []
         # a section found by several paths is scored and reported by its best one (the
         # index agreeing with the vectors is evidence); ``found_at`` lists every hop
-        for passage in sorted(found, key=lambda p: (-p.score, p.book, p.section)):
+        for passage in found:
             current = merged.get(passage.chunk_id)
             if current is None:
                 frontier.append(passage)
@@ -228,5 +380,9 @@ def retrieve(
                 current.found_at = sorted({*current.found_at, hop})
                 continue
             merged[passage.chunk_id] = passage
+        # the next hop's evidence is the matched child of each reached section
+        matched = {p.chunk_id: [(p.child_id, p.similarity)] for p in frontier if p.child_id}
     ranked = sorted(merged.values(), key=lambda p: (-p.score, p.hop, p.book, p.section))
-    return {"question": question, "hops": hops, "k": k, "queries": queries, "results": ranked[:k]}
+    return {"question": question, "hops": hops, "k": k, "ranking": ranking,
+            "queries": [{"hop": 1, "query": question, "book": None}],
+            "seeds": seeds_used, "followed": followed_out, "results": ranked[:k]}

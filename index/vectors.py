@@ -33,6 +33,13 @@ ProgressFn = Callable[[str, int, int], None]
 META_EMBEDDER = "embedder"
 META_DIMENSION = "embedding_dimension"
 META_INDEX_ID = "index_id"
+META_CONTEXT = "chunk_context"
+# What a child's vector is made from (``embedding_text``): "book-path" = "Book > Chapter >
+# Section: text". Recorded in the index like the embedder, and in every vector's metadata,
+# so vectors made another way are stale and ``reembed`` redoes them. An index that records
+# an embedder but no chunk context predates it ("heading path, newline, text").
+CHUNK_CONTEXT = "book-path"
+LEGACY_CONTEXT = "heading-path"
 COLLECTION_PREFIX = "crossbook-"
 # records per Chroma write; also the unit of progress and of what a crash can leave half done
 WRITE_BATCH = 256
@@ -44,6 +51,11 @@ class EmbedderMismatch(CrossbookError):
 
 class VectorStoreError(CrossbookError):
     """Chroma could not be reached or refused an operation."""
+
+
+def context_mismatch_message(recorded: str | None) -> str:
+    return (f"index vectors were embedded with chunk context '{recorded or LEGACY_CONTEXT}', this crossbook"
+            f" embeds '{CHUNK_CONTEXT}'; run crossbook reembed")
 
 
 def mismatch_message(recorded: str) -> str:
@@ -68,13 +80,18 @@ class ChildRow:
     @property
     def metadata(self) -> dict:
         return {"book": self.book, "parent_id": self.parent_id,
-                "heading_path": self.heading_path, "sha256": self.sha256}
+                "heading_path": self.heading_path, "sha256": self.sha256, "context": CHUNK_CONTEXT}
 
 
 def embedding_text(row: ChildRow) -> str:
-    """What is embedded for a child: its section path, then its text (a child from the
-    middle of a long section would otherwise lose what the section is about)."""
-    return f"{row.heading_path}\n{row.text}" if row.heading_path else row.text
+    """What is embedded for a child: "Book > Chapter > Section: text". A child from the
+    middle of a long section would otherwise lose what the section is about, and a
+    question that names the book ("Venture City's flight power") would not find it. The
+    book title is left out when the heading path already starts with it."""
+    path = row.heading_path
+    if row.book and path != row.book and not path.startswith(f"{row.book} > "):
+        path = f"{row.book} > {path}" if path else row.book
+    return f"{path}: {row.text}" if path else row.text
 
 
 def child_rows(db: Database, book: str | None = None) -> list[ChildRow]:
@@ -189,10 +206,12 @@ class VectorStore:
     def record_embedder(self, db: Database, dimension: int) -> None:
         """Note in SQLite which embedder (and dimension) the index's vectors are made with."""
         if store.get_meta(db, META_EMBEDDER) != self.embedder.id or \
-                store.get_meta(db, META_DIMENSION) != str(dimension):
+                store.get_meta(db, META_DIMENSION) != str(dimension) or \
+                store.get_meta(db, META_CONTEXT) != CHUNK_CONTEXT:
             with db.atomic():
                 store.set_meta(db, META_EMBEDDER, self.embedder.id)
                 store.set_meta(db, META_DIMENSION, str(dimension))
+                store.set_meta(db, META_CONTEXT, CHUNK_CONTEXT)
 
     def write(self, db: Database, rows: list[ChildRow], progress: ProgressFn | None = None,
               record: bool = True) -> int:
@@ -294,11 +313,13 @@ class VectorStore:
         (ids with no vector are left out). Vectors are unit length: a dot product."""
         if not child_ids:
             return {}
+        import numpy  # chromadb's own dependency
+
         page = self._chroma("read vectors", self.collection.get, ids=list(child_ids), include=["embeddings"])
-        return {
-            vid: float(sum(a * b for a, b in zip(query_vector, vector)))
-            for vid, vector in zip(page["ids"], page["embeddings"])
-        }
+        if len(page["ids"]) == 0:
+            return {}
+        products = numpy.asarray(page["embeddings"], dtype=float) @ numpy.asarray(query_vector, dtype=float)
+        return {vid: float(p) for vid, p in zip(page["ids"], products)}
 
     # -- other collections of this index (other embedders) --------------------------------------
 
@@ -323,11 +344,24 @@ def recorded_embedder(db: Database) -> str | None:
     return store.get_meta(db, META_EMBEDDER)
 
 
+def context_mismatch(db: Database) -> str | None:
+    """The problem, when the index's vectors were made from another chunk context than
+    this crossbook's (None when they match, or when there are no vectors yet)."""
+    if recorded_embedder(db) is None:
+        return None
+    recorded = store.get_meta(db, META_CONTEXT)
+    return None if recorded == CHUNK_CONTEXT else context_mismatch_message(recorded)
+
+
 def check_embedder(db: Database, embedder: Embedder) -> None:
-    """Raise EmbedderMismatch when the index was built with another embedder."""
+    """Raise EmbedderMismatch when the index was built with another embedder, or with
+    another chunk context (both are fixed by ``crossbook reembed``)."""
     recorded = recorded_embedder(db)
     if recorded is not None and recorded != embedder.id:
         raise EmbedderMismatch(mismatch_message(recorded))
+    problem = context_mismatch(db)
+    if problem is not None:
+        raise EmbedderMismatch(problem)
 
 
 def index_id(db: Database) -> str:

@@ -1,0 +1,137 @@
+"""Read-only SQL over the entity-mention graph for multi-hop retrieval, and personalized
+PageRank over it.
+
+The graph is bipartite: parent sections on one side, entities on the other, an edge for
+every stored mention. ``retrieve`` (index/retrieve.py) reads the mentions of its hop-1
+sections, how many sections mention each entity (for specificity), and the sections of
+other books that mention the entities it follows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+
+@dataclass(frozen=True)
+class SeedMention:
+    """An entity mentioned in a section: its names and how widely the index mentions it."""
+
+    entity_id: int
+    name: str                  # the entity's name
+    entity_type: str
+    chunk_id: str              # the parent section that mentions it
+    surface: str               # the name as this mention wrote it
+    sections: int              # parent sections of the whole index that mention the entity
+
+
+@dataclass(frozen=True)
+class EntitySection:
+    """A section that mentions an entity, in a book the path has not visited yet."""
+
+    entity_id: int
+    chunk_id: str
+    book: str
+    mention_type: str          # "defines" or "references"
+
+
+def _marks(values) -> str:
+    return ",".join("?" * len(values))
+
+
+def section_count(db: Database) -> int:
+    """Parent sections in the index (the N of the specificity weight)."""
+    return db.execute("SELECT count(*) FROM chunks WHERE kind = 'parent'").fetchone()[0]
+
+
+def seed_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
+    """Every entity mention stored for ``chunk_ids`` (parent sections), with the number of
+    sections of the index that mention the same entity."""
+    if not chunk_ids:
+        return []
+    sql = f"""
+    SELECT m.entity_id, e.name, e.entity_type, m.chunk_id, m.name AS surface,
+           (SELECT count(DISTINCT d.chunk_id) FROM entity_mentions d WHERE d.entity_id = m.entity_id) AS sections
+    FROM entity_mentions m JOIN entities e ON e.id = m.entity_id
+    WHERE m.chunk_id IN ({_marks(chunk_ids)})
+    ORDER BY m.chunk_id, m.entity_id, m.id
+    """
+    return [SeedMention(*row) for row in db.execute(sql, list(chunk_ids))]
+
+
+def entity_sections(db: Database, entity_ids: list[int], limit_per_entity: int) -> list[EntitySection]:
+    """Sections mentioning each entity, definitions first, at most ``limit_per_entity``
+    references per entity (every definition is kept)."""
+    if not entity_ids:
+        return []
+    sql = f"""
+    SELECT m.entity_id, m.chunk_id, m.book, m.mention_type
+    FROM entity_mentions m JOIN chunks c ON c.id = m.chunk_id
+    WHERE m.entity_id IN ({_marks(entity_ids)})
+    ORDER BY m.entity_id, m.mention_type = 'references', c.book, c.ordinal
+    """
+    out: list[EntitySection] = []
+    seen: set[tuple[int, str]] = set()
+    references: dict[int, int] = {}
+    for entity_id, chunk_id, book, mention_type in db.execute(sql, list(entity_ids)):
+        key = (entity_id, chunk_id)
+        if key in seen:
+            continue
+        if mention_type == "references":
+            if references.get(entity_id, 0) >= limit_per_entity:
+                continue
+            references[entity_id] = references.get(entity_id, 0) + 1
+        seen.add(key)
+        out.append(EntitySection(entity_id, chunk_id, book, mention_type))
+    return out
+
+
+def children_of(db: Database, parent_ids: list[str]) -> dict[str, str]:
+    """child id -> parent id for the children of ``parent_ids``."""
+    if not parent_ids:
+        return {}
+    sql = f"SELECT id, parent_id FROM chunks WHERE kind = 'child' AND parent_id IN ({_marks(parent_ids)})"
+    return dict(db.execute(sql, list(parent_ids)).fetchall())
+
+
+def chunk_texts(db: Database, chunk_ids: list[str]) -> dict[str, str]:
+    if not chunk_ids:
+        return {}
+    sql = f"SELECT id, text FROM chunks WHERE id IN ({_marks(chunk_ids)})"
+    return dict(db.execute(sql, list(chunk_ids)).fetchall())
+
+
+def personalized_pagerank(
+    edges: dict[str, dict[str, float]],
+    seeds: dict[str, float],
+    damping: float = 0.5,
+    iterations: int = 30,
+) -> dict[str, float]:
+    """Personalized PageRank: the stationary probability of a walk that follows a weighted
+    edge with probability ``damping`` and jumps back to a seed (chosen in proportion to
+    ``seeds``) otherwise. ``edges`` is an undirected weighted graph as adjacency dicts
+    (both directions listed). A node with no edges sends its mass back to the seeds.
+    Returns node -> probability (summing to 1)."""
+    total = sum(seeds.values())
+    if total <= 0:
+        return {}
+    restart = {node: weight / total for node, weight in seeds.items()}
+    out_weight = {node: sum(nbrs.values()) for node, nbrs in edges.items()}
+    rank = dict(restart)
+    for _ in range(iterations):
+        nxt = {node: (1 - damping) * p for node, p in restart.items()}
+        dangling = 0.0
+        for node, p in rank.items():
+            weight = out_weight.get(node, 0.0)
+            if weight <= 0:
+                dangling += p
+                continue
+            share = damping * p / weight
+            for neighbour, w in edges[node].items():
+                nxt[neighbour] = nxt.get(neighbour, 0.0) + share * w
+        if dangling:
+            for node, p in restart.items():
+                nxt[node] = nxt.get(node, 0.0) + damping * dangling * p
+        rank = nxt
+    return rank
