@@ -147,6 +147,41 @@ def test_a_different_embedder_is_a_clear_error_and_reembed_switches(two_books, c
         del EMBEDDERS["hash128"]
 
 
+def test_vectors_embed_the_book_and_section_path_and_the_index_records_that(two_books, index_dir):
+    from index.vectors import CHUNK_CONTEXT, META_CONTEXT, embedding_text
+
+    db, vectors = _vectors(index_dir)
+    row = next(r for r in child_rows(db) if r.heading_path.endswith("Frost Lance"))
+    assert embedding_text(row) == f"{row.heading_path}: {row.text}"   # the path starts with the title
+    titled = type(row)(row.id, "The Grimoire", row.parent_id, "Spells > Frost Lance", row.text, row.sha256)
+    assert embedding_text(titled).startswith("The Grimoire > Spells > Frost Lance: ")
+    assert db.execute("SELECT value FROM crossbook_meta WHERE key = ?", [META_CONTEXT]).fetchone()[0] == CHUNK_CONTEXT
+    assert all(meta["context"] == CHUNK_CONTEXT for meta in vectors.stored().values())
+
+
+def test_vectors_of_another_chunk_context_are_refused_until_reembed(two_books, index_dir, cli):
+    from index.vectors import META_CONTEXT
+
+    db, vectors = _vectors(index_dir)
+    # an index whose vectors were made from another text than this crossbook's (here: one
+    # from before chunk contexts were recorded)
+    stored = vectors.stored()
+    vectors.collection.update(ids=list(stored), metadatas=[
+        {**meta, "context": "heading-path"} for meta in stored.values()])
+    with db.atomic():
+        db.execute("DELETE FROM crossbook_meta WHERE key = ?", [META_CONTEXT])
+    wrong = cli("search", "frost")
+    assert wrong.exit_code == 1 and wrong.stdout == ""
+    assert "chunk context 'heading-path'" in wrong.stderr and "reembed" in wrong.stderr
+    doctor = json.loads(cli("doctor", "--json").stdout)
+    assert any("chunk context" in p for p in doctor["embedder_problems"])
+    assert len(doctor["stale"]) == len(stored)
+    redone = cli("reembed", "--json")
+    assert redone.exit_code == 0, redone.stderr
+    assert json.loads(redone.stdout)["embedded"] == len(stored)
+    assert cli("search", "frost").exit_code == 0 and cli("doctor").exit_code == 0
+
+
 def test_search_returns_parent_sections_and_honours_book_filters(two_books, cli_json):
     result = cli_json("search", "Frost Lance costs Ember", "-k", "3")["results"]
     assert result[0]["section"] == "Grimoire > Spells > Frost Lance"
