@@ -60,6 +60,21 @@ def seed_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
     return [SeedMention(*row) for row in db.execute(sql, list(chunk_ids))]
 
 
+def defining_sections(db: Database, normalized_names: list[str]) -> list[tuple[str, str, str, int]]:
+    """(normalized name, entity name, defining section, sections mentioning the entity) for
+    every entity whose normalized name is in ``normalized_names``."""
+    if not normalized_names:
+        return []
+    sql = f"""
+    SELECT e.normalized, e.name, m.chunk_id,
+           (SELECT count(DISTINCT d.chunk_id) FROM entity_mentions d WHERE d.entity_id = e.id) AS sections
+    FROM entities e JOIN entity_mentions m ON m.entity_id = e.id AND m.mention_type = 'defines'
+    WHERE e.normalized IN ({_marks(normalized_names)})
+    ORDER BY e.normalized, m.chunk_id
+    """
+    return [tuple(row) for row in db.execute(sql, list(normalized_names))]
+
+
 def entity_sections(db: Database, entity_ids: list[int], limit_per_entity: int) -> list[EntitySection]:
     """Sections mentioning each entity, definitions first, at most ``limit_per_entity``
     references per entity (every definition is kept)."""

@@ -4,19 +4,22 @@
 sections. ``retrieve`` follows the entity index across books (the design's section 3):
 
 1. hop 1 is a vector search for the question: its best sections are the seeds, and the
-   child chunks that matched inside them are the evidence;
+   child chunks that matched inside them are the evidence. Sections that define an
+   entity the question names ("the Frost Wyrm") join the seeds;
 2. every entity a seed mentions gets a weight (``entity_weight``): the similarity of the
    matched child chunk that names it (a seed section mentions about a dozen entities; the
    one the question is about is usually in the passage that matched), times its
    specificity (an IDF over sections: "Fate Point", mentioned everywhere, says little),
    times a bonus when the question names its type ("that spell", "which condition"), by
    the index's pack type names and cue words;
-3. the best-weighted entities are followed into the sections of other books that define
-   or mention them (the index knows where to look: no extra embedding call);
-4. a reached section scores its own similarity to the question plus the weight of the
-   entity that led to it, all of it for a definition and a share for a mere reference
-   (``hop_score``); results are merged by section, ranked, and each says how it was
-   reached (hop, via which entity, from which section) and with what score.
+3. the best-weighted entities (overall, and the best of each seed) that lead somewhere are
+   followed into the sections of other books that define or mention them: the index
+   knows where to look, so no extra embedding is computed;
+4. a reached section's hop score is its own similarity to the question plus the weight
+   of the entity that led to it (``hop_score``). The final order fuses the two hops'
+   lists by reciprocal rank (``rank_fusion``): the best of each hop lead, and a section
+   both reach rises. Each result says how it was reached (hop, via which entity, from
+   which section) and with what scores.
 
 ``ranking="ppr"`` replaces step 4's single best path by personalized PageRank over the
 section-entity graph around the seeds (every path counts); bench/eval_retrieval.py
@@ -40,15 +43,20 @@ from .vectors import VectorHit, VectorStore
 
 # child chunks fetched per wanted section: several children of one section collapse to one
 OVERSAMPLE = 4
-SEEDS_PER_HOP = 5            # sections of a hop whose entities are followed
-ENTITIES_PER_HOP = 8         # entities followed from one hop (the best weighted)
+# Every number below is measured with bench/eval_retrieval.py on both shelves (README).
+SEEDS_PER_HOP = 7            # sections of a hop whose entities are followed
+LINKED_SEEDS = 3             # + sections defining an entity the question names
+LINK_WORDS = 5               # longest name looked up in the question
+ENTITIES_PER_HOP = 8         # entities followed from one hop (the best weighted) ...
+ENTITIES_PER_SEED = 3        # ... plus the best of each seed
 REFERENCES_PER_ENTITY = 12   # sections that only mention a followed entity, per entity
-# The weights below are measured with bench/eval_retrieval.py (both shelves).
 PARENT_ONLY = 0.5            # an entity of the seed section that no matched child names
 TYPE_BONUS = 1.0             # weight x (1 + TYPE_BONUS) when the question names its type
 CUE_SHARE = 0.3              # ... x (1 + TYPE_BONUS * CUE_SHARE) when it only uses a cue word
-HOP_WEIGHT = 0.6             # how much a followed entity's weight adds to a section's score
-REFERENCE_SHARE = 0.3        # the share of it for a section that only references the entity
+HOP_WEIGHT = 0.2             # how much a followed entity's weight adds to a section's hop score
+DEFINES_BONUS = 0.15         # + this for a section that defines the entity it was reached by
+REFERENCE_SHARE = 0.3        # the share of HOP_WEIGHT for a section that only mentions it
+FUSION_K = 1                 # reciprocal rank fusion of the hops' lists: sum of 1 / (K + rank)
 PPR_DAMPING = 0.5
 RANKINGS = ("simple", "ppr")
 
@@ -73,8 +81,9 @@ class Passage:
     chunk_id: str
     book: str
     section: str                 # heading path, " > "-joined
-    score: float                 # the ranking score (hop_score for hop 2+)
+    score: float                 # the ranking score: fused over the hops' lists (rank_fusion)
     similarity: float            # cosine similarity of the best child chunk to the question
+    hop_score: float             # its score within its hop's list: similarity, or hop_score()
     hop: int
     child_id: str                # the child chunk that matched
     text: str
@@ -88,6 +97,7 @@ class Passage:
         out.pop("path_books")
         out["score"] = round(self.score, 4)
         out["similarity"] = round(self.similarity, 4)
+        out["hop_score"] = round(self.hop_score, 4)
         if out["via"] is not None:
             out["via"]["weight"] = round(out["via"]["weight"], 4)
         return out
@@ -131,9 +141,57 @@ def entity_weight(evidence: float, in_matched_child: bool, spec: float, type_mat
 
 
 def hop_score(similarity: float, weight: float, defines: bool) -> float:
-    """A reached section's score: its own similarity to the question (which by
-    construction does not name the bridge) plus the hop-1 evidence that led to it."""
-    return similarity + HOP_WEIGHT * weight * (1.0 if defines else REFERENCE_SHARE)
+    """A reached section's score in its hop's list: its own similarity to the question
+    (which by construction does not name the bridge) plus the weight of the entity that
+    led to it, in full with a bonus when the section defines that entity, a share when it
+    only mentions it."""
+    if defines:
+        return similarity + DEFINES_BONUS + HOP_WEIGHT * weight
+    return similarity + HOP_WEIGHT * weight * REFERENCE_SHARE
+
+
+_WORD = re.compile(r"[^\W_][\w'’-]*")
+_CONNECTORS = {"of", "the", "and", "de", "du", "la", "von", "van"}
+
+
+def question_names(question: str) -> list[str]:
+    """Normalized names the question may use for entities: every run of up to LINK_WORDS
+    words inside a run of capitalized words ("Venture City's Energy Absorption" gives
+    "venture_city", "energy_absorption", "city_energy"...; "of"/"the"/"and" may sit inside
+    a run). Longest first."""
+    runs, current = [], []
+    for word in _WORD.findall(question):
+        word = re.sub(r"['’]s$", "", word)
+        if word[:1].isupper():
+            current.append(word)
+        elif word.casefold() in _CONNECTORS and current:
+            current.append(word)
+        else:
+            runs.append(current)
+            current = []
+    runs.append(current)
+    names: dict[str, int] = {}
+    for run in runs:
+        for start in range(len(run)):
+            for end in range(start + 1, min(len(run), start + LINK_WORDS) + 1):
+                part = run[start:end]
+                if part[0].casefold() in _CONNECTORS or part[-1].casefold() in _CONNECTORS:
+                    continue
+                name = normalize_name(" ".join(part))
+                if name:
+                    names[name] = max(names.get(name, 0), len(part))
+    return sorted(names, key=lambda n: (-names[n], n))
+
+
+def rank_fusion(lists: list[list[str]], k: float = FUSION_K) -> dict[str, float]:
+    """Reciprocal rank fusion: item -> sum over the lists of 1 / (k + its rank there). The
+    best of each hop's list lead the result (an answer needs the section the question is
+    about and the one its bridge leads to), and a section both hops reach rises."""
+    fused: dict[str, float] = {}
+    for listed in lists:
+        for rank, item in enumerate(listed, 1):
+            fused[item] = fused.get(item, 0.0) + 1.0 / (k + rank)
+    return fused
 
 
 def names_in(text: str, names: set[str]) -> bool:
@@ -179,7 +237,8 @@ def _passages(db: Database, hits: list[VectorHit], hop: int, limit: int) -> list
             continue
         out.append(Passage(
             chunk_id=hit.parent_id, book=parent["book"], section=parent["heading_path"],
-            score=hit.similarity, similarity=hit.similarity, hop=hop, child_id=hit.child_id,
+            score=hit.similarity, similarity=hit.similarity, hop_score=hit.similarity, hop=hop,
+            child_id=hit.child_id,
             text=parent["text"], path_books=(parent["book"],), found_at=[hop],
         ))
         if len(out) == limit:
@@ -215,8 +274,8 @@ class Followed:
 
 def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[tuple[str, float]]],
                     types: dict[str, float]) -> list[Followed]:
-    """Every entity the seeds mention, weighted by ``entity_weight`` (best seed wins),
-    best first."""
+    """Every entity the seeds mention, weighted by ``entity_weight`` (per entity and seed
+    path, the best seed wins), best first."""
     mentions = graph.seed_mentions(db, [s.chunk_id for s in seeds])
     total = graph.section_count(db)
     child_text = graph.chunk_texts(db, [c for s in seeds for c, _ in matched.get(s.chunk_id, ())])
@@ -224,7 +283,8 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
     for m in mentions:
         names.setdefault((m.chunk_id, m.entity_id), {normalize_name(m.name)}).add(normalize_name(m.surface))
     by_seed = {s.chunk_id: s for s in seeds}
-    best: dict[int, Followed] = {}
+    # per entity and path: followed from a seed of another book, it leads to other books
+    best: dict[tuple[int, tuple[str, ...]], Followed] = {}
     for m in mentions:
         seed = by_seed[m.chunk_id]
         wanted = names[(m.chunk_id, m.entity_id)]
@@ -233,10 +293,45 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
         evidence = max(in_child) if in_child else seed.similarity
         weight = entity_weight(evidence, bool(in_child), specificity(m.sections, total),
                                types.get(m.entity_type, 0.0))
-        current = best.get(m.entity_id)
+        key = (m.entity_id, seed.path_books)
+        current = best.get(key)
         if current is None or weight > current.weight:
-            best[m.entity_id] = Followed(m.entity_id, m.name, m.entity_type, weight, seed)
+            best[key] = Followed(m.entity_id, m.name, m.entity_type, weight, seed)
     return sorted(best.values(), key=lambda f: (-f.weight, f.name))
+
+
+def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vector: list[float],
+                 books: tuple[str, ...], skip: set[str]) -> tuple[list[Passage], dict[str, list[tuple[str, float]]]]:
+    """Sections that define an entity the question names (the question is linked to the
+    entity index, as HippoRAG links query entities to graph nodes): at most LINKED_SEEDS,
+    longer and more specific names first. Returns them as hop-1 passages scored by their
+    similarity to the question, and their best child as the matched evidence."""
+    names = question_names(question)
+    order = {name: i for i, name in enumerate(names)}
+    total = graph.section_count(db)
+    rows = [r for r in graph.defining_sections(db, names) if r[2] not in skip]
+    rows.sort(key=lambda r: (order[r[0]], -specificity(r[3], total), r[2]))
+    parents = _parents(db, {r[2] for r in rows})
+    chosen: list[str] = []
+    for _, _, chunk_id, _ in rows:
+        parent = parents.get(chunk_id)
+        if parent is None or chunk_id in chosen or (books and parent["book"] not in books):
+            continue
+        chosen.append(chunk_id)
+        if len(chosen) == LINKED_SEEDS:
+            break
+    similarity = _section_similarity(vectors, db, question_vector, chosen)
+    out, matched = [], {}
+    for chunk_id in chosen:
+        parent = parents[chunk_id]
+        sim, child = similarity.get(chunk_id, (0.0, ""))
+        out.append(Passage(chunk_id=chunk_id, book=parent["book"], section=parent["heading_path"],
+                           score=sim, similarity=sim, hop_score=sim, hop=1, child_id=child,
+                           text=parent["text"],
+                           path_books=(parent["book"],), found_at=[1]))
+        if child:
+            matched[chunk_id] = [(child, sim)]
+    return out, matched
 
 
 def _section_similarity(vectors: VectorStore, db: Database, question_vector: list[float],
@@ -256,15 +351,15 @@ def _reach(db: Database, followed: list[Followed], books: tuple[str, ...],
            skip: set[str]) -> list[tuple[Followed, graph.EntitySection]]:
     """(entity, section) pairs: the sections of books not yet on the seed's path that
     define or mention a followed entity."""
-    by_id = {f.entity_id: f for f in followed}
+    by_id: dict[int, list[Followed]] = {}
+    for f in followed:
+        by_id.setdefault(f.entity_id, []).append(f)
     out = []
     for section in graph.entity_sections(db, list(by_id), REFERENCES_PER_ENTITY):
-        entity = by_id[section.entity_id]
-        if section.book in entity.seed.path_books or section.chunk_id in skip:
+        if section.chunk_id in skip or (books and section.book not in books):
             continue
-        if books and section.book not in books:
-            continue
-        out.append((entity, section))
+        out.extend((entity, section) for entity in by_id[section.entity_id]
+                   if section.book not in entity.seed.path_books)
     return out
 
 
@@ -296,9 +391,21 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
          matched: dict[str, list[tuple[str, float]]], types: dict[str, float], books: tuple[str, ...],
          hop: int, ranking: str) -> tuple[list[Followed], list[Passage]]:
     """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
-    weighted = weigh_entities(db, seeds, matched, types)
-    followed = [f for f in weighted if f.weight > 0][:ENTITIES_PER_HOP]
-    reached = _reach(db, followed, books, {s.chunk_id for s in seeds})
+    weighted = [f for f in weigh_entities(db, seeds, matched, types) if f.weight > 0]
+    # an entity no other book mentions leads nowhere: follow the best ones that lead somewhere
+    reached = _reach(db, weighted, books, {s.chunk_id for s in seeds})
+    leading = {id(f) for f, _ in reached}
+    followed = [f for f in weighted if id(f) in leading][:ENTITIES_PER_HOP]
+    # every seed's best entities too: one seed's weights do not crowd out another's (a
+    # seed the question names may match it less well than a chapter about the same words)
+    per_seed: dict[str, int] = {}
+    for f in weighted:
+        if id(f) in leading and per_seed.get(f.seed.chunk_id, 0) < ENTITIES_PER_SEED:
+            per_seed[f.seed.chunk_id] = per_seed.get(f.seed.chunk_id, 0) + 1
+            if f not in followed:
+                followed.append(f)
+    kept = {id(f) for f in followed}
+    reached = [(f, section) for f, section in reached if id(f) in kept]
     if not reached:
         return followed, []
     similarity = _section_similarity(vectors, db, question_vector, sorted({s.chunk_id for _, s in reached}))
@@ -316,17 +423,17 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
         else:
             score = hop_score(sim, entity.weight, defines)
         current = best.get(section.chunk_id)
-        if current is not None and current.score >= score:
+        if current is not None and current.hop_score >= score:
             continue
         best[section.chunk_id] = Passage(
             chunk_id=section.chunk_id, book=parent["book"], section=parent["heading_path"],
-            score=score, similarity=sim, hop=hop, child_id=child, text=parent["text"],
+            score=score, similarity=sim, hop_score=score, hop=hop, child_id=child, text=parent["text"],
             via=Via(entity=entity.name, entity_type=entity.entity_type, from_chunk=entity.seed.chunk_id,
                     from_book=entity.seed.book, from_section=entity.seed.section,
                     mention_type=section.mention_type, weight=entity.weight),
             defines=defines, found_at=[hop], path_books=(*entity.seed.path_books, parent["book"]),
         )
-    return followed, sorted(best.values(), key=lambda p: (-p.score, p.book, p.section))
+    return followed, sorted(best.values(), key=lambda p: (-p.hop_score, p.book, p.section))
 
 
 def retrieve(
@@ -357,24 +464,33 @@ def retrieve(
         matched.setdefault(hit.parent_id, []).append((hit.child_id, hit.similarity))
     types = question_types(question, store.index_pack(db)) if hops > 1 else {}
     merged: dict[str, Passage] = {p.chunk_id: p for p in frontier}
+    linked: list[Passage] = []
+    if hops > 1 and LINKED_SEEDS:
+        linked, linked_matched = linked_seeds(vectors, db, question, question_vector, books,
+                                              {p.chunk_id for p in frontier[:SEEDS_PER_HOP]})
+        for passage in linked:
+            matched.setdefault(passage.chunk_id, []).extend(linked_matched.get(passage.chunk_id, ()))
+            merged.setdefault(passage.chunk_id, passage)
     seeds_used: list[str] = []
+    hop_lists: list[list[str]] = [[p.chunk_id for p in sorted(merged.values(), key=lambda p: -p.hop_score)]]
     followed_out: list[dict] = []
     for hop in range(2, hops + 1):
-        seeds = frontier[:SEEDS_PER_HOP]
+        seeds = frontier[:SEEDS_PER_HOP] + (linked if hop == 2 else [])
         if not seeds:
             break
         seeds_used.extend(s.chunk_id for s in seeds)
         followed, found = _hop(vectors, db, question_vector, seeds, matched, types, books, hop, ranking)
+        hop_lists.append([p.chunk_id for p in found])
         followed_out.extend({"hop": hop, "entity": f.name, "entity_type": f.entity_type,
                              "weight": round(f.weight, 4), "from_chunk": f.seed.chunk_id} for f in followed)
         frontier = []
-        # a section found by several paths is scored and reported by its best one (the
-        # index agreeing with the vectors is evidence); ``found_at`` lists every hop
+        # a section found by several paths is reported by its best one; ``found_at`` lists
+        # every hop (the fusion below counts each hop that reached it)
         for passage in found:
             current = merged.get(passage.chunk_id)
             if current is None:
                 frontier.append(passage)
-            elif passage.score > current.score:
+            elif passage.hop_score > current.hop_score:
                 passage.found_at = sorted({*current.found_at, hop})
             else:
                 current.found_at = sorted({*current.found_at, hop})
@@ -382,7 +498,11 @@ def retrieve(
             merged[passage.chunk_id] = passage
         # the next hop's evidence is the matched child of each reached section
         matched = {p.chunk_id: [(p.child_id, p.similarity)] for p in frontier if p.child_id}
-    ranked = sorted(merged.values(), key=lambda p: (-p.score, p.hop, p.book, p.section))
+    if hops > 1:
+        fused = rank_fusion(hop_lists)
+        for passage in merged.values():
+            passage.score = fused.get(passage.chunk_id, 0.0)
+    ranked = sorted(merged.values(), key=lambda p: (-p.score, -p.hop_score, p.hop, p.book, p.section))
     return {"question": question, "hops": hops, "k": k, "ranking": ranking,
             "queries": [{"hop": 1, "query": question, "book": None}],
             "seeds": seeds_used, "followed": followed_out, "results": ranked[:k]}

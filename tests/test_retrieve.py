@@ -48,8 +48,8 @@ def test_retrieve_json_gives_the_provenance_of_every_result(sample_index, cli_js
         # ... into a section the index says mentions it, the way it says
         assert (r["book"], r["chunk_id"], via["mention_type"]) in sections
         assert r["defines"] == (via["mention_type"] == "defines")
-        # the score is the rule's, from the section's own similarity and the entity's weight
-        assert r["score"] == pytest.approx(
+        # its hop score is the rule's, from its own similarity and the entity's weight
+        assert r["hop_score"] == pytest.approx(
             rules.hop_score(r["similarity"], via["weight"], r["defines"]), abs=2e-4)
 
 
@@ -122,6 +122,37 @@ def test_a_hop2_section_combines_its_own_similarity_with_the_hop1_evidence():
     assert rules.hop_score(0.3, 0.6, True) > rules.hop_score(0.3, 0.5, True)
 
 
+def test_rank_fusion_leads_with_the_best_of_each_hop_and_lifts_agreement():
+    hop1 = ["a", "b", "c", "d"]
+    hop2 = ["x", "c", "y"]
+    fused = rules.rank_fusion([hop1, hop2], k=1)
+    order = sorted(fused, key=lambda item: -fused[item])
+    assert order[:3] == ["c", "a", "x"] or order[:3] == ["c", "x", "a"]
+    assert fused["a"] == fused["x"] > fused["b"] > fused["y"]
+
+
+def test_question_names_are_runs_of_capitalized_words():
+    names = rules.question_names("How much Ember does the spell the Frost Wyrm's breath cost, in the Book of Ash?")
+    assert names[0] in ("frost_wyrm", "book_of_ash")
+    assert {"frost_wyrm", "ember", "book_of_ash", "ash"} <= set(names)
+    assert "spell" not in names and "of_ash" not in names
+
+
+def test_a_question_naming_an_entity_seeds_its_definition(sample_index, index_dir):
+    from index.config import load_settings
+    from index.db import open_db
+    from index.vectors import open_vectors
+
+    settings = load_settings({"index_dir": index_dir}, {"CROSSBOOK_EMBEDDER": "hash"}, None)
+    db = open_db(index_dir)
+    with open_vectors(settings, db) as vectors:
+        question = "Which condition does the Gloom Hound cause?"
+        linked, matched = rules.linked_seeds(vectors, db, question, vectors.embedder.embed([question])[0], (), set())
+        result = rules.retrieve(vectors, db, question, k=10)
+    assert [p.section for p in linked][:1] == ["Bestiary of the Shattered Vale > Creatures > Gloom Hound"]
+    assert linked[0].chunk_id in matched and linked[0].chunk_id in result["seeds"]
+
+
 def test_names_in_matches_whole_normalized_words():
     assert rules.names_in("The Frost Wyrm casts Frost Lance at anything.", {"frost_lance"})
     assert not rules.names_in("A frosty lance of ice.", {"frost_lance"})
@@ -159,7 +190,7 @@ def test_weigh_entities_follows_what_the_matched_child_names(wraith_index, index
     lance_child = next(cid for cid, text in children.items() if "Frost Lance" in text)
     assert "Chilled" not in children[lance_child], "the fixture needs Chilled outside the matched child"
     seed = rules.Passage(chunk_id=wraith_id, book="Bestiary", section="Rime Wraith", score=0.5,
-                         similarity=0.5, hop=1, child_id=lance_child, text=wraith_text,
+                         similarity=0.5, hop_score=0.5, hop=1, child_id=lance_child, text=wraith_text,
                          path_books=("Bestiary",), found_at=[1])
     matched = {wraith_id: [(lance_child, 0.5)]}
     weights = {f.name: f.weight for f in rules.weigh_entities(db, [seed], matched, {})}
