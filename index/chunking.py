@@ -15,7 +15,9 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
+from .markdown_repair import RepairReport, repair_headings
 from .models import ChildChunk, ParentChunk, Section
+from .titles import infer_title
 from .tokens import count_tokens, head_tokens
 
 DEFAULT_PARENT_TOKENS = 1500
@@ -59,10 +61,19 @@ def _top_level_blocks(text: str) -> list[_Block]:
 
 
 def split_sections(text: str) -> list[Section]:
-    """Split a Markdown document into sections (text before the first heading is its own)."""
+    """Split a Markdown document into sections (text before the first heading is its own).
+
+    Headings are found in the structure view (index/markdown_repair.py), so broken
+    ``#>Title</h1>`` and HTML headings count; each section's text is the original lines.
+    """
+    return split_sections_report(text)[0]
+
+
+def split_sections_report(text: str) -> tuple[list[Section], RepairReport]:
+    """``split_sections`` and what the heading repair recovered (for the ingest warning)."""
+    view, report = repair_headings(text)
     lines = text.splitlines(keepends=True)
-    blocks = _top_level_blocks(text)
-    headings = [b for b in blocks if b.heading_level]
+    headings = [b for b in _top_level_blocks(view) if b.heading_level]
     sections: list[Section] = []
     first = headings[0].start if headings else len(lines)
     preamble = "".join(lines[:first])
@@ -83,15 +94,15 @@ def split_sections(text: str) -> list[Section]:
                 start_line=block.start,
             )
         )
-    return sections
+    return sections, report
 
 
 def book_title(text: str, fallback: str) -> str:
-    """The first level-1 heading, else ``fallback`` (the file stem)."""
-    for block in _top_level_blocks(text):
-        if block.heading_level == 1 and block.heading_text:
-            return block.heading_text
-    return fallback
+    """The book's title (index/titles.py: front matter, title page, sole opening ``#``,
+    licence attribution), else ``fallback`` (the file stem)."""
+    view, _ = repair_headings(text)
+    headings = [(b.heading_level, b.heading_text, b.start) for b in _top_level_blocks(view) if b.heading_level]
+    return infer_title(text, headings, fallback)
 
 
 def _paragraph_units(section_text: str) -> list[str]:

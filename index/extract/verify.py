@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..models import MENTION_TYPES, RawMention
-from ..normalize import collapse_whitespace, normalize_name, normalized_tokens
+from ..normalize import collapse_whitespace, normalize_name, normalized_tokens, normalized_words
 
 
 @dataclass
@@ -29,7 +29,7 @@ class ChunkText:
         self.tokens = normalized_tokens(text)
 
     def has_name(self, name: str) -> bool:
-        key = normalize_name(name)
+        key = normalized_words(name)
         return bool(key) and f"_{key}_" in self.tokens
 
     def has_quote(self, quote: str) -> bool:
