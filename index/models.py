@@ -55,7 +55,8 @@ class RawMention:
     entity_type: str
     mention_type: str
     context: str
-    source: str                  # "heading", "llm" or "linker"
+    source: str                  # "heading", "glossary", "deflist", "table", "llm" or "linker"
+    aliases: tuple[str, ...] = ()  # other names the chunk gives the entity it defines
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from sqlite_utils import Database
 
 from . import store
 from .books import BookFile, find_books, read_book
-from .chunking import book_title, child_chunks, parent_chunks, split_sections
+from .chunking import book_title, child_chunks, parent_chunks, split_sections_report
 from .config import Settings
 from .errors import BadInput, BookNotFound, ConfigError, CrossbookError
 from .extract import Extractor, ProgressFn, get_extractor, no_progress
@@ -68,8 +68,12 @@ class Ingest:
 
     @property
     def extractor_label(self) -> str:
+        """The extractor as stored with a book: ``rules/2``, ``openai:gpt-4o-mini``. A book
+        extracted under another label is re-extracted even when its file is unchanged."""
         model = self.extractor.model
-        return f"{self.extractor.name}:{model}" if model else self.extractor.name
+        if model:
+            return f"{self.extractor.name}:{model}"
+        return getattr(self.extractor, "version", None) or self.extractor.name
 
 
 def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str]]:
@@ -109,7 +113,9 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         if job.vectors is not None:
             job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
         return result
-    sections = split_sections(book.text)
+    sections, repair = split_sections_report(book.text)
+    if repair.warning:
+        result.warnings.append(f"'{book.path}' {repair.warning}")
     if not any(s.heading for s in sections):
         result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
     parents = parent_chunks(title, sections, settings.parent_tokens)

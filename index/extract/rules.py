@@ -1,39 +1,201 @@
-"""The offline default extractor: a section's heading defines the entity it names.
+"""The offline default extractor: definitions from a book's structure, no model.
 
-References are not found here but by the corpus linker (``index/extract/linker.py``), which
-matches every defined name against every chunk once the set of definitions is known.
+Which sections define an entity is decided per book from its heading tree (so a book's
+definitions never depend on the other books, and the index equals a fresh build):
+
+- a heading gives a name (index/extract/headings.py: qualifiers stripped, aliases kept,
+  ALL-CAPS shown in title case); prose headings (questions, gerunds, imperatives, "Parts of
+  a Talent") define nothing, nor do the book's title and the pack's stop and category
+  headings;
+- **labels** define nothing: a heading repeated under sibling entries ("Enhancements" under
+  every power) or one that repeats its parent's name ("Athletics Stunts" under "Athletics");
+- **category** headings define nothing: a heading over three or more entries (the entries
+  form a catalog and each defines itself);
+- any other heading defines its name when it is an entry of a catalog (three or more
+  sibling entries), or the book uses the name outside the section, or the section's first
+  sentence is a definition ("X is ...", "X are ...");
+- "Defining Aspects" and "What Are Consequences?" define what they name;
+- inside any section: glossary paragraphs (``**Term.** text``), definition lists and the first
+  column of catalog tables define their terms (index/extract/glossary.py).
+
+References are not found here but by the corpus linker (``index/extract/linker.py``).
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
 from ..models import ChunkExtraction, ParentChunk, RawMention
+from ..normalize import normalize_name, normalized_tokens, normalized_words, singular
 from ..packs import DomainPack
 from . import ExtractionRun, KnownEntity, ProgressFn, no_progress
-from .text import first_body_sentence
+from .glossary import glossary_terms, table_terms
+from .headings import HeadingName, clean_text, heading_name, is_topical
+from .text import first_body_sentence, sentence_around
+
+VERSION = "rules/2"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+_DEFINES_CONCEPT = re.compile(
+    r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
+)
+_CATALOG_MIN = 3
 
 
-def heading_definition(parent: ParentChunk, pack: DomainPack, book: str) -> RawMention | None:
-    """The definition a section heading makes, or None (title, category, stop-listed, part>0)."""
-    heading = parent.heading
-    if not heading or parent.part > 0:
-        return None
-    if len(parent.heading_path) == 1 and heading == book:
-        return None  # the book's own title
-    if pack.is_stop(heading) or pack.is_category(heading):
-        return None
-    context = first_body_sentence(parent.text) or parent.text.splitlines()[0]
-    return RawMention(
-        name=heading,
-        entity_type=pack.type_for(parent.heading_path),
-        mention_type="defines",
-        context=context,
-        source="heading",
+@dataclass
+class _Node:
+    parent: ParentChunk
+    named: HeadingName | None
+    key: str                       # normalized name ('' when no name)
+    children: list["_Node"] = field(default_factory=list)
+    up: "_Node | None" = None
+    candidate: bool = False        # not prose, not a label, not the title, not stop-listed
+
+
+def _tree(parents: list[ParentChunk]) -> list[_Node]:
+    nodes: list[_Node] = []
+    stack: list[_Node] = []
+    for parent in parents:
+        if not parent.heading or parent.part > 0:
+            continue
+        named = heading_name(parent.heading)
+        node = _Node(parent, named, normalize_name(named.name) if named else "")
+        depth = len(parent.heading_path)
+        while stack and len(stack[-1].parent.heading_path) >= depth:
+            stack.pop()
+        if stack:
+            node.up = stack[-1]
+            stack[-1].children.append(node)
+        stack.append(node)
+        nodes.append(node)
+    return nodes
+
+
+def _catalog_min(parent: _Node) -> int:
+    """Entries needed under ``parent`` to make a catalog: 3, or 2 under a plural name ("Rituals")."""
+    if parent.named is not None and parent.key and not is_topical(parent.named.name):
+        last = normalized_words(parent.named.name).rsplit("_", 1)[-1]
+        if singular(last) != last:
+            return 2
+    return _CATALOG_MIN
+
+
+def _is_label(node: _Node, repeats: dict[str, list[_Node]]) -> bool:
+    if node.up is not None and node.up.key and node.key.startswith(node.up.key + "_"):
+        return True  # "Athletics Stunts" under "Athletics"
+    same = repeats.get(node.key, [])
+    if len(same) < 2:
+        return False
+    grandparents = defaultdict(set)
+    for other in same:
+        if other.up is not None:
+            grandparents[id(other.up.up)].add(id(other.up))
+    return any(len(ups) >= 2 for ups in grandparents.values())
+
+
+def _defines_first(node: _Node) -> bool:
+    sentence = first_body_sentence(node.parent.text)
+    if not sentence or node.named is None:
+        return False
+    words = normalized_words(sentence).split("_")
+    name = normalized_words(node.named.name).split("_")
+    head = [w for w in words[: len(name) + 3]]
+    joined = "_".join(head)
+    return ("_".join(name) in joined or head[:1] in (["it"], ["this"], ["these"], ["they"])) and any(
+        w in ("is", "are", "means", "represents", "lets", "allows", "gives") for w in words[: len(name) + 4]
     )
+
+
+def _used_elsewhere(node: _Node, book_tokens: str, own_tokens: str) -> bool:
+    words = normalized_words(node.named.name)
+    if not words:
+        return False
+    key = f"_{words}_"
+    singular = f"_{normalize_name(node.named.name)}_"
+    total = book_tokens.count(key) + (book_tokens.count(singular) if singular != key else 0)
+    own = own_tokens.count(key) + (own_tokens.count(singular) if singular != key else 0)
+    return total - own >= 1
+
+
+def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, HeadingName]:
+    """parent id -> the name its heading defines, for the sections of one book that define one."""
+    nodes = _tree(parents)
+    title_key = normalize_name(book)
+    repeats: dict[str, list[_Node]] = defaultdict(list)
+    for node in nodes:
+        if node.key:
+            repeats[node.key].append(node)
+    for node in nodes:
+        named = node.named
+        heading = node.parent.heading or ""
+        if named is None or not node.key:
+            continue
+        concept = _DEFINES_CONCEPT.match(clean_text(heading))
+        if concept:
+            inner = heading_name(concept.group("name"))
+            if inner and not is_topical(inner.name):
+                node.named, node.key = inner, normalize_name(inner.name)
+                node.candidate = True
+                continue
+        if node.key == title_key or pack.is_stop(heading) or pack.is_stop(named.name):
+            continue
+        if is_topical(named.name) or _is_label(node, repeats):
+            continue
+        node.candidate = True
+    book_tokens = normalized_tokens("\n".join(p.text for p in parents))
+    chosen: dict[str, HeadingName] = {}
+    for node in nodes:
+        if not node.candidate:
+            continue
+        heading = node.parent.heading or ""
+        is_concept = _DEFINES_CONCEPT.match(clean_text(heading)) is not None
+        entries = [c for c in node.children if c.candidate]
+        if not is_concept and (len(entries) >= _catalog_min(node) or pack.is_category(heading)):
+            continue  # a category over a catalog: its entries define themselves
+        siblings = [s for s in (node.up.children if node.up else [n for n in nodes if n.up is None]) if s.candidate]
+        in_catalog = len(siblings) >= (_catalog_min(node.up) if node.up else _CATALOG_MIN)
+        if is_concept or in_catalog or _defines_first(node) or _used_elsewhere(
+            node, book_tokens, normalized_tokens(node.parent.text)
+        ):
+            chosen[node.parent.id] = node.named
+    return chosen
+
+
+def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> list[list[RawMention]]:
+    """The definitions of every parent of one book, in order (pure)."""
+    by_heading = heading_definitions(parents, pack, book)
+    terms = {parent.id: [*glossary_terms(parent.text), *table_terms(parent.text)] for parent in parents}
+    # a bold lead repeated across sections is a label ("**Overcome:**" in every skill), not a definition
+    spread = Counter(normalize_name(t.name) for found in terms.values() for t in {normalize_name(x.name): x for x in found}.values())
+    heading_keys = {normalize_name(named.name) for named in by_heading.values()}
+    out: list[list[RawMention]] = []
+    for parent in parents:
+        mentions: list[RawMention] = []
+        named = by_heading.get(parent.id)
+        if named is not None:
+            context = first_body_sentence(parent.text) or parent.text.splitlines()[0]
+            mentions.append(RawMention(
+                name=named.name, entity_type=pack.type_for(parent.heading_path), mention_type="defines",
+                context=context, source="heading", aliases=named.aliases,
+            ))
+        inner_type = pack.type_for((*parent.heading_path, ""))
+        for term in terms[parent.id]:
+            key = normalize_name(term.name)
+            if key in heading_keys or (term.source != "table" and spread[key] >= _CATALOG_MIN):
+                continue  # the book's heading defines it; or a label repeated across sections
+            mentions.append(RawMention(
+                name=term.name, entity_type=inner_type, mention_type="defines",
+                context=sentence_around(parent.text, term.start, term.end), source=term.source,
+                aliases=term.aliases,
+            ))
+        out.append(mentions)
+    return out
 
 
 class RulesExtractor:
     name = "rules"
     model = None
+    version = VERSION
 
     def __init__(self, pack: DomainPack):
         self.pack = pack
@@ -45,9 +207,9 @@ class RulesExtractor:
         known: dict[str, list[KnownEntity]] | None = None,
         progress: ProgressFn = no_progress,
     ) -> ExtractionRun:
+        mentions = book_mentions(parents, self.pack, book)
         chunks = []
-        for i, parent in enumerate(parents):
-            definition = heading_definition(parent, self.pack, book)
-            chunks.append(ChunkExtraction(parent.id, [definition] if definition else []))
+        for i, (parent, found) in enumerate(zip(parents, mentions, strict=True)):
+            chunks.append(ChunkExtraction(parent.id, found))
             progress("extract", i + 1, len(parents))
         return ExtractionRun(chunks)

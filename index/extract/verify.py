@@ -65,6 +65,8 @@ def verify_mentions(
                     mention_type=mention.mention_type,
                     context=collapse_whitespace(mention.context),
                     source=mention.source,
+                    # an alias is kept only when the chunk gives it too
+                    aliases=tuple(a for a in mention.aliases if chunk.has_name(a)),
                 )
             )
     return out
