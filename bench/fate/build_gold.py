@@ -124,7 +124,7 @@ RULES: dict[str, list] = {
             "Free Invocations": "Free Invocation",
             "Overcome": "Overcome", "Create an Advantage": "Create an Advantage",
             "Attack": "Attack", "Defend": "Defend",
-            "Fail": "Fail", "Tie": "Tie", "Succeed": "Succeed",
+            "Fail": ["Fail", "Failure"], "Tie": "Tie", "Succeed": ["Succeed", "Success"],
             "Succeed with Style": ["Succeed with Style", "Success with Style"], "Turn Order": "Turn Order",
             "Opposition": "Opposition",
             "CHALLENGES": "Challenge", "CONTESTS": "Contest", "CONFLICTS": "Conflict",
@@ -153,7 +153,8 @@ RULES: dict[str, list] = {
             "The Adjective Ladder": ["Adjective Ladder", "Ladder"],
             "Overcome": "Overcome", "Create an Advantage": "Create an Advantage",
             "Attack": "Attack", "Defend": "Defend",
-            "Tie": "Tie", "Success with Style": ["Success with Style", "Succeed with Style"],
+            "Failure": ["Failure", "Fail"], "Tie": "Tie", "Success": ["Success", "Succeed"],
+            "Success with Style": ["Success with Style", "Succeed with Style"], "NPCs": "NPC",
             "Aspects and Fate Points": "Fate Point",
             "Character Aspects": "Character Aspect", "Situation Aspects": "Situation Aspect",
             "Boosts": "Boost", "Invokes": ["Invoke", "Invocation"], "Compels": "Compel",
@@ -225,7 +226,7 @@ RULES: dict[str, list] = {
         Bold(r"^The Standard Modes$", "mode"),
         Children("What Mega-Stunts Can Do", "mega-stunt", exclude=("Weapon or Armor Rating", "Stunt Benefit")),
         Concepts({
-            "Modes": "Mode", "Reinforced Skills": "Reinforced Skill", "Mega-Stunts": "Mega-Stunt",
+            "Modes": "Mode", "Stunts": "Stunt", "Reinforced Skills": "Reinforced Skill", "Mega-Stunts": "Mega-Stunt",
             "Martial Artist": "Martial Artist", "Pilot": "Pilot", "Reporter": "Reporter",
             "Robot": "Robot", "Secret Agent": "Secret Agent", "Soldier": "Soldier",
             "Have a Signature Aspect": "Signature Aspect", "Personal Hardware": "Personal Hardware",
@@ -249,7 +250,7 @@ RULES: dict[str, list] = {
         Pattern("Communities", r"^\s*-\s*<strong>(\w+)</strong>", "community rating"),
         Pattern("Approaches", r"^\s*-\s*<em>(\w+)</em>", "approach"),
         Concepts({
-            "Regions": "Region", "Sub-Regions": "Sub-Region", "Communities": "Community",
+            "Aspects": "Aspect", "Approaches": "Approach", "Regions": "Region", "Sub-Regions": "Sub-Region", "Communities": "Community",
             "The Divine Mantle": ["Divine Mantle", "Mantle"], "Intention": "Intention",
             "Stations": "Station", "Boons": "Boon", "Geasa": ["Geas", "Geasa"],
             "Corruption": "Corruption", "Regional Stunts": "Regional Stunt", "Meddling": "Meddling",
@@ -259,7 +260,8 @@ RULES: dict[str, list] = {
         Pattern("Equipment Stunts", r"^>\s*<strong>([^<]+)</strong>\s*:", "equipment stunt"),
         Bold(r"^(General Rituals|Battle Rituals)$", "ritual"),
         Concepts({
-            "Equipment Stunts": "Equipment Stunt", "Roar Phase": "Roar Phase",
+            "Equipment Stunts": "Equipment Stunt", "Roar Phase": "Roar Phase", "Zone Aspects": "Zone Aspect",
+            "Exchanges": "Exchange",
             "Creating a Roar Aspect": "Roar Aspect", "Weight": "Weight", "Swarms": "Swarm",
             "Maneuvers": "Maneuver", "Lethal Attacks": "Lethal Attack", "Divine Interest": "Divine Interest",
         }),
@@ -400,10 +402,14 @@ def definitions_of(book: str) -> list[Definition]:
 _SMALL = {"a", "an", "the", "of", "and", "or", "to", "in", "on", "for", "with", "at", "by", "vs"}
 
 
+_ASPECT_SPAN = re.compile(r'<span class="aspect">(.*?)</span>')
+
+
 def book_text(book: str) -> tuple[str, list[int]]:
     """The book's text with markup stripped line by line (line breaks kept), and the offset
-    at which each line starts."""
-    lines = [strip_markup(line) for line in read(book).splitlines()]
+    at which each line starts. An aspect's name (``<span class="aspect">``) is kept between
+    ‹ and › so that a name inside it is not taken for a mention."""
+    lines = [strip_markup(_ASPECT_SPAN.sub(r"‹\1›", line)) for line in read(book).splitlines()]
     offsets, pos = [], 0
     for line in lines:
         offsets.append(pos)
@@ -427,6 +433,16 @@ def acceptable(match: re.Match, text: str, name: str, lowercase: bool) -> bool:
     """Case and context rules for one occurrence of a name (see GOLD.md)."""
     surface = match.group(0)
     words = re.findall(r"[\w']+", surface)
+    window = text[max(0, match.start() - 200):match.start()]
+    if window.rfind("‹") > window.rfind("›"):
+        return False  # inside an aspect's name ("Ramming Speed!" the aspect, not the stunt)
+    before_words = re.findall(r"[\w']+", window)[-2:]
+    if lowercase and surface.islower():
+        if surface in ("exchange",) and (before_words[-1:] == ["in"] or text.startswith(" for", match.end())):
+            return False  # "in exchange for": the English idiom
+        if before_words[-1:] and before_words[-1] in ("to", "will", "can", "may", "would", "could") \
+                and len(words) == 1 and not surface.endswith("s"):
+            return False  # a verb ("other parties will contest", "to challenge them")
     if lowercase:
         return True
     # a name: its significant words capitalized (or ALL CAPS)
@@ -447,6 +463,10 @@ def acceptable(match: re.Match, text: str, name: str, lowercase: bool) -> bool:
         prev = re.search(r"([\w']+)[ ]$", before)
         nxt = re.match(r"^[ ]([\w']+)", after)
         if prev and prev.group(1)[0].isupper():
+            return False
+        # "Protect His Students from Harm": a title-case phrase with a small word before it
+        if prev and prev.group(1) in ("from", "of", "the", "for", "to", "in", "on", "with") and \
+                re.search(r"\b[A-Z][\w']*[ ]+" + prev.group(1) + r"[ ]$", before):
             return False
         if nxt and nxt.group(1)[0].isupper():
             return False
