@@ -140,7 +140,7 @@ RULES: dict[str, list] = {
             "DEFINING EXTRAS": "Extra",
             "THE BRONZE RULE, AKA THE FATE FRACTAL": ["Bronze Rule", "Fate Fractal"],
             "The Golden Rule": "Golden Rule", "THE SILVER RULE": "Silver Rule",
-            "Game Time": "Game Time", "Story Time": "Story Time",
+            "Game Time": "Game Time", "Story Time": "Story Time", "THE ELLIPSIS TRICK": "Ellipsis Trick",
         }),
     ],
     "Fate-Condensed-SRD-CC-BY.md": [
@@ -437,7 +437,11 @@ def acceptable(match: re.Match, text: str, name: str, lowercase: bool) -> bool:
     if window.rfind("‹") > window.rfind("›"):
         return False  # inside an aspect's name ("Ramming Speed!" the aspect, not the stunt)
     before_words = re.findall(r"[\w']+", window)[-2:]
+    if lowercase and surface.casefold() == "extra" and re.match(r"^[ ]+[A-Za-z]", text[match.end():match.end() + 3]):
+        return False  # "extra stress", "Extra Movement": the adjective, not the Extras concept
     if lowercase and surface.islower():
+        if surface == "approach" and not re.search(r"\b[A-Z][a-z]+[ ]$", window):
+            return False  # "this approach": English; "your Quick approach": the term
         if surface in ("exchange",) and (before_words[-1:] == ["in"] or text.startswith(" for", match.end())):
             return False  # "in exchange for": the English idiom
         if before_words[-1:] and before_words[-1] in ("to", "will", "can", "may", "would", "could") \

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
+import hashlib
 import sys
 from pathlib import Path
 
@@ -20,15 +20,34 @@ from build_gold import book_text, find_mentions  # noqa: E402
 from fate_text import read  # noqa: E402
 
 
+def sample_indexes(rows: list[dict], seed: int, size: int) -> list[int]:
+    """A seeded sample that stays put when the gold changes elsewhere: the rows with the
+    smallest hash of (seed, book, name)."""
+    def rank(i: int) -> str:
+        return hashlib.sha1(f"{seed}:{rows[i]['book']}:{rows[i]['name']}".encode()).hexdigest()
+    return sorted(range(len(rows)), key=rank)[:size]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--size", type=int, default=100)
     parser.add_argument("--what", choices=("definitions", "references"), default="definitions")
+    parser.add_argument("--score", action="store_true",
+                        help="tally the sample against hand_check_verdicts.json instead of printing it")
     args = parser.parse_args()
     gold = json.loads((HERE / "gold.json").read_text(encoding="utf-8"))
     rows = gold[args.what]
-    picked = random.Random(args.seed).sample(range(len(rows)), min(args.size, len(rows)))
+    picked = sample_indexes(rows, args.seed, args.size)
+    if args.score:
+        verdicts = json.loads((HERE / "hand_check_verdicts.json").read_text(encoding="utf-8"))[args.what]
+        judged = [verdicts.get(f"{rows[i]['book']}|{rows[i]['name']}") for i in picked]
+        right = sum(1 for v in judged if v and v["ok"])
+        wrong = [(rows[i]["book"], rows[i]["name"], v["note"]) for i, v in zip(picked, judged) if v and not v["ok"]]
+        print(f"{args.what}: {right} right, {len(wrong)} wrong, {judged.count(None)} not judged, of {len(picked)}")
+        for book, name, note in wrong:
+            print(f"  wrong: {book} {name!r}: {note}")
+        return 0
     for n, i in enumerate(picked, 1):
         row = rows[i]
         if args.what == "references":
