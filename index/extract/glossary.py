@@ -12,13 +12,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .headings import clean_text, heading_name, is_topical
+from .headings import clean_text, heading_name, is_topical, topical_strength
 
-_BOLD_LEAD = re.compile(
-    r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*\*|\*\*|__|<strong>|<b>)\s*(?P<term>[^*_<>\n]{2,60}?)\s*"
-    r"(?P<punct>[.:—–])?\s*(?:\*\*\*|\*\*|__|</strong>|</b>)\s*(?P<after>[.:—–])?[ \t]*(?P<rest>\S)",
+_LINE_START = r"^[ \t]*(?:>[ \t]*)*(?P<item>(?:[-*+]|\d+[.)])[ \t]+)?"
+_EMPHASIS_LEAD = re.compile(
+    _LINE_START + r"(?P<open>\*\*\*|\*\*|__|\*|_|<strong>|<b>|<em>|<i>)\s*(?P<term>[^*_<>\n]{2,90}?)\s*"
+    r"(?P<punct>[.:—–])?\s*(?P<close>\*\*\*|\*\*|__|\*|_|</strong>|</b>|</em>|</i>)\s*(?P<after>[.:—–])?[ \t]*(?P<rest>\S)",
     re.MULTILINE,
 )
+_PLAIN_LEAD = re.compile(_LINE_START + r"(?P<term>[A-Z][^:\n*_<>]{0,40}?):[ \t]+(?P<rest>\S)", re.MULTILINE)
+_RUN_GAP = 700   # characters between two entries of one run (a paragraph of text at most)
+_RUN_MIN = 3
 _DEF_LIST = re.compile(r"^(?P<term>[^\s:|#>*\-][^\n]{0,60})\n:[ \t]+\S", re.MULTILINE)
 _DT = re.compile(r"<dt>\s*(?P<term>[^<]{2,60}?)\s*</dt>", re.IGNORECASE)
 _TABLE_ROW = re.compile(r"^[ \t]*\|(.+)\|[ \t]*$")
@@ -56,21 +60,65 @@ def _term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     return named.name, named.aliases
 
 
+def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
+    """A term that is one entry of a run of entries: names may be phrases ("Always a Way Out")."""
+    named = heading_name(raw)
+    if named is None or named.name.lower() in _REMARKS or len(named.name.split()) > 12:
+        return None
+    first = named.name.lstrip("\"“'‘")
+    if not first or not (first[0].isupper() or first[0].isdigit()) or any(c.isdigit() for c in named.name):
+        return None
+    words = named.name.split()
+    long_words = [w for w in words[1:] if len(w) > 3]
+    title_case = all(w[0].isupper() for w in long_words)
+    if len(words) >= 3 and not title_case:
+        return None  # a sentence opening ("Anyone can offer a compel"), not a name
+    if topical_strength(named.name) == 2 and not title_case:
+        return None
+    return named.name, named.aliases
+
+
+def _runs(leads: list[re.Match], text: str) -> list[list[re.Match]]:
+    runs: list[list[re.Match]] = []
+    for lead in leads:
+        if runs and lead.start() - runs[-1][-1].end() <= _RUN_GAP and "\n#" not in text[runs[-1][-1].end():lead.start()]:
+            runs[-1].append(lead)
+        else:
+            runs.append([lead])
+    return runs
+
+
 def glossary_terms(text: str) -> list[TermSpan]:
-    """Bold-lead paragraphs and definition-list terms of one chunk, in order."""
+    """Glossary entries and definition-list terms of one chunk, in order.
+
+    A run of three or more entries of one shape (bold or emphasized leads, or ``- Name: text``
+    list items) is a catalog: each lead is a term, even a phrase. A lone bold lead is a term
+    only with its punctuation (``**Term.** text``) and a name-like shape.
+    """
     out: list[TermSpan] = []
-    for match in _BOLD_LEAD.finditer(text):
-        if not (match.group("punct") or match.group("after")):
-            continue  # "**Note** that ..." is emphasis, not a glossary entry
-        found = _term(match.group("term"))
-        if found:
-            out.append(TermSpan(found[0], found[1], match.start("term"), match.end("term"), "glossary"))
+    emphasis = list(_EMPHASIS_LEAD.finditer(text))
+    plain = [m for m in _PLAIN_LEAD.finditer(text) if m.group("item")]
+    for leads, plain_kind in ((emphasis, False), (plain, True)):
+        for run in _runs(leads, text):
+            catalog = len(run) >= _RUN_MIN
+            for match in run:
+                if plain_kind and not catalog:
+                    continue
+                punctuated = plain_kind or match.group("punct") or match.group("after")
+                if catalog:
+                    found = _relaxed_term(match.group("term"))
+                elif punctuated and match.group("open") in ("***", "**", "__", "<strong>", "<b>"):
+                    found = _term(match.group("term"))
+                else:
+                    found = None  # "**Note** that ...", "*really*": emphasis, not an entry
+                if found:
+                    out.append(TermSpan(found[0], found[1], match.start("term"), match.end("term"), "glossary"))
     for pattern in (_DEF_LIST, _DT):
         for match in pattern.finditer(text):
             found = _term(match.group("term"))
             if found:
                 out.append(TermSpan(found[0], found[1], match.start("term"), match.end("term"), "deflist"))
-    return out
+    return sorted(out, key=lambda t: t.start)
 
 
 def _cells(line: str) -> list[str]:

@@ -205,24 +205,49 @@ def _gerund_phrase(lowered: list[str]) -> bool:
     return singular(second) != second  # gerund + plural object: "Invoking Aspects"
 
 
-def is_topical(name: str) -> bool:
-    """True when a (cleaned) heading reads as a prose title, not the name of a thing."""
+def topical_strength(name: str) -> int:
+    """0 for a name; 1 for weak prose signals (an imperative, gerund or preposition opening,
+    a colon or comma), which a catalog of sibling names overrides ("Create an Advantage"
+    among "Overcome", "Attack", "Defend"); 2 for prose no context makes a name (questions,
+    pronouns, "Parts of a Talent", more than six words)."""
     raw = name.strip()
-    if not raw or raw.endswith(("?", "!")) or "?" in raw or raw.endswith("."):
-        return True
+    if not raw or "?" in raw or "!" in raw or raw.endswith("."):
+        return 2
     words = [w for w in re.split(r"[\s—–]+", raw) if w]
     if len(words) > 6:
-        return True
+        return 2
+    if len(words) == 1:
+        return 0  # a single word is a name: "Will", "Fail", "Burning"
     lowered = [w.lower().strip(",.:;!?\"“”'‘’()") for w in words]
+    if any(w in _PROSE_WORDS for w in lowered):
+        return 2
+    if len(lowered) >= 3 and lowered[0] in _GENERIC_HEADS and lowered[1] in ("of", "for", "and"):
+        return 2
     first = lowered[0]
     if first in _OPENERS or first in _IMPERATIVES:
-        return True
+        return 1
     if is_gerund(words[0].strip(",.:;")) and _gerund_phrase(lowered):
-        return True
-    if any(w in _PROSE_WORDS for w in lowered):
-        return True
-    if len(lowered) >= 3 and lowered[0] in _GENERIC_HEADS and lowered[1] in ("of", "for", "and"):
-        return True
+        return 2  # "Choosing a Path", "Dealing with Time"
     if ":" in raw or "," in raw:
-        return True  # "Ouch! Damage, Stress, and Consequences", "Rules of Thumb:"
-    return False
+        return 1  # "Ouch! Damage, Stress, and Consequences", "Rules of Thumb:"
+    return 0
+
+
+def is_topical(name: str) -> bool:
+    """True when a (cleaned) heading reads as a prose title, not the name of a thing."""
+    return topical_strength(name) > 0
+
+
+_CONJUNCTION = re.compile(r"\s*(?:,\s*and\s+|,\s*or\s+|\s+and\s+|\s*&\s*|,\s*)")
+
+
+def conjoined_names(name: str) -> list[str]:
+    """The names of a heading that joins several ("Aspects and Fate Points" -> both), or []."""
+    if " and " not in name and "&" not in name:
+        return []
+    parts = [p.strip() for p in _CONJUNCTION.split(name) if p.strip()]
+    if not 2 <= len(parts) <= 4 or any(len(p.split()) > 3 or topical_strength(p) for p in parts):
+        return []
+    if any(not p[0].isupper() for p in parts):
+        return []
+    return parts

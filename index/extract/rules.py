@@ -32,7 +32,7 @@ from ..normalize import normalize_name, normalized_tokens, normalized_words, sin
 from ..packs import DomainPack
 from . import ExtractionRun, KnownEntity, ProgressFn, no_progress
 from .glossary import glossary_terms, table_terms
-from .headings import HeadingName, clean_text, heading_name, is_topical
+from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
 from .text import first_body_sentence, sentence_around
 
 VERSION = "rules/2"  # bump when the rules change, so `rebuild` re-extracts unchanged books
@@ -40,6 +40,7 @@ _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
 )
 _CATALOG_MIN = 3
+_LEGAL = re.compile(r"\b(?:licen[sc]e|legal|copyright|credits|acknowledge?ments|attribution)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -80,17 +81,21 @@ def _catalog_min(parent: _Node) -> int:
     return _CATALOG_MIN
 
 
-def _is_label(node: _Node, repeats: dict[str, list[_Node]]) -> bool:
-    if node.up is not None and node.up.key and node.key.startswith(node.up.key + "_"):
-        return True  # "Athletics Stunts" under "Athletics"
+def _label_kind(node: _Node, repeats: dict[str, list[_Node]]) -> str | None:
+    """"repeated" for a heading repeated under sibling entries ("Enhancements" under every
+    power), "prefixed" for one that adds a word to its parent's name ("Athletics Stunts"
+    under "Athletics"), else None."""
+    if node.up is not None and node.up.key and node.key.startswith(node.up.key + "_") \
+            and "_" not in node.key[len(node.up.key) + 1:]:
+        return "prefixed"
     same = repeats.get(node.key, [])
     if len(same) < 2:
-        return False
+        return None
     grandparents = defaultdict(set)
     for other in same:
         if other.up is not None:
             grandparents[id(other.up.up)].add(id(other.up))
-    return any(len(ups) >= 2 for ups in grandparents.values())
+    return "repeated" if any(len(ups) >= 2 for ups in grandparents.values()) else None
 
 
 def _defines_first(node: _Node) -> bool:
@@ -117,18 +122,35 @@ def _used_elsewhere(node: _Node, book_tokens: str, own_tokens: str) -> bool:
     return total - own >= 1
 
 
-def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, HeadingName]:
-    """parent id -> the name its heading defines, for the sections of one book that define one."""
+def _kinds_of(node: _Node, entries: list[_Node]) -> bool:
+    """True when the entries are kinds of the node's concept ("Minor Milestones" under "Milestones")."""
+    head = node.key.rsplit("_", 1)[-1]
+    kinds = [e for e in entries if e.key.endswith("_" + head)]
+    return bool(head) and len(kinds) * 2 >= len(entries)
+
+
+def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, list[HeadingName]]:
+    """parent id -> the names its heading defines, for the sections of one book that define."""
     nodes = _tree(parents)
     title_key = normalize_name(book)
     repeats: dict[str, list[_Node]] = defaultdict(list)
     for node in nodes:
         if node.key:
             repeats[node.key].append(node)
+    strength: dict[int, int] = {}
+    labels: set[int] = set()
+    legal: set[int] = set()
+    book_tokens = normalized_tokens("\n".join(p.text for p in parents))
     for node in nodes:
         named = node.named
         heading = node.parent.heading or ""
-        if named is None or not node.key:
+        if node.up is not None and id(node.up) in labels:
+            labels.add(id(node))  # under a label ("Blessings > Athletics"): a detail of the entry
+            continue
+        if _LEGAL.search(heading) or (node.up is not None and id(node.up) in legal):
+            legal.add(id(node))  # a licence or credits section names no game entity
+            continue
+        if named is None or not node.key or any(ch.isdigit() for ch in named.name):
             continue
         concept = _DEFINES_CONCEPT.match(clean_text(heading))
         if concept:
@@ -136,28 +158,53 @@ def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str)
             if inner and not is_topical(inner.name):
                 node.named, node.key = inner, normalize_name(inner.name)
                 node.candidate = True
+                strength[id(node)] = 0
                 continue
         if node.key == title_key or pack.is_stop(heading) or pack.is_stop(named.name):
             continue
-        if is_topical(named.name) or _is_label(node, repeats):
+        label = _label_kind(node, repeats)
+        if label == "repeated":
+            labels.add(id(node))
+        if label:
             continue
-        node.candidate = True
-    book_tokens = normalized_tokens("\n".join(p.text for p in parents))
-    chosen: dict[str, HeadingName] = {}
+        strength[id(node)] = topical_strength(named.name)
+        node.candidate = strength[id(node)] == 0
+    # a catalog of names overrides weak prose signals of its other entries
+    groups: dict[int, list[_Node]] = defaultdict(list)
+    for node in nodes:
+        groups[id(node.up)].append(node)
+    for siblings in groups.values():
+        names = [s for s in siblings if s.candidate]
+        up = siblings[0].up
+        if names and len(names) >= (_catalog_min(up) if up else _CATALOG_MIN):
+            for sibling in siblings:
+                # "Create an Advantage" among "Overcome", "Attack": a name the book uses elsewhere
+                if strength.get(id(sibling)) == 1 and _used_elsewhere(
+                    sibling, book_tokens, normalized_tokens(sibling.parent.text)
+                ):
+                    sibling.candidate = True
+    chosen: dict[str, list[HeadingName]] = {}
     for node in nodes:
         if not node.candidate:
             continue
         heading = node.parent.heading or ""
         is_concept = _DEFINES_CONCEPT.match(clean_text(heading)) is not None
         entries = [c for c in node.children if c.candidate]
-        if not is_concept and (len(entries) >= _catalog_min(node) or pack.is_category(heading)):
+        prose = [c for c in node.children if strength.get(id(c), 0) > 0]
+        is_category = len(entries) >= _catalog_min(node) and len(prose) * 4 <= len(node.children) \
+            and not _kinds_of(node, entries)
+        if not is_concept and (is_category or pack.is_category(heading)):
             continue  # a category over a catalog: its entries define themselves
-        siblings = [s for s in (node.up.children if node.up else [n for n in nodes if n.up is None]) if s.candidate]
+        chapter = node.up is None or node.up.key == title_key
+        if chapter and node.children and not is_concept:
+            continue  # a chapter: its sections define
+        siblings = [s for s in groups[id(node.up)] if s.candidate]
         in_catalog = len(siblings) >= (_catalog_min(node.up) if node.up else _CATALOG_MIN)
         if is_concept or in_catalog or _defines_first(node) or _used_elsewhere(
             node, book_tokens, normalized_tokens(node.parent.text)
         ):
-            chosen[node.parent.id] = node.named
+            parts = conjoined_names(node.named.name)
+            chosen[node.parent.id] = [HeadingName(p) for p in parts] if parts else [node.named]
     return chosen
 
 
@@ -167,19 +214,19 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
     terms = {parent.id: [*glossary_terms(parent.text), *table_terms(parent.text)] for parent in parents}
     # a bold lead repeated across sections is a label ("**Overcome:**" in every skill), not a definition
     spread = Counter(normalize_name(t.name) for found in terms.values() for t in {normalize_name(x.name): x for x in found}.values())
-    heading_keys = {normalize_name(named.name) for named in by_heading.values()}
+    heading_keys = {normalize_name(named.name) for names in by_heading.values() for named in names}
+    legal = {p.id for p in parents if any(_LEGAL.search(h) for h in p.heading_path)}
     out: list[list[RawMention]] = []
     for parent in parents:
         mentions: list[RawMention] = []
-        named = by_heading.get(parent.id)
-        if named is not None:
+        for named in by_heading.get(parent.id, []):
             context = first_body_sentence(parent.text) or parent.text.splitlines()[0]
             mentions.append(RawMention(
                 name=named.name, entity_type=pack.type_for(parent.heading_path), mention_type="defines",
                 context=context, source="heading", aliases=named.aliases,
             ))
         inner_type = pack.type_for((*parent.heading_path, ""))
-        for term in terms[parent.id]:
+        for term in ([] if parent.id in legal else terms[parent.id]):
             key = normalize_name(term.name)
             if key in heading_keys or (term.source != "table" and spread[key] >= _CATALOG_MIN):
                 continue  # the book's heading defines it; or a label repeated across sections
