@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 
 from .markdown_repair import RepairReport, repair_headings
 from .models import ChildChunk, ParentChunk, Section
-from .titles import infer_title
+from .titles import clean_inline, infer_title
 from .tokens import count_tokens, head_tokens
 
 DEFAULT_PARENT_TOKENS = 1500
@@ -27,7 +27,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
-    return MarkdownIt("commonmark")
+    # block structure only: inline parsing is half the cost, and heading text is cleaned here
+    return MarkdownIt("commonmark").disable("inline")
 
 
 @dataclass(frozen=True)
@@ -37,14 +38,15 @@ class _Block:
     heading_text: str
 
 
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
 def _inline_text(token) -> str:
-    parts = []
-    for child in token.children or []:
-        if child.type in ("text", "code_inline"):
-            parts.append(child.content)
-        elif child.type in ("softbreak", "hardbreak"):
-            parts.append(" ")
-    return " ".join("".join(parts).split())
+    """A heading's text without inline markup: links keep their text, HTML and emphasis go."""
+    text = _LINK.sub(r"\1", token.content)
+    text = _ESCAPE.sub(r"\1", clean_inline(text))
+    return " ".join(text.split())
 
 
 def _top_level_blocks(text: str) -> list[_Block]:

@@ -153,6 +153,7 @@ _IMPERATIVES = {
     "end", "begin", "open", "close", "stop", "avoid", "prepare", "select", "adjust", "apply", "allow",
     "break", "blame", "succeed", "fail", "hit", "miss", "meet", "explore", "ignore", "introduce",
     "drill", "zoom", "zooming", "raise", "lower", "reduce", "increase", "skip", "combine", "split",
+    "establish", "begin", "pay", "scale", "re-scale", "handle", "deal",
 }
 _GENERIC_HEADS = {
     "parts", "part", "types", "type", "kinds", "kind", "uses", "use", "rules", "basics", "anatomy",
@@ -188,6 +189,7 @@ def _common_word(word: str) -> bool:
     return zipf_frequency(word, "en") >= 3.0
 
 
+_RELATING = {"in", "as", "with", "for", "within", "on", "at", "into", "from", "vs", "vs.", "versus", "without"}
 _PARTICLES = {"in", "out", "up", "down", "off", "on", "over", "back", "away", "around", "through"}
 _DETERMINERS = {"a", "an", "the", "your", "my", "our", "their", "his", "her", "its", "this", "that",
                 "these", "those", "with", "without", "to", "for", "from", "into", "at", "by", "it",
@@ -230,6 +232,8 @@ def topical_strength(name: str) -> int:
         return 2  # "Choosing a Path", "Dealing with Time"
     if ":" in raw or "," in raw:
         return 1  # "Ouch! Damage, Stress, and Consequences", "Rules of Thumb:"
+    if any(w in _RELATING for w in lowered[1:-1]):
+        return 1  # "Advantages in a Challenge", "Aspects as Magic": a topic relating two things
     return 0
 
 

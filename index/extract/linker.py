@@ -55,6 +55,9 @@ class LinkMatch:
 
 
 def _lower_same_length(text: str) -> str:
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 

@@ -13,7 +13,8 @@ import html
 import re
 from dataclasses import dataclass
 
-_SPECIAL = re.compile(r"<[A-Za-z/!][^<>\n]{0,200}>|&#?\w{1,10};|\s+|[*`]+|(?<!\w)_+|_+(?!\w)|[’‘“”]")
+# a single plain space needs no work, so it is not special
+_SPECIAL = re.compile(r"<[A-Za-z/!][^<>\n]{0,200}>|&#?\w{1,10};|(?! \S)\s+|[*`]+|(?<!\w)_+|_+(?!\w)|[’‘“”]")
 _QUOTES = {"’": "'", "‘": "'", "“": '"', "”": '"'}
 
 
