@@ -139,6 +139,7 @@ class IngestResult:
     children: int = 0
     mentions: int = 0
     dropped_mentions: int = 0
+    repaired_contexts: int = 0   # definitions kept with the chunk's own sentence as context
     llm_calls: int = 0
     cache_hits: int = 0
     relationships: int = 0       # rows derived from this book's claims

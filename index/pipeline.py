@@ -121,7 +121,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     run = job.extractor.extract(title, parents, known=known, progress=job.progress)
     job.events({"event": "phase.done", "phase": "extract", "book": title, "llm_calls": run.llm_calls, "cache_hits": run.cache_hits})
     result.warnings.extend(run.warnings)
-    kept, dropped = {}, Counter()
+    kept, dropped, repaired = {}, Counter(), Counter()
     claims, dropped_relations = {}, Counter()
     if mode == "llm":
         job.events({"event": "phase.start", "phase": "relation_discovery", "book": title})
@@ -130,6 +130,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         verified = verify_mentions(extraction.mentions, chunk_text, pack.type_names)
         kept[parent.id] = verified.mentions
         dropped.update(verified.dropped)
+        repaired.update(verified.repaired)
         dropped.update(extraction.dropped)
         if mode == "llm":
             chunk_claims, chunk_drops = relations.prepare_claims(extraction, chunk_text)
@@ -178,6 +179,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     result.parents = len(parents)
     result.children = len(children)
     result.dropped_mentions = sum(dropped.values())
+    result.repaired_contexts = sum(repaired.values())
     result.llm_calls = run.llm_calls
     result.cache_hits = run.cache_hits
     return result
