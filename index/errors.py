@@ -33,6 +33,14 @@ class ExtractionFailed(CrossbookError):
     """The extractor could not produce a valid answer for a chunk (the book was not changed)."""
 
 
+class ChunksFailed(ExtractionFailed):
+    """Some chunks of a book got no valid answer; the others' answers are cached."""
+
+    def __init__(self, message: str, failed: list):
+        super().__init__(message)
+        self.failed = failed
+
+
 class ConfigError(CrossbookError):
     """Settings, pack or manifest are invalid."""
 

@@ -183,7 +183,7 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
         i.name for t in ("entity_relationships", "relation_claims") for i in db[t].indexes}
     assert db.view_names() == ["entity_relationships_view"]
     assert {t.name for t in db.triggers} == {"entity_relationships_no_inverse_insert", "entity_relationships_no_inverse_update"}
-    assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == ["m001_initial", "m002_relationships", "m003_relationship_self_loops"]
+    assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == ["m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_llm_partial"]
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # reopening applies nothing twice
