@@ -1,6 +1,11 @@
 """Errors the library raises; the CLI turns each into a one-line message and exit code 1."""
 
 
+def redact(text: str, secret: str | None) -> str:
+    """``text`` without ``secret`` (an endpoint's error message may quote the API key)."""
+    return text.replace(secret, "***") if secret else text
+
+
 class CrossbookError(Exception):
     """Base class: the message is one line a user can act on."""
 

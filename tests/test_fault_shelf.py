@@ -90,3 +90,19 @@ def test_the_api_key_never_appears_in_output_logs_or_tracebacks(cli, tmp_path, c
         assert proc.returncode == 1 and "Traceback" in proc.stderr and "HTTP 401" in proc.stderr
         seen += [proc.stdout, proc.stderr]
     assert all(secret not in text for text in seen)
+
+
+def test_the_api_key_never_appears_in_an_embedding_error(tmp_path):
+    from index.config import Settings
+    from index.embed import OpenAIEmbedder
+    from index.embed import EmbeddingFailed
+
+    secret = "sk-test-SECRET-embed-77"
+    with ScriptedOpenAI() as server:
+        server.responder = lambda req: (401, {}, {"error": {"message": f"Incorrect API key provided: {secret}."}})
+        embedder = OpenAIEmbedder(Settings(index_dir=tmp_path, api_key=secret, base_url=server.base_url, max_retries=0))
+        try:
+            embedder.embed(["text"])
+        except EmbeddingFailed as exc:
+            message = str(exc)
+        assert "401" in message and secret not in message

@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 import openai
 
 from .. import store
-from ..errors import ConfigError, ExtractionFailed
+from ..errors import ConfigError, ExtractionFailed, redact
 from ..models import ChunkExtraction, ParentChunk
 from ..packs import DomainPack
 from . import ExtractionRun, FailedChunk, KnownEntity, ProgressFn, no_progress
@@ -106,10 +106,6 @@ class OpenAIExtractor:
         self.schema = response_schema(pack, self.ontology)
         self.calls = 0
 
-    def _redact(self, text: str) -> str:
-        """An endpoint's error message may quote the API key: never pass it on."""
-        return text.replace(self._secret, "***") if self._secret else text
-
     def _ask(self, messages: list[dict]):
         return self.client.chat.completions.create(
             model=self.model,
@@ -142,7 +138,7 @@ class OpenAIExtractor:
             except openai.APIStatusError as exc:
                 raise ExtractionFailed(
                     f"{where}: the model endpoint refused the request (HTTP {exc.status_code}: "
-                    f"{_short(self._redact(str(exc.message)))}); check --model, --base-url and OPENAI_API_KEY"
+                    f"{_short(redact(str(exc.message), self._secret))}); check --model, --base-url and OPENAI_API_KEY"
                 ) from None
             content = None
             try:
