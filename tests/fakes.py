@@ -161,6 +161,7 @@ class FaultInjector:
         self.stall_seconds = stall_seconds
         self.attempts: Counter = Counter()
         self.injected: Counter = Counter()
+        self.log: list[tuple[str, str]] = []   # (kind, passage) of every fault
         self.requests = 0
 
     def _draw(self, key: str) -> float:
@@ -176,6 +177,7 @@ class FaultInjector:
             return self.clean(request)
         kind = self.kinds[sum(self.injected.values()) % len(self.kinds)]  # round robin: every kind
         self.injected[kind] += 1
+        self.log.append((kind, passage))
         return self.fault(kind, request)
 
     def fault(self, kind: str, request: dict):
