@@ -52,21 +52,19 @@ def make_shelf(target: Path, copies: int) -> list[Path]:
     return books
 
 
-def ingest(index_dir: Path, responder, books: list[Path], timeout: float) -> tuple[int, int]:
-    """(LLM calls, failed chunks)."""
-    with ScriptedOpenAI() as server:
-        server.responder = responder
-        settings = openai_settings(index_dir, server, pack=str(ROOT / "sample_corpus" / "emberfall.pack.toml"),
-                                   request_timeout=timeout, max_retries=5, allow_partial=True)
-        db = open_db(index_dir, create=True)
-        extractor = OpenAIExtractor(settings, load_pack(settings.pack), cache=db, sleep=lambda s: None)
-        try:
-            results = ingest_paths(Ingest(db, settings, extractor=extractor), books)
-        except ChunksFailed as exc:  # not with allow_partial, but report it if it happens
-            return extractor.calls, len(exc.failed)
-        finally:
-            db.conn.close()
-        return sum(r.llm_calls for r in results), sum(r.partial for r in results)
+def ingest(index_dir: Path, server: ScriptedOpenAI, books: list[Path], timeout: float) -> tuple[int, int]:
+    """(LLM calls, failed chunks). The cache key holds the endpoint: one server per index."""
+    settings = openai_settings(index_dir, server, pack=str(ROOT / "sample_corpus" / "emberfall.pack.toml"),
+                               request_timeout=timeout, max_retries=5, allow_partial=True)
+    db = open_db(index_dir, create=True)
+    extractor = OpenAIExtractor(settings, load_pack(settings.pack), cache=db, sleep=lambda s: None)
+    try:
+        results = ingest_paths(Ingest(db, settings, extractor=extractor), books)
+    except ChunksFailed as exc:  # not with allow_partial, but report it if it happens
+        return extractor.calls, len(exc.failed)
+    finally:
+        db.conn.close()
+    return sum(r.llm_calls for r in results), sum(r.partial for r in results)
 
 
 def mentions_by_chunk_text(index_dir: Path) -> dict[str, list]:
@@ -92,7 +90,9 @@ def main() -> None:
         books = make_shelf(tmp / "books", args.copies)
         clean = shelf_responder(shelf_headings(books))
         start = time.perf_counter()
-        clean_calls, _ = ingest(tmp / "clean", clean, books, args.timeout)
+        with ScriptedOpenAI() as server:
+            server.responder = clean
+            clean_calls, _ = ingest(tmp / "clean", server, books, args.timeout)
         print(f"fault-free: {clean_calls} LLM calls for {len(books)} books in {time.perf_counter() - start:.1f} s")
         expected, expected_chunks = snapshot(tmp / "clean"), mentions_by_chunk_text(tmp / "clean")
         print(f"{'fault kind':<22} {'injected':>8} {'survived':>8} {'failed':>6} {'calls':>6} {'extra':>6}"
@@ -102,19 +102,22 @@ def main() -> None:
             label = kinds[0] if len(kinds) == 1 else "all kinds mixed"
             faults = FaultInjector(clean, rate=args.rate, kinds=kinds, seed=label, stall_seconds=4 * args.timeout)
             index_dir = tmp / label.replace(" ", "_")
-            start = time.perf_counter()
-            calls, failed = ingest(index_dir, faults, books, args.timeout)
-            seconds = time.perf_counter() - start
-            got = mentions_by_chunk_text(index_dir)
-            survived = sum(1 for _kind, passage in faults.log if got.get(passage) == expected_chunks.get(passage))
-            equal = snapshot(index_dir) == expected
-            injected = len(faults.log)
-            if len(kinds) == 1:
-                totals = [totals[0] + injected, totals[1] + survived, totals[2] + failed]
-            rerun = ""
-            if failed:
-                rerun_calls, _ = ingest(index_dir, clean, books, args.timeout)
-                rerun = f"{rerun_calls} calls, equal: {'yes' if snapshot(index_dir) == expected else 'NO'}"
+            with ScriptedOpenAI() as server:
+                server.responder = faults
+                start = time.perf_counter()
+                calls, failed = ingest(index_dir, server, books, args.timeout)
+                seconds = time.perf_counter() - start
+                got = mentions_by_chunk_text(index_dir)
+                survived = sum(1 for _kind, passage in faults.log if got.get(passage) == expected_chunks.get(passage))
+                equal = snapshot(index_dir) == expected
+                injected = len(faults.log)
+                if len(kinds) == 1:
+                    totals = [totals[0] + injected, totals[1] + survived, totals[2] + failed]
+                rerun = ""
+                if failed:
+                    server.responder = clean
+                    rerun_calls, _ = ingest(index_dir, server, books, args.timeout)
+                    rerun = f"{rerun_calls} calls, equal: {'yes' if snapshot(index_dir) == expected else 'NO'}"
             print(f"{label:<22} {injected:>8} {survived:>8} {failed:>6} {calls:>6} {calls - clean_calls:>6}"
                   f" {'yes' if equal else 'NO':>6} {seconds:>6.1f}  {rerun}", flush=True)
         print(f"{'total (single kinds)':<22} {totals[0]:>8} {totals[1]:>8} {totals[2]:>6}")

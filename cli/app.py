@@ -91,7 +91,7 @@ def ingest(
     link: Optional[bool] = typer.Option(None, "--link/--no-link", help="Add linker references to known entities (default on)."),
     force: bool = typer.Option(False, "--force", help="Re-extract even when the book is unchanged."),
     timeout: Optional[float] = typer.Option(None, "--timeout", min=0.1, help="Seconds before an LLM request counts as stalled and is asked again (default 120)."),
-    allow_partial: Optional[bool] = typer.Option(None, "--allow-partial", help="Store a book even if some chunks got no valid LLM answer (marked partial)."),
+    allow_partial: bool = typer.Option(False, "--allow-partial", help="Store a book even if some chunks got no valid LLM answer (marked partial)."),
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
@@ -105,7 +105,7 @@ def ingest(
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
             concurrency=concurrency, link=link, relations=relations, ontology=tuple(ontology) or None,
-            request_timeout=timeout, allow_partial=allow_partial,
+            request_timeout=timeout, allow_partial=allow_partial or None,
         )
         _check_extractor(settings)
         from index.pipeline import load_books
