@@ -175,3 +175,16 @@ def test_cli_ingest_exits_1_naming_failed_chunks_and_allow_partial(cli, tmp_path
     assert partial.exit_code == 0 and json.loads(partial.stdout)[0]["partial"] == 1
     books = json.loads(cli("books", "--json").stdout)
     assert books[0]["partial"] == 1
+
+
+def test_a_book_with_failed_chunks_does_not_stop_the_next_book(tmp_path, index_dir, scripted_openai):
+    from tests.helpers import BOOK_B
+
+    scripted_openai.responder = failing_on("Prone")
+    settings = openai_settings(index_dir, scripted_openai)
+    db = open_db(index_dir, create=True)
+    extractor = OpenAIExtractor(settings, load_pack("generic"), cache=db, sleep=lambda s: None)
+    books = [write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)]
+    with pytest.raises(ChunksFailed, match="Prone"):
+        ingest_paths(Ingest(db, settings, extractor=extractor), books)
+    assert [r[0] for r in db.execute("SELECT title FROM books")] == ["Grimoire"]
