@@ -90,6 +90,8 @@ def ingest(
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="LLM requests at once (default 8)."),
     link: Optional[bool] = typer.Option(None, "--link/--no-link", help="Add linker references to known entities (default on)."),
     force: bool = typer.Option(False, "--force", help="Re-extract even when the book is unchanged."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", min=0.1, help="Seconds before an LLM request counts as stalled and is asked again (default 120)."),
+    allow_partial: bool = typer.Option(False, "--allow-partial", help="Store a book even if some chunks got no valid LLM answer (marked partial)."),
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
@@ -103,6 +105,7 @@ def ingest(
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
             concurrency=concurrency, link=link, relations=relations, ontology=tuple(ontology) or None,
+            request_timeout=timeout, allow_partial=allow_partial or None,
         )
         _check_extractor(settings)
         from index.pipeline import load_books
@@ -327,6 +330,7 @@ def run() -> None:
 # commands kept in their own modules register themselves on ``app`` when imported
 from . import vector_commands  # noqa: E402,F401
 from . import relations_commands  # noqa: E402,F401
+from . import cache_commands  # noqa: E402,F401
 
 
 if __name__ == "__main__":

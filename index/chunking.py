@@ -18,7 +18,7 @@ from markdown_it import MarkdownIt
 from .markdown_repair import RepairReport, repair_headings
 from .models import ChildChunk, ParentChunk, Section
 from .titles import clean_inline, infer_title
-from .tokens import count_tokens, head_tokens
+from .tokens import count_tokens, split_tokens
 
 DEFAULT_PARENT_TOKENS = 1500
 DEFAULT_CHILD_TOKENS = 250
@@ -136,11 +136,7 @@ def _fit(piece: str, budget: int) -> list[str]:
             cursor = at + len(sentence)
         parts[-1] += piece[cursor:]
         return [p for part in parts for p in _fit(part, budget)]
-    out, rest = [], piece
-    while rest:
-        head, rest = head_tokens(rest, budget)
-        out.append(head)
-    return out
+    return split_tokens(piece, budget)
 
 
 def pack_units(units: list[str], budget: int) -> list[str]:

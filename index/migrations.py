@@ -276,5 +276,20 @@ def m004_rules_definitions(db: Database) -> None:
         );
         CREATE INDEX idx_alias_normalized ON entity_aliases(normalized);
         CREATE INDEX idx_alias_canonical ON entity_aliases(canonical, entity_type);
+
+
+@migrations()
+def m004_llm_partial(db: Database) -> None:
+    """A book stored with ``--allow-partial`` records how many parent chunks got no valid LLM
+    answer (0 = complete; a partial book is re-extracted by the next ingest). Which cached
+    answer each stored chunk uses, so ``crossbook cache prune`` can drop the others."""
+    db.executescript(
+        """
+        ALTER TABLE books ADD COLUMN partial INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE llm_cache_chunks (
+            chunk_id TEXT PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+            key TEXT NOT NULL
+        );
+        CREATE INDEX idx_llm_cache_chunks_key ON llm_cache_chunks(key);
         """
     )

@@ -125,6 +125,7 @@ class BookInfo:
     relationships: int = 0
     dropped_relations: int = 0
     relation_drop_reasons: dict = field(default_factory=dict)
+    partial: int = 0             # parent chunks without extraction (stored with --allow-partial)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -140,6 +141,8 @@ class IngestResult:
     children: int = 0
     mentions: int = 0
     dropped_mentions: int = 0
+    repaired_contexts: int = 0   # definitions kept with the chunk's own sentence as context
+    partial: int = 0             # chunks stored without entities (--allow-partial)
     llm_calls: int = 0
     cache_hits: int = 0
     relationships: int = 0       # rows derived from this book's claims

@@ -16,11 +16,11 @@ from typing import Callable
 
 from sqlite_utils import Database
 
-from . import store
+from . import llm_cache, store
 from .books import BookFile, find_books, read_book
 from .chunking import book_title, child_chunks, parent_chunks, split_sections_report
 from .config import Settings
-from .errors import BadInput, BookNotFound, ConfigError, CrossbookError
+from .errors import BadInput, BookNotFound, ChunksFailed, ConfigError, CrossbookError
 from .extract import Extractor, ProgressFn, get_extractor, no_progress
 from .extract.verify import ChunkText, verify_mentions
 from .models import IngestResult
@@ -103,6 +103,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         and existing["sha256"] == book.sha256
         and existing["extractor"] == job.extractor_label
         and existing["pack"] == pack.label
+        and not existing.get("partial")
     ):
         result.status = "unchanged"
         if relations.index_ontology_json(db) != job.ontology.to_json():
@@ -127,15 +128,23 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     run = job.extractor.extract(title, parents, known=known, progress=job.progress)
     job.events({"event": "phase.done", "phase": "extract", "book": title, "llm_calls": run.llm_calls, "cache_hits": run.cache_hits})
     result.warnings.extend(run.warnings)
-    kept, dropped = {}, Counter()
+    if run.failed:
+        if not settings.allow_partial:
+            raise ChunksFailed(_failed_message(title, run.failed, len(parents)), run.failed)
+        result.partial = len(run.failed)
+        result.warnings.extend(f"{f.where}: stored without entities ({f.reason})" for f in run.failed)
+    kept, dropped, repaired = {}, Counter(), Counter()
     claims, dropped_relations = {}, Counter()
     if mode == "llm":
         job.events({"event": "phase.start", "phase": "relation_discovery", "book": title})
     for parent, extraction in zip(parents, run.chunks, strict=True):
+        if extraction is None:  # failed, stored with --allow-partial: no mentions from it
+            continue
         chunk_text = ChunkText(parent.text)
         verified = verify_mentions(extraction.mentions, chunk_text, pack.type_names)
         kept[parent.id] = verified.mentions
         dropped.update(verified.dropped)
+        repaired.update(verified.repaired)
         dropped.update(extraction.dropped)
         if mode == "llm":
             chunk_claims, chunk_drops = relations.prepare_claims(extraction, chunk_text)
@@ -156,6 +165,9 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
             extractor=job.extractor_label, pack=pack.label, model=job.extractor.model,
             drop_reasons=dict(dropped), parents=parents, children=children,
         )
+        store.set_book_partial(db, title, result.partial)
+        llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items()
+                                         if k not in {f.chunk_id for f in run.failed}})
         result.mentions = store.insert_mentions(db, title, kept)
         result.relation_claims = relations.insert_claims(db, title, claims)
         relations.set_book_drops(db, title, dropped_relations)
@@ -184,20 +196,39 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     result.parents = len(parents)
     result.children = len(children)
     result.dropped_mentions = sum(dropped.values())
+    result.repaired_contexts = sum(repaired.values())
     result.llm_calls = run.llm_calls
     result.cache_hits = run.cache_hits
     return result
 
 
+def _failed_message(title: str, failed: list, parents: int) -> str:
+    shown = "; ".join(f"'{f.where}' ({f.reason})" for f in failed[:5])
+    more = f"; and {len(failed) - 5} more" if len(failed) > 5 else ""
+    return (f"book '{title}': {len(failed)} of {parents} chunks got no valid answer: {shown}{more}. "
+            "The other answers are cached: run ingest again to retry only these, "
+            "or add --allow-partial to store the book without them")
+
+
 def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force: bool = False) -> list[IngestResult]:
-    """Check every path first (BadInput changes nothing), then ingest book by book."""
+    """Check every path first (BadInput changes nothing), then ingest book by book. A book
+    whose chunks failed extraction does not stop the others: ChunksFailed is raised at the
+    end, naming every failed chunk (the books that succeeded are stored)."""
     books = load_books(paths, title)
-    results = []
+    results, failures = [], []
     for book, name in books:
-        result = ingest_book(job, book, name, force=force)
+        try:
+            result = ingest_book(job, book, name, force=force)
+        except ChunksFailed as exc:
+            failures.append(exc)
+            continue
         for warning in result.warnings:
             job.warn(warning)
         results.append(result)
+    if failures:
+        if len(failures) == 1:
+            raise failures[0]
+        raise ChunksFailed(" | ".join(str(f) for f in failures), [c for f in failures for c in f.failed])
     return results
 
 

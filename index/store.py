@@ -314,6 +314,11 @@ def refresh_derived(
     gc_entities(db)
 
 
+def set_book_partial(db: Database, title: str, missing_chunks: int) -> None:
+    """Record how many parent chunks of a stored book have no extraction (0 = complete)."""
+    db.execute("UPDATE books SET partial = ? WHERE title = ?", [missing_chunks, title])
+
+
 # -- LLM response cache -----------------------------------------------------------------------
 
 def cache_get(db: Database, key: str) -> str | None:
