@@ -276,6 +276,8 @@ def m004_rules_definitions(db: Database) -> None:
         );
         CREATE INDEX idx_alias_normalized ON entity_aliases(normalized);
         CREATE INDEX idx_alias_canonical ON entity_aliases(canonical, entity_type);
+        """
+    )
 
 
 @migrations()
