@@ -32,10 +32,11 @@ from .text import sentence_span
 
 EntityKey = tuple[str, str]  # (normalized name, entity type)
 _WORD = re.compile(r"\w", re.UNICODE)
+_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 _LOWER_WORD = re.compile(r"(?<![\w'’])[a-z][a-z]+(?![\w])")
 # a lowercase single word is a term when its rate in the corpus is this many times its rate
 # in ordinary English (wordfreq), and it occurs at least TERM_MIN_COUNT times in lowercase
-TERM_RATIO = 20.0
+TERM_RATIO = 5.0
 TERM_MIN_COUNT = 10
 
 
@@ -71,8 +72,9 @@ def plural(word: str) -> str:
 
 
 def name_variants(name: str) -> set[str]:
-    """A name as written, with its last word in singular and plural form."""
-    name = " ".join(name.replace("’", "'").split())
+    """A name as written, with its last word in singular and plural form (hyphens between
+    letters read as spaces, as in the match view: "Super-Speed" is "Super Speed")."""
+    name = " ".join(_HYPHEN.sub(" ", name.replace("’", "'")).split())
     head, _, last = name.rpartition(" ")
     prefix = f"{head} " if head else ""
     variants = {name}

@@ -3,7 +3,7 @@
 Real books break names across lines, double their spaces, wrap them in markup
 (``*Fireball*``, ``<em>Fate Core</em>``) and mix curly and straight apostrophes. The match
 view drops HTML tags and emphasis markers, decodes entities, straightens quotes and collapses
-whitespace to one space; ``offsets[i]`` is where view character ``i`` comes from, so a match
+whitespace to one space, reads a hyphen between letters as a space; ``offsets[i]`` is where view character ``i`` comes from, so a match
 in the view is a span of the stored text, and contexts are quoted from the stored text.
 """
 
@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 # a single plain space needs no work, so it is not special
-_SPECIAL = re.compile(r"<[A-Za-z/!][^<>\n]{0,200}>|&#?\w{1,10};|(?! \S)\s+|[*`]+|(?<!\w)_+|_+(?!\w)|[’‘“”]")
+_SPECIAL = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])|<[A-Za-z/!][^<>\n]{0,200}>|&#?\w{1,10};|(?! \S)\s+|[*`]+|(?<!\w)_+|_+(?!\w)|[’‘“”]")
 _QUOTES = {"’": "'", "‘": "'", "“": '"', "”": '"'}
 
 
@@ -40,7 +40,11 @@ def match_view(text: str) -> MatchView:
             offsets.extend(range(at, match.start()))
             last_space = False
         token = match.group()
-        if token[0].isspace():
+        if token == "-":  # "Super-Speed" reads as "Super Speed"
+            out.append(" ")
+            offsets.append(match.start())
+            last_space = False
+        elif token[0].isspace():
             if not last_space:
                 out.append(" ")
                 offsets.append(match.start())
