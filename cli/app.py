@@ -331,6 +331,7 @@ def run() -> None:
 from . import vector_commands  # noqa: E402,F401
 from . import relations_commands  # noqa: E402,F401
 from . import cache_commands  # noqa: E402,F401
+from . import pack_commands  # noqa: E402,F401
 
 
 if __name__ == "__main__":

@@ -186,3 +186,19 @@ def test_a_category_line_gives_variant_of_and_explicit_subjects_are_left_to_svo(
                 PatternEntity("Longsword", ("Longsword",)), PatternEntity("Ashen Knight", ("Ashen Knight",))]
     found = [(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)]
     assert found == [("Frost Brand", "variant_of", "Longsword")]
+
+
+# -- 7. pack suggest ------------------------------------------------------------------------------
+
+def test_pack_suggest_reproduces_the_emberfall_types(cli, tmp_path):
+    from index.packs import load_pack, parse_pack
+    from tests.conftest import SAMPLE
+
+    result = cli("pack", "suggest", SAMPLE / "core_rules.md", SAMPLE / "grimoire.md", SAMPLE / "bestiary.md")
+    assert result.exit_code == 0, result.stderr
+    suggested = parse_pack(result.stdout, "suggested")
+    emberfall = load_pack(str(SAMPLE / "emberfall.pack.toml"))
+    assert set(emberfall.type_names) <= set(suggested.type_names)
+    # each catalog heading gets a rule for its type, as the emberfall pack writes them
+    assert suggested.type_for(("Emberfall Core Rules", "Conditions", "Chilled")) == "condition"
+    assert suggested.type_for(("The Ashen Grimoire", "Spells", "Kindle")) == "spell"

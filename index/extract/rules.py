@@ -129,8 +129,25 @@ def _kinds_of(node: _Node, entries: list[_Node]) -> bool:
     return bool(head) and len(kinds) * 2 >= len(entries)
 
 
+@dataclass
+class HeadingAnalysis:
+    """What one book's heading tree says: the names each section defines, its catalogs
+    (category heading -> entry names, the material of ``crossbook pack suggest``) and its
+    prose headings."""
+
+    definitions: dict[str, list[HeadingName]] = field(default_factory=dict)
+    catalogs: dict[str, list[str]] = field(default_factory=dict)
+    topical: list[str] = field(default_factory=list)
+
+
 def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, list[HeadingName]]:
     """parent id -> the names its heading defines, for the sections of one book that define."""
+    return analyse_headings(parents, pack, book).definitions
+
+
+def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) -> HeadingAnalysis:
+    """The heading analysis of one book (see the module docstring for the rules)."""
+    analysis = HeadingAnalysis()
     nodes = _tree(parents)
     title_key = normalize_name(book)
     repeats: dict[str, list[_Node]] = defaultdict(list)
@@ -169,6 +186,8 @@ def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str)
             continue
         strength[id(node)] = topical_strength(named.name)
         node.candidate = strength[id(node)] == 0
+        if strength[id(node)] == 2:
+            analysis.topical.append(named.name)
     # a catalog of names overrides weak prose signals of its other entries
     groups: dict[int, list[_Node]] = defaultdict(list)
     for node in nodes:
@@ -183,7 +202,7 @@ def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str)
                     sibling, book_tokens, normalized_tokens(sibling.parent.text)
                 ):
                     sibling.candidate = True
-    chosen: dict[str, list[HeadingName]] = {}
+    chosen = analysis.definitions
     for node in nodes:
         if not node.candidate:
             continue
@@ -194,6 +213,7 @@ def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str)
         is_category = len(entries) >= _catalog_min(node) and len(prose) * 4 <= len(node.children) \
             and not _kinds_of(node, entries)
         if not is_concept and (is_category or pack.is_category(heading)):
+            analysis.catalogs.setdefault(node.named.name, []).extend(e.named.name for e in entries)
             continue  # a category over a catalog: its entries define themselves
         chapter = node.up is None or node.up.key == title_key
         if chapter and node.children and not is_concept:
@@ -205,7 +225,7 @@ def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str)
         ):
             parts = conjoined_names(node.named.name)
             chosen[node.parent.id] = [HeadingName(p) for p in parts] if parts else [node.named]
-    return chosen
+    return analysis
 
 
 def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> list[list[RawMention]]:
