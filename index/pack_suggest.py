@@ -21,8 +21,18 @@ from .packs import DomainPack
 SAMPLE_MEMBERS = 5
 
 
+_GENERIC_TAIL = ("catalog", "catalogue", "list", "lists", "table", "tables", "index", "compendium")
+
+
 def _type_name(category: str) -> str:
-    return normalize_name(category) or "other"
+    words = normalize_name(category).split("_")
+    while len(words) > 1 and words[-1] in _GENERIC_TAIL:
+        words.pop()  # "Powers Catalog" -> power
+    return normalize_name(" ".join(words)) or "other"
+
+
+def _escape(text: str) -> str:
+    return re.escape(text).replace("\\ ", " ")
 
 
 def _toml_string(text: str) -> str:
@@ -48,7 +58,7 @@ def suggest_pack(books: list[tuple[str, str]], base: DomainPack, name: str = "su
         'ontology = ["rulebook"]',
         "# prose headings seen in the books (they define nothing already; list more here)",
         "stop_headings = [",
-        *(f"  {_toml_string(re.escape(t))}," for t in topical[:40]),
+        *(f"  {_toml_string(_escape(t))}," for t in topical[:40]),
         "]",
         "",
     ]
@@ -63,7 +73,7 @@ def suggest_pack(books: list[tuple[str, str]], base: DomainPack, name: str = "su
         ]
     lines += ["[[entity_types]]", 'name = "other"', 'description = "Anything that fits no other type."', ""]
     for type_name in sorted(members):
-        pattern = "|".join(re.escape(h) for h in sorted(headings[type_name]))
+        pattern = "|".join(_escape(h) for h in sorted(headings[type_name]))
         lines += ["[[heading_rules]]", f"under = {_toml_string(pattern)}", f"type = {_toml_string(type_name)}", ""]
     lines += ["[aliases]", ""]
     return "\n".join(lines)
