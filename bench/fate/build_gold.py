@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from fate_text import BOOKS, Heading, headings, read, strip_markup  # noqa: E402
-from names import name_key  # noqa: E402
+from names import canonical_keys, name_key  # noqa: E402
 
 GOLD = HERE / "gold.json"
 
@@ -506,23 +506,11 @@ def line_of(offsets: list[int], pos: int) -> int:
 
 def build() -> dict:
     definitions = {book: definitions_of(book) for book in BOOKS}
-    # one entity per group of definitions that share a name key (a name or an alias):
-    # Condensed's "Adjective Ladder" (alias "Ladder") is Fate Core's "Ladder"
-    parent: dict[str, str] = {}
-
-    def find(key: str) -> str:
-        while parent.setdefault(key, key) != key:
-            key = parent[key]
-        return key
-
-    for defs in definitions.values():
-        for d in defs:
-            for alias in d.aliases:
-                parent[find(name_key(alias))] = find(d.key)
+    canonical = canonical_keys([(d.name, d.aliases) for defs in definitions.values() for d in defs])
     entities: dict[str, dict] = {}
     for book, defs in definitions.items():
         for d in defs:
-            entry = entities.setdefault(find(d.key), {"name": d.name, "names": [], "books": []})
+            entry = entities.setdefault(canonical[d.key], {"name": d.name, "names": [], "books": []})
             if book not in entry["books"]:
                 entry["books"].append(book)
             for n in [d.name, *d.aliases]:
