@@ -120,18 +120,31 @@ def ingest_fate(tmp: Path) -> tuple[object, dict[str, str], float]:
 
 def eval_fate(tmp: Path, edges_out: Path | None, top: int = 15) -> dict:
     gold = json.loads(FATE_GOLD.read_text(encoding="utf-8"))
-    names = GoldNames(gold["definitions"])
+    gold_relations = json.loads(FATE_RELATIONS.read_text(encoding="utf-8"))["relations"]
     db, title_file, seconds = ingest_fate(tmp)
+    mentions = [dict(r) for r in db.query(
+        """SELECT m.book, m.mention_type, m.name AS mention, e.name, c.heading_path
+           FROM entity_mentions m JOIN entities e ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id""")]
+    edges = index_edges(db)
+    db.close()
+    result = score_fate(gold, gold_relations, mentions, edges, title_file, top)
+    result["ingest_seconds"] = round(seconds, 1)
+    result["relationships"]["edge_sample"] = str(write_edge_sample(edges, edges_out)) if edges_out else None
+    return result
 
+
+def score_fate(gold: dict, gold_relations: list[dict], mentions: list[dict], edges: list[dict],
+               title_file: dict[str, str], top: int = 15) -> dict:
+    """Score what an index found on the Fate shelf against the gold. ``mentions``: dicts with
+    book (title), mention_type, mention (surface name), name (entity name), heading_path;
+    ``edges``: dicts with book, source, target, relation_type; ``title_file``: book title ->
+    file name."""
+    names = GoldNames(gold["definitions"])
     # definitions: (book file, entity key)
     gold_defs = {(d["book"], names.key(d["name"])): d for d in gold["definitions"]}
     found_defs: dict[tuple[str, str], dict] = {}
     defined_in: dict[str, set[str]] = defaultdict(set)
     references: dict[tuple[str, str], int] = Counter()
-    rows = db.query(
-        """SELECT m.book, m.mention_type, m.name AS mention, e.name, c.heading_path
-           FROM entity_mentions m JOIN entities e ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id""")
-    mentions = [dict(r) for r in rows]
     for m in mentions:
         file = title_file[m["book"]]
         # the entity's name, or the surface form when only that one is a gold name
@@ -156,9 +169,8 @@ def eval_fate(tmp: Path, edges_out: Path | None, top: int = 15) -> dict:
 
     # relationships
     file_of_title = {b["title"]: b["file"] for b in gold["books"]}
-    gold_rel_rows = json.loads(FATE_RELATIONS.read_text(encoding="utf-8"))["relations"] if FATE_RELATIONS.exists() else []
-    gold_rels = {(file_of_title[g["book"]], names.key(g["source"]), names.key(g["target"]), g["type"]) for g in gold_rel_rows}
-    edges = index_edges(db)
+    gold_rels = {(file_of_title[g["book"]], names.key(g["source"]), names.key(g["target"]), g["type"])
+                 for g in gold_relations}
     found_rels = set()
     for e in edges:
         e["file"] = title_file[e["book"]]
@@ -168,7 +180,6 @@ def eval_fate(tmp: Path, edges_out: Path | None, top: int = 15) -> dict:
     anywhere = {k[1:] for k in found_rels}
     gold_endpoint_edges = {k for k in found_rels if k[1] in names and k[2] in names}
     relations = Figure(len(gold_rels), len(gold_endpoint_edges), len(gold_endpoint_edges & gold_rels), recall_hits)
-    sample_path = write_edge_sample(edges, edges_out) if edges_out else None
 
     # titles
     found_title = {file: title for title, file in title_file.items()}
@@ -177,15 +188,13 @@ def eval_fate(tmp: Path, edges_out: Path | None, top: int = 15) -> dict:
     misses = sorted(set(gold_defs) - set(found_defs),
                     key=lambda k: (-sum(1 for r in gold_refs if r[1] == k[1]), list(FATE_BOOKS).index(k[0])))
     false_pos = sorted(set(found_defs) - set(gold_defs), key=lambda k: (-references_to(references, k[1]), k))
-    db.close()
     return {
-        "shelf": "fate", "books": len(FATE_BOOKS), "ingest_seconds": round(seconds, 1),
+        "shelf": "fate", "books": len(FATE_BOOKS),
         "definitions": definitions.as_dict(),
         "cross_book_references": cross.as_dict(),
         "relationships": relations.as_dict() | {
             "found_edges": len(found_rels), "gold_found_in_any_book": len({k[1:] for k in gold_rels} & anywhere),
-            "precision_note": "against the recall set, edges with two gold endpoints only: a lower bound",
-            "edge_sample": str(sample_path) if sample_path else None},
+            "precision_note": "against the recall set, edges with two gold endpoints only: a lower bound"},
         "titles": {"expected": len(titles), "correct": sum(t["expected"] == t["found"] for t in titles),
                    "books": titles},
         "definition_misses": [

@@ -81,3 +81,45 @@ def test_names_meet_under_the_singular_fold(a, b):
 
 def test_different_names_stay_apart():
     assert name_key("Stress") != name_key("Street") and name_key("Boss") == "boss"
+
+
+def perfect_index() -> tuple[list[dict], list[dict], dict[str, str]]:
+    """What an index that found exactly the gold would hold, in the shapes score_fate reads,
+    with names as the books write them (plural, a gold alias) rather than the gold's."""
+    title_of = {b["file"]: b["title"] for b in GOLD["books"]}
+    mentions = []
+    for d in GOLD["definitions"]:
+        surface = d["aliases"][0] if d["aliases"] else d["name"]
+        mentions.append({"book": title_of[d["book"]], "mention_type": "defines", "mention": surface,
+                         "name": surface + ("s" if " " not in surface and surface.isalpha() else ""),
+                         "heading_path": d["section"]})
+    for r in GOLD["references"]:
+        mentions.append({"book": title_of[r["book"]], "mention_type": "references", "mention": r["surface"],
+                         "name": r["name"], "heading_path": ""})
+    edges = [{"book": r["book"], "source": r["source"], "target": r["target"], "relation_type": r["type"],
+              "evidence": r["evidence"]} for r in RELATIONS]
+    return mentions, edges, {t: f for f, t in title_of.items()}
+
+
+def test_an_index_that_found_the_gold_scores_one():
+    from bench.eval_extraction import score_fate
+
+    mentions, edges, title_file = perfect_index()
+    result = score_fate(GOLD, RELATIONS, mentions, edges, title_file)
+    for figure in ("definitions", "cross_book_references", "relationships"):
+        assert (result[figure]["precision"], result[figure]["recall"]) == (1.0, 1.0), figure
+    assert result["titles"]["correct"] == 8
+
+
+def test_a_topical_heading_and_a_missed_entry_cost_precision_and_recall():
+    from bench.eval_extraction import score_fate
+
+    mentions, edges, title_file = perfect_index()
+    dropped = next(m for m in mentions if m["mention_type"] == "defines" and m["book"] == "Venture City")
+    mentions.remove(dropped)
+    mentions.append({"book": "Gods and Monsters", "mention_type": "defines", "mention": "Creating the World",
+                     "name": "Creating the World", "heading_path": "Creating the World"})
+    result = score_fate(GOLD, RELATIONS, mentions, edges[1:], title_file)
+    assert result["definitions"]["recall"] < 1.0 and result["definitions"]["precision"] < 1.0
+    assert result["relationships"]["recall"] < 1.0
+    assert any(m["name"] == "Creating the World" for m in result["definition_false_positives"])
