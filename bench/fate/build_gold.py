@@ -223,7 +223,10 @@ RULES: dict[str, list] = {
     ],
     "atomic-robo-SRD.md": [
         Children("Sample Skills", "skill"),
-        Bold(r"^The Standard Modes$", "mode"),
+        Bold(r"^(The Standard Modes|Custom Modes)$", "mode"),
+        Bold(r"^(Add a Bonus|Add a New Action to a Skill|Add a Rules Exception to a Skill)$", "stunt"),
+        Bold(r"^Personal Hardware$", "personal hardware"),
+        Bold(r"^Step Four: Pay For It$", "catch", exclude=("Outcome", "Who chooses?")),
         Children("What Mega-Stunts Can Do", "mega-stunt", exclude=("Weapon or Armor Rating", "Stunt Benefit")),
         Concepts({
             "Modes": "Mode", "Stunts": "Stunt", "Reinforced Skills": "Reinforced Skill", "Mega-Stunts": "Mega-Stunt",
