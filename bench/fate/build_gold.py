@@ -79,6 +79,16 @@ class Pattern:
 
 
 @dataclass
+class HeadingPattern:
+    """Headings whose text matches ``regex`` (group 1 is the name) define entities; a name
+    with a comma ("Demonbane, The Enchanted Sword") is named by its first part, the whole
+    kept as an alias."""
+    regex: str
+    kind: str
+    exclude: tuple[str, ...] = ()
+
+
+@dataclass
 class Concepts:
     """Headings that explain a core concept: heading text -> entity names (the first is
     the name, the rest its aliases). A list value defines several entities."""
@@ -113,6 +123,8 @@ RULES: dict[str, list] = {
         Children("SKILLS AND GEAR", "skill"),
         Bold(r"^\w+ Stunts$", "stunt", under="SKILLS AND GEAR"),
         Table("Skill List", "skill"),
+        HeadingPattern(r"^Extra: (.+)$", "extra", exclude=("Resources, Revisited",)),
+        HeadingPattern(r"^(Sujan, the Spirit of Warding)$", "extra"),
         Bold(r"^Naming a Consequence$", "concept"),
         Concepts({
             **CORE_ASPECTS,
@@ -374,6 +386,13 @@ def definitions_of(book: str) -> list[Definition]:
                     match = regex.match(line)
                     if match:
                         add(match.group(1), rule.kind, h or section_of(heads, number), number)
+        elif isinstance(rule, HeadingPattern):
+            for h in heads:
+                match = re.match(rule.regex, h.text)
+                if match and match.group(1) not in rule.exclude:
+                    name = match.group(1)
+                    first = name.split(", ")[0]
+                    add(first, rule.kind, h, h.line, aliases=[name] if first != name else [])
         elif isinstance(rule, Concepts):
             for heading_text, value in rule.table.items():
                 matches = [h for h in heads if h.text == heading_text]
