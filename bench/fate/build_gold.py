@@ -125,6 +125,9 @@ RULES: dict[str, list] = {
         Table("Skill List", "skill"),
         HeadingPattern(r"^Extra: (.+)$", "extra", exclude=("Resources, Revisited",)),
         HeadingPattern(r"^(Sujan, the Spirit of Warding)$", "extra"),
+        Bold(r"^Branching Effects$", "stunt"),
+        Bold(r"^Extra: (Media|The Galerider|Lucas's Arts|Schools of Power)$", "extra stunt",
+             exclude=("The Black League",)),
         Bold(r"^Naming a Consequence$", "concept"),
         Concepts({
             **CORE_ASPECTS,
@@ -159,6 +162,7 @@ RULES: dict[str, list] = {
         Bold(r"^Skill List$", "skill"),
         Children("Ways to Break the Rules for Big Bads", "rule"),
         Children("Obstacles", "obstacle"),
+        Bold(r"^(Other Kinds of Aspects|Safety Tools)$", "concept"),
         Concepts({
             **CORE_ASPECTS, "Stress and Consequences": {"Stress": ["Stress"], "Consequence": ["Consequence"]},
             "High Concept": "High Concept", "Trouble": "Trouble", "Relationship": "Relationship",
@@ -216,6 +220,14 @@ RULES: dict[str, list] = {
         Bold(r"^(Investigation|Lore|Notice|Athletics|Physique|Will|Burglary|Deceive|Stealth|Fight"
              r"|Ride|Shoot|Provoke|Rapport|Resources|Contacts|Crafts|Empathy)$", "blessing", under="Blessings"),
         Bold(r"^Example Augs$", "aug"),
+        Bold(r"^(Flexible Stunts|Aspected Stunts|Triggered Effects|Magic Stunts|Vehicle Stunts|"
+             r"\w+ Sample Stunts)$", "stunt"),
+        Bold(r"^(Stress|Consequences)$", "rule option", under="7: Customized Tools"),
+        Bold(r"^Spells$", "spell"),
+        Bold(r"^Tweaks$", "tweak", under="The Six Profanities"),
+        Bold(r"^Monster Abilities$", "monster ability"),
+        Bold(r"^\[Create\] Create an Advantage$", "unit advantage"),
+        Bold(r"^Skill Modes$", "mode"),
         Concepts({
             "Aspects": "Aspect", "The Bronze Rule": "Bronze Rule",
             "Genre Aspects": "Genre Aspect", "Quest Aspects": "Quest Aspect",
@@ -274,6 +286,11 @@ RULES: dict[str, list] = {
     "war-of-ashes.md": [
         Pattern("Equipment Stunts", r"^>\s*<strong>([^<]+)</strong>\s*:", "equipment stunt"),
         Bold(r"^(General Rituals|Battle Rituals)$", "ritual"),
+        Bold(r"^Stunts and Weight$", "stunt"),
+        Bold(r"^Maneuvers as (Actions|Boosts)$", "maneuver", exclude=("Maneuvers as boosts are determined after the roll",)),
+        Bold(r"^The Opposition$", "adventure approach", exclude=("Adventure Stats",)),
+        Bold(r"^Characters and Creatures$", "npc kind", exclude=("Vidaar Sailor", "Skilled (+2) at", "Bad (-2) at",
+                                                              "Groups of Minions", "Swarms")),
         Concepts({
             "Equipment Stunts": "Equipment Stunt", "Roar Phase": "Roar Phase", "Zone Aspects": "Zone Aspect",
             "Exchanges": "Exchange",
@@ -493,6 +510,9 @@ def acceptable(match: re.Match, text: str, name: str, lowercase: bool) -> bool:
         # "Protect His Students from Harm": a title-case phrase with a small word before it
         if prev and prev.group(1) in ("from", "of", "the", "for", "to", "in", "on", "with") and \
                 re.search(r"\b[A-Z][\w']*[ ]+" + prev.group(1) + r"[ ]$", before):
+            return False
+        # "Surrounded by Sadness", "Charge!": an aspect's or a boost's name
+        if re.match(r"^[ ](by|of|from|for|to|in|on|with|the)[ ]+[A-Z]", after) or after.startswith("!"):
             return False
         if nxt and nxt.group(1)[0].isupper():
             return False
