@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from fate_text import BOOKS, Heading, headings, read, strip_markup  # noqa: E402
-from names import name_key  # noqa: E402
+from names import canonical_keys, name_key  # noqa: E402
 
 GOLD = HERE / "gold.json"
 
@@ -79,6 +79,16 @@ class Pattern:
 
 
 @dataclass
+class HeadingPattern:
+    """Headings whose text matches ``regex`` (group 1 is the name) define entities; a name
+    with a comma ("Demonbane, The Enchanted Sword") is named by its first part, the whole
+    kept as an alias."""
+    regex: str
+    kind: str
+    exclude: tuple[str, ...] = ()
+
+
+@dataclass
 class Concepts:
     """Headings that explain a core concept: heading text -> entity names (the first is
     the name, the rest its aliases). A list value defines several entities."""
@@ -113,6 +123,11 @@ RULES: dict[str, list] = {
         Children("SKILLS AND GEAR", "skill"),
         Bold(r"^\w+ Stunts$", "stunt", under="SKILLS AND GEAR"),
         Table("Skill List", "skill"),
+        HeadingPattern(r"^Extra: (.+)$", "extra", exclude=("Resources, Revisited",)),
+        HeadingPattern(r"^(Sujan, the Spirit of Warding)$", "extra"),
+        Bold(r"^Branching Effects$", "stunt"),
+        Bold(r"^Extra: (Media|The Galerider|Lucas's Arts|Schools of Power)$", "extra stunt",
+             exclude=("The Black League",)),
         Bold(r"^Naming a Consequence$", "concept"),
         Concepts({
             **CORE_ASPECTS,
@@ -147,6 +162,7 @@ RULES: dict[str, list] = {
         Bold(r"^Skill List$", "skill"),
         Children("Ways to Break the Rules for Big Bads", "rule"),
         Children("Obstacles", "obstacle"),
+        Bold(r"^(Other Kinds of Aspects|Safety Tools)$", "concept"),
         Concepts({
             **CORE_ASPECTS, "Stress and Consequences": {"Stress": ["Stress"], "Consequence": ["Consequence"]},
             "High Concept": "High Concept", "Trouble": "Trouble", "Relationship": "Relationship",
@@ -204,6 +220,14 @@ RULES: dict[str, list] = {
         Bold(r"^(Investigation|Lore|Notice|Athletics|Physique|Will|Burglary|Deceive|Stealth|Fight"
              r"|Ride|Shoot|Provoke|Rapport|Resources|Contacts|Crafts|Empathy)$", "blessing", under="Blessings"),
         Bold(r"^Example Augs$", "aug"),
+        Bold(r"^(Flexible Stunts|Aspected Stunts|Triggered Effects|Magic Stunts|Vehicle Stunts|"
+             r"\w+ Sample Stunts)$", "stunt"),
+        Bold(r"^(Stress|Consequences)$", "rule option", under="7: Customized Tools"),
+        Bold(r"^Spells$", "spell"),
+        Bold(r"^Tweaks$", "tweak", under="The Six Profanities"),
+        Bold(r"^Monster Abilities$", "monster ability"),
+        Bold(r"^\[Create\] Create an Advantage$", "unit advantage"),
+        Bold(r"^Skill Modes$", "mode"),
         Concepts({
             "Aspects": "Aspect", "The Bronze Rule": "Bronze Rule",
             "Genre Aspects": "Genre Aspect", "Quest Aspects": "Quest Aspect",
@@ -223,7 +247,10 @@ RULES: dict[str, list] = {
     ],
     "atomic-robo-SRD.md": [
         Children("Sample Skills", "skill"),
-        Bold(r"^The Standard Modes$", "mode"),
+        Bold(r"^(The Standard Modes|Custom Modes)$", "mode"),
+        Bold(r"^(Add a Bonus|Add a New Action to a Skill|Add a Rules Exception to a Skill)$", "stunt"),
+        Bold(r"^Personal Hardware$", "personal hardware"),
+        Bold(r"^Step Four: Pay For It$", "catch", exclude=("Outcome", "Who chooses?")),
         Children("What Mega-Stunts Can Do", "mega-stunt", exclude=("Weapon or Armor Rating", "Stunt Benefit")),
         Concepts({
             "Modes": "Mode", "Stunts": "Stunt", "Reinforced Skills": "Reinforced Skill", "Mega-Stunts": "Mega-Stunt",
@@ -259,6 +286,11 @@ RULES: dict[str, list] = {
     "war-of-ashes.md": [
         Pattern("Equipment Stunts", r"^>\s*<strong>([^<]+)</strong>\s*:", "equipment stunt"),
         Bold(r"^(General Rituals|Battle Rituals)$", "ritual"),
+        Bold(r"^Stunts and Weight$", "stunt"),
+        Bold(r"^Maneuvers as (Actions|Boosts)$", "maneuver", exclude=("Maneuvers as boosts are determined after the roll",)),
+        Bold(r"^The Opposition$", "adventure approach", exclude=("Adventure Stats",)),
+        Bold(r"^Characters and Creatures$", "npc kind", exclude=("Vidaar Sailor", "Skilled (+2) at", "Bad (-2) at",
+                                                              "Groups of Minions", "Swarms")),
         Concepts({
             "Equipment Stunts": "Equipment Stunt", "Roar Phase": "Roar Phase", "Zone Aspects": "Zone Aspect",
             "Exchanges": "Exchange",
@@ -371,6 +403,13 @@ def definitions_of(book: str) -> list[Definition]:
                     match = regex.match(line)
                     if match:
                         add(match.group(1), rule.kind, h or section_of(heads, number), number)
+        elif isinstance(rule, HeadingPattern):
+            for h in heads:
+                match = re.match(rule.regex, h.text)
+                if match and match.group(1) not in rule.exclude:
+                    name = match.group(1)
+                    first = name.split(", ")[0]
+                    add(first, rule.kind, h, h.line, aliases=[name] if first != name else [])
         elif isinstance(rule, Concepts):
             for heading_text, value in rule.table.items():
                 matches = [h for h in heads if h.text == heading_text]
@@ -472,6 +511,9 @@ def acceptable(match: re.Match, text: str, name: str, lowercase: bool) -> bool:
         if prev and prev.group(1) in ("from", "of", "the", "for", "to", "in", "on", "with") and \
                 re.search(r"\b[A-Z][\w']*[ ]+" + prev.group(1) + r"[ ]$", before):
             return False
+        # "Surrounded by Sadness", "Charge!": an aspect's or a boost's name
+        if re.match(r"^[ ](by|of|from|for|to|in|on|with|the)[ ]+[A-Z]", after) or after.startswith("!"):
+            return False
         if nxt and nxt.group(1)[0].isupper():
             return False
     return True
@@ -506,23 +548,11 @@ def line_of(offsets: list[int], pos: int) -> int:
 
 def build() -> dict:
     definitions = {book: definitions_of(book) for book in BOOKS}
-    # one entity per group of definitions that share a name key (a name or an alias):
-    # Condensed's "Adjective Ladder" (alias "Ladder") is Fate Core's "Ladder"
-    parent: dict[str, str] = {}
-
-    def find(key: str) -> str:
-        while parent.setdefault(key, key) != key:
-            key = parent[key]
-        return key
-
-    for defs in definitions.values():
-        for d in defs:
-            for alias in d.aliases:
-                parent[find(name_key(alias))] = find(d.key)
+    canonical = canonical_keys([(d.name, d.aliases) for defs in definitions.values() for d in defs])
     entities: dict[str, dict] = {}
     for book, defs in definitions.items():
         for d in defs:
-            entry = entities.setdefault(find(d.key), {"name": d.name, "names": [], "books": []})
+            entry = entities.setdefault(canonical[d.key], {"name": d.name, "names": [], "books": []})
             if book not in entry["books"]:
                 entry["books"].append(book)
             for n in [d.name, *d.aliases]:

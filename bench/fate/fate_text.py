@@ -71,3 +71,19 @@ def headings(file: str) -> list[Heading]:
         stack.append((level, text))
         out.append(Heading(number, level, text, tuple(t for _, t in stack)))
     return out
+
+
+def evidence_text(file: str) -> str:
+    """The book as one line of markup-stripped text (whitespace runs collapsed): a
+    relationship's evidence quote is a verbatim substring of it."""
+    return " ".join(text for text in (strip_markup(line) for line in read(file).splitlines()) if text)
+
+
+def section_path(file: str, line: int) -> str:
+    """The heading path (joined with ' > ') of the section that holds a line."""
+    current = ""
+    for h in headings(file):
+        if h.line > line:
+            break
+        current = " > ".join(h.path)
+    return current

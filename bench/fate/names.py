@@ -37,3 +37,20 @@ def name_key(name: str) -> str:
         return ""
     words[-1] = singular(words[-1])
     return "_".join(words)
+
+
+def canonical_keys(entries: list[tuple[str, list[str]]]) -> dict[str, str]:
+    """Name key of every name and alias -> the key of the entity it belongs to, from
+    (name, aliases) pairs: two definitions that share a name key or an alias key are one
+    entity (Condensed's "Adjective Ladder", alias "Ladder", is Fate Core's "Ladder")."""
+    parent: dict[str, str] = {}
+
+    def find(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+
+    for name, aliases in entries:
+        for alias in aliases:
+            parent[find(name_key(alias))] = find(name_key(name))
+    return {name_key(n): find(name_key(n)) for name, aliases in entries for n in [name, *aliases]}
