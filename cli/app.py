@@ -25,7 +25,7 @@ app = typer.Typer(
 
 JSON_OPT = typer.Option(False, "--json", help="Print one JSON document instead of text.")
 RELATIONS_OPT = typer.Option(
-    None, "--relations", help="Relationship extraction: auto (llm with openai, spacy with rules), llm, spacy or off."
+    None, "--relations", help="Relationship extraction: auto (llm with openai, spacy with rules), llm, spacy, refine (spacy candidates confirmed by the model: one extra call per chunk with candidates) or off."
 )
 ONTOLOGY_OPT = typer.Option(
     [], "--ontology", help="Extra ontology pack: ttrpg, story, rulebook or a .toml/.json path (repeatable)."
@@ -176,7 +176,7 @@ def delete_book_cmd(
     """Remove a book and everything derived from it; drop entities left with no mention."""
     state: State = ctx.obj
     with cli_errors(state.debug):
-        from index.pipeline import delete_book
+        from index.pipeline import delete_book, index_refiner
 
         settings = state.settings()
         db = _open(settings)
@@ -185,7 +185,7 @@ def delete_book_cmd(
         if store.get_book(db, title) is None:  # before Chroma is opened: a fast, clear error
             delete_book(db, title)
         with _vectors(settings, db, check=False) as vectors:
-            result = delete_book(db, title, vectors)
+            result = delete_book(db, title, vectors, index_refiner(db, settings))
         emit(result, as_json, lambda c: c.print(
             f"Deleted '{escape(title)}' ({result['entities_removed']} entities left with no mention removed)"
         ))

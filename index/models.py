@@ -147,6 +147,7 @@ class IngestResult:
     cache_hits: int = 0
     relationships: int = 0       # rows derived from this book's claims
     relation_claims: int = 0
+    refine_calls: int = 0        # --relations refine: model calls confirming candidates (cache misses)
     dropped_relations: int = 0   # ingest-time drops + claims left pending (unresolved_endpoint)
     warnings: list[str] = field(default_factory=list)
 

@@ -21,7 +21,7 @@ from .books import BookFile, find_books, read_book
 from .chunking import book_title, child_chunks, parent_chunks, split_sections_report
 from .config import Settings
 from .errors import BadInput, BookNotFound, ChunksFailed, ConfigError, CrossbookError
-from .extract import Extractor, ProgressFn, get_extractor, no_progress
+from .extract import Extractor, ProgressFn, get_extractor, get_refiner, no_progress
 from .extract.verify import ChunkText, verify_mentions
 from .models import IngestResult
 from .packs import DomainPack, load_pack
@@ -52,6 +52,8 @@ class Ingest:
     # the derived vector store (index/vectors.py); None = SQLite only
     vectors: object | None = None
     events: EventFn = _no_event
+    # confirms offline relationship candidates in 'refine' mode (index/relations/refine.py)
+    refiner: object | None = None
     pack: DomainPack = field(init=False)
     ontology: Ontology = field(init=False)
 
@@ -60,10 +62,13 @@ class Ingest:
         self.ontology = ontology_for(self.settings, self.pack)
         if self.extractor is None:
             self.extractor = get_extractor(self.settings, self.pack, cache=self.db)
+        if self.refiner is None and self.relations_mode == "refine":
+            self.refiner = get_refiner(self.settings, self.ontology, cache=self.db)
 
     @property
     def relations_mode(self) -> str:
-        """'llm' (the extractor's relationships), 'spacy' (offline, derived) or 'off'."""
+        """'llm' (the extractor's relationships), 'spacy' (offline, derived), 'refine' (offline
+        candidates confirmed by a model) or 'off'."""
         return relations.effective_mode(self.settings.relations, self.extractor.name)
 
     @property
@@ -177,7 +182,10 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         store.set_meta(db, "link", "1" if settings.link or job.extractor.name == "rules" else "0")
         store.set_meta(db, "relations", mode)
         job.events({"event": "phase.start", "phase": "relation_normalize", "book": title})
-        store.refresh_derived(db, pack, before, title, events=job.events)
+        refine_calls = job.refiner.calls if job.refiner is not None else 0
+        store.refresh_derived(db, pack, before, title, events=job.events, refiner=job.refiner)
+        if job.refiner is not None:
+            result.refine_calls = job.refiner.calls - refine_calls
         pending = relations.pending_claims(db, title)
         result.relationships = db.execute(
             "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
@@ -232,9 +240,17 @@ def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force
     return results
 
 
-def delete_book(db: Database, title: str, vectors: object | None = None) -> dict:
+def index_refiner(db: Database, settings: Settings):
+    """The refiner an index built in 'refine' mode needs to re-derive (delete-book), else None."""
+    if store.get_meta(db, "relations") != "refine":
+        return None
+    return get_refiner(settings, relations.index_ontology(db), cache=db)
+
+
+def delete_book(db: Database, title: str, vectors: object | None = None, refiner: object | None = None) -> dict:
     """Remove a book, its chunks, its mentions, what was derived from its definitions, and
-    entities left with no mention, in one transaction. Raises BookNotFound."""
+    entities left with no mention, in one transaction. Raises BookNotFound. An index in
+    'refine' mode needs its ``refiner`` (``index_refiner``) to re-derive what the book touched."""
     if store.get_book(db, title) is None:
         raise BookNotFound(f"book '{title}' is not in the index (see: crossbook books)")
     pack = store.index_pack(db) or load_pack("generic")
@@ -243,7 +259,7 @@ def delete_book(db: Database, title: str, vectors: object | None = None) -> dict
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
         before = store.definitions_signature(db)
         store.delete_book_rows(db, title)
-        store.refresh_derived(db, pack, before, None)
+        store.refresh_derived(db, pack, before, None, refiner=refiner)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_after = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
     if vectors is not None:
@@ -306,6 +322,6 @@ def rebuild(job: Ingest, manifest: Path) -> dict:
     for title in store.book_titles(job.db):
         stored_path = Path(store.get_book(job.db, title)["path"]).resolve()
         if title not in listed and stored_path not in failed_paths:
-            delete_book(job.db, title, job.vectors)
+            delete_book(job.db, title, job.vectors, job.refiner)
             summary["deleted"].append(title)
     return summary

@@ -290,7 +290,7 @@ def get_meta(db: Database, key: str) -> str | None:
 
 
 def refresh_derived(
-    db: Database, pack: DomainPack, signature_before: str, book: str | None, events=None
+    db: Database, pack: DomainPack, signature_before: str, book: str | None, events=None, refiner=None
 ) -> None:
     """After a book changed: resolve entities, relink (all if definitions changed), derive
     relationships, GC.
@@ -310,7 +310,7 @@ def refresh_derived(
         relink(db, pack)
     elif book is not None:
         relink(db, pack, book)
-    relations.refresh(db, events or (lambda event: None), book)
+    relations.refresh(db, events or (lambda event: None), book, refiner)
     gc_entities(db)
 
 

@@ -84,3 +84,11 @@ def get_extractor(settings, pack, cache=None, client=None) -> Extractor:
     raise ConfigError(
         f"unknown extractor '{settings.extractor}' (choose one of: {', '.join(EXTRACTORS)})"
     )
+
+
+def get_refiner(settings, ontology, cache=None, client=None):
+    """The model that confirms offline relationship candidates in ``--relations refine`` mode
+    (index/relations/refine.py); raises ConfigError when no model endpoint is configured."""
+    from .openai_extractor import OpenAIRefiner
+
+    return OpenAIRefiner(settings, ontology, cache=cache, client=client)

@@ -76,19 +76,24 @@ def backoff_seconds(attempt: int, retry_after: float | None) -> float:
     return min(MAX_BACKOFF, 0.5 * 2**attempt) * (0.5 + random.random() / 2)
 
 
+def make_client(settings, what: str = "--extractor openai") -> "openai.OpenAI":
+    """The OpenAI client for ``settings``; raises ConfigError when no key nor endpoint is set."""
+    if not settings.api_key and not settings.base_url:
+        raise ConfigError(f"{what} needs OPENAI_API_KEY (export it, or give --base-url)")
+    return openai.OpenAI(
+        api_key=settings.api_key or "not-needed",
+        base_url=settings.base_url,
+        max_retries=0,  # retries are ours: counted, and they honour Retry-After
+        timeout=settings.request_timeout,
+    )
+
+
 class OpenAIExtractor:
     name = "openai"
 
     def __init__(self, settings, pack: DomainPack, cache=None, client=None, sleep=time.sleep):
         if client is None:
-            if not settings.api_key and not settings.base_url:
-                raise ConfigError("--extractor openai needs OPENAI_API_KEY (export it, or use --extractor rules)")
-            client = openai.OpenAI(
-                api_key=settings.api_key or "not-needed",
-                base_url=settings.base_url,
-                max_retries=0,  # retries are ours: counted, and they honour Retry-After
-                timeout=settings.request_timeout,
-            )
+            client = make_client(settings)
         self.client = client
         self.endpoint = str(client.base_url).rstrip("/")
         self.model = settings.model
@@ -253,3 +258,71 @@ def _known_from_json(text: str | None) -> dict[int, KnownEntity]:
 def _short(text: str, limit: int = 160) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class OpenAIRefiner:
+    """Seed 003's LLM refinement of offline relationship candidates (index/relations/refine.py):
+    one request per parent chunk that has candidates, cached like extraction answers."""
+
+    def __init__(self, settings, ontology, cache=None, client=None, sleep=time.sleep):
+        from ..relations.refine import refine_schema
+
+        self.client = client or make_client(settings, "--relations refine")
+        self.endpoint = str(self.client.base_url).rstrip("/")
+        self.model = settings.model
+        self.types = {t.name: t.semantics for t in ontology.canonical_types()}
+        self.schema = refine_schema(list(self.types))
+        self.cache = cache
+        self.max_retries = settings.max_retries
+        self.sleep = sleep
+        self._secret = settings.api_key
+        self.label = f"{self.model}@{self.endpoint}"
+        self.calls = self.cache_hits = self.failed = 0
+
+    def refine(self, chunk_text: str, candidates: list) -> list:
+        from ..relations.refine import REFINE_VERSION, RefineParseError, build_refine_messages, parse_refinement
+
+        if not candidates:
+            return []
+        messages = build_refine_messages(chunk_text, candidates, self.types)
+        key = cache_key(self.model, messages + [{"role": "system", "content": REFINE_VERSION}], self.schema,
+                        self.endpoint)
+        cached = store.cache_get(self.cache, key) if self.cache is not None else None
+        if cached is not None:
+            try:
+                kept = parse_refinement(cached, candidates, list(self.types))
+                self.cache_hits += 1
+                return kept
+            except RefineParseError:
+                pass
+        attempt = invalid = 0
+        while True:
+            try:
+                self.calls += 1
+                response = self.client.chat.completions.create(
+                    model=self.model, messages=messages, temperature=0,
+                    response_format={"type": "json_schema",
+                                     "json_schema": {"name": "relation_refinement", "strict": True, "schema": self.schema}},
+                )
+                content = answer_content(response)
+                kept = parse_refinement(content, candidates, list(self.types))
+            except RETRYABLE as exc:
+                if attempt >= self.max_retries:
+                    break
+                if not isinstance(exc, openai.APITimeoutError):
+                    self.sleep(backoff_seconds(attempt, retry_after_seconds(exc)))
+                attempt += 1
+                continue
+            except (ParseError, RefineParseError):
+                invalid += 1
+                if invalid >= INVALID_ANSWER_TRIES:
+                    break
+                continue
+            except openai.APIStatusError:
+                break
+            if self.cache is not None:
+                store.cache_put(self.cache, key, self.model, REFINE_VERSION, content)
+            return kept
+        # no valid answer: the offline candidates stand as they are (nothing is lost)
+        self.failed += 1
+        return candidates

@@ -52,7 +52,7 @@ from .normalize import INVALID, orient, normalize_type, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
 
 EventFn = Callable[[dict], None]
-RELATION_MODES = ("auto", "llm", "spacy", "off")
+RELATION_MODES = ("auto", "llm", "spacy", "refine", "off")
 POLARITIES = ("asserted", "denied", "uncertain")
 SKIP_WARNING = "Skipping relationship {type} from {source} to {target}: One or both entities not found."
 
@@ -62,7 +62,8 @@ def _no_event(event: dict) -> None:
 
 
 def effective_mode(relations: str, extractor_name: str) -> str:
-    """'llm', 'spacy' or 'off' (auto: llm with a model extractor, spacy with rules)."""
+    """'llm', 'spacy', 'refine' (spacy candidates confirmed by a model) or 'off' (auto: llm
+    with a model extractor, spacy with rules)."""
     from ..errors import ConfigError
 
     if relations not in RELATION_MODES:
@@ -244,13 +245,15 @@ def candidate_event(book: str, chunk_id: str, claim: Claim) -> dict:
             "implicit": claim.implicit, "extractor": claim.extractor}
 
 
-def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event) -> int:
+def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, refiner=None) -> int:
     """Keep the spaCy claims in step with each chunk's text and entities: a chunk is parsed
     again only when its (text, entity list) signature changed; each new claim is reported
     as a ``relation.candidate`` event. Returns chunks parsed."""
-    svo = load_svo() if mode == "spacy" else None
-    if mode != "spacy":
-        db.execute("DELETE FROM relation_claims WHERE extractor IN ('spacy', 'pattern')")
+    offline = mode in ("spacy", "refine")
+    svo = load_svo() if offline else None
+    refiner = refiner if mode == "refine" else None
+    if not offline:
+        db.execute("DELETE FROM relation_claims WHERE extractor IN ('spacy', 'pattern', 'llm-refine')")
         db.execute("DELETE FROM relation_svo_chunks")
         return 0
     per_chunk: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
@@ -285,10 +288,12 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event) -> 
             (e["name"], tuple(sorted(e["forms"])), key, e["defines"] or "", category.get(key, ""))
             for key, e in per_chunk.get(chunk_id, {}).items()
         )
-        signature = hashlib.sha256(json.dumps([sha, entities, svo is not None]).encode()).hexdigest()
+        refined_by = refiner.label if refiner is not None else None
+        signature = hashlib.sha256(json.dumps([sha, entities, svo is not None, refined_by]).encode()).hexdigest()
         if stored.get(chunk_id) == signature:
             continue
-        db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor IN ('spacy', 'pattern')", [chunk_id])
+        db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor IN ('spacy', 'pattern', 'llm-refine')",
+                   [chunk_id])
         db.execute(
             "INSERT INTO relation_svo_chunks (chunk_id, signature) VALUES (?, ?)"
             " ON CONFLICT(chunk_id) DO UPDATE SET signature = excluded.signature", [chunk_id, signature],
@@ -307,6 +312,8 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event) -> 
         if svo is not None:
             candidate_relations, chunk_entity = svo
             raw += candidate_relations(text, [chunk_entity(name=n, surface_forms=f, key=k) for n, f, k, *_ in entities])
+        if refiner is not None and raw:
+            raw = refiner.refine(text, raw)  # seed 003 phase 2: one request per chunk with candidates
         chunk = ChunkText(text)
         claims = []
         for rel in raw:
@@ -486,8 +493,9 @@ def refresh_relationships(db: Database, events: EventFn = _no_event, book: str |
     return {"relationships": len(desired), "invalid": invalid, "inserted": len(new), "deleted": len(stale)}
 
 
-def refresh(db: Database, events: EventFn = _no_event, book: str | None = None) -> dict:
-    """The derived relationship state: spaCy claims (in 'spacy' mode), then the rows."""
+def refresh(db: Database, events: EventFn = _no_event, book: str | None = None, refiner=None) -> dict:
+    """The derived relationship state: offline claims (in 'spacy' and 'refine' modes; refined
+    by ``refiner`` in 'refine' mode), then the rows."""
     mode = (db.execute("SELECT value FROM crossbook_meta WHERE key = 'relations'").fetchone() or ["off"])[0]
-    refresh_svo_claims(db, mode, events)
+    refresh_svo_claims(db, mode, events, refiner)
     return refresh_relationships(db, events, book)
