@@ -280,6 +280,9 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, ref
         filed = parts[-2] if source == "heading" and len(parts) > 1 else parts[-1]
         category.setdefault((normalized, entity_type), filed)
     stored = dict(db.execute("SELECT chunk_id, signature FROM relation_svo_chunks").fetchall())
+    ontology = index_ontology(db)
+    # the offline filter keeps only ontology types: another ontology re-derives every chunk
+    vocabulary = hashlib.sha256((index_ontology_json(db) or "").encode()).hexdigest()
     parsed = 0
     for chunk_id, book, text, sha in db.execute(
         "SELECT id, book, text, sha256 FROM chunks WHERE kind = 'parent' ORDER BY id"
@@ -289,7 +292,7 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, ref
             for key, e in per_chunk.get(chunk_id, {}).items()
         )
         refined_by = refiner.label if refiner is not None else None
-        signature = hashlib.sha256(json.dumps([sha, entities, svo is not None, refined_by]).encode()).hexdigest()
+        signature = hashlib.sha256(json.dumps([sha, entities, svo is not None, refined_by, vocabulary]).encode()).hexdigest()
         if stored.get(chunk_id) == signature:
             continue
         db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor IN ('spacy', 'pattern', 'llm-refine')",
@@ -314,6 +317,10 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, ref
             raw += candidate_relations(text, [chunk_entity(name=n, surface_forms=f, key=k) for n, f, k, *_ in entities])
         if refiner is not None and raw:
             raw = refiner.refine(text, raw)  # seed 003 phase 2: one request per chunk with candidates
+        elif raw:
+            # offline, a verb the ontology does not know ("uses", "witnesses") is not an edge:
+            # precision over volume; the refine mode lets a model type such candidates
+            raw = [r for r in raw if not (normalize_type(r.relation_type or "", ontology) or "custom:").startswith("custom:")]
         chunk = ChunkText(text)
         claims = []
         for rel in raw:

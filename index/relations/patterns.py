@@ -106,13 +106,17 @@ def _subject_at(position: int, section_subject: int | None, paragraphs: list[tup
     return subject
 
 
-_CLAUSE = re.compile(r"[;:]\s|,\s+(?:and|but|or|then)\s", re.IGNORECASE)
-_CONDITIONAL = re.compile(r"(?<![\w-])(?:if|unless|when|whenever|while|once|until|not|no|cannot|can't|without)(?![\w-])", re.IGNORECASE)
+_INSTEAD = re.compile(r"\s+(?:instead\s+of|in\s+place\s+of|rather\s+than)\b", re.IGNORECASE)
+_USE = re.compile(r"(?<![\w-])(?:use|uses|using|roll|rolls)\s+$", re.IGNORECASE)
+_CLAUSE = re.compile(r"[;:][*_]*\s|[.!?][*_)\]]+\s|,\s+(?:and|but|or|then)\s", re.IGNORECASE)
+_CONDITIONAL = re.compile(r"(?<![\w-])(?:if|unless|when|whenever|while|once|until)(?![\w-])", re.IGNORECASE)
+_NEGATION = re.compile(r"(?<![\w-])(?:not|no|cannot|can't|without|never)(?![\w-])", re.IGNORECASE)
 _PASSIVE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+$", re.IGNORECASE)
 # what may stand before the verb when the entry's entity is its unnamed subject
 _IMPLICIT_SUBJECT = re.compile(
     r"^[\s*_.:;,\-–—]*(?:(?:it|they|he|she|this|these|the|its|their|his|her|which|that|who)"
-    r"(?:\s+[\w'’-]+)?)?(?:\s+(?:also|can|may|will|then|often|usually|always|innately|instead))*\s*$",
+    r"(?:\s+[\w'’-]+)?)?(?:\s+(?:also|can|may|will|then|often|usually|always|innately|instead))*"
+    r"(?:\s*(?:you\s+)?(?:can\s+)?(?:gain|gets?|receives?|take|takes|have|has|add|adds)(?:\s+an?)?)?\s*$",
     re.IGNORECASE,
 )
 
@@ -205,15 +209,20 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         if subject is None or subject == index:
             continue
         # an entity named earlier in the sentence is its own subject: the SVO path's case
-        if any(lo <= o[0] < start for o in occurrences) and not _in_enumeration(text, occurrences, lo, start):
+        if any(lo <= o[0] < start and o[2] != subject for o in occurrences) \
+                and not _in_enumeration(text, occurrences, lo, start):
             continue
-        if _CONDITIONAL.search(before):
-            continue  # "if the caster becomes Dazed": a condition of the rule, not an effect
+        if _NEGATION.search(before):
+            continue  # "can still cast most spells, but not Thunderclap"
         entity = entities[index]
         if re.match(r"\s*conditions?\b", text[end:end + 12], re.IGNORECASE) or (
             _STATE.search(before[-40:]) and entity.condition_like
         ):
-            emit(subject, index, "inflicts", start, end)
+            if not _CONDITIONAL.search(before):  # "if the caster becomes Dazed": not an effect
+                emit(subject, index, "inflicts", start, end)
+            continue
+        if _INSTEAD.match(text, end) and _USE.search(before[-30:]):
+            emit(subject, index, "modifies", start, end)  # "you use Contacts instead of Notice"
             continue
         lead_in = _lead_in(text, lo)
         for kind, verb in _VERB_RE.items():
