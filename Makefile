@@ -29,9 +29,11 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
-# recall@k of the second-hop gold section: plain search vs multi-hop retrieve
+# recall@k of the second-hop gold section: plain search vs multi-hop retrieve; then
+# definitions, cross-book references, relationships and titles on sample_corpus and the Fate shelf
 eval: $(STAMP)
 	$(BIN)/python bench/eval_retrieval.py
+	$(BIN)/python bench/eval_extraction.py
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py

@@ -27,6 +27,8 @@ from index.db import open_db  # noqa: E402
 from index.pipeline import Ingest, rebuild  # noqa: E402
 from index.relations import svo  # noqa: E402
 
+from bench.scoring import prf  # noqa: E402
+
 # Used when no ontology module with a normalize function is importable: the gold types of
 # the sample corpus and the verbs that express them.
 VERB_TO_TYPE = {
@@ -82,13 +84,6 @@ def section_entities(db) -> dict[str, tuple[dict, list[svo.ChunkEntity]]]:
         ]
         out[chunk_id] = (chunk, entities)
     return out
-
-
-def prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    f = 2 * p * r / (p + r) if p + r else 0.0
-    return p, r, f
 
 
 def main() -> int:

@@ -25,7 +25,7 @@ app = typer.Typer(
 
 JSON_OPT = typer.Option(False, "--json", help="Print one JSON document instead of text.")
 RELATIONS_OPT = typer.Option(
-    None, "--relations", help="Relationship extraction: auto (llm with openai, spacy with rules), llm, spacy or off."
+    None, "--relations", help="Relationship extraction: auto (llm with openai, spacy with rules), llm, spacy, refine (spacy candidates confirmed by the model: one extra call per chunk with candidates) or off."
 )
 ONTOLOGY_OPT = typer.Option(
     [], "--ontology", help="Extra ontology pack: ttrpg, story, rulebook or a .toml/.json path (repeatable)."
@@ -90,6 +90,8 @@ def ingest(
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="LLM requests at once (default 8)."),
     link: Optional[bool] = typer.Option(None, "--link/--no-link", help="Add linker references to known entities (default on)."),
     force: bool = typer.Option(False, "--force", help="Re-extract even when the book is unchanged."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", min=0.1, help="Seconds before an LLM request counts as stalled and is asked again (default 120)."),
+    allow_partial: bool = typer.Option(False, "--allow-partial", help="Store a book even if some chunks got no valid LLM answer (marked partial)."),
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
@@ -103,6 +105,7 @@ def ingest(
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
             concurrency=concurrency, link=link, relations=relations, ontology=tuple(ontology) or None,
+            request_timeout=timeout, allow_partial=allow_partial or None,
         )
         _check_extractor(settings)
         from index.pipeline import load_books
@@ -173,7 +176,7 @@ def delete_book_cmd(
     """Remove a book and everything derived from it; drop entities left with no mention."""
     state: State = ctx.obj
     with cli_errors(state.debug):
-        from index.pipeline import delete_book
+        from index.pipeline import delete_book, index_refiner
 
         settings = state.settings()
         db = _open(settings)
@@ -182,7 +185,7 @@ def delete_book_cmd(
         if store.get_book(db, title) is None:  # before Chroma is opened: a fast, clear error
             delete_book(db, title)
         with _vectors(settings, db, check=False) as vectors:
-            result = delete_book(db, title, vectors)
+            result = delete_book(db, title, vectors, index_refiner(db, settings))
         emit(result, as_json, lambda c: c.print(
             f"Deleted '{escape(title)}' ({result['entities_removed']} entities left with no mention removed)"
         ))
@@ -327,6 +330,8 @@ def run() -> None:
 # commands kept in their own modules register themselves on ``app`` when imported
 from . import vector_commands  # noqa: E402,F401
 from . import relations_commands  # noqa: E402,F401
+from . import cache_commands  # noqa: E402,F401
+from . import pack_commands  # noqa: E402,F401
 
 
 if __name__ == "__main__":

@@ -15,8 +15,10 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
+from .markdown_repair import RepairReport, repair_headings
 from .models import ChildChunk, ParentChunk, Section
-from .tokens import count_tokens, head_tokens
+from .titles import clean_inline, infer_title
+from .tokens import count_tokens, split_tokens
 
 DEFAULT_PARENT_TOKENS = 1500
 DEFAULT_CHILD_TOKENS = 250
@@ -25,7 +27,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
-    return MarkdownIt("commonmark")
+    # block structure only: inline parsing is half the cost, and heading text is cleaned here
+    return MarkdownIt("commonmark").disable("inline")
 
 
 @dataclass(frozen=True)
@@ -35,14 +38,15 @@ class _Block:
     heading_text: str
 
 
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
 def _inline_text(token) -> str:
-    parts = []
-    for child in token.children or []:
-        if child.type in ("text", "code_inline"):
-            parts.append(child.content)
-        elif child.type in ("softbreak", "hardbreak"):
-            parts.append(" ")
-    return " ".join("".join(parts).split())
+    """A heading's text without inline markup: links keep their text, HTML and emphasis go."""
+    text = _LINK.sub(r"\1", token.content)
+    text = _ESCAPE.sub(r"\1", clean_inline(text))
+    return " ".join(text.split())
 
 
 def _top_level_blocks(text: str) -> list[_Block]:
@@ -59,10 +63,19 @@ def _top_level_blocks(text: str) -> list[_Block]:
 
 
 def split_sections(text: str) -> list[Section]:
-    """Split a Markdown document into sections (text before the first heading is its own)."""
+    """Split a Markdown document into sections (text before the first heading is its own).
+
+    Headings are found in the structure view (index/markdown_repair.py), so broken
+    ``#>Title</h1>`` and HTML headings count; each section's text is the original lines.
+    """
+    return split_sections_report(text)[0]
+
+
+def split_sections_report(text: str) -> tuple[list[Section], RepairReport]:
+    """``split_sections`` and what the heading repair recovered (for the ingest warning)."""
+    view, report = repair_headings(text)
     lines = text.splitlines(keepends=True)
-    blocks = _top_level_blocks(text)
-    headings = [b for b in blocks if b.heading_level]
+    headings = [b for b in _top_level_blocks(view) if b.heading_level]
     sections: list[Section] = []
     first = headings[0].start if headings else len(lines)
     preamble = "".join(lines[:first])
@@ -83,15 +96,15 @@ def split_sections(text: str) -> list[Section]:
                 start_line=block.start,
             )
         )
-    return sections
+    return sections, report
 
 
 def book_title(text: str, fallback: str) -> str:
-    """The first level-1 heading, else ``fallback`` (the file stem)."""
-    for block in _top_level_blocks(text):
-        if block.heading_level == 1 and block.heading_text:
-            return block.heading_text
-    return fallback
+    """The book's title (index/titles.py: front matter, title page, sole opening ``#``,
+    licence attribution), else ``fallback`` (the file stem)."""
+    view, _ = repair_headings(text)
+    headings = [(b.heading_level, b.heading_text, b.start) for b in _top_level_blocks(view) if b.heading_level]
+    return infer_title(text, headings, fallback)
 
 
 def _paragraph_units(section_text: str) -> list[str]:
@@ -123,11 +136,7 @@ def _fit(piece: str, budget: int) -> list[str]:
             cursor = at + len(sentence)
         parts[-1] += piece[cursor:]
         return [p for part in parts for p in _fit(part, budget)]
-    out, rest = [], piece
-    while rest:
-        head, rest = head_tokens(rest, budget)
-        out.append(head)
-    return out
+    return split_tokens(piece, budget)
 
 
 def pack_units(units: list[str], budget: int) -> list[str]:

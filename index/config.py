@@ -31,6 +31,7 @@ class Settings:
     link: bool = True
     max_retries: int = 5
     request_timeout: float = 120.0
+    allow_partial: bool = False      # store a book whose chunks partly failed extraction
     embedder: str | None = None      # None: the one the index records, else "local"
     embedding_model: str = "text-embedding-3-small"
     chroma_url: str | None = None
@@ -44,7 +45,7 @@ class Settings:
 
 _INT_FIELDS = {"concurrency", "parent_tokens", "child_tokens", "max_retries"}
 _FLOAT_FIELDS = {"request_timeout"}
-_BOOL_FIELDS = {"link"}
+_BOOL_FIELDS = {"link", "allow_partial"}
 _PATH_FIELDS = {"pack"}  # resolved relative to the toml file when they name a file
 
 

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Callable, Protocol
 
 from .config import Settings
-from .errors import ConfigError, CrossbookError
+from .errors import ConfigError, CrossbookError, redact
 
 ProgressFn = Callable[[str, int, int], None]
 LOCAL_MODEL = "all-MiniLM-L6-v2"
@@ -168,7 +168,8 @@ class OpenAIEmbedder:
                 model=self.model, input=texts, encoding_format="float"
             )
         except openai.OpenAIError as exc:
-            raise EmbeddingFailed(f"embedding with {self.model} failed: {exc}") from None
+            message = redact(str(exc), self.settings.api_key)
+            raise EmbeddingFailed(f"embedding with {self.model} failed: {message}") from None
         rows = sorted(response.data, key=lambda d: d.index)
         if len(rows) != len(texts):
             raise EmbeddingFailed(

@@ -1,6 +1,11 @@
 """Errors the library raises; the CLI turns each into a one-line message and exit code 1."""
 
 
+def redact(text: str, secret: str | None) -> str:
+    """``text`` without ``secret`` (an endpoint's error message may quote the API key)."""
+    return text.replace(secret, "***") if secret else text
+
+
 class CrossbookError(Exception):
     """Base class: the message is one line a user can act on."""
 
@@ -31,6 +36,14 @@ class EntityNotFound(CrossbookError):
 
 class ExtractionFailed(CrossbookError):
     """The extractor could not produce a valid answer for a chunk (the book was not changed)."""
+
+
+class ChunksFailed(ExtractionFailed):
+    """Some chunks of a book got no valid answer; the others' answers are cached."""
+
+    def __init__(self, message: str, failed: list):
+        super().__init__(message)
+        self.failed = failed
 
 
 class ConfigError(CrossbookError):

@@ -239,5 +239,6 @@ def list_books(db: Database) -> list[BookInfo]:
             dropped_mentions=r["dropped_mentions"], drop_reasons=json.loads(r["drop_reasons"]),
             relationships=r["relationships"], dropped_relations=sum(relation_drops.values()),
             relation_drop_reasons=dict(sorted(relation_drops.items())),
+            partial=r.get("partial", 0),
         ))
     return out

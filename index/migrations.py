@@ -229,3 +229,69 @@ def m003_relationship_self_loops(db: Database) -> None:
         END;
         """
     )
+
+
+@migrations()
+def m004_rules_definitions(db: Database) -> None:
+    """Definitions that are not headings (glossary paragraphs, definition lists, catalog
+    tables) get their own ``source``, and names a book gives an entity besides its own
+    (``Cloak of the Vale (Mistcloak)``, ``Frostbite/Chilblains``) are stored as aliases.
+
+    SQLite cannot alter a CHECK constraint, so entity_mentions is rebuilt with its rows.
+    entity_aliases rows belong to a chunk (and go with it); ``canonical`` is the normalized
+    name of the entity the alias names, of ``entity_type``.
+    """
+    db.executescript(
+        """
+        CREATE TABLE entity_mentions_new (
+            id INTEGER PRIMARY KEY,
+            entity_id INTEGER NOT NULL REFERENCES entities(id),
+            book TEXT NOT NULL REFERENCES books(title) ON DELETE CASCADE,
+            chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            mention_type TEXT NOT NULL CHECK (mention_type IN ('defines', 'references')),
+            name TEXT NOT NULL,
+            normalized TEXT NOT NULL,
+            declared_type TEXT NOT NULL,
+            context TEXT NOT NULL,
+            source TEXT NOT NULL CHECK (source IN ('heading', 'glossary', 'deflist', 'table', 'llm', 'linker')),
+            origin_book TEXT
+        );
+        INSERT INTO entity_mentions_new
+            SELECT id, entity_id, book, chunk_id, mention_type, name, normalized, declared_type,
+                   context, source, origin_book FROM entity_mentions;
+        DROP TABLE entity_mentions;
+        ALTER TABLE entity_mentions_new RENAME TO entity_mentions;
+        CREATE INDEX idx_mention_entity ON entity_mentions(entity_id);
+        CREATE INDEX idx_mention_book ON entity_mentions(book);
+        CREATE INDEX idx_mention_chunk ON entity_mentions(chunk_id);
+        CREATE INDEX idx_mention_origin ON entity_mentions(origin_book);
+        CREATE TABLE entity_aliases (
+            id INTEGER PRIMARY KEY,
+            book TEXT NOT NULL REFERENCES books(title) ON DELETE CASCADE,
+            chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            alias TEXT NOT NULL,
+            normalized TEXT NOT NULL,
+            canonical TEXT NOT NULL,
+            entity_type TEXT NOT NULL
+        );
+        CREATE INDEX idx_alias_normalized ON entity_aliases(normalized);
+        CREATE INDEX idx_alias_canonical ON entity_aliases(canonical, entity_type);
+        """
+    )
+
+
+@migrations()
+def m004_llm_partial(db: Database) -> None:
+    """A book stored with ``--allow-partial`` records how many parent chunks got no valid LLM
+    answer (0 = complete; a partial book is re-extracted by the next ingest). Which cached
+    answer each stored chunk uses, so ``crossbook cache prune`` can drop the others."""
+    db.executescript(
+        """
+        ALTER TABLE books ADD COLUMN partial INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE llm_cache_chunks (
+            chunk_id TEXT PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+            key TEXT NOT NULL
+        );
+        CREATE INDEX idx_llm_cache_chunks_key ON llm_cache_chunks(key);
+        """
+    )

@@ -55,7 +55,8 @@ class RawMention:
     entity_type: str
     mention_type: str
     context: str
-    source: str                  # "heading", "llm" or "linker"
+    source: str                  # "heading", "glossary", "deflist", "table", "llm" or "linker"
+    aliases: tuple[str, ...] = ()  # other names the chunk gives the entity it defines
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,7 @@ class BookInfo:
     relationships: int = 0
     dropped_relations: int = 0
     relation_drop_reasons: dict = field(default_factory=dict)
+    partial: int = 0             # parent chunks without extraction (stored with --allow-partial)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -139,10 +141,13 @@ class IngestResult:
     children: int = 0
     mentions: int = 0
     dropped_mentions: int = 0
+    repaired_contexts: int = 0   # definitions kept with the chunk's own sentence as context
+    partial: int = 0             # chunks stored without entities (--allow-partial)
     llm_calls: int = 0
     cache_hits: int = 0
     relationships: int = 0       # rows derived from this book's claims
     relation_claims: int = 0
+    refine_calls: int = 0        # --relations refine: model calls confirming candidates (cache misses)
     dropped_relations: int = 0   # ingest-time drops + claims left pending (unresolved_endpoint)
     warnings: list[str] = field(default_factory=list)
 

@@ -16,12 +16,12 @@ from typing import Callable
 
 from sqlite_utils import Database
 
-from . import store
+from . import llm_cache, store
 from .books import BookFile, find_books, read_book
-from .chunking import book_title, child_chunks, parent_chunks, split_sections
+from .chunking import book_title, child_chunks, parent_chunks, split_sections_report
 from .config import Settings
-from .errors import BadInput, BookNotFound, ConfigError, CrossbookError
-from .extract import Extractor, ProgressFn, get_extractor, no_progress
+from .errors import BadInput, BookNotFound, ChunksFailed, ConfigError, CrossbookError
+from .extract import Extractor, ProgressFn, get_extractor, get_refiner, no_progress
 from .extract.verify import ChunkText, verify_mentions
 from .models import IngestResult
 from .packs import DomainPack, load_pack
@@ -52,6 +52,8 @@ class Ingest:
     # the derived vector store (index/vectors.py); None = SQLite only
     vectors: object | None = None
     events: EventFn = _no_event
+    # confirms offline relationship candidates in 'refine' mode (index/relations/refine.py)
+    refiner: object | None = None
     pack: DomainPack = field(init=False)
     ontology: Ontology = field(init=False)
 
@@ -60,16 +62,23 @@ class Ingest:
         self.ontology = ontology_for(self.settings, self.pack)
         if self.extractor is None:
             self.extractor = get_extractor(self.settings, self.pack, cache=self.db)
+        if self.refiner is None and self.relations_mode == "refine":
+            self.refiner = get_refiner(self.settings, self.ontology, cache=self.db)
 
     @property
     def relations_mode(self) -> str:
-        """'llm' (the extractor's relationships), 'spacy' (offline, derived) or 'off'."""
+        """'llm' (the extractor's relationships), 'spacy' (offline, derived), 'refine' (offline
+        candidates confirmed by a model) or 'off'."""
         return relations.effective_mode(self.settings.relations, self.extractor.name)
 
     @property
     def extractor_label(self) -> str:
+        """The extractor as stored with a book: ``rules/2``, ``openai:gpt-4o-mini``. A book
+        extracted under another label is re-extracted even when its file is unchanged."""
         model = self.extractor.model
-        return f"{self.extractor.name}:{model}" if model else self.extractor.name
+        if model:
+            return f"{self.extractor.name}:{model}"
+        return getattr(self.extractor, "version", None) or self.extractor.name
 
 
 def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str]]:
@@ -99,6 +108,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         and existing["sha256"] == book.sha256
         and existing["extractor"] == job.extractor_label
         and existing["pack"] == pack.label
+        and not existing.get("partial")
     ):
         result.status = "unchanged"
         if relations.index_ontology_json(db) != job.ontology.to_json():
@@ -109,7 +119,9 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         if job.vectors is not None:
             job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
         return result
-    sections = split_sections(book.text)
+    sections, repair = split_sections_report(book.text)
+    if repair.warning:
+        result.warnings.append(f"'{book.path}' {repair.warning}")
     if not any(s.heading for s in sections):
         result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
     parents = parent_chunks(title, sections, settings.parent_tokens)
@@ -121,15 +133,23 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     run = job.extractor.extract(title, parents, known=known, progress=job.progress)
     job.events({"event": "phase.done", "phase": "extract", "book": title, "llm_calls": run.llm_calls, "cache_hits": run.cache_hits})
     result.warnings.extend(run.warnings)
-    kept, dropped = {}, Counter()
+    if run.failed:
+        if not settings.allow_partial:
+            raise ChunksFailed(_failed_message(title, run.failed, len(parents)), run.failed)
+        result.partial = len(run.failed)
+        result.warnings.extend(f"{f.where}: stored without entities ({f.reason})" for f in run.failed)
+    kept, dropped, repaired = {}, Counter(), Counter()
     claims, dropped_relations = {}, Counter()
     if mode == "llm":
         job.events({"event": "phase.start", "phase": "relation_discovery", "book": title})
     for parent, extraction in zip(parents, run.chunks, strict=True):
+        if extraction is None:  # failed, stored with --allow-partial: no mentions from it
+            continue
         chunk_text = ChunkText(parent.text)
         verified = verify_mentions(extraction.mentions, chunk_text, pack.type_names)
         kept[parent.id] = verified.mentions
         dropped.update(verified.dropped)
+        repaired.update(verified.repaired)
         dropped.update(extraction.dropped)
         if mode == "llm":
             chunk_claims, chunk_drops = relations.prepare_claims(extraction, chunk_text)
@@ -150,6 +170,9 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
             extractor=job.extractor_label, pack=pack.label, model=job.extractor.model,
             drop_reasons=dict(dropped), parents=parents, children=children,
         )
+        store.set_book_partial(db, title, result.partial)
+        llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items()
+                                         if k not in {f.chunk_id for f in run.failed}})
         result.mentions = store.insert_mentions(db, title, kept)
         result.relation_claims = relations.insert_claims(db, title, claims)
         relations.set_book_drops(db, title, dropped_relations)
@@ -159,7 +182,10 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         store.set_meta(db, "link", "1" if settings.link or job.extractor.name == "rules" else "0")
         store.set_meta(db, "relations", mode)
         job.events({"event": "phase.start", "phase": "relation_normalize", "book": title})
-        store.refresh_derived(db, pack, before, title, events=job.events)
+        refine_calls = job.refiner.calls if job.refiner is not None else 0
+        store.refresh_derived(db, pack, before, title, events=job.events, refiner=job.refiner)
+        if job.refiner is not None:
+            result.refine_calls = job.refiner.calls - refine_calls
         pending = relations.pending_claims(db, title)
         result.relationships = db.execute(
             "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
@@ -178,26 +204,53 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     result.parents = len(parents)
     result.children = len(children)
     result.dropped_mentions = sum(dropped.values())
+    result.repaired_contexts = sum(repaired.values())
     result.llm_calls = run.llm_calls
     result.cache_hits = run.cache_hits
     return result
 
 
+def _failed_message(title: str, failed: list, parents: int) -> str:
+    shown = "; ".join(f"'{f.where}' ({f.reason})" for f in failed[:5])
+    more = f"; and {len(failed) - 5} more" if len(failed) > 5 else ""
+    return (f"book '{title}': {len(failed)} of {parents} chunks got no valid answer: {shown}{more}. "
+            "The other answers are cached: run ingest again to retry only these, "
+            "or add --allow-partial to store the book without them")
+
+
 def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force: bool = False) -> list[IngestResult]:
-    """Check every path first (BadInput changes nothing), then ingest book by book."""
+    """Check every path first (BadInput changes nothing), then ingest book by book. A book
+    whose chunks failed extraction does not stop the others: ChunksFailed is raised at the
+    end, naming every failed chunk (the books that succeeded are stored)."""
     books = load_books(paths, title)
-    results = []
+    results, failures = [], []
     for book, name in books:
-        result = ingest_book(job, book, name, force=force)
+        try:
+            result = ingest_book(job, book, name, force=force)
+        except ChunksFailed as exc:
+            failures.append(exc)
+            continue
         for warning in result.warnings:
             job.warn(warning)
         results.append(result)
+    if failures:
+        if len(failures) == 1:
+            raise failures[0]
+        raise ChunksFailed(" | ".join(str(f) for f in failures), [c for f in failures for c in f.failed])
     return results
 
 
-def delete_book(db: Database, title: str, vectors: object | None = None) -> dict:
+def index_refiner(db: Database, settings: Settings):
+    """The refiner an index built in 'refine' mode needs to re-derive (delete-book), else None."""
+    if store.get_meta(db, "relations") != "refine":
+        return None
+    return get_refiner(settings, relations.index_ontology(db), cache=db)
+
+
+def delete_book(db: Database, title: str, vectors: object | None = None, refiner: object | None = None) -> dict:
     """Remove a book, its chunks, its mentions, what was derived from its definitions, and
-    entities left with no mention, in one transaction. Raises BookNotFound."""
+    entities left with no mention, in one transaction. Raises BookNotFound. An index in
+    'refine' mode needs its ``refiner`` (``index_refiner``) to re-derive what the book touched."""
     if store.get_book(db, title) is None:
         raise BookNotFound(f"book '{title}' is not in the index (see: crossbook books)")
     pack = store.index_pack(db) or load_pack("generic")
@@ -206,7 +259,7 @@ def delete_book(db: Database, title: str, vectors: object | None = None) -> dict
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
         before = store.definitions_signature(db)
         store.delete_book_rows(db, title)
-        store.refresh_derived(db, pack, before, None)
+        store.refresh_derived(db, pack, before, None, refiner=refiner)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_after = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
     if vectors is not None:
@@ -269,6 +322,6 @@ def rebuild(job: Ingest, manifest: Path) -> dict:
     for title in store.book_titles(job.db):
         stored_path = Path(store.get_book(job.db, title)["path"]).resolve()
         if title not in listed and stored_path not in failed_paths:
-            delete_book(job.db, title, job.vectors)
+            delete_book(job.db, title, job.vectors, job.refiner)
             summary["deleted"].append(title)
     return summary

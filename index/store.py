@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 
 from sqlite_utils import Database
 
-from .extract.linker import LinkTarget, Linker
+from .extract.linker import LinkTarget, Linker, lowercase_terms, lowercase_word_counts
 from .models import ChildChunk, ParentChunk, RawMention
 from .normalize import normalize_name
 from .packs import DomainPack, parse_pack
@@ -92,13 +92,21 @@ def _ensure_entity(db: Database, normalized: str, entity_type: str, name: str) -
 
 def insert_mentions(db: Database, book: str, by_chunk: dict[str, list[RawMention]]) -> int:
     """Store verified extraction mentions; entity ids are provisional until resolve_entities."""
-    rows = []
+    rows, aliases = [], []
     for chunk_id, mentions in by_chunk.items():
         for m in mentions:
             normalized = normalize_name(m.name)
             entity_id = _ensure_entity(db, normalized, m.entity_type, m.name)
             rows.append((entity_id, book, chunk_id, m.mention_type, m.name, normalized,
                          m.entity_type, m.context, m.source))
+            for alias in m.aliases:
+                if normalize_name(alias) and normalize_name(alias) != normalized:
+                    aliases.append((book, chunk_id, alias, normalize_name(alias), normalized, m.entity_type))
+    db.conn.executemany(
+        "INSERT INTO entity_aliases (book, chunk_id, alias, normalized, canonical, entity_type)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        aliases,
+    )
     db.conn.executemany(
         "INSERT INTO entity_mentions (entity_id, book, chunk_id, mention_type, name, normalized,"
         " declared_type, context, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -163,14 +171,35 @@ def resolve_entities(db: Database) -> None:
     db.conn.executemany("UPDATE entity_mentions SET entity_id = ? WHERE id = ?", updates)
 
 
+def index_terms(db: Database) -> set[str]:
+    """The defined single-word names the corpus uses in lowercase as terms (linker.py)."""
+    single = {
+        row[0] for row in db.execute(
+            "SELECT DISTINCT normalized FROM entity_mentions WHERE mention_type = 'defines'"
+            " AND normalized NOT LIKE '%\\_%' ESCAPE '\\'"
+        )
+        if row[0].isalpha()
+    }
+    if not single:
+        return set()
+    counts, total = lowercase_word_counts(
+        row[0] for row in db.execute("SELECT text FROM chunks WHERE kind = 'parent'")
+    )
+    return lowercase_terms(single, counts, total)
+
+
 def definitions_signature(db: Database) -> str:
-    """A hash of everything the linker depends on: definitions and the index's pack."""
+    """A hash of everything the linker depends on: definitions, aliases, the lowercase terms
+    (which depend on every book's text) and the index's pack."""
     digest = hashlib.sha256()
     for row in db.execute(
         "SELECT normalized, declared_type, name, book FROM entity_mentions"
         " WHERE mention_type = 'defines' ORDER BY 1, 2, 3, 4"
     ):
         digest.update(json.dumps(row).encode())
+    for row in db.execute("SELECT alias, canonical, entity_type, book FROM entity_aliases ORDER BY 1, 2, 3, 4"):
+        digest.update(json.dumps(row).encode())
+    digest.update(json.dumps(sorted(index_terms(db))).encode())
     pack = db.execute("SELECT value FROM crossbook_meta WHERE key = 'pack'").fetchone()
     digest.update((pack[0] if pack else "").encode())
     return digest.hexdigest()
@@ -192,8 +221,14 @@ def build_linker(db: Database, pack: DomainPack) -> Linker:
     for canonical, aliases in pack.aliases.items():
         for target in by_normalized.get(normalize_name(canonical), []):
             target.names.update(aliases)
+    for alias, canonical, entity_type in db.execute(
+        "SELECT alias, canonical, entity_type FROM entity_aliases ORDER BY id"
+    ):
+        for target in by_normalized.get(canonical, []):
+            if target.key[1] == entity_type or len(by_normalized[canonical]) == 1:
+                target.names.add(alias)
     cues = {t.name: t.cues for t in pack.entity_types}
-    return Linker(sorted(targets.values(), key=lambda t: t.key), cues)
+    return Linker(sorted(targets.values(), key=lambda t: t.key), cues, index_terms(db))
 
 
 def relink(db: Database, pack: DomainPack, book: str | None = None) -> int:
@@ -255,7 +290,7 @@ def get_meta(db: Database, key: str) -> str | None:
 
 
 def refresh_derived(
-    db: Database, pack: DomainPack, signature_before: str, book: str | None, events=None
+    db: Database, pack: DomainPack, signature_before: str, book: str | None, events=None, refiner=None
 ) -> None:
     """After a book changed: resolve entities, relink (all if definitions changed), derive
     relationships, GC.
@@ -275,8 +310,13 @@ def refresh_derived(
         relink(db, pack)
     elif book is not None:
         relink(db, pack, book)
-    relations.refresh(db, events or (lambda event: None), book)
+    relations.refresh(db, events or (lambda event: None), book, refiner)
     gc_entities(db)
+
+
+def set_book_partial(db: Database, title: str, missing_chunks: int) -> None:
+    """Record how many parent chunks of a stored book have no extraction (0 = complete)."""
+    db.execute("UPDATE books SET partial = ? WHERE title = ?", [missing_chunks, title])
 
 
 # -- LLM response cache -----------------------------------------------------------------------

@@ -141,3 +141,45 @@ def replay_equals_fresh_build(operations, pack_text: str, make_job) -> None:
             ingest_paths(fresh, [write(tmp / f"fresh-{title}.md", current[title])])
         fresh.db.conn.close()
         assert snapshot(tmp / "live") == snapshot(tmp / "fresh")
+
+
+def shelf_responder(names: list[str]):
+    """A scripted model for a whole shelf: the passage's heading defines an entity of type
+    'other' and every other name of ``names`` in the passage is a reference, each with the
+    verbatim sentence verification would choose (index/extract/verify.py) as its context;
+    each reference is also a relationship from the heading's entity. Instructions inside
+    the passage are ignored, as the system prompt asks."""
+    from index.extract.verify import ChunkText
+
+    def respond(request: dict):
+        passage = passage_of(request)
+        chunk = ChunkText(passage)
+        match = re.match(r"#+ (.+)", passage)
+        heading = match.group(1).strip() if match else None
+        entities, relationships = [], []
+        if heading:
+            entities.append({"name": heading, "type": "other", "mention_type": "defines",
+                             "context": chunk.sentence_of(heading)})
+        for name in names:
+            sentence = chunk.sentence_of(name) if name != heading else None
+            if sentence:
+                entities.append({"name": name, "type": "other", "mention_type": "references", "context": sentence})
+                if heading:
+                    relationships.append({
+                        "source_name": heading, "source_id": None, "target_name": name, "target_id": None,
+                        "relation_type": "references", "evidence": sentence, "confidence": 0.9,
+                        "polarity": "asserted", "implicit": False})
+        return 200, {}, completion_body(json.dumps({"entities": entities, "relationships": relationships}))
+
+    return respond
+
+
+def shelf_headings(paths) -> list[str]:
+    """Every heading text of these Markdown files (the names a shelf_responder knows)."""
+    names = []
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            match = re.match(r"#{1,6} (.+)", line)
+            if match and match.group(1).strip() not in names:
+                names.append(match.group(1).strip())
+    return names

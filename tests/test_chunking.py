@@ -45,8 +45,10 @@ def test_sections_concatenate_back_to_the_document():
     assert "".join(s.text for s in split_sections(DOC)) == DOC
 
 
-def test_book_title_is_first_level_one_heading_else_fallback():
-    assert book_title(DOC, "stem") == "The Book"
+def test_book_title_is_a_sole_opening_level_one_heading_else_fallback():
+    # two level-1 headings ("# The Book", setext "Spells") are chapters, not a title
+    assert book_title(DOC, "stem") == "stem"
+    assert book_title("# The Book\n\nText.\n\n## Part\n", "stem") == "The Book"
     assert book_title("## only level two\n", "stem") == "stem"
     assert book_title("no headings at all\n", "stem") == "stem"
 

@@ -34,7 +34,7 @@ def test_case_aware_ordinary_words_are_not_references():
 
 def test_whole_words_with_english_plurals():
     assert names(SHIELDS.link("Lightning struck. Shieldwall.", "X", set())) == []
-    assert names(SHIELDS.link("Two guards wield Shields.", "X", set())) == [("Shield", "equipment")]
+    assert names(SHIELDS.link("Two guards wield Shields.", "X", set())) == [("Shields", "equipment")]
 
 
 def test_ambiguous_name_goes_to_the_nearest_cue_type():

@@ -183,7 +183,14 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
         i.name for t in ("entity_relationships", "relation_claims") for i in db[t].indexes}
     assert db.view_names() == ["entity_relationships_view"]
     assert {t.name for t in db.triggers} == {"entity_relationships_no_inverse_insert", "entity_relationships_no_inverse_update"}
-    assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == ["m001_initial", "m002_relationships", "m003_relationship_self_loops"]
+    # m004_rules_definitions: non-heading definition sources, and aliases
+    assert [c.name for c in db["entity_aliases"].columns] == [
+        "id", "book", "chunk_id", "alias", "normalized", "canonical", "entity_type"]
+    assert "'glossary', 'deflist', 'table'" in db["entity_mentions"].schema
+    assert {"idx_alias_normalized", "idx_alias_canonical"} <= {i.name for i in db["entity_aliases"].indexes}
+    assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == [
+        "m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_rules_definitions",
+        "m004_llm_partial"]
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # reopening applies nothing twice

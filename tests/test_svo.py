@@ -230,3 +230,23 @@ def test_sample_corpus_precision_recall_floor(tmp_path):
     hits = len(predicted & gold)
     assert hits / len(gold) >= 0.95, sorted(gold - predicted)
     assert hits / len(predicted) >= 0.95, sorted(predicted - gold)
+
+
+def test_sentence_cache_does_not_depend_on_parse_order():
+    """Issue 10 item 7: two sentences with the same masked text but different mention owners
+    ("Lance" names two entities here) must not share a cached result."""
+    ents = [entity("Frost Wyrm"), entity("Frost Lance"), entity("Gloom Hound"),
+            entity("Ice Lance", "Lance"), entity("Fire Lance", "Lance")]
+    distinct = "The Frost Wyrm casts Frost Lance at the Gloom Hound."
+    shared = "The Lance casts Lance at the Gloom Hound."   # same masked text as `distinct`
+    svo.clear_cache()
+    fresh = svo.analyse_chunk(shared, ents)
+    svo.clear_cache()
+    svo.analyse_chunk(distinct, ents)
+    after = svo.analyse_chunk(shared, ents)
+    assert after.relations == fresh.relations
+    assert (after.stats.pairs, after.stats.linked) == (fresh.stats.pairs, fresh.stats.linked)
+    # and both in one chunk: each sentence is linked with its own owners
+    svo.clear_cache()
+    both = svo.analyse_chunk(distinct + " " + shared, ents)
+    assert [r for r in both.relations if r.evidence == shared] == fresh.relations

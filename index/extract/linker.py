@@ -1,13 +1,21 @@
 """The corpus linker: references to entities defined anywhere in the index.
 
-Every name (and declared alias) of every defined entity goes into one Aho-Corasick
-automaton; each chunk is scanned once. A match counts when it is whole words (an English
-plural "s"/"es" may follow), case-aware (a name written with capitals only matches with
-the same capitals, so the word "light" is not the spell "Light"; an all-lowercase name
-matches any case), and, where matches overlap, the longest wins ("Greater Shield" over
-"Shield"). A name defined with several types ("Shield" the spell and the armor) goes to
-the type whose cue words occur in the sentence; on a tie, to the one defined in the
-chunk's own book; otherwise it is skipped as ambiguous.
+Every name (and alias) of every defined entity, in its singular and plural forms, goes into
+one Aho-Corasick automaton; each chunk is scanned once, in its match view
+(index/extract/matchview.py: markup dropped, whitespace and line breaks collapsed, quotes
+straightened), and every match is mapped back to the stored text for its context.
+
+A match counts when it is whole words (a possessive ``'s`` may follow) and its case fits:
+- a multi-word name matches in any case ("fate points", "Create an Advantage");
+- a single word written with capitals ("Fight", "Light") matches only with the same
+  capitals, so the verb "fight" is not the skill Fight, unless the corpus shows the word is
+  a **term**: its lowercase uses are far more frequent in these books than in ordinary
+  English prose (``lowercase_terms``; "aspect", "stress" and "consequence" in the Fate books);
+- an all-lowercase name matches any case.
+Where matches overlap, the longest wins ("Greater Shield" over "Shield"). A name defined
+with several types ("Shield" the spell and the armor) goes to the type whose cue words occur
+in the sentence; on a tie, to the one defined in the chunk's own book; otherwise it is
+skipped as ambiguous.
 """
 
 from __future__ import annotations
@@ -18,10 +26,18 @@ from dataclasses import dataclass, field
 
 import ahocorasick
 
+from ..normalize import singular
+from .matchview import match_view
 from .text import sentence_span
 
 EntityKey = tuple[str, str]  # (normalized name, entity type)
 _WORD = re.compile(r"\w", re.UNICODE)
+_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
+_LOWER_WORD = re.compile(r"(?<![\w'’])[a-z][a-z]+(?![\w])")
+# a lowercase single word is a term when its rate in the corpus is this many times its rate
+# in ordinary English (wordfreq), and it occurs at least TERM_MIN_COUNT times in lowercase
+TERM_RATIO = 5.0
+TERM_MIN_COUNT = 10
 
 
 @dataclass
@@ -34,33 +50,89 @@ class LinkTarget:
 @dataclass(frozen=True)
 class LinkMatch:
     key: EntityKey
-    name: str          # the text as it occurs in the chunk
+    name: str          # the text as it occurs in the chunk (match view: no markup)
     context: str
     origin_book: str   # the (first) book whose definition this reference was derived from
 
 
 def _lower_same_length(text: str) -> str:
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
-def _case_ok(pattern: str, found: str) -> bool:
-    return found == pattern or pattern == pattern.lower() or (found.isupper() and len(found) > 1)
+def plural(word: str) -> str:
+    """An English plural by suffix rules (only used to add a matching variant)."""
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def name_variants(name: str) -> set[str]:
+    """A name as written, with its last word in singular and plural form (hyphens between
+    letters read as spaces, as in the match view: "Super-Speed" is "Super Speed")."""
+    name = " ".join(_HYPHEN.sub(" ", name.replace("’", "'")).split())
+    head, _, last = name.rpartition(" ")
+    prefix = f"{head} " if head else ""
+    variants = {name}
+    if last.isalpha() and len(last) >= 3:
+        lowered = last.lower()
+        single = singular(lowered)
+        for form in {single, plural(single)}:
+            # keep the written capitalization of the word's first letter
+            variants.add(prefix + (form[0].upper() + form[1:] if last[0].isupper() else form))
+    return variants
+
+
+def lowercase_word_counts(texts) -> tuple[Counter, int]:
+    """(lowercase word -> count, total lowercase words) over some texts."""
+    counts: Counter = Counter()
+    for text in texts:
+        counts.update(_LOWER_WORD.findall(text))
+    return counts, sum(counts.values())
+
+
+def lowercase_terms(single_words: set[str], counts: Counter, total: int) -> set[str]:
+    """The single-word names (lowercase singular) the corpus uses as terms (see module doc)."""
+    if not total:
+        return set()
+    from wordfreq import zipf_frequency
+
+    terms = set()
+    for word in single_words:
+        used = counts.get(word, 0) + counts.get(plural(word), 0)
+        if used < TERM_MIN_COUNT:
+            continue
+        english = 10 ** (zipf_frequency(word, "en") - 9) or 1e-9
+        if used / total >= TERM_RATIO * english:
+            terms.add(word)
+    return terms
 
 
 class Linker:
     """Built once per set of definitions; ``link`` is pure over one chunk's text."""
 
-    def __init__(self, targets: list[LinkTarget], cues: dict[str, tuple[str, ...]]):
+    def __init__(
+        self,
+        targets: list[LinkTarget],
+        cues: dict[str, tuple[str, ...]],
+        terms: set[str] | frozenset = frozenset(),
+    ):
         self.targets = {t.key: t for t in targets}
         self.cues = {k: {c.lower() for c in v} for k, v in cues.items()}
+        self.terms = set(terms)
         self.automaton = ahocorasick.Automaton()
         by_pattern: dict[str, dict[str, set[EntityKey]]] = {}
         for target in targets:
             for name in target.names:
-                if name.strip():
-                    by_pattern.setdefault(_lower_same_length(name), {}).setdefault(name, set()).add(
-                        target.key
-                    )
+                for variant in name_variants(name):
+                    if variant.strip():
+                        by_pattern.setdefault(_lower_same_length(variant), {}).setdefault(variant, set()).add(
+                            target.key
+                        )
         for lowered, variants in by_pattern.items():
             self.automaton.add_word(lowered, (len(lowered), variants))
         self.empty = not by_pattern
@@ -68,24 +140,30 @@ class Linker:
             self.automaton.make_automaton()
         self.ambiguous = Counter()
 
-    def _candidates(self, text: str):
-        lowered = _lower_same_length(text)
+    def _case_ok(self, pattern: str, found: str) -> bool:
+        if found == pattern or pattern == pattern.lower():
+            return True
+        if " " in pattern:
+            return True  # multi-word names link in any case
+        if found.isupper() and len(found) > 1:
+            return True
+        return found.islower() and singular(found.lower()) in self.terms
+
+    def _candidates(self, view: str):
+        lowered = _lower_same_length(view)
         for end_index, (length, variants) in self.automaton.iter(lowered):
             start, end = end_index - length + 1, end_index + 1
-            if start > 0 and _WORD.match(text[start - 1]):
+            if start > 0 and _WORD.match(view[start - 1]):
                 continue
             stop = end
-            for suffix in ("", "s", "es"):
-                tail = text[end:end + len(suffix)]
-                if tail == suffix and not (end + len(suffix) < len(text) and _WORD.match(text[end + len(suffix)])):
-                    stop = end + len(suffix)
-                    break
-            else:
+            if view.startswith("'s", end):
+                stop = end + 2
+            if stop < len(view) and _WORD.match(view[stop]):
                 continue
-            found = text[start:end]
+            found = view[start:end]
             keys = set()
             for written, entity_keys in variants.items():
-                if _case_ok(written, found):
+                if self._case_ok(written, found):
                     keys |= entity_keys
             if keys:
                 yield start, stop, found, keys
@@ -112,18 +190,20 @@ class Linker:
         """References in one chunk: one per entity (its first occurrence), none in ``skip``."""
         if self.empty:
             return []
-        spans = sorted(self._candidates(text), key=lambda c: (c[0], -(c[1] - c[0])))
+        view = match_view(text)
+        spans = list(self._candidates(view.text))
         chosen = []
         # longest non-overlapping: prefer, at each overlap, the longer span
-        for cand in sorted(spans, key=lambda c: -(c[1] - c[0])):
+        for cand in sorted(spans, key=lambda c: (-(c[1] - c[0]), c[0])):
             if all(cand[1] <= s[0] or cand[0] >= s[1] for s in chosen):
                 chosen.append(cand)
         chosen.sort()
         out, seen = [], set(skip)
         for start, stop, found, keys in chosen:
-            lo, hi = sentence_span(text, start, stop)
+            lo_text, hi_text = view.span(start, stop)
+            lo, hi = sentence_span(text, lo_text, hi_text)
             sentence = text[lo:hi]
-            key = self._choose(keys, sentence, start - lo, book)
+            key = self._choose(keys, sentence, lo_text - lo, book)
             if key is None:
                 self.ambiguous[found] += 1
                 continue

@@ -1,11 +1,16 @@
-"""The OpenAI-compatible extractor: exactly one chat completion per parent chunk.
+"""The OpenAI-compatible extractor: one chat completion per parent chunk (more on faults).
 
 The only module that imports ``openai``. Works against OpenAI, Ollama, vLLM or a llama.cpp
-server (``base_url``). Requests run ``concurrency`` at a time; 429, 5xx, timeouts and
-connection errors are retried with exponential backoff that honours ``Retry-After``.
-Answers are cached in SQLite by sha256(model, prompt version, prompt); an answer that is
-truncated or does not parse is retried and never cached. Results are returned in chunk
-order, whatever order the requests finish in.
+server (``base_url``). Requests run ``concurrency`` at a time; 429, 5xx and dropped
+connections are retried with exponential backoff that honours ``Retry-After``; a request
+that stalls past ``request_timeout`` is retried at once (it has waited already).
+
+An answer that is truncated, refused, empty, not JSON, off the schema or whose items are
+all malformed is invalid: it is asked again, then asked again with the validation error,
+then the chunk is reported as failed (``ExtractionRun.failed``) while the book's other
+chunks go on. Each valid answer is cached in SQLite as soon as it arrives, keyed by
+sha256(endpoint, model, prompt version, prompt), so a re-run asks only for what failed.
+Results are returned in chunk order, whatever order the requests finish in.
 """
 
 from __future__ import annotations
@@ -13,23 +18,32 @@ from __future__ import annotations
 import json
 import random
 import time
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
 
 import openai
 
 from .. import store
-from ..errors import ConfigError, ExtractionFailed
+from ..errors import ConfigError, ExtractionFailed, redact
 from ..models import ChunkExtraction, ParentChunk
 from ..packs import DomainPack
-from . import ExtractionRun, KnownEntity, ProgressFn, no_progress
+from . import ExtractionRun, FailedChunk, KnownEntity, ProgressFn, no_progress
 from .parse import ParseError, parse_extraction
 from .prompt import PROMPT_VERSION, build_messages, cache_key, response_schema
 
 RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
 MAX_BACKOFF = 60.0
-INVALID_ANSWER_RETRIES = 2
+# invalid answers per chunk: the first is asked again as is, the second with the error
+INVALID_ANSWER_TRIES = 3
+
+
+class _ChunkGaveUp(Exception):
+    """One chunk got no valid answer (the others go on); carries the calls it cost."""
+
+    def __init__(self, reason: str, calls: int):
+        super().__init__(reason)
+        self.reason, self.calls = reason, calls
 
 
 def retry_after_seconds(exc: Exception) -> float | None:
@@ -62,26 +76,33 @@ def backoff_seconds(attempt: int, retry_after: float | None) -> float:
     return min(MAX_BACKOFF, 0.5 * 2**attempt) * (0.5 + random.random() / 2)
 
 
+def make_client(settings, what: str = "--extractor openai") -> "openai.OpenAI":
+    """The OpenAI client for ``settings``; raises ConfigError when no key nor endpoint is set."""
+    if not settings.api_key and not settings.base_url:
+        raise ConfigError(f"{what} needs OPENAI_API_KEY (export it, or give --base-url)")
+    return openai.OpenAI(
+        api_key=settings.api_key or "not-needed",
+        base_url=settings.base_url,
+        max_retries=0,  # retries are ours: counted, and they honour Retry-After
+        timeout=settings.request_timeout,
+    )
+
+
 class OpenAIExtractor:
     name = "openai"
 
     def __init__(self, settings, pack: DomainPack, cache=None, client=None, sleep=time.sleep):
         if client is None:
-            if not settings.api_key and not settings.base_url:
-                raise ConfigError("--extractor openai needs OPENAI_API_KEY (export it, or use --extractor rules)")
-            client = openai.OpenAI(
-                api_key=settings.api_key or "not-needed",
-                base_url=settings.base_url,
-                max_retries=0,  # retries are ours: counted, and they honour Retry-After
-                timeout=settings.request_timeout,
-            )
+            client = make_client(settings)
         self.client = client
+        self.endpoint = str(client.base_url).rstrip("/")
         self.model = settings.model
         self.pack = pack
         self.cache = cache
         self.concurrency = max(1, settings.concurrency)
         self.max_retries = settings.max_retries
         self.sleep = sleep
+        self._secret = settings.api_key
         from ..relations.derive import effective_mode
         from ..relations.ontology import ontology_for
 
@@ -90,48 +111,54 @@ class OpenAIExtractor:
         self.schema = response_schema(pack, self.ontology)
         self.calls = 0
 
-    # one request, with retries; runs in a worker thread (no database access here)
+    def _ask(self, messages: list[dict]):
+        return self.client.chat.completions.create(
+            model=self.model,
+            messages=messages,
+            temperature=0,
+            response_format={
+                "type": "json_schema",
+                "json_schema": {"name": "entity_extraction", "strict": True, "schema": self.schema},
+            },
+        )
+
+    # one chunk, with retries and escalation; runs in a worker thread (no database access here)
     def _complete(self, messages: list[dict], where: str) -> tuple[str, ChunkExtraction, int]:
         calls, invalid, attempt = 0, 0, 0
+        asked = messages
         while True:
             try:
                 calls += 1
-                response = self.client.chat.completions.create(
-                    model=self.model,
-                    messages=messages,
-                    temperature=0,
-                    response_format={
-                        "type": "json_schema",
-                        "json_schema": {"name": "entity_extraction", "strict": True, "schema": self.schema},
-                    },
-                )
+                response = self._ask(asked)
             except RETRYABLE as exc:
                 if attempt >= self.max_retries:
-                    raise ExtractionFailed(
-                        f"{where}: the model endpoint kept failing ({type(exc).__name__}) after "
-                        f"{attempt + 1} tries; the book was not changed, run ingest again later"
+                    raise _ChunkGaveUp(
+                        f"the model endpoint kept failing ({type(exc).__name__}) after {attempt + 1} tries", calls
                     ) from None
-                self.sleep(backoff_seconds(attempt, retry_after_seconds(exc)))
+                # a stall has already waited the whole timeout: ask again at once
+                if not isinstance(exc, openai.APITimeoutError):
+                    self.sleep(backoff_seconds(attempt, retry_after_seconds(exc)))
                 attempt += 1
                 continue
             except openai.APIStatusError as exc:
                 raise ExtractionFailed(
                     f"{where}: the model endpoint refused the request (HTTP {exc.status_code}: "
-                    f"{_short(exc.message)}); check --model, --base-url and OPENAI_API_KEY"
+                    f"{_short(redact(str(exc.message), self._secret))}); check --model, --base-url and OPENAI_API_KEY"
                 ) from None
-            choice = response.choices[0] if response.choices else None
-            content = choice.message.content if choice else None
+            content = None
             try:
-                if choice is None or choice.finish_reason not in ("stop", None):
-                    raise ParseError(f"answer truncated (finish_reason={getattr(choice, 'finish_reason', None)})")
+                content = answer_content(response)
                 return content, parse_extraction(content, ""), calls
             except ParseError as exc:
                 invalid += 1
-                if invalid > INVALID_ANSWER_RETRIES:
-                    raise ExtractionFailed(
-                        f"{where}: the model gave no valid answer in {invalid} tries ({exc}); "
-                        "the book was not changed (try another --model)"
-                    ) from None
+                if invalid >= INVALID_ANSWER_TRIES:
+                    raise _ChunkGaveUp(f"no valid answer in {invalid} tries ({exc})", calls) from None
+                if invalid == INVALID_ANSWER_TRIES - 1:
+                    asked = messages + [
+                        {"role": "assistant", "content": content or ""},
+                        {"role": "user", "content": f"That answer is invalid: {exc}. Answer again with "
+                                                    "only a JSON object that matches the schema."},
+                    ]
 
     def extract(
         self,
@@ -142,54 +169,79 @@ class OpenAIExtractor:
     ) -> ExtractionRun:
         results: list[ChunkExtraction | None] = [None] * len(parents)
         run = ExtractionRun(chunks=[])
-        pending: dict[int, tuple[str, list[dict]]] = {}
+        pending: dict[int, list[dict]] = {}
         offered: dict[int, list[KnownEntity]] = {}
+        keys: dict[int, str] = {}
         for i, parent in enumerate(parents):
             offered[i] = list((known or {}).get(parent.id, ())) if self.ontology is not None else []
             messages = build_messages(book, parent, self.pack, self.ontology, offered[i])
             # the known-entity hint is not part of the key (see prompt.py)
-            key = cache_key(self.model, build_messages(book, parent, self.pack, self.ontology), self.schema)
-            cached = store.cache_get(self.cache, key) if self.cache is not None else None
+            keys[i] = cache_key(self.model, build_messages(book, parent, self.pack, self.ontology), self.schema,
+                                self.endpoint)
+            run.cache_keys[parent.id] = keys[i]
+            cached = store.cache_get(self.cache, keys[i]) if self.cache is not None else None
             if cached is not None:
                 try:
                     results[i] = parse_extraction(cached, parent.id)
-                    results[i].known = _known_from_json(store.cache_get_known(self.cache, key))
+                    results[i].known = _known_from_json(store.cache_get_known(self.cache, keys[i]))
                     run.cache_hits += 1
                     continue
                 except ParseError:
                     pass  # an unusable cached answer is asked again
-            pending[i] = (key, messages)
+            pending[i] = messages
         done = len(parents) - len(pending)
         progress("extract", done, len(parents))
         if pending:
-            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
-                futures = {
-                    pool.submit(self._complete, messages, f"{book} > {parents[i].path_str}"): i
-                    for i, (key, messages) in pending.items()
-                }
-                try:
-                    remaining = set(futures)
-                    while remaining:
-                        finished, remaining = wait(remaining, return_when=FIRST_EXCEPTION)
-                        for future in finished:
-                            i = futures[future]
-                            content, extraction, calls = future.result()
-                            run.llm_calls += calls
-                            extraction.chunk_id = parents[i].id
-                            extraction.known = {k.id: k for k in offered[i]}
-                            results[i] = extraction
-                            if self.cache is not None:
-                                store.cache_put(self.cache, pending[i][0], self.model, PROMPT_VERSION, content,
-                                                known=_known_to_json(offered[i]))
-                            done += 1
-                            progress("extract", done, len(parents))
-                except BaseException:
-                    for future in futures:
-                        future.cancel()
-                    raise
-        run.chunks = [r for r in results]  # type: ignore[misc]
+            pool = ThreadPoolExecutor(max_workers=self.concurrency)
+            futures = {pool.submit(self._complete, messages, _where(book, parents[i])): i
+                       for i, messages in pending.items()}
+            try:
+                for future in as_completed(futures):
+                    i = futures[future]
+                    try:
+                        content, extraction, calls = future.result()
+                    except _ChunkGaveUp as exc:
+                        run.llm_calls += exc.calls
+                        run.failed.append(FailedChunk(parents[i].id, _where(book, parents[i]), exc.reason))
+                        continue
+                    run.llm_calls += calls
+                    extraction.chunk_id = parents[i].id
+                    extraction.known = {k.id: k for k in offered[i]}
+                    results[i] = extraction
+                    if self.cache is not None:  # now: a later failure or Ctrl-C keeps it
+                        store.cache_put(self.cache, keys[i], self.model, PROMPT_VERSION, content,
+                                        known=_known_to_json(offered[i]))
+                    done += 1
+                    progress("extract", done, len(parents))
+            finally:
+                # on an error or Ctrl-C: drop what has not started, do not wait for the rest
+                pool.shutdown(wait=False, cancel_futures=True)
+        order = {p.id: n for n, p in enumerate(parents)}
+        run.failed.sort(key=lambda f: order[f.chunk_id])
+        run.chunks = results
         self.calls += run.llm_calls
         return run
+
+
+def _where(book: str, parent: ParentChunk) -> str:
+    """How a chunk is named in messages: 'Book: Heading > Path'."""
+    return f"{book}: {parent.path_str or '(before the first heading)'}"
+
+
+def answer_content(response) -> str:
+    """The text of a chat completion that finished normally; raises ParseError for no choice,
+    a refusal, a truncated or an empty answer."""
+    choice = response.choices[0] if response.choices else None
+    if choice is None:
+        raise ParseError("the answer has no choices")
+    refusal = getattr(choice.message, "refusal", None)
+    if refusal:
+        raise ParseError(f"the model refused ({_short(refusal, 80)})")
+    if choice.finish_reason not in ("stop", None):
+        raise ParseError(f"answer truncated (finish_reason={choice.finish_reason})")
+    if not choice.message.content:
+        raise ParseError("empty answer")
+    return choice.message.content
 
 
 def _known_to_json(known: list[KnownEntity]) -> str | None:
@@ -206,3 +258,71 @@ def _known_from_json(text: str | None) -> dict[int, KnownEntity]:
 def _short(text: str, limit: int = 160) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class OpenAIRefiner:
+    """Seed 003's LLM refinement of offline relationship candidates (index/relations/refine.py):
+    one request per parent chunk that has candidates, cached like extraction answers."""
+
+    def __init__(self, settings, ontology, cache=None, client=None, sleep=time.sleep):
+        from ..relations.refine import refine_schema
+
+        self.client = client or make_client(settings, "--relations refine")
+        self.endpoint = str(self.client.base_url).rstrip("/")
+        self.model = settings.model
+        self.types = {t.name: t.semantics for t in ontology.canonical_types()}
+        self.schema = refine_schema(list(self.types))
+        self.cache = cache
+        self.max_retries = settings.max_retries
+        self.sleep = sleep
+        self._secret = settings.api_key
+        self.label = f"{self.model}@{self.endpoint}"
+        self.calls = self.cache_hits = self.failed = 0
+
+    def refine(self, chunk_text: str, candidates: list) -> list:
+        from ..relations.refine import REFINE_VERSION, RefineParseError, build_refine_messages, parse_refinement
+
+        if not candidates:
+            return []
+        messages = build_refine_messages(chunk_text, candidates, self.types)
+        key = cache_key(self.model, messages + [{"role": "system", "content": REFINE_VERSION}], self.schema,
+                        self.endpoint)
+        cached = store.cache_get(self.cache, key) if self.cache is not None else None
+        if cached is not None:
+            try:
+                kept = parse_refinement(cached, candidates, list(self.types))
+                self.cache_hits += 1
+                return kept
+            except RefineParseError:
+                pass
+        attempt = invalid = 0
+        while True:
+            try:
+                self.calls += 1
+                response = self.client.chat.completions.create(
+                    model=self.model, messages=messages, temperature=0,
+                    response_format={"type": "json_schema",
+                                     "json_schema": {"name": "relation_refinement", "strict": True, "schema": self.schema}},
+                )
+                content = answer_content(response)
+                kept = parse_refinement(content, candidates, list(self.types))
+            except RETRYABLE as exc:
+                if attempt >= self.max_retries:
+                    break
+                if not isinstance(exc, openai.APITimeoutError):
+                    self.sleep(backoff_seconds(attempt, retry_after_seconds(exc)))
+                attempt += 1
+                continue
+            except (ParseError, RefineParseError):
+                invalid += 1
+                if invalid >= INVALID_ANSWER_TRIES:
+                    break
+                continue
+            except openai.APIStatusError:
+                break
+            if self.cache is not None:
+                store.cache_put(self.cache, key, self.model, REFINE_VERSION, content)
+            return kept
+        # no valid answer: the offline candidates stand as they are (nothing is lost)
+        self.failed += 1
+        return candidates

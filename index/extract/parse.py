@@ -1,7 +1,7 @@
 """Pure parsing of a model's answer into mentions (no I/O; tested on fixture strings).
 
-The answer as a whole must be a JSON object with an ``entities`` list, or it is rejected
-(ParseError: the caller retries, never caches it). Inside it, each entity or relationship
+The answer as a whole must be a JSON object with an ``entities`` list whose items are not
+all malformed, or it is rejected (ParseError: the caller retries, never caches it). Inside it, each entity or relationship
 that does not fit the schema is dropped and counted, not fatal; a missing or malformed
 ``relationships`` list counts as none.
 """
@@ -94,6 +94,9 @@ def parse_extraction(raw: str, chunk_id: str) -> ChunkExtraction:
         extraction.mentions.append(
             RawMention(entity.name, entity.type, entity.mention_type, entity.context, "llm")
         )
+    if items and not extraction.mentions:
+        # every item broken is a broken answer, not a chunk without entities: retry, never cache
+        raise ParseError(f"all {len(items)} entity items are malformed")
     extraction.dropped = dropped
     relations = data.get("relationships")
     dropped_relations = Counter()

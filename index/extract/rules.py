@@ -1,39 +1,268 @@
-"""The offline default extractor: a section's heading defines the entity it names.
+"""The offline default extractor: definitions from a book's structure, no model.
 
-References are not found here but by the corpus linker (``index/extract/linker.py``), which
-matches every defined name against every chunk once the set of definitions is known.
+Which sections define an entity is decided per book from its heading tree (so a book's
+definitions never depend on the other books, and the index equals a fresh build):
+
+- a heading gives a name (index/extract/headings.py: qualifiers stripped, aliases kept,
+  ALL-CAPS shown in title case); prose headings (questions, gerunds, imperatives, "Parts of
+  a Talent") define nothing, nor do the book's title and the pack's stop and category
+  headings;
+- **labels** define nothing: a heading repeated under sibling entries ("Enhancements" under
+  every power) or one that repeats its parent's name ("Athletics Stunts" under "Athletics");
+- **category** headings define nothing: a heading over three or more entries (the entries
+  form a catalog and each defines itself);
+- any other heading defines its name when it is an entry of a catalog (three or more
+  sibling entries), or the book uses the name outside the section, or the section's first
+  sentence is a definition ("X is ...", "X are ...");
+- "Defining Aspects" and "What Are Consequences?" define what they name;
+- inside any section: glossary paragraphs (``**Term.** text``), definition lists and the first
+  column of catalog tables define their terms (index/extract/glossary.py).
+
+References are not found here but by the corpus linker (``index/extract/linker.py``).
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
 from ..models import ChunkExtraction, ParentChunk, RawMention
+from ..normalize import normalize_name, normalized_tokens, normalized_words, singular
 from ..packs import DomainPack
 from . import ExtractionRun, KnownEntity, ProgressFn, no_progress
-from .text import first_body_sentence
+from .glossary import glossary_terms, table_terms
+from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
+from .text import first_body_sentence, sentence_around
+
+VERSION = "rules/2"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+_DEFINES_CONCEPT = re.compile(
+    r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
+)
+_CATALOG_MIN = 3
+_LEGAL = re.compile(r"\b(?:licen[sc]e|legal|copyright|credits|acknowledge?ments|attribution)\b", re.IGNORECASE)
 
 
-def heading_definition(parent: ParentChunk, pack: DomainPack, book: str) -> RawMention | None:
-    """The definition a section heading makes, or None (title, category, stop-listed, part>0)."""
-    heading = parent.heading
-    if not heading or parent.part > 0:
+@dataclass
+class _Node:
+    parent: ParentChunk
+    named: HeadingName | None
+    key: str                       # normalized name ('' when no name)
+    children: list["_Node"] = field(default_factory=list)
+    up: "_Node | None" = None
+    candidate: bool = False        # not prose, not a label, not the title, not stop-listed
+
+
+def _tree(parents: list[ParentChunk]) -> list[_Node]:
+    nodes: list[_Node] = []
+    stack: list[_Node] = []
+    for parent in parents:
+        if not parent.heading or parent.part > 0:
+            continue
+        named = heading_name(parent.heading)
+        node = _Node(parent, named, normalize_name(named.name) if named else "")
+        depth = len(parent.heading_path)
+        while stack and len(stack[-1].parent.heading_path) >= depth:
+            stack.pop()
+        if stack:
+            node.up = stack[-1]
+            stack[-1].children.append(node)
+        stack.append(node)
+        nodes.append(node)
+    return nodes
+
+
+def _catalog_min(parent: _Node) -> int:
+    """Entries needed under ``parent`` to make a catalog: 3, or 2 under a plural name ("Rituals")."""
+    if parent.named is not None and parent.key and not is_topical(parent.named.name):
+        last = normalized_words(parent.named.name).rsplit("_", 1)[-1]
+        if singular(last) != last:
+            return 2
+    return _CATALOG_MIN
+
+
+def _label_kind(node: _Node, repeats: dict[str, list[_Node]]) -> str | None:
+    """"repeated" for a heading repeated under sibling entries ("Enhancements" under every
+    power), "prefixed" for one that adds a word to its parent's name ("Athletics Stunts"
+    under "Athletics"), else None."""
+    if node.up is not None and node.up.key and node.key.startswith(node.up.key + "_") \
+            and "_" not in node.key[len(node.up.key) + 1:]:
+        return "prefixed"
+    same = repeats.get(node.key, [])
+    if len(same) < 2:
         return None
-    if len(parent.heading_path) == 1 and heading == book:
-        return None  # the book's own title
-    if pack.is_stop(heading) or pack.is_category(heading):
-        return None
-    context = first_body_sentence(parent.text) or parent.text.splitlines()[0]
-    return RawMention(
-        name=heading,
-        entity_type=pack.type_for(parent.heading_path),
-        mention_type="defines",
-        context=context,
-        source="heading",
+    grandparents = defaultdict(set)
+    for other in same:
+        if other.up is not None:
+            grandparents[id(other.up.up)].add(id(other.up))
+    return "repeated" if any(len(ups) >= 2 for ups in grandparents.values()) else None
+
+
+def _defines_first(node: _Node) -> bool:
+    sentence = first_body_sentence(node.parent.text)
+    if not sentence or node.named is None:
+        return False
+    words = normalized_words(sentence).split("_")
+    name = normalized_words(node.named.name).split("_")
+    head = [w for w in words[: len(name) + 3]]
+    joined = "_".join(head)
+    return ("_".join(name) in joined or head[:1] in (["it"], ["this"], ["these"], ["they"])) and any(
+        w in ("is", "are", "means", "represents", "lets", "allows", "gives") for w in words[: len(name) + 4]
     )
+
+
+def _used_elsewhere(node: _Node, book_tokens: str, own_tokens: str) -> bool:
+    words = normalized_words(node.named.name)
+    if not words:
+        return False
+    key = f"_{words}_"
+    singular = f"_{normalize_name(node.named.name)}_"
+    total = book_tokens.count(key) + (book_tokens.count(singular) if singular != key else 0)
+    own = own_tokens.count(key) + (own_tokens.count(singular) if singular != key else 0)
+    return total - own >= 1
+
+
+def _kinds_of(node: _Node, entries: list[_Node]) -> bool:
+    """True when the entries are kinds of the node's concept ("Minor Milestones" under "Milestones")."""
+    head = node.key.rsplit("_", 1)[-1]
+    kinds = [e for e in entries if e.key.endswith("_" + head)]
+    return bool(head) and len(kinds) * 2 >= len(entries)
+
+
+@dataclass
+class HeadingAnalysis:
+    """What one book's heading tree says: the names each section defines, its catalogs
+    (category heading -> entry names, the material of ``crossbook pack suggest``) and its
+    prose headings."""
+
+    definitions: dict[str, list[HeadingName]] = field(default_factory=dict)
+    catalogs: dict[str, list[str]] = field(default_factory=dict)
+    topical: list[str] = field(default_factory=list)
+
+
+def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, list[HeadingName]]:
+    """parent id -> the names its heading defines, for the sections of one book that define."""
+    return analyse_headings(parents, pack, book).definitions
+
+
+def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) -> HeadingAnalysis:
+    """The heading analysis of one book (see the module docstring for the rules)."""
+    analysis = HeadingAnalysis()
+    nodes = _tree(parents)
+    title_key = normalize_name(book)
+    repeats: dict[str, list[_Node]] = defaultdict(list)
+    for node in nodes:
+        if node.key:
+            repeats[node.key].append(node)
+    strength: dict[int, int] = {}
+    labels: set[int] = set()
+    legal: set[int] = set()
+    book_tokens = normalized_tokens("\n".join(p.text for p in parents))
+    for node in nodes:
+        named = node.named
+        heading = node.parent.heading or ""
+        if node.up is not None and id(node.up) in labels:
+            labels.add(id(node))  # under a label ("Blessings > Athletics"): a detail of the entry
+            continue
+        if _LEGAL.search(heading) or (node.up is not None and id(node.up) in legal):
+            legal.add(id(node))  # a licence or credits section names no game entity
+            continue
+        if named is None or not node.key or any(ch.isdigit() for ch in named.name):
+            continue
+        concept = _DEFINES_CONCEPT.match(clean_text(heading))
+        if concept:
+            inner = heading_name(concept.group("name"))
+            if inner and not is_topical(inner.name):
+                node.named, node.key = inner, normalize_name(inner.name)
+                node.candidate = True
+                strength[id(node)] = 0
+                continue
+        if node.key == title_key or pack.is_stop(heading) or pack.is_stop(named.name):
+            continue
+        label = _label_kind(node, repeats)
+        if label == "repeated":
+            labels.add(id(node))
+        if label:
+            continue
+        strength[id(node)] = topical_strength(named.name)
+        node.candidate = strength[id(node)] == 0
+        if strength[id(node)] == 2:
+            analysis.topical.append(named.name)
+    # a catalog of names overrides weak prose signals of its other entries
+    groups: dict[int, list[_Node]] = defaultdict(list)
+    for node in nodes:
+        groups[id(node.up)].append(node)
+    for siblings in groups.values():
+        names = [s for s in siblings if s.candidate]
+        up = siblings[0].up
+        if names and len(names) >= (_catalog_min(up) if up else _CATALOG_MIN):
+            for sibling in siblings:
+                # "Create an Advantage" among "Overcome", "Attack": a name the book uses elsewhere
+                if strength.get(id(sibling)) == 1 and _used_elsewhere(
+                    sibling, book_tokens, normalized_tokens(sibling.parent.text)
+                ):
+                    sibling.candidate = True
+    chosen = analysis.definitions
+    for node in nodes:
+        if not node.candidate:
+            continue
+        heading = node.parent.heading or ""
+        is_concept = _DEFINES_CONCEPT.match(clean_text(heading)) is not None
+        entries = [c for c in node.children if c.candidate]
+        prose = [c for c in node.children if strength.get(id(c), 0) > 0]
+        is_category = len(entries) >= _catalog_min(node) and len(prose) * 4 <= len(node.children) \
+            and not _kinds_of(node, entries)
+        if not is_concept and (is_category or pack.is_category(heading)):
+            analysis.catalogs.setdefault(node.named.name, []).extend(e.named.name for e in entries)
+            continue  # a category over a catalog: its entries define themselves
+        chapter = node.up is None or node.up.key == title_key
+        if chapter and node.children and not is_concept:
+            continue  # a chapter: its sections define
+        siblings = [s for s in groups[id(node.up)] if s.candidate]
+        in_catalog = len(siblings) >= (_catalog_min(node.up) if node.up else _CATALOG_MIN)
+        if is_concept or in_catalog or _defines_first(node) or _used_elsewhere(
+            node, book_tokens, normalized_tokens(node.parent.text)
+        ):
+            parts = conjoined_names(node.named.name)
+            chosen[node.parent.id] = [HeadingName(p) for p in parts] if parts else [node.named]
+    return analysis
+
+
+def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> list[list[RawMention]]:
+    """The definitions of every parent of one book, in order (pure)."""
+    by_heading = heading_definitions(parents, pack, book)
+    terms = {parent.id: [*glossary_terms(parent.text), *table_terms(parent.text)] for parent in parents}
+    # a bold lead repeated across sections is a label ("**Overcome:**" in every skill), not a definition
+    spread = Counter(normalize_name(t.name) for found in terms.values() for t in {normalize_name(x.name): x for x in found}.values())
+    heading_keys = {normalize_name(named.name) for names in by_heading.values() for named in names}
+    legal = {p.id for p in parents if any(_LEGAL.search(h) for h in p.heading_path)}
+    out: list[list[RawMention]] = []
+    for parent in parents:
+        mentions: list[RawMention] = []
+        for named in by_heading.get(parent.id, []):
+            context = first_body_sentence(parent.text) or parent.text.splitlines()[0]
+            mentions.append(RawMention(
+                name=named.name, entity_type=pack.type_for(parent.heading_path), mention_type="defines",
+                context=context, source="heading", aliases=named.aliases,
+            ))
+        inner_type = pack.type_for((*parent.heading_path, ""))
+        for term in ([] if parent.id in legal else terms[parent.id]):
+            key = normalize_name(term.name)
+            if key in heading_keys or (term.source != "table" and spread[key] >= _CATALOG_MIN):
+                continue  # the book's heading defines it; or a label repeated across sections
+            mentions.append(RawMention(
+                name=term.name, entity_type=inner_type, mention_type="defines",
+                context=sentence_around(parent.text, term.start, term.end), source=term.source,
+                aliases=term.aliases,
+            ))
+        out.append(mentions)
+    return out
 
 
 class RulesExtractor:
     name = "rules"
     model = None
+    version = VERSION
 
     def __init__(self, pack: DomainPack):
         self.pack = pack
@@ -45,9 +274,9 @@ class RulesExtractor:
         known: dict[str, list[KnownEntity]] | None = None,
         progress: ProgressFn = no_progress,
     ) -> ExtractionRun:
+        mentions = book_mentions(parents, self.pack, book)
         chunks = []
-        for i, parent in enumerate(parents):
-            definition = heading_definition(parent, self.pack, book)
-            chunks.append(ChunkExtraction(parent.id, [definition] if definition else []))
+        for i, (parent, found) in enumerate(zip(parents, mentions, strict=True)):
+            chunks.append(ChunkExtraction(parent.id, found))
             progress("extract", i + 1, len(parents))
         return ExtractionRun(chunks)

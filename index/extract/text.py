@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n|\n(?=\s*(?:#|[-*+] |\d+\. |\|))")
 CONTEXT_LIMIT = 300
@@ -11,6 +12,7 @@ CONTEXT_LIMIT = 300
 _HEADING_LINE = re.compile(r"^ {0,3}#{1,6}(?: [^\n]*)?$|^ {0,3}(?:=+|-+) *$", re.MULTILINE)
 
 
+@lru_cache(maxsize=4)
 def _breaks(text: str) -> list[tuple[int, int]]:
     """(start, end) of every sentence separator; a heading line is a sentence of its own."""
     spans = [(m.start(), m.end()) for m in _SENTENCE_BREAK.finditer(text)]

@@ -47,11 +47,12 @@ from sqlite_utils import Database
 from ..extract.verify import ChunkText
 from ..models import ChunkExtraction
 from ..normalize import collapse_whitespace, normalize_name
+from .patterns import PatternEntity, pattern_relations
 from .normalize import INVALID, orient, normalize_type, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
 
 EventFn = Callable[[dict], None]
-RELATION_MODES = ("auto", "llm", "spacy", "off")
+RELATION_MODES = ("auto", "llm", "spacy", "refine", "off")
 POLARITIES = ("asserted", "denied", "uncertain")
 SKIP_WARNING = "Skipping relationship {type} from {source} to {target}: One or both entities not found."
 
@@ -61,7 +62,8 @@ def _no_event(event: dict) -> None:
 
 
 def effective_mode(relations: str, extractor_name: str) -> str:
-    """'llm', 'spacy' or 'off' (auto: llm with a model extractor, spacy with rules)."""
+    """'llm', 'spacy', 'refine' (spacy candidates confirmed by a model) or 'off' (auto: llm
+    with a model extractor, spacy with rules)."""
     from ..errors import ConfigError
 
     if relations not in RELATION_MODES:
@@ -243,35 +245,58 @@ def candidate_event(book: str, chunk_id: str, claim: Claim) -> dict:
             "implicit": claim.implicit, "extractor": claim.extractor}
 
 
-def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event) -> int:
+def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, refiner=None) -> int:
     """Keep the spaCy claims in step with each chunk's text and entities: a chunk is parsed
     again only when its (text, entity list) signature changed; each new claim is reported
     as a ``relation.candidate`` event. Returns chunks parsed."""
-    svo = load_svo() if mode == "spacy" else None
-    if svo is None:
-        db.execute("DELETE FROM relation_claims WHERE extractor = 'spacy'")
+    offline = mode in ("spacy", "refine")
+    svo = load_svo() if offline else None
+    refiner = refiner if mode == "refine" else None
+    if not offline:
+        db.execute("DELETE FROM relation_claims WHERE extractor IN ('spacy', 'pattern', 'llm-refine')")
         db.execute("DELETE FROM relation_svo_chunks")
         return 0
-    candidate_relations, chunk_entity = svo
     per_chunk: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
-    for chunk_id, normalized, entity_type, entity_name, written in db.execute(
-        "SELECT m.chunk_id, e.normalized, e.entity_type, e.name, m.name FROM entity_mentions m"
-        " JOIN entities e ON e.id = m.entity_id"
+    for chunk_id, normalized, entity_type, entity_name, written, mention_type, source in db.execute(
+        "SELECT m.chunk_id, e.normalized, e.entity_type, e.name, m.name, m.mention_type, m.source"
+        " FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
     ):
-        entry = per_chunk[chunk_id].setdefault((normalized, entity_type), {"name": entity_name, "forms": set()})
+        entry = per_chunk[chunk_id].setdefault(
+            (normalized, entity_type), {"name": entity_name, "forms": set(), "defines": None})
         entry["forms"].add(written)
+        if mention_type == "defines":
+            kind = "heading" if source == "heading" else "glossary"
+            if entry["defines"] != "heading":
+                entry["defines"] = kind
+    # where each entity's definition is filed: the parent heading of a defining section,
+    # the section itself for a glossary or table entry ("Conditions" for Grappled)
+    category: dict[tuple[str, str], str] = {}
+    for normalized, entity_type, path, source in db.execute(
+        "SELECT e.normalized, e.entity_type, c.heading_path, m.source FROM entity_mentions m"
+        " JOIN entities e ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id"
+        " WHERE m.mention_type = 'defines' ORDER BY m.book, c.ordinal"
+    ):
+        parts = path.split(" > ")
+        filed = parts[-2] if source == "heading" and len(parts) > 1 else parts[-1]
+        category.setdefault((normalized, entity_type), filed)
     stored = dict(db.execute("SELECT chunk_id, signature FROM relation_svo_chunks").fetchall())
+    ontology = index_ontology(db)
+    # the offline filter keeps only ontology types: another ontology re-derives every chunk
+    vocabulary = hashlib.sha256((index_ontology_json(db) or "").encode()).hexdigest()
     parsed = 0
     for chunk_id, book, text, sha in db.execute(
         "SELECT id, book, text, sha256 FROM chunks WHERE kind = 'parent' ORDER BY id"
     ).fetchall():
         entities = sorted(
-            (e["name"], tuple(sorted(e["forms"])), key) for key, e in per_chunk.get(chunk_id, {}).items()
+            (e["name"], tuple(sorted(e["forms"])), key, e["defines"] or "", category.get(key, ""))
+            for key, e in per_chunk.get(chunk_id, {}).items()
         )
-        signature = hashlib.sha256(json.dumps([sha, entities]).encode()).hexdigest()
+        refined_by = refiner.label if refiner is not None else None
+        signature = hashlib.sha256(json.dumps([sha, entities, svo is not None, refined_by, vocabulary]).encode()).hexdigest()
         if stored.get(chunk_id) == signature:
             continue
-        db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor = 'spacy'", [chunk_id])
+        db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor IN ('spacy', 'pattern', 'llm-refine')",
+                   [chunk_id])
         db.execute(
             "INSERT INTO relation_svo_chunks (chunk_id, signature) VALUES (?, ?)"
             " ON CONFLICT(chunk_id) DO UPDATE SET signature = excluded.signature", [chunk_id, signature],
@@ -279,15 +304,26 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event) -> 
         if len(entities) < 2:
             continue
         parsed += 1
-        chunk_entities = [chunk_entity(name=n, surface_forms=f, key=k) for n, f, k in entities]
         by_name: dict[str, tuple[str, str]] = {}
-        for n, forms, key in entities:
+        for n, forms, key, _defines, _filed in entities:
             by_name.setdefault(n, key)
             for form in forms:
                 by_name.setdefault(form, key)
+        raw = pattern_relations(text, [
+            PatternEntity(name=n, forms=f, entity_type=k[1], defines=d or None, category=c) for n, f, k, d, c in entities
+        ])
+        if svo is not None:
+            candidate_relations, chunk_entity = svo
+            raw += candidate_relations(text, [chunk_entity(name=n, surface_forms=f, key=k) for n, f, k, *_ in entities])
+        if refiner is not None and raw:
+            raw = refiner.refine(text, raw)  # seed 003 phase 2: one request per chunk with candidates
+        elif raw:
+            # offline, a verb the ontology does not know ("uses", "witnesses") is not an edge:
+            # precision over volume; the refine mode lets a model type such candidates
+            raw = [r for r in raw if not (normalize_type(r.relation_type or "", ontology) or "custom:").startswith("custom:")]
         chunk = ChunkText(text)
         claims = []
-        for rel in candidate_relations(text, chunk_entities):
+        for rel in raw:
             source, target = by_name.get(rel.source_name or ""), by_name.get(rel.target_name or "")
             if source is None or target is None or not chunk.has_quote(rel.evidence or ""):
                 continue
@@ -299,7 +335,7 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event) -> 
                 relation_type=rel.relation_type, evidence=collapse_whitespace(rel.evidence),
                 confidence=min(1.0, max(0.0, float(rel.confidence))),
                 polarity=rel.polarity if rel.polarity in POLARITIES else "asserted",
-                implicit=bool(rel.implicit), extractor="spacy",
+                implicit=bool(rel.implicit), extractor=rel.extractor,
             ))
         insert_claims(db, book, {chunk_id: claims})
         for claim in claims:
@@ -464,8 +500,9 @@ def refresh_relationships(db: Database, events: EventFn = _no_event, book: str |
     return {"relationships": len(desired), "invalid": invalid, "inserted": len(new), "deleted": len(stale)}
 
 
-def refresh(db: Database, events: EventFn = _no_event, book: str | None = None) -> dict:
-    """The derived relationship state: spaCy claims (in 'spacy' mode), then the rows."""
+def refresh(db: Database, events: EventFn = _no_event, book: str | None = None, refiner=None) -> dict:
+    """The derived relationship state: offline claims (in 'spacy' and 'refine' modes; refined
+    by ``refiner`` in 'refine' mode), then the rows."""
     mode = (db.execute("SELECT value FROM crossbook_meta WHERE key = 'relations'").fetchone() or ["off"])[0]
-    refresh_svo_claims(db, mode, events)
+    refresh_svo_claims(db, mode, events, refiner)
     return refresh_relationships(db, events, book)

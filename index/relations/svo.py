@@ -531,6 +531,14 @@ def _cache_put(key: tuple, value: tuple[list[_Link], int, int]) -> None:
             _cache.popitem(last=False)
 
 
+def _cache_key(masked: str, owners: list[tuple[int, ...]]) -> tuple:
+    """(masked text, owner pattern): placeholder k maps to the first placeholder with the same
+    owner set, the only thing about owners that ``_links`` looks at."""
+    first: dict[frozenset, int] = {}
+    pattern = tuple(first.setdefault(frozenset(o), k) for k, o in enumerate(owners))
+    return masked, pattern
+
+
 def clear_cache() -> None:
     """Forget parsed sentences (tests; the cache only saves time, never changes a result)."""
     with _cache_lock:
@@ -556,20 +564,23 @@ def analyse_chunk(chunk_text: str, entities: list[ChunkEntity]) -> SvoResult:
     stats.candidate_sentences = len(work)
     if not work:
         return result
-    # the cache key is the masked text: the same sentence shape parses the same way
-    todo = [w for w in work if _cache_get((w[2],)) is None]
+    # the cache key is the masked text plus which placeholders share an owner (the linker
+    # skips those pairs): equal keys give equal links, whatever order sentences come in
+    keys = [_cache_key(w[2], [m[2] for m in w[1]]) for w in work]
+    # held here too, so a chunk larger than the cache cannot lose its own results
+    found = {key: _cache_get(key) for key in keys}
+    todo = {key: w for key, w in zip(keys, work) if found[key] is None}
     if todo:
         nlp = load_nlp()
-        unique = list(dict.fromkeys(w[2] for w in todo))
-        by_text = {w[2]: w for w in todo}
-        for text, doc in zip(unique, nlp.pipe(unique, batch_size=PARSE_BATCH_SIZE)):
-            _w = by_text[text]
-            owners = [m[2] for m in _w[1]]
-            _cache_put((text,), _links(doc, _w[3], owners, vocab))
+        unique = list(dict.fromkeys(key[0] for key in todo))
+        docs = dict(zip(unique, nlp.pipe(unique, batch_size=PARSE_BATCH_SIZE)))
+        for key, w in todo.items():
+            found[key] = _links(docs[key[0]], w[3], [m[2] for m in w[1]], vocab)
+            _cache_put(key, found[key])
         stats.parsed = len(unique)
     seen: set[tuple] = set()
-    for (start, end), mentions, masked, _spans in work:
-        links, pairs, filtered = _cache_get((masked,)) or ([], 0, 0)
+    for key, ((start, end), mentions, _masked_text, _spans) in zip(keys, work):
+        links, pairs, filtered = found[key]
         stats.pairs += pairs
         stats.filtered_non_verbs += filtered
         stats.linked += len(links)

@@ -1,0 +1,300 @@
+"""`make eval`: how well ingest finds definitions, cross-book references, relationships and
+titles, on sample_corpus/ and on the Fate SRD shelf (corpora/fate/), side by side.
+
+- sample: sample_corpus/ ingested from its manifest (its emberfall pack), as `make demo`
+  does; scored with tests/gold.py against gold.json (by book, section, name and type) and
+  against gold_relations.json (by book, section, source, target and type).
+- fate: the 8 books ingested one by one with the default settings (rules extractor, generic
+  pack, no vectors), scored against bench/fate/gold.json and gold_relations.json.
+
+Names on the Fate shelf are compared fairly: index.normalize.normalize_name on both sides
+plus a singular fold of the last word (bench/fate/names.py), a gold alias counts as the
+entity's name, and a definition is matched by (book file, name); its section is only
+reported. Relationships match by (book, source, target, type); precision counts only the
+found edges whose two endpoints are gold entities, and is a lower bound (the relationship
+gold is a recall set, not every relationship the books state): a seeded sample of 100
+found edges is written with their evidence for checking by hand (--edges-out).
+
+    python bench/eval_extraction.py [--shelf fate|sample|all] [--json] [--verbose]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.fate.fate_text import BOOKS as FATE_BOOKS  # noqa: E402
+from bench.fate.fate_text import CORPUS as FATE_CORPUS  # noqa: E402
+from bench.fate.names import canonical_keys, name_key  # noqa: E402
+from bench.scoring import Figure, compare, index_edges, prf  # noqa: E402
+from index.config import load_settings  # noqa: E402
+from index.db import open_db  # noqa: E402
+from index.errors import CrossbookError  # noqa: E402
+from index.normalize import normalize_name  # noqa: E402
+from index.pipeline import Ingest, ingest_paths, read_manifest, rebuild  # noqa: E402
+from tests.gold import score_index  # noqa: E402
+
+SAMPLE = ROOT / "sample_corpus"
+FATE_GOLD = ROOT / "bench" / "fate" / "gold.json"
+FATE_RELATIONS = ROOT / "bench" / "fate" / "gold_relations.json"
+EDGES_OUT = ROOT / ".crossbook-eval" / "fate-edges-sample.md"
+
+
+# -- the sample corpus ----------------------------------------------------------------------
+
+def eval_sample(tmp: Path) -> dict:
+    manifest = SAMPLE / "crossbook.toml"
+    settings = load_settings({"index_dir": tmp / "sample"}, {}, manifest)
+    db = open_db(settings.index_dir, create=True)
+    started = time.perf_counter()
+    summary = rebuild(Ingest(db, settings), manifest)
+    seconds = time.perf_counter() - started
+    if summary["failed"]:
+        raise SystemExit(f"sample ingest failed: {summary['failed']}")
+    scores = score_index(db, SAMPLE / "gold.json")
+    gold_rows = json.loads((SAMPLE / "gold_relations.json").read_text(encoding="utf-8"))["relations"]
+    gold = {(g["book"], g["path"], normalize_name(g["source"]), normalize_name(g["target"]), g["type"]) for g in gold_rows}
+    found = {(e["book"], e["heading_path"], normalize_name(e["source"]), normalize_name(e["target"]), e["relation_type"])
+             for e in index_edges(db)}
+    expected_titles = [entry.title for entry in read_manifest(manifest)]
+    titles = {row["title"] for row in db.query("SELECT title FROM books")}
+    db.close()
+    relations = compare(gold, found)
+    return {
+        "shelf": "sample_corpus", "books": len(expected_titles), "ingest_seconds": round(seconds, 1),
+        "definitions": _from_score(scores["defines"]),
+        "cross_book_references": _from_score(scores["cross_book_references"]),
+        "relationships": relations.as_dict() | {"f1": prf(relations.correct, relations.found - relations.correct,
+                                                          relations.gold - relations.correct)[2]},
+        "titles": {"expected": len(expected_titles), "correct": sum(t in titles for t in expected_titles)},
+    }
+
+
+def _from_score(score) -> dict:
+    return Figure(score.gold, score.found, score.correct).as_dict()
+
+
+# -- the Fate shelf -------------------------------------------------------------------------
+
+class GoldNames:
+    """Gold entity names: every name and alias key -> the entity's canonical key."""
+
+    def __init__(self, definitions: list[dict]):
+        self.canonical = canonical_keys([(d["name"], d["aliases"]) for d in definitions])
+        self.display = {}
+        for d in definitions:
+            self.display.setdefault(self.canonical[name_key(d["name"])], d["name"])
+
+    def key(self, name: str) -> str:
+        k = name_key(name)
+        return self.canonical.get(k, k)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.display
+
+
+def ingest_fate(tmp: Path) -> tuple[object, dict[str, str], float]:
+    """The 8 books, one by one, default settings; returns (db, title -> file, seconds)."""
+    settings = load_settings({"index_dir": tmp / "fate"}, {}, None)
+    db = open_db(settings.index_dir, create=True)
+    job = Ingest(db, settings)
+    started = time.perf_counter()
+    for file in FATE_BOOKS:
+        try:
+            ingest_paths(job, [FATE_CORPUS / file])
+        except CrossbookError as exc:  # the book counts as found nothing
+            print(f"ingest of {file} failed: {exc}", file=sys.stderr)
+    seconds = time.perf_counter() - started
+    title_file = {row["title"]: Path(row["path"]).name for row in db.query("SELECT title, path FROM books")}
+    return db, title_file, seconds
+
+
+def eval_fate(tmp: Path, edges_out: Path | None, top: int = 15) -> dict:
+    gold = json.loads(FATE_GOLD.read_text(encoding="utf-8"))
+    gold_relations = json.loads(FATE_RELATIONS.read_text(encoding="utf-8"))["relations"]
+    db, title_file, seconds = ingest_fate(tmp)
+    mentions = [dict(r) for r in db.query(
+        """SELECT m.book, m.mention_type, m.name AS mention, e.name, c.heading_path
+           FROM entity_mentions m JOIN entities e ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id""")]
+    edges = index_edges(db)
+    db.close()
+    result = score_fate(gold, gold_relations, mentions, edges, title_file, top)
+    result["ingest_seconds"] = round(seconds, 1)
+    result["relationships"]["edge_sample"] = str(write_edge_sample(edges, edges_out)) if edges_out else None
+    return result
+
+
+def score_fate(gold: dict, gold_relations: list[dict], mentions: list[dict], edges: list[dict],
+               title_file: dict[str, str], top: int = 15) -> dict:
+    """Score what an index found on the Fate shelf against the gold. ``mentions``: dicts with
+    book (title), mention_type, mention (surface name), name (entity name), heading_path;
+    ``edges``: dicts with book, source, target, relation_type; ``title_file``: book title ->
+    file name."""
+    names = GoldNames(gold["definitions"])
+    # definitions: (book file, entity key)
+    gold_defs = {(d["book"], names.key(d["name"])): d for d in gold["definitions"]}
+    found_defs: dict[tuple[str, str], dict] = {}
+    defined_in: dict[str, set[str]] = defaultdict(set)
+    references: dict[tuple[str, str], int] = Counter()
+    for m in mentions:
+        file = title_file[m["book"]]
+        # the entity's name, or the surface form when only that one is a gold name
+        key = names.key(m["name"])
+        if key not in names and names.key(m["mention"]) in names:
+            key = names.key(m["mention"])
+        m["key"], m["file"] = key, file
+        if m["mention_type"] == "defines":
+            found_defs.setdefault((file, key), m)
+            defined_in[key].add(file)
+    for m in mentions:
+        if m["mention_type"] == "references":
+            references[(m["file"], m["key"])] += 1
+    definitions = compare(set(gold_defs), set(found_defs))
+
+    # cross-book references: a book that mentions an entity another book defines, and does
+    # not define it itself (the gold's rule too)
+    gold_refs = {(r["book"], names.key(r["name"])) for r in gold["references"]}
+    found_refs = {(file, key) for (file, key) in references
+                  if defined_in[key] and file not in defined_in[key]}
+    cross = compare(gold_refs, found_refs)
+
+    # relationships
+    file_of_title = {b["title"]: b["file"] for b in gold["books"]}
+    gold_rels = {(file_of_title[g["book"]], names.key(g["source"]), names.key(g["target"]), g["type"])
+                 for g in gold_relations}
+    found_rels = set()
+    for e in edges:
+        e["file"] = title_file[e["book"]]
+        e["key"] = (e["file"], names.key(e["source"]), names.key(e["target"]), e["relation_type"])
+        found_rels.add(e["key"])
+    recall_hits = len(gold_rels & found_rels)
+    anywhere = {k[1:] for k in found_rels}
+    gold_endpoint_edges = {k for k in found_rels if k[1] in names and k[2] in names}
+    relations = Figure(len(gold_rels), len(gold_endpoint_edges), len(gold_endpoint_edges & gold_rels), recall_hits)
+
+    # titles
+    found_title = {file: title for title, file in title_file.items()}
+    titles = [{"file": f, "expected": t, "found": found_title.get(f)} for f, t in FATE_BOOKS.items()]
+
+    misses = sorted(set(gold_defs) - set(found_defs),
+                    key=lambda k: (-sum(1 for r in gold_refs if r[1] == k[1]), list(FATE_BOOKS).index(k[0])))
+    false_pos = sorted(set(found_defs) - set(gold_defs), key=lambda k: (-references_to(references, k[1]), k))
+    return {
+        "shelf": "fate", "books": len(FATE_BOOKS),
+        "definitions": definitions.as_dict(),
+        "cross_book_references": cross.as_dict(),
+        "relationships": relations.as_dict() | {
+            "found_edges": len(found_rels), "gold_found_in_any_book": len({k[1:] for k in gold_rels} & anywhere),
+            "precision_note": "against the recall set, edges with two gold endpoints only: a lower bound"},
+        "titles": {"expected": len(titles), "correct": sum(t["expected"] == t["found"] for t in titles),
+                   "books": titles},
+        "definition_misses": [
+            {"book": k[0], "name": gold_defs[k]["name"], "section": gold_defs[k]["section"], "line": gold_defs[k]["line"]}
+            for k in misses[:top]],
+        "definition_false_positives": [
+            {"book": k[0], "name": found_defs[k]["name"], "section": found_defs[k]["heading_path"],
+             "references": references_to(references, k[1])} for k in false_pos[:top]],
+        "counts": {"gold_definitions": len(gold_defs), "gold_references": len(gold_refs),
+                   "gold_relationships": len(gold_rels)},
+    }
+
+
+def references_to(references: Counter, key: str) -> int:
+    return sum(n for (_, k), n in references.items() if k == key)
+
+
+def write_edge_sample(edges: list[dict], out: Path, size: int = 100, seed: int = 8) -> Path:
+    """A seeded random sample of found edges with their evidence, for a verdict by hand."""
+    picked = random.Random(seed).sample(edges, min(size, len(edges)))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lines = [f"# {len(picked)} of {len(edges)} relationships found on the Fate shelf (seed {seed})", "",
+             "Mark each one right or wrong by reading the evidence.", "",
+             "| # | verdict | book | source | type | target | evidence |", "|---|---|---|---|---|---|---|"]
+    for i, e in enumerate(picked, 1):
+        evidence = " ".join(e["evidence"].split()).replace("|", "\\|")
+        lines.append(f"| {i} |  | {e['book']} | {e['source']} | {e['relation_type']} | {e['target']} | {evidence} |")
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out
+
+
+# -- output ---------------------------------------------------------------------------------
+
+def fmt(value: float | None) -> str:
+    return "  -  " if value is None else f"{value:.2f}"
+
+
+def print_table(results: list[dict]) -> None:
+    names = [r["shelf"] for r in results]
+    width = max(12, *(len(n) for n in names))
+    print(f"| {'figure':<36} | " + " | ".join(f"{n:>{width}}" for n in names) + " |")
+    print(f"|{'-' * 38}|" + "|".join("-" * (width + 2) for _ in names) + "|")
+
+    def row(label: str, cells: list[str]) -> None:
+        print(f"| {label:<36} | " + " | ".join(f"{c:>{width}}" for c in cells) + " |")
+
+    for key, label in (("definitions", "definitions"), ("cross_book_references", "cross-book references"),
+                       ("relationships", "relationships")):
+        row(f"{label}: precision", [fmt(r[key]["precision"]) for r in results])
+        row(f"{label}: recall", [fmt(r[key]["recall"]) for r in results])
+        row(f"{label}: gold / found", [f"{r[key]['gold']} / {r[key]['found']}" for r in results])
+    row("book titles right", [f"{r['titles']['correct']} / {r['titles']['expected']}" for r in results])
+    row("ingest seconds", [f"{r['ingest_seconds']}" for r in results])
+
+
+def print_fate_details(fate: dict) -> None:
+    rel = fate["relationships"]
+    print()
+    print(f"Fate relationships: {rel['found_edges']} edges found; {rel['correct']} of the {rel['gold']} gold "
+          f"relationships found in their book ({rel['gold_found_in_any_book']} in any book); precision is "
+          f"{rel['precision_note']}.")
+    if rel["edge_sample"]:
+        print(f"hand-check sample of found edges: {rel['edge_sample']}")
+    print("\nFate titles:")
+    for t in fate["titles"]["books"]:
+        mark = "ok " if t["expected"] == t["found"] else "BAD"
+        print(f"  {mark} {t['file']:<30} {t['found']!r} (expected {t['expected']!r})")
+    print(f"\nFate definitions, top {len(fate['definition_misses'])} misses (most referenced first):")
+    for m in fate["definition_misses"]:
+        print(f"  {m['book']:<30} {m['name']:<32} (section {m['section']!r}, line {m['line']})")
+    print(f"\nFate definitions, top {len(fate['definition_false_positives'])} false positives (most referenced first):")
+    for m in fate["definition_false_positives"]:
+        print(f"  {m['book']:<30} {m['name']:<40} refs {m['references']:>4}  ({m['section']})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shelf", choices=("fate", "sample", "all"), default="all", help="which shelf to score")
+    parser.add_argument("--json", action="store_true", help="print the results as one JSON document")
+    parser.add_argument("--edges-out", type=Path, default=EDGES_OUT,
+                        help="where to write the hand-check sample of found Fate edges")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.shelf in ("sample", "all"):
+            results.append(eval_sample(Path(tmp)))
+        if args.shelf in ("fate", "all"):
+            results.append(eval_fate(Path(tmp), args.edges_out))
+    total = time.perf_counter() - started
+    if args.json:
+        print(json.dumps({"results": results, "seconds": round(total, 1)}, ensure_ascii=False, indent=1))
+        return 0
+    print(f"extraction eval (offline defaults: rules extractor, no vectors), {total:.0f}s\n")
+    print_table(results)
+    for r in results:
+        if r["shelf"] == "fate":
+            print_fate_details(r)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

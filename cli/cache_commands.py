@@ -1,0 +1,27 @@
+"""LLM answer cache commands: `crossbook cache prune` (registered on the app by import)."""
+
+from __future__ import annotations
+
+import typer
+
+from .app import JSON_OPT, State, _open, app
+from .output import cli_errors, emit
+
+cache_app = typer.Typer(no_args_is_help=True, help="The cache of LLM answers in the index.")
+app.add_typer(cache_app, name="cache")
+
+
+@cache_app.command("prune")
+def prune(
+    ctx: typer.Context,
+    dry_run: bool = typer.Option(False, "--dry-run", help="Count what would be removed; remove nothing."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Remove cached LLM answers that no stored chunk uses (edited sections, deleted books, other models)."""
+    state: State = ctx.obj
+    with cli_errors(state.debug):
+        from index.llm_cache import prune as run_prune
+
+        result = run_prune(_open(state.settings()), dry_run=dry_run)
+        verb = "would remove" if dry_run else "removed"
+        emit(result, as_json, lambda c: c.print(f"{verb} {result['removed']} cached answers, kept {result['kept']}"))

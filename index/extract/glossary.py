@@ -1,0 +1,163 @@
+"""Definitions that are not headings. Pure: one parent chunk's text in, named spans out.
+
+- glossary paragraphs: ``**Term.** text``, ``***Term.*** text``, ``**Term:** text``,
+  ``<strong>Term</strong>: text``, ``__Term.__ text``;
+- definition lists: ``Term`` followed by a ``: definition`` line, and ``<dt>Term</dt>``;
+- catalog tables: the first column of a table whose first cells are names (an equipment
+  table defines its items; a dice table with numbers in its first column defines nothing).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .headings import clean_text, heading_name, is_topical, topical_strength
+
+_LINE_START = r"^[ \t]*(?:>[ \t]*)*(?P<item>(?:[-*+]|\d+[.)])[ \t]+)?"
+_EMPHASIS_LEAD = re.compile(
+    _LINE_START + r"(?P<open>\*\*\*|\*\*|__|\*|_|<strong>|<b>|<em>|<i>)\s*(?P<term>[^*_<>\n]{2,90}?)\s*"
+    r"(?P<punct>[.:—–])?\s*(?P<close>\*\*\*|\*\*|__|\*|_|</strong>|</b>|</em>|</i>)\s*(?P<after>[.:—–])?[ \t]*(?P<rest>\S)",
+    re.MULTILINE,
+)
+_PLAIN_LEAD = re.compile(_LINE_START + r"(?P<term>[A-Z][^:\n*_<>]{0,40}?):[ \t]+(?P<rest>\S)", re.MULTILINE)
+_RUN_GAP = 700   # characters between two entries of one run (a paragraph of text at most)
+_RUN_MIN = 3
+_DEF_LIST = re.compile(r"^(?P<term>[^\s:|#>*\-][^\n]{0,60})\n:[ \t]+\S", re.MULTILINE)
+_DT = re.compile(r"<dt>\s*(?P<term>[^<]{2,60}?)\s*</dt>", re.IGNORECASE)
+_TABLE_ROW = re.compile(r"^[ \t]*\|(.+)\|[ \t]*$")
+_SEPARATOR = re.compile(r"^[\s|:\-]+$")
+
+
+@dataclass(frozen=True)
+class TermSpan:
+    name: str
+    aliases: tuple[str, ...]
+    start: int       # where the term occurs in the chunk text (for its context sentence)
+    end: int
+    source: str      # "glossary", "deflist" or "table"
+
+
+# bold leads that introduce a remark, not a term
+_REMARKS = {"important", "special", "note", "notes", "example", "examples", "warning", "tip", "tips",
+            "hint", "optional", "remember", "caution", "reminder", "variant", "variants", "design note",
+            "gm tip", "sidebar", "errata", "summary", "result", "results", "effect", "effects", "cost",
+            "requirements", "prerequisite", "prerequisites", "duration", "range", "source", "sources"}
+
+
+def _term(raw: str) -> tuple[str, tuple[str, ...]] | None:
+    named = heading_name(raw)
+    if named is None or is_topical(named.name) or named.name.lower() in _REMARKS:
+        return None
+    words = named.name.split()
+    if len(words) > 5 or not named.name[0].isupper():
+        return None
+    if words[0].lower() in ("a", "an"):
+        return None
+    # a term is a name: short, or its main words capitalized ("Hard to Shake", not "Tokens to represent...")
+    if len(words) > 2 and any(w[0].islower() for w in words[1:] if len(w) > 3):
+        return None
+    return named.name, named.aliases
+
+
+def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
+    """A term that is one entry of a run of entries: names may be phrases ("Always a Way Out")."""
+    named = heading_name(raw)
+    if named is None or named.name.lower() in _REMARKS or len(named.name.split()) > 12:
+        return None
+    first = named.name.lstrip("\"“'‘")
+    if not first or not (first[0].isupper() or first[0].isdigit()) or any(c.isdigit() for c in named.name):
+        return None
+    words = named.name.split()
+    long_words = [w for w in words[1:] if len(w) > 3]
+    title_case = all(w[0].isupper() for w in long_words)
+    if len(words) >= 3 and not title_case:
+        return None  # a sentence opening ("Anyone can offer a compel"), not a name
+    if topical_strength(named.name) == 2 and not title_case:
+        return None
+    return named.name, named.aliases
+
+
+def _runs(leads: list[re.Match], text: str) -> list[list[re.Match]]:
+    runs: list[list[re.Match]] = []
+    for lead in leads:
+        if runs and lead.start() - runs[-1][-1].end() <= _RUN_GAP and "\n#" not in text[runs[-1][-1].end():lead.start()]:
+            runs[-1].append(lead)
+        else:
+            runs.append([lead])
+    return runs
+
+
+def glossary_terms(text: str) -> list[TermSpan]:
+    """Glossary entries and definition-list terms of one chunk, in order.
+
+    A run of three or more entries of one shape (bold or emphasized leads, or ``- Name: text``
+    list items) is a catalog: each lead is a term, even a phrase. A lone bold lead is a term
+    only with its punctuation (``**Term.** text``) and a name-like shape.
+    """
+    out: list[TermSpan] = []
+    emphasis = list(_EMPHASIS_LEAD.finditer(text))
+    plain = [m for m in _PLAIN_LEAD.finditer(text) if m.group("item")]
+    for leads, plain_kind in ((emphasis, False), (plain, True)):
+        for run in _runs(leads, text):
+            catalog = len(run) >= _RUN_MIN
+            for match in run:
+                if plain_kind and not catalog:
+                    continue
+                punctuated = plain_kind or match.group("punct") or match.group("after")
+                if catalog:
+                    found = _relaxed_term(match.group("term"))
+                elif punctuated and match.group("open") in ("***", "**", "__", "<strong>", "<b>"):
+                    found = _term(match.group("term"))
+                else:
+                    found = None  # "**Note** that ...", "*really*": emphasis, not an entry
+                if found:
+                    out.append(TermSpan(found[0], found[1], match.start("term"), match.end("term"), "glossary"))
+    for pattern in (_DEF_LIST, _DT):
+        for match in pattern.finditer(text):
+            found = _term(match.group("term"))
+            if found:
+                out.append(TermSpan(found[0], found[1], match.start("term"), match.end("term"), "deflist"))
+    return sorted(out, key=lambda t: t.start)
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in _TABLE_ROW.match(line).group(1).split("|")]
+
+
+def _name_like(cell: str) -> bool:
+    text = clean_text(cell)
+    words = text.split()
+    return bool(words) and len(words) <= 5 and text[0].isupper() and not any(ch.isdigit() for ch in text) \
+        and not text.endswith((".", "?", "!"))
+
+
+def table_terms(text: str) -> list[TermSpan]:
+    """First-column names of the catalog tables in one chunk (header row excluded)."""
+    out: list[TermSpan] = []
+    lines = text.splitlines(keepends=True)
+    offsets, at = [], 0
+    for line in lines:
+        offsets.append(at)
+        at += len(line)
+    i = 0
+    while i < len(lines):
+        if not _TABLE_ROW.match(lines[i].rstrip("\n")):
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and _TABLE_ROW.match(lines[j].rstrip("\n")):
+            j += 1
+        rows = [k for k in range(i, j) if not _SEPARATOR.match(lines[k].rstrip("\n"))]
+        has_header = j - i > 1 and _SEPARATOR.match(lines[i + 1].rstrip("\n")) is not None
+        body = rows[1:] if has_header else rows
+        firsts = [(k, _cells(lines[k].rstrip("\n"))[0]) for k in body]
+        named = [(k, cell) for k, cell in firsts if _name_like(cell)]
+        if len(body) >= 2 and len(named) >= max(2, 0.6 * len(body)) and len(_cells(lines[rows[0]].rstrip("\n"))) >= 2:
+            for k, cell in named:
+                found = _term(cell)
+                if found:
+                    start = offsets[k] + lines[k].index(cell)
+                    out.append(TermSpan(found[0], found[1], start, start + len(cell), "table"))
+        i = j
+    return out

@@ -1,0 +1,79 @@
+"""``crossbook pack suggest``: a draft domain pack from the heading structure of books. Pure.
+
+Each catalog a book holds (a category heading over three or more entries, as the offline
+extractor sees it: index/extract/rules.py) becomes an entity type named after its category,
+in the singular ("Spells" -> ``spell``), with a heading rule and sample members; the books'
+prose headings are listed as stop-heading candidates. The user edits the draft and passes
+it with ``--pack``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+
+from .chunking import book_title, parent_chunks, split_sections
+from .extract.rules import analyse_headings
+from .normalize import normalize_name
+from .packs import DomainPack
+
+SAMPLE_MEMBERS = 5
+
+
+_GENERIC_TAIL = ("catalog", "catalogue", "list", "lists", "table", "tables", "index", "compendium")
+
+
+def _type_name(category: str) -> str:
+    words = normalize_name(category).split("_")
+    while len(words) > 1 and words[-1] in _GENERIC_TAIL:
+        words.pop()  # "Powers Catalog" -> power
+    return normalize_name(" ".join(words)) or "other"
+
+
+def _escape(text: str) -> str:
+    return re.escape(text).replace("\\ ", " ")
+
+
+def _toml_string(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def suggest_pack(books: list[tuple[str, str]], base: DomainPack, name: str = "suggested") -> str:
+    """A draft pack (TOML text) for ``books``: (file stem, Markdown text) pairs."""
+    members: dict[str, list[str]] = defaultdict(list)
+    headings: dict[str, set[str]] = defaultdict(set)
+    topical: list[str] = []
+    for stem, text in books:
+        title = book_title(text, stem)
+        analysis = analyse_headings(parent_chunks(title, split_sections(text)), base, title)
+        for category, entries in analysis.catalogs.items():
+            type_name = _type_name(category)
+            members[type_name].extend(e for e in entries if e not in members[type_name])
+            headings[type_name].add(category)
+        topical.extend(t for t in analysis.topical if t not in topical)
+    lines = [
+        f"name = {_toml_string(name)}",
+        f"description = {_toml_string('Drafted by crossbook pack suggest from ' + ', '.join(s for s, _ in books) + '; edit before use.')}",
+        'ontology = ["rulebook"]',
+        "# prose headings seen in the books (they define nothing already; list more here)",
+        "stop_headings = [",
+        *(f"  {_toml_string(_escape(t))}," for t in topical[:40]),
+        "]",
+        "",
+    ]
+    for type_name in sorted(members):
+        sample = ", ".join(members[type_name][:SAMPLE_MEMBERS])
+        lines += [
+            "[[entity_types]]",
+            f"name = {_toml_string(type_name)}",
+            f"description = {_toml_string('Entries under ' + ' / '.join(sorted(headings[type_name])) + ', e.g. ' + sample)}",
+            f"cues = [{_toml_string(type_name)}]",
+            "",
+        ]
+    lines += ["[[entity_types]]", 'name = "other"', 'description = "Anything that fits no other type."', ""]
+    for type_name in sorted(members):
+        pattern = "|".join(_escape(h) for h in sorted(headings[type_name]))
+        lines += ["[[heading_rules]]", f"under = {_toml_string(pattern)}", f"type = {_toml_string(type_name)}", ""]
+    lines += ["[aliases]", ""]
+    return "\n".join(lines)

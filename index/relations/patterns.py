@@ -1,0 +1,243 @@
+"""Offline relationships from the shape of catalog entries. Pure, no model.
+
+A catalog entry is about the entity it defines, and rulebooks leave that subject out:
+"Bite. ... the target has the Grappled condition", "It can cast one of the following
+spells: Light, Sunburst", "Weapon (longsword), rare". Here the entity the entry defines
+is the implicit subject: the heading's entity for the whole section, or a glossary term
+(``**Term.** text``) for its own paragraph. A sentence with its own subject entity before
+the verb is left to the SVO path (index/relations/svo.py).
+
+Patterns (verbs are matched as words, targets are entities that occur after them):
+- casts:     "cast(s)/casting X", including "one of the following spells: X, Y" and the
+             list lines after a sentence ending in ":";
+- inflicts:  "the X condition", "X condition", "is/becomes/is knocked X" (X one word
+             ending in -ed, or typed as a condition), and the inflict verbs (imposes...);
+- wields:    "wields/carries/armed with/equipped with/wears X";
+- counters:  "counters/cures/ends/removes/negates/dispels X", "immune to X";
+- requires:  "Prerequisite(s): X", "requires X";
+- modifies:  "+2 to X", "bonus to/on X";
+- variant_of: a category line opening the entry, "Weapon (longsword), rare" -> longsword.
+Every claim's evidence is the sentence, verbatim from the chunk.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..extract.text import sentence_span
+from ..models import RawRelation
+
+EXTRACTOR = "pattern"
+CONFIDENCE = 0.7
+
+
+@dataclass(frozen=True)
+class PatternEntity:
+    name: str                       # the entity's display name (the claim's endpoint name)
+    forms: tuple[str, ...]          # as written in this chunk
+    entity_type: str = "other"
+    defines: str | None = None      # "heading" or "glossary" when the chunk defines it so
+    category: str = ""              # the heading its definition is filed under ("Conditions")
+
+    @property
+    def condition_like(self) -> bool:
+        """A one-word state: "Grappled", or anything filed as a condition or status."""
+        if " " in self.name.strip():
+            return False
+        filed = f"{self.entity_type} {self.category}".lower()
+        return self.name.endswith("ed") or any(w in filed for w in ("condition", "status", "state", "affliction"))
+
+
+_VERBS = {
+    "casts": r"(?:cast|casts|casting|can\s+cast|innately\s+casts?)",
+    "wields": r"(?:wields?|wielding|carr(?:y|ies|ying)|armed\s+with|equipped\s+with|wears?|wearing)",
+    "counters": r"(?:counters?|cures?|ends|removes?|negates?|dispels?|immune\s+to|immunity\s+to|protects?\s+against)",
+    "requires": r"(?:requires?|prerequisites?\s*:|requirements?\s*:)",
+    "modifies": r"(?:\+\s?\d+\s+(?:bonus\s+)?(?:to|on)|bonus\s+(?:to|on))",
+    "inflicts": r"(?:inflicts?|imposes?|causes?|afflicts?|applies)",
+}
+_VERB_RE = {kind: re.compile(rf"(?<![\w-]){pattern}(?![\w-])", re.IGNORECASE) for kind, pattern in _VERBS.items()}
+_STATE = re.compile(r"(?<![\w-])(?:is|are|be|becomes?|is\s+knocked|knocked|falls?|left)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_CATEGORY_LINE = re.compile(r"^\s*[*_]*\s*[A-Z][\w' -]{1,30}?\s*\(([^()\n]{2,60})\)")
+_GLOSSARY_LEAD = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*\*|\*\*|__|<strong>|<b>)", re.MULTILINE)
+
+
+def _form_pattern(form: str) -> re.Pattern:
+    words = [re.escape(w) for w in form.split()]
+    flags = re.IGNORECASE if len(words) > 1 or form.islower() else 0
+    # markup and line breaks may sit between the words of a name
+    return re.compile(r"(?<![\w])" + r"[\s*_]+".join(words) + r"(?:e?s|'s|’s)?(?![\w])", flags)
+
+
+def _occurrences(text: str, entities: list[PatternEntity]) -> list[tuple[int, int, int]]:
+    """(start, end, entity index), longest first at overlaps, in text order."""
+    found = []
+    for index, entity in enumerate(entities):
+        for form in entity.forms:
+            for match in _form_pattern(form).finditer(text):
+                found.append((match.start(), match.end(), index))
+    chosen: list[tuple[int, int, int]] = []
+    for occurrence in sorted(found, key=lambda o: (-(o[1] - o[0]), o[0])):
+        if all(occurrence[1] <= c[0] or occurrence[0] >= c[1] for c in chosen):
+            chosen.append(occurrence)
+    return sorted(chosen)
+
+
+def _paragraph_subjects(text: str, entities: list[PatternEntity], occurrences) -> list[tuple[int, int]]:
+    """(paragraph start, subject entity index) for paragraphs opened by a glossary term."""
+    out = []
+    for lead in _GLOSSARY_LEAD.finditer(text):
+        for start, _end, index in occurrences:
+            if lead.end() <= start <= lead.end() + 4 and entities[index].defines == "glossary":
+                out.append((lead.start(), index))
+                break
+    return out
+
+
+def _subject_at(position: int, section_subject: int | None, paragraphs: list[tuple[int, int]], text: str) -> int | None:
+    subject = section_subject
+    for start, index in paragraphs:
+        if start <= position:
+            # a glossary paragraph runs to the next blank line
+            end = text.find("\n\n", start)
+            if end == -1 or position < end:
+                subject = index
+    return subject
+
+
+_INSTEAD = re.compile(r"\s+(?:instead\s+of|in\s+place\s+of|rather\s+than)\b", re.IGNORECASE)
+_USE = re.compile(r"(?<![\w-])(?:use|uses|using|roll|rolls)\s+$", re.IGNORECASE)
+_CLAUSE = re.compile(r"[;:][*_]*\s|[.!?][*_)\]]+\s|,\s+(?:and|but|or|then)\s", re.IGNORECASE)
+_CONDITIONAL = re.compile(r"(?<![\w-])(?:if|unless|when|whenever|while|once|until)(?![\w-])", re.IGNORECASE)
+_NEGATION = re.compile(r"(?<![\w-])(?:not|no|cannot|can't|without|never)(?![\w-])", re.IGNORECASE)
+_PASSIVE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+$", re.IGNORECASE)
+# what may stand before the verb when the entry's entity is its unnamed subject
+_IMPLICIT_SUBJECT = re.compile(
+    r"^[\s*_.:;,\-–—]*(?:(?:it|they|he|she|this|these|the|its|their|his|her|which|that|who)"
+    r"(?:\s+[\w'’-]+)?)?(?:\s+(?:also|can|may|will|then|often|usually|always|innately|instead))*"
+    r"(?:\s*(?:you\s+)?(?:can\s+)?(?:gain|gets?|receives?|take|takes|have|has|add|adds)(?:\s+an?)?)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _implicit_clause(before: str, verb_at: int) -> bool:
+    """True when nothing but a pronoun or "the <noun>" stands before the verb in its clause."""
+    clause = re.split(r"[.;:!?][*_)\]]*\s|\n", before[:verb_at])[-1]
+    return bool(_IMPLICIT_SUBJECT.match(clause))
+
+
+def _strip_entities(text: str, occurrences, lo: int, hi: int) -> str:
+    """The text between ``lo`` and ``hi`` without entity names, articles and list punctuation."""
+    parts, at = [], lo
+    for start, end, _ in occurrences:
+        if lo <= start < hi:
+            parts.append(text[at:start])
+            at = end
+    parts.append(text[at:hi])
+    gap = " ".join(parts)
+    return re.sub(r"(?<![\w])(?:a|an|the|and|or|its|their|one|of|following|spells?|either)(?![\w])|[\s,*_:]+", "", gap,
+                  flags=re.IGNORECASE)
+
+
+def _in_enumeration(text: str, occurrences, lo: int, at: int) -> bool:
+    """True when every entity before ``at`` in the sentence is part of a list that ends at ``at``."""
+    earlier = [o for o in occurrences if lo <= o[0] < at]
+    first = earlier[0][0]
+    return not _strip_entities(text, occurrences, first, at) and _VERB_BEFORE.search(text[lo:first]) is not None
+
+
+_VERB_BEFORE = re.compile("|".join(p for p in _VERBS.values()), re.IGNORECASE)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def _lead_in(text: str, at: int) -> str:
+    """The line ending in ':' that introduces the list item at ``at`` ('' when none)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    if not _LIST_ITEM.match(text[line_start:at + 1] + " "):
+        return ""
+    lines = text[:line_start].splitlines()
+    for line in reversed(lines[-30:]):
+        if not line.strip() or _LIST_ITEM.match(line):
+            continue
+        return line if line.rstrip().endswith(":") else ""
+    return ""
+
+
+def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelation]:
+    """Implicit-subject relationships of one chunk (see the module docstring), in text order."""
+    heading_subjects = [i for i, e in enumerate(entities) if e.defines == "heading"]
+    section_subject = heading_subjects[0] if heading_subjects else None
+    occurrences = _occurrences(text, entities)
+    paragraphs = _paragraph_subjects(text, entities, occurrences)
+    if section_subject is None and not paragraphs:
+        return []
+    out: list[RawRelation] = []
+    seen: set[tuple] = set()
+
+    def emit(source: int, target: int, kind: str, at: int, end: int) -> None:
+        if source == target:
+            return
+        lo, hi = sentence_span(text, at, end, limit=400)
+        evidence = text[lo:hi]
+        key = (source, target, kind)
+        if key in seen or not evidence:
+            return
+        seen.add(key)
+        out.append(RawRelation(
+            source_name=entities[source].name, target_name=entities[target].name, relation_type=kind,
+            evidence=evidence, confidence=CONFIDENCE, extractor=EXTRACTOR,
+        ))
+
+    # the category line that opens an entry: "Weapon (longsword), rare"
+    if section_subject is not None:
+        body = text.split("\n", 1)[1] if text.lstrip().startswith("#") and "\n" in text else text
+        offset = len(text) - len(body)
+        first = next((line for line in body.splitlines() if line.strip()), "")
+        category = _CATEGORY_LINE.match(first)
+        if category:
+            at = offset + body.index(first) + category.start(1)
+            for start, end, index in occurrences:
+                if at <= start and end <= at + len(category.group(1)):
+                    emit(section_subject, index, "variant_of", start, end)
+    for start, end, index in occurrences:
+        lo, _hi = sentence_span(text, start, end, limit=400)
+        clauses = list(_CLAUSE.finditer(text, lo, start))
+        lo = clauses[-1].end() if clauses else lo  # "..., and it inflicts Frozen": its own clause
+        before = text[lo:start]
+        subject = _subject_at(start, section_subject, paragraphs, text)
+        if subject is None or subject == index:
+            continue
+        # an entity named earlier in the sentence is its own subject: the SVO path's case
+        if any(lo <= o[0] < start and o[2] != subject for o in occurrences) \
+                and not _in_enumeration(text, occurrences, lo, start):
+            continue
+        if _NEGATION.search(before):
+            continue  # "can still cast most spells, but not Thunderclap"
+        entity = entities[index]
+        if re.match(r"\s*conditions?\b", text[end:end + 12], re.IGNORECASE) or (
+            _STATE.search(before[-40:]) and entity.condition_like
+        ):
+            if not _CONDITIONAL.search(before):  # "if the caster becomes Dazed": not an effect
+                emit(subject, index, "inflicts", start, end)
+            continue
+        if _INSTEAD.match(text, end) and _USE.search(before[-30:]):
+            emit(subject, index, "modifies", start, end)  # "you use Contacts instead of Notice"
+            continue
+        lead_in = _lead_in(text, lo)
+        for kind, verb in _VERB_RE.items():
+            last = None
+            for match in verb.finditer(before):
+                last = match
+            if last is None:
+                intro = verb.search(lead_in) if lead_in else None
+                if intro and _implicit_clause(lead_in, intro.start()):
+                    emit(subject, index, kind, start, end)  # "casts the following spells:" + list
+                    break
+                continue
+            gap = _strip_entities(text, occurrences, lo + last.end(), start)
+            if len(gap) > 40 or not _implicit_clause(before, last.start()) or _PASSIVE.search(before[:last.start()]):
+                break
+            emit(subject, index, kind, start, end)  # enumerations: "casts Light, Sunburst and X"
+            break
+    return out

@@ -1,0 +1,83 @@
+"""Book title inference from a book's text and its headings. Pure.
+
+In order, the first that applies:
+1. YAML front matter ``title:``;
+2. a title page: one of the first three headings whose first paragraph is a copyright
+   notice (``©``, ``&copy;``, ``(c) 2016``, ``Copyright``);
+3. a level-1 heading that opens the file and is the only level-1 heading (several ``#``
+   headings are chapters, not the title); a one-paragraph epigraph may precede it (step 5);
+4. a licence attribution before the first heading: "This work is based on the X SRD (found
+   at ...)" names the work (a trailing "SRD" / "System Reference Document" is dropped);
+5. the sole level-1 heading after at most one short paragraph;
+6. the file stem.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+_FM_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE | re.IGNORECASE)
+_COPYRIGHT = re.compile(r"©|&copy;|\(c\)\s*\d{4}|\bcopyright\b", re.IGNORECASE)
+_ATTRIBUTION = re.compile(
+    r"\bthis (?:work|book|document|product) (?:is based on|uses material from|includes material from)\s+"
+    r"(?:the\s+)?(?P<title>[^()\n.]{2,100}?)\s*(?:\(|,|\.|\bfound at\b|\bby\b|\n)",
+    re.IGNORECASE,
+)
+_SRD_SUFFIX = re.compile(r"\s+(?:SRD|System Reference Document)\s*$", re.IGNORECASE)
+_MARKUP = re.compile(r"<[^>]+>|[*_`]+")
+
+
+def clean_inline(text: str) -> str:
+    """Markup-free, entity-decoded, whitespace-collapsed inline text."""
+    return " ".join(html.unescape(_MARKUP.sub("", text)).split())
+
+
+def _first_paragraph(lines: list[str], start: int) -> str:
+    out = []
+    for line in lines[start + 1:start + 40]:
+        if not line.strip():
+            if out:
+                break
+            continue
+        if line.lstrip().startswith("#"):
+            break
+        out.append(line)
+    return " ".join(out)
+
+
+def infer_title(text: str, headings: list[tuple[int, str, int]], fallback: str) -> str:
+    """The book's title. ``headings``: (level, text, first line) in order (structure view)."""
+    match = _FRONT_MATTER.match(text)
+    if match:
+        found = _FM_TITLE.search(match.group(1))
+        if found and found.group(1).strip("'\" "):
+            return found.group(1).strip().strip("'\"").strip()
+    lines = text.splitlines()
+    for level, heading, start in headings[:3]:
+        if heading and _COPYRIGHT.search(_first_paragraph(lines, start)):
+            return clean_inline(heading)
+    if headings:
+        level, heading, start = headings[0]
+        opens_file = not any(line.strip() for line in lines[:start])
+        if level == 1 and heading and opens_file and sum(1 for h in headings if h[0] == 1) == 1:
+            return clean_inline(heading)
+    preamble = "\n".join(lines[: headings[0][2] if headings else min(len(lines), 60)])
+    found = _ATTRIBUTION.search(clean_inline_keep_lines(preamble))
+    if found:
+        title = _SRD_SUFFIX.sub("", found.group("title").strip())
+        if 2 <= len(title) <= 100:
+            return title
+    if headings:
+        # a sole level-1 heading after a short epigraph or credit line still names the book
+        level, heading, start = headings[0]
+        before = "\n".join(lines[:start]).strip()
+        if level == 1 and heading and sum(1 for h in headings if h[0] == 1) == 1 and len(before) <= 300 \
+                and "\n\n" not in before:
+            return clean_inline(heading)
+    return fallback
+
+
+def clean_inline_keep_lines(text: str) -> str:
+    return html.unescape(_MARKUP.sub("", text))

@@ -1,0 +1,204 @@
+"""Issue 8: the offline extractor on real-world rulebook shapes (one test per failure class).
+
+Fixtures marked "Fate SRD" are short excerpts of the Fate SRDs (corpora/fate, Evil Hat
+Productions, CC BY 3.0; see that folder's README for the full attribution).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from index.chunking import parent_chunks, split_sections
+from index.extract.glossary import glossary_terms, table_terms
+from index.extract.headings import display_case, heading_name, is_topical
+from index.extract.linker import Linker, LinkTarget
+from index.extract.matchview import match_view
+from index.extract.rules import book_mentions
+from index.normalize import normalize_name
+from index.packs import load_pack
+from index.relations.patterns import PatternEntity, pattern_relations
+
+GENERIC = load_pack("generic")
+
+
+def defined(text: str, book: str = "Book") -> list[tuple[str, str]]:
+    parents = parent_chunks(book, split_sections(text))
+    return [(m.name, m.source) for found in book_mentions(parents, GENERIC, book) for m in found]
+
+
+# -- 1. from heading to entity name ------------------------------------------------------------
+
+@pytest.mark.parametrize("heading, name, aliases", [
+    ("Frost Lance (Level 2 Evocation)", "Frost Lance", ()),
+    ("Hearthglow [Condition]", "Hearthglow", ()),
+    ("Rations (5 SP)", "Rations", ()),
+    ("Level 6: Ember Ward", "Ember Ward", ()),
+    ("5: Choose a Path", "Choose a Path", ()),
+    ("Chapter 3 - Magic", "Magic", ()),
+    ("Cloak of the Vale (Mistcloak)", "Cloak of the Vale", ("Mistcloak",)),
+    ("Frostbite/Chilblains", "Frostbite", ("Chilblains",)),
+    ("THE BRONZE RULE, AKA THE FATE FRACTAL", "The Bronze Rule", ("The Fate Fractal",)),  # Fate SRD
+    ("THE SKILL CAP", "The Skill Cap", ()),
+    ("*Fireball*", "Fireball", ()),
+    ("<em>Fate Core</em> Skills", "Fate Core Skills", ()),
+])
+def test_heading_names_drop_qualifiers_and_keep_aliases(heading, name, aliases):
+    named = heading_name(heading)
+    assert (named.name, named.aliases) == (name, aliases)
+
+
+def test_all_caps_is_title_case_and_plurals_and_possessives_fold():
+    assert display_case("ASPECTS AND FATE POINTS") == "Aspects and Fate Points"
+    assert normalize_name("Fate Points") == normalize_name("fate point")
+    assert normalize_name("Aspects") == "aspect"
+    assert normalize_name("The Wyrm’s Breath") == normalize_name("wyrm breath")
+
+
+# -- 2. which headings define -------------------------------------------------------------------
+
+@pytest.mark.parametrize("heading", [
+    "Surviving a Fall", "Choosing a Path", "Parts of a Talent", "As a First-Level Hero",
+    "What Do I Need to Play?", "Make Characters", "Your Character Idea", "Building Stunts",
+])
+def test_prose_headings_are_topical(heading):
+    assert is_topical(heading_name(heading).name)
+
+
+@pytest.mark.parametrize("heading", ["Burning", "Climbing Kit", "Frost Lance", "Fate Points", "The Ladder"])
+def test_names_are_not_topical(heading):
+    assert not is_topical(heading_name(heading).name)
+
+
+CATALOG = """# Bestiary
+
+## Monsters
+
+Monsters of the land.
+
+### Cloaker
+
+A cloaker hides in the dark. It is a monster.
+
+#### Tactics
+
+It waits.
+
+### Ghoul
+
+A ghoul eats the dead.
+
+#### Tactics
+
+It swarms.
+
+### Harpy (Level 3)
+
+A harpy sings.
+
+#### Tactics
+
+It dives.
+
+## Surviving a Fall
+
+Falling hurts.
+"""
+
+
+def test_catalog_entries_define_and_categories_labels_and_prose_do_not():
+    assert defined(CATALOG) == [("Cloaker", "heading"), ("Ghoul", "heading"), ("Harpy", "heading")]
+
+
+def test_a_plural_concept_heading_defines_and_is_found_in_lowercase():
+    # Fate SRD (Fate Core, "The Character Sheet"): plural headings define core concepts
+    text = ("# Game\n\n## The Character Sheet\n\n### Aspects\n\nAspects are phrases that describe something.\n\n"
+            "### Stunts\n\nStunts are special tricks.\n\n### Refresh\n\nRefresh is the number of fate points.\n\n"
+            "## Play\n\nInvoke an aspect for a bonus. A stunt helps. Spend refresh.\n")
+    names = [name for name, _ in defined(text)]
+    assert names == ["Aspects", "Stunts", "Refresh"]
+
+
+# -- 3. definitions that are not headings ------------------------------------------------------
+
+def test_glossary_paragraphs_definition_lists_and_catalog_tables_define():
+    text = ("**Grappled.** A grappled creature cannot move.\n\n***Prone.*** The creature lies down.\n\n"
+            "<strong>Basic Effects</strong>: Equipment stunts work.\n\nFrostbite\n: Cold damage over time.\n\n"
+            "**Note** that this is emphasis.\n")
+    assert [t.name for t in glossary_terms(text)] == ["Grappled", "Prone", "Basic Effects", "Frostbite"]
+    table = ("| Weapon | Cost | Damage |\n|---|---|---|\n| Longsword | 15 gp | 1d8 |\n| Dagger | 2 gp | 1d4 |\n"
+             "| Halberd | 20 gp | 1d10 |\n\n| d6 | Result |\n|---|---|\n| 1 | Nothing |\n| 2 | Rain |\n")
+    assert [t.name for t in table_terms(table)] == ["Longsword", "Dagger", "Halberd"]
+
+
+def test_a_bold_lead_repeated_in_every_entry_is_a_label():
+    entry = "### {name}\n\n{name} is a skill.\n\n**Overcome:** Use {name} to pass.\n\n**Attack:** No.\n\n"
+    text = "# Skills\n\n" + "".join(entry.format(name=n) for n in ("Athletics", "Burglary", "Contacts"))
+    assert [name for name, source in defined(text) if source == "glossary"] == []
+
+
+# -- 4. the linker -------------------------------------------------------------------------------
+
+def link(targets, text, terms=frozenset()):
+    linker = Linker([LinkTarget((normalize_name(n), "other"), {n}, {"A"}) for n in targets], {}, terms)
+    return [m.name for m in linker.link(text, "B", set())]
+
+
+def test_linker_reads_through_line_breaks_markup_and_curly_quotes():
+    assert link(["Fate Core"], "as in <em>Fate\nCore</em>, you") == ["Fate Core"]
+    assert link(["Frost Lance"], "cast *Frost  Lance* now") == ["Frost Lance"]
+    assert link(["Wyrm's Breath"], "the Wyrm’s Breath burns") == ["Wyrm's Breath"]
+    view = match_view("a <em>b</em>\n  c")
+    assert view.text == "a b c" and view.span(2, 3) == (6, 7)
+
+
+def test_multi_word_names_link_in_lowercase_single_common_words_only_as_terms():
+    assert link(["Fate Points"], "spend a fate point") == ["fate point"]
+    assert link(["Fight"], "they fight the troll") == []
+    assert link(["Fight"], "roll Fight") == ["Fight"]
+    assert link(["Aspects"], "invoke an aspect", terms={"aspect"}) == ["aspect"]
+    assert link(["Aspects"], "invoke an aspect") == []
+
+
+# -- 5. relationships offline ----------------------------------------------------------------------
+
+def test_the_entry_is_the_implicit_subject_of_its_actions():
+    text = ("### Cloaker\n\n*Medium aberration*\n\n***Bite.*** Melee Weapon Attack: +6 to hit. Hit: 10 damage, "
+            "and the target is grappled (escape DC 13).\n\n***Innate Spellcasting.*** It can cast the following "
+            "spells:\n\n- Darkness\n- Mirror Image\n\nIt wields a Scimitar. If it is Frightened, it flees.\n")
+    entities = [
+        PatternEntity("Cloaker", ("Cloaker",), defines="heading"),
+        PatternEntity("Grappled", ("grappled",), category="Conditions"),
+        PatternEntity("Frightened", ("Frightened",), category="Conditions"),
+        PatternEntity("Darkness", ("Darkness",)),
+        PatternEntity("Mirror Image", ("Mirror Image",)),
+        PatternEntity("Scimitar", ("Scimitar",)),
+    ]
+    found = {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)}
+    assert found == {("Cloaker", "inflicts", "Grappled"), ("Cloaker", "casts", "Darkness"),
+                     ("Cloaker", "casts", "Mirror Image"), ("Cloaker", "wields", "Scimitar")}
+    for relation in pattern_relations(text, entities):
+        assert relation.evidence in text
+
+
+def test_a_category_line_gives_variant_of_and_explicit_subjects_are_left_to_svo():
+    text = "### Frost Brand\n\n*Weapon (Longsword), rare*\n\nThe Ashen Knight wields a Longsword.\n"
+    entities = [PatternEntity("Frost Brand", ("Frost Brand",), defines="heading"),
+                PatternEntity("Longsword", ("Longsword",)), PatternEntity("Ashen Knight", ("Ashen Knight",))]
+    found = [(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)]
+    assert found == [("Frost Brand", "variant_of", "Longsword")]
+
+
+# -- 7. pack suggest ------------------------------------------------------------------------------
+
+def test_pack_suggest_reproduces_the_emberfall_types(cli, tmp_path):
+    from index.packs import load_pack, parse_pack
+    from tests.conftest import SAMPLE
+
+    result = cli("pack", "suggest", SAMPLE / "core_rules.md", SAMPLE / "grimoire.md", SAMPLE / "bestiary.md")
+    assert result.exit_code == 0, result.stderr
+    suggested = parse_pack(result.stdout, "suggested")
+    emberfall = load_pack(str(SAMPLE / "emberfall.pack.toml"))
+    assert set(emberfall.type_names) <= set(suggested.type_names)
+    # each catalog heading gets a rule for its type, as the emberfall pack writes them
+    assert suggested.type_for(("Emberfall Core Rules", "Conditions", "Chilled")) == "condition"
+    assert suggested.type_for(("The Ashen Grimoire", "Spells", "Kindle")) == "spell"
