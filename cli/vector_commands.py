@@ -52,7 +52,7 @@ def retrieve(
     book: list[str] = typer.Option([], "--book", help="Only these books (repeatable)."),
     as_json: bool = JSON_OPT,
 ) -> None:
-    """Multi-hop retrieval: vector search, then the entity index, then book-filtered searches."""
+    """Multi-hop retrieval: vector search, then the entities it found, into the sections of other books."""
     state: State = ctx.obj
     with cli_errors(state.debug):
         from index.retrieve import retrieve as run_retrieve

@@ -160,8 +160,11 @@ def test_names_in_matches_whole_normalized_words():
 
 
 SHELF = {
-    "core.md": "# Core Rules\n\n## Conditions\n\n### Chilled\n\nA Chilled creature loses 1 Speed.\n",
-    "grimoire.md": "# Grimoire\n\n## Spells\n\n### Frost Lance\n\nFrost Lance costs 3 Ember and deals 2d6 cold.\n",
+    # a catalog of two entries, so the rules extractor reads the headings as definitions
+    "core.md": ("# Core Rules\n\n## Conditions\n\n### Chilled\n\nA Chilled creature loses 1 Speed until it warms up.\n\n"
+                "### Prone\n\nA Prone creature is easy to hit until it stands.\n"),
+    "grimoire.md": ("# Grimoire\n\n## Spells\n\n### Frost Lance\n\nFrost Lance costs 3 Ember and deals 2d6 cold.\n\n"
+                    "### Kindle\n\nKindle costs 1 Ember and lights a fire.\n"),
     "bestiary.md": ("# Bestiary\n\n## Creatures\n\n### Rime Wraith\n\n"
                     + "Every victim of its touch is Chilled. "
                     + "The wraith drifts over the snow and the cold follows wherever it goes. " * 40 + "\n\n"
