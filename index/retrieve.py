@@ -50,7 +50,7 @@ LINK_WORDS = 5               # longest name looked up in the question
 ENTITIES_PER_HOP = 8         # entities followed from one hop (the best weighted) ...
 ENTITIES_PER_SEED = 3        # ... plus the best of each seed
 REFERENCES_PER_ENTITY = 12   # sections that only mention a followed entity, per entity
-PARENT_ONLY = 0.5            # an entity of the seed section that no matched child names
+PARENT_ONLY = 0.75           # an entity of the seed section that no matched child names
 TYPE_BONUS = 1.0             # weight x (1 + TYPE_BONUS) when the question names its type
 CUE_SHARE = 0.3              # ... x (1 + TYPE_BONUS * CUE_SHARE) when it only uses a cue word
 HOP_WEIGHT = 0.2             # how much a followed entity's weight adds to a section's hop score
@@ -499,7 +499,7 @@ def retrieve(
         # the next hop's evidence is the matched child of each reached section
         matched = {p.chunk_id: [(p.child_id, p.similarity)] for p in frontier if p.child_id}
     if hops > 1:
-        fused = rank_fusion(hop_lists)
+        fused = rank_fusion(hop_lists, FUSION_K)
         for passage in merged.values():
             passage.score = fused.get(passage.chunk_id, 0.0)
     ranked = sorted(merged.values(), key=lambda p: (-p.score, -p.hop_score, p.hop, p.book, p.section))
