@@ -30,6 +30,8 @@ RELATIONS_OPT = typer.Option(
 ONTOLOGY_OPT = typer.Option(
     [], "--ontology", help="Extra ontology pack: ttrpg, story, rulebook or a .toml/.json path (repeatable)."
 )
+BOOK_HELP = "a title, any case; a unique prefix of one; or its id (see: crossbook books)"
+BOOKS_OPT = typer.Option([], "--book", help=f"Only this book: {BOOK_HELP} (repeatable).")
 EVENTS_OPT = typer.Option(
     None, "--events", help="Write NDJSON progress events to FILE, or '-' for stdout (the result is the last event)."
 )
@@ -194,8 +196,8 @@ def delete_book_cmd(
 def where_else_cmd(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="Entity name, any case ('the' and punctuation ignored)."),
-    book: list[str] = typer.Option([], "--book", help="Only these books (repeatable)."),
-    exclude_book: list[str] = typer.Option([], "--exclude-book", help="Leave these books out (repeatable)."),
+    book: list[str] = BOOKS_OPT,
+    exclude_book: list[str] = typer.Option([], "--exclude-book", help=f"Leave this book out: {BOOK_HELP} (repeatable)."),
     entity_type: Optional[str] = typer.Option(None, "--type", help="Only entities of this type."),
     defines_only: bool = typer.Option(False, "--defines-only", help="Only the sections that define it."),
     as_json: bool = JSON_OPT,
@@ -276,9 +278,9 @@ def books(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
 
 
 def _render_books(console: Console, rows) -> None:
-    table = Table("title", "sections", "defined", "mentions", "dropped", "extractor", "ingested", box=None, padding=(0, 2))
+    table = Table("id", "title", "sections", "defined", "mentions", "dropped", "extractor", "ingested", box=None, padding=(0, 2))
     for b in rows:
-        table.add_row(escape(b.title), str(b.sections), str(b.entities_defined), str(b.mentions),
+        table.add_row(str(b.id), escape(b.title), str(b.sections), str(b.entities_defined), str(b.mentions),
                       str(b.dropped_mentions), escape(b.extractor), b.ingested_at)
     console.print(table)
 

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .app import JSON_OPT, State, _open, app
+from .app import BOOK_HELP, JSON_OPT, State, _open, app
 from .output import cli_errors, emit, relation_label, stderr
 
 ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
@@ -36,16 +36,18 @@ def relations(
     ctx: typer.Context,
     relation_type: Optional[str] = typer.Option(None, "--type", help="Only this relation type (an alias works too)."),
     status: Optional[str] = typer.Option(None, "--status", help="ready, invalid or pending_entities."),
-    book: Optional[str] = typer.Option(None, "--book", help="Only relationships stated in this book."),
+    book: Optional[str] = typer.Option(None, "--book", help=f"Only relationships stated in this book: {BOOK_HELP}."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Typed relationships between entities, with their evidence, status and review state."""
     state: State = ctx.obj
     with cli_errors(state.debug):
+        from index.lookup import resolve_book
         from index.relations.query import list_relationships
 
         db = _open(state.settings())
-        rows = list_relationships(db, relation_type=relation_type, status=status, book=book)
+        rows = list_relationships(db, relation_type=relation_type, status=status,
+                                  book=resolve_book(db, book) if book else None)
         emit(rows, as_json, lambda c: _render_rows(c, rows))
 
 
@@ -75,7 +77,7 @@ def _decide(ctx: typer.Context, relationship_id: int, action: str, as_json: bool
 def review_main(
     ctx: typer.Context,
     interactive: bool = typer.Option(False, "--interactive", help="Ask about each suggestion in turn."),
-    book: Optional[str] = typer.Option(None, "--book", help="Only suggestions stated in this book."),
+    book: Optional[str] = typer.Option(None, "--book", help=f"Only suggestions stated in this book: {BOOK_HELP}."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """List suggested relationships (review accept|reject|adjust ID to decide one)."""
@@ -83,10 +85,11 @@ def review_main(
         return
     state: State = ctx.obj
     with cli_errors(state.debug):
+        from index.lookup import resolve_book
         from index.relations.query import list_relationships, review
 
         db = _open(state.settings())
-        rows = list_relationships(db, book=book, review_state="suggested")
+        rows = list_relationships(db, book=resolve_book(db, book) if book else None, review_state="suggested")
         if not interactive:
             emit(rows, as_json, lambda c: _render_rows(c, rows))
             return

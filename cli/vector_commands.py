@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .app import JSON_OPT, State, _open, _vectors, app
+from .app import BOOKS_OPT, JSON_OPT, State, _open, _vectors, app
 from .output import ProgressReporter, cli_errors, emit
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
@@ -27,7 +27,7 @@ def search(
     ctx: typer.Context,
     query: str = typer.Argument(..., help="What to look for, in words."),
     k: int = K_OPT,
-    book: list[str] = typer.Option([], "--book", help="Only these books (repeatable)."),
+    book: list[str] = BOOKS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Plain vector search over child chunks; returns their parent sections."""
@@ -35,10 +35,13 @@ def search(
     with cli_errors(state.debug):
         from index.retrieve import search as run_search
 
+        from index.lookup import resolve_books
+
         settings = state.settings()
         db = _open(settings)
+        books = resolve_books(db, book)
         with _vectors(settings, db) as vectors:
-            passages = run_search(vectors, db, query, k=k, books=tuple(book))
+            passages = run_search(vectors, db, query, k=k, books=books)
         emit({"query": query, "k": k, "results": passages}, as_json,
              lambda c: _render_passages(c, passages))
 
@@ -49,7 +52,7 @@ def retrieve(
     question: str = typer.Argument(..., help="The question, in words."),
     hops: int = typer.Option(2, "--hops", min=1, help="1 = plain search; 2 follows entities into other books once."),
     k: int = K_OPT,
-    book: list[str] = typer.Option([], "--book", help="Only these books (repeatable)."),
+    book: list[str] = BOOKS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Multi-hop retrieval: vector search, then the entity index, then book-filtered searches."""
@@ -57,10 +60,13 @@ def retrieve(
     with cli_errors(state.debug):
         from index.retrieve import retrieve as run_retrieve
 
+        from index.lookup import resolve_books
+
         settings = state.settings()
         db = _open(settings)
+        books = resolve_books(db, book)
         with _vectors(settings, db) as vectors:
-            result = run_retrieve(vectors, db, question, hops=hops, k=k, books=tuple(book))
+            result = run_retrieve(vectors, db, question, hops=hops, k=k, books=books)
         emit(result, as_json, lambda c: _render_passages(c, result["results"]))
 
 

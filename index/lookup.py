@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
-from .errors import BadInput, EntityNotFound
+from .errors import BadInput, BookNotFound, EntityNotFound
 from .models import BookInfo, Mention
-from .normalize import normalize_name
+from .normalize import fold_accents, normalize_name, normalized_tokens
 
 WHERE_ELSE_SQL = """
 SELECT e.id AS entity_id, e.name, e.entity_type, m.book, m.chunk_id, c.heading_path,
@@ -36,6 +36,73 @@ class BookGroup:
 def _mention(row) -> Mention:
     return Mention(**{k: row[k] for k in Mention.__dataclass_fields__})
 
+
+# -- naming a book ----------------------------------------------------------------------------
+
+def _book_rows(db: Database) -> list[tuple[int, str]]:
+    return [(r[0], r[1]) for r in db.execute("SELECT rowid, title FROM books ORDER BY title")]
+
+
+def _listing(titles: list[str], limit: int = 10) -> str:
+    shown = ", ".join(f"'{t}'" for t in titles[:limit])
+    return shown + (f" and {len(titles) - limit} more" if len(titles) > limit else "")
+
+
+def resolve_book(db: Database, name: str, option: str = "--book") -> str:
+    """The title of the one book ``name`` stands for: the exact title, the same title in
+    any case or accents, the book's id (``crossbook books`` shows it), or a unique prefix
+    of the title (a leading "The" optional: "ashen" finds "The Ashen Grimoire").
+
+    Raises BookNotFound naming the candidates when none or several books match.
+    """
+    rows = _book_rows(db)
+    titles = [title for _, title in rows]
+    if name in titles:
+        return name
+    key = fold_accents(normalize_name(name))
+    if not key:
+        raise BadInput(f"{option} is empty (give a book title, a prefix of one, or its id; see: crossbook books)")
+    same = [t for t in titles if fold_accents(normalize_name(t)) == key]
+    if len(same) == 1:
+        return same[0]
+    if name.strip().isdigit():
+        by_id = [t for rowid, t in rows if rowid == int(name)]
+        if by_id:
+            return by_id[0]
+    prefixed = same or [t for t in titles if _starts_with(t, key)]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    if prefixed:
+        raise BookNotFound(f"{option} '{name}' matches several books: {_listing(prefixed)} (give more of the title)")
+    if not titles:
+        raise BookNotFound(f"{option} '{name}': the index has no books yet (run: crossbook ingest BOOK)")
+    close = _closest(name, titles)
+    hint = f"did you mean {_listing(close)}?" if close else f"books: {_listing(titles)}"
+    raise BookNotFound(f"{option} '{name}' is not a book in the index ({hint} see: crossbook books)")
+
+
+def resolve_books(db: Database, names: tuple[str, ...] | list[str], option: str = "--book") -> tuple[str, ...]:
+    """``resolve_book`` for each name, in order, without repeats."""
+    return tuple(dict.fromkeys(resolve_book(db, name, option) for name in names))
+
+
+def _starts_with(title: str, key: str) -> bool:
+    """Whether ``key`` (a folded name key) begins the title, with or without its article."""
+    keys = (normalize_name(title), normalized_tokens(title).strip("_"))
+    return any(fold_accents(k).startswith(key) for k in keys)
+
+
+def _closest(query: str, choices: list[str], limit: int = 5, cutoff: float = 60) -> list[str]:
+    """``choices`` most similar to ``query`` first (rapidfuzz WRatio over case- and
+    accent-folded text), those under ``cutoff`` left out."""
+    from rapidfuzz import fuzz, process, utils
+
+    matches = process.extract(query, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=cutoff,
+                              processor=lambda text: utils.default_process(fold_accents(text)))
+    return [m[0] for m in matches]
+
+
+# -- naming an entity -------------------------------------------------------------------------
 
 def suggest(db: Database, name: str, limit: int = 5) -> list[str]:
     """Close entity names (rapidfuzz), best first."""
@@ -72,9 +139,13 @@ def where_else(
 ) -> dict:
     """Every mention of the entity across books, grouped by book, defines first.
 
+    ``books`` and ``exclude_books`` name books as resolve_book() takes them.
     Returns {"query", "entities": [{id, name, entity_type, books: [{book, mentions}]}]}.
-    Raises BadInput for an empty name and EntityNotFound (with suggestions) for no match.
+    Raises BadInput for an empty name, BookNotFound for a book filter that names no
+    single book, and EntityNotFound (with suggestions) for no match.
     """
+    books = resolve_books(db, books)
+    exclude_books = resolve_books(db, exclude_books, "--exclude-book")
     normalized = _find_entities(db, name)
     rows = list(db.query(WHERE_ELSE_SQL, [normalized]))
     if not rows:
@@ -218,7 +289,7 @@ def cross_book(db: Database, chunk_ids: list[str], exclude_books: tuple[str, ...
 def list_books(db: Database) -> list[BookInfo]:
     """Every book with its section, definition and mention counts."""
     sql = """
-    SELECT b.*,
+    SELECT b.rowid AS id, b.*,
       (SELECT count(*) FROM chunks c WHERE c.book = b.title AND c.kind = 'parent' AND c.part = 0) AS sections,
       (SELECT count(DISTINCT entity_id) FROM entity_mentions m WHERE m.book = b.title AND m.mention_type = 'defines') AS entities_defined,
       (SELECT count(*) FROM entity_mentions m WHERE m.book = b.title) AS mentions,
@@ -233,7 +304,7 @@ def list_books(db: Database) -> list[BookInfo]:
         if r["unresolved"]:
             relation_drops["unresolved_endpoint"] = r["unresolved"]
         out.append(BookInfo(
-            title=r["title"], path=r["path"], sha256=r["sha256"], extractor=r["extractor"],
+            id=r["id"], title=r["title"], path=r["path"], sha256=r["sha256"], extractor=r["extractor"],
             pack=r["pack"], ingested_at=r["ingested_at"], sections=r["sections"],
             entities_defined=r["entities_defined"], mentions=r["mentions"],
             dropped_mentions=r["dropped_mentions"], drop_reasons=json.loads(r["drop_reasons"]),

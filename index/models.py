@@ -124,6 +124,7 @@ class BookInfo:
     relationships: int = 0
     dropped_relations: int = 0
     relation_drop_reasons: dict = field(default_factory=dict)
+    id: int = 0                  # the books row id: --book accepts it ("crossbook books" shows it)
 
     def to_dict(self) -> dict:
         return asdict(self)
