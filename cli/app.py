@@ -195,7 +195,7 @@ def delete_book_cmd(
 @app.command("where-else")
 def where_else_cmd(
     ctx: typer.Context,
-    name: str = typer.Argument(..., help="Entity name, any case ('the' and punctuation ignored)."),
+    name: str = typer.Argument(..., help="Entity name or alias, any case and accents ('the' and punctuation ignored)."),
     book: list[str] = BOOKS_OPT,
     exclude_book: list[str] = typer.Option([], "--exclude-book", help=f"Leave this book out: {BOOK_HELP} (repeatable)."),
     entity_type: Optional[str] = typer.Option(None, "--type", help="Only entities of this type."),
@@ -216,6 +216,9 @@ def where_else_cmd(
 
 
 def _render_where_else(console: Console, result: dict) -> None:
+    if result.get("matched_by") in ("alias", "accents"):
+        names = ", ".join(e["name"] for e in result["entities"])
+        console.print(f"[dim]'{escape(result['query'])}' is {escape(names)} (matched by {result['matched_by']})[/dim]")
     for entity in result["entities"]:
         console.print(f"[bold]{escape(entity['name'])}[/bold] ({escape(entity['entity_type'])})")
         for group in entity["books"]:
@@ -229,7 +232,7 @@ def _render_where_else(console: Console, result: dict) -> None:
 @app.command()
 def entity(
     ctx: typer.Context,
-    name: str = typer.Argument(..., help="Entity name."),
+    name: str = typer.Argument(..., help="Entity name or alias, any case and accents."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """One entity: its type, where it is defined, and references per book."""

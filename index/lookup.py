@@ -104,22 +104,74 @@ def _closest(query: str, choices: list[str], limit: int = 5, cutoff: float = 60)
 
 # -- naming an entity -------------------------------------------------------------------------
 
+def _known_names(db: Database) -> dict[str, tuple[str, set[str]]]:
+    """Every name the index knows an entity by -> (that name as written, the entities'
+    normalized keys): entity names, names mentions were written with (an alias the linker
+    found), and the aliases of the index's domain pack."""
+    names: dict[str, tuple[str, set[str]]] = {}
+
+    def add(written: str, key: str) -> None:
+        names.setdefault(normalize_name(written), (written, set()))[1].add(key)
+
+    for written, key in db.execute("SELECT name, normalized FROM entities ORDER BY name"):
+        add(written, key)
+    for written, key in db.execute(
+        "SELECT DISTINCT m.name, e.normalized FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
+        " WHERE m.normalized != e.normalized OR m.name != e.name ORDER BY 1"
+    ):
+        add(written, key)
+    from .store import index_pack  # the pack parser is only needed off the fast path
+
+    pack = index_pack(db)
+    if pack is not None:
+        keys = {r[0] for r in db.execute("SELECT DISTINCT normalized FROM entities")}
+        for canonical, aliases in pack.aliases.items():
+            if normalize_name(canonical) in keys:
+                for alias in aliases:
+                    add(alias, normalize_name(canonical))
+    return names
+
+
 def suggest(db: Database, name: str, limit: int = 5) -> list[str]:
-    """Close entity names (rapidfuzz), best first."""
-    from rapidfuzz import fuzz, process
+    """Entity names closest to ``name``, most similar first (rapidfuzz over case- and
+    accent-folded names; an alias counts, and suggests the entity's own name)."""
+    known = _known_names(db)
+    canonical = {key: written for written, key in db.execute("SELECT name, normalized FROM entities ORDER BY name")}
+    by_written = {written: keys for written, keys in known.values()}
+    out: list[str] = []
+    for written in _closest(name, sorted(by_written), limit=limit * 3):
+        for key in sorted(by_written[written]):
+            if canonical.get(key) and canonical[key] not in out:
+                out.append(canonical[key])
+    return out[:limit]
 
-    names = sorted({r[0] for r in db.execute("SELECT name FROM entities")})
-    matches = process.extract(name, names, scorer=fuzz.WRatio, limit=limit, score_cutoff=60)
-    return [m[0] for m in matches]
 
-
-def _find_entities(db: Database, name: str) -> str:
+def _check_name(name: str) -> str:
     if not name or not name.strip():
         raise BadInput("entity name is empty (give a name, e.g. crossbook where-else 'Frost Lance')")
     normalized = normalize_name(name)
     if not normalized:
         raise BadInput(f"entity name '{name}' has no letters or digits")
     return normalized
+
+
+def resolve_entity(db: Database, name: str) -> tuple[list[str], str]:
+    """The normalized keys of the entities ``name`` stands for, and how it matched: by
+    name in any case ("name"), by an alias or another name the index saw it written as
+    ("alias"), or with accents folded ("accents": "veloute" finds Velouté).
+
+    Raises BadInput for an empty name and EntityNotFound with ranked suggestions."""
+    normalized = _check_name(name)
+    if db.execute("SELECT 1 FROM entities WHERE normalized = ? LIMIT 1", [normalized]).fetchone():
+        return [normalized], "name"
+    known = _known_names(db)
+    if normalized in known:
+        return sorted(known[normalized][1]), "alias"
+    folded = fold_accents(normalized)
+    keys = {key for name_key, (_, ks) in known.items() if fold_accents(name_key) == folded for key in ks}
+    if keys:
+        return sorted(keys), "accents"
+    raise _not_found(db, name)
 
 
 def _not_found(db: Database, name: str, what: str = "") -> EntityNotFound:
@@ -140,16 +192,16 @@ def where_else(
     """Every mention of the entity across books, grouped by book, defines first.
 
     ``books`` and ``exclude_books`` name books as resolve_book() takes them.
-    Returns {"query", "entities": [{id, name, entity_type, books: [{book, mentions}]}]}.
+    ``name`` is matched as resolve_entity() does (name, alias, any case, accents folded).
+    Returns {"query", "normalized", "matched_by", "entities": [{id, name, entity_type,
+    books: [{book, mentions}]}]}.
     Raises BadInput for an empty name, BookNotFound for a book filter that names no
     single book, and EntityNotFound (with suggestions) for no match.
     """
     books = resolve_books(db, books)
     exclude_books = resolve_books(db, exclude_books, "--exclude-book")
-    normalized = _find_entities(db, name)
-    rows = list(db.query(WHERE_ELSE_SQL, [normalized]))
-    if not rows:
-        raise _not_found(db, name)
+    keys, matched_by = resolve_entity(db, name)
+    rows = [row for key in keys for row in db.query(WHERE_ELSE_SQL, [key])]
     seen = set()
     entities: dict[int, dict] = {}
     for row in rows:
@@ -180,18 +232,17 @@ def where_else(
         out.append({**entity, "books": groups})
     # a defined entity before one that is only referenced
     out.sort(key=lambda e: (e["books"][0]["mentions"][0]["mention_type"] != "defines", e["entity_type"]))
-    return {"query": name, "normalized": normalized, "entities": out}
+    return {"query": name, "normalized": keys[0], "matched_by": matched_by, "entities": out}
 
 
 def entity_detail(db: Database, name: str) -> dict:
     """One entity (or each same-name entity of a different type): type, definitions, and
     per-book reference counts. Raises BadInput / EntityNotFound."""
-    normalized = _find_entities(db, name)
-    entities = list(
-        db.query("SELECT id, name, entity_type FROM entities WHERE normalized = ? ORDER BY entity_type", [normalized])
-    )
-    if not entities:
-        raise _not_found(db, name)
+    keys, matched_by = resolve_entity(db, name)
+    entities = [
+        entity for key in keys
+        for entity in db.query("SELECT id, name, entity_type FROM entities WHERE normalized = ? ORDER BY entity_type", [key])
+    ]
     out = []
     for entity in entities:
         definitions = [
@@ -213,7 +264,7 @@ def entity_detail(db: Database, name: str) -> dict:
         }
         out.append({**entity, "definitions": definitions, "references_by_book": references,
                     "related": related_entities(db, entity["id"])})
-    return {"query": name, "entities": out}
+    return {"query": name, "matched_by": matched_by, "entities": out}
 
 
 RELATED_SQL = """

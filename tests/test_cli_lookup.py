@@ -1,8 +1,6 @@
 """Naming books and entities the way a user types them: prefixes, any case, ids, aliases,
 accents; errors that list the candidates."""
 
-import json
-
 import pytest
 
 from tests.helpers import BOOK_A, BOOK_B, write
@@ -125,6 +123,15 @@ def test_suggestions_are_ranked_by_similarity_in_any_case(shelf, cli):
     result = cli("where-else", "frost lanse")
     assert result.exit_code == 1 and result.stdout == ""
     assert "Did you mean: Frost Lance" in result.stderr
-    result = cli("where-else", "chiled", "--json")
-    error = json.loads(result.stdout)["error"]
-    assert error["suggestions"][0] == "Chilled"
+    result = cli("where-else", "chiled")
+    assert result.exit_code == 1 and "Did you mean: Chilled" in result.stderr
+
+
+def test_suggest_ranks_the_closest_name_first_and_maps_aliases(shelf, index_dir):
+    from index.db import open_db
+    from index.lookup import suggest
+
+    db = open_db(index_dir)
+    assert suggest(db, "SHEILD")[0] == "Shield"
+    assert suggest(db, "ice lanse")[0] == "Frost Lance"      # through its alias
+    assert suggest(db, "veloutte")[0] == "Velouté"
