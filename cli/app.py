@@ -14,9 +14,11 @@ from rich.table import Table
 
 from index.config import CONFIG_FILE, Settings, load_settings
 
+from .group import GlobalOptionsGroup
 from .output import EventWriter, ProgressReporter, cli_errors, emit, relation_label, warn
 
 app = typer.Typer(
+    cls=GlobalOptionsGroup,
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
     add_completion=False,

@@ -1,0 +1,44 @@
+"""Global options, settings files, exit codes and JSON errors: the command line's contract."""
+
+import json
+
+import pytest
+
+from tests.helpers import BOOK_A, write
+
+
+@pytest.fixture
+def other_index(tmp_path, cli_json):
+    """An index somewhere else than CROSSBOOK_INDEX, with one book."""
+    where = tmp_path / "elsewhere"
+    cli_json("--index", where, "ingest", write(tmp_path / "a.md", BOOK_A), "--relations", "off")
+    return where
+
+
+# -- item 5: global options after the command ---------------------------------------------------
+
+def test_global_options_work_after_the_command(other_index, cli, cli_json):
+    assert cli("books").exit_code == 1  # nothing at CROSSBOOK_INDEX: the option is what counts
+    books = cli_json("books", "--index", other_index)
+    assert [b["title"] for b in books] == ["Core Rules"]
+    assert [b["title"] for b in cli_json("books", f"--index={other_index}")] == ["Core Rules"]
+    result = cli_json("where-else", "Chilled", "--index", other_index, "--debug", "--embedder", "hash")
+    assert result["entities"][0]["name"] == "Chilled"
+
+
+def test_global_options_after_a_subcommand_of_a_group(other_index, cli):
+    result = cli("review", "accept", "999", "--index", other_index, "--json")
+    assert result.exit_code == 1 and "no relationship with id 999" in result.stderr
+
+
+def test_an_option_value_and_text_after_double_dash_stay_put():
+    from typer.main import get_command
+
+    from cli.app import app
+    from cli.group import hoist_global_options
+
+    group = get_command(app)
+    assert hoist_global_options(group, ["where-else", "--", "--debug"]) == ["where-else", "--", "--debug"]
+    assert hoist_global_options(group, ["books", "--index"]) == ["books", "--index"]
+    assert hoist_global_options(group, ["--debug", "books", "--index", "X", "--json"]) == \
+        ["--index", "X", "--debug", "books", "--json"]
