@@ -50,7 +50,7 @@ class State:
     def settings(self, config: Optional[Path] = None, **flags) -> Settings:
         path = config or self.config or Path(CONFIG_FILE)
         flags = {"index_dir": self.index, "embedder": self.embedder, "chroma_url": self.chroma_url, **flags}
-        return load_settings(flags, os.environ, path)
+        return load_settings(flags, os.environ, path, config_required=path == self.config)
 
 
 @app.callback()
@@ -61,7 +61,7 @@ def main(
     ),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
     config: Optional[Path] = typer.Option(
-        None, "--config", help="Settings file (default ./crossbook.toml when present)."
+        None, "--config", help="Settings file; it must exist (default: ./crossbook.toml when present)."
     ),
     embedder: Optional[str] = typer.Option(
         None, "--embedder", help="local (default, offline MiniLM), openai, or hash (tests)."

@@ -42,3 +42,22 @@ def test_an_option_value_and_text_after_double_dash_stay_put():
     assert hoist_global_options(group, ["books", "--index"]) == ["books", "--index"]
     assert hoist_global_options(group, ["--debug", "books", "--index", "X", "--json"]) == \
         ["--index", "X", "--debug", "books", "--json"]
+
+
+# -- item 6: --config ---------------------------------------------------------------------------
+
+def test_an_explicit_config_that_is_missing_is_an_error(other_index, cli, tmp_path):
+    result = cli("--config", tmp_path / "nope.toml", "books", "--index", other_index)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "settings file" in result.stderr and "nope.toml' (--config) does not exist" in result.stderr
+
+
+def test_an_explicit_config_is_read(other_index, cli, tmp_path, monkeypatch):
+    monkeypatch.delenv("CROSSBOOK_INDEX")  # the environment would win over the file
+    config = write(tmp_path / "settings.toml", f'index = "{other_index}"\n')
+    result = cli("books", "--config", config, "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)[0]["title"] == "Core Rules"
+
+
+def test_the_default_config_may_be_absent(other_index, cli):
+    assert cli("books", "--index", other_index).exit_code == 0
