@@ -14,6 +14,7 @@ from rich.table import Table
 
 from index.config import CONFIG_FILE, Settings, load_settings
 
+from .choices import check_embedder, check_extractor, check_ontology, check_pack, check_relations
 from .group import GlobalOptionsGroup
 from .output import EventWriter, ProgressReporter, cli_errors, emit, relation_label, warn
 
@@ -27,10 +28,10 @@ app = typer.Typer(
 
 JSON_OPT = typer.Option(False, "--json", help="Print one JSON document instead of text.")
 RELATIONS_OPT = typer.Option(
-    None, "--relations", help="Relationship extraction: auto (llm with openai, spacy with rules), llm, spacy or off."
+    None, "--relations", callback=check_relations, help="Relationship extraction: auto (llm with openai, spacy with rules), llm, spacy or off."
 )
 ONTOLOGY_OPT = typer.Option(
-    [], "--ontology", help="Extra ontology pack: ttrpg, story, rulebook or a .toml/.json path (repeatable)."
+    [], "--ontology", callback=check_ontology, help="Extra ontology pack: ttrpg, story, rulebook or a .toml/.json path (repeatable)."
 )
 BOOK_HELP = "a title, any case; a unique prefix of one; or its id (see: crossbook books)"
 BOOKS_OPT = typer.Option([], "--book", help=f"Only this book: {BOOK_HELP} (repeatable).")
@@ -64,7 +65,7 @@ def main(
         None, "--config", help="Settings file; it must exist (default: ./crossbook.toml when present)."
     ),
     embedder: Optional[str] = typer.Option(
-        None, "--embedder", help="local (default, offline MiniLM), openai, or hash (tests)."
+        None, "--embedder", callback=check_embedder, help="local (default, offline MiniLM), openai, or hash (tests)."
     ),
     chroma_url: Optional[str] = typer.Option(
         None, "--chroma-url", help="Chroma server URL (env CROSSBOOK_CHROMA_URL; default: embedded)."
@@ -87,10 +88,10 @@ def ingest(
     ctx: typer.Context,
     paths: list[Path] = typer.Argument(..., help="Markdown books, or directories of them."),
     book: Optional[str] = typer.Option(None, "--book", help="Book title (default: first # heading or file stem)."),
-    extractor: Optional[str] = typer.Option(None, "--extractor", help="rules (offline default) or openai."),
+    extractor: Optional[str] = typer.Option(None, "--extractor", callback=check_extractor, help="rules (offline default) or openai."),
     model: Optional[str] = typer.Option(None, "--model", help="Chat model for --extractor openai."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp...)."),
-    pack: Optional[str] = typer.Option(None, "--pack", help="Domain pack: generic, gurps, or a .toml path."),
+    pack: Optional[str] = typer.Option(None, "--pack", callback=check_pack, help="Domain pack: generic, gurps, or a .toml path."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="LLM requests at once (default 8)."),
     link: Optional[bool] = typer.Option(None, "--link/--no-link", help="Add linker references to known entities (default on)."),
     force: bool = typer.Option(False, "--force", help="Re-extract even when the book is unchanged."),
@@ -101,7 +102,7 @@ def ingest(
 ) -> None:
     """Ingest books: sections -> chunks -> entity mentions in the index, child chunks in Chroma."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.pipeline import Ingest, ingest_paths
 
         settings = state.settings(
@@ -176,7 +177,7 @@ def delete_book_cmd(
 ) -> None:
     """Remove a book and everything derived from it; drop entities left with no mention."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.pipeline import delete_book
 
         settings = state.settings()
@@ -206,7 +207,7 @@ def where_else_cmd(
 ) -> None:
     """Where else does this entity appear? Mentions across books, definitions first."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.lookup import where_else
 
         db = _open(state.settings())
@@ -218,9 +219,11 @@ def where_else_cmd(
 
 
 def _render_where_else(console: Console, result: dict) -> None:
-    if result.get("matched_by") in ("alias", "accents"):
+    if result.get("matched_by") in ("alias", "accents") and result["entities"]:
         names = ", ".join(e["name"] for e in result["entities"])
         console.print(f"[dim]'{escape(result['query'])}' is {escape(names)} (matched by {result['matched_by']})[/dim]")
+    if not result["entities"]:
+        console.print(f"No mention of '{escape(result['query'])}' matches the filters given")
     for entity in result["entities"]:
         console.print(f"[bold]{escape(entity['name'])}[/bold] ({escape(entity['entity_type'])})")
         for group in entity["books"]:
@@ -239,7 +242,7 @@ def entity(
 ) -> None:
     """One entity: its type, where it is defined, and references per book."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.lookup import entity_detail
 
         db = _open(state.settings())
@@ -274,7 +277,7 @@ def _render_entity(console: Console, result: dict) -> None:
 def books(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """The books in the index, with their counts and how they were ingested."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.lookup import list_books
 
         db = _open(state.settings())
@@ -296,7 +299,7 @@ def _render_books(console: Console, rows) -> None:
 def rebuild(
     ctx: typer.Context,
     manifest: Path = typer.Argument(Path(CONFIG_FILE), help="Manifest listing [[books]] (path, title)."),
-    extractor: Optional[str] = typer.Option(None, "--extractor", help="rules (offline default) or openai."),
+    extractor: Optional[str] = typer.Option(None, "--extractor", callback=check_extractor, help="rules (offline default) or openai."),
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
@@ -304,7 +307,7 @@ def rebuild(
 ) -> None:
     """Reconcile the index with a manifest: add, update, delete, skip unchanged books."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.pipeline import Ingest, read_manifest, rebuild as run_rebuild
 
         read_manifest(manifest)

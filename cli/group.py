@@ -6,8 +6,11 @@ group's options before the command name, so the group moves them there before pa
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import Any
 
+import typer
 from typer.core import TyperGroup
 
 
@@ -17,6 +20,36 @@ class GlobalOptionsGroup(TyperGroup):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         return super().parse_args(ctx, hoist_global_options(self, args))
+
+    def main(self, args: list[str] | None = None, *pos: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Click's main, with usage errors as plain Click prints them (``Error: ...`` on one
+        line, exit 2) instead of a boxed panel; under ``--json`` they are also a JSON
+        document on stdout, ``{"error": {"code": "usage", "message": ...}}``."""
+        args = list(sys.argv[1:] if args is None else args)
+        if not standalone_mode:
+            return super().main(args, *pos, standalone_mode=False, **kwargs)
+        as_json = "--json" in _before_double_dash(args)
+        try:
+            returned = super().main(args, *pos, standalone_mode=False, **kwargs)
+        except typer.TyperException as exc:  # Click's usage errors derive from it
+            if as_json:
+                _print_json_error("usage", exc.format_message())
+            exc.show()
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            if as_json:
+                _print_json_error("aborted", "aborted")
+            sys.stderr.write("Aborted!\n")
+            sys.exit(1)
+        sys.exit(returned if isinstance(returned, int) else 0)
+
+
+def _print_json_error(code: str, message: str) -> None:
+    sys.stdout.write(json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False, indent=2) + "\n")
+
+
+def _before_double_dash(args: list[str]) -> list[str]:
+    return args[: args.index("--")] if "--" in args else args
 
 
 def _global_options(group: Any) -> dict[str, bool]:

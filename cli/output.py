@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NoReturn
 
 import typer
 from rich.console import Console
@@ -51,16 +52,33 @@ def warn(message: str) -> None:
     stderr.print(f"Warning: {message}", markup=False)
 
 
+def error_code(exc: BaseException) -> str:
+    """A stable machine-readable name for an error: its class in snake_case
+    (EntityNotFound -> "entity_not_found")."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
+
+
+def fail(code: str, message: str, as_json: bool, exit_code: int = 1, **details: Any) -> NoReturn:
+    """Report an error: one line on stderr, and under --json also
+    ``{"error": {"code", "message", ...}}`` on stdout; then exit."""
+    if as_json:
+        document = {"error": {"code": code, "message": message, **details}}
+        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2, default=_default) + "\n")
+    stderr.print(f"Error: {message}", markup=False)
+    raise typer.Exit(exit_code)
+
+
 @contextlib.contextmanager
-def cli_errors(debug: bool) -> Iterator[None]:
-    """Map library errors to one stderr line and an exit code; tracebacks only with --debug."""
+def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
+    """Map library errors to one stderr line and an exit code; tracebacks only with --debug.
+    Under --json the error is also the JSON document on stdout."""
     try:
         yield
     except CrossbookError as exc:
         if debug:
             raise
-        stderr.print(f"Error: {exc}", markup=False)
-        raise typer.Exit(1) from None
+        details = {"suggestions": exc.suggestions} if getattr(exc, "suggestions", None) else {}
+        fail(error_code(exc), str(exc), as_json, **details)
     except KeyboardInterrupt:
         stderr.print("Interrupted: the index is as it was before this book.", markup=False)
         raise typer.Exit(130) from None
@@ -69,11 +87,7 @@ def cli_errors(debug: bool) -> Iterator[None]:
     except Exception as exc:  # anything unexpected: one line, details with --debug
         if debug:
             raise
-        stderr.print(
-            f"Error: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)",
-            markup=False,
-        )
-        raise typer.Exit(1) from None
+        fail("unexpected", f"unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)", as_json)
 
 
 class ProgressReporter:

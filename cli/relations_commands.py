@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .app import BOOK_HELP, JSON_OPT, State, _open, app
+from .choices import check_export_format, check_status
 from .output import cli_errors, emit, relation_label, stderr
 
 ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
@@ -35,13 +36,13 @@ def _render_rows(console: Console, rows: list[dict]) -> None:
 def relations(
     ctx: typer.Context,
     relation_type: Optional[str] = typer.Option(None, "--type", help="Only this relation type (an alias works too)."),
-    status: Optional[str] = typer.Option(None, "--status", help="ready, invalid or pending_entities."),
+    status: Optional[str] = typer.Option(None, "--status", callback=check_status, help="ready, invalid or pending_entities."),
     book: Optional[str] = typer.Option(None, "--book", help=f"Only relationships stated in this book: {BOOK_HELP}."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Typed relationships between entities, with their evidence, status and review state."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.lookup import resolve_book
         from index.relations.query import list_relationships
 
@@ -65,7 +66,7 @@ def _render_decision(console: Console, row: dict) -> None:
 
 def _decide(ctx: typer.Context, relationship_id: int, action: str, as_json: bool, **kwargs) -> None:
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.relations.query import review
 
         db = _open(state.settings())
@@ -84,7 +85,7 @@ def review_main(
     if ctx.invoked_subcommand is not None:
         return
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.lookup import resolve_book
         from index.relations.query import list_relationships, review
 
@@ -143,14 +144,14 @@ def review_adjust(
 @app.command()
 def export(
     ctx: typer.Context,
-    fmt: str = typer.Option("jsonl", "--format", help="jsonl (nodes then edges, one per line) or graphml."),
+    fmt: str = typer.Option("jsonl", "--format", callback=check_export_format, help="jsonl (nodes then edges, one per line) or graphml."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout)."),
     include_invalid: bool = typer.Option(False, "--include-invalid", help="Also export invalid relationships."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Export the relationship graph for graph tools (networkx, Gephi, Neo4j import)."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.errors import BadInput
         from index.relations.query import export as run_export
 

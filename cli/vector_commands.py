@@ -32,7 +32,7 @@ def search(
 ) -> None:
     """Plain vector search over child chunks; returns their parent sections."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.retrieve import search as run_search
 
         from index.lookup import resolve_books
@@ -57,7 +57,7 @@ def retrieve(
 ) -> None:
     """Multi-hop retrieval: vector search, then the entity index, then book-filtered searches."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.retrieve import retrieve as run_retrieve
 
         from index.lookup import resolve_books
@@ -92,7 +92,7 @@ def doctor(
 ) -> None:
     """Report drift between SQLite and the Chroma vectors; --repair fixes it. Exit 1 if drift remains."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index import doctor as checks
         from index.vectors import embedder_for_id, recorded_embedder
 
@@ -139,7 +139,7 @@ def reembed(
 ) -> None:
     """Re-embed every child chunk with the embedder given by --embedder, and switch the index to it."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index import doctor as checks
 
         settings = state.settings()

@@ -195,8 +195,10 @@ def where_else(
     ``name`` is matched as resolve_entity() does (name, alias, any case, accents folded).
     Returns {"query", "normalized", "matched_by", "entities": [{id, name, entity_type,
     books: [{book, mentions}]}]}.
-    Raises BadInput for an empty name, BookNotFound for a book filter that names no
-    single book, and EntityNotFound (with suggestions) for no match.
+    The entity exists but the filters leave no mention: ``entities`` is empty (a query
+    with no hits is not an error). Raises BadInput for an empty name, BookNotFound for a
+    book filter that names no single book, and EntityNotFound (with suggestions) when no
+    entity has that name.
     """
     books = resolve_books(db, books)
     exclude_books = resolve_books(db, exclude_books, "--exclude-book")
@@ -222,8 +224,6 @@ def where_else(
             {"id": row["entity_id"], "name": row["name"], "entity_type": row["entity_type"], "books": {}},
         )
         entity["books"].setdefault(row["book"], []).append(_mention(row).to_dict())
-    if not entities:
-        raise EntityNotFound(f"'{name}' is in the index, but no mention matches the filters given")
     out = []
     for entity in entities.values():
         groups = [{"book": b, "mentions": m} for b, m in entity["books"].items()]

@@ -61,3 +61,60 @@ def test_an_explicit_config_is_read(other_index, cli, tmp_path, monkeypatch):
 
 def test_the_default_config_may_be_absent(other_index, cli):
     assert cli("books", "--index", other_index).exit_code == 0
+
+
+# -- item 7: exit codes -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, option", [
+    (("ingest", "BOOK", "--pack", "gurpz"), "--pack"),
+    (("relations", "--status", "bogus"), "--status"),
+    (("export", "--format", "csv"), "--format"),
+    (("ingest", "BOOK", "--relations", "sometimes"), "--relations"),
+    (("ingest", "BOOK", "--extractor", "magic"), "--extractor"),
+    (("books", "--embedder", "nope"), "--embedder"),
+])
+def test_an_invalid_option_value_is_a_usage_error(other_index, cli, tmp_path, args, option):
+    book = write(tmp_path / "b.md", BOOK_A)
+    result = cli(*[book if a == "BOOK" else a for a in args], "--index", other_index)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"Error: Invalid value for '{option}'" in result.stderr
+
+
+def test_no_hits_exit_0_and_a_name_not_in_the_index_exits_1(other_index, cli, cli_json):
+    # a query that ran and found nothing is a result
+    assert cli_json("relations", "--status", "invalid", "--index", other_index) == []
+    filtered = cli_json("where-else", "Chilled", "--type", "spell", "--index", other_index)
+    assert filtered["entities"] == []  # Chilled is a condition
+    text = cli("where-else", "Chilled", "--type", "spell", "--index", other_index)
+    assert text.exit_code == 0 and "No mention of 'Chilled' matches the filters" in text.stdout
+    # naming something the index does not have is an error
+    assert cli("where-else", "Nothing Like It", "--index", other_index).exit_code == 1
+    assert cli("entity", "Nothing Like It", "--index", other_index).exit_code == 1
+    assert cli("where-else", "Chilled", "--book", "Nope", "--index", other_index).exit_code == 1
+
+
+# -- JSON errors ----------------------------------------------------------------------------------
+
+def test_under_json_an_error_is_a_json_document_on_stdout(other_index, cli):
+    result = cli("where-else", "Chiled", "--index", other_index, "--json")
+    assert result.exit_code == 1
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "entity_not_found" and error["message"].startswith("no entity named 'Chiled'")
+    assert error["suggestions"][0] == "Chilled"
+    assert result.stderr.startswith("Error: no entity named 'Chiled'")
+    book = cli("where-else", "Chilled", "--book", "Nope", "--index", other_index, "--json")
+    assert json.loads(book.stdout)["error"]["code"] == "book_not_found"
+
+
+def test_under_json_a_usage_error_is_a_json_document_too(other_index, cli):
+    result = cli("relations", "--status", "bogus", "--json", "--index", other_index)
+    assert result.exit_code == 2
+    error = json.loads(result.stdout)["error"]
+    assert error["code"] == "usage" and "unknown status 'bogus'" in error["message"]
+    missing = cli("books", "--json", "--no-such-option")
+    assert missing.exit_code == 2 and json.loads(missing.stdout)["error"]["code"] == "usage"
+
+
+def test_without_json_stdout_stays_empty_on_error(other_index, cli):
+    result = cli("where-else", "Chiled", "--index", other_index)
+    assert result.exit_code == 1 and result.stdout == ""
