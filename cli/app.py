@@ -16,7 +16,8 @@ from index.config import CONFIG_FILE, Settings, load_settings
 
 from .choices import check_embedder, check_extractor, check_ontology, check_pack, check_relations
 from .group import GlobalOptionsGroup
-from .output import EventWriter, ProgressReporter, cli_errors, emit, relation_label, warn
+from .output import EventWriter, cli_errors, emit, relation_label, warn
+from .progress import ModelLoadReporter, ProgressReporter
 
 app = typer.Typer(
     cls=GlobalOptionsGroup,
@@ -47,6 +48,11 @@ class State:
     config: Optional[Path]
     embedder: Optional[str] = None
     chroma_url: Optional[str] = None
+    quiet: bool = False
+
+    def progress(self, label: str, books: Optional[int] = None) -> ProgressReporter:
+        """The progress display on stderr (nothing with --quiet)."""
+        return ProgressReporter(label, books=books, quiet=self.quiet)
 
     def settings(self, config: Optional[Path] = None, **flags) -> Settings:
         path = config or self.config or Path(CONFIG_FILE)
@@ -70,9 +76,10 @@ def main(
     chroma_url: Optional[str] = typer.Option(
         None, "--chroma-url", help="Chroma server URL (env CROSSBOOK_CHROMA_URL; default: embedded)."
     ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display (warnings and errors still show)."),
 ) -> None:
     """crossbook: ingest books, then ask where else an entity appears."""
-    ctx.obj = State(index, debug, config, embedder, chroma_url)
+    ctx.obj = State(index, debug, config, embedder, chroma_url, quiet)
 
 
 def _open(settings: Settings, create: bool = False):
@@ -112,12 +119,15 @@ def ingest(
         _check_extractor(settings)
         from index.pipeline import load_books
 
-        load_books(paths, book)  # every bad path fails here, before the index is touched
+        count = len(load_books(paths, book))  # every bad path fails here, before the index is touched
         _check_chroma(settings)
         db = _open(settings, create=True)
-        with _vectors(settings, db) as vectors, EventWriter(events) as sink, ProgressReporter("ingest") as progress:
-            job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors, events=sink)
-            results = ingest_paths(job, paths, title=book, force=force)
+        with _vectors(settings, db) as vectors, EventWriter(events) as sink:
+            with state.progress("ingest", books=count) as progress:
+                vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
+                job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
+                             events=progress.watching(sink))
+                results = ingest_paths(job, paths, title=book, force=force)
             sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
 
 
@@ -310,15 +320,18 @@ def rebuild(
     with cli_errors(state.debug, as_json):
         from index.pipeline import Ingest, read_manifest, rebuild as run_rebuild
 
-        read_manifest(manifest)
+        count = len(read_manifest(manifest))
         settings = state.settings(config=manifest, extractor=extractor, relations=relations,
                                   ontology=tuple(ontology) or None)
         _check_extractor(settings)
         _check_chroma(settings)
         db = _open(settings, create=True)
-        with _vectors(settings, db) as vectors, EventWriter(events) as sink, ProgressReporter("rebuild") as progress:
-            job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors, events=sink)
-            summary = run_rebuild(job, manifest)
+        with _vectors(settings, db) as vectors, EventWriter(events) as sink:
+            with state.progress("rebuild", books=count) as progress:
+                vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
+                job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
+                             events=progress.watching(sink))
+                summary = run_rebuild(job, manifest)
             sink.emit(summary, as_json, lambda c: _render_rebuild(c, summary))
         if summary["failed"]:
             raise typer.Exit(1)

@@ -14,7 +14,6 @@ from typing import Any, Callable, Iterator, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from index.errors import CrossbookError
 
@@ -88,43 +87,6 @@ def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
         if debug:
             raise
         fail("unexpected", f"unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)", as_json)
-
-
-class ProgressReporter:
-    """The library's progress callback: a rich bar on a TTY, a few plain lines otherwise."""
-
-    def __init__(self, label: str = ""):
-        self.label = label
-        self.tty = sys.stderr.isatty()
-        self._progress: Progress | None = None
-        self._tasks: dict[str, int] = {}
-        self._last: dict[str, int] = {}
-
-    def __enter__(self) -> "ProgressReporter":
-        if self.tty:
-            self._progress = Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TimeElapsedColumn(), console=stderr, transient=True,
-            )
-            self._progress.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._progress:
-            self._progress.stop()
-
-    def __call__(self, phase: str, done: int, total: int) -> None:
-        name = f"{self.label} {phase}".strip()
-        if self._progress is not None:
-            if name not in self._tasks:
-                self._tasks[name] = self._progress.add_task(name, total=total)
-            self._progress.update(self._tasks[name], completed=done, total=total)
-            return
-        # plain lines: the end of each phase, and every 25% of a long one
-        step = max(25, total // 4)
-        if (done == total or done // step != self._last.get(name, 0) // step) and self._last.get(name) != done:
-            stderr.print(f"{name}: {done}/{total}", markup=False)
-        self._last[name] = done
 
 
 class EventWriter:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .app import BOOKS_OPT, JSON_OPT, State, _open, _vectors, app
-from .output import ProgressReporter, cli_errors, emit
+from .output import cli_errors, emit
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
 
@@ -103,7 +103,7 @@ def doctor(
         # one is reported, and switching is reembed's job
         embedder = embedder_for_id(recorded, settings) if recorded else None
         with _vectors(settings, db, check=False, embedder=embedder) as vectors:
-            with ProgressReporter("repair") as progress:
+            with state.progress("repair") as progress:
                 if repair:
                     report = checks.repair(db, vectors, progress, selected=settings.embedder)
                 else:
@@ -147,7 +147,7 @@ def reembed(
         from index.embed import get_embedder
 
         with _vectors(settings, db, check=False, embedder=get_embedder(settings)) as new:
-            with ProgressReporter("reembed") as progress:
+            with state.progress("reembed") as progress:
                 result = checks.reembed(db, new, progress)
         emit(result, as_json, lambda c: c.print(
             f"Re-embedded with {escape(result['embedder'])} (was {escape(str(result['previous']))}): "

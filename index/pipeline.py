@@ -92,6 +92,7 @@ def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str
 def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> IngestResult:
     """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError."""
     db, settings, pack = job.db, job.settings, job.pack
+    job.events({"event": "book.start", "book": title, "path": str(book.path)})
     existing = store.get_book(db, title)
     result = IngestResult(title=title, path=str(book.path), status="updated" if existing else "added")
     if (
