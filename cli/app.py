@@ -15,7 +15,7 @@ from rich.table import Table
 from index.config import CONFIG_FILE, Settings, load_settings
 
 from .choices import check_embedder, check_extractor, check_ontology, check_pack, check_relations
-from .group import GlobalOptionsGroup
+from .group import GlobalOptionsGroup, examples
 from .output import EventWriter, cli_errors, emit, relation_label, warn
 from .progress import ModelLoadReporter, ProgressReporter
 
@@ -90,7 +90,10 @@ def _open(settings: Settings, create: bool = False):
 
 # -- ingest -----------------------------------------------------------------------------------
 
-@app.command()
+@app.command(epilog=examples(
+    "crossbook ingest book.md more-books/ --pack gurps",
+    "crossbook ingest book.md --extractor openai --model gpt-4o-mini",
+))
 def ingest(
     ctx: typer.Context,
     paths: list[Path] = typer.Argument(..., help="Markdown books, or directories of them."),
@@ -179,7 +182,7 @@ def _render_ingest(console: Console, results) -> None:
 
 # -- delete-book ------------------------------------------------------------------------------
 
-@app.command("delete-book")
+@app.command("delete-book", epilog=examples("crossbook delete-book \"Martial Arts\""))
 def delete_book_cmd(
     ctx: typer.Context,
     title: str = typer.Argument(..., help="Title of the book to remove (see: crossbook books)."),
@@ -205,7 +208,11 @@ def delete_book_cmd(
 
 # -- where-else / entity / books --------------------------------------------------------------
 
-@app.command("where-else")
+@app.command("where-else", epilog=examples(
+    "crossbook where-else \"Frost Lance\"",
+    "crossbook where-else \"ice lance\" --book grimoire",
+    "crossbook where-else Shield --type spell --exclude-book core --json",
+))
 def where_else_cmd(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="Entity name or alias, any case and accents ('the' and punctuation ignored)."),
@@ -244,7 +251,7 @@ def _render_where_else(console: Console, result: dict) -> None:
         console.print()
 
 
-@app.command()
+@app.command(epilog=examples("crossbook entity Chilled", "crossbook entity veloute --json"))
 def entity(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="Entity name or alias, any case and accents."),
@@ -283,7 +290,7 @@ def _render_entity(console: Console, result: dict) -> None:
         console.print()
 
 
-@app.command()
+@app.command(epilog=examples("crossbook books", "crossbook books --json"))
 def books(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """The books in the index, with their counts and how they were ingested."""
     state: State = ctx.obj
@@ -305,7 +312,7 @@ def _render_books(console: Console, rows) -> None:
 
 # -- rebuild ----------------------------------------------------------------------------------
 
-@app.command()
+@app.command(epilog=examples("crossbook rebuild", "crossbook rebuild sample_corpus/crossbook.toml --quiet --json"))
 def rebuild(
     ctx: typer.Context,
     manifest: Path = typer.Argument(Path(CONFIG_FILE), help="Manifest listing [[books]] (path, title)."),

@@ -11,12 +11,18 @@ import sys
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
+from rich.markup import escape
+from typer.core import TyperArgument, TyperGroup
 
 
 class GlobalOptionsGroup(TyperGroup):
     """A TyperGroup whose own options (``--index DIR``, ``--debug``...) may appear anywhere
-    on the command line before a ``--``; ``--help`` stays with the command it follows."""
+    on the command line before a ``--``; ``--help`` stays with the command it follows.
+    Its help reads like Click's: ``--force``, ``--book TEXT``, ``PATHS...``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        plain_help(self)
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         return super().parse_args(ctx, hoist_global_options(self, args))
@@ -50,6 +56,71 @@ def _print_json_error(code: str, message: str) -> None:
 
 def _before_double_dash(args: list[str]) -> list[str]:
     return args[: args.index("--")] if "--" in args else args
+
+
+class PlainArgument(TyperArgument):
+    """An argument shown as ``NAME`` (``[NAME]`` when optional) with no ``<type>``."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def get_usage_pieces(self, ctx: Any) -> list[str]:
+        return [self.metavar if self.required else f"[{self.metavar}]"]
+
+
+def plain_help(command: Any) -> None:
+    """Give every parameter of ``command`` and its subcommands a Click-style metavar:
+    flags show none (not ``<bool>``), options their value kind (``TEXT``, ``INTEGER``,
+    ``PATH``), arguments their name in capitals (``PATHS...``, not ``{paths}...``). Help
+    text is plain text: brackets are escaped so rich shows ``[[books]]`` as written."""
+    if getattr(command, "plain_help_done", False):
+        return
+    command.plain_help_done = True
+    for attr in ("help", "short_help", "epilog"):
+        if getattr(command, attr, None):
+            setattr(command, attr, escape(getattr(command, attr)))
+    for param in command.params:
+        if getattr(param, "help", None):
+            param.help = escape(param.help)
+        if param.param_type_name == "option":
+            if param.is_flag or param.count:
+                param.metavar = ""
+            elif param.metavar is None:
+                param.metavar = _value_kind(param)
+        elif isinstance(param, TyperArgument):
+            if param.metavar is None:
+                param.metavar = param.name.upper() + ("..." if param.nargs != 1 else "")
+            param.__class__ = PlainArgument
+    command.get_help_option = _plain_help_option(command.get_help_option)
+    for sub in getattr(command, "commands", {}).values():
+        plain_help(sub)
+
+
+def _plain_help_option(make: Any) -> Any:
+    """``--help`` is made per context, outside ``params``: drop its ``<bool>`` too."""
+
+    def get_help_option(ctx: Any) -> Any:
+        option = make(ctx)
+        if option is not None:
+            option.metavar = ""
+        return option
+
+    return get_help_option
+
+
+def examples(*lines: str) -> str:
+    """A command's help epilog: its example command lines, one per line."""
+    return "Examples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def _value_kind(option: Any) -> str:
+    """TEXT, INTEGER, FLOAT or PATH for an option's value (typer's own types)."""
+    described = option.type_descriptor
+    if described.is_path:
+        return "PATH"
+    name = described.ranged_type_name if described.is_ranged else option.bare_type()
+    name = name.removeprefix("list[").removesuffix("]")
+    return {"str": "TEXT", "int": "INTEGER", "float": "FLOAT", "Path": "PATH"}.get(name, name.upper())
 
 
 def _global_options(group: Any) -> dict[str, bool]:

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from .app import BOOK_HELP, JSON_OPT, State, _open, app
 from .choices import check_export_format, check_status
+from .group import examples
 from .output import cli_errors, emit, relation_label, stderr
 
 ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
@@ -32,7 +33,10 @@ def _render_rows(console: Console, rows: list[dict]) -> None:
     console.print(table)
 
 
-@app.command()
+@app.command(epilog=examples(
+    "crossbook relations --type inflicts --json",
+    "crossbook relations --status invalid --book grimoire",
+))
 def relations(
     ctx: typer.Context,
     relation_type: Optional[str] = typer.Option(None, "--type", help="Only this relation type (an alias works too)."),
@@ -74,7 +78,10 @@ def _decide(ctx: typer.Context, relationship_id: int, action: str, as_json: bool
         emit(row, as_json, lambda c: _render_decision(c, row))
 
 
-@review_app.callback(invoke_without_command=True)
+@review_app.callback(invoke_without_command=True, epilog=examples(
+    "crossbook review", "crossbook review --interactive", "crossbook review accept 12",
+    "crossbook review adjust 12 --type cast_by --flip",
+))
 def review_main(
     ctx: typer.Context,
     interactive: bool = typer.Option(False, "--interactive", help="Ask about each suggestion in turn."),
@@ -117,19 +124,21 @@ def review_main(
         emit(decisions, as_json, lambda c: [_render_decision(c, d) for d in decisions] or c.print("no decisions"))
 
 
-@review_app.command("accept")
+@review_app.command("accept", epilog=examples("crossbook review accept 12"))
 def review_accept(ctx: typer.Context, relationship_id: int = ID_ARG, as_json: bool = JSON_OPT) -> None:
     """Accept a suggested relationship."""
     _decide(ctx, relationship_id, "accept", as_json)
 
 
-@review_app.command("reject")
+@review_app.command("reject", epilog=examples("crossbook review reject 12"))
 def review_reject(ctx: typer.Context, relationship_id: int = ID_ARG, as_json: bool = JSON_OPT) -> None:
     """Reject a relationship: kept for the record, left out of entity detail and export."""
     _decide(ctx, relationship_id, "reject", as_json)
 
 
-@review_app.command("adjust")
+@review_app.command("adjust", epilog=examples(
+    "crossbook review adjust 12 --type inflicts", "crossbook review adjust 12 --flip",
+))
 def review_adjust(
     ctx: typer.Context,
     relationship_id: int = ID_ARG,
@@ -141,7 +150,10 @@ def review_adjust(
     _decide(ctx, relationship_id, "adjust", as_json, relation_type=relation_type, flip=flip)
 
 
-@app.command()
+@app.command(epilog=examples(
+    "crossbook export --format graphml -o shelf.graphml",
+    "crossbook export > graph.jsonl",
+))
 def export(
     ctx: typer.Context,
     fmt: str = typer.Option("jsonl", "--format", callback=check_export_format, help="jsonl (nodes then edges, one per line) or graphml."),

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from .app import BOOKS_OPT, JSON_OPT, State, _open, _vectors, app
+from .group import examples
 from .output import cli_errors, emit
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
@@ -22,7 +23,7 @@ def _excerpt(text: str, width: int = 160) -> str:
     return body if len(body) <= width else body[: width - 1].rstrip() + "…"
 
 
-@app.command()
+@app.command(epilog=examples("crossbook search \"frost breath\" -k 5 --book bestiary"))
 def search(
     ctx: typer.Context,
     query: str = typer.Argument(..., help="What to look for, in words."),
@@ -46,7 +47,9 @@ def search(
              lambda c: _render_passages(c, passages))
 
 
-@app.command()
+@app.command(epilog=examples(
+    "crossbook retrieve \"What does the spell the Frost Wyrm casts cost?\" --hops 2 --json",
+))
 def retrieve(
     ctx: typer.Context,
     question: str = typer.Argument(..., help="The question, in words."),
@@ -84,7 +87,7 @@ def _render_passages(console: Console, passages) -> None:
         console.print(f"    [dim]{escape(_excerpt(p.text))}[/dim]")
 
 
-@app.command()
+@app.command(epilog=examples("crossbook doctor", "crossbook doctor --repair"))
 def doctor(
     ctx: typer.Context,
     repair: bool = typer.Option(False, "--repair", help="Fix the drift from SQLite (the source of truth)."),
@@ -132,7 +135,7 @@ def _render_doctor(console: Console, report) -> None:
     console.print("ok: SQLite and Chroma agree" if report.ok else "drift found (run: crossbook doctor --repair)")
 
 
-@app.command()
+@app.command(epilog=examples("crossbook reembed --embedder openai"))
 def reembed(
     ctx: typer.Context,
     as_json: bool = JSON_OPT,

@@ -118,3 +118,27 @@ def test_under_json_a_usage_error_is_a_json_document_too(other_index, cli):
 def test_without_json_stdout_stays_empty_on_error(other_index, cli):
     result = cli("where-else", "Chiled", "--index", other_index)
     assert result.exit_code == 1 and result.stdout == ""
+
+
+# -- item 8: help ---------------------------------------------------------------------------------
+
+COMMANDS = [("ingest",), ("delete-book",), ("where-else",), ("entity",), ("books",), ("rebuild",),
+            ("search",), ("retrieve",), ("doctor",), ("reembed",), ("relations",), ("export",),
+            ("review",), ("review", "accept"), ("review", "reject"), ("review", "adjust")]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_every_command_help_is_plain_and_has_an_example(cli, command):
+    result = cli(*command, "--help")
+    assert result.exit_code == 0
+    text = result.stdout
+    assert "--json" in text and "Examples:" in text and f"crossbook {' '.join(command)}" in text.split("Examples:")[1]
+    for leak in ("<bool>", "<list", "<str>", "<path>", "{", "}"):
+        assert leak not in text, (leak, text)
+
+
+def test_help_shows_brackets_as_written_and_arguments_in_capitals(cli):
+    rebuild = cli("rebuild", "--help").stdout
+    assert "Manifest listing [[books]] (path, title)" in rebuild and "[MANIFEST]" in rebuild
+    ingest = cli("ingest", "--help").stdout
+    assert "ingest [OPTIONS] PATHS..." in ingest and "--book" in ingest and "TEXT" in ingest
