@@ -16,7 +16,7 @@ from rich.table import Table
 from .app import BOOK_HELP, JSON_OPT, State, _open, app
 from .choices import check_export_format, check_status
 from .group import examples
-from .output import cli_errors, emit, relation_label, stderr
+from .output import cli_errors, emit, relation_label, stderr, warn
 
 ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
 
@@ -75,6 +75,9 @@ def _decide(ctx: typer.Context, relationship_id: int, action: str, as_json: bool
 
         db = _open(state.settings())
         row = review(db, relationship_id, action, **kwargs)
+        if row["status"] == "invalid" and row["review_state"] == "adjusted":
+            warn(f"relationship {row['id']} as adjusted is invalid ({row['status_reason']}): it is left out of "
+                 f"entity detail and export unless accepted (crossbook review accept {row['id']})")
         emit(row, as_json, lambda c: _render_decision(c, row))
 
 

@@ -274,7 +274,7 @@ FROM entity_relationships_view v
 JOIN entities e ON e.id = v.related_id
 JOIN entity_relationships r ON r.id = v.relationship_id
 WHERE v.entity_id = ? AND v.review_state != 'rejected'
-  AND (v.status = 'ready' OR v.review_state IN ('accepted', 'adjusted'))
+  AND (v.status = 'ready' OR v.review_state = 'accepted')
 GROUP BY v.related_id, r.relation_type, v.direction, r.polarity
 ORDER BY n DESC, e.name, r.relation_type, r.polarity
 """
@@ -286,7 +286,8 @@ def related_entities(db: Database, entity_id: int) -> list[dict]:
     ``arrow`` its real direction (``Frost Wyrm → Frost Lance`` for "casts" on either
     entity's page); ``reads_as`` is the same edge read from this entity (``cast_by``);
     ``polarity`` keeps "X does not counter Y" apart from "X counters Y".
-    Rejected and invalid (unless accepted in review) relationships are left out."""
+    Rejected and invalid (unless accepted in review; an adjusted one is validated again)
+    relationships are left out."""
     me = db.execute("SELECT name FROM entities WHERE id = ?", [entity_id]).fetchone()[0]
     out = []
     for related_id, name, entity_type, stored_type, reads_as, direction, polarity, n in db.execute(RELATED_SQL, [entity_id]):
