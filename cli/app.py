@@ -16,7 +16,7 @@ from index.config import CONFIG_FILE, Settings, load_settings
 
 from .choices import check_embedder, check_extractor, check_ontology, check_pack, check_relations
 from .group import GlobalOptionsGroup, examples
-from .output import EventWriter, cli_errors, emit, relation_label, warn
+from .output import EventWriter, cli_errors, emit, relation_label, report_retries, section_in_book, warn
 from .progress import ModelLoadReporter, ProgressReporter
 
 app = typer.Typer(
@@ -80,6 +80,7 @@ def main(
 ) -> None:
     """crossbook: ingest books, then ask where else an entity appears."""
     ctx.obj = State(index, debug, config, embedder, chroma_url, quiet)
+    report_retries()
 
 
 def _open(settings: Settings, create: bool = False):
@@ -246,7 +247,7 @@ def _render_where_else(console: Console, result: dict) -> None:
         for group in entity["books"]:
             console.print(f"  [cyan]{escape(group['book'])}[/cyan]")
             for m in group["mentions"]:
-                console.print(f"    {m['mention_type']:<10} {escape(m['heading_path'] or '(before the first heading)')}")
+                console.print(f"    {m['mention_type']:<10} {escape(section_in_book(group['book'], m['heading_path']))}")
                 console.print(f"               [dim]{escape(m['context'])}[/dim]")
         console.print()
 
@@ -273,7 +274,7 @@ def _render_entity(console: Console, result: dict) -> None:
         if not e["definitions"]:
             console.print("  defined: nowhere in the index (only referenced)")
         for d in e["definitions"]:
-            console.print(f"  defined in [cyan]{escape(d['book'])}[/cyan] — {escape(d['section'])}")
+            console.print(f"  defined in [cyan]{escape(d['book'])}[/cyan] — {escape(section_in_book(d['book'], d['section']))}")
             console.print(f"    [dim]{escape(d['context'])}[/dim]")
         if e["references_by_book"]:
             table = Table("book", "sections referencing it", box=None, padding=(0, 2))
@@ -303,6 +304,9 @@ def books(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
 
 
 def _render_books(console: Console, rows) -> None:
+    if not rows:
+        console.print("No books in the index yet (run: crossbook ingest BOOK)")
+        return
     table = Table("id", "title", "sections", "defined", "mentions", "dropped", "extractor", "ingested", box=None, padding=(0, 2))
     for b in rows:
         table.add_row(str(b.id), escape(b.title), str(b.sections), str(b.entities_defined), str(b.mentions),

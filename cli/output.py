@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import re
 import sys
 from typing import Any, Callable, Iterator, NoReturn
@@ -38,6 +39,17 @@ def emit(result: Any, as_json: bool, render: Callable[[Console], None]) -> None:
         render(stdout)
 
 
+def section_in_book(book: str, heading_path: str | None) -> str:
+    """A section's heading path without the book title it starts with, for lines that
+    already name the book ("Creatures > Frost Wyrm", not "Bestiary > Creatures > ...")."""
+    if not heading_path:
+        return "(before the first heading)"
+    parts = heading_path.split(" > ")
+    if len(parts) > 1 and parts[0] == book:
+        return " > ".join(parts[1:])
+    return heading_path
+
+
 def relation_label(relation_type: str, polarity: str | None) -> str:
     """A relationship as a reader should take it: a denied one must not read as asserted."""
     if polarity == "denied":
@@ -49,6 +61,25 @@ def relation_label(relation_type: str, polarity: str | None) -> str:
 
 def warn(message: str) -> None:
     stderr.print(f"Warning: {message}", markup=False)
+
+
+class RetryWarnings(logging.Handler):
+    """The openai client retries a failing endpoint on its own (the embedder's requests):
+    each retry becomes a warning that says what is retried, instead of a silent wait."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message.startswith("Retrying request"):
+            warn(f"the OpenAI-compatible endpoint did not answer; {message[0].lower()}{message[1:]}")
+
+
+def report_retries() -> None:
+    """Show the openai client's retries as warnings (once per process)."""
+    logger = logging.getLogger("openai")
+    if not any(isinstance(h, RetryWarnings) for h in logger.handlers):
+        logger.addHandler(RetryWarnings(logging.INFO))
+    if logger.level == logging.NOTSET or logger.level > logging.INFO:
+        logger.setLevel(logging.INFO)
 
 
 def error_code(exc: BaseException) -> str:

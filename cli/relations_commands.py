@@ -16,7 +16,7 @@ from rich.table import Table
 from .app import BOOK_HELP, JSON_OPT, State, _open, app
 from .choices import check_export_format, check_status
 from .group import examples
-from .output import cli_errors, emit, relation_label, stderr, warn
+from .output import cli_errors, emit, relation_label, section_in_book, stderr, warn
 
 ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
 
@@ -109,7 +109,7 @@ def review_main(
             stderr.print(f"\n[{row['id']}] {row['source']} —{row['relation_type']}→ {row['target']}"
                          f"  ({row['status']}{', ' + row['status_reason'] if row['status_reason'] else ''})",
                          markup=False)
-            stderr.print(f"    {row['book']} > {row['section']}: \"{row['evidence']}\"", markup=False)
+            stderr.print(f"    {row['book']} — {section_in_book(row['book'], row['section'])}: \"{row['evidence']}\"", markup=False)
             answer = typer.prompt("accept, reject, adjust, skip or quit [a/r/j/s/q]", default="s", err=True)
             answer = answer.strip().lower()[:1]
             if answer == "q":
@@ -160,7 +160,8 @@ def review_adjust(
 def export(
     ctx: typer.Context,
     fmt: str = typer.Option("jsonl", "--format", callback=check_export_format, help="jsonl (nodes then edges, one per line) or graphml."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout)."),
+    output: Optional[Path] = typer.Option(
+        None, "-o", "--output", help="Write to FILE (default: stdout; with --json, one JSON document {nodes, edges})."),
     include_invalid: bool = typer.Option(False, "--include-invalid", help="Also export invalid relationships."),
     as_json: bool = JSON_OPT,
 ) -> None:
@@ -171,6 +172,12 @@ def export(
         from index.relations.query import export as run_export
 
         db = _open(state.settings())
+        if as_json and output is None:
+            # --json asks for one JSON document: the graph itself, whatever --format says
+            from index.relations.query import export_graph
+
+            emit(export_graph(db, include_invalid), True, lambda c: None)
+            return
         text, counts = run_export(db, fmt, include_invalid)
         if output is None:
             typer.echo(text, nl=False)

@@ -151,7 +151,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
             extractor=job.extractor_label, pack=pack.label, model=job.extractor.model,
             drop_reasons=dict(dropped), parents=parents, children=children,
         )
-        result.mentions = store.insert_mentions(db, title, kept)
+        store.insert_mentions(db, title, kept)
         result.relation_claims = relations.insert_claims(db, title, claims)
         relations.set_book_drops(db, title, dropped_relations)
         store.set_index_pack(db, pack.text)
@@ -162,6 +162,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         job.events({"event": "phase.start", "phase": "relation_normalize", "book": title})
         store.refresh_derived(db, pack, before, title, events=job.events)
         pending = relations.pending_claims(db, title)
+        # counted like `crossbook books`: the book's mentions after linking, references included
+        result.mentions = db.execute("SELECT count(*) FROM entity_mentions WHERE book = ?", [title]).fetchone()[0]
         result.relationships = db.execute(
             "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
         job.events({"event": "phase.done", "phase": "relation_normalize", "book": title,

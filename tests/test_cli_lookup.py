@@ -1,6 +1,8 @@
 """Naming books and entities the way a user types them: prefixes, any case, ids, aliases,
 accents; errors that list the candidates."""
 
+import json
+
 import pytest
 
 from tests.helpers import BOOK_A, BOOK_B, write
@@ -135,3 +137,54 @@ def test_suggest_ranks_the_closest_name_first_and_maps_aliases(shelf, index_dir)
     assert suggest(db, "SHEILD")[0] == "Shield"
     assert suggest(db, "ice lanse")[0] == "Frost Lance"      # through its alias
     assert suggest(db, "veloutte")[0] == "Velouté"
+
+
+# -- item 10: smaller frictions -------------------------------------------------------------------
+
+def test_result_lines_do_not_repeat_the_book_title(shelf, cli):
+    where = cli("where-else", "Frost Lance").stdout
+    assert "defines    Spells > Frost Lance" in where and "Grimoire > Spells" not in where
+    search = cli("search", "frost lance", "-k", "1", "--book", "grimoire").stdout
+    assert search.startswith(" 1. Grimoire — Spells > Frost Lance")
+    entity = cli("entity", "Chilled").stdout
+    assert "defined in Core Rules — Conditions > Chilled" in entity
+
+
+def test_empty_books_says_so(cli, tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    write(tmp_path / "only.md", "# Only\n\n## One\n\nText.\n")
+    assert cli("--index", empty / "ix", "ingest", tmp_path / "only.md").exit_code == 0
+    assert cli("--index", empty / "ix", "delete-book", "Only").exit_code == 0
+    result = cli("--index", empty / "ix", "books")
+    assert result.exit_code == 0 and "No books in the index yet (run: crossbook ingest BOOK)" in result.stdout
+    assert json.loads(cli("--index", empty / "ix", "books", "--json").stdout) == []
+
+
+def test_ingest_counts_mentions_like_books(tmp_path, cli_json):
+    pack = write(tmp_path / "pack.toml", PACK)
+    books = [write(tmp_path / n, t) for n, t in (("a.md", BOOK_A), ("b.md", BOOK_B))]
+    ingested = cli_json("ingest", *books, "--pack", pack, "--relations", "off")
+    listed = {b["title"]: b["mentions"] for b in cli_json("books")}
+    # Grimoire is ingested last, so nothing changes its mentions afterwards
+    assert ingested[1]["title"] == "Grimoire" and ingested[1]["mentions"] == listed["Grimoire"]
+
+
+def test_export_json_without_output_is_one_json_document(shelf, cli):
+    result = cli("export", "--json")
+    assert result.exit_code == 0
+    graph = json.loads(result.stdout)
+    assert set(graph) == {"nodes", "edges"}
+
+
+def test_openai_retries_are_warnings(capsys):
+    import logging
+
+    from cli.output import report_retries
+
+    report_retries()
+    logging.getLogger("openai._base_client").info("Retrying request in %f seconds (retry %i of %s)", 0.5, 1, 5)
+    logging.getLogger("openai._base_client").info("Not a retry")
+    err = capsys.readouterr().err
+    assert "Warning: the OpenAI-compatible endpoint did not answer; retrying request in 0.500000 seconds (retry 1 of 5)" in err
+    assert "Not a retry" not in err

@@ -183,20 +183,29 @@ def _graph(rows: list[dict]) -> tuple[dict, dict]:
     return nodes, edges
 
 
+def export_graph(db: Database, include_invalid: bool = False) -> dict:
+    """The graph as one document: {"nodes": [{id, name, entity_type}], "edges": [one per
+    chunk that states a relationship: id, source, target, relation_type, book, ...]}."""
+    rows = _exported(db, include_invalid)
+    nodes, _ = _graph(rows)
+    edges = [
+        {"id": r["id"], "source": r["source_id"], "target": r["target_id"],
+         **{k: r[k] for k in ("relation_type", "book", "section", "chunk_id", "evidence", "confidence",
+                              "polarity", "implicit", "status", "review_state", "extractor")}}
+        for r in rows
+    ]
+    return {"nodes": sorted(nodes.values(), key=lambda n: n["id"]), "edges": edges}
+
+
 def export_jsonl(db: Database, include_invalid: bool = False) -> tuple[str, dict]:
     """One JSON object per line: every node ({"kind": "node", ...}), then every relationship
     row ({"kind": "edge", ...}, one per chunk that states it). Returns (text, counts)."""
-    rows = _exported(db, include_invalid)
-    nodes, _ = _graph(rows)
+    graph = export_graph(db, include_invalid)
     out = io.StringIO()
-    for node in sorted(nodes.values(), key=lambda n: n["id"]):
-        out.write(json.dumps({"kind": "node", **node}, ensure_ascii=False) + "\n")
-    for r in rows:
-        edge = {"kind": "edge", "id": r["id"], "source": r["source_id"], "target": r["target_id"],
-                **{k: r[k] for k in ("relation_type", "book", "section", "chunk_id", "evidence", "confidence",
-                                     "polarity", "implicit", "status", "review_state", "extractor")}}
-        out.write(json.dumps(edge, ensure_ascii=False) + "\n")
-    return out.getvalue(), {"nodes": len(nodes), "edges": len(rows)}
+    for kind, items in (("node", graph["nodes"]), ("edge", graph["edges"])):
+        for item in items:
+            out.write(json.dumps({"kind": kind, **item}, ensure_ascii=False) + "\n")
+    return out.getvalue(), {"nodes": len(graph["nodes"]), "edges": len(graph["edges"])}
 
 
 _NODE_KEYS = (("name", "string"), ("entity_type", "string"))
