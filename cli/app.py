@@ -23,7 +23,7 @@ app = typer.Typer(
     cls=GlobalOptionsGroup,
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish, PowerShell
     help="Cross-book entity index: where else does this rule, spell or term appear?",
 )
 
@@ -60,6 +60,17 @@ class State:
         return load_settings(flags, os.environ, path, config_required=path == self.config)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"crossbook {version('crossbook')}")
+        except PackageNotFoundError:  # running from a checkout that was never installed
+            typer.echo("crossbook (not installed)")
+        raise typer.Exit()
+
+
 @app.callback()
 def main(
     ctx: typer.Context,
@@ -77,6 +88,9 @@ def main(
         None, "--chroma-url", help="Chroma server URL (env CROSSBOOK_CHROMA_URL; default: embedded)."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display (warnings and errors still show)."),
+    version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_print_version, help="Print crossbook's version and exit."
+    ),
 ) -> None:
     """crossbook: ingest books, then ask where else an entity appears."""
     ctx.obj = State(index, debug, config, embedder, chroma_url, quiet)

@@ -24,6 +24,12 @@ class GlobalOptionsGroup(TyperGroup):
         super().__init__(*args, **kwargs)
         plain_help(self)
 
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)
+        for param in params:  # typer adds --install-completion after __init__
+            plain_param(param)
+        return params
+
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         return super().parse_args(ctx, hoist_global_options(self, args))
 
@@ -80,20 +86,28 @@ def plain_help(command: Any) -> None:
         if getattr(command, attr, None):
             setattr(command, attr, escape(getattr(command, attr)))
     for param in command.params:
-        if getattr(param, "help", None):
-            param.help = escape(param.help)
-        if param.param_type_name == "option":
-            if param.is_flag or param.count:
-                param.metavar = ""
-            elif param.metavar is None:
-                param.metavar = _value_kind(param)
-        elif isinstance(param, TyperArgument):
-            if param.metavar is None:
-                param.metavar = param.name.upper() + ("..." if param.nargs != 1 else "")
-            param.__class__ = PlainArgument
+        plain_param(param)
     command.get_help_option = _plain_help_option(command.get_help_option)
     for sub in getattr(command, "commands", {}).values():
         plain_help(sub)
+
+
+def plain_param(param: Any) -> None:
+    """One parameter's part of plain_help (once: escaping twice would show the backslashes)."""
+    if getattr(param, "plain_help_done", False):
+        return
+    param.plain_help_done = True
+    if getattr(param, "help", None):
+        param.help = escape(param.help)
+    if param.param_type_name == "option":
+        if param.is_flag or param.count:
+            param.metavar = ""
+        elif param.metavar is None:
+            param.metavar = _value_kind(param)
+    elif isinstance(param, TyperArgument):
+        if param.metavar is None:
+            param.metavar = param.name.upper() + ("..." if param.nargs != 1 else "")
+        param.__class__ = PlainArgument
 
 
 def _plain_help_option(make: Any) -> Any:

@@ -1,6 +1,7 @@
 """Global options, settings files, exit codes and JSON errors: the command line's contract."""
 
 import json
+import re
 
 import pytest
 
@@ -133,8 +134,9 @@ def test_every_command_help_is_plain_and_has_an_example(cli, command):
     assert result.exit_code == 0
     text = result.stdout
     assert "--json" in text and "Examples:" in text and f"crossbook {' '.join(command)}" in text.split("Examples:")[1]
-    for leak in ("<bool>", "<list", "<str>", "<path>", "{", "}"):
+    for leak in ("<bool>", "<list", "<str>", "<path>", "<int"):
         assert leak not in text, (leak, text)
+    assert not re.search(r"\{[a-z_]+\}", text), text  # typer's {paths}
 
 
 def test_help_shows_brackets_as_written_and_arguments_in_capitals(cli):
@@ -142,3 +144,19 @@ def test_help_shows_brackets_as_written_and_arguments_in_capitals(cli):
     assert "Manifest listing [[books]] (path, title)" in rebuild and "[MANIFEST]" in rebuild
     ingest = cli("ingest", "--help").stdout
     assert "ingest [OPTIONS] PATHS..." in ingest and "--book" in ingest and "TEXT" in ingest
+
+
+# -- expected and missing: --version, completion ------------------------------------------------
+
+def test_version(cli):
+    from importlib.metadata import version
+
+    for args in (("--version",), ("books", "--version")):
+        result = cli(*args)
+        assert result.exit_code == 0 and result.stdout == f"crossbook {version('crossbook')}\n"
+
+
+def test_shell_completion_is_offered(cli):
+    assert "--install-completion" in cli("--help").stdout
+    result = cli("--show-completion", "bash")
+    assert result.exit_code == 0 and "complete" in result.stdout and "COMP_WORDS" in result.stdout
