@@ -328,6 +328,73 @@ def _render_books(console: Console, rows) -> None:
     console.print(table)
 
 
+@app.command(epilog=examples(
+    "crossbook entities", "crossbook entities --type spell --book grimoire", "crossbook entities --json",
+))
+def entities(
+    ctx: typer.Context,
+    entity_type: Optional[str] = typer.Option(None, "--type", help="Only entities of this type (e.g. spell)."),
+    book: list[str] = typer.Option([], "--book", help=f"Only entities mentioned in this book: {BOOK_HELP} (repeatable)."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """List entities with their type, where they are defined and how often they are mentioned."""
+    state: State = ctx.obj
+    with cli_errors(state.debug, as_json):
+        from index.lookup import list_entities
+
+        db = _open(state.settings())
+        result = list_entities(db, entity_type=entity_type, books=tuple(book))
+        emit(result, as_json, lambda c: _render_entities(c, result))
+
+
+def _render_entities(console: Console, result: dict) -> None:
+    if not result["entities"]:
+        console.print("No entities match")
+        return
+    table = Table("name", "type", "defined in", "books", "mentions", box=None, padding=(0, 2))
+    for e in result["entities"]:
+        table.add_row(escape(e["name"]), escape(e["entity_type"]), escape(", ".join(e["defined_in"]) or "-"),
+                      str(e["books"]), str(e["mentions"]))
+    console.print(table)
+    per_type = ", ".join(f"{n} {escape(t)}" for t, n in result["by_type"].items())
+    console.print(f"{result['count']} entities: {per_type}")
+
+
+@app.command(epilog=examples("crossbook stats", "crossbook stats --json"))
+def stats(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
+    """What the index holds: books, sections, entities per type, mentions, relationships, size, embedder."""
+    state: State = ctx.obj
+    with cli_errors(state.debug, as_json):
+        from index.lookup import index_stats
+
+        settings = state.settings()
+        db = _open(settings)
+        result = index_stats(db, settings.index_dir)
+        emit(result, as_json, lambda c: _render_stats(c, result))
+
+
+def _render_stats(console: Console, s: dict) -> None:
+    def line(label: str, total, parts: dict | None = None) -> None:
+        detail = f" ({', '.join(f'{escape(k)} {v}' for k, v in parts.items())})" if parts else ""
+        console.print(f"{label:<15} {total}{detail}")
+
+    line("index", escape(s["index"]))
+    line("books", s["books"])
+    line("sections", s["sections"], s["chunks"])
+    line("entities", s["entities"], s["entities_by_type"])
+    line("mentions", s["mentions"], {**s["mentions_by_kind"], **s["mentions_by_source"]})
+    line("relationships", s["relationships"], s["relationships_by_type"])
+    line("  by status", "", s["relationships_by_status"])
+    line("  by review", "", s["relationships_by_review"])
+    line("pending claims", s["pending_claims"])
+    line("embedder", escape(s["embedder"] or "none yet"))
+    line("size", f"{_megabytes(s['index_bytes'])} (SQLite {_megabytes(s['sqlite_bytes'])})")
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1_000_000:.1f} MB"
+
+
 # -- rebuild ----------------------------------------------------------------------------------
 
 @app.command(epilog=examples("crossbook rebuild", "crossbook rebuild sample_corpus/crossbook.toml --quiet --json"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sqlite_utils import Database
 
@@ -364,3 +365,73 @@ def list_books(db: Database) -> list[BookInfo]:
             relation_drop_reasons=dict(sorted(relation_drops.items())),
         ))
     return out
+
+
+def list_entities(db: Database, *, entity_type: str | None = None, books: tuple[str, ...] = ()) -> dict:
+    """Every entity, or those of ``entity_type`` / mentioned in ``books`` (named as
+    resolve_book() takes them), by name, with where it is defined and how often it is
+    mentioned. Returns {"count", "by_type": {type: n}, "entities": [{id, name,
+    entity_type, defined_in, books, mentions}]}; no match is an empty list, not an error.
+    Raises BookNotFound."""
+    titles = resolve_books(db, books)
+    where, params = [], []
+    if entity_type:
+        where.append("e.entity_type = ?")
+        params.append(entity_type)
+    if titles:
+        where.append(f"m.book IN ({','.join('?' * len(titles))})")
+        params.extend(titles)
+    sql = (
+        "SELECT e.id, e.name, e.entity_type, count(*) AS mentions, count(DISTINCT m.book) AS books,"
+        " group_concat(DISTINCT CASE WHEN m.mention_type = 'defines' THEN m.book END) AS defined_in"
+        " FROM entities e JOIN entity_mentions m ON m.entity_id = e.id"
+        + (" WHERE " + " AND ".join(where) if where else "")
+        + " GROUP BY e.id ORDER BY e.normalized, e.entity_type"
+    )
+    entities = []
+    by_type: dict[str, int] = {}
+    for r in db.query(sql, params):
+        defined = sorted(r["defined_in"].split(",")) if r["defined_in"] else []
+        entities.append({"id": r["id"], "name": r["name"], "entity_type": r["entity_type"],
+                         "defined_in": defined, "books": r["books"], "mentions": r["mentions"]})
+        by_type[r["entity_type"]] = by_type.get(r["entity_type"], 0) + 1
+    return {"count": len(entities), "by_type": dict(sorted(by_type.items())), "entities": entities}
+
+
+def _counts(db: Database, sql: str) -> dict:
+    return {str(key): n for key, n in db.execute(sql)}
+
+
+def index_stats(db: Database, index_dir: Path) -> dict:
+    """What the index holds: books, sections, chunks, entities per type, mentions per
+    source and kind, relationships per type, status and review state, the embedder its
+    vectors were made with, and its size on disk (SQLite, and everything in ``index_dir``,
+    embedded Chroma included)."""
+    from .vectors import recorded_embedder
+
+    one = lambda sql: db.execute(sql).fetchone()[0]  # noqa: E731
+    index_dir = Path(index_dir)
+    sqlite_bytes = sum(p.stat().st_size for p in index_dir.glob("crossbook.db*") if p.is_file())
+    total_bytes = sum(p.stat().st_size for p in index_dir.rglob("*") if p.is_file())
+    return {
+        "index": str(index_dir),
+        "books": one("SELECT count(*) FROM books"),
+        "sections": one("SELECT count(*) FROM chunks WHERE kind = 'parent' AND part = 0"),
+        "chunks": _counts(db, "SELECT kind, count(*) FROM chunks GROUP BY kind ORDER BY kind"),
+        "entities": one("SELECT count(*) FROM entities"),
+        "entities_by_type": _counts(db, "SELECT entity_type, count(*) FROM entities GROUP BY 1 ORDER BY 1"),
+        "mentions": one("SELECT count(*) FROM entity_mentions"),
+        "mentions_by_source": _counts(db, "SELECT source, count(*) FROM entity_mentions GROUP BY 1 ORDER BY 1"),
+        "mentions_by_kind": _counts(db, "SELECT mention_type, count(*) FROM entity_mentions GROUP BY 1 ORDER BY 1"),
+        "relationships": one("SELECT count(*) FROM entity_relationships"),
+        "relationships_by_type": _counts(
+            db, "SELECT relation_type, count(*) FROM entity_relationships GROUP BY 1 ORDER BY 2 DESC, 1"),
+        "relationships_by_status": _counts(
+            db, "SELECT status, count(*) FROM entity_relationships GROUP BY 1 ORDER BY 1"),
+        "relationships_by_review": _counts(
+            db, "SELECT review_state, count(*) FROM entity_relationships GROUP BY 1 ORDER BY 1"),
+        "pending_claims": one("SELECT count(*) FROM relation_claims WHERE status = 'pending_entities'"),
+        "embedder": recorded_embedder(db),
+        "sqlite_bytes": sqlite_bytes,
+        "index_bytes": total_bytes,
+    }

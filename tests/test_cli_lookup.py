@@ -188,3 +188,37 @@ def test_openai_retries_are_warnings(capsys):
     err = capsys.readouterr().err
     assert "Warning: the OpenAI-compatible endpoint did not answer; retrying request in 0.500000 seconds (retry 1 of 5)" in err
     assert "Not a retry" not in err
+
+
+# -- entities and stats --------------------------------------------------------------------------
+
+def test_entities_lists_and_counts(shelf, cli, cli_json):
+    everything = cli_json("entities")
+    names = [e["name"] for e in everything["entities"]]
+    assert {"Frost Lance", "Chilled", "Velouté"} <= set(names) and everything["count"] == len(names)
+    assert sum(everything["by_type"].values()) == everything["count"]
+    spells = cli_json("entities", "--type", "spell")
+    assert {(e["name"], tuple(e["defined_in"])) for e in spells["entities"]} == {
+        ("Frost Lance", ("Grimoire",)), ("Shield", ("Grimoire",))}
+    assert spells["by_type"] == {"spell": 2}
+    frost = next(e for e in spells["entities"] if e["name"] == "Frost Lance")
+    assert frost["books"] == 3 and frost["mentions"] >= 3   # defined once, referenced in two books
+    in_core = cli_json("entities", "--book", "core")
+    assert "Velouté" not in [e["name"] for e in in_core["entities"]]
+    assert cli_json("entities", "--type", "dragon") == {"count": 0, "by_type": {}, "entities": []}
+    assert "No entities match" in cli("entities", "--type", "dragon").stdout
+    assert cli("entities", "--book", "nope").exit_code == 1
+    text = cli("entities", "--type", "spell").stdout
+    assert "Frost Lance" in text and "2 entities: 2 spell" in text
+
+
+def test_stats(shelf, cli, cli_json, index_dir):
+    stats = cli_json("stats")
+    assert stats["books"] == 3 and stats["sections"] == stats["chunks"]["parent"]
+    assert stats["entities"] == sum(stats["entities_by_type"].values()) == cli_json("entities")["count"]
+    assert stats["mentions"] == sum(stats["mentions_by_source"].values()) == sum(stats["mentions_by_kind"].values())
+    assert stats["mentions"] == sum(b["mentions"] for b in cli_json("books"))
+    assert stats["embedder"] == "hash:256" and 0 < stats["sqlite_bytes"] <= stats["index_bytes"]
+    assert stats["relationships"] == 0  # ingested with --relations off
+    text = cli("stats").stdout
+    assert "books           3" in text and "embedder        hash:256" in text

@@ -125,7 +125,8 @@ def test_without_json_stdout_stays_empty_on_error(other_index, cli):
 
 COMMANDS = [("ingest",), ("delete-book",), ("where-else",), ("entity",), ("books",), ("rebuild",),
             ("search",), ("retrieve",), ("doctor",), ("reembed",), ("relations",), ("export",),
-            ("review",), ("review", "accept"), ("review", "reject"), ("review", "adjust")]
+            ("review",), ("review", "accept"), ("review", "reject"), ("review", "adjust"),
+            ("entities",), ("stats",)]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
