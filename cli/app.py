@@ -107,6 +107,7 @@ def _open(settings: Settings, create: bool = False):
 
 @app.command(epilog=examples(
     "crossbook ingest book.md more-books/ --pack gurps",
+    "crossbook ingest notes/ --glob '*.md' --glob '*.txt' --exclude 'drafts/*'",
     "crossbook ingest book.md --extractor openai --model gpt-4o-mini",
 ))
 def ingest(
@@ -120,6 +121,10 @@ def ingest(
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="LLM requests at once (default 8)."),
     link: Optional[bool] = typer.Option(None, "--link/--no-link", help="Add linker references to known entities (default on)."),
     force: bool = typer.Option(False, "--force", help="Re-extract even when the book is unchanged."),
+    include: list[str] = typer.Option(
+        [], "--glob", help="In directories, take the files matching this glob instead of *.md and *.markdown (repeatable)."),
+    exclude: list[str] = typer.Option(
+        [], "--exclude", help="In directories, leave out the files matching this glob, e.g. 'drafts/*' (repeatable)."),
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
@@ -137,6 +142,9 @@ def ingest(
         _check_extractor(settings)
         from index.pipeline import load_books
 
+        from index.books import find_books
+
+        paths = find_books(paths, tuple(include), tuple(exclude))
         count = len(load_books(paths, book))  # every bad path fails here, before the index is touched
         _check_chroma(settings)
         db = _open(settings, create=True)
