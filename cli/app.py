@@ -432,6 +432,8 @@ def rebuild(
                 job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
                              events=progress.watching(sink))
                 summary = run_rebuild(job, manifest)
+            for failure in summary["failed"]:  # on stderr too: a script reading --json sees it
+                warn(f"book not rebuilt, its previous version is kept: {failure['path']}: {failure['error']}")
             sink.emit(summary, as_json, lambda c: _render_rebuild(c, summary))
         if summary["failed"]:
             raise typer.Exit(1)

@@ -10,6 +10,7 @@ import contextlib
 import json
 import logging
 import re
+import sqlite3
 import sys
 from typing import Any, Callable, Iterator, NoReturn
 
@@ -110,10 +111,16 @@ def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
         details = {"suggestions": exc.suggestions} if getattr(exc, "suggestions", None) else {}
         fail(error_code(exc), str(exc), as_json, **details)
     except KeyboardInterrupt:
-        stderr.print("Interrupted: the index is as it was before this book.", markup=False)
+        stderr.print("Interrupted.", markup=False)
         raise typer.Exit(130) from None
     except (typer.Exit, typer.Abort):
         raise
+    except sqlite3.OperationalError as exc:
+        if debug:
+            raise
+        if "readonly" in str(exc):
+            fail("index_read_only", "the index is read-only: this command writes to it (queries still work)", as_json)
+        fail("unexpected", f"unexpected OperationalError: {exc} (run with --debug for the traceback)", as_json)
     except Exception as exc:  # anything unexpected: one line, details with --debug
         if debug:
             raise

@@ -66,11 +66,23 @@ class ProgressReporter:
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._progress is None:
-            return
+        if self._progress is not None:
+            self._close(exc[0] is None)
+        if exc[0] is KeyboardInterrupt and self.book is not None:
+            stderr.print(self.interrupted_message(), markup=False)
+
+    def interrupted_message(self) -> str:
+        """What a Ctrl-C left in the index: SQLite is committed before the vectors are made."""
+        if self._phase in (LOADING_MODEL, "embed"):
+            return (f"'{self.book}' is in the index without all its vectors "
+                    "(run: crossbook doctor --repair, or ingest it again); the books before it are done.")
+        return f"'{self.book}' was not written; the books before it are in the index."
+
+    def _close(self, finished: bool) -> None:
+        assert self._progress is not None
         if self._book_task is not None:
             self._progress.update(self._book_task, visible=False)
-        if self._run_task is not None and exc[0] is None:
+        if self._run_task is not None and finished:
             self._progress.update(self._run_task, completed=self.books, description=self._run_description(done=True))
         self._progress.stop()
 
@@ -101,10 +113,11 @@ class ProgressReporter:
         return both
 
     def __call__(self, phase: str, done: int, total: int) -> None:
+        previous, self._phase = self._phase, phase
         if self.quiet:
             return
         if self._progress is not None:
-            self._show(phase, done, total)
+            self._show(phase, done, total, new_phase=phase != previous)
             return
         # plain lines: the end of each phase, every 25% of a long one, a model starting to load
         key = (self.book, phase)
@@ -121,18 +134,17 @@ class ProgressReporter:
         if done == total or done // step != (last or 0) // step:
             stderr.print(f"{where}{phase} {done}/{total}", markup=False)
 
-    def _show(self, phase: str, done: int, total: int) -> None:
+    def _show(self, phase: str, done: int, total: int, new_phase: bool) -> None:
         assert self._progress is not None
         name = self.book or self.label
         description = f"{name} [dim]·[/dim] {phase}" if name else phase
         if self._book_task is None:
             self._book_task = self._progress.add_task(description, total=total, completed=done)
-        elif phase != self._phase:
+        elif new_phase:
             # a new phase: its own count, rate and ETA
             self._progress.reset(self._book_task, total=total, completed=done, description=description)
         else:
             self._progress.update(self._book_task, total=total, completed=done, description=description)
-        self._phase = phase
 
 
 class ModelLoadReporter:

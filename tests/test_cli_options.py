@@ -161,3 +161,44 @@ def test_shell_completion_is_offered(cli):
     assert "--install-completion" in cli("--help").stdout
     result = cli("--show-completion", "bash")
     assert result.exit_code == 0 and "complete" in result.stdout and "COMP_WORDS" in result.stdout
+
+
+# -- issue 10 item 9: a read-only index, a manifest entry whose file is missing ---------------------
+
+def test_a_read_only_index_can_be_queried(other_index, cli, cli_json, monkeypatch):
+    import sqlite3
+
+    import index.db
+
+    monkeypatch.setattr(index.db, "_writable", lambda path: False)
+    assert [b["title"] for b in cli_json("books", "--index", other_index)] == ["Core Rules"]
+    assert cli_json("where-else", "chilled", "--index", other_index)["entities"][0]["name"] == "Chilled"
+    assert cli_json("stats", "--index", other_index)["books"] == 1
+    db = index.db.open_db(other_index)
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):  # opened read-only: nothing is written
+        db.execute("DELETE FROM books")
+
+
+def test_a_write_to_a_read_only_index_says_so(cli, monkeypatch, tmp_path):
+    import sqlite3
+
+    import index.lookup
+
+    def refuse(*args, **kwargs):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    write(tmp_path / "a.md", BOOK_A)
+    cli("ingest", tmp_path / "a.md", "--relations", "off")
+    monkeypatch.setattr(index.lookup, "list_books", refuse)
+    result = cli("books", "--json")
+    assert result.exit_code == 1 and "Error: the index is read-only" in result.stderr
+    assert json.loads(result.stdout)["error"]["code"] == "index_read_only"
+
+
+def test_rebuild_warns_about_a_missing_manifest_entry(cli, tmp_path):
+    write(tmp_path / "a.md", BOOK_A)
+    manifest = write(tmp_path / "crossbook.toml", '[[books]]\npath = "a.md"\n[[books]]\npath = "gone.md"\n')
+    result = cli("rebuild", manifest, "--relations", "off", "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["added"] == ["Core Rules"]
+    assert "Warning: book not rebuilt" in result.stderr and "gone.md' does not exist" in result.stderr

@@ -101,10 +101,29 @@ def test_plain_loading_model_line(capsys, monkeypatch):
     from cli.progress import LOADING_MODEL, ProgressReporter
 
     buffer = io.StringIO()
-    monkeypatch.setattr(cli.progress, "stderr", Console(file=buffer, force_terminal=False))
+    monkeypatch.setattr(cli.progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
     with ProgressReporter("rebuild", books=1, tty=False) as progress:
         progress.event({"event": "book.start", "book": "Bestiary"})
         progress(LOADING_MODEL, 0, 1)
         progress(LOADING_MODEL, 1, 1)
         progress("embed", 17, 17)
     assert buffer.getvalue().splitlines() == ["Bestiary: loading model...", "Bestiary: embed 17/17"]
+
+
+@pytest.mark.parametrize("phase, expected", [
+    ("extract", "'Grimoire' was not written; the books before it are in the index."),
+    ("embed", "'Grimoire' is in the index without all its vectors (run: crossbook doctor --repair"),
+])
+def test_ctrl_c_says_what_the_index_holds(phase, expected, monkeypatch):
+    import cli.progress
+    from cli.progress import ProgressReporter
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(cli.progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    with pytest.raises(KeyboardInterrupt):
+        with ProgressReporter("ingest", books=2, tty=False, quiet=True) as progress:
+            progress.event({"event": "book.start", "book": "Core Rules"})
+            progress.event({"event": "book.start", "book": "Grimoire"})
+            progress(phase, 1, 4)
+            raise KeyboardInterrupt
+    assert expected in buffer.getvalue()
