@@ -149,20 +149,25 @@ def _global_options(group: Any) -> dict[str, bool]:
 
 
 def hoist_global_options(group: Any, args: list[str]) -> list[str]:
-    """``args`` with the group's options (and their values) moved in front, in order.
+    """``args`` with the group's options (and their values) moved in front, in order, and
+    a ``--json`` given before the command moved after it (every command has its own).
 
     An option already before the command name, anything after ``--``, and a value-taking
     option left without its value (Click then reports it) stay where they are."""
     options = _global_options(group)
     front: list[str] = []
     rest: list[str] = []
+    late: list[str] = []
     seen_command = False
     i = 0
     while i < len(args):
         arg = args[i]
         if arg == "--":
-            rest.extend(args[i:])
-            break
+            return front + rest + late + args[i:]
+        if arg == "--json" and not seen_command:
+            late.append(arg)
+            i += 1
+            continue
         name = arg.split("=", 1)[0] if arg.startswith("--") else arg
         if name in options:
             takes_value = options[name] and "=" not in arg
@@ -179,4 +184,4 @@ def hoist_global_options(group: Any, args: list[str]) -> list[str]:
                 seen_command = True
             rest.append(arg)
         i += 1
-    return front + rest
+    return front + rest + late

@@ -43,6 +43,12 @@ def test_an_option_value_and_text_after_double_dash_stay_put():
     assert hoist_global_options(group, ["books", "--index"]) == ["books", "--index"]
     assert hoist_global_options(group, ["--debug", "books", "--index", "X", "--json"]) == \
         ["--index", "X", "--debug", "books", "--json"]
+    assert hoist_global_options(group, ["--json", "review", "accept", "3"]) == ["review", "accept", "3", "--json"]
+
+
+def test_json_before_the_command_works_too(other_index, cli):
+    result = cli("--json", "books", "--index", other_index)
+    assert result.exit_code == 0 and json.loads(result.stdout)[0]["title"] == "Core Rules"
 
 
 # -- item 6: --config ---------------------------------------------------------------------------
