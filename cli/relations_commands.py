@@ -96,6 +96,7 @@ def review_main(
         return
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
+        from index.errors import BadInput
         from index.lookup import resolve_book
         from index.relations.query import list_relationships, review
 
@@ -121,9 +122,14 @@ def review_main(
             elif answer == "j":
                 new_type = typer.prompt("type", default=row["relation_type"], err=True)
                 flip = typer.confirm("flip the direction?", default=False, err=True)
-                decisions.append(review(db, row["id"], "adjust",
-                                        relation_type=None if new_type == row["relation_type"] else new_type,
-                                        flip=flip) if (flip or new_type != row["relation_type"]) else row)
+                if not flip and new_type == row["relation_type"]:
+                    decisions.append(row)
+                    continue
+                try:
+                    decisions.append(review(db, row["id"], "adjust", flip=flip,
+                                            relation_type=None if new_type == row["relation_type"] else new_type))
+                except BadInput as exc:  # a mistyped type skips this one, not the whole session
+                    warn(f"{exc}; relationship {row['id']} skipped")
         emit(decisions, as_json, lambda c: [_render_decision(c, d) for d in decisions] or c.print("no decisions"))
 
 

@@ -106,3 +106,10 @@ def test_an_adjusted_edge_is_validated_against_the_constraints(edge, cli, cli_js
     accepted = cli_json("review", "accept", edge["id"])
     assert _triple(accepted) == ("Chilled", "inflicts", "Frost Lance")  # accepting keeps the adjustment
     assert accepted["review_state"] == "accepted" and accepted["id"] == edge["id"]
+
+
+def test_interactive_adjust_with_a_mistyped_type_skips_that_one(edge, cli, cli_json):
+    result = cli("review", "--interactive", "--book", "grimoire", "--json", input="j\nbogus\nn\n")
+    assert result.exit_code == 0, result.stderr
+    assert "unknown relation type 'bogus'" in result.stderr and f"relationship {edge['id']} skipped" in result.stderr
+    assert [r["review_state"] for r in cli_json("relations", "--book", "grimoire")] == ["suggested"]
