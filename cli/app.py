@@ -382,18 +382,21 @@ def stats(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
 
 
 def _render_stats(console: Console, s: dict) -> None:
-    def line(label: str, total, parts: dict | None = None) -> None:
-        detail = f" ({', '.join(f'{escape(k)} {v}' for k, v in parts.items())})" if parts else ""
-        console.print(f"{label:<15} {total}{detail}")
+    def listed(parts: dict) -> str:
+        return ", ".join(f"{escape(k)} {v}" for k, v in parts.items())
+
+    def line(label: str, value, parts: dict | None = None) -> None:
+        console.print(f"{label:<15} {value}" + (f" ({listed(parts)})" if parts else ""))
 
     line("index", escape(s["index"]))
     line("books", s["books"])
-    line("sections", s["sections"], s["chunks"])
+    line("sections", s["sections"], {f"{k} chunks": v for k, v in s["chunks"].items()})
     line("entities", s["entities"], s["entities_by_type"])
-    line("mentions", s["mentions"], {**s["mentions_by_kind"], **s["mentions_by_source"]})
+    line("mentions", s["mentions"], s["mentions_by_kind"])
+    line("  by source", listed(s["mentions_by_source"]) or "-")
     line("relationships", s["relationships"], s["relationships_by_type"])
-    line("  by status", "", s["relationships_by_status"])
-    line("  by review", "", s["relationships_by_review"])
+    line("  by status", listed(s["relationships_by_status"]) or "-")
+    line("  by review", listed(s["relationships_by_review"]) or "-")
     line("pending claims", s["pending_claims"])
     line("embedder", escape(s["embedder"] or "none yet"))
     line("size", f"{_megabytes(s['index_bytes'])} (SQLite {_megabytes(s['sqlite_bytes'])})")
