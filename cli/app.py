@@ -50,9 +50,9 @@ class State:
     chroma_url: Optional[str] = None
     quiet: bool = False
 
-    def progress(self, label: str, books: Optional[int] = None) -> ProgressReporter:
+    def progress(self, label: str, books: Optional[int] = None, transient: bool = False) -> ProgressReporter:
         """The progress display on stderr (nothing with --quiet)."""
-        return ProgressReporter(label, books=books, quiet=self.quiet)
+        return ProgressReporter(label, books=books, quiet=self.quiet, transient=transient)
 
     def settings(self, config: Optional[Path] = None, **flags) -> Settings:
         path = config or self.config or Path(CONFIG_FILE)

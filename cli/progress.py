@@ -35,11 +35,13 @@ class ProgressReporter:
     """The progress callback for one command run; a context manager around the work.
 
     ``label`` names the run ("ingest", "rebuild"); ``books`` is how many books it goes
-    through (None: no whole-run bar)."""
+    through (None: no whole-run bar); ``transient`` bars vanish at the end (a query's
+    model load should not stay above its results)."""
 
     def __init__(self, label: str = "", *, books: int | None = None, quiet: bool = False,
-                 tty: bool | None = None):
+                 tty: bool | None = None, transient: bool = False):
         self.label = label
+        self.transient = transient
         self.books = books
         self.quiet = quiet
         self.tty = sys.stderr.isatty() if tty is None else tty
@@ -58,7 +60,7 @@ class ProgressReporter:
             self._progress = Progress(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
                 TextColumn("ETA"), TimeRemainingColumn(), TimeElapsedColumn(),
-                console=stderr, transient=False,
+                console=stderr, transient=self.transient,
             )
             self._progress.start()
             if self.books:

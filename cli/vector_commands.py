@@ -13,6 +13,7 @@ from rich.markup import escape
 from .app import BOOKS_OPT, JSON_OPT, State, _open, _vectors, app
 from .group import examples
 from .output import cli_errors, emit, section_in_book
+from .progress import ModelLoadReporter
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
 
@@ -41,7 +42,8 @@ def search(
         settings = state.settings()
         db = _open(settings)
         books = resolve_books(db, book)
-        with _vectors(settings, db) as vectors:
+        with _vectors(settings, db) as vectors, state.progress("search", transient=True) as progress:
+            vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
             passages = run_search(vectors, db, query, k=k, books=books)
         emit({"query": query, "k": k, "results": passages}, as_json,
              lambda c: _render_passages(c, passages))
@@ -68,7 +70,8 @@ def retrieve(
         settings = state.settings()
         db = _open(settings)
         books = resolve_books(db, book)
-        with _vectors(settings, db) as vectors:
+        with _vectors(settings, db) as vectors, state.progress("retrieve", transient=True) as progress:
+            vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
             result = run_retrieve(vectors, db, question, hops=hops, k=k, books=books)
         emit(result, as_json, lambda c: _render_passages(c, result["results"]))
 
