@@ -133,17 +133,14 @@ def ingest(
     """Ingest books: sections -> chunks -> entity mentions in the index, child chunks in Chroma."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.pipeline import Ingest, ingest_paths
+        from index.books import find_books
+        from index.pipeline import Ingest, ingest_paths, load_books
 
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
             concurrency=concurrency, link=link, relations=relations, ontology=tuple(ontology) or None,
         )
         _check_extractor(settings)
-        from index.pipeline import load_books
-
-        from index.books import find_books
-
         paths = find_books(paths, tuple(include), tuple(exclude))
         count = len(load_books(paths, book))  # every bad path fails here, before the index is touched
         _check_chroma(settings)

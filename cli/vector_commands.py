@@ -35,9 +35,8 @@ def search(
     """Plain vector search over child chunks; returns their parent sections."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.retrieve import search as run_search
-
         from index.lookup import resolve_books
+        from index.retrieve import search as run_search
 
         settings = state.settings()
         db = _open(settings)
@@ -63,9 +62,8 @@ def retrieve(
     """Multi-hop retrieval: vector search, then the entity index, then book-filtered searches."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.retrieve import retrieve as run_retrieve
-
         from index.lookup import resolve_books
+        from index.retrieve import retrieve as run_retrieve
 
         settings = state.settings()
         db = _open(settings)
