@@ -101,6 +101,7 @@ def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str
 def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> IngestResult:
     """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError."""
     db, settings, pack = job.db, job.settings, job.pack
+    job.events({"event": "book.start", "book": title, "path": str(book.path)})
     existing = store.get_book(db, title)
     result = IngestResult(title=title, path=str(book.path), status="updated" if existing else "added")
     if (
@@ -173,7 +174,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         store.set_book_partial(db, title, result.partial)
         llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items()
                                          if k not in {f.chunk_id for f in run.failed}})
-        result.mentions = store.insert_mentions(db, title, kept)
+        store.insert_mentions(db, title, kept)
         result.relation_claims = relations.insert_claims(db, title, claims)
         relations.set_book_drops(db, title, dropped_relations)
         store.set_index_pack(db, pack.text)
@@ -187,6 +188,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         if job.refiner is not None:
             result.refine_calls = job.refiner.calls - refine_calls
         pending = relations.pending_claims(db, title)
+        # counted like `crossbook books`: the book's mentions after linking, references included
+        result.mentions = db.execute("SELECT count(*) FROM entity_mentions WHERE book = ?", [title]).fetchone()[0]
         result.relationships = db.execute(
             "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
         job.events({"event": "phase.done", "phase": "relation_normalize", "book": title,
