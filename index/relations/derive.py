@@ -200,29 +200,6 @@ def skip_warning(claim: dict) -> str:
 
 # -- known entities for a prompt --------------------------------------------------------------
 
-def known_entities(db: Database, book: str, parents, pack, limit: int = 40) -> dict:
-    """For each parent chunk: entities defined in *other* books whose names occur in it
-    (the corpus linker's matching), at most ``limit``, sorted by name then type."""
-    from ..extract import KnownEntity
-    from ..store import build_linker
-
-    linker = build_linker(db, pack)
-    if linker.empty:
-        return {}
-    ids = {(r[1], r[2]): (r[0], r[3]) for r in db.execute("SELECT id, normalized, entity_type, name FROM entities")}
-    out = {}
-    for parent in parents:
-        found = []
-        for match in linker.link(parent.text, book, set()):
-            if not (linker.targets[match.key].books - {book}) or match.key not in ids:
-                continue
-            entity_id, name = ids[match.key]
-            found.append(KnownEntity(entity_id, name, match.key[1]))
-        if found:
-            out[parent.id] = sorted(found, key=lambda k: (k.name, k.entity_type))[:limit]
-    return out
-
-
 # -- the offline path: spaCy candidates, derived per chunk ------------------------------------
 
 def load_svo():
