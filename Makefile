@@ -22,8 +22,11 @@ demo: $(STAMP)
 	$(BIN)/crossbook --index $(DEMO_INDEX) rebuild sample_corpus/crossbook.toml
 	$(BIN)/crossbook --index $(DEMO_INDEX) books
 	$(BIN)/crossbook --index $(DEMO_INDEX) where-else "Frost Lance"
+	# an alias the pack declares, in any case, and a book by a prefix of its title
+	$(BIN)/crossbook --index $(DEMO_INDEX) where-else "ice lance" --book ashen
 	$(BIN)/crossbook --index $(DEMO_INDEX) where-else Shield --defines-only
 	$(BIN)/crossbook --index $(DEMO_INDEX) entity Chilled
+	$(BIN)/crossbook --index $(DEMO_INDEX) stats
 	$(BIN)/crossbook --index $(DEMO_INDEX) retrieve "How much damage does the spell the Rime Wraith casts when it cannot close the distance deal on a hit?" -k 5
 
 test: $(STAMP)

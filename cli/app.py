@@ -14,22 +14,28 @@ from rich.table import Table
 
 from index.config import CONFIG_FILE, Settings, load_settings
 
-from .output import EventWriter, ProgressReporter, cli_errors, emit, relation_label, warn
+from .choices import check_embedder, check_extractor, check_ontology, check_pack, check_relations
+from .group import GlobalOptionsGroup, examples
+from .output import EventWriter, cli_errors, emit, relation_label, report_retries, section_in_book, warn
+from .progress import ModelLoadReporter, ProgressReporter
 
 app = typer.Typer(
+    cls=GlobalOptionsGroup,
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish, PowerShell
     help="Cross-book entity index: where else does this rule, spell or term appear?",
 )
 
 JSON_OPT = typer.Option(False, "--json", help="Print one JSON document instead of text.")
 RELATIONS_OPT = typer.Option(
-    None, "--relations", help="Relationship extraction: auto (llm with openai, spacy with rules), llm, spacy, refine (spacy candidates confirmed by the model: one extra call per chunk with candidates) or off."
+    None, "--relations", callback=check_relations, help="Relationship extraction: auto (llm with openai, spacy with rules), llm, spacy, refine (spacy candidates confirmed by the model: one extra call per chunk with candidates) or off."
 )
 ONTOLOGY_OPT = typer.Option(
-    [], "--ontology", help="Extra ontology pack: ttrpg, story, rulebook or a .toml/.json path (repeatable)."
+    [], "--ontology", callback=check_ontology, help="Extra ontology pack: ttrpg, story, rulebook or a .toml/.json path (repeatable)."
 )
+BOOK_HELP = "a title, any case; a unique prefix of one; or its id (see: crossbook books)"
+BOOKS_OPT = typer.Option([], "--book", help=f"Only this book: {BOOK_HELP} (repeatable).")
 EVENTS_OPT = typer.Option(
     None, "--events", help="Write NDJSON progress events to FILE, or '-' for stdout (the result is the last event)."
 )
@@ -42,11 +48,27 @@ class State:
     config: Optional[Path]
     embedder: Optional[str] = None
     chroma_url: Optional[str] = None
+    quiet: bool = False
+
+    def progress(self, label: str, books: Optional[int] = None, transient: bool = False) -> ProgressReporter:
+        """The progress display on stderr (nothing with --quiet)."""
+        return ProgressReporter(label, books=books, quiet=self.quiet, transient=transient)
 
     def settings(self, config: Optional[Path] = None, **flags) -> Settings:
         path = config or self.config or Path(CONFIG_FILE)
         flags = {"index_dir": self.index, "embedder": self.embedder, "chroma_url": self.chroma_url, **flags}
-        return load_settings(flags, os.environ, path)
+        return load_settings(flags, os.environ, path, config_required=path == self.config)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"crossbook {version('crossbook')}")
+        except PackageNotFoundError:  # running from a checkout that was never installed
+            typer.echo("crossbook (not installed)")
+        raise typer.Exit()
 
 
 @app.callback()
@@ -57,17 +79,22 @@ def main(
     ),
     debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
     config: Optional[Path] = typer.Option(
-        None, "--config", help="Settings file (default ./crossbook.toml when present)."
+        None, "--config", help="Settings file; it must exist (default: ./crossbook.toml when present)."
     ),
     embedder: Optional[str] = typer.Option(
-        None, "--embedder", help="local (default, offline MiniLM), openai, or hash (tests)."
+        None, "--embedder", callback=check_embedder, help="local (default, offline MiniLM), openai, or hash (tests)."
     ),
     chroma_url: Optional[str] = typer.Option(
         None, "--chroma-url", help="Chroma server URL (env CROSSBOOK_CHROMA_URL; default: embedded)."
     ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display (warnings and errors still show)."),
+    version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_print_version, help="Print crossbook's version and exit."
+    ),
 ) -> None:
     """crossbook: ingest books, then ask where else an entity appears."""
-    ctx.obj = State(index, debug, config, embedder, chroma_url)
+    ctx.obj = State(index, debug, config, embedder, chroma_url, quiet)
+    report_retries()
 
 
 def _open(settings: Settings, create: bool = False):
@@ -78,20 +105,28 @@ def _open(settings: Settings, create: bool = False):
 
 # -- ingest -----------------------------------------------------------------------------------
 
-@app.command()
+@app.command(epilog=examples(
+    "crossbook ingest book.md more-books/ --pack gurps",
+    "crossbook ingest notes/ --glob '*.md' --glob '*.txt' --exclude 'drafts/*'",
+    "crossbook ingest book.md --extractor openai --model gpt-4o-mini",
+))
 def ingest(
     ctx: typer.Context,
     paths: list[Path] = typer.Argument(..., help="Markdown books, or directories of them."),
     book: Optional[str] = typer.Option(None, "--book", help="Book title (default: first # heading or file stem)."),
-    extractor: Optional[str] = typer.Option(None, "--extractor", help="rules (offline default) or openai."),
+    extractor: Optional[str] = typer.Option(None, "--extractor", callback=check_extractor, help="rules (offline default) or openai."),
     model: Optional[str] = typer.Option(None, "--model", help="Chat model for --extractor openai."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp...)."),
-    pack: Optional[str] = typer.Option(None, "--pack", help="Domain pack: generic, gurps, or a .toml path."),
+    pack: Optional[str] = typer.Option(None, "--pack", callback=check_pack, help="Domain pack: generic, gurps, or a .toml path."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="LLM requests at once (default 8)."),
     link: Optional[bool] = typer.Option(None, "--link/--no-link", help="Add linker references to known entities (default on)."),
     force: bool = typer.Option(False, "--force", help="Re-extract even when the book is unchanged."),
     timeout: Optional[float] = typer.Option(None, "--timeout", min=0.1, help="Seconds before an LLM request counts as stalled and is asked again (default 120)."),
     allow_partial: bool = typer.Option(False, "--allow-partial", help="Store a book even if some chunks got no valid LLM answer (marked partial)."),
+    include: list[str] = typer.Option(
+        [], "--glob", help="In directories, take the files matching this glob instead of *.md and *.markdown (repeatable)."),
+    exclude: list[str] = typer.Option(
+        [], "--exclude", help="In directories, leave out the files matching this glob, e.g. 'drafts/*' (repeatable)."),
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
@@ -99,8 +134,9 @@ def ingest(
 ) -> None:
     """Ingest books: sections -> chunks -> entity mentions in the index, child chunks in Chroma."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
-        from index.pipeline import Ingest, ingest_paths
+    with cli_errors(state.debug, as_json):
+        from index.books import find_books
+        from index.pipeline import Ingest, ingest_paths, load_books
 
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
@@ -108,14 +144,16 @@ def ingest(
             request_timeout=timeout, allow_partial=allow_partial or None,
         )
         _check_extractor(settings)
-        from index.pipeline import load_books
-
-        load_books(paths, book)  # every bad path fails here, before the index is touched
+        paths = find_books(paths, tuple(include), tuple(exclude))
+        count = len(load_books(paths, book))  # every bad path fails here, before the index is touched
         _check_chroma(settings)
         db = _open(settings, create=True)
-        with _vectors(settings, db) as vectors, EventWriter(events) as sink, ProgressReporter("ingest") as progress:
-            job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors, events=sink)
-            results = ingest_paths(job, paths, title=book, force=force)
+        with _vectors(settings, db) as vectors, EventWriter(events) as sink:
+            with state.progress("ingest", books=count) as progress:
+                vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
+                job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
+                             events=progress.watching(sink))
+                results = ingest_paths(job, paths, title=book, force=force)
             sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
 
 
@@ -167,7 +205,7 @@ def _render_ingest(console: Console, results) -> None:
 
 # -- delete-book ------------------------------------------------------------------------------
 
-@app.command("delete-book")
+@app.command("delete-book", epilog=examples("crossbook delete-book \"Martial Arts\""))
 def delete_book_cmd(
     ctx: typer.Context,
     title: str = typer.Argument(..., help="Title of the book to remove (see: crossbook books)."),
@@ -175,7 +213,7 @@ def delete_book_cmd(
 ) -> None:
     """Remove a book and everything derived from it; drop entities left with no mention."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.pipeline import delete_book, index_refiner
 
         settings = state.settings()
@@ -193,19 +231,23 @@ def delete_book_cmd(
 
 # -- where-else / entity / books --------------------------------------------------------------
 
-@app.command("where-else")
+@app.command("where-else", epilog=examples(
+    "crossbook where-else \"Frost Lance\"",
+    "crossbook where-else \"ice lance\" --book grimoire",
+    "crossbook where-else Shield --type spell --exclude-book core --json",
+))
 def where_else_cmd(
     ctx: typer.Context,
-    name: str = typer.Argument(..., help="Entity name, any case ('the' and punctuation ignored)."),
-    book: list[str] = typer.Option([], "--book", help="Only these books (repeatable)."),
-    exclude_book: list[str] = typer.Option([], "--exclude-book", help="Leave these books out (repeatable)."),
+    name: str = typer.Argument(..., help="Entity name or alias, any case and accents ('the' and punctuation ignored)."),
+    book: list[str] = BOOKS_OPT,
+    exclude_book: list[str] = typer.Option([], "--exclude-book", help=f"Leave this book out: {BOOK_HELP} (repeatable)."),
     entity_type: Optional[str] = typer.Option(None, "--type", help="Only entities of this type."),
     defines_only: bool = typer.Option(False, "--defines-only", help="Only the sections that define it."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Where else does this entity appear? Mentions across books, definitions first."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.lookup import where_else
 
         db = _open(state.settings())
@@ -217,25 +259,30 @@ def where_else_cmd(
 
 
 def _render_where_else(console: Console, result: dict) -> None:
+    if result.get("matched_by") in ("alias", "accents") and result["entities"]:
+        names = ", ".join(e["name"] for e in result["entities"])
+        console.print(f"[dim]'{escape(result['query'])}' is {escape(names)} (matched by {result['matched_by']})[/dim]")
+    if not result["entities"]:
+        console.print(f"No mention of '{escape(result['query'])}' matches the filters given")
     for entity in result["entities"]:
         console.print(f"[bold]{escape(entity['name'])}[/bold] ({escape(entity['entity_type'])})")
         for group in entity["books"]:
             console.print(f"  [cyan]{escape(group['book'])}[/cyan]")
             for m in group["mentions"]:
-                console.print(f"    {m['mention_type']:<10} {escape(m['heading_path'] or '(before the first heading)')}")
+                console.print(f"    {m['mention_type']:<10} {escape(section_in_book(group['book'], m['heading_path']))}")
                 console.print(f"               [dim]{escape(m['context'])}[/dim]")
         console.print()
 
 
-@app.command()
+@app.command(epilog=examples("crossbook entity Chilled", "crossbook entity veloute --json"))
 def entity(
     ctx: typer.Context,
-    name: str = typer.Argument(..., help="Entity name."),
+    name: str = typer.Argument(..., help="Entity name or alias, any case and accents."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """One entity: its type, where it is defined, and references per book."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.lookup import entity_detail
 
         db = _open(state.settings())
@@ -249,7 +296,7 @@ def _render_entity(console: Console, result: dict) -> None:
         if not e["definitions"]:
             console.print("  defined: nowhere in the index (only referenced)")
         for d in e["definitions"]:
-            console.print(f"  defined in [cyan]{escape(d['book'])}[/cyan] — {escape(d['section'])}")
+            console.print(f"  defined in [cyan]{escape(d['book'])}[/cyan] — {escape(section_in_book(d['book'], d['section']))}")
             console.print(f"    [dim]{escape(d['context'])}[/dim]")
         if e["references_by_book"]:
             table = Table("book", "sections referencing it", box=None, padding=(0, 2))
@@ -266,11 +313,11 @@ def _render_entity(console: Console, result: dict) -> None:
         console.print()
 
 
-@app.command()
+@app.command(epilog=examples("crossbook books", "crossbook books --json"))
 def books(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """The books in the index, with their counts and how they were ingested."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.lookup import list_books
 
         db = _open(state.settings())
@@ -279,20 +326,93 @@ def books(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
 
 
 def _render_books(console: Console, rows) -> None:
-    table = Table("title", "sections", "defined", "mentions", "dropped", "extractor", "ingested", box=None, padding=(0, 2))
+    if not rows:
+        console.print("No books in the index yet (run: crossbook ingest BOOK)")
+        return
+    table = Table("id", "title", "sections", "defined", "mentions", "dropped", "extractor", "ingested", box=None, padding=(0, 2))
     for b in rows:
-        table.add_row(escape(b.title), str(b.sections), str(b.entities_defined), str(b.mentions),
+        table.add_row(str(b.id), escape(b.title), str(b.sections), str(b.entities_defined), str(b.mentions),
                       str(b.dropped_mentions), escape(b.extractor), b.ingested_at)
     console.print(table)
 
 
+@app.command(epilog=examples(
+    "crossbook entities", "crossbook entities --type spell --book grimoire", "crossbook entities --json",
+))
+def entities(
+    ctx: typer.Context,
+    entity_type: Optional[str] = typer.Option(None, "--type", help="Only entities of this type (e.g. spell)."),
+    book: list[str] = typer.Option([], "--book", help=f"Only entities mentioned in this book: {BOOK_HELP} (repeatable)."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """List entities with their type, where they are defined and how often they are mentioned."""
+    state: State = ctx.obj
+    with cli_errors(state.debug, as_json):
+        from index.lookup import list_entities
+
+        db = _open(state.settings())
+        result = list_entities(db, entity_type=entity_type, books=tuple(book))
+        emit(result, as_json, lambda c: _render_entities(c, result))
+
+
+def _render_entities(console: Console, result: dict) -> None:
+    if not result["entities"]:
+        console.print("No entities match")
+        return
+    table = Table("name", "type", "defined in", "books", "mentions", box=None, padding=(0, 2))
+    for e in result["entities"]:
+        table.add_row(escape(e["name"]), escape(e["entity_type"]), escape(", ".join(e["defined_in"]) or "-"),
+                      str(e["books"]), str(e["mentions"]))
+    console.print(table)
+    per_type = ", ".join(f"{n} {escape(t)}" for t, n in result["by_type"].items())
+    console.print(f"{result['count']} entities: {per_type}")
+
+
+@app.command(epilog=examples("crossbook stats", "crossbook stats --json"))
+def stats(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
+    """What the index holds: books, sections, entities per type, mentions, relationships, size, embedder."""
+    state: State = ctx.obj
+    with cli_errors(state.debug, as_json):
+        from index.lookup import index_stats
+
+        settings = state.settings()
+        db = _open(settings)
+        result = index_stats(db, settings.index_dir)
+        emit(result, as_json, lambda c: _render_stats(c, result))
+
+
+def _render_stats(console: Console, s: dict) -> None:
+    def listed(parts: dict) -> str:
+        return ", ".join(f"{escape(k)} {v}" for k, v in parts.items())
+
+    def line(label: str, value, parts: dict | None = None) -> None:
+        console.print(f"{label:<15} {value}" + (f" ({listed(parts)})" if parts else ""))
+
+    line("index", escape(s["index"]))
+    line("books", s["books"])
+    line("sections", s["sections"], {f"{k} chunks": v for k, v in s["chunks"].items()})
+    line("entities", s["entities"], s["entities_by_type"])
+    line("mentions", s["mentions"], s["mentions_by_kind"])
+    line("  by source", listed(s["mentions_by_source"]) or "-")
+    line("relationships", s["relationships"], s["relationships_by_type"])
+    line("  by status", listed(s["relationships_by_status"]) or "-")
+    line("  by review", listed(s["relationships_by_review"]) or "-")
+    line("pending claims", s["pending_claims"])
+    line("embedder", escape(s["embedder"] or "none yet"))
+    line("size", f"{_megabytes(s['index_bytes'])} (SQLite {_megabytes(s['sqlite_bytes'])})")
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1_000_000:.1f} MB"
+
+
 # -- rebuild ----------------------------------------------------------------------------------
 
-@app.command()
+@app.command(epilog=examples("crossbook rebuild", "crossbook rebuild sample_corpus/crossbook.toml --quiet --json"))
 def rebuild(
     ctx: typer.Context,
     manifest: Path = typer.Argument(Path(CONFIG_FILE), help="Manifest listing [[books]] (path, title)."),
-    extractor: Optional[str] = typer.Option(None, "--extractor", help="rules (offline default) or openai."),
+    extractor: Optional[str] = typer.Option(None, "--extractor", callback=check_extractor, help="rules (offline default) or openai."),
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
@@ -300,18 +420,23 @@ def rebuild(
 ) -> None:
     """Reconcile the index with a manifest: add, update, delete, skip unchanged books."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.pipeline import Ingest, read_manifest, rebuild as run_rebuild
 
-        read_manifest(manifest)
+        count = len(read_manifest(manifest))
         settings = state.settings(config=manifest, extractor=extractor, relations=relations,
                                   ontology=tuple(ontology) or None)
         _check_extractor(settings)
         _check_chroma(settings)
         db = _open(settings, create=True)
-        with _vectors(settings, db) as vectors, EventWriter(events) as sink, ProgressReporter("rebuild") as progress:
-            job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors, events=sink)
-            summary = run_rebuild(job, manifest)
+        with _vectors(settings, db) as vectors, EventWriter(events) as sink:
+            with state.progress("rebuild", books=count) as progress:
+                vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
+                job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
+                             events=progress.watching(sink))
+                summary = run_rebuild(job, manifest)
+            for failure in summary["failed"]:  # on stderr too: a script reading --json sees it
+                warn(f"book not rebuilt, its previous version is kept: {failure['path']}: {failure['error']}")
             sink.emit(summary, as_json, lambda c: _render_rebuild(c, summary))
         if summary["failed"]:
             raise typer.Exit(1)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
+import re
+import sqlite3
 import sys
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from index.errors import CrossbookError
 
@@ -38,6 +40,17 @@ def emit(result: Any, as_json: bool, render: Callable[[Console], None]) -> None:
         render(stdout)
 
 
+def section_in_book(book: str, heading_path: str | None) -> str:
+    """A section's heading path without the book title it starts with, for lines that
+    already name the book ("Creatures > Frost Wyrm", not "Bestiary > Creatures > ...")."""
+    if not heading_path:
+        return "(before the first heading)"
+    parts = heading_path.split(" > ")
+    if len(parts) > 1 and parts[0] == book:
+        return " > ".join(parts[1:])
+    return heading_path
+
+
 def relation_label(relation_type: str, polarity: str | None) -> str:
     """A relationship as a reader should take it: a denied one must not read as asserted."""
     if polarity == "denied":
@@ -51,66 +64,67 @@ def warn(message: str) -> None:
     stderr.print(f"Warning: {message}", markup=False)
 
 
+class RetryWarnings(logging.Handler):
+    """The openai client retries a failing endpoint on its own (the embedder's requests):
+    each retry becomes a warning that says what is retried, instead of a silent wait."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message.startswith("Retrying request"):
+            warn(f"the OpenAI-compatible endpoint did not answer; {message[0].lower()}{message[1:]}")
+
+
+def report_retries() -> None:
+    """Show the openai client's retries as warnings (once per process)."""
+    logger = logging.getLogger("openai")
+    if not any(isinstance(h, RetryWarnings) for h in logger.handlers):
+        logger.addHandler(RetryWarnings(logging.INFO))
+    if logger.level == logging.NOTSET or logger.level > logging.INFO:
+        logger.setLevel(logging.INFO)
+
+
+def error_code(exc: BaseException) -> str:
+    """A stable machine-readable name for an error: its class in snake_case
+    (EntityNotFound -> "entity_not_found")."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
+
+
+def fail(code: str, message: str, as_json: bool, exit_code: int = 1, **details: Any) -> NoReturn:
+    """Report an error: one line on stderr, and under --json also
+    ``{"error": {"code", "message", ...}}`` on stdout; then exit."""
+    if as_json:
+        document = {"error": {"code": code, "message": message, **details}}
+        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2, default=_default) + "\n")
+    stderr.print(f"Error: {message}", markup=False)
+    raise typer.Exit(exit_code)
+
+
 @contextlib.contextmanager
-def cli_errors(debug: bool) -> Iterator[None]:
-    """Map library errors to one stderr line and an exit code; tracebacks only with --debug."""
+def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
+    """Map library errors to one stderr line and an exit code; tracebacks only with --debug.
+    Under --json the error is also the JSON document on stdout."""
     try:
         yield
     except CrossbookError as exc:
         if debug:
             raise
-        stderr.print(f"Error: {exc}", markup=False)
-        raise typer.Exit(1) from None
+        details = {"suggestions": exc.suggestions} if getattr(exc, "suggestions", None) else {}
+        fail(error_code(exc), str(exc), as_json, **details)
     except KeyboardInterrupt:
-        stderr.print("Interrupted: the index is as it was before this book.", markup=False)
+        stderr.print("Interrupted.", markup=False)
         raise typer.Exit(130) from None
     except (typer.Exit, typer.Abort):
         raise
+    except sqlite3.OperationalError as exc:
+        if debug:
+            raise
+        if "readonly" in str(exc):
+            fail("index_read_only", "the index is read-only: this command writes to it (queries still work)", as_json)
+        fail("unexpected", f"unexpected OperationalError: {exc} (run with --debug for the traceback)", as_json)
     except Exception as exc:  # anything unexpected: one line, details with --debug
         if debug:
             raise
-        stderr.print(
-            f"Error: unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)",
-            markup=False,
-        )
-        raise typer.Exit(1) from None
-
-
-class ProgressReporter:
-    """The library's progress callback: a rich bar on a TTY, a few plain lines otherwise."""
-
-    def __init__(self, label: str = ""):
-        self.label = label
-        self.tty = sys.stderr.isatty()
-        self._progress: Progress | None = None
-        self._tasks: dict[str, int] = {}
-        self._last: dict[str, int] = {}
-
-    def __enter__(self) -> "ProgressReporter":
-        if self.tty:
-            self._progress = Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TimeElapsedColumn(), console=stderr, transient=True,
-            )
-            self._progress.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._progress:
-            self._progress.stop()
-
-    def __call__(self, phase: str, done: int, total: int) -> None:
-        name = f"{self.label} {phase}".strip()
-        if self._progress is not None:
-            if name not in self._tasks:
-                self._tasks[name] = self._progress.add_task(name, total=total)
-            self._progress.update(self._tasks[name], completed=done, total=total)
-            return
-        # plain lines: the end of each phase, and every 25% of a long one
-        step = max(25, total // 4)
-        if (done == total or done // step != self._last.get(name, 0) // step) and self._last.get(name) != done:
-            stderr.print(f"{name}: {done}/{total}", markup=False)
-        self._last[name] = done
+        fail("unexpected", f"unexpected {type(exc).__name__}: {exc} (run with --debug for the traceback)", as_json)
 
 
 class EventWriter:

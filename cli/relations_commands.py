@@ -13,8 +13,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .app import JSON_OPT, State, _open, app
-from .output import cli_errors, emit, relation_label, stderr
+from .app import BOOK_HELP, JSON_OPT, State, _open, app
+from .choices import check_export_format, check_status
+from .group import examples
+from .output import cli_errors, emit, relation_label, section_in_book, stderr, warn
 
 ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
 
@@ -31,21 +33,26 @@ def _render_rows(console: Console, rows: list[dict]) -> None:
     console.print(table)
 
 
-@app.command()
+@app.command(epilog=examples(
+    "crossbook relations --type inflicts --json",
+    "crossbook relations --status invalid --book grimoire",
+))
 def relations(
     ctx: typer.Context,
     relation_type: Optional[str] = typer.Option(None, "--type", help="Only this relation type (an alias works too)."),
-    status: Optional[str] = typer.Option(None, "--status", help="ready, invalid or pending_entities."),
-    book: Optional[str] = typer.Option(None, "--book", help="Only relationships stated in this book."),
+    status: Optional[str] = typer.Option(None, "--status", callback=check_status, help="ready, invalid or pending_entities."),
+    book: Optional[str] = typer.Option(None, "--book", help=f"Only relationships stated in this book: {BOOK_HELP}."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Typed relationships between entities, with their evidence, status and review state."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
+        from index.lookup import resolve_book
         from index.relations.query import list_relationships
 
         db = _open(state.settings())
-        rows = list_relationships(db, relation_type=relation_type, status=status, book=book)
+        rows = list_relationships(db, relation_type=relation_type, status=status,
+                                  book=resolve_book(db, book) if book else None)
         emit(rows, as_json, lambda c: _render_rows(c, rows))
 
 
@@ -63,30 +70,38 @@ def _render_decision(console: Console, row: dict) -> None:
 
 def _decide(ctx: typer.Context, relationship_id: int, action: str, as_json: bool, **kwargs) -> None:
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.relations.query import review
 
         db = _open(state.settings())
         row = review(db, relationship_id, action, **kwargs)
+        if row["status"] == "invalid" and row["review_state"] == "adjusted":
+            warn(f"relationship {row['id']} as adjusted is invalid ({row['status_reason']}): it is left out of "
+                 f"entity detail and export unless accepted (crossbook review accept {row['id']})")
         emit(row, as_json, lambda c: _render_decision(c, row))
 
 
-@review_app.callback(invoke_without_command=True)
+@review_app.callback(invoke_without_command=True, epilog=examples(
+    "crossbook review", "crossbook review --interactive", "crossbook review accept 12",
+    "crossbook review adjust 12 --type cast_by --flip",
+))
 def review_main(
     ctx: typer.Context,
     interactive: bool = typer.Option(False, "--interactive", help="Ask about each suggestion in turn."),
-    book: Optional[str] = typer.Option(None, "--book", help="Only suggestions stated in this book."),
+    book: Optional[str] = typer.Option(None, "--book", help=f"Only suggestions stated in this book: {BOOK_HELP}."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """List suggested relationships (review accept|reject|adjust ID to decide one)."""
     if ctx.invoked_subcommand is not None:
         return
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
+        from index.errors import BadInput
+        from index.lookup import resolve_book
         from index.relations.query import list_relationships, review
 
         db = _open(state.settings())
-        rows = list_relationships(db, book=book, review_state="suggested")
+        rows = list_relationships(db, book=resolve_book(db, book) if book else None, review_state="suggested")
         if not interactive:
             emit(rows, as_json, lambda c: _render_rows(c, rows))
             return
@@ -95,7 +110,7 @@ def review_main(
             stderr.print(f"\n[{row['id']}] {row['source']} —{row['relation_type']}→ {row['target']}"
                          f"  ({row['status']}{', ' + row['status_reason'] if row['status_reason'] else ''})",
                          markup=False)
-            stderr.print(f"    {row['book']} > {row['section']}: \"{row['evidence']}\"", markup=False)
+            stderr.print(f"    {row['book']} — {section_in_book(row['book'], row['section'])}: \"{row['evidence']}\"", markup=False)
             answer = typer.prompt("accept, reject, adjust, skip or quit [a/r/j/s/q]", default="s", err=True)
             answer = answer.strip().lower()[:1]
             if answer == "q":
@@ -107,25 +122,32 @@ def review_main(
             elif answer == "j":
                 new_type = typer.prompt("type", default=row["relation_type"], err=True)
                 flip = typer.confirm("flip the direction?", default=False, err=True)
-                decisions.append(review(db, row["id"], "adjust",
-                                        relation_type=None if new_type == row["relation_type"] else new_type,
-                                        flip=flip) if (flip or new_type != row["relation_type"]) else row)
+                if not flip and new_type == row["relation_type"]:
+                    decisions.append(row)
+                    continue
+                try:
+                    decisions.append(review(db, row["id"], "adjust", flip=flip,
+                                            relation_type=None if new_type == row["relation_type"] else new_type))
+                except BadInput as exc:  # a mistyped type skips this one, not the whole session
+                    warn(f"{exc}; relationship {row['id']} skipped")
         emit(decisions, as_json, lambda c: [_render_decision(c, d) for d in decisions] or c.print("no decisions"))
 
 
-@review_app.command("accept")
+@review_app.command("accept", epilog=examples("crossbook review accept 12"))
 def review_accept(ctx: typer.Context, relationship_id: int = ID_ARG, as_json: bool = JSON_OPT) -> None:
     """Accept a suggested relationship."""
     _decide(ctx, relationship_id, "accept", as_json)
 
 
-@review_app.command("reject")
+@review_app.command("reject", epilog=examples("crossbook review reject 12"))
 def review_reject(ctx: typer.Context, relationship_id: int = ID_ARG, as_json: bool = JSON_OPT) -> None:
     """Reject a relationship: kept for the record, left out of entity detail and export."""
     _decide(ctx, relationship_id, "reject", as_json)
 
 
-@review_app.command("adjust")
+@review_app.command("adjust", epilog=examples(
+    "crossbook review adjust 12 --type inflicts", "crossbook review adjust 12 --flip",
+))
 def review_adjust(
     ctx: typer.Context,
     relationship_id: int = ID_ARG,
@@ -137,21 +159,31 @@ def review_adjust(
     _decide(ctx, relationship_id, "adjust", as_json, relation_type=relation_type, flip=flip)
 
 
-@app.command()
+@app.command(epilog=examples(
+    "crossbook export --format graphml -o shelf.graphml",
+    "crossbook export > graph.jsonl",
+))
 def export(
     ctx: typer.Context,
-    fmt: str = typer.Option("jsonl", "--format", help="jsonl (nodes then edges, one per line) or graphml."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to FILE (default: stdout)."),
+    fmt: str = typer.Option("jsonl", "--format", callback=check_export_format, help="jsonl (nodes then edges, one per line) or graphml."),
+    output: Optional[Path] = typer.Option(
+        None, "-o", "--output", help="Write to FILE (default: stdout; with --json, one JSON document {nodes, edges})."),
     include_invalid: bool = typer.Option(False, "--include-invalid", help="Also export invalid relationships."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Export the relationship graph for graph tools (networkx, Gephi, Neo4j import)."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.errors import BadInput
         from index.relations.query import export as run_export
 
         db = _open(state.settings())
+        if as_json and output is None:
+            # --json asks for one JSON document: the graph itself, whatever --format says
+            from index.relations.query import export_graph
+
+            emit(export_graph(db, include_invalid), True, lambda c: None)
+            return
         text, counts = run_export(db, fmt, include_invalid)
         if output is None:
             typer.echo(text, nl=False)

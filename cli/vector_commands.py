@@ -10,8 +10,10 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .app import JSON_OPT, State, _open, _vectors, app
-from .output import ProgressReporter, cli_errors, emit
+from .app import BOOKS_OPT, JSON_OPT, State, _open, _vectors, app
+from .group import examples
+from .output import cli_errors, emit, section_in_book
+from .progress import ModelLoadReporter
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
 
@@ -22,45 +24,53 @@ def _excerpt(text: str, width: int = 160) -> str:
     return body if len(body) <= width else body[: width - 1].rstrip() + "…"
 
 
-@app.command()
+@app.command(epilog=examples("crossbook search \"frost breath\" -k 5 --book bestiary"))
 def search(
     ctx: typer.Context,
     query: str = typer.Argument(..., help="What to look for, in words."),
     k: int = K_OPT,
-    book: list[str] = typer.Option([], "--book", help="Only these books (repeatable)."),
+    book: list[str] = BOOKS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Plain vector search over child chunks; returns their parent sections."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
+        from index.lookup import resolve_books
         from index.retrieve import search as run_search
 
         settings = state.settings()
         db = _open(settings)
-        with _vectors(settings, db) as vectors:
-            passages = run_search(vectors, db, query, k=k, books=tuple(book))
+        books = resolve_books(db, book)
+        with _vectors(settings, db) as vectors, state.progress("search", transient=True) as progress:
+            vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
+            passages = run_search(vectors, db, query, k=k, books=books)
         emit({"query": query, "k": k, "results": passages}, as_json,
              lambda c: _render_passages(c, passages))
 
 
-@app.command()
+@app.command(epilog=examples(
+    "crossbook retrieve \"What does the spell the Frost Wyrm casts cost?\" --hops 2 --json",
+))
 def retrieve(
     ctx: typer.Context,
     question: str = typer.Argument(..., help="The question, in words."),
     hops: int = typer.Option(2, "--hops", min=1, help="1 = plain search; 2 follows entities into other books once."),
     k: int = K_OPT,
-    book: list[str] = typer.Option([], "--book", help="Only these books (repeatable)."),
+    book: list[str] = BOOKS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Multi-hop retrieval: vector search, then the entities it found, into the sections of other books."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
+        from index.lookup import resolve_books
         from index.retrieve import retrieve as run_retrieve
 
         settings = state.settings()
         db = _open(settings)
-        with _vectors(settings, db) as vectors:
-            result = run_retrieve(vectors, db, question, hops=hops, k=k, books=tuple(book))
+        books = resolve_books(db, book)
+        with _vectors(settings, db) as vectors, state.progress("retrieve", transient=True) as progress:
+            vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
+            result = run_retrieve(vectors, db, question, hops=hops, k=k, books=books)
         emit(result, as_json, lambda c: _render_passages(c, result["results"]))
 
 
@@ -73,12 +83,12 @@ def _render_passages(console: Console, passages) -> None:
             how += f" via [bold]{escape(p.via.entity)}[/bold] ({p.via.mention_type} in this book; from {escape(p.via.from_book)})"
         if len(p.found_at) > 1:
             how += f"; also found at hop {', '.join(str(h) for h in p.found_at if h != p.hop)}"
-        console.print(f"{rank:>2}. [cyan]{escape(p.book)}[/cyan] — {escape(p.section or '(before the first heading)')}"
+        console.print(f"{rank:>2}. [cyan]{escape(p.book)}[/cyan] — {escape(section_in_book(p.book, p.section))}"
                       f"  [dim]score {p.score:.3f}, {how}[/dim]")
         console.print(f"    [dim]{escape(_excerpt(p.text))}[/dim]")
 
 
-@app.command()
+@app.command(epilog=examples("crossbook doctor", "crossbook doctor --repair"))
 def doctor(
     ctx: typer.Context,
     repair: bool = typer.Option(False, "--repair", help="Fix the drift from SQLite (the source of truth)."),
@@ -86,7 +96,7 @@ def doctor(
 ) -> None:
     """Report drift between SQLite and the Chroma vectors; --repair fixes it. Exit 1 if drift remains."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index import doctor as checks
         from index.vectors import embedder_for_id, recorded_embedder
 
@@ -97,7 +107,7 @@ def doctor(
         # one is reported, and switching is reembed's job
         embedder = embedder_for_id(recorded, settings) if recorded else None
         with _vectors(settings, db, check=False, embedder=embedder) as vectors:
-            with ProgressReporter("repair") as progress:
+            with state.progress("repair") as progress:
                 if repair:
                     report = checks.repair(db, vectors, progress, selected=settings.embedder)
                 else:
@@ -126,14 +136,14 @@ def _render_doctor(console: Console, report) -> None:
     console.print("ok: SQLite and Chroma agree" if report.ok else "drift found (run: crossbook doctor --repair)")
 
 
-@app.command()
+@app.command(epilog=examples("crossbook reembed --embedder openai"))
 def reembed(
     ctx: typer.Context,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Re-embed every child chunk with the embedder given by --embedder, and switch the index to it."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index import doctor as checks
 
         settings = state.settings()
@@ -141,7 +151,7 @@ def reembed(
         from index.embed import get_embedder
 
         with _vectors(settings, db, check=False, embedder=get_embedder(settings)) as new:
-            with ProgressReporter("reembed") as progress:
+            with state.progress("reembed") as progress:
                 result = checks.reembed(db, new, progress)
         emit(result, as_json, lambda c: c.print(
             f"Re-embedded with {escape(result['embedder'])} (was {escape(str(result['previous']))}): "

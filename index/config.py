@@ -101,13 +101,19 @@ def load_settings(
     flags: Mapping[str, Any],
     environ: Mapping[str, str],
     config_path: Path | None = None,
+    *,
+    config_required: bool = False,
 ) -> Settings:
     """Merge flags (None = not given), CROSSBOOK_* variables and a crossbook.toml.
 
     ``OPENAI_API_KEY`` is read from ``environ`` for the key; ``OPENAI_BASE_URL`` for the URL.
-    Raises ConfigError on a malformed value.
+    A missing ``config_path`` is skipped, unless ``config_required`` (the user named it).
+    Raises ConfigError on a malformed value or a required file that is not there.
     """
     merged: dict[str, Any] = {}
+    if config_path is not None and config_required and not config_path.is_file():
+        what = "is a directory" if config_path.is_dir() else "does not exist"
+        raise ConfigError(f"settings file '{config_path}' (--config) {what}")
     if config_path is not None and config_path.is_file():
         merged.update(read_toml_settings(config_path))
     for f in fields(Settings):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
 from sqlite_utils import Database
 
-from .errors import IndexMissing, NotAnIndex
+from .errors import IndexMissing, IndexReadOnly, NotAnIndex
 from .migrations import migrations
 
 MARKER = "crossbook-index"
@@ -42,6 +43,8 @@ def open_db(index_dir: Path, *, create: bool = False) -> Database:
         if not create:
             raise IndexMissing(f"no index at {index_dir} (run: crossbook ingest BOOK)")
         index_dir.mkdir(parents=True, exist_ok=True)
+    if not create and not _writable(db_path):
+        return _open_read_only(db_path)
     try:
         conn = sqlite3.connect(str(db_path), timeout=30, check_same_thread=False)
         db = Database(conn)
@@ -49,6 +52,10 @@ def open_db(index_dir: Path, *, create: bool = False) -> Database:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA foreign_keys = ON")
         _check_is_index(db, db_path)
+    except sqlite3.OperationalError as exc:
+        if "readonly" in str(exc):
+            raise IndexReadOnly(f"{db_path} is read-only: this command writes to the index") from None
+        raise NotAnIndex(f"{db_path} is not a crossbook index ({exc})") from None
     except sqlite3.DatabaseError as exc:
         raise NotAnIndex(f"{db_path} is not a crossbook index ({exc})") from None
     if migrations.pending(db):
@@ -57,4 +64,31 @@ def open_db(index_dir: Path, *, create: bool = False) -> Database:
             db.execute(
                 "INSERT OR IGNORE INTO crossbook_meta (key, value) VALUES ('format', ?)", [MARKER]
             )
+    return db
+
+
+def _writable(db_path: Path) -> bool:
+    """Whether SQLite can write the index: the file, and its directory (WAL side files)."""
+    return os.access(db_path, os.W_OK) and os.access(db_path.parent, os.W_OK)
+
+
+def _open_read_only(db_path: Path) -> Database:
+    """A read-only index (a shared or archived copy) opened for queries: no PRAGMA that
+    writes, no migration. A WAL index whose side files cannot be created is read as
+    immutable. Raises NotAnIndex, or IndexReadOnly when it needs a migration first."""
+    uri = db_path.resolve().as_uri() + "?mode=ro"
+    try:
+        try:
+            db = Database(sqlite3.connect(uri, uri=True, check_same_thread=False))
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError:
+            db = Database(sqlite3.connect(uri + "&immutable=1", uri=True, check_same_thread=False))
+        _check_is_index(db, db_path)
+        pending = migrations.pending(db)
+    except sqlite3.DatabaseError as exc:
+        raise NotAnIndex(f"{db_path} is not a crossbook index ({exc})") from None
+    if pending:
+        raise IndexReadOnly(
+            f"{db_path} is read-only and was built by an older crossbook; make it writable once to upgrade it"
+        )
     return db

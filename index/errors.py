@@ -18,6 +18,10 @@ class NotAnIndex(CrossbookError):
     """The index directory exists but is not a crossbook index."""
 
 
+class IndexReadOnly(CrossbookError):
+    """The index cannot be written (a read-only file or directory)."""
+
+
 class IndexMissing(CrossbookError):
     """A read command ran before anything was ingested."""
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sqlite_utils import Database
 
-from .errors import BadInput, EntityNotFound
+from .errors import BadInput, BookNotFound, EntityNotFound
 from .models import BookInfo, Mention
-from .normalize import normalize_name
+from .normalize import fold_accents, normalize_name, normalized_tokens
 
 WHERE_ELSE_SQL = """
 SELECT e.id AS entity_id, e.name, e.entity_type, m.book, m.chunk_id, c.heading_path,
@@ -37,22 +38,141 @@ def _mention(row) -> Mention:
     return Mention(**{k: row[k] for k in Mention.__dataclass_fields__})
 
 
-def suggest(db: Database, name: str, limit: int = 5) -> list[str]:
-    """Close entity names (rapidfuzz), best first."""
-    from rapidfuzz import fuzz, process
+# -- naming a book ----------------------------------------------------------------------------
 
-    names = sorted({r[0] for r in db.execute("SELECT name FROM entities")})
-    matches = process.extract(name, names, scorer=fuzz.WRatio, limit=limit, score_cutoff=60)
+def _book_rows(db: Database) -> list[tuple[int, str]]:
+    return [(r[0], r[1]) for r in db.execute("SELECT rowid, title FROM books ORDER BY title")]
+
+
+def _listing(titles: list[str], limit: int = 10) -> str:
+    shown = ", ".join(f"'{t}'" for t in titles[:limit])
+    return shown + (f" and {len(titles) - limit} more" if len(titles) > limit else "")
+
+
+def resolve_book(db: Database, name: str, option: str = "--book") -> str:
+    """The title of the one book ``name`` stands for: the exact title, the same title in
+    any case or accents, the book's id (``crossbook books`` shows it), or a unique prefix
+    of the title (a leading "The" optional: "ashen" finds "The Ashen Grimoire").
+
+    Raises BookNotFound naming the candidates when none or several books match.
+    """
+    rows = _book_rows(db)
+    titles = [title for _, title in rows]
+    if name in titles:
+        return name
+    key = fold_accents(normalize_name(name))
+    if not key:
+        raise BadInput(f"{option} is empty (give a book title, a prefix of one, or its id; see: crossbook books)")
+    same = [t for t in titles if fold_accents(normalize_name(t)) == key]
+    if len(same) == 1:
+        return same[0]
+    if name.strip().isdigit():
+        by_id = [t for rowid, t in rows if rowid == int(name)]
+        if by_id:
+            return by_id[0]
+    prefixed = same or [t for t in titles if _starts_with(t, key)]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    if prefixed:
+        raise BookNotFound(f"{option} '{name}' matches several books: {_listing(prefixed)} (give more of the title)")
+    if not titles:
+        raise BookNotFound(f"{option} '{name}': the index has no books yet (run: crossbook ingest BOOK)")
+    close = _closest(name, titles)
+    hint = f"did you mean {_listing(close)}?" if close else f"books: {_listing(titles)}"
+    raise BookNotFound(f"{option} '{name}' is not a book in the index ({hint} see: crossbook books)")
+
+
+def resolve_books(db: Database, names: tuple[str, ...] | list[str], option: str = "--book") -> tuple[str, ...]:
+    """``resolve_book`` for each name, in order, without repeats."""
+    return tuple(dict.fromkeys(resolve_book(db, name, option) for name in names))
+
+
+def _starts_with(title: str, key: str) -> bool:
+    """Whether ``key`` (a folded name key) begins the title, with or without its article."""
+    keys = (normalize_name(title), normalized_tokens(title).strip("_"))
+    return any(fold_accents(k).startswith(key) for k in keys)
+
+
+def _closest(query: str, choices: list[str], limit: int = 5, cutoff: float = 60) -> list[str]:
+    """``choices`` most similar to ``query`` first (rapidfuzz WRatio over case- and
+    accent-folded text), those under ``cutoff`` left out."""
+    from rapidfuzz import fuzz, process, utils
+
+    matches = process.extract(query, choices, scorer=fuzz.WRatio, limit=limit, score_cutoff=cutoff,
+                              processor=lambda text: utils.default_process(fold_accents(text)))
     return [m[0] for m in matches]
 
 
-def _find_entities(db: Database, name: str) -> str:
+# -- naming an entity -------------------------------------------------------------------------
+
+def _known_names(db: Database) -> dict[str, tuple[str, set[str]]]:
+    """Every name the index knows an entity by -> (that name as written, the entities'
+    normalized keys): entity names, names mentions were written with (an alias the linker
+    found), and the aliases of the index's domain pack."""
+    names: dict[str, tuple[str, set[str]]] = {}
+
+    def add(written: str, key: str) -> None:
+        names.setdefault(normalize_name(written), (written, set()))[1].add(key)
+
+    for written, key in db.execute("SELECT name, normalized FROM entities ORDER BY name"):
+        add(written, key)
+    for written, key in db.execute(
+        "SELECT DISTINCT m.name, e.normalized FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
+        " WHERE m.normalized != e.normalized OR m.name != e.name ORDER BY 1"
+    ):
+        add(written, key)
+    from .store import index_pack  # the pack parser is only needed off the fast path
+
+    pack = index_pack(db)
+    if pack is not None:
+        keys = {r[0] for r in db.execute("SELECT DISTINCT normalized FROM entities")}
+        for canonical, aliases in pack.aliases.items():
+            if normalize_name(canonical) in keys:
+                for alias in aliases:
+                    add(alias, normalize_name(canonical))
+    return names
+
+
+def suggest(db: Database, name: str, limit: int = 5) -> list[str]:
+    """Entity names closest to ``name``, most similar first (rapidfuzz over case- and
+    accent-folded names; an alias counts, and suggests the entity's own name)."""
+    known = _known_names(db)
+    canonical = {key: written for written, key in db.execute("SELECT name, normalized FROM entities ORDER BY name")}
+    by_written = {written: keys for written, keys in known.values()}
+    out: list[str] = []
+    for written in _closest(name, sorted(by_written), limit=limit * 3):
+        for key in sorted(by_written[written]):
+            if canonical.get(key) and canonical[key] not in out:
+                out.append(canonical[key])
+    return out[:limit]
+
+
+def _check_name(name: str) -> str:
     if not name or not name.strip():
         raise BadInput("entity name is empty (give a name, e.g. crossbook where-else 'Frost Lance')")
     normalized = normalize_name(name)
     if not normalized:
         raise BadInput(f"entity name '{name}' has no letters or digits")
     return normalized
+
+
+def resolve_entity(db: Database, name: str) -> tuple[list[str], str]:
+    """The normalized keys of the entities ``name`` stands for, and how it matched: by
+    name in any case ("name"), by an alias or another name the index saw it written as
+    ("alias"), or with accents folded ("accents": "veloute" finds Velouté).
+
+    Raises BadInput for an empty name and EntityNotFound with ranked suggestions."""
+    normalized = _check_name(name)
+    if db.execute("SELECT 1 FROM entities WHERE normalized = ? LIMIT 1", [normalized]).fetchone():
+        return [normalized], "name"
+    known = _known_names(db)
+    if normalized in known:
+        return sorted(known[normalized][1]), "alias"
+    folded = fold_accents(normalized)
+    keys = {key for name_key, (_, ks) in known.items() if fold_accents(name_key) == folded for key in ks}
+    if keys:
+        return sorted(keys), "accents"
+    raise _not_found(db, name)
 
 
 def _not_found(db: Database, name: str, what: str = "") -> EntityNotFound:
@@ -72,13 +192,19 @@ def where_else(
 ) -> dict:
     """Every mention of the entity across books, grouped by book, defines first.
 
-    Returns {"query", "entities": [{id, name, entity_type, books: [{book, mentions}]}]}.
-    Raises BadInput for an empty name and EntityNotFound (with suggestions) for no match.
+    ``books`` and ``exclude_books`` name books as resolve_book() takes them.
+    ``name`` is matched as resolve_entity() does (name, alias, any case, accents folded).
+    Returns {"query", "normalized", "matched_by", "entities": [{id, name, entity_type,
+    books: [{book, mentions}]}]}.
+    The entity exists but the filters leave no mention: ``entities`` is empty (a query
+    with no hits is not an error). Raises BadInput for an empty name, BookNotFound for a
+    book filter that names no single book, and EntityNotFound (with suggestions) when no
+    entity has that name.
     """
-    normalized = _find_entities(db, name)
-    rows = list(db.query(WHERE_ELSE_SQL, [normalized]))
-    if not rows:
-        raise _not_found(db, name)
+    books = resolve_books(db, books)
+    exclude_books = resolve_books(db, exclude_books, "--exclude-book")
+    keys, matched_by = resolve_entity(db, name)
+    rows = [row for key in keys for row in db.query(WHERE_ELSE_SQL, [key])]
     seen = set()
     entities: dict[int, dict] = {}
     for row in rows:
@@ -99,8 +225,6 @@ def where_else(
             {"id": row["entity_id"], "name": row["name"], "entity_type": row["entity_type"], "books": {}},
         )
         entity["books"].setdefault(row["book"], []).append(_mention(row).to_dict())
-    if not entities:
-        raise EntityNotFound(f"'{name}' is in the index, but no mention matches the filters given")
     out = []
     for entity in entities.values():
         groups = [{"book": b, "mentions": m} for b, m in entity["books"].items()]
@@ -109,18 +233,17 @@ def where_else(
         out.append({**entity, "books": groups})
     # a defined entity before one that is only referenced
     out.sort(key=lambda e: (e["books"][0]["mentions"][0]["mention_type"] != "defines", e["entity_type"]))
-    return {"query": name, "normalized": normalized, "entities": out}
+    return {"query": name, "normalized": keys[0], "matched_by": matched_by, "entities": out}
 
 
 def entity_detail(db: Database, name: str) -> dict:
     """One entity (or each same-name entity of a different type): type, definitions, and
     per-book reference counts. Raises BadInput / EntityNotFound."""
-    normalized = _find_entities(db, name)
-    entities = list(
-        db.query("SELECT id, name, entity_type FROM entities WHERE normalized = ? ORDER BY entity_type", [normalized])
-    )
-    if not entities:
-        raise _not_found(db, name)
+    keys, matched_by = resolve_entity(db, name)
+    entities = [
+        entity for key in keys
+        for entity in db.query("SELECT id, name, entity_type FROM entities WHERE normalized = ? ORDER BY entity_type", [key])
+    ]
     out = []
     for entity in entities:
         definitions = [
@@ -142,7 +265,7 @@ def entity_detail(db: Database, name: str) -> dict:
         }
         out.append({**entity, "definitions": definitions, "references_by_book": references,
                     "related": related_entities(db, entity["id"])})
-    return {"query": name, "entities": out}
+    return {"query": name, "matched_by": matched_by, "entities": out}
 
 
 RELATED_SQL = """
@@ -152,7 +275,7 @@ FROM entity_relationships_view v
 JOIN entities e ON e.id = v.related_id
 JOIN entity_relationships r ON r.id = v.relationship_id
 WHERE v.entity_id = ? AND v.review_state != 'rejected'
-  AND (v.status = 'ready' OR v.review_state IN ('accepted', 'adjusted'))
+  AND (v.status = 'ready' OR v.review_state = 'accepted')
 GROUP BY v.related_id, r.relation_type, v.direction, r.polarity
 ORDER BY n DESC, e.name, r.relation_type, r.polarity
 """
@@ -164,7 +287,8 @@ def related_entities(db: Database, entity_id: int) -> list[dict]:
     ``arrow`` its real direction (``Frost Wyrm → Frost Lance`` for "casts" on either
     entity's page); ``reads_as`` is the same edge read from this entity (``cast_by``);
     ``polarity`` keeps "X does not counter Y" apart from "X counters Y".
-    Rejected and invalid (unless accepted in review) relationships are left out."""
+    Rejected and invalid (unless accepted in review; an adjusted one is validated again)
+    relationships are left out."""
     me = db.execute("SELECT name FROM entities WHERE id = ?", [entity_id]).fetchone()[0]
     out = []
     for related_id, name, entity_type, stored_type, reads_as, direction, polarity, n in db.execute(RELATED_SQL, [entity_id]):
@@ -218,7 +342,7 @@ def cross_book(db: Database, chunk_ids: list[str], exclude_books: tuple[str, ...
 def list_books(db: Database) -> list[BookInfo]:
     """Every book with its section, definition and mention counts."""
     sql = """
-    SELECT b.*,
+    SELECT b.rowid AS id, b.*,
       (SELECT count(*) FROM chunks c WHERE c.book = b.title AND c.kind = 'parent' AND c.part = 0) AS sections,
       (SELECT count(DISTINCT entity_id) FROM entity_mentions m WHERE m.book = b.title AND m.mention_type = 'defines') AS entities_defined,
       (SELECT count(*) FROM entity_mentions m WHERE m.book = b.title) AS mentions,
@@ -233,7 +357,7 @@ def list_books(db: Database) -> list[BookInfo]:
         if r["unresolved"]:
             relation_drops["unresolved_endpoint"] = r["unresolved"]
         out.append(BookInfo(
-            title=r["title"], path=r["path"], sha256=r["sha256"], extractor=r["extractor"],
+            id=r["id"], title=r["title"], path=r["path"], sha256=r["sha256"], extractor=r["extractor"],
             pack=r["pack"], ingested_at=r["ingested_at"], sections=r["sections"],
             entities_defined=r["entities_defined"], mentions=r["mentions"],
             dropped_mentions=r["dropped_mentions"], drop_reasons=json.loads(r["drop_reasons"]),
@@ -242,3 +366,73 @@ def list_books(db: Database) -> list[BookInfo]:
             partial=r.get("partial", 0),
         ))
     return out
+
+
+def list_entities(db: Database, *, entity_type: str | None = None, books: tuple[str, ...] = ()) -> dict:
+    """Every entity, or those of ``entity_type`` / mentioned in ``books`` (named as
+    resolve_book() takes them), by name, with where it is defined and how often it is
+    mentioned. Returns {"count", "by_type": {type: n}, "entities": [{id, name,
+    entity_type, defined_in, books, mentions}]}; no match is an empty list, not an error.
+    Raises BookNotFound."""
+    titles = resolve_books(db, books)
+    where, params = [], []
+    if entity_type:
+        where.append("e.entity_type = ?")
+        params.append(entity_type)
+    if titles:
+        where.append(f"m.book IN ({','.join('?' * len(titles))})")
+        params.extend(titles)
+    sql = (
+        "SELECT e.id, e.name, e.entity_type, count(*) AS mentions, count(DISTINCT m.book) AS books,"
+        " group_concat(DISTINCT CASE WHEN m.mention_type = 'defines' THEN m.book END) AS defined_in"
+        " FROM entities e JOIN entity_mentions m ON m.entity_id = e.id"
+        + (" WHERE " + " AND ".join(where) if where else "")
+        + " GROUP BY e.id ORDER BY e.normalized, e.entity_type"
+    )
+    entities = []
+    by_type: dict[str, int] = {}
+    for r in db.query(sql, params):
+        defined = sorted(r["defined_in"].split(",")) if r["defined_in"] else []
+        entities.append({"id": r["id"], "name": r["name"], "entity_type": r["entity_type"],
+                         "defined_in": defined, "books": r["books"], "mentions": r["mentions"]})
+        by_type[r["entity_type"]] = by_type.get(r["entity_type"], 0) + 1
+    return {"count": len(entities), "by_type": dict(sorted(by_type.items())), "entities": entities}
+
+
+def _counts(db: Database, sql: str) -> dict:
+    return {str(key): n for key, n in db.execute(sql)}
+
+
+def index_stats(db: Database, index_dir: Path) -> dict:
+    """What the index holds: books, sections, chunks, entities per type, mentions per
+    source and kind, relationships per type, status and review state, the embedder its
+    vectors were made with, and its size on disk (SQLite, and everything in ``index_dir``,
+    embedded Chroma included)."""
+    from .vectors import recorded_embedder
+
+    one = lambda sql: db.execute(sql).fetchone()[0]  # noqa: E731
+    index_dir = Path(index_dir)
+    sqlite_bytes = sum(p.stat().st_size for p in index_dir.glob("crossbook.db*") if p.is_file())
+    total_bytes = sum(p.stat().st_size for p in index_dir.rglob("*") if p.is_file())
+    return {
+        "index": str(index_dir),
+        "books": one("SELECT count(*) FROM books"),
+        "sections": one("SELECT count(*) FROM chunks WHERE kind = 'parent' AND part = 0"),
+        "chunks": _counts(db, "SELECT kind, count(*) FROM chunks GROUP BY kind ORDER BY kind"),
+        "entities": one("SELECT count(*) FROM entities"),
+        "entities_by_type": _counts(db, "SELECT entity_type, count(*) FROM entities GROUP BY 1 ORDER BY 1"),
+        "mentions": one("SELECT count(*) FROM entity_mentions"),
+        "mentions_by_source": _counts(db, "SELECT source, count(*) FROM entity_mentions GROUP BY 1 ORDER BY 1"),
+        "mentions_by_kind": _counts(db, "SELECT mention_type, count(*) FROM entity_mentions GROUP BY 1 ORDER BY 1"),
+        "relationships": one("SELECT count(*) FROM entity_relationships"),
+        "relationships_by_type": _counts(
+            db, "SELECT relation_type, count(*) FROM entity_relationships GROUP BY 1 ORDER BY 2 DESC, 1"),
+        "relationships_by_status": _counts(
+            db, "SELECT status, count(*) FROM entity_relationships GROUP BY 1 ORDER BY 1"),
+        "relationships_by_review": _counts(
+            db, "SELECT review_state, count(*) FROM entity_relationships GROUP BY 1 ORDER BY 1"),
+        "pending_claims": one("SELECT count(*) FROM relation_claims WHERE status = 'pending_entities'"),
+        "embedder": recorded_embedder(db),
+        "sqlite_bytes": sqlite_bytes,
+        "index_bytes": total_bytes,
+    }

@@ -126,6 +126,7 @@ class BookInfo:
     dropped_relations: int = 0
     relation_drop_reasons: dict = field(default_factory=dict)
     partial: int = 0             # parent chunks without extraction (stored with --allow-partial)
+    id: int = 0                  # the books row id: --book accepts it ("crossbook books" shows it)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -59,6 +59,13 @@ def normalize_name(name: str) -> str:
     return "_".join(words)
 
 
+def fold_accents(text: str) -> str:
+    """``text`` without its diacritics ("Velouté" -> "Veloute"), for lookups only: the
+    index keys keep them, so "résumé" and "resume" stay two entities."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return unicodedata.normalize("NFKC", "".join(c for c in decomposed if not unicodedata.combining(c)))
+
+
 def collapse_whitespace(text: str) -> str:
     """Collapse every whitespace run to one space and strip the ends."""
     return _SPACES.sub(" ", text).strip()

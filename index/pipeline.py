@@ -16,7 +16,7 @@ from typing import Callable
 
 from sqlite_utils import Database
 
-from . import llm_cache, store
+from . import derived, llm_cache, store
 from .books import BookFile, find_books, read_book
 from .chunking import book_title, child_chunks, parent_chunks, split_sections_report
 from .config import Settings
@@ -101,6 +101,7 @@ def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str
 def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> IngestResult:
     """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError."""
     db, settings, pack = job.db, job.settings, job.pack
+    job.events({"event": "book.start", "book": title, "path": str(book.path)})
     existing = store.get_book(db, title)
     result = IngestResult(title=title, path=str(book.path), status="updated" if existing else "added")
     if (
@@ -111,11 +112,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         and not existing.get("partial")
     ):
         result.status = "unchanged"
-        if relations.index_ontology_json(db) != job.ontology.to_json():
-            # the relation vocabulary changed: re-derive the relationships, nothing else
-            with db.atomic():
-                relations.set_index_ontology(db, job.ontology)
-                relations.refresh_relationships(db)
+        with db.atomic():  # a new relation vocabulary re-derives the relationships, nothing else
+            derived.refresh_vocabulary(db, job.ontology)
         if job.vectors is not None:
             job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
         return result
@@ -128,7 +126,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     children = [c for p in parents for c in child_chunks(p, settings.child_tokens)]
     mode = job.relations_mode
     # entities defined in other books, offered to the model by id (a hint: not in the cache key)
-    known = relations.known_entities(db, title, parents, pack) if mode == "llm" and job.extractor.name != "rules" else None
+    known = derived.known_entities(db, title, parents, pack) if mode == "llm" and job.extractor.name != "rules" else None
     job.events({"event": "phase.start", "phase": "extract", "book": title, "chunks": len(parents)})
     run = job.extractor.extract(title, parents, known=known, progress=job.progress)
     job.events({"event": "phase.done", "phase": "extract", "book": title, "llm_calls": run.llm_calls, "cache_hits": run.cache_hits})
@@ -163,7 +161,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     job.progress("write", 0, 1)
     job.events({"event": "phase.start", "phase": "write", "book": title})
     with db.atomic():
-        before = store.definitions_signature(db)
+        before = derived.definitions_signature(db)
         store.delete_book_rows(db, title)
         store.insert_book(
             db, title=title, path=str(book.path), sha256=book.sha256,
@@ -173,9 +171,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         store.set_book_partial(db, title, result.partial)
         llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items()
                                          if k not in {f.chunk_id for f in run.failed}})
-        result.mentions = store.insert_mentions(db, title, kept)
-        result.relation_claims = relations.insert_claims(db, title, claims)
-        relations.set_book_drops(db, title, dropped_relations)
+        store.insert_mentions(db, title, kept)
+        result.relation_claims = derived.store_book_claims(db, title, claims, dropped_relations)
         store.set_index_pack(db, pack.text)
         relations.set_index_ontology(db, job.ontology)
         # the rules extractor finds references only through the linker: it is always on there
@@ -183,17 +180,19 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         store.set_meta(db, "relations", mode)
         job.events({"event": "phase.start", "phase": "relation_normalize", "book": title})
         refine_calls = job.refiner.calls if job.refiner is not None else 0
-        store.refresh_derived(db, pack, before, title, events=job.events, refiner=job.refiner)
+        derived.refresh(db, pack, before, title, events=job.events, refiner=job.refiner)
         if job.refiner is not None:
             result.refine_calls = job.refiner.calls - refine_calls
-        pending = relations.pending_claims(db, title)
+        pending = derived.pending_warnings(db, title)
+        # counted like `crossbook books`: the book's mentions after linking, references included
+        result.mentions = db.execute("SELECT count(*) FROM entity_mentions WHERE book = ?", [title]).fetchone()[0]
         result.relationships = db.execute(
             "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
         job.events({"event": "phase.done", "phase": "relation_normalize", "book": title,
                     "relationships": result.relationships, "pending": len(pending)})
     job.events({"event": "phase.done", "phase": "write", "book": title})
-    for claim in pending:  # seed 001: a relationship whose endpoint is not found is named
-        job.warn(relations.skip_warning(claim))
+    for warning in pending:  # seed 001: a relationship whose endpoint is not found is named
+        job.warn(warning)
     result.dropped_relations = sum(dropped_relations.values()) + len(pending)
     # SQLite is the source of truth and is committed first; Chroma follows it. A crash in
     # between is found by `crossbook doctor` and repaired by the next ingest of the book.
@@ -257,9 +256,9 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
     with db.atomic():
         entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
-        before = store.definitions_signature(db)
+        before = derived.definitions_signature(db)
         store.delete_book_rows(db, title)
-        store.refresh_derived(db, pack, before, None, refiner=refiner)
+        derived.refresh(db, pack, before, None, refiner=refiner)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_after = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
     if vectors is not None:

@@ -19,6 +19,15 @@ def _fails(result, fragment):
     assert "Traceback" not in result.stderr
 
 
+def _usage(result, fragment):
+    """A bad option value is a usage error: exit 2, Click's one "Error:" line, nothing on stdout."""
+    assert result.exit_code == 2, result.stderr
+    assert result.stdout == ""
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1 and "Invalid value for" in errors[0] and fragment in errors[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_missing_path(seeded, cli, index_dir):
     _fails(cli("ingest", "nope.md"), "does not exist")
     assert snapshot(index_dir) == seeded
@@ -109,8 +118,8 @@ def test_read_command_before_any_ingest(cli):
 
 
 def test_unknown_extractor_and_pack(seeded, cli, tmp_path, index_dir):
-    _fails(cli("ingest", tmp_path / "a.md", "--extractor", "magic"), "unknown extractor 'magic'")
-    _fails(cli("ingest", tmp_path / "a.md", "--pack", "nope"), "unknown pack 'nope'")
+    _usage(cli("ingest", tmp_path / "a.md", "--extractor", "magic"), "unknown extractor 'magic'")
+    _usage(cli("ingest", tmp_path / "a.md", "--pack", "nope"), "unknown pack 'nope'")
     assert snapshot(index_dir) == seeded
 
 
@@ -128,7 +137,7 @@ def test_debug_shows_the_traceback(seeded, cli):
 def test_bad_relation_and_embedder_settings(seeded, cli, tmp_path, index_dir, flags, fragment):
     book = write(tmp_path / "b.md", BOOK_A.replace("Core Rules", "Other Rules"))
     args = (*flags, "ingest", book) if flags[0] == "--embedder" else ("ingest", book, *flags)
-    _fails(cli(*args), fragment)
+    _usage(cli(*args), fragment)
     assert snapshot(index_dir) == seeded
 
 
@@ -139,7 +148,8 @@ def test_bad_relation_and_embedder_settings(seeded, cli, tmp_path, index_dir, fl
 ])
 def test_bad_settings_on_a_new_index_create_nothing(cli, tmp_path, args, fragment):
     book = write(tmp_path / "a.md", BOOK_A)
-    _fails(cli("--index", tmp_path / "fresh", *[book if a == "BOOK" else a for a in args]), fragment)
+    result = cli("--index", tmp_path / "fresh", *[book if a == "BOOK" else a for a in args])
+    _fails(result, fragment) if result.exit_code == 1 else _usage(result, fragment)
     assert not (tmp_path / "fresh").exists()
 
 

@@ -202,3 +202,24 @@ def test_pack_suggest_reproduces_the_emberfall_types(cli, tmp_path):
     # each catalog heading gets a rule for its type, as the emberfall pack writes them
     assert suggested.type_for(("Emberfall Core Rules", "Conditions", "Chilled")) == "condition"
     assert suggested.type_for(("The Ashen Grimoire", "Spells", "Kindle")) == "spell"
+
+
+def test_a_glossary_entry_is_the_subject_of_its_paragraph():
+    # Fate SRD (Fate Core, "Provoke Stunts" and "Drive Stunts" shapes)
+    text = ("###### Stunts\n* **Hard to Shake.** +2 to Drive whenever you chase.\n"
+            "* **Armor of Fear.** You can use Provoke to defend against Fight attacks.\n"
+            "* **Ear to the Ground.** Whenever a conflict starts, you use Contacts instead of Notice.\n"
+            "* **Tough Luck.** You cannot use Fight here.\n")
+    names = ["Hard to Shake", "Armor of Fear", "Ear to the Ground", "Tough Luck"]
+    entities = [PatternEntity(n, (n,), defines="glossary") for n in names] + [
+        PatternEntity(n, (n,)) for n in ("Drive", "Provoke", "Fight", "Contacts", "Notice")]
+    found = {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)}
+    assert found == {("Hard to Shake", "modifies", "Drive"), ("Armor of Fear", "modifies", "Provoke"),
+                     ("Armor of Fear", "counters", "Fight"), ("Ear to the Ground", "modifies", "Contacts")}
+
+
+def test_a_copular_definition_gives_variant_of():
+    text = "### Drawbacks\n\nDrawbacks are aspects, like a power's trouble.\n"
+    entities = [PatternEntity("Drawbacks", ("Drawbacks",), defines="heading"), PatternEntity("Aspects", ("aspects",))]
+    found = [(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)]
+    assert found == [("Drawbacks", "variant_of", "Aspects")]

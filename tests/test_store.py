@@ -113,7 +113,8 @@ def test_failure_inside_the_write_transaction_rolls_back(tmp_path, index_dir, mo
 
     def crash(*args, **kwargs):
         raise RuntimeError("disk on fire")
-    monkeypatch.setattr(store, "gc_entities", crash)  # the last step of the write
+    from index import derived
+    monkeypatch.setattr(derived, "gc_entities", crash)  # the last step of the write
     with pytest.raises(RuntimeError):
         ingest_paths(job, [book])
     assert snapshot(index_dir) == before

@@ -200,29 +200,6 @@ def skip_warning(claim: dict) -> str:
 
 # -- known entities for a prompt --------------------------------------------------------------
 
-def known_entities(db: Database, book: str, parents, pack, limit: int = 40) -> dict:
-    """For each parent chunk: entities defined in *other* books whose names occur in it
-    (the corpus linker's matching), at most ``limit``, sorted by name then type."""
-    from ..extract import KnownEntity
-    from ..store import build_linker
-
-    linker = build_linker(db, pack)
-    if linker.empty:
-        return {}
-    ids = {(r[1], r[2]): (r[0], r[3]) for r in db.execute("SELECT id, normalized, entity_type, name FROM entities")}
-    out = {}
-    for parent in parents:
-        found = []
-        for match in linker.link(parent.text, book, set()):
-            if not (linker.targets[match.key].books - {book}) or match.key not in ids:
-                continue
-            entity_id, name = ids[match.key]
-            found.append(KnownEntity(entity_id, name, match.key[1]))
-        if found:
-            out[parent.id] = sorted(found, key=lambda k: (k.name, k.entity_type))[:limit]
-    return out
-
-
 # -- the offline path: spaCy candidates, derived per chunk ------------------------------------
 
 def load_svo():
@@ -432,7 +409,8 @@ def refresh_relationships(db: Database, events: EventFn = _no_event, book: str |
         review = reviews.get(fp)
         if review is not None:
             review_state = review[0]
-            if review[0] == "adjusted":
+            # an adjustment stays when the adjusted relationship is later accepted (or rejected)
+            if review[1] or review[2]:
                 new_type = normalize_type(review[1], ontology) if review[1] else oriented.relation_type
                 ends = (oriented.target, oriented.source) if review[2] else (oriented.source, oriented.target)
                 adjusted = orient(new_type or oriented.relation_type, *ends, ontology)
@@ -470,8 +448,22 @@ def refresh_relationships(db: Database, events: EventFn = _no_event, book: str |
             + " FROM entity_relationships"
         )
     }
-    stale = [row_id for key, (row_id, _) in existing.items() if key not in desired]
-    db.conn.executemany("DELETE FROM entity_relationships WHERE id = ?", [(i,) for i in stale])
+    stale = {row_id for key, (row_id, _) in existing.items() if key not in desired}
+    # a relationship that changed type or direction in review keeps its id: its stale row
+    # (same fingerprint) is re-keyed rather than deleted and inserted anew
+    stale_by_fingerprint = {fields[-1]: row_id for key, (row_id, fields) in existing.items() if row_id in stale}
+    rekeyed = []
+    for key, row in desired.items():
+        row_id = stale_by_fingerprint.pop(row["fingerprint"], None) if key not in existing else None
+        if row_id is not None:
+            stale.discard(row_id)
+            rekeyed.append((*key, *(row[f] for f in _ROW_FIELDS), row_id))
+    db.conn.executemany("DELETE FROM entity_relationships WHERE id = ?", [(i,) for i in sorted(stale)])
+    db.conn.executemany(
+        "UPDATE entity_relationships SET source_id = ?, target_id = ?, relation_type = ?, chunk_id = ?, "
+        + ", ".join(f"{f} = ?" for f in _ROW_FIELDS) + " WHERE id = ?", rekeyed
+    )
+    rekeyed_keys = {tuple(r[:4]) for r in rekeyed}
     changed = [
         (*(row[f] for f in _ROW_FIELDS), existing[key][0])
         for key, row in desired.items()
@@ -480,7 +472,8 @@ def refresh_relationships(db: Database, events: EventFn = _no_event, book: str |
     db.conn.executemany(
         "UPDATE entity_relationships SET " + ", ".join(f"{f} = ?" for f in _ROW_FIELDS) + " WHERE id = ?", changed
     )
-    new = [(*key, *(row[f] for f in _ROW_FIELDS)) for key, row in desired.items() if key not in existing]
+    new = [(*key, *(row[f] for f in _ROW_FIELDS)) for key, row in desired.items()
+           if key not in existing and key not in rekeyed_keys]
     db.conn.executemany(
         "INSERT INTO entity_relationships (source_id, target_id, relation_type, chunk_id, "
         + ", ".join(_ROW_FIELDS) + ") VALUES (" + ", ".join("?" * (4 + len(_ROW_FIELDS))) + ")",
@@ -497,7 +490,8 @@ def refresh_relationships(db: Database, events: EventFn = _no_event, book: str |
                     "confidence": row["confidence"], "polarity": row["polarity"],
                 })
     invalid = sum(1 for r in desired.values() if r["status"] == INVALID)
-    return {"relationships": len(desired), "invalid": invalid, "inserted": len(new), "deleted": len(stale)}
+    return {"relationships": len(desired), "invalid": invalid, "inserted": len(new), "deleted": len(stale),
+            "rekeyed": len(rekeyed)}
 
 
 def refresh(db: Database, events: EventFn = _no_event, book: str | None = None, refiner=None) -> dict:

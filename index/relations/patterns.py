@@ -52,7 +52,8 @@ class PatternEntity:
 _VERBS = {
     "casts": r"(?:cast|casts|casting|can\s+cast|innately\s+casts?)",
     "wields": r"(?:wields?|wielding|carr(?:y|ies|ying)|armed\s+with|equipped\s+with|wears?|wearing)",
-    "counters": r"(?:counters?|cures?|ends|removes?|negates?|dispels?|immune\s+to|immunity\s+to|protects?\s+against)",
+    "counters": r"(?:counters?|cures?|ends|removes?|negates?|dispels?|immune\s+to|immunity\s+to|protects?\s+against"
+                r"|defends?\s+against|defen[cs]e\s+against|resists?)",
     "requires": r"(?:requires?|prerequisites?\s*:|requirements?\s*:)",
     "modifies": r"(?:\+\s?\d+\s+(?:bonus\s+)?(?:to|on)|bonus\s+(?:to|on))",
     "inflicts": r"(?:inflicts?|imposes?|causes?|afflicts?|applies)",
@@ -106,17 +107,27 @@ def _subject_at(position: int, section_subject: int | None, paragraphs: list[tup
     return subject
 
 
-_INSTEAD = re.compile(r"\s+(?:instead\s+of|in\s+place\s+of|rather\s+than)\b", re.IGNORECASE)
-_USE = re.compile(r"(?<![\w-])(?:use|uses|using|roll|rolls)\s+$", re.IGNORECASE)
+_USE = re.compile(r"(?<![\w-])(?:you\s+(?:can\s+|may\s+)?|can\s+|may\s+|instead\s+)use\s+(?:your\s+|their\s+|its\s+)?$",
+                  re.IGNORECASE)
+# "you can use Provoke to" before a verb is the instrument, not a subject
+_USE_CLAUSE = re.compile(r"(?:you\s+)?(?:can\s+|may\s+)?use\s+\S+(?:\s+\S+)?\s+to\s*$", re.IGNORECASE)
+_COPULA = re.compile(r"\s+(?:is|are)\s+(?:an?\s+|new\s+|special\s+|a\s+kind\s+of\s+|a\s+type\s+of\s+)?", re.IGNORECASE)
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    """True when only markup or a list marker stands between ``at`` and the sentence start."""
+    lo, _ = sentence_span(text, at, at + 1, limit=400)
+    return not re.sub(r"[\s*_>#\-+]|\b(?:an?|the)\b", "", text[lo:at], flags=re.IGNORECASE)
 _CLAUSE = re.compile(r"[;:][*_]*\s|[.!?][*_)\]]+\s|,\s+(?:and|but|or|then)\s", re.IGNORECASE)
 _CONDITIONAL = re.compile(r"(?<![\w-])(?:if|unless|when|whenever|while|once|until)(?![\w-])", re.IGNORECASE)
 _NEGATION = re.compile(r"(?<![\w-])(?:not|no|cannot|can't|without|never)(?![\w-])", re.IGNORECASE)
 _PASSIVE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+$", re.IGNORECASE)
 # what may stand before the verb when the entry's entity is its unnamed subject
 _IMPLICIT_SUBJECT = re.compile(
-    r"^[\s*_.:;,\-–—]*(?:(?:it|they|he|she|this|these|the|its|their|his|her|which|that|who)"
+    r"^[\s*_.:;,\-–—(\[]*(?:(?:it|they|he|she|this|these|the|its|their|his|her|which|that|who)"
     r"(?:\s+[\w'’-]+)?)?(?:\s+(?:also|can|may|will|then|often|usually|always|innately|instead))*"
-    r"(?:\s*(?:you\s+)?(?:can\s+)?(?:gain|gets?|receives?|take|takes|have|has|add|adds)(?:\s+an?)?)?\s*$",
+    r"(?:\s*(?:you\s+)?(?:can\s+)?(?:gain|gets?|receives?|take|takes|have|has|add|adds)(?:\s+an?)?)?"
+    r"(?:\s*\+\s?\d+\s+(?:bonus\s+)?(?:to|on))?\s*$",
     re.IGNORECASE,
 )
 
@@ -208,21 +219,29 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         subject = _subject_at(start, section_subject, paragraphs, text)
         if subject is None or subject == index:
             continue
-        # an entity named earlier in the sentence is its own subject: the SVO path's case
-        if any(lo <= o[0] < start and o[2] != subject for o in occurrences) \
-                and not _in_enumeration(text, occurrences, lo, start):
-            continue
         if _NEGATION.search(before):
             continue  # "can still cast most spells, but not Thunderclap"
+        # an entity named before ``at`` in the clause is its own subject: the SVO path's case
+        def named_before(at: int, verb: tuple[int, int] = (0, 0)) -> bool:
+            """An entity before ``at`` that is not the subject, the target, part of the verb
+            ("defend against") or an instrument ("use Provoke to defend against Fight")."""
+            return any(
+                lo <= o[0] < at and o[2] not in (subject, index) and not verb[0] <= o[0] < verb[1]
+                and not _USE.search(text[max(lo, o[0] - 30):o[0]])
+                for o in occurrences
+            ) and not _in_enumeration(text, occurrences, lo, start)
+
         entity = entities[index]
         if re.match(r"\s*conditions?\b", text[end:end + 12], re.IGNORECASE) or (
             _STATE.search(before[-40:]) and entity.condition_like
         ):
-            if not _CONDITIONAL.search(before):  # "if the caster becomes Dazed": not an effect
+            if not _CONDITIONAL.search(before) and not named_before(start):  # "if the caster becomes Dazed"
                 emit(subject, index, "inflicts", start, end)
             continue
-        if _INSTEAD.match(text, end) and _USE.search(before[-30:]):
-            emit(subject, index, "modifies", start, end)  # "you use Contacts instead of Notice"
+        use = _USE.search(before[-30:])
+        if use and not named_before(start):
+            # "you can use Lore instead of Empathy", "use Physique to defend against Fight"
+            emit(subject, index, "modifies", start, end)
             continue
         lead_in = _lead_in(text, lo)
         for kind, verb in _VERB_RE.items():
@@ -231,13 +250,21 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                 last = match
             if last is None:
                 intro = verb.search(lead_in) if lead_in else None
-                if intro and _implicit_clause(lead_in, intro.start()):
+                if intro and _implicit_clause(lead_in, intro.start()) and not named_before(start):
                     emit(subject, index, kind, start, end)  # "casts the following spells:" + list
                     break
                 continue
             gap = _strip_entities(text, occurrences, lo + last.end(), start)
-            if len(gap) > 40 or not _implicit_clause(before, last.start()) or _PASSIVE.search(before[:last.start()]):
+            if len(gap) > 40 or named_before(lo + last.start(), (lo + last.start(), lo + last.end())) \
+                    or not _implicit_clause(_USE_CLAUSE.sub(" ", before[:last.start()]), last.start()) \
+                    or _PASSIVE.search(before[:last.start()]):
                 break
             emit(subject, index, kind, start, end)  # enumerations: "casts Light, Sunburst and X"
             break
+    # "Drawbacks are aspects", "A Longsword is a martial weapon": the copula of a definition
+    for match in _COPULA.finditer(text):
+        head = [o for o in occurrences if o[1] <= match.start() and o[1] >= match.start() - 1]
+        tail = [o for o in occurrences if match.end() <= o[0] <= match.end() + 1]
+        if head and tail and _sentence_start(text, head[0][0]) and entities[head[0][2]].defines:
+            emit(head[0][2], tail[0][2], "variant_of", head[0][0], tail[0][1])
     return out

@@ -18,7 +18,7 @@ from sqlite_utils import Database
 from ..errors import BadInput, CrossbookError
 from ..store import now_iso
 from .derive import index_ontology, refresh_relationships
-from .normalize import normalize_type
+from .normalize import normalize_type, orient
 
 STATUSES = ("ready", "invalid", "pending_entities")
 DECISIONS = {"accept": "accepted", "reject": "rejected", "adjust": "adjusted"}
@@ -101,29 +101,59 @@ def review(
 ) -> dict:
     """Record a decision ('accept', 'reject', 'adjust') for a relationship and re-derive.
 
-    'adjust' takes a new ``relation_type`` (normalized like an extracted one) and/or
-    ``flip``. Returns the relationship as it is afterwards. Raises RelationshipNotFound,
-    BadInput (unknown action, adjust with nothing to change)."""
+    'adjust' takes a new ``relation_type`` (an ontology type, an inverse or alias of one, or
+    an explicit ``custom:<name>``) and/or ``flip``, both read from the relationship as it is
+    shown now, so decisions add up: a flip keeps an earlier type change. Accepting or
+    rejecting an adjusted relationship keeps the adjustment. The relationship keeps its id;
+    it is validated against the ontology like any other (its ``status`` may become
+    'invalid'). Returns the relationship as it is afterwards. Raises RelationshipNotFound,
+    BadInput (unknown action or type, adjust with nothing to change)."""
     if action not in DECISIONS:
         raise BadInput(f"unknown review action '{action}' (choose one of: {', '.join(DECISIONS)})")
     row = get_relationship(db, relationship_id)
+    if action != "adjust" and (relation_type or flip):
+        raise BadInput("--type and --flip go with adjust only")
+    previous = db.execute("SELECT relation_type, flipped FROM relation_reviews WHERE fingerprint = ?",
+                          [row["fingerprint"]]).fetchone()
+    stored_type, flipped = (previous[0], bool(previous[1])) if previous else (None, False)
     if action == "adjust":
         if not relation_type and not flip:
             raise BadInput("adjust needs --type TYPE and/or --flip")
-        if relation_type and normalize_type(relation_type, index_ontology(db)) is None:
-            raise BadInput(f"relation type '{relation_type}' has no letters or digits")
-    elif relation_type or flip:
-        raise BadInput("--type and --flip go with adjust only")
+        stored_type, flipped = _adjusted(db, row, relation_type, flip, flipped)
     with db.atomic():
         db.execute(
             "INSERT INTO relation_reviews (fingerprint, decision, relation_type, flipped, decided_at)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT(fingerprint) DO UPDATE SET decision = excluded.decision,"
             " relation_type = excluded.relation_type, flipped = excluded.flipped, decided_at = excluded.decided_at",
-            [row["fingerprint"], DECISIONS[action], relation_type, int(flip), now_iso()],
+            [row["fingerprint"], DECISIONS[action], stored_type, int(flipped), now_iso()],
         )
         refresh_relationships(db)
     rows = list(db.query(ROW_SQL + " WHERE r.fingerprint = ? ORDER BY r.id", [row["fingerprint"]]))
     return _row(rows[0]) if rows else {**row, "review_state": DECISIONS[action]}
+
+
+def _adjusted(db: Database, row: dict, relation_type: str | None, flip: bool, flipped: bool) -> tuple[str, bool]:
+    """The (canonical type, flipped) to store for adjusting ``row`` as shown: ``flipped`` is
+    relative to the relationship as extracted, and the stored one already applies to
+    ``row``, so a new flip toggles it and an inverse type (``cast_by``) turns it too."""
+    ontology = index_ontology(db)
+    wanted = row["relation_type"]
+    if relation_type:
+        wanted = normalize_type(relation_type, ontology)
+        if wanted is None:
+            raise BadInput(f"relation type '{relation_type}' has no letters or digits")
+        if wanted.startswith("custom:") and not relation_type.strip().casefold().startswith("custom:"):
+            known = sorted({t for t in ontology.types})
+            raise BadInput(
+                f"unknown relation type '{relation_type}' (known: {', '.join(known)}; "
+                f"or custom:{relation_type.strip()} for one outside the ontology)"
+            )
+    keys = {r[0]: (r[1], r[2]) for r in db.execute(
+        "SELECT id, normalized, entity_type FROM entities WHERE id IN (?, ?)", [row["source_id"], row["target_id"]])}
+    source, target = keys[row["source_id"]], keys[row["target_id"]]
+    ends = (target, source) if flip else (source, target)
+    oriented = orient(wanted, *ends, ontology)
+    return oriented.relation_type, flipped ^ flip ^ oriented.flipped
 
 
 # -- export -----------------------------------------------------------------------------------
@@ -131,7 +161,7 @@ def review(
 def _exported(db: Database, include_invalid: bool) -> list[dict]:
     rows = [r for r in list_relationships(db) if r["review_state"] != "rejected"]
     if not include_invalid:
-        rows = [r for r in rows if r["status"] == "ready" or r["review_state"] in ("accepted", "adjusted")]
+        rows = [r for r in rows if r["status"] == "ready" or r["review_state"] == "accepted"]
     return rows
 
 
@@ -153,20 +183,29 @@ def _graph(rows: list[dict]) -> tuple[dict, dict]:
     return nodes, edges
 
 
+def export_graph(db: Database, include_invalid: bool = False) -> dict:
+    """The graph as one document: {"nodes": [{id, name, entity_type}], "edges": [one per
+    chunk that states a relationship: id, source, target, relation_type, book, ...]}."""
+    rows = _exported(db, include_invalid)
+    nodes, _ = _graph(rows)
+    edges = [
+        {"id": r["id"], "source": r["source_id"], "target": r["target_id"],
+         **{k: r[k] for k in ("relation_type", "book", "section", "chunk_id", "evidence", "confidence",
+                              "polarity", "implicit", "status", "review_state", "extractor")}}
+        for r in rows
+    ]
+    return {"nodes": sorted(nodes.values(), key=lambda n: n["id"]), "edges": edges}
+
+
 def export_jsonl(db: Database, include_invalid: bool = False) -> tuple[str, dict]:
     """One JSON object per line: every node ({"kind": "node", ...}), then every relationship
     row ({"kind": "edge", ...}, one per chunk that states it). Returns (text, counts)."""
-    rows = _exported(db, include_invalid)
-    nodes, _ = _graph(rows)
+    graph = export_graph(db, include_invalid)
     out = io.StringIO()
-    for node in sorted(nodes.values(), key=lambda n: n["id"]):
-        out.write(json.dumps({"kind": "node", **node}, ensure_ascii=False) + "\n")
-    for r in rows:
-        edge = {"kind": "edge", "id": r["id"], "source": r["source_id"], "target": r["target_id"],
-                **{k: r[k] for k in ("relation_type", "book", "section", "chunk_id", "evidence", "confidence",
-                                     "polarity", "implicit", "status", "review_state", "extractor")}}
-        out.write(json.dumps(edge, ensure_ascii=False) + "\n")
-    return out.getvalue(), {"nodes": len(nodes), "edges": len(rows)}
+    for kind, items in (("node", graph["nodes"]), ("edge", graph["edges"])):
+        for item in items:
+            out.write(json.dumps({"kind": kind, **item}, ensure_ascii=False) + "\n")
+    return out.getvalue(), {"nodes": len(graph["nodes"]), "edges": len(graph["edges"])}
 
 
 _NODE_KEYS = (("name", "string"), ("entity_type", "string"))

@@ -1,0 +1,173 @@
+"""Progress on stderr: the library's progress callback, turned into a display.
+
+On a terminal: rich bars, one for the whole run (books done, elapsed, ETA) and one for the
+book being worked on (its name, the phase, count, rate and ETA). Off a terminal: a few
+plain lines that name the book. With ``--quiet``: nothing. The library reports through
+``progress(phase, done, total)`` and, for the book in hand, its ``book.start`` event;
+results are rendered by the command after the display is closed, so they never mix.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+from rich.progress import (
+    BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from .output import stderr
+
+LOADING_MODEL = "loading model"
+
+
+class RateColumn(ProgressColumn):
+    """Items per second of the current phase ("12.5/s"), blank until rich has a speed."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text(f"{speed:,.1f}/s" if speed else "", style="progress.data.speed")
+
+
+class ProgressReporter:
+    """The progress callback for one command run; a context manager around the work.
+
+    ``label`` names the run ("ingest", "rebuild"); ``books`` is how many books it goes
+    through (None: no whole-run bar); ``transient`` bars vanish at the end (a query's
+    model load should not stay above its results)."""
+
+    def __init__(self, label: str = "", *, books: int | None = None, quiet: bool = False,
+                 tty: bool | None = None, transient: bool = False):
+        self.label = label
+        self.transient = transient
+        self.books = books
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty() if tty is None else tty
+        self.book: str | None = None
+        self._books_seen = 0
+        self._phase: str | None = None
+        self._progress: Progress | None = None
+        self._run_task: Any = None
+        self._book_task: Any = None
+        self._last: dict[tuple, int] = {}
+
+    # -- the display ---------------------------------------------------------------------------
+
+    def __enter__(self) -> "ProgressReporter":
+        if self.tty and not self.quiet:
+            self._progress = Progress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
+                TextColumn("ETA"), TimeRemainingColumn(), TimeElapsedColumn(),
+                console=stderr, transient=self.transient,
+            )
+            self._progress.start()
+            if self.books:
+                self._run_task = self._progress.add_task(self._run_description(), total=self.books)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._progress is not None:
+            self._close(exc[0] is None)
+        if exc[0] is KeyboardInterrupt and self.book is not None:
+            stderr.print(self.interrupted_message(), markup=False)
+
+    def interrupted_message(self) -> str:
+        """What a Ctrl-C left in the index: SQLite is committed before the vectors are made."""
+        if self._phase in (LOADING_MODEL, "embed"):
+            return (f"'{self.book}' is in the index without all its vectors "
+                    "(run: crossbook doctor --repair, or ingest it again); the books before it are done.")
+        return f"'{self.book}' was not written; the books before it are in the index."
+
+    def _close(self, finished: bool) -> None:
+        assert self._progress is not None
+        if self._book_task is not None:
+            self._progress.update(self._book_task, visible=False)
+        if self._run_task is not None and finished:
+            self._progress.update(self._run_task, completed=self.books, description=self._run_description(done=True))
+        self._progress.stop()
+
+    def _run_description(self, done: bool = False) -> str:
+        return f"[bold]{self.label}[/bold] books" if not done else f"[bold]{self.label}[/bold] done"
+
+    # -- what the library reports --------------------------------------------------------------
+
+    def event(self, event: dict) -> None:
+        """An ingest event: ``book.start`` moves the display to that book."""
+        if event.get("event") != "book.start":
+            return
+        if self.book is not None and self._run_task is not None and self._progress is not None:
+            self._progress.advance(self._run_task)
+        self.book = event["book"]
+        self._books_seen += 1
+        self._phase = None
+        if self._progress is None and not self.quiet and self.books and self.books > 1:
+            stderr.print(f"{self._books_seen}/{self.books} {self.book}", markup=False)
+
+    def watching(self, sink: Callable[[dict], None]) -> Callable[[dict], None]:
+        """An event sink that shows book changes, then passes each event on to ``sink``."""
+
+        def both(event: dict) -> None:
+            self.event(event)
+            sink(event)
+
+        return both
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        previous, self._phase = self._phase, phase
+        if self.quiet:
+            return
+        if self._progress is not None:
+            self._show(phase, done, total, new_phase=phase != previous)
+            return
+        # plain lines: the end of each phase, every 25% of a long one, a model starting to load
+        key = (self.book, phase)
+        last = self._last.get(key)
+        self._last[key] = done
+        if last == done:
+            return
+        where = f"{self.book}: " if self.book else (f"{self.label} " if self.label else "")
+        if phase == LOADING_MODEL:
+            if done == 0:
+                stderr.print(f"{where}{LOADING_MODEL}...", markup=False)
+            return
+        step = max(25, total // 4)
+        if done == total or done // step != (last or 0) // step:
+            stderr.print(f"{where}{phase} {done}/{total}", markup=False)
+
+    def _show(self, phase: str, done: int, total: int, new_phase: bool) -> None:
+        assert self._progress is not None
+        name = self.book or self.label
+        description = f"{name} [dim]·[/dim] {phase}" if name else phase
+        if self._book_task is None:
+            self._book_task = self._progress.add_task(description, total=total, completed=done)
+        elif new_phase:
+            # a new phase: its own count, rate and ETA
+            self._progress.reset(self._book_task, total=total, completed=done, description=description)
+        else:
+            self._progress.update(self._book_task, total=total, completed=done, description=description)
+
+
+class ModelLoadReporter:
+    """Wraps an embedder so the first embed() shows a "loading model" phase while a local
+    model loads (it can take 15 s), instead of a frozen bar."""
+
+    def __init__(self, embedder: Any, progress: Callable[[str, int, int], None]):
+        self._embedder = embedder
+        self._progress = progress
+        self._loaded = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._embedder, name)
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        if not self._loaded:
+            self._loaded = True
+            from index.embed import LocalEmbedder, load_minilm
+
+            if isinstance(self._embedder, LocalEmbedder):
+                self._progress(LOADING_MODEL, 0, 1)
+                load_minilm()
+                self._progress(LOADING_MODEL, 1, 1)
+        return self._embedder.embed(texts)

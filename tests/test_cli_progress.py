@@ -1,0 +1,129 @@
+"""The progress display: rich bars naming book and phase on a terminal, plain lines that
+name the book elsewhere, nothing with --quiet, a "loading model" phase."""
+
+import io
+import json
+import re
+
+import pytest
+from rich.console import Console
+
+from tests.helpers import BOOK_A, BOOK_B, write
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+@pytest.fixture
+def two_books(tmp_path):
+    return write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)
+
+
+def test_plain_lines_off_a_terminal_name_the_book(two_books, cli):
+    result = cli("ingest", *two_books, "--relations", "off", "--json")
+    assert result.exit_code == 0
+    lines = result.stderr.splitlines()
+    assert "1/2 Core Rules" in lines and "2/2 Grimoire" in lines
+    assert "Core Rules: extract 6/6" in lines and "Grimoire: write 1/1" in lines
+    assert [r["title"] for r in json.loads(result.stdout)] == ["Core Rules", "Grimoire"]
+
+
+def test_quiet_prints_no_progress(two_books, cli):
+    result = cli("ingest", *two_books, "--relations", "off", "--quiet")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert "Core Rules: added" in result.stdout and "Grimoire: added" in result.stdout
+    again = cli("-q", "ingest", *two_books)
+    assert again.stderr == "" and "unchanged, skipped" in again.stdout
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    """The progress console as a 120-column terminal writing to a buffer."""
+    import cli.progress
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(cli.progress, "stderr", Console(file=buffer, force_terminal=True, width=120))
+    return buffer
+
+
+def test_on_a_terminal_the_bars_name_book_phase_count_and_eta(terminal):
+    from cli.progress import ProgressReporter
+
+    with ProgressReporter("ingest", books=2, tty=True) as progress:
+        sink = progress.watching(lambda event: None)
+        sink({"event": "book.start", "book": "Core Rules"})
+        progress("extract", 3, 6)
+        progress("extract", 6, 6)
+        sink({"event": "book.start", "book": "Grimoire"})
+        progress("embed", 4, 10)
+    text = ANSI.sub("", terminal.getvalue())
+    assert re.search(r"Core Rules · extract .* 3/6 .*ETA", text)
+    assert re.search(r"Grimoire · embed .* 4/10", text)
+    assert re.search(r"ingest books .* 1/2", text)
+    # the last frame: the whole run done and the book row gone, so the summaries follow cleanly
+    last_frame = text.rstrip().splitlines()[-1]
+    assert re.search(r"ingest done .* 2/2", last_frame) and "Grimoire" not in last_frame
+
+
+def test_on_a_terminal_quiet_shows_nothing(terminal):
+    from cli.progress import ProgressReporter
+
+    with ProgressReporter("ingest", books=1, tty=True, quiet=True) as progress:
+        progress.event({"event": "book.start", "book": "Core Rules"})
+        progress("extract", 1, 1)
+    assert terminal.getvalue() == ""
+
+
+def test_a_local_model_load_is_its_own_phase(monkeypatch):
+    import index.embed
+    from cli.progress import LOADING_MODEL, ModelLoadReporter
+
+    loaded = []
+    monkeypatch.setattr(index.embed, "load_minilm", lambda: loaded.append(True))
+
+    class FakeLocal(index.embed.LocalEmbedder):
+        def embed(self, texts):
+            return [[1.0] for _ in texts]
+
+    calls = []
+    embedder = ModelLoadReporter(FakeLocal(), lambda *call: calls.append(call))
+    assert embedder.id.startswith("local:") and embedder.batch_size == 32
+    embedder.embed(["a"])
+    embedder.embed(["b"])
+    assert calls == [(LOADING_MODEL, 0, 1), (LOADING_MODEL, 1, 1)] and loaded == [True]
+    # an embedder with nothing to load reports nothing
+    hashed = ModelLoadReporter(index.embed.HashEmbedder(), lambda *call: calls.append(call))
+    hashed.embed(["c"])
+    assert len(calls) == 2
+
+
+def test_plain_loading_model_line(capsys, monkeypatch):
+    import cli.progress
+    from cli.progress import LOADING_MODEL, ProgressReporter
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(cli.progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    with ProgressReporter("rebuild", books=1, tty=False) as progress:
+        progress.event({"event": "book.start", "book": "Bestiary"})
+        progress(LOADING_MODEL, 0, 1)
+        progress(LOADING_MODEL, 1, 1)
+        progress("embed", 17, 17)
+    assert buffer.getvalue().splitlines() == ["Bestiary: loading model...", "Bestiary: embed 17/17"]
+
+
+@pytest.mark.parametrize("phase, expected", [
+    ("extract", "'Grimoire' was not written; the books before it are in the index."),
+    ("embed", "'Grimoire' is in the index without all its vectors (run: crossbook doctor --repair"),
+])
+def test_ctrl_c_says_what_the_index_holds(phase, expected, monkeypatch):
+    import cli.progress
+    from cli.progress import ProgressReporter
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(cli.progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    with pytest.raises(KeyboardInterrupt):
+        with ProgressReporter("ingest", books=2, tty=False, quiet=True) as progress:
+            progress.event({"event": "book.start", "book": "Core Rules"})
+            progress.event({"event": "book.start", "book": "Grimoire"})
+            progress(phase, 1, 4)
+            raise KeyboardInterrupt
+    assert expected in buffer.getvalue()
