@@ -51,11 +51,17 @@ def seed_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
     if not chunk_ids:
         return []
     sql = f"""
-    SELECT m.entity_id, e.name, e.entity_type, m.chunk_id, m.name AS surface,
-           (SELECT count(DISTINCT d.chunk_id) FROM entity_mentions d WHERE d.entity_id = m.entity_id) AS sections
-    FROM entity_mentions m JOIN entities e ON e.id = m.entity_id
-    WHERE m.chunk_id IN ({_marks(chunk_ids)})
-    ORDER BY m.chunk_id, m.entity_id, m.id
+    WITH seed AS (
+        SELECT m.id, m.entity_id, m.chunk_id, m.name FROM entity_mentions m
+        WHERE m.chunk_id IN ({_marks(chunk_ids)})
+    ), spread AS (
+        -- ingest stores one mention per entity and section: count(*) is an index-only scan
+        SELECT d.entity_id, count(*) AS sections FROM entity_mentions d
+        WHERE d.entity_id IN (SELECT entity_id FROM seed) GROUP BY d.entity_id
+    )
+    SELECT seed.entity_id, e.name, e.entity_type, seed.chunk_id, seed.name AS surface, spread.sections
+    FROM seed JOIN entities e ON e.id = seed.entity_id JOIN spread ON spread.entity_id = seed.entity_id
+    ORDER BY seed.chunk_id, seed.entity_id, seed.id
     """
     return [SeedMention(*row) for row in db.execute(sql, list(chunk_ids))]
 
@@ -75,30 +81,34 @@ def defining_sections(db: Database, normalized_names: list[str]) -> list[tuple[s
     return [tuple(row) for row in db.execute(sql, list(normalized_names))]
 
 
-def entity_sections(db: Database, entity_ids: list[int], limit_per_entity: int) -> list[EntitySection]:
-    """Sections mentioning each entity, definitions first, at most ``limit_per_entity``
-    references per entity (every definition is kept)."""
-    if not entity_ids:
-        return []
-    sql = f"""
-    SELECT m.entity_id, m.chunk_id, m.book, m.mention_type
-    FROM entity_mentions m JOIN chunks c ON c.id = m.chunk_id
-    WHERE m.entity_id IN ({_marks(entity_ids)})
-    ORDER BY m.entity_id, m.mention_type = 'references', c.book, c.ordinal
-    """
+def entity_sections(db: Database, entity_ids: list[int], referenced_ids: list[int],
+                    limit_per_book: int) -> list[EntitySection]:
+    """Sections mentioning each entity, definitions first: every definition of
+    ``entity_ids``, and for ``referenced_ids`` also the first ``limit_per_book`` references
+    in each book (the caller drops the books already on its path, so one cap over all
+    books could leave nothing)."""
     out: list[EntitySection] = []
     seen: set[tuple[int, str]] = set()
-    references: dict[int, int] = {}
-    for entity_id, chunk_id, book, mention_type in db.execute(sql, list(entity_ids)):
-        key = (entity_id, chunk_id)
-        if key in seen:
-            continue
-        if mention_type == "references":
-            if references.get(entity_id, 0) >= limit_per_entity:
-                continue
-            references[entity_id] = references.get(entity_id, 0) + 1
-        seen.add(key)
-        out.append(EntitySection(entity_id, chunk_id, book, mention_type))
+
+    def add(rows) -> None:
+        for entity_id, chunk_id, book, mention_type in rows:
+            if (entity_id, chunk_id) not in seen:
+                seen.add((entity_id, chunk_id))
+                out.append(EntitySection(entity_id, chunk_id, book, mention_type))
+
+    if entity_ids:
+        add(db.execute(
+            f"SELECT entity_id, chunk_id, book, mention_type FROM entity_mentions"
+            f" WHERE entity_id IN ({_marks(entity_ids)}) AND mention_type = 'defines' ORDER BY entity_id, id",
+            list(entity_ids)))
+    if referenced_ids:
+        add(db.execute(f"""
+            SELECT entity_id, chunk_id, book, mention_type FROM (
+                SELECT entity_id, chunk_id, book, mention_type,
+                       row_number() OVER (PARTITION BY entity_id, book ORDER BY id) AS nth
+                FROM entity_mentions
+                WHERE entity_id IN ({_marks(referenced_ids)}) AND mention_type = 'references'
+            ) WHERE nth <= ? ORDER BY entity_id, book, nth""", [*referenced_ids, limit_per_book]))
     return out
 
 

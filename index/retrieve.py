@@ -49,7 +49,10 @@ LINKED_SEEDS = 3             # + sections defining an entity the question names
 LINK_WORDS = 5               # longest name looked up in the question
 ENTITIES_PER_HOP = 8         # entities followed from one hop (the best weighted) ...
 ENTITIES_PER_SEED = 3        # ... plus the best of each seed
-REFERENCES_PER_ENTITY = 12   # sections that only mention a followed entity, per entity
+REFERENCES_PER_ENTITY = 6    # sections of one book that only mention a followed entity
+REACHED_SECTIONS = 120       # hop-2 sections scored (the best paths first)
+REFERENCED_UP_TO = 40        # follow references only of entities at most this many sections mention
+CANDIDATES = 3               # entities looked up in the index: this many times those followed
 PARENT_ONLY = 0.75           # an entity of the seed section that no matched child names
 TYPE_BONUS = 1.0             # weight x (1 + TYPE_BONUS) when the question names its type
 CUE_SHARE = 0.3              # ... x (1 + TYPE_BONUS * CUE_SHARE) when it only uses a cue word
@@ -270,6 +273,7 @@ class Followed:
     entity_type: str
     weight: float
     seed: Passage
+    sections: int = 0            # sections of the index that mention the entity
 
 
 def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[tuple[str, float]]],
@@ -279,6 +283,7 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
     mentions = graph.seed_mentions(db, [s.chunk_id for s in seeds])
     total = graph.section_count(db)
     child_text = graph.chunk_texts(db, [c for s in seeds for c, _ in matched.get(s.chunk_id, ())])
+    child_tokens = {child: normalized_tokens(text) for child, text in child_text.items()}
     names: dict[tuple[str, int], set[str]] = {}
     for m in mentions:
         names.setdefault((m.chunk_id, m.entity_id), {normalize_name(m.name)}).add(normalize_name(m.surface))
@@ -289,14 +294,14 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
         seed = by_seed[m.chunk_id]
         wanted = names[(m.chunk_id, m.entity_id)]
         in_child = [sim for child, sim in matched.get(seed.chunk_id, ())
-                    if names_in(child_text.get(child, ""), wanted)]
+                    if any(f"_{name}_" in child_tokens.get(child, "") for name in wanted if name)]
         evidence = max(in_child) if in_child else seed.similarity
         weight = entity_weight(evidence, bool(in_child), specificity(m.sections, total),
                                types.get(m.entity_type, 0.0))
         key = (m.entity_id, seed.path_books)
         current = best.get(key)
         if current is None or weight > current.weight:
-            best[key] = Followed(m.entity_id, m.name, m.entity_type, weight, seed)
+            best[key] = Followed(m.entity_id, m.name, m.entity_type, weight, seed, m.sections)
     return sorted(best.values(), key=lambda f: (-f.weight, f.name))
 
 
@@ -355,7 +360,9 @@ def _reach(db: Database, followed: list[Followed], books: tuple[str, ...],
     for f in followed:
         by_id.setdefault(f.entity_id, []).append(f)
     out = []
-    for section in graph.entity_sections(db, list(by_id), REFERENCES_PER_ENTITY):
+    # the sections that only mention a common entity are not worth reading
+    referenced = [entity_id for entity_id, fs in by_id.items() if fs[0].sections <= REFERENCED_UP_TO]
+    for section in graph.entity_sections(db, list(by_id), referenced, REFERENCES_PER_ENTITY):
         if section.chunk_id in skip or (books and section.book not in books):
             continue
         out.extend((entity, section) for entity in by_id[section.entity_id]
@@ -393,7 +400,15 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
     """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
     weighted = [f for f in weigh_entities(db, seeds, matched, types) if f.weight > 0]
     # an entity no other book mentions leads nowhere: follow the best ones that lead somewhere
-    reached = _reach(db, weighted, books, {s.chunk_id for s in seeds})
+    # the candidates: a few times what is followed, overall and per seed (an entity that
+    # leads nowhere is skipped, and reading every mention of every entity costs time)
+    per_seed_seen: dict[str, int] = {}
+    candidates = []
+    for rank, f in enumerate(weighted):
+        per_seed_seen[f.seed.chunk_id] = per_seed_seen.get(f.seed.chunk_id, 0) + 1
+        if rank < CANDIDATES * ENTITIES_PER_HOP or per_seed_seen[f.seed.chunk_id] <= CANDIDATES * ENTITIES_PER_SEED:
+            candidates.append(f)
+    reached = _reach(db, candidates, books, {s.chunk_id for s in seeds})
     leading = {id(f) for f, _ in reached}
     followed = [f for f in weighted if id(f) in leading][:ENTITIES_PER_HOP]
     # every seed's best entities too: one seed's weights do not crowd out another's (a
@@ -406,6 +421,10 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
                 followed.append(f)
     kept = {id(f) for f in followed}
     reached = [(f, section) for f, section in reached if id(f) in kept]
+    if len(reached) > REACHED_SECTIONS:
+        # the sections whose vectors are read: definitions, then by the entity's weight
+        reached.sort(key=lambda pair: (pair[1].mention_type != "defines", -pair[0].weight))
+        reached = reached[:REACHED_SECTIONS]
     if not reached:
         return followed, []
     similarity = _section_similarity(vectors, db, question_vector, sorted({s.chunk_id for _, s in reached}))
