@@ -1,6 +1,6 @@
 """Vector commands: search, retrieve, doctor, reembed (registered on the app by import).
 
-chromadb, torch and the embedders are imported inside the commands, never here: this
+chromadb, onnxruntime and the embedders are imported inside the commands, never here: this
 module is imported by every crossbook invocation, where-else included.
 """
 
@@ -37,7 +37,7 @@ def search(
 
         settings = state.settings()
         db = _open(settings)
-        with _vectors(settings, db) as vectors:
+        with _vectors(settings, db, warm=True) as vectors:
             passages = run_search(vectors, db, query, k=k, books=tuple(book))
         emit({"query": query, "k": k, "results": passages}, as_json,
              lambda c: _render_passages(c, passages))
@@ -59,7 +59,7 @@ def retrieve(
 
         settings = state.settings()
         db = _open(settings)
-        with _vectors(settings, db) as vectors:
+        with _vectors(settings, db, warm=True) as vectors:
             result = run_retrieve(vectors, db, question, hops=hops, k=k, books=tuple(book))
         emit(result, as_json, lambda c: _render_passages(c, result["results"]))
 

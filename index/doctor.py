@@ -24,8 +24,9 @@ from . import store
 from .errors import CrossbookError
 from .vectors import (
     META_DIMENSION, META_EMBEDDER, ProgressFn, SyncReport, VectorStore, child_rows, diff,
-    embedder_option, mismatch_message,
+    mismatch_message,
 )
+from .embed import option_makes
 
 
 @dataclass
@@ -78,7 +79,7 @@ def check(db: Database, vectors: VectorStore, selected: str | None = None) -> Do
     problems = []
     recorded = store.get_meta(db, META_EMBEDDER)
     if recorded is not None and (recorded != vectors.embedder.id
-                                 or (selected and selected != embedder_option(recorded))):
+                                 or (selected and not option_makes(selected, recorded))):
         problems.append(mismatch_message(recorded))
     return DoctorReport(
         location=vectors.location, embedder=vectors.embedder.id, chunks=len(rows),

@@ -109,6 +109,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         if job.vectors is not None:
             job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
         return result
+    if job.vectors is not None:
+        job.vectors.open()  # a Chroma that refuses fails the book before SQLite is written
     sections = split_sections(book.text)
     if not any(s.heading for s in sections):
         result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
@@ -201,6 +203,8 @@ def delete_book(db: Database, title: str, vectors: object | None = None) -> dict
     if store.get_book(db, title) is None:
         raise BookNotFound(f"book '{title}' is not in the index (see: crossbook books)")
     pack = store.index_pack(db) or load_pack("generic")
+    if vectors is not None:
+        vectors.open()  # a Chroma that refuses fails the delete before SQLite is written
     with db.atomic():
         entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
