@@ -12,6 +12,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 from markdown_it import MarkdownIt
 
@@ -107,9 +108,10 @@ def _paragraph_units(section_text: str) -> list[str]:
     return units
 
 
-def _fit(piece: str, budget: int) -> list[str]:
-    """Break one piece into parts of at most ``budget`` tokens: sentences, then tokens."""
-    if count_tokens(piece) <= budget:
+def _fit(piece: str, budget: int, count: Callable[[str], int] = count_tokens) -> list[str]:
+    """Break one piece into parts of at most ``budget`` tokens (as ``count`` counts them):
+    sentences, then tokens."""
+    if count(piece) <= budget:
         return [piece]
     sentences = _SENTENCE_END.split(piece)
     if len(sentences) > 1:
@@ -122,21 +124,28 @@ def _fit(piece: str, budget: int) -> list[str]:
             parts.append(sentence)
             cursor = at + len(sentence)
         parts[-1] += piece[cursor:]
-        return [p for part in parts for p in _fit(part, budget)]
+        return [p for part in parts for p in _fit(part, budget, count)]
     out, rest = [], piece
     while rest:
-        head, rest = head_tokens(rest, budget)
+        limit = budget
+        head, tail = head_tokens(rest, limit)
+        # another tokenizer may count more tokens in the head than tiktoken: shorten it
+        while limit > 1 and count(head) > budget:
+            limit = max(1, min(limit - 1, limit * budget // count(head)))
+            head, tail = head_tokens(rest, limit)
         out.append(head)
+        rest = tail
     return out
 
 
-def pack_units(units: list[str], budget: int) -> list[str]:
-    """Greedily join consecutive units into groups of at most ``budget`` tokens."""
+def pack_units(units: list[str], budget: int, count: Callable[[str], int] = count_tokens) -> list[str]:
+    """Greedily join consecutive units into groups of at most ``budget`` tokens (as
+    ``count`` counts them; tiktoken's cl100k_base by default)."""
     groups: list[str] = []
     current, current_tokens = "", 0
     for unit in units:
-        for piece in _fit(unit, budget):
-            tokens = count_tokens(piece)
+        for piece in _fit(unit, budget, count):
+            tokens = count(piece)
             if current and current_tokens + tokens > budget:
                 groups.append(current)
                 current, current_tokens = "", 0
@@ -192,9 +201,13 @@ def parent_chunks(
     return parents
 
 
-def child_chunks(parent: ParentChunk, child_tokens: int = DEFAULT_CHILD_TOKENS) -> list[ChildChunk]:
-    """Split one parent into child chunks of about ``child_tokens`` tokens (never across parents)."""
-    pieces = pack_units(_paragraph_units(parent.text), child_tokens) or [parent.text]
+def child_chunks(
+    parent: ParentChunk, child_tokens: int = DEFAULT_CHILD_TOKENS, count: Callable[[str], int] = count_tokens
+) -> list[ChildChunk]:
+    """Split one parent into child chunks of about ``child_tokens`` tokens (never across
+    parents). ``count`` counts tokens: the embedder's own tokenizer sizes children to its
+    window (``token_count`` stays in tiktoken tokens, like the parents')."""
+    pieces = pack_units(_paragraph_units(parent.text), child_tokens, count) or [parent.text]
     return [
         ChildChunk(
             id=f"{parent.id}-c{n}",

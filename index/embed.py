@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import Callable, Protocol
 
 from . import minilm
+from .chunking import child_chunks
 from .config import Settings
+from .models import ChildChunk, ParentChunk
 from .errors import ConfigError, CrossbookError
 
 ProgressFn = Callable[[str, int, int], None]
@@ -104,7 +106,18 @@ def model_cache_dir(settings: Settings) -> Path:
     return settings.model_cache or settings.index_dir / "models"
 
 
-class LocalEmbedder:
+class MiniLMWindow:
+    """Token counting for the children of a MiniLM embedder (both runtimes, one tokenizer)."""
+
+    def count_tokens(self, text: str) -> int:
+        return minilm.count_tokens(text)
+
+    @property
+    def max_tokens(self) -> int:
+        return minilm.window()
+
+
+class LocalEmbedder(MiniLMWindow):
     """all-MiniLM-L6-v2 as an ONNX graph on onnxruntime (index/minilm.py), no torch.
 
     ``fp32`` gives the vectors sentence-transformers gives (cosine 1.0), so it keeps the id
@@ -131,7 +144,7 @@ class LocalEmbedder:
         return minilm.load(self.cache_dir, self.variant).encode(texts, self.inference_batch).tolist()
 
 
-class TorchEmbedder:
+class TorchEmbedder(MiniLMWindow):
     """all-MiniLM-L6-v2 with sentence-transformers (``pip install 'crossbook[torch]'``): the
     same vectors as ``local``, hence the same id."""
 
@@ -167,6 +180,35 @@ def load_sentence_transformer():
     transformers_logging.disable_progress_bar()
     transformers_logging.set_verbosity_error()
     return SentenceTransformer(str(path), device="cpu", local_files_only=True)
+
+
+# -- children sized for the embedder -----------------------------------------------------------
+
+# a child gets at least this many tokens even under a heading path that fills the window
+MIN_CHILD_TOKENS = 64
+
+
+def embedding_text(heading_path: str, text: str) -> str:
+    """What is embedded for a child: its section path, then its text (a child from the
+    middle of a long section would otherwise lose what the section is about)."""
+    return f"{heading_path}\n{text}" if heading_path else text
+
+
+def child_splitter(child_tokens: int, embedder: Embedder | None = None) -> Callable[[ParentChunk], list[ChildChunk]]:
+    """parent -> its child chunks. With an embedder that counts its own tokens (``local``...),
+    children are sized in them: at most ``child_tokens``, and never more than its window
+    leaves beside the section path they are embedded with, so no tail goes unembedded.
+    Otherwise ``child_tokens`` tiktoken tokens."""
+    count = getattr(embedder, "count_tokens", None)
+    if count is None:
+        return lambda parent: child_chunks(parent, child_tokens)
+    room = embedder.max_tokens - 2  # [CLS] and [SEP]
+
+    def split(parent: ParentChunk) -> list[ChildChunk]:
+        prefix = count(embedding_text(parent.path_str, "")) if parent.path_str else 0
+        return child_chunks(parent, max(MIN_CHILD_TOKENS, min(child_tokens, room - prefix)), count)
+
+    return split
 
 
 # -- openai ------------------------------------------------------------------------------------

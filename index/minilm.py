@@ -306,10 +306,6 @@ class MiniLM:
             vectors[batch] = out
         return vectors
 
-    def count_tokens(self, text: str) -> int:
-        """Wordpieces of ``text`` (without [CLS] and [SEP], before truncation)."""
-        return len(self.tokenizer.encode(text, add_special_tokens=False).ids)
-
 
 def load_tokenizer(directory: Path, max_tokens: int):
     """tokenizer.json, truncated and padded the way sentence-transformers calls it."""
@@ -319,6 +315,28 @@ def load_tokenizer(directory: Path, max_tokens: int):
     tokenizer.enable_truncation(max_length=max_tokens)
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the batch's longest
     return tokenizer
+
+
+_counting: dict[str, object] = {}
+
+
+def count_tokens(text: str) -> int:
+    """Wordpieces of ``text`` as the model sees them, without [CLS]/[SEP] and without
+    truncation (to size chunks to the window). Loads only the tokenizer."""
+    tokenizer = _counting.get("tokenizer")
+    if tokenizer is None:
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
+        tokenizer.no_truncation()  # the file truncates at 128 and pads to 128
+        tokenizer.no_padding()
+        tokenizer = _counting.setdefault("tokenizer", tokenizer)
+    return len(tokenizer.encode(text, add_special_tokens=False).ids)
+
+
+def window() -> int:
+    """Wordpieces the model embeds, [CLS] and [SEP] included (256)."""
+    return max_seq_length(model_dir())
 
 
 def open_session(path: Path):

@@ -18,7 +18,8 @@ from sqlite_utils import Database
 
 from . import store
 from .books import BookFile, find_books, read_book
-from .chunking import book_title, child_chunks, parent_chunks, split_sections
+from .chunking import book_title, parent_chunks, split_sections
+from .embed import child_splitter
 from .config import Settings
 from .errors import BadInput, BookNotFound, ConfigError, CrossbookError
 from .extract import Extractor, ProgressFn, get_extractor, no_progress
@@ -115,7 +116,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     if not any(s.heading for s in sections):
         result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
     parents = parent_chunks(title, sections, settings.parent_tokens)
-    children = [c for p in parents for c in child_chunks(p, settings.child_tokens)]
+    split_children = child_splitter(settings.child_tokens, getattr(job.vectors, "embedder", None))
+    children = [c for p in parents for c in split_children(p)]
     mode = job.relations_mode
     # entities defined in other books, offered to the model by id (a hint: not in the cache key)
     known = relations.known_entities(db, title, parents, pack) if mode == "llm" and job.extractor.name != "rules" else None

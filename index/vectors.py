@@ -26,6 +26,7 @@ from sqlite_utils import Database
 from . import store
 from .config import Settings
 from .embed import Embedder, embed_all, embedder_for_id, embedder_option, get_embedder
+from .embed import embedding_text as embed_text_of
 from .errors import ConfigError, CrossbookError
 
 ProgressFn = Callable[[str, int, int], None]
@@ -74,9 +75,8 @@ class ChildRow:
 
 
 def embedding_text(row: ChildRow) -> str:
-    """What is embedded for a child: its section path, then its text (a child from the
-    middle of a long section would otherwise lose what the section is about)."""
-    return f"{row.heading_path}\n{row.text}" if row.heading_path else row.text
+    """What is embedded for a child (embed.embedding_text: its section path, then its text)."""
+    return embed_text_of(row.heading_path, row.text)
 
 
 def children_digest(rows: list[ChildRow]) -> str:

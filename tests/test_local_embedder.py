@@ -186,3 +186,52 @@ def test_where_else_does_not_import_chromadb_torch_or_openai(cli, index_dir):
     out = subprocess.run([sys.executable, "-c", code, str(index_dir)], cwd=ROOT,
                          capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+def _parent(body: str):
+    """The parent chunk of a "Grimoire > Spells > Frost Lance" section with this body."""
+    from index.chunking import parent_chunks, split_sections
+
+    text = f"# Grimoire\n\n## Spells\n\n### Frost Lance\n\n{body}\n"
+    return parent_chunks("Grimoire", split_sections(text), 100_000)[-1]
+
+
+def test_children_are_sized_in_the_embedders_tokens_to_fit_its_window(model_cache):
+    from index import minilm
+    from index.embed import LocalEmbedder, child_splitter, embedding_text
+    from index.tokens import count_tokens
+
+    # rune-like names: MiniLM's wordpieces outnumber tiktoken's tokens, so 250 tiktoken
+    # tokens would overflow the 256-wordpiece window and lose their tail
+    text = "\n\n".join(
+        " ".join(f"Vqx{i}{j}rh Zyl{j}q" for j in range(40)) + "." for i in range(12))
+    parent = _parent(text)
+    children = child_splitter(250, LocalEmbedder(model_cache))(parent)
+    assert "".join(c.text for c in children) == parent.text  # nothing lost, nothing repeated
+    for child in children:
+        embedded = embedding_text(parent.path_str, child.text)
+        assert minilm.count_tokens(embedded) + 2 <= 256
+    # the old sizing (tiktoken) overflows on the same text: the test can fail
+    old = child_splitter(250)(parent)
+    assert max(minilm.count_tokens(embedding_text(parent.path_str, c.text)) for c in old) + 2 > 256
+    assert all(count_tokens(c.text) <= 250 for c in old)
+
+
+def test_one_unbroken_run_is_cut_by_the_embedders_count(model_cache):
+    from index import minilm
+    from index.chunking import child_chunks
+
+    parent = _parent("Qzx-" * 3000)  # no sentence or paragraph break to cut at (one long word would be one [UNK])
+    children = child_chunks(parent, 100, minilm.count_tokens)
+    assert "".join(c.text for c in children) == parent.text
+    assert len(children) > 1 and all(minilm.count_tokens(c.text) <= 100 for c in children)
+
+
+def test_without_a_token_counting_embedder_children_are_as_before():
+    from index.chunking import child_chunks
+    from index.embed import HashEmbedder, child_splitter
+
+    parent = _parent("A sentence about frost. " * 400)
+    expected = [c.text for c in child_chunks(parent, 120)]
+    assert [c.text for c in child_splitter(120, HashEmbedder())(parent)] == expected
+    assert [c.text for c in child_splitter(120)(parent)] == expected
