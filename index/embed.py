@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Callable, Protocol
 
 from . import minilm
-from .chunking import child_chunks
 from .config import Settings
 from .models import ChildChunk, ParentChunk
 from .errors import ConfigError, CrossbookError
@@ -199,6 +198,8 @@ def child_splitter(child_tokens: int, embedder: Embedder | None = None) -> Calla
     children are sized in them: at most ``child_tokens``, and never more than its window
     leaves beside the section path they are embedded with, so no tail goes unembedded.
     Otherwise ``child_tokens`` tiktoken tokens."""
+    from .chunking import child_chunks  # markdown-it: not for the commands that only query
+
     count = getattr(embedder, "count_tokens", None)
     if count is None:
         return lambda parent: child_chunks(parent, child_tokens)

@@ -230,14 +230,19 @@ def build_graph(weights: dict, config: dict):
     return model
 
 
+def cached_graph(directory: Path, cache_dir: Path, variant: str) -> Path:
+    """Where the graph of these weights and this builder version is cached (maybe not yet)."""
+    digest = file_sha256(directory / "model.safetensors", cache_dir / "weights-sha256.json")
+    return cache_dir / f"{MODEL_NAME}-{digest[:16]}-g{GRAPH_VERSION}-{variant}.onnx"
+
+
 def graph_path(directory: Path, cache_dir: Path, variant: str = "fp32") -> Path:
     """The cached ONNX graph of the model in ``directory`` for ``variant`` (fp32 or int8),
     built on first use. Raises ConfigError when onnx (needed to build it) is missing."""
     if variant not in VARIANTS:
         raise ConfigError(f"unknown MiniLM variant '{variant}' (choose one of: {', '.join(VARIANTS)})")
     weights_path = directory / "model.safetensors"
-    digest = file_sha256(weights_path, cache_dir / "weights-sha256.json")
-    path = cache_dir / f"{MODEL_NAME}-{digest[:16]}-g{GRAPH_VERSION}-{variant}.onnx"
+    path = cached_graph(directory, cache_dir, variant)
     if path.exists():
         return path
     try:
@@ -360,6 +365,12 @@ def load_in_background(cache_dir: Path, variant: str = "fp32") -> None:
     import numpy  # noqa: F401
     import onnxruntime  # noqa: F401
     import tokenizers  # noqa: F401
+
+    try:
+        if not cached_graph(model_dir(), cache_dir, variant).exists():
+            return  # building it imports onnx (and protobuf, as chromadb does): not in a thread
+    except (ConfigError, OSError):
+        return  # the first encode() raises it in the caller's thread
 
     def run() -> None:
         try:
