@@ -37,6 +37,8 @@ eval: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py
 	$(BIN)/python bench/bench_embed.py --chunks 500
+	$(BIN)/python bench/bench_child_window.py
+	$(BIN)/python bench/bench_startup.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_INDEX) .crossbook .pytest_cache

@@ -235,3 +235,30 @@ def test_without_a_token_counting_embedder_children_are_as_before():
     expected = [c.text for c in child_chunks(parent, 120)]
     assert [c.text for c in child_splitter(120, HashEmbedder())(parent)] == expected
     assert [c.text for c in child_splitter(120)(parent)] == expected
+
+
+def test_search_with_the_default_embedder_end_to_end(cli_json, model_cache, monkeypatch, no_network):
+    # the model loads in a thread while chromadb imports (search passes warm=True)
+    monkeypatch.setenv("CROSSBOOK_MODEL_CACHE", str(model_cache))
+    monkeypatch.delenv("CROSSBOOK_EMBEDDER")
+    cli_json("rebuild", SAMPLE / "crossbook.toml")
+    found = cli_json("search", "a spell that hurls a spear of ice", "-k", "3")["results"]
+    assert any(r["section"].endswith("Frost Lance") for r in found), found
+    doctor = cli_json("doctor")
+    assert doctor["embedder"] == "local:all-MiniLM-L6-v2" and doctor["ok"]
+
+
+def test_ingest_of_unchanged_books_does_not_import_chromadb(cli, index_dir):
+    assert cli("rebuild", SAMPLE / "crossbook.toml").exit_code == 0
+    code = (
+        "import sys, json\n"
+        "from cli.app import app\n"
+        "from typer.testing import CliRunner\n"
+        "r = CliRunner().invoke(app, ['--index', sys.argv[1], '--config', sys.argv[2], 'ingest', sys.argv[3], '--json'])\n"
+        "assert r.exit_code == 0, r.output\n"
+        "print(json.dumps([json.loads(r.stdout)[0]['status'], 'chromadb' in sys.modules]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(index_dir), str(SAMPLE / "crossbook.toml"),
+                          str(SAMPLE / "bestiary.md")], cwd=ROOT, capture_output=True, text=True, check=True,
+                         env={**__import__("os").environ, "CROSSBOOK_EMBEDDER": "hash"})
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == ["unchanged", False]
