@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import socket
 import subprocess
 import sys
@@ -171,21 +172,31 @@ def test_missing_model_package_is_one_actionable_error(monkeypatch, tmp_path):
         LocalEmbedder(tmp_path / "fresh-cache").embed(["x"])
 
 
-def test_where_else_does_not_import_chromadb_torch_or_openai(cli, index_dir):
-    assert cli("rebuild", SAMPLE / "crossbook.toml").exit_code == 0
+HEAVY = ("chromadb", "torch", "openai", "sentence_transformers", "spacy", "onnxruntime",
+         "onnx", "tokenizers", "tiktoken")
+
+
+def heavy_imports(*args: str, env: dict | None = None) -> tuple[object, list[str]]:
+    """Run crossbook ``args`` (with --json) in a fresh process: (its JSON result, the heavy
+    modules it imported)."""
     code = (
         "import sys, json\n"
         "from cli.app import app\n"
         "from typer.testing import CliRunner\n"
-        "r = CliRunner().invoke(app, ['--index', sys.argv[1], 'where-else', 'Frost Lance', '--json'])\n"
+        "r = CliRunner().invoke(app, sys.argv[1:] + ['--json'])\n"
         "assert r.exit_code == 0, r.output\n"
-        "heavy = ('chromadb', 'torch', 'openai', 'sentence_transformers', 'spacy', 'onnxruntime',\n"
-        "         'onnx', 'tokenizers', 'tiktoken')\n"
-        "print(json.dumps(sorted(m for m in heavy if m in sys.modules)))\n"
+        f"print(json.dumps([json.loads(r.stdout), sorted(m for m in {HEAVY!r} if m in sys.modules)]))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(index_dir)], cwd=ROOT,
-                         capture_output=True, text=True, check=True)
-    assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+    out = subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True,
+                         check=True, env=env)
+    result, heavy = json.loads(out.stdout.strip().splitlines()[-1])
+    return result, heavy
+
+
+def test_where_else_does_not_import_chromadb_torch_or_openai(cli, index_dir):
+    assert cli("rebuild", SAMPLE / "crossbook.toml").exit_code == 0
+    result, heavy = heavy_imports("--index", str(index_dir), "where-else", "Frost Lance")
+    assert result and heavy == []
 
 
 def _parent(body: str):
@@ -250,15 +261,7 @@ def test_search_with_the_default_embedder_end_to_end(cli_json, model_cache, monk
 
 def test_ingest_of_unchanged_books_does_not_import_chromadb(cli, index_dir):
     assert cli("rebuild", SAMPLE / "crossbook.toml").exit_code == 0
-    code = (
-        "import sys, json\n"
-        "from cli.app import app\n"
-        "from typer.testing import CliRunner\n"
-        "r = CliRunner().invoke(app, ['--index', sys.argv[1], '--config', sys.argv[2], 'ingest', sys.argv[3], '--json'])\n"
-        "assert r.exit_code == 0, r.output\n"
-        "print(json.dumps([json.loads(r.stdout)[0]['status'], 'chromadb' in sys.modules]))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code, str(index_dir), str(SAMPLE / "crossbook.toml"),
-                          str(SAMPLE / "bestiary.md")], cwd=ROOT, capture_output=True, text=True, check=True,
-                         env={**__import__("os").environ, "CROSSBOOK_EMBEDDER": "hash"})
-    assert json.loads(out.stdout.strip().splitlines()[-1]) == ["unchanged", False]
+    result, heavy = heavy_imports("--index", str(index_dir), "--config", str(SAMPLE / "crossbook.toml"),
+                                  "ingest", str(SAMPLE / "bestiary.md"),
+                                  env={**os.environ, "CROSSBOOK_EMBEDDER": "hash"})
+    assert result[0]["status"] == "unchanged" and "chromadb" not in heavy
