@@ -95,11 +95,11 @@ def repair(db: Database, vectors: VectorStore, progress: ProgressFn | None = Non
     repaired with the index's recorded embedder (``vectors`` must be opened with it)."""
     rebuilt = bool(_unusable_vectors(db, vectors))
     if rebuilt:
-        vectors.drop_collection(vectors.collection_name(vectors.embedder.id))
+        vectors.drop_collection(db, vectors.collection_name(vectors.embedder.id))
     synced: SyncReport = vectors.sync(db, None, progress)  # missing, stale and orphaned
     dropped = vectors.other_collections()
     for name in dropped:
-        vectors.drop_collection(name)
+        vectors.drop_collection(db, name)
     after = check(db, vectors, selected)
     after.repaired = {
         "embedded": synced.embedded, "deleted": synced.deleted,
@@ -120,7 +120,7 @@ def reembed(db: Database, new: VectorStore, progress: ProgressFn | None = None) 
         # nothing embedded yet: leave no empty collection behind (a partial one is kept,
         # so running reembed again resumes; doctor lists it until then)
         if previous != new.embedder.id and new.count() == 0:
-            new.drop_collection(new.collection_name(new.embedder.id))
+            new.drop_collection(db, new.collection_name(new.embedder.id))
         raise
     dimension = new.stored_dimension()
     if dimension is not None:
@@ -131,7 +131,7 @@ def reembed(db: Database, new: VectorStore, progress: ProgressFn | None = None) 
             db.execute("DELETE FROM crossbook_meta WHERE key IN (?, ?)", [META_EMBEDDER, META_DIMENSION])
     dropped = []
     for name in new.other_collections():
-        new.drop_collection(name)
+        new.drop_collection(db, name)
         dropped.append(name)
     return {
         "embedder": new.embedder.id, "previous": previous,

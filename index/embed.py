@@ -27,8 +27,8 @@ from typing import Callable, Protocol
 
 from . import minilm
 from .config import Settings
-from .models import ChildChunk, ParentChunk
 from .errors import ConfigError, CrossbookError
+from .models import ChildChunk, ParentChunk
 
 ProgressFn = Callable[[str, int, int], None]
 LOCAL_MODEL = minilm.MODEL_NAME
@@ -122,7 +122,7 @@ class LocalEmbedder(MiniLMWindow):
     ``fp32`` gives the vectors sentence-transformers gives (cosine 1.0), so it keeps the id
     ``local:all-MiniLM-L6-v2`` and indexes built with either work with both. ``int8``
     (dynamic quantization: faster, slightly different vectors) is its own vector space,
-    ``local-int8:all-MiniLM-L6-v2``. The model loads at the first embed() or warm().
+    ``local-int8:all-MiniLM-L6-v2``. The model loads at the first embed() or start_warming().
     """
 
     # texts per embed() call: sorted by length within it, then run ``inference_batch`` at a

@@ -356,7 +356,13 @@ class VectorStore:
         names = [c.name for c in self._chroma("list collections", self.client.list_collections)]
         return sorted(n for n in names if n.startswith(prefix) and n != mine)
 
-    def drop_collection(self, name: str) -> None:
+    def drop_collection(self, db: Database, name: str) -> None:
+        """Delete a collection of this index, and SQLite's notes of which books it holds in
+        sync (a collection made again under that name starts empty)."""
+        with db.atomic():
+            # the note first: a crash after it only costs a full sync of unchanged books
+            db.execute("DELETE FROM crossbook_meta WHERE key >= ? AND key < ?",
+                       [f"{META_SYNCED}:{name}:", f"{META_SYNCED}:{name};"])
         self._chroma("delete a collection", self.client.delete_collection, name)
         if name == self.collection_name(self.embedder.id):
             self._collection = None
