@@ -141,6 +141,10 @@ class LocalEmbedder(MiniLMWindow):
         """Start loading the model in a thread (the caller goes on to import chromadb)."""
         minilm.load_in_background(self.cache_dir, self.variant)
 
+    def load_model(self) -> None:
+        """Load (or build, the first time) the ONNX graph now; embed() would do it anyway."""
+        minilm.load(self.cache_dir, self.variant)
+
     def embed(self, texts: list[str]) -> list[list[float]]:
         return minilm.load(self.cache_dir, self.variant).encode(texts, self.inference_batch).tolist()
 
@@ -151,6 +155,9 @@ class TorchEmbedder(MiniLMWindow):
 
     id = f"local:{LOCAL_MODEL}"
     batch_size = 32
+
+    def load_model(self) -> None:
+        load_sentence_transformer()
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         vectors = load_sentence_transformer().encode(
