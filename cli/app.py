@@ -82,7 +82,8 @@ def main(
         None, "--config", help="Settings file; it must exist (default: ./crossbook.toml when present)."
     ),
     embedder: Optional[str] = typer.Option(
-        None, "--embedder", callback=check_embedder, help="local (default, offline MiniLM), openai, or hash (tests)."
+        None, "--embedder", callback=check_embedder, help="local (default, offline MiniLM on onnxruntime), local-int8 (faster), local-torch"
+        " (same vectors via sentence-transformers), openai, or hash (tests)."
     ),
     chroma_url: Optional[str] = typer.Option(
         None, "--chroma-url", help="Chroma server URL (env CROSSBOOK_CHROMA_URL; default: embedded)."
@@ -148,7 +149,7 @@ def ingest(
         count = len(load_books(paths, book))  # every bad path fails here, before the index is touched
         _check_chroma(settings)
         db = _open(settings, create=True)
-        with _vectors(settings, db) as vectors, EventWriter(events) as sink:
+        with _vectors(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
             with state.progress("ingest", books=count) as progress:
                 vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
                 job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
@@ -157,12 +158,15 @@ def ingest(
             sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
 
 
-def _vectors(settings: Settings, db, check: bool = True, embedder=None):
+def _vectors(settings: Settings, db, check: bool = True, embedder=None, warm: bool = False,
+             lazy: bool = False):
     """The index's Chroma store with the selected embedder (imports chromadb: call it only
-    from commands that need vectors). Raises EmbedderMismatch before anything is written."""
+    from commands that need vectors). Raises EmbedderMismatch before anything is written.
+    ``warm``: the command embeds a query, so load the model while chromadb imports.
+    ``lazy``: open Chroma only when a book needs it (the pipeline opens it before writing)."""
     from index.vectors import open_vectors
 
-    return open_vectors(settings, db, check=check, embedder=embedder)
+    return open_vectors(settings, db, check=check, embedder=embedder, warm=warm, lazy=lazy)
 
 
 def _check_chroma(settings: Settings) -> None:
@@ -429,7 +433,7 @@ def rebuild(
         _check_extractor(settings)
         _check_chroma(settings)
         db = _open(settings, create=True)
-        with _vectors(settings, db) as vectors, EventWriter(events) as sink:
+        with _vectors(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
             with state.progress("rebuild", books=count) as progress:
                 vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
                 job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,

@@ -164,10 +164,9 @@ class ModelLoadReporter:
     def embed(self, texts: list[str]) -> list[list[float]]:
         if not self._loaded:
             self._loaded = True
-            from index.embed import LocalEmbedder, load_minilm
-
-            if isinstance(self._embedder, LocalEmbedder):
+            load = getattr(self._embedder, "load_model", None)  # local models have one
+            if load is not None:
                 self._progress(LOADING_MODEL, 0, 1)
-                load_minilm()
+                load()
                 self._progress(LOADING_MODEL, 1, 1)
         return self._embedder.embed(texts)

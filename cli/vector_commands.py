@@ -1,6 +1,6 @@
 """Vector commands: search, retrieve, doctor, reembed (registered on the app by import).
 
-chromadb, torch and the embedders are imported inside the commands, never here: this
+chromadb, onnxruntime and the embedders are imported inside the commands, never here: this
 module is imported by every crossbook invocation, where-else included.
 """
 
@@ -41,7 +41,7 @@ def search(
         settings = state.settings()
         db = _open(settings)
         books = resolve_books(db, book)
-        with _vectors(settings, db) as vectors, state.progress("search", transient=True) as progress:
+        with _vectors(settings, db, warm=True) as vectors, state.progress("search", transient=True) as progress:
             vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
             passages = run_search(vectors, db, query, k=k, books=books)
         emit({"query": query, "k": k, "results": passages}, as_json,
@@ -68,7 +68,7 @@ def retrieve(
         settings = state.settings()
         db = _open(settings)
         books = resolve_books(db, book)
-        with _vectors(settings, db) as vectors, state.progress("retrieve", transient=True) as progress:
+        with _vectors(settings, db, warm=True) as vectors, state.progress("retrieve", transient=True) as progress:
             vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
             result = run_retrieve(vectors, db, question, hops=hops, k=k, books=books)
         emit(result, as_json, lambda c: _render_passages(c, result["results"]))

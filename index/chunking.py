@@ -12,6 +12,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 from markdown_it import MarkdownIt
 
@@ -120,9 +121,10 @@ def _paragraph_units(section_text: str) -> list[str]:
     return units
 
 
-def _fit(piece: str, budget: int) -> list[str]:
-    """Break one piece into parts of at most ``budget`` tokens: sentences, then tokens."""
-    if count_tokens(piece) <= budget:
+def _fit(piece: str, budget: int, count: Callable[[str], int] = count_tokens) -> list[str]:
+    """Break one piece into parts of at most ``budget`` tokens (as ``count`` counts them):
+    sentences, then tokens."""
+    if count(piece) <= budget:
         return [piece]
     sentences = _SENTENCE_END.split(piece)
     if len(sentences) > 1:
@@ -135,17 +137,29 @@ def _fit(piece: str, budget: int) -> list[str]:
             parts.append(sentence)
             cursor = at + len(sentence)
         parts[-1] += piece[cursor:]
-        return [p for part in parts for p in _fit(part, budget)]
-    return split_tokens(piece, budget)
+        return [p for part in parts for p in _fit(part, budget, count)]
+    out: list[str] = []
+    for head in split_tokens(piece, budget):
+        if count is count_tokens or len(head) <= 1 or count(head) <= budget:
+            out.append(head)
+            continue
+        # another tokenizer (the embedder's) counts more tokens than tiktoken: cut shorter
+        limit, parts = budget, [head]
+        while limit > 1 and any(count(part) > budget for part in parts):
+            limit = max(1, min(limit - 1, limit * budget // max(count(part) for part in parts)))
+            parts = split_tokens(head, limit)
+        out.extend(parts)
+    return out
 
 
-def pack_units(units: list[str], budget: int) -> list[str]:
-    """Greedily join consecutive units into groups of at most ``budget`` tokens."""
+def pack_units(units: list[str], budget: int, count: Callable[[str], int] = count_tokens) -> list[str]:
+    """Greedily join consecutive units into groups of at most ``budget`` tokens (as
+    ``count`` counts them; tiktoken's cl100k_base by default)."""
     groups: list[str] = []
     current, current_tokens = "", 0
     for unit in units:
-        for piece in _fit(unit, budget):
-            tokens = count_tokens(piece)
+        for piece in _fit(unit, budget, count):
+            tokens = count(piece)
             if current and current_tokens + tokens > budget:
                 groups.append(current)
                 current, current_tokens = "", 0
@@ -201,9 +215,13 @@ def parent_chunks(
     return parents
 
 
-def child_chunks(parent: ParentChunk, child_tokens: int = DEFAULT_CHILD_TOKENS) -> list[ChildChunk]:
-    """Split one parent into child chunks of about ``child_tokens`` tokens (never across parents)."""
-    pieces = pack_units(_paragraph_units(parent.text), child_tokens) or [parent.text]
+def child_chunks(
+    parent: ParentChunk, child_tokens: int = DEFAULT_CHILD_TOKENS, count: Callable[[str], int] = count_tokens
+) -> list[ChildChunk]:
+    """Split one parent into child chunks of about ``child_tokens`` tokens (never across
+    parents). ``count`` counts tokens: the embedder's own tokenizer sizes children to its
+    window (``token_count`` stays in tiktoken tokens, like the parents')."""
+    pieces = pack_units(_paragraph_units(parent.text), child_tokens, count) or [parent.text]
     return [
         ChildChunk(
             id=f"{parent.id}-c{n}",

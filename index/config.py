@@ -34,6 +34,7 @@ class Settings:
     allow_partial: bool = False      # store a book whose chunks partly failed extraction
     embedder: str | None = None      # None: the one the index records, else "local"
     embedding_model: str = "text-embedding-3-small"
+    model_cache: Path | None = None  # the local embedder's ONNX graphs; None: <index>/models
     chroma_url: str | None = None
     relations: str = "auto"          # "auto", "llm", "spacy" or "off"
     ontology: tuple[str, ...] = ()   # extra ontology packs (names or paths)
@@ -51,7 +52,7 @@ _PATH_FIELDS = {"pack"}  # resolved relative to the toml file when they name a f
 
 def _coerce(name: str, value: Any) -> Any:
     try:
-        if name == "index_dir":
+        if name in ("index_dir", "model_cache"):
             return Path(value)
         if name in _INT_FIELDS:
             return int(value)

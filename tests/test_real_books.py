@@ -223,3 +223,20 @@ def test_a_copular_definition_gives_variant_of():
     entities = [PatternEntity("Drawbacks", ("Drawbacks",), defines="heading"), PatternEntity("Aspects", ("aspects",))]
     found = [(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)]
     assert found == [("Drawbacks", "variant_of", "Aspects")]
+
+
+def test_patterns_need_an_entry_subject_and_a_named_first_object():
+    # a plural heading is a topic: its sentences are about the players, not about it
+    topic = "### Chases\n\nYou can use Deceive to fake out your opponent.\n"
+    entities = [PatternEntity("Chases", ("Chases",), defines="heading"), PatternEntity("Deceive", ("Deceive",))]
+    assert pattern_relations(topic, entities) == []
+    # "+2 to Fight if you can attack": Fight is the object; a later common noun is not
+    entry = "### Wall Kick\n\nYou gain +2 to Fight if you can attack someone from a wall.\n"
+    entities = [PatternEntity("Wall Kick", ("Wall Kick",), defines="heading"), PatternEntity("Fight", ("Fight",)),
+                PatternEntity("Attack", ("attack",))]
+    found = [(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(entry, entities)]
+    assert found == [("Wall Kick", "modifies", "Fight")]
+    # an emphasized lowercase name is a name (stat blocks write spells in italics)
+    block = "### Lich\n\nIt can cast *fireball* at will.\n"
+    entities = [PatternEntity("Lich", ("Lich",), defines="heading"), PatternEntity("Fireball", ("fireball",))]
+    assert [(r.relation_type, r.target_name) for r in pattern_relations(block, entities)] == [("casts", "Fireball")]

@@ -28,7 +28,7 @@ from .. import store
 from ..errors import ConfigError, ExtractionFailed, redact
 from ..models import ChunkExtraction, ParentChunk
 from ..packs import DomainPack
-from . import ExtractionRun, FailedChunk, KnownEntity, ProgressFn, no_progress
+from .base import ExtractionRun, FailedChunk, KnownEntity, ProgressFn, no_progress
 from .parse import ParseError, parse_extraction
 from .prompt import PROMPT_VERSION, build_messages, cache_key, response_schema
 

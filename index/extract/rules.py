@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from ..models import ChunkExtraction, ParentChunk, RawMention
 from ..normalize import normalize_name, normalized_tokens, normalized_words, singular
 from ..packs import DomainPack
-from . import ExtractionRun, KnownEntity, ProgressFn, no_progress
+from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
 from .glossary import glossary_terms, table_terms
 from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
 from .text import first_body_sentence, sentence_around

@@ -47,7 +47,7 @@ from sqlite_utils import Database
 from ..extract.verify import ChunkText
 from ..models import ChunkExtraction
 from ..normalize import collapse_whitespace, normalize_name
-from .patterns import PatternEntity, pattern_relations
+from .patterns import PatternEntity, not_common_noun, pattern_relations
 from .normalize import INVALID, orient, normalize_type, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
 
@@ -295,9 +295,14 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, ref
         if refiner is not None and raw:
             raw = refiner.refine(text, raw)  # seed 003 phase 2: one request per chunk with candidates
         elif raw:
-            # offline, a verb the ontology does not know ("uses", "witnesses") is not an edge:
-            # precision over volume; the refine mode lets a model type such candidates
-            raw = [r for r in raw if not (normalize_type(r.relation_type or "", ontology) or "custom:").startswith("custom:")]
+            # offline, precision over volume (the refine mode lets a model judge the rest): a verb
+            # the ontology does not know ("uses", "witnesses") is no edge, nor is a parse between
+            # common nouns ("a character needs skills") rather than names
+            forms = {n: f for n, f, *_ in entities}
+            raw = [r for r in raw
+                   if not (normalize_type(r.relation_type or "", ontology) or "custom:").startswith("custom:")
+                   and (r.extractor != "spacy" or (not_common_noun(r.evidence, forms.get(r.source_name, (r.source_name,)))
+                                                   and not_common_noun(r.evidence, forms.get(r.target_name, (r.target_name,)))))]
         chunk = ChunkText(text)
         claims = []
         for rel in raw:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ..extract.text import sentence_span
 from ..models import RawRelation
+from ..normalize import normalize_name, normalized_words
 
 EXTRACTOR = "pattern"
 CONFIDENCE = 0.7
@@ -114,6 +115,27 @@ _USE_CLAUSE = re.compile(r"(?:you\s+)?(?:can\s+|may\s+)?use\s+\S+(?:\s+\S+)?\s+t
 _COPULA = re.compile(r"\s+(?:is|are)\s+(?:an?\s+|new\s+|special\s+|a\s+kind\s+of\s+|a\s+type\s+of\s+)?", re.IGNORECASE)
 
 
+_EMPHASIS_BEFORE = re.compile(r"(?:\*|_|<em>|<i>|<strong>|<b>)\s*$", re.IGNORECASE)
+
+
+def _is_named(text: str, start: int, end: int) -> bool:
+    """A name as the text writes it: capitalized, or emphasized (``*fireball*``)."""
+    return text[start:start + 1].isupper() or bool(_EMPHASIS_BEFORE.search(text[max(0, start - 8):start]))
+
+
+def not_common_noun(evidence: str, forms) -> bool:
+    """False when ``evidence`` writes the entity only as a common noun ("a character needs
+    skills"): every occurrence lowercase and not emphasized. True when it occurs as a name,
+    or not at all (a pronoun stands for it)."""
+    spans = [m for form in forms for m in _form_pattern(form).finditer(evidence)]
+    return not spans or any(_is_named(evidence, m.start(), m.end()) for m in spans)
+
+
+def _in_list(text: str, after: int, at: int) -> bool:
+    """True when only list separators stand between ``after`` and ``at`` ("Light, Sunburst and X")."""
+    return re.fullmatch(r"(?:[\s*_,;]|</?\w+>|\band\b|\bor\b)*", text[after:at], re.IGNORECASE) is not None
+
+
 def _sentence_start(text: str, at: int) -> bool:
     """True when only markup or a list marker stands between ``at`` and the sentence start."""
     lo, _ = sentence_span(text, at, at + 1, limit=400)
@@ -177,12 +199,13 @@ def _lead_in(text: str, at: int) -> str:
 
 def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelation]:
     """Implicit-subject relationships of one chunk (see the module docstring), in text order."""
-    heading_subjects = [i for i, e in enumerate(entities) if e.defines == "heading"]
+    # an entry names one thing ("Frost Wyrm", "Athletics"); a plural heading ("Chases",
+    # "Limitations") is a topic whose sentences are about the players, not about it
+    heading_subjects = [i for i, e in enumerate(entities)
+                        if e.defines == "heading" and normalize_name(e.name) == normalized_words(e.name)]
     section_subject = heading_subjects[0] if heading_subjects else None
     occurrences = _occurrences(text, entities)
     paragraphs = _paragraph_subjects(text, entities, occurrences)
-    if section_subject is None and not paragraphs:
-        return []
     out: list[RawRelation] = []
     seen: set[tuple] = set()
 
@@ -211,7 +234,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             for start, end, index in occurrences:
                 if at <= start and end <= at + len(category.group(1)):
                     emit(section_subject, index, "variant_of", start, end)
-    for start, end, index in occurrences:
+    for start, end, index in (occurrences if section_subject is not None or paragraphs else []):
         lo, _hi = sentence_span(text, start, end, limit=400)
         clauses = list(_CLAUSE.finditer(text, lo, start))
         lo = clauses[-1].end() if clauses else lo  # "..., and it inflicts Frozen": its own clause
@@ -232,12 +255,15 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             ) and not _in_enumeration(text, occurrences, lo, start)
 
         entity = entities[index]
+        named = _is_named(text, start, end)
         if re.match(r"\s*conditions?\b", text[end:end + 12], re.IGNORECASE) or (
             _STATE.search(before[-40:]) and entity.condition_like
         ):
             if not _CONDITIONAL.search(before) and not named_before(start):  # "if the caster becomes Dazed"
                 emit(subject, index, "inflicts", start, end)
             continue
+        if not named:
+            continue  # a lowercase common noun ("your powers", "an attack") is no target
         use = _USE.search(before[-30:])
         if use and not named_before(start):
             # "you can use Lore instead of Empathy", "use Physique to defend against Fight"
@@ -254,6 +280,9 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                     emit(subject, index, kind, start, end)  # "casts the following spells:" + list
                     break
                 continue
+            if any(lo + last.end() <= o[0] < start and _is_named(text, o[0], o[1])
+                   and not _in_list(text, o[1], start) for o in occurrences):
+                break  # the verb's object is an earlier name; this one is further on
             gap = _strip_entities(text, occurrences, lo + last.end(), start)
             if len(gap) > 40 or named_before(lo + last.start(), (lo + last.start(), lo + last.end())) \
                     or not _implicit_clause(_USE_CLAUSE.sub(" ", before[:last.start()]), last.start()) \
