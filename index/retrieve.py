@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 
 from sqlite_utils import Database
 
@@ -38,7 +39,7 @@ from . import entity_graph as graph
 from . import store
 from .errors import BadInput
 from .normalize import normalize_name, normalized_tokens
-from .packs import DomainPack
+from .packs import DomainPack, parse_pack
 from .vectors import VectorHit, VectorStore
 
 # child chunks fetched per wanted section: several children of one section collapse to one
@@ -50,9 +51,9 @@ LINK_WORDS = 5               # longest name looked up in the question
 ENTITIES_PER_HOP = 8         # entities followed from one hop (the best weighted) ...
 ENTITIES_PER_SEED = 3        # ... plus the best of each seed
 REFERENCES_PER_ENTITY = 6    # sections of one book that only mention a followed entity
-REACHED_SECTIONS = 120       # hop-2 sections scored (the best paths first)
-REFERENCED_UP_TO = 40        # follow references only of entities at most this many sections mention
-CANDIDATES = 3               # entities looked up in the index: this many times those followed
+REACHED_SECTIONS = 40        # hop-2 sections scored (the best paths first)
+REFERENCED_UP_TO = 20        # follow references only of entities at most this many sections mention
+CANDIDATES = 2               # entities looked up in the index: this many times those followed
 PARENT_ONLY = 0.75           # an entity of the seed section that no matched child names
 TYPE_BONUS = 1.0             # weight x (1 + TYPE_BONUS) when the question names its type
 CUE_SHARE = 0.3              # ... x (1 + TYPE_BONUS * CUE_SHARE) when it only uses a cue word
@@ -455,6 +456,18 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
     return followed, sorted(best.values(), key=lambda p: (-p.hop_score, p.book, p.section))
 
 
+@lru_cache(maxsize=8)
+def _parsed_pack(text: str) -> DomainPack:
+    return parse_pack(text, "stored in the index")
+
+
+def _index_pack(db: Database) -> DomainPack | None:
+    """The index's pack, parsed once per process for each pack text (a query's budget is
+    a few milliseconds)."""
+    text = store.get_meta(db, "pack")
+    return _parsed_pack(text) if text else None
+
+
 def retrieve(
     vectors: VectorStore,
     db: Database,
@@ -481,7 +494,7 @@ def retrieve(
     matched: dict[str, list[tuple[str, float]]] = {}
     for hit in hits:
         matched.setdefault(hit.parent_id, []).append((hit.child_id, hit.similarity))
-    types = question_types(question, store.index_pack(db)) if hops > 1 else {}
+    types = question_types(question, _index_pack(db)) if hops > 1 else {}
     merged: dict[str, Passage] = {p.chunk_id: p for p in frontier}
     linked: list[Passage] = []
     if hops > 1 and LINKED_SEEDS:
