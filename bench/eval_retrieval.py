@@ -64,6 +64,7 @@ class Shelf:
     book_files: list[Path]
     questions: list[dict]
     titles: dict[str, str] = field(default_factory=dict)  # file name -> book title
+    cacheable: bool = True        # False: books generated in this run's temp directory
 
 
 def fate_books_dir() -> Path | None:
@@ -83,7 +84,8 @@ def sample_shelf(corpus: Path, distractors: int, tmp: Path) -> Shelf:
     head = f"pack = {json.dumps(str((corpus / data['pack']).resolve()))}\n" if "pack" in data else ""
     questions = json.loads((corpus / "questions.json").read_text(encoding="utf-8"))["questions"]
     name = f"sample corpus + {distractors} distractor books" if distractors else "sample corpus"
-    return Shelf(name, head + manifest_lines(books), [Path(b["path"]) for b in books], questions)
+    return Shelf(name, head + manifest_lines(books), [Path(b["path"]) for b in books], questions,
+                 cacheable=not distractors)
 
 
 def fate_shelf(books_dir: Path) -> Shelf:
@@ -335,7 +337,7 @@ def main() -> int:
             if args.index is not None:
                 index_dir, ingest = args.index, None
             else:
-                index_dir, ingest = build_index(shelf, args.embedder, not args.no_cache, tmp)
+                index_dir, ingest = build_index(shelf, args.embedder, shelf.cacheable and not args.no_cache, tmp)
             run = ask(shelf, index_dir, args.embedder, args.k, args.hops, args.ranking)
             report(shelf, run, args.k, args.embedder, ingest, args.verbose)
     return 0
