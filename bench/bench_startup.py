@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from bench.results_json import record  # noqa: E402
 
 SAMPLE = ROOT / "sample_corpus"
-CROSSBOOK = [sys.executable, "-c", "import sys; from cli.app import run; sys.exit(run())"]
+CROSSBOOK = [sys.executable, "-c", "import sys; from cli.main import run; sys.exit(run())"]
 
 
 def environment(model_cache: Path) -> dict[str, str]:

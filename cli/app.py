@@ -98,7 +98,7 @@ def main(
     report_retries()
 
 
-def _open(settings: Settings, create: bool = False):
+def open_index(settings: Settings, create: bool = False):
     from index.db import open_db
 
     return open_db(settings.index_dir, create=create)
@@ -148,8 +148,8 @@ def ingest(
         paths = find_books(paths, tuple(include), tuple(exclude))
         count = len(load_books(paths, book))  # every bad path fails here, before the index is touched
         _check_chroma(settings)
-        db = _open(settings, create=True)
-        with _vectors(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
+        db = open_index(settings, create=True)
+        with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
             with state.progress("ingest", books=count) as progress:
                 vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
                 job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
@@ -158,7 +158,7 @@ def ingest(
             sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
 
 
-def _vectors(settings: Settings, db, check: bool = True, embedder=None, warm: bool = False,
+def open_vector_store(settings: Settings, db, check: bool = True, embedder=None, warm: bool = False,
              lazy: bool = False):
     """The index's Chroma store with the selected embedder (imports chromadb: call it only
     from commands that need vectors). Raises EmbedderMismatch before anything is written.
@@ -221,12 +221,12 @@ def delete_book_cmd(
         from index.pipeline import delete_book, index_refiner
 
         settings = state.settings()
-        db = _open(settings)
+        db = open_index(settings)
         from index import store
 
         if store.get_book(db, title) is None:  # before Chroma is opened: a fast, clear error
             delete_book(db, title)
-        with _vectors(settings, db, check=False) as vectors:
+        with open_vector_store(settings, db, check=False) as vectors:
             result = delete_book(db, title, vectors, index_refiner(db, settings))
         emit(result, as_json, lambda c: c.print(
             f"Deleted '{escape(title)}' ({result['entities_removed']} entities left with no mention removed)"
@@ -254,7 +254,7 @@ def where_else_cmd(
     with cli_errors(state.debug, as_json):
         from index.lookup import where_else
 
-        db = _open(state.settings())
+        db = open_index(state.settings())
         result = where_else(
             db, name, books=tuple(book), exclude_books=tuple(exclude_book),
             entity_type=entity_type, defines_only=defines_only,
@@ -289,7 +289,7 @@ def entity(
     with cli_errors(state.debug, as_json):
         from index.lookup import entity_detail
 
-        db = _open(state.settings())
+        db = open_index(state.settings())
         result = entity_detail(db, name)
         emit(result, as_json, lambda c: _render_entity(c, result))
 
@@ -324,7 +324,7 @@ def books(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     with cli_errors(state.debug, as_json):
         from index.lookup import list_books
 
-        db = _open(state.settings())
+        db = open_index(state.settings())
         rows = list_books(db)
         emit([b.to_dict() for b in rows], as_json, lambda c: _render_books(c, rows))
 
@@ -354,7 +354,7 @@ def entities(
     with cli_errors(state.debug, as_json):
         from index.lookup import list_entities
 
-        db = _open(state.settings())
+        db = open_index(state.settings())
         result = list_entities(db, entity_type=entity_type, books=tuple(book))
         emit(result, as_json, lambda c: _render_entities(c, result))
 
@@ -380,7 +380,7 @@ def stats(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
         from index.lookup import index_stats
 
         settings = state.settings()
-        db = _open(settings)
+        db = open_index(settings)
         result = index_stats(db, settings.index_dir)
         emit(result, as_json, lambda c: _render_stats(c, result))
 
@@ -432,8 +432,8 @@ def rebuild(
                                   ontology=tuple(ontology) or None)
         _check_extractor(settings)
         _check_chroma(settings)
-        db = _open(settings, create=True)
-        with _vectors(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
+        db = open_index(settings, create=True)
+        with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
             with state.progress("rebuild", books=count) as progress:
                 vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
                 job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
@@ -450,18 +450,3 @@ def _render_rebuild(console: Console, summary: dict) -> None:
     console.print(", ".join(f"{k}: {len(v)}" for k, v in summary.items()))
     for failure in summary["failed"]:
         console.print(f"failed: {escape(failure['path'])}: {escape(failure['error'])}")
-
-
-def run() -> None:
-    app(prog_name="crossbook")
-
-
-# commands kept in their own modules register themselves on ``app`` when imported
-from . import vector_commands  # noqa: E402,F401
-from . import relations_commands  # noqa: E402,F401
-from . import cache_commands  # noqa: E402,F401
-from . import pack_commands  # noqa: E402,F401
-
-
-if __name__ == "__main__":
-    run()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .app import JSON_OPT, State, _open, app
+from .app import JSON_OPT, State, open_index, app
 from .output import cli_errors, emit
 
 cache_app = typer.Typer(no_args_is_help=True, help="The cache of LLM answers in the index.")
@@ -22,6 +22,6 @@ def prune(
     with cli_errors(state.debug):
         from index.llm_cache import prune as run_prune
 
-        result = run_prune(_open(state.settings()), dry_run=dry_run)
+        result = run_prune(open_index(state.settings()), dry_run=dry_run)
         verb = "would remove" if dry_run else "removed"
         emit(result, as_json, lambda c: c.print(f"{verb} {result['removed']} cached answers, kept {result['kept']}"))

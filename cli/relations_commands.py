@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .app import BOOK_HELP, JSON_OPT, State, _open, app
+from .app import BOOK_HELP, JSON_OPT, State, open_index, app
 from .choices import check_export_format, check_status
 from .group import examples
 from .output import cli_errors, emit, relation_label, section_in_book, stderr, warn
@@ -50,7 +50,7 @@ def relations(
         from index.lookup import resolve_book
         from index.relations.query import list_relationships
 
-        db = _open(state.settings())
+        db = open_index(state.settings())
         rows = list_relationships(db, relation_type=relation_type, status=status,
                                   book=resolve_book(db, book) if book else None)
         emit(rows, as_json, lambda c: _render_rows(c, rows))
@@ -73,7 +73,7 @@ def _decide(ctx: typer.Context, relationship_id: int, action: str, as_json: bool
     with cli_errors(state.debug, as_json):
         from index.relations.query import review
 
-        db = _open(state.settings())
+        db = open_index(state.settings())
         row = review(db, relationship_id, action, **kwargs)
         if row["status"] == "invalid" and row["review_state"] == "adjusted":
             warn(f"relationship {row['id']} as adjusted is invalid ({row['status_reason']}): it is left out of "
@@ -100,7 +100,7 @@ def review_main(
         from index.lookup import resolve_book
         from index.relations.query import list_relationships, review
 
-        db = _open(state.settings())
+        db = open_index(state.settings())
         rows = list_relationships(db, book=resolve_book(db, book) if book else None, review_state="suggested")
         if not interactive:
             emit(rows, as_json, lambda c: _render_rows(c, rows))
@@ -177,7 +177,7 @@ def export(
         from index.errors import BadInput
         from index.relations.query import export as run_export
 
-        db = _open(state.settings())
+        db = open_index(state.settings())
         if as_json and output is None:
             # --json asks for one JSON document: the graph itself, whatever --format says
             from index.relations.query import export_graph

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .app import BOOKS_OPT, JSON_OPT, State, _open, _vectors, app
+from .app import BOOKS_OPT, JSON_OPT, State, open_index, open_vector_store, app
 from .group import examples
 from .output import cli_errors, emit, section_in_book
 from .progress import ModelLoadReporter
@@ -39,9 +39,9 @@ def search(
         from index.retrieve import search as run_search
 
         settings = state.settings()
-        db = _open(settings)
+        db = open_index(settings)
         books = resolve_books(db, book)
-        with _vectors(settings, db, warm=True) as vectors, state.progress("search", transient=True) as progress:
+        with open_vector_store(settings, db, warm=True) as vectors, state.progress("search", transient=True) as progress:
             vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
             passages = run_search(vectors, db, query, k=k, books=books)
         emit({"query": query, "k": k, "results": passages}, as_json,
@@ -66,9 +66,9 @@ def retrieve(
         from index.retrieve import retrieve as run_retrieve
 
         settings = state.settings()
-        db = _open(settings)
+        db = open_index(settings)
         books = resolve_books(db, book)
-        with _vectors(settings, db, warm=True) as vectors, state.progress("retrieve", transient=True) as progress:
+        with open_vector_store(settings, db, warm=True) as vectors, state.progress("retrieve", transient=True) as progress:
             vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
             result = run_retrieve(vectors, db, question, hops=hops, k=k, books=books)
         emit(result, as_json, lambda c: _render_passages(c, result["results"]))
@@ -101,12 +101,12 @@ def doctor(
         from index.vectors import embedder_for_id, recorded_embedder
 
         settings = state.settings()
-        db = _open(settings)
+        db = open_index(settings)
         recorded = recorded_embedder(db)
         # checked (and repaired) with the embedder the index records; a different selected
         # one is reported, and switching is reembed's job
         embedder = embedder_for_id(recorded, settings) if recorded else None
-        with _vectors(settings, db, check=False, embedder=embedder) as vectors:
+        with open_vector_store(settings, db, check=False, embedder=embedder) as vectors:
             with state.progress("repair") as progress:
                 if repair:
                     report = checks.repair(db, vectors, progress, selected=settings.embedder)
@@ -147,10 +147,10 @@ def reembed(
         from index import doctor as checks
 
         settings = state.settings()
-        db = _open(settings)
+        db = open_index(settings)
         from index.embed import get_embedder
 
-        with _vectors(settings, db, check=False, embedder=get_embedder(settings)) as new:
+        with open_vector_store(settings, db, check=False, embedder=get_embedder(settings)) as new:
             with state.progress("reembed") as progress:
                 result = checks.reembed(db, new, progress)
         emit(result, as_json, lambda c: c.print(

@@ -63,6 +63,8 @@ class Ingest:
         self.ontology = ontology_for(self.settings, self.pack)
         if self.extractor is None:
             self.extractor = get_extractor(self.settings, self.pack, cache=self.db)
+        if hasattr(self.extractor, "on_retry"):
+            self.extractor.on_retry = self.warn  # a dead endpoint is not retried in silence
         if self.refiner is None and self.relations_mode == "refine":
             self.refiner = get_refiner(self.settings, self.ontology, cache=self.db)
 

@@ -41,7 +41,7 @@ def runner() -> CliRunner:
 @pytest.fixture
 def cli(runner):
     """Run crossbook with args; returns the Click result (stdout and stderr kept apart)."""
-    from cli.app import app
+    from cli.main import app
 
     def invoke(*args, input=None):
         return runner.invoke(app, [str(a) for a in args], input=input, catch_exceptions=False)

@@ -35,7 +35,7 @@ def test_global_options_after_a_subcommand_of_a_group(other_index, cli):
 def test_an_option_value_and_text_after_double_dash_stay_put():
     from typer.main import get_command
 
-    from cli.app import app
+    from cli.main import app
     from cli.group import hoist_global_options
 
     group = get_command(app)

@@ -85,7 +85,7 @@ def test_the_api_key_never_appears_in_output_logs_or_tracebacks(cli, tmp_path, c
         # --debug prints the traceback: run the real program to see it
         server.responder = refused
         env = {**os.environ, "CROSSBOOK_INDEX": str(tmp_path / "index2"), "OPENAI_API_KEY": secret}
-        proc = subprocess.run([sys.executable, "-c", "from cli.app import run; run()", "--debug", *map(str, args)], env=env,
+        proc = subprocess.run([sys.executable, "-c", "from cli.main import run; run()", "--debug", *map(str, args)], env=env,
                               cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert proc.returncode == 1 and "Traceback" in proc.stderr and "HTTP 401" in proc.stderr
         seen += [proc.stdout, proc.stderr]

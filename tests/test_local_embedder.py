@@ -185,7 +185,7 @@ def heavy_imports(*args: str, env: dict | None = None) -> tuple[object, list[str
     modules it imported)."""
     code = (
         "import sys, json\n"
-        "from cli.app import app\n"
+        "from cli.main import app\n"
         "from typer.testing import CliRunner\n"
         "r = CliRunner().invoke(app, sys.argv[1:] + ['--json'])\n"
         "assert r.exit_code == 0, r.output\n"

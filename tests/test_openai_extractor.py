@@ -170,3 +170,21 @@ def test_sample_corpus_call_counts_through_the_cli(cli, corpus, index_dir, scrip
     assert calls == [parents, 0, 1]
     assert [r["status"] for r in edited] == ["unchanged", "updated", "unchanged"]
     assert len(scripted_openai.chat_calls) == parents + 1
+
+
+def test_each_retry_is_said_with_its_reason(tmp_path, index_dir, scripted_openai):
+    # issue 12: six silent retries to a dead endpoint; now each one is a warning naming the chunk
+    scripted_openai.responder = heading_responder()
+    scripted_openai.enqueue({"error": {"message": "slow down"}}, status=429, headers={"retry-after": "3"})
+    scripted_openai.enqueue({"error": {"message": "boom"}}, status=503)
+    settings = openai_settings(index_dir, scripted_openai, concurrency=1)
+    db = open_db(index_dir, create=True)
+    warnings = []
+    extractor = OpenAIExtractor(settings, __import__("index.packs", fromlist=["x"]).load_pack("generic"), cache=db,
+                                sleep=lambda s: None)
+    job = Ingest(db, settings, extractor=extractor, warn=warnings.append)
+    ingest_paths(job, [write(tmp_path / "b.md", "# Solo\n\nOne section only.\n")])
+    retries = [w for w in warnings if "retrying" in w]
+    assert len(retries) == 2
+    assert retries[0].startswith("Solo") and retries[0].endswith(": rate limited (429); retrying in 3 s (try 2 of 4)")
+    assert ": the endpoint failed (HTTP 503); retrying in " in retries[1] and retries[1].endswith("(try 3 of 4)")

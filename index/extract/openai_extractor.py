@@ -110,6 +110,9 @@ class OpenAIExtractor:
         self.ontology = ontology_for(settings, pack) if effective_mode(settings.relations, self.name) == "llm" else None
         self.schema = response_schema(pack, self.ontology)
         self.calls = 0
+        # told about each retry ("Grimoire > Frost Lance: connection failed; retrying in 2 s");
+        # the pipeline points it at its warning sink
+        self.on_retry = _ignore
 
     def _ask(self, messages: list[dict]):
         return self.client.chat.completions.create(
@@ -136,8 +139,12 @@ class OpenAIExtractor:
                         f"the model endpoint kept failing ({type(exc).__name__}) after {attempt + 1} tries", calls
                     ) from None
                 # a stall has already waited the whole timeout: ask again at once
-                if not isinstance(exc, openai.APITimeoutError):
-                    self.sleep(backoff_seconds(attempt, retry_after_seconds(exc)))
+                wait = 0.0 if isinstance(exc, openai.APITimeoutError) else backoff_seconds(
+                    attempt, retry_after_seconds(exc))
+                self.on_retry(f"{where}: {_retry_reason(exc)}; retrying in {wait:.0f} s "
+                              f"(try {attempt + 2} of {self.max_retries + 1})")
+                if wait:
+                    self.sleep(wait)
                 attempt += 1
                 continue
             except openai.APIStatusError as exc:
@@ -221,6 +228,21 @@ class OpenAIExtractor:
         run.chunks = results
         self.calls += run.llm_calls
         return run
+
+
+def _ignore(message: str) -> None:
+    """The default retry sink: say nothing."""
+
+
+def _retry_reason(exc: Exception) -> str:
+    if isinstance(exc, openai.RateLimitError):
+        return "rate limited (429)"
+    if isinstance(exc, openai.APITimeoutError):
+        return "the request stalled past the timeout"
+    if isinstance(exc, openai.APIConnectionError):
+        return "the endpoint could not be reached"
+    status = getattr(exc, "status_code", None)
+    return f"the endpoint failed (HTTP {status})" if status else f"the endpoint failed ({type(exc).__name__})"
 
 
 def _where(book: str, parent: ParentChunk) -> str:
