@@ -170,7 +170,10 @@ def build_index(shelf: Shelf, embedder: str, cache: bool, tmp: Path) -> tuple[Pa
         return work, seconds
     (work / "complete").write_text(f"{seconds:.1f}\n", encoding="utf-8")
     final.parent.mkdir(parents=True, exist_ok=True)
-    shutil.rmtree(final, ignore_errors=True)
+    # one cached index per shelf: the older ones were built from other code or books
+    for old in final.parent.glob(f"{slug}-*"):
+        if re.fullmatch(rf"{re.escape(slug)}-[0-9a-f]{{16}}", old.name):
+            shutil.rmtree(old, ignore_errors=True)
     shutil.move(str(work), str(final))
     return final, seconds
 
