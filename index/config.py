@@ -24,7 +24,7 @@ class Settings:
     model: str = "gpt-4o-mini"
     base_url: str | None = None
     api_key: str | None = None
-    pack: str = "generic"
+    pack: str | None = None          # None: the index's stored pack, else "generic"
     concurrency: int = 8
     parent_tokens: int = 1500
     child_tokens: int = 250

@@ -59,7 +59,16 @@ class Ingest:
     ontology: Ontology = field(init=False)
 
     def __post_init__(self) -> None:
-        self.pack = load_pack(self.settings.pack)
+        # no --pack: the pack the index was built with (issue 10: an ingest without --pack
+        # silently relinked an emberfall shelf with the generic pack)
+        stored = store.index_pack(self.db)
+        if self.settings.pack is None:
+            self.pack = stored or load_pack("generic")
+        else:
+            self.pack = load_pack(self.settings.pack)
+            if stored is not None and stored.fingerprint != self.pack.fingerprint and store.book_titles(self.db):
+                self.warn(f"pack '{self.pack.name}' replaces the index's pack '{stored.name}': "
+                          "every book is relinked with it (leave out --pack to keep the index's)")
         self.ontology = ontology_for(self.settings, self.pack)
         if self.extractor is None:
             self.extractor = get_extractor(self.settings, self.pack, cache=self.db)

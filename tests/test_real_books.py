@@ -240,3 +240,17 @@ def test_patterns_need_an_entry_subject_and_a_named_first_object():
     block = "### Lich\n\nIt can cast *fireball* at will.\n"
     entities = [PatternEntity("Lich", ("Lich",), defines="heading"), PatternEntity("Fireball", ("fireball",))]
     assert [(r.relation_type, r.target_name) for r in pattern_relations(block, entities)] == [("casts", "Fireball")]
+
+
+def test_ingest_without_pack_keeps_the_index_pack_and_a_new_pack_is_announced(cli, corpus, tmp_path):
+    # issue 10 item 4: an ingest without --pack relinked an emberfall shelf with the generic pack
+    pack = corpus / "emberfall.pack.toml"
+    assert cli("ingest", corpus / "core_rules.md", corpus / "grimoire.md", "--pack", pack).exit_code == 0
+    extra = tmp_path / "notes.md"
+    extra.write_text("# Field Notes\n\n## Cold\n\nThe wyrm's Ice Lance hurt us; Chilled for hours.\n", encoding="utf-8")
+    result = cli("ingest", extra)
+    assert result.exit_code == 0 and "replaces the index's pack" not in result.stderr
+    found = cli("where-else", "Ice Lance", "--json")
+    assert found.exit_code == 0 and "Field Notes" in found.stdout  # the pack's alias still links
+    other = cli("ingest", extra, "--pack", "generic", "--force")
+    assert other.exit_code == 0 and "pack 'generic' replaces the index's pack 'emberfall'" in other.stderr
