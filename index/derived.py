@@ -80,9 +80,8 @@ def index_terms(db: Database) -> set[str]:
     single = {
         row[0] for row in db.execute(
             "SELECT DISTINCT normalized FROM entity_mentions WHERE mention_type = 'defines'"
-            " AND normalized NOT LIKE '%\\_%' ESCAPE '\\'"
         )
-        if row[0].isalpha()
+        if row[0].isalpha()  # one word: no "_" joins
     }
     if not single:
         return set()
@@ -92,9 +91,10 @@ def index_terms(db: Database) -> set[str]:
     return lowercase_terms(single, counts, total)
 
 
-def definitions_signature(db: Database) -> str:
+def definitions_signature(db: Database, terms: set[str] | None = None) -> str:
     """A hash of everything the linker depends on: definitions, aliases, the lowercase terms
-    (which depend on every book's text) and the index's pack."""
+    (which depend on every book's text: pass ``index_terms(db)`` when already computed) and
+    the index's pack."""
     digest = hashlib.sha256()
     for row in db.execute(
         "SELECT normalized, declared_type, name, book FROM entity_mentions"
@@ -103,14 +103,15 @@ def definitions_signature(db: Database) -> str:
         digest.update(json.dumps(row).encode())
     for row in db.execute("SELECT alias, canonical, entity_type, book FROM entity_aliases ORDER BY 1, 2, 3, 4"):
         digest.update(json.dumps(row).encode())
-    digest.update(json.dumps(sorted(index_terms(db))).encode())
+    digest.update(json.dumps(sorted(index_terms(db) if terms is None else terms)).encode())
     pack = db.execute("SELECT value FROM crossbook_meta WHERE key = 'pack'").fetchone()
     digest.update((pack[0] if pack else "").encode())
     return digest.hexdigest()
 
 
-def build_linker(db: Database, pack: DomainPack) -> Linker:
-    """A linker over every defined entity's names (as written) and the pack's aliases."""
+def build_linker(db: Database, pack: DomainPack, terms: set[str] | None = None) -> Linker:
+    """A linker over every defined entity's names (as written), the pack's and the books'
+    aliases, and the corpus terms (``index_terms(db)`` unless given)."""
     targets: dict[tuple[str, str], LinkTarget] = {}
     for normalized, entity_type, name, book in db.execute(
         "SELECT e.normalized, e.entity_type, m.name, m.book FROM entity_mentions m"
@@ -132,10 +133,11 @@ def build_linker(db: Database, pack: DomainPack) -> Linker:
             if target.key[1] == entity_type or len(by_normalized[canonical]) == 1:
                 target.names.add(alias)
     cues = {t.name: t.cues for t in pack.entity_types}
-    return Linker(sorted(targets.values(), key=lambda t: t.key), cues, index_terms(db))
+    return Linker(sorted(targets.values(), key=lambda t: t.key), cues,
+                  index_terms(db) if terms is None else terms)
 
 
-def relink(db: Database, pack: DomainPack, book: str | None = None) -> int:
+def relink(db: Database, pack: DomainPack, book: str | None = None, terms: set[str] | None = None) -> int:
     """Recompute linker references for one book's chunks, or for the whole index."""
     if book is None:
         db.execute("DELETE FROM entity_mentions WHERE source = 'linker'")
@@ -148,7 +150,7 @@ def relink(db: Database, pack: DomainPack, book: str | None = None) -> int:
             "SELECT id, book, text FROM chunks WHERE kind = 'parent' AND book = ? ORDER BY ordinal",
             [book],
         ).fetchall()
-    linker = build_linker(db, pack)
+    linker = build_linker(db, pack, terms)
     if linker.empty:
         return 0
     present = defaultdict(set)
@@ -195,10 +197,12 @@ def refresh(
     resolve_entities(db)
     if get_meta(db, "link") == "0":
         db.execute("DELETE FROM entity_mentions WHERE source = 'linker'")
-    elif definitions_signature(db) != signature_before:
-        relink(db, pack)
-    elif book is not None:
-        relink(db, pack, book)
+    else:
+        terms = index_terms(db)  # a scan of every book's text: once for the signature and the linker
+        if definitions_signature(db, terms) != signature_before:
+            relink(db, pack, terms=terms)
+        elif book is not None:
+            relink(db, pack, book, terms=terms)
     relations.refresh(db, events or (lambda event: None), book, refiner)
     gc_entities(db)
 
