@@ -43,6 +43,11 @@ _CATALOG_MIN = 3
 _LEGAL = re.compile(r"\b(?:licen[sc]e|legal|copyright|credits|acknowledge?ments|attribution)\b", re.IGNORECASE)
 
 
+def _in_legal_section(parent: ParentChunk) -> bool:
+    """A licence or credits section (or one under it) names no game entity."""
+    return any(_LEGAL.search(heading) for heading in parent.heading_path)
+
+
 @dataclass
 class _Node:
     parent: ParentChunk
@@ -104,7 +109,7 @@ def _defines_first(node: _Node) -> bool:
         return False
     words = normalized_words(sentence).split("_")
     name = normalized_words(node.named.name).split("_")
-    head = [w for w in words[: len(name) + 3]]
+    head = words[: len(name) + 3]
     joined = "_".join(head)
     return ("_".join(name) in joined or head[:1] in (["it"], ["this"], ["these"], ["they"])) and any(
         w in ("is", "are", "means", "represents", "lets", "allows", "gives") for w in words[: len(name) + 4]
@@ -115,11 +120,8 @@ def _used_elsewhere(node: _Node, book_tokens: str, own_tokens: str) -> bool:
     words = normalized_words(node.named.name)
     if not words:
         return False
-    key = f"_{words}_"
-    singular = f"_{normalize_name(node.named.name)}_"
-    total = book_tokens.count(key) + (book_tokens.count(singular) if singular != key else 0)
-    own = own_tokens.count(key) + (own_tokens.count(singular) if singular != key else 0)
-    return total - own >= 1
+    forms = {f"_{words}_", f"_{normalize_name(node.named.name)}_"}  # as written, and singular
+    return sum(book_tokens.count(f) - own_tokens.count(f) for f in forms) >= 1
 
 
 def _kinds_of(node: _Node, entries: list[_Node]) -> bool:
@@ -156,16 +158,22 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
             repeats[node.key].append(node)
     strength: dict[int, int] = {}
     labels: set[int] = set()
-    legal: set[int] = set()
+    concepts: set[int] = set()
     book_tokens = normalized_tokens("\n".join(p.text for p in parents))
+    own_tokens: dict[str, str] = {}
+
+    def used_elsewhere(node: _Node) -> bool:
+        if node.parent.id not in own_tokens:
+            own_tokens[node.parent.id] = normalized_tokens(node.parent.text)
+        return _used_elsewhere(node, book_tokens, own_tokens[node.parent.id])
+
     for node in nodes:
         named = node.named
         heading = node.parent.heading or ""
         if node.up is not None and id(node.up) in labels:
             labels.add(id(node))  # under a label ("Blessings > Athletics"): a detail of the entry
             continue
-        if _LEGAL.search(heading) or (node.up is not None and id(node.up) in legal):
-            legal.add(id(node))  # a licence or credits section names no game entity
+        if _in_legal_section(node.parent):
             continue
         if named is None or not node.key or any(ch.isdigit() for ch in named.name):
             continue
@@ -176,6 +184,7 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
                 node.named, node.key = inner, normalize_name(inner.name)
                 node.candidate = True
                 strength[id(node)] = 0
+                concepts.add(id(node))
                 continue
         if node.key == title_key or pack.is_stop(heading) or pack.is_stop(named.name):
             continue
@@ -198,16 +207,14 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
         if names and len(names) >= (_catalog_min(up) if up else _CATALOG_MIN):
             for sibling in siblings:
                 # "Create an Advantage" among "Overcome", "Attack": a name the book uses elsewhere
-                if strength.get(id(sibling)) == 1 and _used_elsewhere(
-                    sibling, book_tokens, normalized_tokens(sibling.parent.text)
-                ):
+                if strength.get(id(sibling)) == 1 and used_elsewhere(sibling):
                     sibling.candidate = True
     chosen = analysis.definitions
     for node in nodes:
         if not node.candidate:
             continue
         heading = node.parent.heading or ""
-        is_concept = _DEFINES_CONCEPT.match(clean_text(heading)) is not None
+        is_concept = id(node) in concepts
         entries = [c for c in node.children if c.candidate]
         prose = [c for c in node.children if strength.get(id(c), 0) > 0]
         is_category = len(entries) >= _catalog_min(node) and len(prose) * 4 <= len(node.children) \
@@ -220,9 +227,7 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
             continue  # a chapter: its sections define
         siblings = [s for s in groups[id(node.up)] if s.candidate]
         in_catalog = len(siblings) >= (_catalog_min(node.up) if node.up else _CATALOG_MIN)
-        if is_concept or in_catalog or _defines_first(node) or _used_elsewhere(
-            node, book_tokens, normalized_tokens(node.parent.text)
-        ):
+        if is_concept or in_catalog or _defines_first(node) or used_elsewhere(node):
             parts = conjoined_names(node.named.name)
             chosen[node.parent.id] = [HeadingName(p) for p in parts] if parts else [node.named]
     return analysis
@@ -233,9 +238,8 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
     by_heading = heading_definitions(parents, pack, book)
     terms = {parent.id: [*glossary_terms(parent.text), *table_terms(parent.text)] for parent in parents}
     # a bold lead repeated across sections is a label ("**Overcome:**" in every skill), not a definition
-    spread = Counter(normalize_name(t.name) for found in terms.values() for t in {normalize_name(x.name): x for x in found}.values())
+    spread = Counter(key for found in terms.values() for key in {normalize_name(t.name) for t in found})
     heading_keys = {normalize_name(named.name) for names in by_heading.values() for named in names}
-    legal = {p.id for p in parents if any(_LEGAL.search(h) for h in p.heading_path)}
     out: list[list[RawMention]] = []
     for parent in parents:
         mentions: list[RawMention] = []
@@ -246,7 +250,7 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
                 context=context, source="heading", aliases=named.aliases,
             ))
         inner_type = pack.type_for((*parent.heading_path, ""))
-        for term in ([] if parent.id in legal else terms[parent.id]):
+        for term in ([] if _in_legal_section(parent) else terms[parent.id]):
             key = normalize_name(term.name)
             if key in heading_keys or (term.source != "table" and spread[key] >= _CATALOG_MIN):
                 continue  # the book's heading defines it; or a label repeated across sections
