@@ -78,6 +78,13 @@ def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     return named.name, named.aliases
 
 
+def entry_leads(text: str) -> list[tuple[int, int]]:
+    """(line start, term start) of every line that opens with an emphasized lead or a
+    ``- Name:`` item: where a glossary entry, and the paragraph about it, begins."""
+    leads = [*_EMPHASIS_LEAD.finditer(text), *(m for m in _PLAIN_LEAD.finditer(text) if m.group("item"))]
+    return sorted((m.start(), m.start("term")) for m in leads)
+
+
 def _runs(leads: list[re.Match], text: str) -> list[list[re.Match]]:
     runs: list[list[re.Match]] = []
     for lead in leads:

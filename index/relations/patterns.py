@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..extract.glossary import entry_leads
 from ..extract.text import sentence_span
 from ..models import RawRelation
 from ..normalize import normalize_name, normalized_words
@@ -62,7 +63,6 @@ _VERBS = {
 _VERB_RE = {kind: re.compile(rf"(?<![\w-]){pattern}(?![\w-])", re.IGNORECASE) for kind, pattern in _VERBS.items()}
 _STATE = re.compile(r"(?<![\w-])(?:is|are|be|becomes?|is\s+knocked|knocked|falls?|left)\s+(?:\w+\s+)?$", re.IGNORECASE)
 _CATEGORY_LINE = re.compile(r"^\s*[*_]*\s*[A-Z][\w' -]{1,30}?\s*\(([^()\n]{2,60})\)")
-_GLOSSARY_LEAD = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*\*|\*\*|__|<strong>|<b>)", re.MULTILINE)
 
 
 def _form_pattern(form: str) -> re.Pattern:
@@ -89,10 +89,10 @@ def _occurrences(text: str, entities: list[PatternEntity]) -> list[tuple[int, in
 def _paragraph_subjects(text: str, entities: list[PatternEntity], occurrences) -> list[tuple[int, int]]:
     """(paragraph start, subject entity index) for paragraphs opened by a glossary term."""
     out = []
-    for lead in _GLOSSARY_LEAD.finditer(text):
+    for line_start, term_start in entry_leads(text):  # the leads the glossary extractor reads
         for start, _end, index in occurrences:
-            if lead.end() <= start <= lead.end() + 4 and entities[index].defines == "glossary":
-                out.append((lead.start(), index))
+            if term_start <= start <= term_start + 4 and entities[index].defines == "glossary":
+                out.append((line_start, index))
                 break
     return out
 
