@@ -45,7 +45,7 @@ from typing import Callable
 from sqlite_utils import Database
 
 from ..extract.verify import ChunkText
-from ..models import ChunkExtraction
+from ..models import ChunkExtraction, RawRelation
 from ..normalize import collapse_whitespace, normalize_name
 from .patterns import PatternEntity, not_common_noun, pattern_relations
 from .normalize import INVALID, orient, normalize_type, validate
@@ -223,9 +223,10 @@ def candidate_event(book: str, chunk_id: str, claim: Claim) -> dict:
 
 
 def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, refiner=None) -> int:
-    """Keep the spaCy claims in step with each chunk's text and entities: a chunk is parsed
-    again only when its (text, entity list) signature changed; each new claim is reported
-    as a ``relation.candidate`` event. Returns chunks parsed."""
+    """Keep the offline claims (catalog patterns and spaCy SVO; confirmed by ``refiner`` in
+    'refine' mode) in step with each chunk's text and entities: a chunk is analysed again
+    only when its (text, entity list, vocabulary) signature changed; each new claim is
+    reported as a ``relation.candidate`` event. Returns chunks analysed."""
     offline = mode in ("spacy", "refine")
     svo = load_svo() if offline else None
     refiner = refiner if mode == "refine" else None
@@ -260,6 +261,7 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, ref
     ontology = index_ontology(db)
     # the offline filter keeps only ontology types: another ontology re-derives every chunk
     vocabulary = hashlib.sha256((index_ontology_json(db) or "").encode()).hexdigest()
+    refined_by = refiner.label if refiner is not None else None
     parsed = 0
     for chunk_id, book, text, sha in db.execute(
         "SELECT id, book, text, sha256 FROM chunks WHERE kind = 'parent' ORDER BY id"
@@ -268,7 +270,6 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, ref
             (e["name"], tuple(sorted(e["forms"])), key, e["defines"] or "", category.get(key, ""))
             for key, e in per_chunk.get(chunk_id, {}).items()
         )
-        refined_by = refiner.label if refiner is not None else None
         signature = hashlib.sha256(json.dumps([sha, entities, svo is not None, refined_by, vocabulary]).encode()).hexdigest()
         if stored.get(chunk_id) == signature:
             continue
@@ -295,14 +296,8 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, ref
         if refiner is not None and raw:
             raw = refiner.refine(text, raw)  # seed 003 phase 2: one request per chunk with candidates
         elif raw:
-            # offline, precision over volume (the refine mode lets a model judge the rest): a verb
-            # the ontology does not know ("uses", "witnesses") is no edge, nor is a parse between
-            # common nouns ("a character needs skills") rather than names
             forms = {n: f for n, f, *_ in entities}
-            raw = [r for r in raw
-                   if not (normalize_type(r.relation_type or "", ontology) or "custom:").startswith("custom:")
-                   and (r.extractor != "spacy" or (not_common_noun(r.evidence, forms.get(r.source_name, (r.source_name,)))
-                                                   and not_common_noun(r.evidence, forms.get(r.target_name, (r.target_name,)))))]
+            raw = [r for r in raw if _kept_offline(r, forms, ontology)]
         chunk = ChunkText(text)
         claims = []
         for rel in raw:
@@ -323,6 +318,17 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, ref
         for claim in claims:
             events(candidate_event(book, chunk_id, claim))
     return parsed
+
+
+def _kept_offline(rel: RawRelation, forms: dict[str, tuple[str, ...]], ontology: Ontology) -> bool:
+    """Offline, precision over volume (the refine mode lets a model judge the rest): a verb the
+    ontology does not know ("uses", "witnesses") is no edge, nor is an SVO parse between common
+    nouns ("a character needs skills") rather than names."""
+    if (normalize_type(rel.relation_type or "", ontology) or "custom:").startswith("custom:"):
+        return False
+    if rel.extractor != "spacy":
+        return True
+    return all(not_common_noun(rel.evidence, forms.get(name, (name,))) for name in (rel.source_name, rel.target_name))
 
 
 # -- phase B: resolve, normalize, validate, dedup; applied as a diff ---------------------------
