@@ -178,13 +178,15 @@ def _check_chroma(settings: Settings) -> None:
 def _check_extractor(settings: Settings) -> None:
     from index.errors import ConfigError
 
-    if settings.extractor == "openai" and not settings.api_key and not settings.base_url:
-        raise ConfigError("--extractor openai needs OPENAI_API_KEY (export it, or use --extractor rules)")
-    # settings that would otherwise fail after the index directory was created
+    from index.config import require_model_endpoint
     from index.relations.derive import effective_mode
     from index.relations.ontology import load_ontology
 
-    effective_mode(settings.relations, settings.extractor)
+    # settings that would otherwise fail after the index directory was created
+    if settings.extractor == "openai":
+        require_model_endpoint(settings, "--extractor openai", "use --extractor rules")
+    if effective_mode(settings.relations, settings.extractor) == "refine":
+        require_model_endpoint(settings, "--relations refine", "use --relations spacy")
     if settings.embedder is not None:
         from index.embed import EMBEDDERS
 

@@ -132,3 +132,11 @@ def load_settings(
             merged[name] = value
     settings = Settings()
     return replace(settings, **{k: _coerce(k, v) for k, v in merged.items()})
+
+
+def require_model_endpoint(settings: Settings, what: str, instead: str) -> None:
+    """Raise ConfigError unless a model endpoint is configured (an API key, or a base URL
+    such as a local server). ``what`` names the option that needs it ("--extractor openai"),
+    ``instead`` the way out ("use --extractor rules")."""
+    if not settings.api_key and not settings.base_url:
+        raise ConfigError(f"{what} needs OPENAI_API_KEY (export it, give --base-url, or {instead})")

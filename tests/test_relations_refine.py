@@ -106,3 +106,12 @@ def test_parse_refinement_keeps_types_swaps_and_rejects():
                 '{"verdicts": [{"candidate": 1, "keep": true, "relation_type": "befriends", "swap": false}]}'):
         with pytest.raises(RefineParseError):
             parse_refinement(bad, candidates, ["casts", "inflicts"])
+
+
+def test_refine_without_a_model_endpoint_is_a_one_line_error_that_creates_nothing(cli, tmp_path):
+    book = tmp_path / "a.md"
+    book.write_text("# A\n\n## B\n\nText.\n", encoding="utf-8")
+    result = cli("--index", tmp_path / "fresh", "ingest", book, "--relations", "refine")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "--relations refine needs OPENAI_API_KEY" in result.stderr and "use --relations spacy" in result.stderr
+    assert not (tmp_path / "fresh").exists()

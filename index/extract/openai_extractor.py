@@ -25,6 +25,7 @@ from datetime import datetime, timezone
 import openai
 
 from .. import store
+from ..config import require_model_endpoint
 from ..errors import ConfigError, ExtractionFailed, redact
 from ..models import ChunkExtraction, ParentChunk
 from ..packs import DomainPack
@@ -76,10 +77,9 @@ def backoff_seconds(attempt: int, retry_after: float | None) -> float:
     return min(MAX_BACKOFF, 0.5 * 2**attempt) * (0.5 + random.random() / 2)
 
 
-def make_client(settings, what: str = "--extractor openai") -> "openai.OpenAI":
+def make_client(settings, what: str = "--extractor openai", instead: str = "use --extractor rules") -> "openai.OpenAI":
     """The OpenAI client for ``settings``; raises ConfigError when no key nor endpoint is set."""
-    if not settings.api_key and not settings.base_url:
-        raise ConfigError(f"{what} needs OPENAI_API_KEY (export it, or give --base-url)")
+    require_model_endpoint(settings, what, instead)
     return openai.OpenAI(
         api_key=settings.api_key or "not-needed",
         base_url=settings.base_url,
@@ -289,7 +289,7 @@ class OpenAIRefiner:
     def __init__(self, settings, ontology, cache=None, client=None, sleep=time.sleep):
         from ..relations.refine import refine_schema
 
-        self.client = client or make_client(settings, "--relations refine")
+        self.client = client or make_client(settings, "--relations refine", "use --relations spacy")
         self.endpoint = str(self.client.base_url).rstrip("/")
         self.model = settings.model
         self.types = {t.name: t.semantics for t in ontology.canonical_types()}
