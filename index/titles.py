@@ -29,9 +29,14 @@ _SRD_SUFFIX = re.compile(r"\s+(?:SRD|System Reference Document)\s*$", re.IGNOREC
 _MARKUP = re.compile(r"<[^>]+>|[*_`]+")
 
 
+def strip_markup(text: str) -> str:
+    """``text`` without HTML tags and emphasis markers, entities decoded (lines kept)."""
+    return html.unescape(_MARKUP.sub("", text))
+
+
 def clean_inline(text: str) -> str:
     """Markup-free, entity-decoded, whitespace-collapsed inline text."""
-    return " ".join(html.unescape(_MARKUP.sub("", text)).split())
+    return " ".join(strip_markup(text).split())
 
 
 def _first_paragraph(lines: list[str], start: int) -> str:
@@ -64,7 +69,7 @@ def infer_title(text: str, headings: list[tuple[int, str, int]], fallback: str) 
         if level == 1 and heading and opens_file and sum(1 for h in headings if h[0] == 1) == 1:
             return clean_inline(heading)
     preamble = "\n".join(lines[: headings[0][2] if headings else min(len(lines), 60)])
-    found = _ATTRIBUTION.search(clean_inline_keep_lines(preamble))
+    found = _ATTRIBUTION.search(strip_markup(preamble))
     if found:
         title = _SRD_SUFFIX.sub("", found.group("title").strip())
         if 2 <= len(title) <= 100:
@@ -77,7 +82,3 @@ def infer_title(text: str, headings: list[tuple[int, str, int]], fallback: str) 
                 and "\n\n" not in before:
             return clean_inline(heading)
     return fallback
-
-
-def clean_inline_keep_lines(text: str) -> str:
-    return html.unescape(_MARKUP.sub("", text))

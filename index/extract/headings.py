@@ -17,14 +17,13 @@ prepositional or pronoun openings ("As a First-Level Hero", "Your Character Idea
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from ..normalize import singular
+from ..titles import clean_inline
 
-_MARKUP = re.compile(r"<[^>]+>|\\|[*_`]+")
 _NUMBER_WORDS = r"one|two|three|four|five|six|seven|eight|nine|ten|[ivxlc]+|\d+[a-z]?"
 _PREFIX = re.compile(
     rf"^(?:(?:chapter|part|section|appendix|book|step|phase|stage|level|rank|tier|circle|lesson)\s+(?:{_NUMBER_WORDS})"
@@ -50,9 +49,7 @@ _QUALIFIER_WORDS = {
 
 def clean_text(heading: str) -> str:
     """Heading text without markup, HTML entities or runs of whitespace."""
-    text = html.unescape(_MARKUP.sub("", heading))
-    text = text.replace("\u00a0", " ")
-    return " ".join(text.split()).strip(" #:;,-–—")
+    return clean_inline(heading.replace("\\", "")).strip(" #:;,-–—")
 
 
 def display_case(text: str) -> str:
