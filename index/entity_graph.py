@@ -24,6 +24,7 @@ class SeedMention:
     chunk_id: str              # the parent section that mentions it
     surface: str               # the name as this mention wrote it
     sections: int              # parent sections of the whole index that mention the entity
+    mention_type: str = "references"  # how the seed section mentions it
 
 
 @dataclass(frozen=True)
@@ -52,18 +53,41 @@ def seed_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
         return []
     sql = f"""
     WITH seed AS (
-        SELECT m.id, m.entity_id, m.chunk_id, m.name FROM entity_mentions m
+        SELECT m.id, m.entity_id, m.chunk_id, m.name, m.mention_type FROM entity_mentions m
         WHERE m.chunk_id IN ({_marks(chunk_ids)})
     ), spread AS (
         -- ingest stores one mention per entity and section: count(*) is an index-only scan
         SELECT d.entity_id, count(*) AS sections FROM entity_mentions d
         WHERE d.entity_id IN (SELECT entity_id FROM seed) GROUP BY d.entity_id
     )
-    SELECT seed.entity_id, e.name, e.entity_type, seed.chunk_id, seed.name AS surface, spread.sections
+    SELECT seed.entity_id, e.name, e.entity_type, seed.chunk_id, seed.name AS surface, spread.sections,
+           seed.mention_type
     FROM seed JOIN entities e ON e.id = seed.entity_id JOIN spread ON spread.entity_id = seed.entity_id
     ORDER BY seed.chunk_id, seed.entity_id, seed.id
     """
     return [SeedMention(*row) for row in db.execute(sql, list(chunk_ids))]
+
+
+# one table of definitions per open connection, read again when the index changed
+_definitions: dict[int, tuple[tuple[int, int], dict[int, list[tuple[str, str]]]]] = {}
+
+
+def definitions(db: Database, entity_ids: list[int]) -> dict[int, list[tuple[str, str]]]:
+    """entity id -> (book, heading path) of every section that defines it.
+
+    Read as one table per connection and kept until the index changes (SQLite's
+    data_version for other connections' commits, total_changes for this one's): a
+    query asks about a hundred entities, and their mentions are mostly references."""
+    stamp = (db.execute("PRAGMA data_version").fetchone()[0], db.conn.total_changes)
+    cached = _definitions.get(id(db.conn))
+    if cached is None or cached[0] != stamp:
+        table: dict[int, list[tuple[str, str]]] = {}
+        for entity_id, book, heading_path in db.execute(
+                "SELECT m.entity_id, c.book, c.heading_path FROM entity_mentions m"
+                " JOIN chunks c ON c.id = m.chunk_id WHERE m.mention_type = 'defines' ORDER BY m.id"):
+            table.setdefault(entity_id, []).append((book, heading_path))
+        cached = _definitions[id(db.conn)] = (stamp, table)
+    return {entity_id: cached[1][entity_id] for entity_id in entity_ids if entity_id in cached[1]}
 
 
 def defining_sections(db: Database, normalized_names: list[str]) -> list[tuple[str, str, str, int]]:

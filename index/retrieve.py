@@ -11,10 +11,12 @@ sections. ``retrieve`` follows the entity index across books (the design's secti
    one the question is about is usually in the passage that matched), times its
    specificity (an IDF over sections: "Fate Point", mentioned everywhere, says little),
    times a bonus when the question names its type ("that spell", "which condition"), by
-   the index's pack type names and cue words;
+   the index's pack type names and cue words, times the bridge signals of index/bridge.py
+   (is it defined off the seed's path, does the question ask for its heading category, is
+   it in the sentence the question describes);
 3. the best-weighted entities (overall, and the best of each seed) that lead somewhere are
-   followed into the sections of other books that define or mention them: the index
-   knows where to look, so no extra embedding is computed;
+   followed into the sections of other books that define or mention them, hop-1 sections
+   included: the index knows where to look, so no extra embedding is computed;
 4. a reached section's hop score is its own similarity to the question plus the weight
    of the entity that led to it (``hop_score``). The final order fuses the two hops'
    lists by reciprocal rank (``rank_fusion``): the best of each hop lead, and a section
@@ -35,10 +37,11 @@ from functools import lru_cache
 
 from sqlite_utils import Database
 
+from . import bridge
 from . import entity_graph as graph
 from . import store
 from .errors import BadInput
-from .normalize import normalize_name, normalized_tokens
+from .normalize import normalize_name, normalized_tokens, normalized_words
 from .packs import DomainPack, parse_pack
 from .vectors import VectorHit, VectorStore
 
@@ -57,6 +60,9 @@ CANDIDATES = 2               # entities looked up in the index: this many times 
 PARENT_ONLY = 0.75           # an entity of the seed section that no matched child names
 TYPE_BONUS = 1.0             # weight x (1 + TYPE_BONUS) when the question names its type
 CUE_SHARE = 0.3              # ... x (1 + TYPE_BONUS * CUE_SHARE) when it only uses a cue word
+LOCAL_ONLY = 0.5             # weight x this for an entity only the seed's own books define
+CATEGORY_BONUS = 1.0         # x (1 + this) when the question asks for the entity's category
+EVIDENCE_BONUS = 0.5         # x (1 + this) when the seed's sentence the question describes names it
 HOP_WEIGHT = 0.2             # how much a followed entity's weight adds to a section's hop score
 DEFINES_BONUS = 0.15         # + this for a section that defines the entity it was reached by
 REFERENCE_SHARE = 0.3        # the share of HOP_WEIGHT for a section that only mentions it
@@ -142,6 +148,19 @@ def entity_weight(evidence: float, in_matched_child: bool, spec: float, type_mat
     of the matched child chunk naming it, else the seed's, discounted by PARENT_ONLY),
     times its specificity, times the question-type bonus."""
     return evidence * (1.0 if in_matched_child else PARENT_ONLY) * spec * (1.0 + TYPE_BONUS * type_match)
+
+
+def bridge_factor(leads_elsewhere: bool, category: bool, in_evidence: bool) -> float:
+    """The bridge signals (index/bridge.py) as one factor of an entity's weight: LOCAL_ONLY
+    for an entity no other book defines, x (1 + CATEGORY_BONUS) when the question asks for
+    its category, x (1 + EVIDENCE_BONUS) when the seed's sentence that the question
+    describes names it."""
+    factor = 1.0 if leads_elsewhere else LOCAL_ONLY
+    if category:
+        factor *= 1.0 + CATEGORY_BONUS
+    if in_evidence:
+        factor *= 1.0 + EVIDENCE_BONUS
+    return factor
 
 
 def hop_score(similarity: float, weight: float, defines: bool) -> float:
@@ -278,27 +297,44 @@ class Followed:
 
 
 def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[tuple[str, float]]],
-                    types: dict[str, float]) -> list[Followed]:
-    """Every entity the seeds mention, weighted by ``entity_weight`` (per entity and seed
-    path, the best seed wins), best first."""
+                    types: dict[str, float], question_words: frozenset[str] = frozenset()) -> list[Followed]:
+    """Every entity the seeds mention, weighted by ``entity_weight`` times the bridge
+    signals of index/bridge.py (``bridge_factor``); per entity and seed path the best
+    seed wins. Best first."""
     mentions = graph.seed_mentions(db, [s.chunk_id for s in seeds])
     total = graph.section_count(db)
     child_text = graph.chunk_texts(db, [c for s in seeds for c, _ in matched.get(s.chunk_id, ())])
     child_tokens = {child: normalized_tokens(text) for child, text in child_text.items()}
+    defined_at = graph.definitions(db, sorted({m.entity_id for m in mentions}))
     names: dict[tuple[str, int], set[str]] = {}
     for m in mentions:
-        names.setdefault((m.chunk_id, m.entity_id), {normalize_name(m.name)}).add(normalize_name(m.surface))
+        names.setdefault((m.chunk_id, m.entity_id), {normalize_name(m.name), normalized_words(m.name)}).update(
+            (normalize_name(m.surface), normalized_words(m.surface)))
     by_seed = {s.chunk_id: s for s in seeds}
+    asked = {s.chunk_id: bridge.asked_words(question_words, s.section) for s in seeds}
+    # the sentences the question describes, within the child chunks it matched
+    sentences = {s.chunk_id: bridge.evidence_sentences(
+        "\n".join(child_text.get(child, "") for child, _ in matched.get(s.chunk_id, ())), question_words)
+        for s in seeds}
+    categories: dict[int, set[str]] = {}
     # per entity and path: followed from a seed of another book, it leads to other books
     best: dict[tuple[int, tuple[str, ...]], Followed] = {}
     for m in mentions:
         seed = by_seed[m.chunk_id]
-        wanted = names[(m.chunk_id, m.entity_id)]
+        wanted = [name for name in names[(m.chunk_id, m.entity_id)] if name]
         in_child = [sim for child, sim in matched.get(seed.chunk_id, ())
-                    if any(f"_{name}_" in child_tokens.get(child, "") for name in wanted if name)]
+                    if any(f"_{name}_" in child_tokens.get(child, "") for name in wanted)]
         evidence = max(in_child) if in_child else seed.similarity
         weight = entity_weight(evidence, bool(in_child), specificity(m.sections, total),
                                types.get(m.entity_type, 0.0))
+        defs = defined_at.get(m.entity_id, [])
+        if m.entity_id not in categories:
+            categories[m.entity_id] = bridge.category_words([path for _, path in defs], m.name)
+        weight *= bridge_factor(
+            leads_elsewhere=bridge.leads_elsewhere({book for book, _ in defs}, seed.path_books),
+            category=bridge.category_match(categories[m.entity_id], asked[seed.chunk_id]),
+            in_evidence=any(f"_{name}_" in sentence for sentence in sentences[seed.chunk_id] for name in wanted),
+        )
         key = (m.entity_id, seed.path_books)
         current = best.get(key)
         if current is None or weight > current.weight:
@@ -353,10 +389,12 @@ def _section_similarity(vectors: VectorStore, db: Database, question_vector: lis
     return out
 
 
-def _reach(db: Database, followed: list[Followed], books: tuple[str, ...],
-           skip: set[str]) -> list[tuple[Followed, graph.EntitySection]]:
+def _reach(db: Database, followed: list[Followed],
+           books: tuple[str, ...]) -> list[tuple[Followed, graph.EntitySection]]:
     """(entity, section) pairs: the sections of books not yet on the seed's path that
-    define or mention a followed entity."""
+    define or mention a followed entity. Another seed is reached too: a section both hops
+    reach rises in the fusion (on a small shelf, or for a question close to both books,
+    the bridge's definition is already a hop-1 seed)."""
     by_id: dict[int, list[Followed]] = {}
     for f in followed:
         by_id.setdefault(f.entity_id, []).append(f)
@@ -364,7 +402,7 @@ def _reach(db: Database, followed: list[Followed], books: tuple[str, ...],
     # the sections that only mention a common entity are not worth reading
     referenced = [entity_id for entity_id, fs in by_id.items() if fs[0].sections <= REFERENCED_UP_TO]
     for section in graph.entity_sections(db, list(by_id), referenced, REFERENCES_PER_ENTITY):
-        if section.chunk_id in skip or (books and section.book not in books):
+        if books and section.book not in books:
             continue
         out.extend((entity, section) for entity in by_id[section.entity_id]
                    if section.book not in entity.seed.path_books)
@@ -397,9 +435,9 @@ def _ppr_weights(seeds: list[Passage], followed: list[Followed],
 
 def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds: list[Passage],
          matched: dict[str, list[tuple[str, float]]], types: dict[str, float], books: tuple[str, ...],
-         hop: int, ranking: str) -> tuple[list[Followed], list[Passage]]:
+         hop: int, ranking: str, question_words: frozenset[str] = frozenset()) -> tuple[list[Followed], list[Passage]]:
     """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
-    weighted = [f for f in weigh_entities(db, seeds, matched, types) if f.weight > 0]
+    weighted = [f for f in weigh_entities(db, seeds, matched, types, question_words) if f.weight > 0]
     # an entity no other book mentions leads nowhere: follow the best ones that lead somewhere
     # the candidates: a few times what is followed, overall and per seed (an entity that
     # leads nowhere is skipped, and reading every mention of every entity costs time)
@@ -409,7 +447,7 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
         per_seed_seen[f.seed.chunk_id] = per_seed_seen.get(f.seed.chunk_id, 0) + 1
         if rank < CANDIDATES * ENTITIES_PER_HOP or per_seed_seen[f.seed.chunk_id] <= CANDIDATES * ENTITIES_PER_SEED:
             candidates.append(f)
-    reached = _reach(db, candidates, books, {s.chunk_id for s in seeds})
+    reached = _reach(db, candidates, books)
     leading = {id(f) for f, _ in reached}
     followed = [f for f in weighted if id(f) in leading][:ENTITIES_PER_HOP]
     # every seed's best entities too: one seed's weights do not crowd out another's (a
@@ -495,6 +533,7 @@ def retrieve(
     for hit in hits:
         matched.setdefault(hit.parent_id, []).append((hit.child_id, hit.similarity))
     types = question_types(question, _index_pack(db)) if hops > 1 else {}
+    question_words = frozenset(bridge.content_words(question))
     merged: dict[str, Passage] = {p.chunk_id: p for p in frontier}
     linked: list[Passage] = []
     if hops > 1 and LINKED_SEEDS:
@@ -511,7 +550,8 @@ def retrieve(
         if not seeds:
             break
         seeds_used.extend(s.chunk_id for s in seeds)
-        followed, found = _hop(vectors, db, question_vector, seeds, matched, types, books, hop, ranking)
+        followed, found = _hop(vectors, db, question_vector, seeds, matched, types, books, hop, ranking,
+                               question_words)
         hop_lists.append([p.chunk_id for p in found])
         followed_out.extend({"hop": hop, "entity": f.name, "entity_type": f.entity_type,
                              "weight": round(f.weight, 4), "from_chunk": f.seed.chunk_id} for f in followed)

@@ -1,0 +1,109 @@
+"""Which of a seed section's entities is the question's bridge: pure ranking signals.
+
+A two-book question ("The Lich's Paralyzing Touch makes it cast a spell: which school is
+that spell?") reaches a seed section that mentions a dozen entities; the bridge is one of
+them and the question never names it. Three signals say which one, none of them tied to a
+book or a game (retrieve.weigh_entities multiplies them into the entity's weight):
+
+- ``leads_elsewhere``: an entity the seed's own book defines (the power, monster or
+  stat block the question is about) is the topic, not the bridge; an entity defined in
+  another book is what following the index is for;
+- ``category_match``: the question asks for a kind of thing ("that spell", "which
+  condition", "a social skill"), and a book files its entries under headings of their
+  kind ("Spells > Fireball", "Conditions > Blinded", "Equipment > Weapons" with its table
+  rows). The words of the headings above an entity's definitions are its category; a
+  category word the question uses, and the seed's own headings do not explain, is a match;
+- ``evidence_sentence``: the sentences of the seed that share the most content words with
+  the question ("you gain a +2 bonus to Rapport when asking an animal for a favor")
+  name the bridge; entities named there are preferred to the rest of the section.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .normalize import normalize_name, normalized_tokens, singular
+
+# words that say nothing about what a question asks for
+STOPWORDS = frozenset("""
+a about above after again against all also an and another any are as at be because been
+before being below between both but by can cannot could did do does doing down during each
+either else even every few for from further get gets give gives given had has have having he
+her here hers him his how however i if in into is it its itself just let lets like made make
+makes many may me might more most much must my no nor not now of off on once one only or
+other others our out over own per same she should so some such than that the their them then
+there these they this those through to too two under until up upon use used uses using very
+was we were what when where whether which while who whom whose why will with within without
+would you your yours according kind kinds certain particular named called describe described
+say says said way ways thing things well still rule rules game games book books
+""".split())
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+# a sentence ends at . ! ? followed by space, or at a line break (list items, table rows)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+MIN_WORD = 3
+
+
+@lru_cache(maxsize=1 << 16)
+def _content_word(word: str) -> str | None:
+    word = singular(word)
+    return word if len(word) >= MIN_WORD and word not in STOPWORDS else None
+
+
+def content_words(text: str) -> set[str]:
+    """The text's content words: case-folded, singular, no stopwords, at least 3 letters
+    (a possessive "'s" and hyphens split off)."""
+    return {w for w in map(_content_word, _WORD.findall(text.casefold())) if w}
+
+
+@lru_cache(maxsize=1 << 14)
+def _heading_words(heading: str) -> frozenset[str]:
+    return frozenset(content_words(heading))
+
+
+_heading_key = lru_cache(maxsize=1 << 14)(normalize_name)
+
+
+def category_words(heading_paths: list[str], entity_name: str, depth: int = 2) -> set[str]:
+    """The content words of the ``depth`` headings nearest above an entity in each of its
+    defining sections' heading paths: the path without its first element (the book's
+    title) and without the headings that are the entity's own name."""
+    own = normalize_name(entity_name)
+    out: set[str] = set()
+    for path in heading_paths:
+        parts = [p for p in path.split(" > ")[1:] if _heading_key(p) != own]
+        for part in parts[-depth:]:
+            out |= _heading_words(part)
+    return out - content_words(entity_name)
+
+
+def leads_elsewhere(defining_books: set[str], path_books: tuple[str, ...]) -> bool:
+    """Whether the entity is defined in a book the seed's path has not visited."""
+    return bool(defining_books - set(path_books))
+
+
+def category_match(categories: set[str], asked: set[str]) -> bool:
+    """Whether a category word of the entity is among the question's asked-for words."""
+    return bool(categories & asked)
+
+
+def asked_words(question_words: set[str], seed_heading_path: str) -> set[str]:
+    """The question's content words that the seed section's own headings do not explain
+    ("Venture City's Influence power" is the seed "Powers Catalog > Influence"; what is
+    left, "skill", is what the question asks about)."""
+    return question_words - content_words(seed_heading_path)
+
+
+def evidence_sentences(text: str, question_words: set[str], min_shared: int = 2) -> list[str]:
+    """The sentences (or lines) of ``text`` sharing the most content words with the
+    question, as ``normalized_tokens`` strings to look names up in; none when the best
+    shares fewer than ``min_shared`` words (a section the question does not describe)."""
+    scored = []
+    for sentence in _SENTENCE.split(text):
+        shared = len(content_words(sentence) & question_words)
+        if shared:
+            scored.append((shared, sentence))
+    best = max((shared for shared, _ in scored), default=0)
+    if best < min_shared:
+        return []
+    return [normalized_tokens(sentence) for shared, sentence in scored if shared == best]
