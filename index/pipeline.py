@@ -85,7 +85,7 @@ class Ingest:
 
     @property
     def extractor_label(self) -> str:
-        """The extractor as stored with a book: ``rules/2``, ``openai:gpt-4o-mini``. A book
+        """The extractor as stored with a book: ``rules/3``, ``openai:gpt-4o-mini``. A book
         extracted under another label is re-extracted even when its file is unchanged."""
         model = self.extractor.model
         if model:

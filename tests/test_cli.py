@@ -92,7 +92,7 @@ def test_books_and_entity_json(tmp_path, cli_json):
     books = cli_json("books")
     assert [b["title"] for b in books] == ["Core Rules", "Grimoire"]
     core = books[0]
-    assert core["sections"] == 6 and core["entities_defined"] == 3 and core["extractor"] == "rules/2"
+    assert core["sections"] == 6 and core["entities_defined"] == 3 and core["extractor"] == "rules/3"
     detail = cli_json("entity", "Chilled")
     [chilled] = detail["entities"]
     assert chilled["definitions"][0]["book"] == "Core Rules"

@@ -67,3 +67,13 @@ def test_known_limit_sentence_initial_ordinary_word_is_linked():
 
 def test_empty_linker_links_nothing():
     assert Linker([], CUES).link("Anything at all.", "X", set()) == []
+
+
+def test_an_emphasized_lowercase_word_is_the_name_the_book_emphasizes():
+    # stat blocks write spell names in lowercase italics: "it casts *light*"
+    assert names(SHIELDS.link("The lich casts *light* at will.", "X", set())) == [("light", "spell")]
+    assert names(SHIELDS.link("It casts <em>light</em> at will.", "X", set())) == [("light", "spell")]
+    assert names(SHIELDS.link("It casts _light_ at will.", "X", set())) == [("light", "spell")]
+    # the same word, plain or inside a longer emphasized phrase, stays an ordinary word
+    assert names(SHIELDS.link("In dim light it waits.", "X", set())) == []
+    assert names(SHIELDS.link("It waits *in dim light* for you.", "X", set())) == []

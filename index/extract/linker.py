@@ -10,7 +10,9 @@ A match counts when it is whole words (a possessive ``'s`` may follow) and its c
 - a single word written with capitals ("Fight", "Light") matches only with the same
   capitals, so the verb "fight" is not the skill Fight, unless the corpus shows the word is
   a **term**: its lowercase uses are far more frequent in these books than in ordinary
-  English prose (``lowercase_terms``; "aspect", "stress" and "consequence" in the Fate books);
+  English prose (``lowercase_terms``; "aspect", "stress" and "consequence" in the Fate books),
+  or the book emphasizes that very occurrence ("it casts *fireball*": stat blocks write
+  spell and item names in lowercase italics);
 - an all-lowercase name matches any case.
 Where matches overlap, the longest wins ("Greater Shield" over "Shield"). A name defined
 with several types ("Shield" the spell and the armor) goes to the type whose cue words occur
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 import ahocorasick
 
 from ..normalize import singular
-from .matchview import match_view
+from .matchview import MatchView, match_view
 from .text import sentence_span
 
 EntityKey = tuple[str, str]  # (normalized name, entity type)
@@ -112,6 +114,13 @@ def lowercase_terms(single_words: set[str], counts: Counter, total: int) -> set[
     return terms
 
 
+def _emphasized(text: str, lo: int, hi: int) -> bool:
+    """Whether the stored span [lo, hi) is wrapped whole in emphasis (*x*, _x_, <em>x</em>)."""
+    before, after = text[max(0, lo - 4):lo], text[hi:hi + 5]
+    return (before.endswith(("*", "_")) and after.startswith(("*", "_"))) or \
+        (before.lower().endswith(("<em>", "<i>")) and after.lower().startswith(("</em>", "</i>")))
+
+
 class Linker:
     """Built once per set of definitions; ``link`` is pure over one chunk's text."""
 
@@ -140,16 +149,17 @@ class Linker:
             self.automaton.make_automaton()
         self.ambiguous = Counter()
 
-    def _case_ok(self, pattern: str, found: str) -> bool:
+    def _case_ok(self, pattern: str, found: str, emphasized: bool = False) -> bool:
         if found == pattern or pattern == pattern.lower():
             return True
         if " " in pattern:
             return True  # multi-word names link in any case
         if found.isupper() and len(found) > 1:
             return True
-        return found.islower() and singular(found.lower()) in self.terms
+        # an emphasized word is a term as the book writes it ("casts *fireball*")
+        return found.islower() and (emphasized or singular(found.lower()) in self.terms)
 
-    def _candidates(self, view: str):
+    def _candidates(self, view: str, source: MatchView | None = None, text: str = ""):
         lowered = _lower_same_length(view)
         for end_index, (length, variants) in self.automaton.iter(lowered):
             start, end = end_index - length + 1, end_index + 1
@@ -161,9 +171,10 @@ class Linker:
             if stop < len(view) and _WORD.match(view[stop]):
                 continue
             found = view[start:end]
+            emphasized = source is not None and _emphasized(text, *source.span(start, end))
             keys = set()
             for written, entity_keys in variants.items():
-                if self._case_ok(written, found):
+                if self._case_ok(written, found, emphasized):
                     keys |= entity_keys
             if keys:
                 yield start, stop, found, keys
@@ -191,7 +202,7 @@ class Linker:
         if self.empty:
             return []
         view = match_view(text)
-        spans = list(self._candidates(view.text))
+        spans = list(self._candidates(view.text, view, text))
         chosen = []
         # longest non-overlapping: prefer, at each overlap, the longer span
         for cand in sorted(spans, key=lambda c: (-(c[1] - c[0]), c[0])):
