@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+
 from index.db import open_db
 from index.pipeline import delete_book, ingest_paths
 from tests.helpers import BOOK_A, BOOK_B, snapshot, write
@@ -32,3 +35,26 @@ def test_after_delete_book_no_entity_keeps_a_name_from_a_deleted_mention(tmp_pat
     live.db.conn.close()
     fresh.db.conn.close()
     assert snapshot(tmp_path / "live") == snapshot(tmp_path / "fresh")
+
+
+def _collections(index_dir) -> list[str]:
+    from index.vectors import import_chromadb
+
+    chromadb = import_chromadb()
+    from chromadb.config import Settings as ChromaSettings
+
+    client = chromadb.PersistentClient(path=str(index_dir / "chroma"), settings=ChromaSettings(anonymized_telemetry=False))
+    return [c.name for c in client.list_collections()]
+
+
+def test_a_read_only_doctor_creates_no_collection(tmp_path, index_dir, cli, cli_json):
+    a = write(tmp_path / "a.md", BOOK_A)
+    assert cli("ingest", a).exit_code == 0
+    shutil.rmtree(index_dir / "chroma")  # the vectors are lost
+    result = cli("doctor", "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["vectors"] == 0 and len(report["missing"]) == report["chunks"] > 0
+    assert _collections(index_dir) == []  # checking wrote nothing
+    repaired = cli_json("doctor", "--repair")
+    assert repaired["ok"] and repaired["vectors"] == repaired["chunks"] and len(_collections(index_dir)) == 1
