@@ -58,3 +58,27 @@ def test_a_read_only_doctor_creates_no_collection(tmp_path, index_dir, cli, cli_
     assert _collections(index_dir) == []  # checking wrote nothing
     repaired = cli_json("doctor", "--repair")
     assert repaired["ok"] and repaired["vectors"] == repaired["chunks"] and len(_collections(index_dir)) == 1
+
+
+def test_a_truncated_index_is_an_error_that_says_what_to_do(tmp_path, index_dir, cli):
+    a = write(tmp_path / "a.md", BOOK_A)
+    assert cli("ingest", a).exit_code == 0
+    db_path = index_dir / "crossbook.db"
+    for side in ("crossbook.db-wal", "crossbook.db-shm"):
+        (index_dir / side).unlink(missing_ok=True)
+    db_path.write_bytes(b"")
+    for command in (("books",), ("ingest", a), ("doctor",), ("where-else", "Hearthglow")):
+        result = cli(*command)
+        assert result.exit_code == 1, command
+        message = result.stderr.strip()
+        assert "0 bytes" in message and "backup" in message and "ingest" in message and len(message.splitlines()) == 1
+    assert db_path.stat().st_size == 0  # nothing was written over it
+
+
+def test_an_empty_database_alone_is_a_new_index(tmp_path, index_dir, cli, cli_json):
+    """A crash while the index was being created leaves crossbook.db empty with nothing else."""
+    index_dir.mkdir()
+    (index_dir / "crossbook.db").write_bytes(b"")
+    a = write(tmp_path / "a.md", BOOK_A)
+    assert cli("ingest", a).exit_code == 0
+    assert [b["title"] for b in cli_json("books")] == ["Core Rules"]
