@@ -191,3 +191,21 @@ def test_an_index_from_before_book_sources_migrates(tmp_path, cli, cli_json):
     assert result["status"] == "updated"
     assert books(cli_json)["Notes"]["path"] == str((tmp_path / "elsewhere" / "notes.md").resolve())
     assert os.path.isabs(books(cli_json)["Notes"]["path"])
+
+
+def test_rebuild_keeps_a_book_of_unknown_source_while_an_entry_fails(tmp_path, cli, cli_json):
+    """A book stored with a relative path (source unknown) may be the file that failed."""
+    write(tmp_path / "a.md", BOOK_A)
+    write(tmp_path / "notes.md", NOTES)
+    manifest = write(tmp_path / "crossbook.toml", '[[books]]\npath = "a.md"\n[[books]]\npath = "notes.md"\n')
+    cli_json("rebuild", manifest)
+    db = open_db(tmp_path / "index")
+    with db.atomic():
+        db.execute("UPDATE books SET path = 'notes.md', source = NULL WHERE title = 'Notes'")
+    db.conn.close()
+    (tmp_path / "notes.md").write_bytes(b"\xff\xfe")
+    result = cli("rebuild", manifest, "--json")
+    assert result.exit_code == 1 and json.loads(result.stdout)["deleted"] == []
+    assert sorted(books(cli_json)) == ["Core Rules", "Notes"]
+    write(manifest, '[[books]]\npath = "a.md"\n')  # nothing fails: an unlisted book goes
+    assert cli_json("rebuild", manifest)["deleted"] == ["Notes"]
