@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 from index.db import open_db
@@ -66,7 +67,9 @@ def test_a_truncated_index_is_an_error_that_says_what_to_do(tmp_path, index_dir,
     db_path = index_dir / "crossbook.db"
     for side in ("crossbook.db-wal", "crossbook.db-shm"):
         (index_dir / side).unlink(missing_ok=True)
-    db_path.write_bytes(b"")
+    # a new 0-byte file in its place: a connection still open in this process keeps the old one
+    (index_dir / "empty").write_bytes(b"")
+    os.replace(index_dir / "empty", db_path)
     for command in (("books",), ("ingest", a), ("doctor",), ("where-else", "Hearthglow")):
         result = cli(*command)
         assert result.exit_code == 1, command
