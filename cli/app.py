@@ -202,7 +202,9 @@ def _render_ingest(console: Console, results) -> None:
             console.print(f"{escape(r.title)}: unchanged, skipped")
             continue
         console.print(
-            f"{escape(r.title)}: {r.status} — {r.sections} sections, {r.parents} parent / "
+            f"{escape(r.title)}: {r.status}"
+            + (f" (renamed from '{escape(r.renamed_from)}')" if r.renamed_from else "")
+            + f" — {r.sections} sections, {r.parents} parent / "
             f"{r.children} child chunks, {r.mentions} mentions"
             + (f", {r.dropped_mentions} dropped" if r.dropped_mentions else "")
             + (f", {r.llm_calls} LLM calls, {r.cache_hits} cached" if r.llm_calls or r.cache_hits else "")

@@ -106,7 +106,8 @@ def doctor(
         # checked (and repaired) with the embedder the index records; a different selected
         # one is reported, and switching is reembed's job
         embedder = embedder_for_id(recorded, settings) if recorded else None
-        with open_vector_store(settings, db, check=False, embedder=embedder) as vectors:
+        # lazy: a check opens only what exists (repair creates what it needs)
+        with open_vector_store(settings, db, check=False, embedder=embedder, lazy=True) as vectors:
             with state.progress("repair") as progress:
                 if repair:
                     report = checks.repair(db, vectors, progress, selected=settings.embedder)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
@@ -172,9 +173,29 @@ def pack_units(units: list[str], budget: int, count: Callable[[str], int] = coun
     return groups
 
 
-def _chunk_id(book: str, heading_path: tuple[str, ...], occurrence: int, part: int) -> str:
+def _chunk_id(book: str, heading_path: tuple[str, ...], occurrence: int | str, part: int) -> str:
     key = "\x1f".join([book, *heading_path, str(occurrence), str(part)])
     return "p" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:20]
+
+
+def _section_keys(sections: list[Section]) -> list[int | str]:
+    """What tells apart the sections of one heading path, for their chunk ids: 0 for a path
+    that occurs once (an edit keeps the id); for a repeated path, the section's text hash and
+    its occurrence among identical sections, so inserting a section before others with that
+    path keeps their ids (position would shift them). A path that becomes repeated changes
+    the id of the section it had: no id derived from one version of a book alone can both
+    survive edits and tell apart sections it cannot place."""
+    paths = Counter(section.heading_path for section in sections)
+    seen: Counter = Counter()
+    keys: list[int | str] = []
+    for section in sections:
+        if paths[section.heading_path] == 1:
+            keys.append(0)
+            continue
+        digest = sha256_text(section.text)[:16]
+        keys.append(f"{digest}.{seen[section.heading_path, digest]}")
+        seen[section.heading_path, digest] += 1
+    return keys
 
 
 def sha256_text(text: str) -> str:
@@ -186,14 +207,12 @@ def parent_chunks(
 ) -> list[ParentChunk]:
     """One parent per section; sections over ``parent_tokens`` split at paragraph boundaries.
 
-    Ids are derived from (book, heading path, occurrence of that path, part), so they are
-    stable across runs and unaffected by edits to other sections.
+    Ids are derived from (book, heading path, part) and, for a repeated heading path, the
+    section's text (``_section_keys``), so they are stable across runs and unaffected by
+    edits to other sections or by sections inserted before them.
     """
     parents: list[ParentChunk] = []
-    seen: dict[tuple[str, ...], int] = {}
-    for section in sections:
-        occurrence = seen.get(section.heading_path, 0)
-        seen[section.heading_path] = occurrence + 1
+    for section, section_key in zip(sections, _section_keys(sections), strict=True):
         if count_tokens(section.text) <= parent_tokens:
             parts = [section.text]
         else:
@@ -201,7 +220,7 @@ def parent_chunks(
         for part, text in enumerate(parts):
             parents.append(
                 ParentChunk(
-                    id=_chunk_id(book, section.heading_path, occurrence, part),
+                    id=_chunk_id(book, section.heading_path, section_key, part),
                     book=book,
                     ordinal=len(parents),
                     heading=section.heading,

@@ -12,6 +12,8 @@ from .errors import IndexMissing, IndexReadOnly, NotAnIndex
 from .migrations import migrations
 
 MARKER = "crossbook-index"
+# the files SQLite keeps for the index; anything else in the index directory was made from it
+SQLITE_FILES = ("crossbook.db", "crossbook.db-wal", "crossbook.db-shm")
 
 
 def _check_is_index(db: Database, db_path: Path) -> None:
@@ -43,6 +45,7 @@ def open_db(index_dir: Path, *, create: bool = False) -> Database:
         if not create:
             raise IndexMissing(f"no index at {index_dir} (run: crossbook ingest BOOK)")
         index_dir.mkdir(parents=True, exist_ok=True)
+    _check_not_truncated(db_path)
     if not create and not _writable(db_path):
         return _open_read_only(db_path)
     try:
@@ -65,6 +68,19 @@ def open_db(index_dir: Path, *, create: bool = False) -> Database:
                 "INSERT OR IGNORE INTO crossbook_meta (key, value) VALUES ('format', ?)", [MARKER]
             )
     return db
+
+
+def _check_not_truncated(db_path: Path) -> None:
+    """Raise NotAnIndex for a crossbook.db of 0 bytes next to what was made from it (the
+    vectors): opened, it would be a new empty index and orphan them. Alone in its directory
+    it is a crash while the index was being created, with nothing to lose: a new index."""
+    if not db_path.is_file() or db_path.stat().st_size > 0:
+        return
+    if any(p.name not in SQLITE_FILES for p in db_path.parent.iterdir()):
+        raise NotAnIndex(
+            f"{db_path} is empty (0 bytes): the index lost its books; restore crossbook.db from a backup, "
+            f"or delete {db_path.parent} and ingest the books again (e.g. crossbook rebuild crossbook.toml)"
+        )
 
 
 def _writable(db_path: Path) -> bool:

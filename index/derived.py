@@ -36,7 +36,7 @@ def resolve_entities(db: Database) -> None:
     """Point every mention at its entity by the rule in this module's docstring."""
     rows = db.execute(
         "SELECT m.id, m.entity_id, m.normalized, m.declared_type, m.mention_type, m.name,"
-        " m.book, c.ordinal FROM entity_mentions m JOIN chunks c ON c.id = m.chunk_id"
+        " m.book, c.ordinal, m.source FROM entity_mentions m JOIN chunks c ON c.id = m.chunk_id"
     ).fetchall()
     defined: dict[str, set[str]] = defaultdict(set)
     for _, _, normalized, declared, mention_type, *_ in rows:
@@ -44,15 +44,17 @@ def resolve_entities(db: Database) -> None:
             defined[normalized].add(declared)
     targets: dict[int, tuple[str, str]] = {}
     names: dict[tuple[str, str], tuple] = {}
-    for mention_id, _, normalized, declared, mention_type, name, book, ordinal in rows:
+    for mention_id, _, normalized, declared, mention_type, name, book, ordinal, source in rows:
         types = defined.get(normalized, set())
         if mention_type == "defines" or declared in types or len(types) != 1:
             key = (normalized, declared)
         else:
             key = (normalized, next(iter(types)))
         targets[mention_id] = key
-        # the entity's display name: its first definition, else its first reference
-        rank = (mention_type != "defines", book, ordinal, name)
+        # the entity's display name: its first definition, else its first reference. Linker
+        # references come last: they point at definitions, so one that would name the entity
+        # is about to go with the definition it followed (delete-book relinks after this)
+        rank = (mention_type != "defines", source == "linker", book, ordinal, name)
         if key not in names or rank < names[key]:
             names[key] = rank
     existing = {
@@ -61,7 +63,7 @@ def resolve_entities(db: Database) -> None:
     }
     ids: dict[tuple[str, str], int] = {}
     for key, rank in names.items():
-        name = rank[3]
+        name = rank[-1]
         if key in existing:
             entity_id, old_name = existing[key]
             if old_name != name:

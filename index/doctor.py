@@ -70,11 +70,13 @@ def _unusable_vectors(db: Database, vectors: VectorStore) -> list[str]:
 
 
 def check(db: Database, vectors: VectorStore, selected: str | None = None) -> DoctorReport:
-    """Compare every child chunk in SQLite with the vectors (read-only). ``selected`` is the
+    """Compare every child chunk in SQLite with the vectors (read-only: a missing collection
+    is reported as no vectors, not created). ``selected`` is the
     --embedder the user chose, if any: one other than the recorded embedder is reported
     (switching is reembed's job)."""
     rows = child_rows(db)
-    stored = vectors.stored()
+    present = vectors.find_collection()  # a check creates no collection (issue 10)
+    stored = vectors.stored() if present else {}
     drift = diff(rows, stored)
     problems = []
     recorded = store.get_meta(db, META_EMBEDDER)
@@ -87,7 +89,7 @@ def check(db: Database, vectors: VectorStore, selected: str | None = None) -> Do
     return DoctorReport(
         location=vectors.location, embedder=vectors.embedder.id, chunks=len(rows),
         vectors=len(stored), missing=drift.missing, stale=drift.stale, orphaned=drift.orphaned,
-        embedder_problems=problems + _unusable_vectors(db, vectors),
+        embedder_problems=problems + (_unusable_vectors(db, vectors) if present else []),
         leftover_collections=vectors.other_collections(),
     )
 

@@ -295,3 +295,21 @@ def m004_llm_partial(db: Database) -> None:
         CREATE INDEX idx_llm_cache_chunks_key ON llm_cache_chunks(key);
         """
     )
+
+
+@migrations()
+def m005_book_identity(db: Database) -> None:
+    """A book is its source file; the title is its display name (index/identity.py).
+
+    ``source`` is the file's resolved absolute path, so no command depends on the directory
+    it runs from. A book stored before this migration keeps ``source`` NULL until its next
+    ingest when its path was relative (the directory it was relative to is unknown): such a
+    book is matched by its title, as before.
+    """
+    db.executescript(
+        """
+        ALTER TABLE books ADD COLUMN source TEXT;
+        UPDATE books SET source = path WHERE substr(path, 1, 1) = '/';
+        CREATE INDEX idx_books_source ON books(source);
+        """
+    )

@@ -137,6 +137,7 @@ class IngestResult:
     title: str
     path: str
     status: str                  # "added", "updated", "unchanged"
+    renamed_from: str | None = None  # the title the book had (its file's title changed)
     sections: int = 0
     parents: int = 0
     children: int = 0

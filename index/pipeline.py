@@ -18,6 +18,10 @@ from sqlite_utils import Database
 
 from . import derived, llm_cache, store
 from .books import BookFile, find_books, read_book
+from .identity import (
+    INGEST_RETITLE, MANIFEST_RETITLE, check_titles_free, check_unique_titles, ingest_may_take, renamed_from,
+    source_of,
+)
 from .chunking import book_title, parent_chunks, split_sections_report
 from .embed import child_splitter
 from .config import Settings
@@ -94,30 +98,36 @@ class Ingest:
 
 
 def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str]]:
-    """Read and check every book before anything is written; returns (file, title) pairs."""
-    files = find_books(paths)
+    """Read and check every book before anything is written; returns (file, title) pairs.
+    A file named twice (itself and in its directory) is one book. Raises BadInput."""
+    files, sources = [], set()
+    for path in find_books(paths):
+        if source_of(path) not in sources:
+            sources.add(source_of(path))
+            files.append(path)
     if title is not None and len(files) != 1:
         raise BadInput(f"--book names one book, but {len(files)} files were given")
     books = []
-    seen: dict[str, Path] = {}
     for path in files:
         book = read_book(path)
-        book_name = title or book_title(book.text, path.stem)
-        if book_name in seen:
-            raise BadInput(f"'{path}' and '{seen[book_name]}' have the same title '{book_name}' (use --book)")
-        seen[book_name] = path
-        books.append((book, book_name))
+        books.append((book, title or book_title(book.text, path.stem)))
+    check_unique_titles([(name, str(book.path)) for book, name in books], INGEST_RETITLE)
     return books
 
 
 def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> IngestResult:
-    """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError."""
+    """Ingest one book (add, replace, or skip when unchanged). The book stored from the same
+    file under another title is renamed (replaced); whether ``title`` may be taken is
+    checked before (index/identity.py). Raises CrossbookError."""
     db, settings, pack = job.db, job.settings, job.pack
+    source = source_of(book.path)
+    previous_title = renamed_from(db, source, title)
     job.events({"event": "book.start", "book": title, "path": str(book.path)})
     existing = store.get_book(db, title)
-    result = IngestResult(title=title, path=str(book.path), status="updated" if existing else "added")
+    result = IngestResult(title=title, path=str(book.path), status="updated" if existing or previous_title else "added",
+                          renamed_from=previous_title)
     if (
-        existing and not force
+        existing and not force and previous_title is None
         and existing["sha256"] == book.sha256
         and existing["extractor"] == job.extractor_label
         and existing["pack"] == pack.label
@@ -125,6 +135,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     ):
         result.status = "unchanged"
         with db.atomic():  # a new relation vocabulary re-derives the relationships, nothing else
+            if existing["source"] != source:  # the file moved (or predates sources)
+                store.set_book_source(db, title, source, source)
             derived.refresh_vocabulary(db, job.ontology)
         if job.vectors is not None:
             job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
@@ -178,8 +190,10 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     with db.atomic():
         before = derived.definitions_signature(db)
         store.delete_book_rows(db, title)
+        if previous_title is not None:
+            store.delete_book_rows(db, previous_title)
         store.insert_book(
-            db, title=title, path=str(book.path), sha256=book.sha256,
+            db, title=title, path=source, source=source, sha256=book.sha256,
             extractor=job.extractor_label, pack=pack.label, model=job.extractor.model,
             drop_reasons=dict(dropped), parents=parents, children=children,
         )
@@ -213,6 +227,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     # between is found by `crossbook doctor` and repaired by the next ingest of the book.
     if job.vectors is not None:
         job.vectors.replace_book(db, title, children, progress=job.progress)
+        if previous_title is not None:
+            job.vectors.delete_book(previous_title)
     job.progress("write", 1, 1)
     result.sections = len(sections)
     result.parents = len(parents)
@@ -237,6 +253,7 @@ def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force
     whose chunks failed extraction does not stop the others: ChunksFailed is raised at the
     end, naming every failed chunk (the books that succeeded are stored)."""
     books = load_books(paths, title)
+    check_titles_free(job.db, books, ingest_may_take({source_of(book.path) for book, _ in books}))
     results, failures = [], []
     for book, name in books:
         try:
@@ -312,32 +329,58 @@ def read_manifest(path: Path) -> list[ManifestBook]:
 
 
 def rebuild(job: Ingest, manifest: Path) -> dict:
-    """Reconcile the index with a manifest: add, update, delete, skip; failures are reported
-    per book and do not stop the others. Returns the summary."""
+    """Reconcile the index with a manifest: add, update (a file whose title changed renames
+    its book), delete, skip. Two entries with one file or one title raise BadInput before
+    anything changes. A book that fails is reported, does not stop the others, and keeps its
+    previous version: it is never deleted as unlisted. Returns the summary."""
     entries = read_manifest(manifest)
     summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
-    listed: set[str] = set()
-    failed_paths: set[Path] = set()
+    _check_distinct_files(manifest, entries)
+    readable: list[tuple[BookFile, str]] = []
+    titled: list[tuple[str, str]] = []
+    failed_sources: set[str] = set()
     for entry in entries:
         try:
-            book = read_book(entry.path) if entry.path.exists() else None
-            if book is None:
+            if not entry.path.exists():
                 raise BadInput(f"path '{entry.path}' does not exist")
-            title = entry.title or book_title(book.text, entry.path.stem)
-            listed.add(title)
+            book = read_book(entry.path)
+        except CrossbookError as exc:
+            failed_sources.add(source_of(entry.path))
+            summary["failed"].append({"path": str(entry.path), "error": str(exc)})
+            if entry.title:
+                titled.append((entry.title, str(entry.path)))
+            continue
+        readable.append((book, entry.title or book_title(book.text, entry.path.stem)))
+        titled.append((readable[-1][1], str(entry.path)))
+    check_unique_titles(titled, MANIFEST_RETITLE)
+    listed = {title for title, _ in titled}
+    for book, title in readable:
+        try:
+            # the manifest is the truth: any book gives up its title, but one whose file failed
+            check_titles_free(job.db, [(book, title)], lambda holder: holder["source"] not in failed_sources,
+                              MANIFEST_RETITLE)
             result = ingest_book(job, book, title)
             for warning in result.warnings:
                 job.warn(warning)
             summary[result.status].append(title)
         except CrossbookError as exc:
-            # a book that failed keeps its previous version: never delete it as "unlisted"
-            if entry.title:
-                listed.add(entry.title)
-            failed_paths.add(entry.path.resolve())
-            summary["failed"].append({"path": str(entry.path), "error": str(exc)})
-    for title in store.book_titles(job.db):
-        stored_path = Path(store.get_book(job.db, title)["path"]).resolve()
-        if title not in listed and stored_path not in failed_paths:
+            failed_sources.add(source_of(book.path))
+            summary["failed"].append({"path": str(book.path), "error": str(exc)})
+    for title, source in store.book_sources(job.db).items():
+        # a book stored before sources were recorded may be the file that failed: kept
+        unknown = source is None and summary["failed"]
+        if title not in listed and source not in failed_sources and not unknown:
             delete_book(job.db, title, job.vectors, job.refiner)
             summary["deleted"].append(title)
     return summary
+
+
+def _check_distinct_files(manifest: Path, entries: list[ManifestBook]) -> None:
+    """A file is one book: a manifest that lists one twice is rejected (BadInput)."""
+    seen: dict[str, Path] = {}
+    for entry in entries:
+        source = source_of(entry.path)
+        if source in seen:
+            raise BadInput(f"manifest '{manifest}' lists the file '{source}' twice "
+                           f"('{seen[source]}' and '{entry.path}'): a file is one book, keep one entry")
+        seen[source] = entry.path

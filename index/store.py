@@ -31,6 +31,22 @@ def get_book(db: Database, title: str) -> dict | None:
     return rows[0] if rows else None
 
 
+def get_book_by_source(db: Database, source: str) -> dict | None:
+    """The book stored from the file ``source`` (index/identity.py), if any."""
+    rows = list(db.query("SELECT * FROM books WHERE source = ?", [source]))
+    return rows[0] if rows else None
+
+
+def set_book_source(db: Database, title: str, path: str, source: str) -> None:
+    """Record where an unchanged book's file is now (it moved, or was stored before sources)."""
+    db.execute("UPDATE books SET path = ?, source = ? WHERE title = ?", [path, source, title])
+
+
+def book_sources(db: Database) -> dict[str, str | None]:
+    """title -> source file of every book (None: stored before sources were recorded)."""
+    return {r["title"]: r["source"] for r in db.query("SELECT title, source FROM books ORDER BY title")}
+
+
 def book_titles(db: Database) -> list[str]:
     return [r["title"] for r in db.query("SELECT title FROM books ORDER BY title")]
 
@@ -45,6 +61,7 @@ def insert_book(
     *,
     title: str,
     path: str,
+    source: str,
     sha256: str,
     extractor: str,
     pack: str,
@@ -54,9 +71,9 @@ def insert_book(
     children: list[ChildChunk],
 ) -> None:
     db.execute(
-        "INSERT INTO books (title, path, sha256, extractor, pack, model, ingested_at,"
-        " dropped_mentions, drop_reasons) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [title, path, sha256, extractor, pack, model, now_iso(), sum(drop_reasons.values()),
+        "INSERT INTO books (title, path, source, sha256, extractor, pack, model, ingested_at,"
+        " dropped_mentions, drop_reasons) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [title, path, source, sha256, extractor, pack, model, now_iso(), sum(drop_reasons.values()),
          json.dumps(drop_reasons, sort_keys=True)],
     )
     db.conn.executemany(

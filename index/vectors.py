@@ -198,6 +198,18 @@ class VectorStore:
             )
         return self._collection
 
+    def find_collection(self) -> bool:
+        """Whether this index's collection for the embedder exists, opening it when it does.
+        Creates nothing: for read-only checks (doctor without --repair)."""
+        if self._collection is None:
+            name = self.collection_name(self.embedder.id)
+            names = {c.name for c in self._chroma("list collections", self.client.list_collections)}
+            if name not in names:
+                return False
+            self._collection = self._chroma("open the collection", self.client.get_collection, name,
+                                            embedding_function=None)
+        return True
+
     def _chroma(self, what: str, call, *args, **kwargs):
         try:
             return call(*args, **kwargs)

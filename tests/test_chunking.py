@@ -67,6 +67,11 @@ def test_editing_one_section_keeps_the_other_ids():
     after = parent_chunks("B", split_sections(DOC.replace("Fire Bolt burns.", "Fire Bolt burns hotter.")))
     changed = [(a.id, a.sha256) != (b.id, b.sha256) for a, b in zip(before, after)]
     assert changed.count(True) == 1
+    # the edited section repeats its heading path, so its id follows its text; the others keep theirs
+    assert [a.id == b.id for a, b in zip(before, after)] == [not c for c in changed]
+    # a section whose heading path occurs once keeps its id through an edit
+    before = parent_chunks("B", split_sections(DOC))
+    after = parent_chunks("B", split_sections(DOC.replace("Body of the setext", "Body of the edited setext")))
     assert [a.id for a in before] == [b.id for b in after]
 
 
@@ -103,3 +108,15 @@ def test_any_document_splits_losslessly(lines):
     assert doc.endswith(joined) and not doc[: len(doc) - len(joined)].strip()
     for parent in parent_chunks("B", sections, parent_tokens=50):
         assert count_tokens(parent.text) <= 50 or parent.text.count("\n") <= 1
+
+
+def test_a_section_inserted_before_others_with_its_heading_path_keeps_their_ids():
+    doc = "# B\n\n## Notes\n\nFirst note.\n\n## Notes\n\nSecond note.\n\n## Other\n\nOther text.\n"
+    before = {p.text: p.id for p in parent_chunks("B", split_sections(doc))}
+    inserted = doc.replace("## Notes\n\nFirst", "## Notes\n\nA new note.\n\n## Notes\n\nFirst", 1)
+    after = {p.text: p.id for p in parent_chunks("B", split_sections(inserted))}
+    assert len(after) == len(before) + 1 and len(set(after.values())) == len(after)
+    assert {text: after[text] for text in before} == before
+    # sections with the same path and the same text are still told apart
+    twice = parent_chunks("B", split_sections("# B\n\n## Notes\n\nSame.\n\n## Notes\n\nSame.\n"))
+    assert len({p.id for p in twice}) == len(twice)

@@ -191,7 +191,10 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
     assert {"idx_alias_normalized", "idx_alias_canonical"} <= {i.name for i in db["entity_aliases"].indexes}
     assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == [
         "m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_rules_definitions",
-        "m004_llm_partial"]
+        "m004_llm_partial", "m005_book_identity"]
+    # m005_book_identity: a book's source file is its identity
+    assert "source" in {c.name for c in db["books"].columns}
+    assert "idx_books_source" in {i.name for i in db["books"].indexes}
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # reopening applies nothing twice

@@ -1,0 +1,78 @@
+"""Which stored book a book file is. A book is its source file (its resolved absolute path,
+``books.source``); its title is its display name.
+
+- The file of a stored book, under a new title: that book, renamed (no second copy).
+- A title another stored book already has: an error that names the fix, unless that book
+  may give it up: its file is gone (the file was moved), its file is one of this run's
+  books (its title changes in the same run), or it was stored before sources were recorded
+  (matched by title, as before). ``rebuild`` lets every book give up its title but one
+  whose file could not be read (the manifest is the truth).
+- Two files of one run with the same title: an error that names both files, before
+  anything is written.
+
+Pure checks over ``books``: nothing here writes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+from sqlite_utils import Database
+
+from . import store
+from .books import BookFile
+from .errors import BadInput
+
+# how a user gives a book another title, for each command that reads books
+INGEST_RETITLE = "a 'title:' line in its front matter, or ingest it on its own with --book 'OTHER TITLE'"
+MANIFEST_RETITLE = "title = \"...\" in its [[books]] entry of the manifest"
+
+
+def source_of(path: Path) -> str:
+    """A book file's identity: its resolved absolute path (the cwd does not matter)."""
+    return str(path.resolve())
+
+
+def check_unique_titles(titled: list[tuple[str, str]], retitle: str) -> None:
+    """``titled``: (title, where the book comes from) pairs. Raises BadInput naming both
+    sources of the first title given twice, and how to ``retitle`` one."""
+    seen: dict[str, str] = {}
+    for title, where in titled:
+        if title in seen:
+            raise BadInput(f"'{seen[title]}' and '{where}' have the same title '{title}': "
+                           f"give one of them another title ({retitle})")
+        seen[title] = where
+
+
+def check_titles_free(
+    db: Database, books: list[tuple[BookFile, str]], may_take: Callable[[dict], bool],
+    retitle: str = INGEST_RETITLE,
+) -> None:
+    """Raise BadInput, before anything is written, when a (file, title) pair's title is held
+    by another stored book that may not give it up (``may_take(row)`` is False for that
+    ``books`` row); the message names both files and the fixes."""
+    for book, title in books:
+        holder = store.get_book(db, title)
+        if holder is not None and holder["source"] != source_of(book.path) and not may_take(holder):
+            raise BadInput(
+                f"'{book.path}' has the title '{title}', which the book from '{holder['path']}' already has: "
+                f"give it another title ({retitle}), or run crossbook delete-book '{title}' first to replace that book"
+            )
+
+
+def renamed_from(db: Database, source: str, title: str) -> str | None:
+    """The title the book stored from ``source`` has, when it is not ``title`` (a rename)."""
+    mine = store.get_book_by_source(db, source)
+    return mine["title"] if mine is not None and mine["title"] != title else None
+
+
+def ingest_may_take(run_sources: set[str]) -> Callable[[dict], bool]:
+    """For ingest: a stored book gives up its title when its file is gone (moved), is in
+    this run, or was never recorded (an index made before sources were)."""
+
+    def may_take(holder: dict) -> bool:
+        source = holder["source"]
+        return source is None or source in run_sources or not Path(source).exists()
+
+    return may_take
