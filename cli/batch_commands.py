@@ -1,0 +1,74 @@
+"""Batch API commands: `crossbook batch status` and `crossbook batch collect` (registered on
+the app by import). They resume batches that `ingest --batch` submitted, from any process."""
+
+from __future__ import annotations
+
+import time
+from typing import Optional
+
+import typer
+
+from .app import JSON_OPT, State, app, open_index
+from .batch_output import ingest_hint, render_batches
+from .group import examples
+from .output import cli_errors, emit
+
+batch_app = typer.Typer(no_args_is_help=True, help="OpenAI Batch API batches submitted by ingest --batch.")
+app.add_typer(batch_app, name="batch")
+
+IDS_ARG = typer.Argument(None, help="Batch ids (default: the batches not collected yet).")
+BASE_URL_OPT = typer.Option(None, "--base-url", help="Ask this endpoint instead of the one each batch was submitted to.")
+
+
+@batch_app.command("status", epilog=examples("crossbook batch status", "crossbook batch status --all --json"))
+def status(
+    ctx: typer.Context,
+    ids: Optional[list[str]] = IDS_ARG,
+    show_all: bool = typer.Option(False, "--all", help="Also the batches already collected."),
+    base_url: Optional[str] = BASE_URL_OPT,
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Ask the endpoint how far each batch is (collect nothing)."""
+    state: State = ctx.obj
+    with cli_errors(state.debug, as_json):
+        from index.extract import batch
+
+        settings = state.settings(base_url=base_url)
+        db = open_index(settings)
+        chosen = batch.batch_ids(db, ids or (), uncollected=not show_all)
+        reports = batch.poll(db, batch.client_for(settings), chosen, collect_ended=False, sleep=time.sleep,
+                             secret=settings.api_key)
+        emit({"batches": [r.to_dict() for r in reports]}, as_json, lambda c: render_batches(c, reports))
+
+
+@batch_app.command("collect", epilog=examples("crossbook batch collect", "crossbook batch collect batch_abc --wait"))
+def collect(
+    ctx: typer.Context,
+    ids: Optional[list[str]] = IDS_ARG,
+    wait: bool = typer.Option(False, "--wait", help="Poll until every batch has ended (every batch_poll seconds, default 30)."),
+    base_url: Optional[str] = BASE_URL_OPT,
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Store the answers of the batches that have ended in the LLM cache (then ingest again: 0 requests)."""
+    state: State = ctx.obj
+    with cli_errors(state.debug, as_json):
+        from index.batch_ingest import short_message
+        from index.errors import BatchFailed
+        from index.extract import batch
+
+        settings = state.settings(base_url=base_url)
+        db = open_index(settings)
+        chosen = batch.batch_ids(db, ids or (), uncollected=not ids)
+        reports = batch.poll(db, batch.client_for(settings), chosen, wait=wait, poll_seconds=settings.batch_poll,
+                             sleep=time.sleep, secret=settings.api_key)
+        short = [r for r in reports if r.ended and r.status != "completed"]
+        if short:
+            raise BatchFailed(short_message(short))
+        hint = ingest_hint(reports)
+
+        def render(console) -> None:
+            render_batches(console, reports)
+            if hint:
+                console.print(f"Answers cached: run the ingest again ({hint}); it asks only what is not cached")
+
+        emit({"batches": [r.to_dict() for r in reports], "next": hint}, as_json, render)
