@@ -31,13 +31,7 @@ def status(
     """Ask the endpoint how far each batch is (collect nothing)."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.extract import batch
-
-        settings = state.settings(base_url=base_url)
-        db = open_index(settings)
-        chosen = batch.batch_ids(db, ids or (), uncollected=not show_all)
-        reports = batch.poll(db, batch.client_for(settings), chosen, collect_ended=False, sleep=time.sleep,
-                             secret=settings.api_key)
+        reports = _poll(state, ids, base_url, uncollected=not show_all, collect_ended=False)
         emit({"batches": [r.to_dict() for r in reports]}, as_json, lambda c: render_batches(c, reports))
 
 
@@ -54,13 +48,8 @@ def collect(
     with cli_errors(state.debug, as_json):
         from index.batch_ingest import short_message
         from index.errors import BatchFailed
-        from index.extract import batch
 
-        settings = state.settings(base_url=base_url)
-        db = open_index(settings)
-        chosen = batch.batch_ids(db, ids or (), uncollected=not ids)
-        reports = batch.poll(db, batch.client_for(settings), chosen, wait=wait, poll_seconds=settings.batch_poll,
-                             sleep=time.sleep, secret=settings.api_key)
+        reports = _poll(state, ids, base_url, uncollected=not ids, wait=wait)
         short = [r for r in reports if r.ended and r.status != "completed"]
         if short:
             raise BatchFailed(short_message(short))
@@ -72,3 +61,29 @@ def collect(
                 console.print(f"Answers cached: run the ingest again ({hint}); it asks only what is not cached")
 
         emit({"batches": [r.to_dict() for r in reports], "next": hint}, as_json, render)
+
+
+@batch_app.command("forget", epilog=examples("crossbook batch forget batch_abc"))
+def forget(
+    ctx: typer.Context,
+    ids: list[str] = typer.Argument(..., help="Batch ids (see: crossbook batch status)."),
+    as_json: bool = JSON_OPT,
+) -> None:
+    """Stop waiting for batches: the next ingest --batch submits their unanswered chunks again."""
+    state: State = ctx.obj
+    with cli_errors(state.debug, as_json):
+        from index.extract import batch
+
+        reports = batch.forget(open_index(state.settings()), ids)
+        emit({"batches": [r.to_dict() for r in reports]}, as_json, lambda c: render_batches(c, reports))
+
+
+def _poll(state: State, ids: Optional[list[str]], base_url: Optional[str], uncollected: bool, **options):
+    """Refresh (and collect, unless told not to) the batches named, or the recorded ones."""
+    from index.extract import batch
+
+    settings = state.settings(base_url=base_url)
+    db = open_index(settings)
+    chosen = batch.batch_ids(db, ids or (), uncollected=uncollected)
+    return batch.poll(db, batch.client_for(settings), chosen, poll_seconds=settings.batch_poll, sleep=time.sleep,
+                      secret=settings.api_key, **options)

@@ -11,13 +11,23 @@ import shlex
 from rich.console import Console
 from rich.markup import escape
 
+from .output import warn
+
 
 def ingest_through_batch(job, paths, title, force: bool, wait: bool, sink, as_json: bool):
     """Run ``ingest --batch``; returns the ingest results, or None when ``--no-wait``
     submitted the batches (they are then reported here)."""
     from index.batch_ingest import ingest_through_batch as run
+    from index.extract.batch import batch_ids
 
-    outcome = run(job, paths, title=title, force=force, wait=wait)
+    try:
+        outcome = run(job, paths, title=title, force=force, wait=wait)
+    except KeyboardInterrupt:
+        waiting = batch_ids(job.db, uncollected=True)
+        if waiting:  # they are recorded: a later process picks them up
+            warn(f"{', '.join(waiting)} went on running at the endpoint: crossbook batch collect --wait, "
+                 "or run this ingest again, picks up their answers")
+        raise
     if outcome.results is not None:
         return outcome.results
     sink.emit(outcome.to_dict(), as_json, lambda c: render_submitted(c, outcome))

@@ -172,6 +172,7 @@ class ScriptedBatchAPI:
         self.files: dict[str, bytes] = {}
         self.batches: dict[str, dict] = {}
         self.lines: list[dict] = []
+        self.created = 0  # batch ids are never reused, even when a test clears ``batches``
         self._steps: dict[str, list[str]] = {}
 
     @staticmethod
@@ -196,7 +197,8 @@ class ScriptedBatchAPI:
             self.server.history.append({"path": handler.path, **body})
             if handler.path != "/v1/batches" or body.get("input_file_id") not in self.files:
                 return handler._send(404, {}, json.dumps({"error": {"message": "No such file or batch"}}).encode())
-            batch_id = f"batch_{len(self.batches) + 1}"
+            self.created += 1
+            batch_id = f"batch_{self.created}"
             self.batches[batch_id] = {
                 "id": batch_id, "object": "batch", "endpoint": body["endpoint"], "errors": None,
                 "input_file_id": body["input_file_id"], "completion_window": body["completion_window"],

@@ -253,3 +253,30 @@ def test_batch_bad_input_is_one_line(tmp_path, index_dir, scripted_openai, cli, 
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     scripted_openai.batch_api.batches.clear()
     one_line_error(cli("batch", "status"), 1, "batch batch_1: the endpoint refused (HTTP 404")
+    # forgetting it lets the next ingest --batch submit its chunks again (the endpoint is not asked)
+    asked = len(scripted_openai.history)
+    forgotten = cli("batch", "forget", "batch_1", "--json")
+    assert forgotten.exit_code == 0 and len(scripted_openai.history) == asked
+    assert json.loads(forgotten.stdout)["batches"][0]["states"] == {"unanswered": 6}
+    one_line_error(cli("batch", "forget", "batch_9"), 1, "batch 'batch_9' was not submitted by this index")
+    again = cli("ingest", book, *_openai_flags(scripted_openai), "--batch", "--no-wait", "--json")
+    assert json.loads(again.stdout)["submitted"] == 6
+
+
+def test_ctrl_c_while_waiting_says_the_batch_goes_on(tmp_path, index_dir, scripted_openai, batch_cli, monkeypatch):
+    from index.extract import batch
+
+    scripted_openai.responder = heading_responder()
+    real_refresh = batch.refresh
+
+    def interrupted(db, client, batch_id, secret=None):
+        if len([h for h in scripted_openai.history if h["path"].startswith("/v1/batches/")]) >= 2:
+            raise KeyboardInterrupt
+        return real_refresh(db, client, batch_id, secret)
+
+    monkeypatch.setattr(batch, "refresh", interrupted)
+    result = batch_cli("ingest", write(tmp_path / "a.md", BOOK_A), *_openai_flags(scripted_openai), "--batch")
+    assert result.exit_code == 130
+    assert "Warning: batch_1 went on running at the endpoint: crossbook batch collect --wait" in result.stderr
+    monkeypatch.setattr(batch, "refresh", real_refresh)
+    assert json.loads(batch_cli("batch", "collect", "--json").stdout)["batches"][0]["states"] == {"cached": 6}

@@ -231,6 +231,21 @@ def report(db: Database, batch_id: str) -> BatchReport:
     return BatchReport(*row, requests=sum(states.values()), states=states, books=books, failed=failed)
 
 
+def forget(db: Database, ids: list[str]) -> list[BatchReport]:
+    """Stop waiting for batches (one the endpoint lost, or one not worth waiting for): they
+    count as collected and their requests not answered yet become 'unanswered', so the next
+    ``ingest --batch`` submits those chunks again. Answers already collected stay cached.
+    The endpoint is not contacted. Raises BatchNotFound for an id the index did not submit."""
+    ids = batch_ids(db, ids)
+    with db.atomic():
+        for batch_id in ids:
+            db.execute("UPDATE llm_batch_requests SET state = 'unanswered', error = 'forgotten (crossbook batch forget)'"
+                       " WHERE batch_id = ? AND state = 'submitted'", [batch_id])
+            db.execute("UPDATE llm_batches SET collected_at = ? WHERE id = ? AND collected_at IS NULL",
+                       [store.now_iso(), batch_id])
+    return [report(db, batch_id) for batch_id in ids]
+
+
 def client_for(settings) -> ClientFor:
     """A function endpoint -> client for recorded batches: each batch is polled at the
     endpoint it was submitted to, unless --base-url names another. The client retries the
