@@ -280,3 +280,30 @@ def test_ctrl_c_while_waiting_says_the_batch_goes_on(tmp_path, index_dir, script
     assert "Warning: batch_1 went on running at the endpoint: crossbook batch collect --wait" in result.stderr
     monkeypatch.setattr(batch, "refresh", real_refresh)
     assert json.loads(batch_cli("batch", "collect", "--json").stdout)["batches"][0]["states"] == {"cached": 6}
+
+
+def test_input_files_respect_the_api_limits():
+    from index.extract.batch import BatchRequest, input_files
+
+    requests = [BatchRequest(f"key{i % 5}", "Book", "b.md", f"c{i}", "Book: S", {"n": "x" * 50}, None) for i in range(7)]
+    files = input_files(requests, max_requests=2)
+    assert [[r.custom_id for r in part] for part, _ in files] == [["key0", "key1"], ["key2", "key3"], ["key4"]]
+    line = len(files[0][1]) // 2
+    by_size = input_files(requests, max_bytes=3 * line)  # three lines fit, not four
+    assert [len(part) for part, _ in by_size] == [3, 2]
+    assert all(len(data) <= 3 * line for _, data in by_size)
+    first = json.loads(files[0][1].decode().splitlines()[0])
+    assert first == {"custom_id": "key0", "method": "POST", "url": "/v1/chat/completions", "body": {"n": "x" * 50}}
+
+
+def test_a_shelf_over_the_limit_goes_in_several_batches(tmp_path, scripted_openai, monkeypatch):
+    from index.extract import batch
+
+    monkeypatch.setattr(batch, "MAX_REQUESTS", 4)
+    scripted_openai.responder = heading_responder()
+    book = write(tmp_path / "a.md", BOOK_A)
+    outcome, _ = _batch_ingest(tmp_path / "index", scripted_openai, [book])
+    assert [(b.id, b.states) for b in outcome.batches] == [("batch_1", {"cached": 4}), ("batch_2", {"cached": 2})]
+    assert scripted_openai.chat_calls == [] and [r.cache_hits for r in outcome.results] == [6]
+    _sync_ingest(tmp_path / "sync", scripted_openai, [book])
+    assert snapshot(tmp_path / "index") == snapshot(tmp_path / "sync")

@@ -29,7 +29,10 @@ from .openai_extractor import completion_answer, endpoint_errors, make_client
 from .parse import ParseError
 
 ENDPOINT = "/v1/chat/completions"
-MAX_REQUESTS = 50_000  # the Batch API's limit per batch (and 200 MB, far above 50,000 chunks)
+# the Batch API's limits per input file: 50,000 requests and 200 MB (a 1,500-token parent's
+# request is about 10 kB, so the size can bind first)
+MAX_REQUESTS = 50_000
+MAX_BYTES = 190_000_000
 ENDED = ("completed", "failed", "expired", "cancelled")
 
 ClientFor = Callable[[str], object]
@@ -75,23 +78,39 @@ class BatchReport:
                 "books": self.books, "failed": self.failed}
 
 
-def to_jsonl(requests: Iterable[BatchRequest]) -> bytes:
-    """The Batch API input file: one /v1/chat/completions request per line."""
-    return "".join(json.dumps({"custom_id": r.custom_id, "method": "POST", "url": ENDPOINT, "body": r.body},
-                              ensure_ascii=False) + "\n" for r in requests).encode("utf-8")
+def input_files(requests: Iterable[BatchRequest], max_requests: int | None = None,
+                max_bytes: int | None = None) -> list[tuple[list[BatchRequest], bytes]]:
+    """The Batch API input files for ``requests``: one /v1/chat/completions request per JSONL
+    line, one line per custom_id, split so that no file exceeds the limits (default: the
+    API's, MAX_REQUESTS and MAX_BYTES)."""
+    max_requests, max_bytes = max_requests or MAX_REQUESTS, max_bytes or MAX_BYTES
+    files: list[tuple[list[BatchRequest], bytes]] = []
+    part: list[BatchRequest] = []
+    lines: list[bytes] = []
+    size = 0
+    for request in {r.custom_id: r for r in requests}.values():
+        line = (json.dumps({"custom_id": request.custom_id, "method": "POST", "url": ENDPOINT, "body": request.body},
+                           ensure_ascii=False) + "\n").encode("utf-8")
+        if part and (len(part) >= max_requests or size + len(line) > max_bytes):
+            files.append((part, b"".join(lines)))
+            part, lines, size = [], [], 0
+        part.append(request)
+        lines.append(line)
+        size += len(line)
+    if part:
+        files.append((part, b"".join(lines)))
+    return files
 
 
 def submit(db: Database, client, requests: list[BatchRequest], *, endpoint: str, model: str,
            prompt_version: str, secret: str | None = None) -> list[str]:
-    """Upload ``requests`` (one per custom_id, at most MAX_REQUESTS a batch), create the
+    """Upload ``requests`` (split by ``input_files``), create the
     batches and record each, with its requests, in the index as soon as it exists. Returns
     the batch ids. Raises ExtractionFailed when the endpoint refuses (e.g. no Batch API)."""
-    unique = list({r.custom_id: r for r in requests}.values())
     ids = []
-    for start in range(0, len(unique), MAX_REQUESTS):
-        part = unique[start:start + MAX_REQUESTS]
+    for part, jsonl in input_files(requests):
         with endpoint_errors("uploading the batch requests (files.create)", secret):
-            uploaded = client.files.create(file=("crossbook-requests.jsonl", to_jsonl(part), "application/jsonl"),
+            uploaded = client.files.create(file=("crossbook-requests.jsonl", jsonl, "application/jsonl"),
                                            purpose="batch")
         with endpoint_errors("creating the batch (batches.create)", secret):
             batch = client.batches.create(input_file_id=uploaded.id, endpoint=ENDPOINT, completion_window="24h",
