@@ -35,7 +35,7 @@ from .pipeline import Ingest, ingest_paths, load_books
 @dataclass
 class BatchIngest:
     """What ``ingest --batch`` did: the batches it submitted or waited for, and the books
-    ingested (None with ``wait=False``: submitted, not ingested)."""
+    ingested (None with ``wait=False`` while a batch runs: submitted, not ingested)."""
 
     batches: list[BatchReport] = field(default_factory=list)
     submitted: int = 0          # requests sent in new batches
@@ -81,7 +81,7 @@ def plan(job: Ingest, paths: list[Path], title: str | None = None) -> tuple[list
 def ingest_through_batch(job: Ingest, paths: list[Path], title: str | None = None, force: bool = False,
                          wait: bool = True, sleep: Callable[[float], None] = time.sleep) -> BatchIngest:
     """Submit the uncached chunks of ``paths`` as Batch API batches (or find them waiting in
-    earlier ones). ``wait=False``: return once submitted. Else poll every
+    earlier ones). ``wait=False``: return once submitted, unless no batch is running. Else poll every
     ``settings.batch_poll`` seconds until the batches end, collect their answers into the
     cache, warn about the chunks answered invalidly (the synchronous path asks them again)
     and ingest the books. Raises BatchFailed when a batch failed, expired or was cancelled
@@ -93,7 +93,7 @@ def ingest_through_batch(job: Ingest, paths: list[Path], title: str | None = Non
     client = extractor.client.with_options(max_retries=job.settings.max_retries)
     secret = job.settings.api_key
     outcome = BatchIngest(submitted=len({r.custom_id for r in requests}), cached=cached)
-    ids = sorted(waiting)
+    ids = [batch_id for batch_id in batch.batch_ids(job.db, uncollected=True) if batch_id in waiting]
     if requests:
         new = batch.submit(job.db, client, requests, endpoint=extractor.endpoint, model=extractor.model,
                            prompt_version=PROMPT_VERSION, secret=secret)
@@ -102,7 +102,7 @@ def ingest_through_batch(job: Ingest, paths: list[Path], title: str | None = Non
         ids += new
     outcome.batches = batch.poll(job.db, lambda endpoint: client, ids, wait=wait, poll_seconds=job.settings.batch_poll,
                                  sleep=sleep, secret=secret, progress=job.progress)
-    if not wait:
+    if not wait and any(not r.ended for r in outcome.batches):
         return outcome
     for report in outcome.batches:
         job.events({"event": "batch.collected", "batch": report.id, "status": report.status, "states": report.states})

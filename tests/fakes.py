@@ -207,6 +207,7 @@ class ScriptedBatchAPI:
                 "request_counts": {"total": len(self._input_lines(body["input_file_id"])), "completed": 0, "failed": 0},
             }
             self._steps[batch_id] = list(self.steps[1:])
+            self._enter(self.batches[batch_id])
             return handler._send(200, {}, json.dumps(self.batches[batch_id]).encode())
 
     def get(self, handler) -> None:
@@ -227,12 +228,15 @@ class ScriptedBatchAPI:
         if not self._steps[batch_id]:
             return batch
         batch["status"] = self._steps[batch_id].pop(0)
+        self._enter(batch)
+        return batch
+
+    def _enter(self, batch: dict) -> None:
         if batch["status"] == "failed":
             batch["errors"] = {"object": "list", "data": [
                 {"code": "invalid_request", "message": "The batch input file is not valid.", "line": 1}]}
         elif batch["status"] in ("completed", "expired", "cancelled"):
             self._answer(batch)
-        return batch
 
     def _answer(self, batch: dict) -> None:
         respond = self.responder or self.server.responder

@@ -214,6 +214,12 @@ def test_ingest_batch_again_resumes_the_waiting_batch(tmp_path, index_dir, scrip
     assert [(r["status"], r["llm_calls"], r["cache_hits"]) for r in json.loads(resumed.stdout)] == [("added", 0, 6)]
     assert len([h for h in scripted_openai.history if h["path"] == "/v1/batches"]) == 1
     assert scripted_openai.chat_calls == []
+    # with nothing left to wait for, --no-wait ingests at once
+    edited = write(tmp_path / "b.md", BOOK_B)
+    scripted_openai.batch_api.steps = ("completed",)
+    both = batch_cli("ingest", book, edited, *_openai_flags(scripted_openai), "--batch", "--no-wait", "--json")
+    assert both.exit_code == 0, both.stderr
+    assert [(r["status"], r["llm_calls"]) for r in json.loads(both.stdout)] == [("unchanged", 0), ("added", 0)]
 
 
 def test_collect_reports_an_expired_batch_as_an_error(tmp_path, index_dir, scripted_openai, batch_cli):
