@@ -13,6 +13,8 @@ from rich.markup import escape
 
 from .output import warn
 
+SHOWN_FAILURES = 10  # chunks listed per batch in text output
+
 
 def ingest_through_batch(job, paths, title, force: bool, wait: bool, sink, as_json: bool):
     """Run ``ingest --batch``; returns the ingest results, or None when ``--no-wait``
@@ -52,8 +54,10 @@ def render_batches(console: Console, reports) -> None:
         console.print(f"[bold]{escape(r.id)}[/bold]  {escape(r.status)}  {r.requests} requests ({states}){collected}")
         for book in r.books:
             console.print(f"  {escape(book['title'])} ({book['chunks']} chunks, {escape(book['path'])})")
-        for failed in r.failed:
+        for failed in r.failed[:SHOWN_FAILURES]:
             console.print(f"  [dim]{failed['state']}: {escape(failed['section'])}: {escape(failed['error'] or '')}[/dim]")
+        if len(r.failed) > SHOWN_FAILURES:
+            console.print(f"  [dim]and {len(r.failed) - SHOWN_FAILURES} more (--json lists them all)[/dim]")
 
 
 def ingest_hint(reports) -> str | None:

@@ -182,11 +182,14 @@ def test_no_wait_then_status_and_collect_resume_in_later_processes(tmp_path, ind
     assert batch["books"] == [{"title": "Core Rules", "path": str(book), "chunks": 6}]
     assert open_db(index_dir).execute("SELECT count(*) FROM books").fetchone()[0] == 0
 
-    # running the same ingest again waits for that batch instead of submitting another
+    text = batch_cli("batch", "status", batch["id"])  # a named batch; text for people
+    assert text.exit_code == 0 and text.stdout.startswith(f"{batch['id']}  finalizing  6 requests (6 submitted)")
+    assert f"Core Rules (6 chunks, {book})" in text.stdout
     status = batch_cli("batch", "status", "--json")
     assert status.exit_code == 0, status.stderr
-    assert [(b["id"], b["status"]) for b in json.loads(status.stdout)["batches"]] == [(batch["id"], "finalizing")]
-    assert _cache(index_dir) == {}  # status collects nothing
+    assert [(b["id"], b["status"], b["states"]) for b in json.loads(status.stdout)["batches"]] == [
+        (batch["id"], "completed", {"submitted": 6})]
+    assert _cache(index_dir) == {}  # status collects nothing, even from a completed batch
 
     collected = batch_cli("batch", "collect", "--json")
     assert collected.exit_code == 0, collected.stderr
