@@ -316,3 +316,27 @@ def test_a_shelf_over_the_limit_goes_in_several_batches(tmp_path, scripted_opena
     assert scripted_openai.chat_calls == [] and [r.cache_hits for r in outcome.results] == [6]
     _sync_ingest(tmp_path / "sync", scripted_openai, [book])
     assert snapshot(tmp_path / "index") == snapshot(tmp_path / "sync")
+
+
+def test_a_batch_submitted_by_a_process_that_exited_is_collected_by_another(tmp_path, index_dir, scripted_openai, batch_cli):
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    scripted_openai.responder = heading_responder()
+    book = write(tmp_path / "a.md", BOOK_A)
+
+    def crossbook(*args):
+        return subprocess.run([sys.executable, "-c", "from cli.main import run; run()", *map(str, args)],
+                              env=dict(os.environ), cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+    submitted = crossbook("ingest", book, *_openai_flags(scripted_openai), "--batch", "--no-wait", "--json")
+    assert submitted.returncode == 0, submitted.stderr
+    collected = batch_cli("batch", "collect", "--wait", "--json")
+    assert collected.exit_code == 0, collected.stderr
+    assert [b["states"] for b in json.loads(collected.stdout)["batches"]] == [{"cached": 6}]
+    ingested = batch_cli("ingest", book, *_openai_flags(scripted_openai), "--json")
+    assert [(r["llm_calls"], r["cache_hits"]) for r in json.loads(ingested.stdout)] == [(0, 6)]
+    assert scripted_openai.chat_calls == []
