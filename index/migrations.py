@@ -304,9 +304,10 @@ def m007_llm_batches(db: Database) -> None:
     batch, and one per request: its ``custom_id`` is the chunk's LLM cache key, with the book,
     file and chunk it was built from (no foreign key: a new book's chunks are stored only when
     it is ingested from the cache) and the known entities its prompt offered. A request's
-    ``state``: submitted, cached (a valid answer is in llm_cache), invalid (answered, but the
-    answer failed validation or the request failed: the synchronous path asks it again) or
-    unanswered (the batch failed, expired or was cancelled first: ``ingest --batch`` resubmits)."""
+    ``state``: submitted, cached (a valid answer is in llm_cache, waiting for an ingest: ``cache
+    prune`` keeps it), ingested (an ingest used it), invalid (answered, but the answer failed
+    validation or the request failed: the synchronous path asks it again) or unanswered (the
+    batch failed, expired or was cancelled first: ``ingest --batch`` resubmits)."""
     db.executescript(
         """
         CREATE TABLE llm_batches (
@@ -329,7 +330,7 @@ def m007_llm_batches(db: Database) -> None:
             section TEXT NOT NULL,
             known TEXT,
             state TEXT NOT NULL DEFAULT 'submitted'
-                CHECK (state IN ('submitted', 'cached', 'invalid', 'unanswered')),
+                CHECK (state IN ('submitted', 'cached', 'ingested', 'invalid', 'unanswered')),
             error TEXT,
             PRIMARY KEY (batch_id, custom_id)
         );

@@ -266,7 +266,8 @@ def test_batch_bad_input_is_one_line(tmp_path, index_dir, scripted_openai, cli, 
     asked = len(scripted_openai.history)
     forgotten = cli("batch", "forget", "batch_1", "--json")
     assert forgotten.exit_code == 0 and len(scripted_openai.history) == asked
-    assert json.loads(forgotten.stdout)["batches"][0]["states"] == {"unanswered": 6}
+    assert json.loads(forgotten.stdout)["batches"][0]["states"] == {"submitted": 6}
+    assert json.loads(cli("batch", "status", "--all", "--json").stdout) == {"batches": []}
     one_line_error(cli("batch", "forget", "batch_9"), 1, "batch 'batch_9' was not submitted by this index")
     again = cli("ingest", book, *_openai_flags(scripted_openai), "--batch", "--no-wait", "--json")
     assert json.loads(again.stdout)["submitted"] == 6
@@ -340,3 +341,24 @@ def test_a_batch_submitted_by_a_process_that_exited_is_collected_by_another(tmp_
     ingested = batch_cli("ingest", book, *_openai_flags(scripted_openai), "--json")
     assert [(r["llm_calls"], r["cache_hits"]) for r in json.loads(ingested.stdout)] == [(0, 6)]
     assert scripted_openai.chat_calls == []
+
+
+def test_cache_prune_keeps_batch_answers_until_their_book_is_ingested(tmp_path, index_dir, scripted_openai, batch_cli):
+    scripted_openai.responder = heading_responder()
+    book = write(tmp_path / "a.md", BOOK_A)
+    flags = _openai_flags(scripted_openai)
+    assert batch_cli("ingest", book, *flags).exit_code == 0  # the first version, answered directly
+    edited = write(book, BOOK_A.replace("loses 1 Speed", "loses 2 Speed"))
+    assert batch_cli("ingest", edited, *flags, "--batch", "--no-wait").exit_code == 0
+    assert batch_cli("batch", "collect", "--wait").exit_code == 0
+    # the edited section's answer is used by no stored chunk yet, but it waits for the ingest
+    prune = json.loads(batch_cli("cache", "prune", "--json").stdout)
+    assert prune == {"removed": 0, "kept": 7, "dry_run": False}
+    calls = len(scripted_openai.chat_calls)
+    ingested = json.loads(batch_cli("ingest", edited, *flags, "--json").stdout)
+    assert [(r["llm_calls"], r["cache_hits"]) for r in ingested] == [(0, 6)] and len(scripted_openai.chat_calls) == calls
+    # once ingested, the replaced section's old answer goes, as without batches
+    assert json.loads(batch_cli("cache", "prune", "--json").stdout) == {"removed": 1, "kept": 6, "dry_run": False}
+    # forgetting a batch drops its record, not its answers
+    assert batch_cli("batch", "forget", "batch_1").exit_code == 0
+    assert len(_cache(index_dir)) == 6

@@ -63,7 +63,7 @@ class BatchReport:
     checked_at: str | None
     collected_at: str | None
     requests: int
-    states: dict[str, int]                                  # submitted / cached / invalid / unanswered
+    states: dict[str, int]                                  # submitted/cached/ingested/invalid/unanswered
     books: list[dict] = field(default_factory=list)         # {"title", "path", "chunks"}
     failed: list[dict] = field(default_factory=list)        # {"book", "section", "state", "error"}
 
@@ -251,18 +251,18 @@ def report(db: Database, batch_id: str) -> BatchReport:
 
 
 def forget(db: Database, ids: list[str]) -> list[BatchReport]:
-    """Stop waiting for batches (one the endpoint lost, or one not worth waiting for): they
-    count as collected and their requests not answered yet become 'unanswered', so the next
-    ``ingest --batch`` submits those chunks again. Answers already collected stay cached.
-    The endpoint is not contacted. Raises BatchNotFound for an id the index did not submit."""
+    """Drop the records of batches (one the endpoint lost, one not worth waiting for, or one
+    whose answers will not be ingested): the next ``ingest --batch`` submits their chunks
+    that have no cached answer again, and ``cache prune`` no longer keeps their answers for
+    an ingest. The endpoint is not contacted. Returns the batches as they were recorded.
+    Raises BatchNotFound for an id the index did not submit."""
     ids = batch_ids(db, ids)
+    reports = [report(db, batch_id) for batch_id in ids]
     with db.atomic():
         for batch_id in ids:
-            db.execute("UPDATE llm_batch_requests SET state = 'unanswered', error = 'forgotten (crossbook batch forget)'"
-                       " WHERE batch_id = ? AND state = 'submitted'", [batch_id])
-            db.execute("UPDATE llm_batches SET collected_at = ? WHERE id = ? AND collected_at IS NULL",
-                       [store.now_iso(), batch_id])
-    return [report(db, batch_id) for batch_id in ids]
+            db.execute("DELETE FROM llm_batch_requests WHERE batch_id = ?", [batch_id])
+            db.execute("DELETE FROM llm_batches WHERE id = ?", [batch_id])
+    return reports
 
 
 def client_for(settings) -> ClientFor:
