@@ -362,3 +362,23 @@ def test_cache_prune_keeps_batch_answers_until_their_book_is_ingested(tmp_path, 
     # forgetting a batch drops its record, not its answers
     assert batch_cli("batch", "forget", "batch_1").exit_code == 0
     assert len(_cache(index_dir)) == 6
+
+
+def test_known_entities_offered_in_a_batch_prompt_are_cached_with_its_answer(tmp_path, scripted_openai):
+    # Core Rules is in the index first: Grimoire's prompts offer its entities by id, in a batch
+    # exactly as in a live request, and the cache keeps which ones each answer was given
+    scripted_openai.responder = heading_responder({"Frost Lance": [("Chilled", "condition")]})
+    core, grimoire = write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)
+    _sync_ingest(tmp_path / "batch", scripted_openai, [core])
+    _batch_ingest(tmp_path / "batch", scripted_openai, [grimoire])
+    _sync_ingest(tmp_path / "sync", scripted_openai, [core, grimoire])
+    live = [{k: v for k, v in c.items() if k != "path"} for c in scripted_openai.chat_calls if "from Grimoire," in json.dumps(c)]
+    batched = [line["body"] for line in scripted_openai.batch_api.lines]
+    assert sorted(json.dumps(b, sort_keys=True) for b in batched) == sorted(json.dumps(b, sort_keys=True) for b in live)
+    assert any("Known entities defined in other books" in json.dumps(body) for body in batched)
+
+    def known(index_dir):
+        return sorted(r for r in open_db(index_dir).execute("SELECT key, known FROM llm_cache"))
+
+    assert known(tmp_path / "batch") == known(tmp_path / "sync") and any(k for _, k in known(tmp_path / "sync"))
+    assert snapshot(tmp_path / "batch") == snapshot(tmp_path / "sync")
