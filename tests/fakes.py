@@ -5,6 +5,7 @@ client. Either enqueue exact replies (``enqueue``) or set ``responder`` to compu
 the request; every request body is kept in ``history``. A reply may also be ``Raw`` bytes
 (a body that is not JSON), ``Stall`` (answer after the client gave up) or ``DROP`` (close
 the connection without an answer).
+``batch_api`` (``ScriptedBatchAPI``) serves the Batch API's files and batches endpoints.
 
 ``FaultInjector`` wraps a clean responder and injects the faults of issue 10 (429 with
 Retry-After, 500/503, stall, dropped connection, truncation, non-JSON, schema violation,
@@ -217,7 +218,7 @@ class ScriptedBatchAPI:
             if parts[1:2] == ["batches"] and len(parts) == 3 and parts[2] in self.batches:
                 return handler._send(200, {}, json.dumps(self._advance(parts[2])).encode())
             if parts[1:2] == ["files"] and len(parts) == 4 and parts[3] == "content" and parts[2] in self.files:
-                return handler._send(200, {"content-type": "application/jsonl"}, self.files[parts[2]])
+                return handler._send(200, {}, self.files[parts[2]])
         handler._send(404, {}, json.dumps({"error": {"message": f"No such object: {handler.path}"}}).encode())
 
     def _input_lines(self, file_id: str) -> list[dict]:
