@@ -382,3 +382,17 @@ def test_known_entities_offered_in_a_batch_prompt_are_cached_with_its_answer(tmp
 
     assert known(tmp_path / "batch") == known(tmp_path / "sync") and any(k for _, k in known(tmp_path / "sync"))
     assert snapshot(tmp_path / "batch") == snapshot(tmp_path / "sync")
+
+
+def test_an_endpoint_without_the_batch_api_is_one_line(tmp_path, index_dir, scripted_openai, batch_cli):
+    def not_found(handler):
+        handler.rfile.read(int(handler.headers.get("content-length", 0)))
+        handler._send(404, {}, json.dumps({"error": {"message": "404 page not found"}}).encode())
+
+    scripted_openai.batch_api.post = not_found
+    result = batch_cli("ingest", write(tmp_path / "a.md", BOOK_A), *_openai_flags(scripted_openai), "--batch")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.strip() == ("Error: uploading the batch requests (files.create): the endpoint refused "
+                                     "(HTTP 404: 404 page not found)")
+    db = open_db(index_dir)
+    assert [db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("books", "llm_batches", "llm_cache")] == [0, 0, 0]

@@ -300,8 +300,10 @@ def endpoint_errors(what: str, secret: str | None = None) -> Iterator[None]:
     try:
         yield
     except openai.APIStatusError as exc:
+        # the endpoint's own words when it gave some, not the client's "Error code: 404 - {...}"
+        detail = exc.body.get("message") if isinstance(exc.body, dict) else None
         raise ExtractionFailed(f"{what}: the endpoint refused (HTTP {exc.status_code}: "
-                               f"{_short(redact(str(exc.message), secret))})") from None
+                               f"{_short(redact(str(detail or exc.message), secret))})") from None
     except openai.APIError as exc:
         raise ExtractionFailed(f"{what}: {_retry_reason(exc)}") from None
 
