@@ -61,12 +61,15 @@ def plan(job: Ingest, paths: list[Path], title: str | None = None) -> tuple[list
     for book, name in load_books(paths, title):
         sections, _repair = split_sections_report(book.text)
         parents = parent_chunks(name, sections, job.settings.parent_tokens)
-        known = derived.known_entities(job.db, name, parents, job.pack) if job.relations_mode == "llm" else None
-        for parent in parents:
+        # the key leaves out the known-entity hint: find the uncached chunks before the hint
+        # is computed (a linker over the whole index), so a cached book costs no linker
+        uncached = [p for p in parents if store.cache_get(job.db, extractor.chunk_request(name, p)[1]) is None]
+        cached += len(parents) - len(uncached)
+        known = None
+        if uncached and job.relations_mode == "llm":
+            known = derived.known_entities(job.db, name, uncached, job.pack)
+        for parent in uncached:
             messages, key, offered = extractor.chunk_request(name, parent, known)
-            if store.cache_get(job.db, key) is not None:
-                cached += 1
-                continue
             wanted.append(BatchRequest(
                 custom_id=key, book=name, path=str(book.path), chunk_id=parent.id,
                 section=f"{name}: {parent.path_str or '(before the first heading)'}",
