@@ -131,10 +131,14 @@ def ingest(
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
+    batch: bool = typer.Option(False, "--batch", help="Ask the chunks not in the LLM cache through the OpenAI Batch API (cheaper, within 24 h), wait for it, then ingest."),
+    no_wait: bool = typer.Option(False, "--no-wait", help="With --batch: submit and exit (then: crossbook batch collect, and ingest again)."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Ingest books: sections -> chunks -> entity mentions in the index, child chunks in Chroma."""
     state: State = ctx.obj
+    if no_wait and not batch:
+        raise typer.BadParameter("--no-wait goes with --batch", param_hint="--no-wait")
     with cli_errors(state.debug, as_json):
         from index.books import find_books
         from index.pipeline import Ingest, ingest_paths, load_books
@@ -145,6 +149,10 @@ def ingest(
             request_timeout=timeout, allow_partial=allow_partial or None,
         )
         _check_extractor(settings)
+        if batch:
+            from index.batch_ingest import check_batch_settings
+
+            check_batch_settings(settings)
         paths = find_books(paths, tuple(include), tuple(exclude))
         count = len(load_books(paths, book))  # every bad path fails here, before the index is touched
         _check_chroma(settings)
@@ -154,7 +162,14 @@ def ingest(
                 vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
                 job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
                              events=progress.watching(sink))
-                results = ingest_paths(job, paths, title=book, force=force)
+                if batch:
+                    from .batch_output import ingest_through_batch
+
+                    results = ingest_through_batch(job, paths, book, force, not no_wait, sink, as_json)
+                    if results is None:  # --no-wait: submitted, reported
+                        return
+                else:
+                    results = ingest_paths(job, paths, title=book, force=force)
             sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
 
 

@@ -7,7 +7,7 @@ imports it.
 
 from __future__ import annotations
 
-from . import cache_commands, pack_commands, relations_commands, vector_commands  # noqa: F401
+from . import batch_commands, cache_commands, pack_commands, relations_commands, vector_commands  # noqa: F401
 from .app import app
 
 __all__ = ["app", "run"]

@@ -38,6 +38,7 @@ class Settings:
     chroma_url: str | None = None
     relations: str = "auto"          # "auto", "llm", "spacy" or "off"
     ontology: tuple[str, ...] = ()   # extra ontology packs (names or paths)
+    batch_poll: float = 30.0         # seconds between two checks of a Batch API batch (ingest --batch)
 
     @property
     def db_path(self) -> Path:
@@ -45,7 +46,7 @@ class Settings:
 
 
 _INT_FIELDS = {"concurrency", "parent_tokens", "child_tokens", "max_retries"}
-_FLOAT_FIELDS = {"request_timeout"}
+_FLOAT_FIELDS = {"request_timeout", "batch_poll"}
 _BOOL_FIELDS = {"link", "allow_partial"}
 _PATH_FIELDS = {"pack"}  # resolved relative to the toml file when they name a file
 

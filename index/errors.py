@@ -56,3 +56,12 @@ class ConfigError(CrossbookError):
 
 class IndexBusy(CrossbookError):
     """Another process holds the index lock for too long."""
+
+
+class BatchNotFound(CrossbookError):
+    """A batch id that the index did not submit (see: crossbook batch status)."""
+
+
+class BatchFailed(ExtractionFailed):
+    """A Batch API batch ended failed, expired or cancelled before answering every chunk
+    (the answers that came back are cached)."""

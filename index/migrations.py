@@ -313,3 +313,45 @@ def m005_book_identity(db: Database) -> None:
         CREATE INDEX idx_books_source ON books(source);
         """
     )
+
+
+@migrations()
+def m007_llm_batches(db: Database) -> None:
+    """Extraction requests sent through the OpenAI Batch API (``ingest --batch``), so that a
+    later process can poll and collect them (``crossbook batch status|collect``). One row per
+    batch, and one per request: its ``custom_id`` is the chunk's LLM cache key, with the book,
+    file and chunk it was built from (no foreign key: a new book's chunks are stored only when
+    it is ingested from the cache) and the known entities its prompt offered. A request's
+    ``state``: submitted, cached (a valid answer is in llm_cache, waiting for an ingest: ``cache
+    prune`` keeps it), ingested (an ingest used it), invalid (answered, but the answer failed
+    validation or the request failed: the synchronous path asks it again) or unanswered (the
+    batch failed, expired or was cancelled first: ``ingest --batch`` resubmits)."""
+    db.executescript(
+        """
+        CREATE TABLE llm_batches (
+            id TEXT PRIMARY KEY,
+            endpoint TEXT NOT NULL,
+            model TEXT NOT NULL,
+            prompt_version TEXT NOT NULL,
+            input_file_id TEXT NOT NULL,
+            status TEXT NOT NULL,
+            submitted_at TEXT NOT NULL,
+            checked_at TEXT,
+            collected_at TEXT
+        );
+        CREATE TABLE llm_batch_requests (
+            batch_id TEXT NOT NULL REFERENCES llm_batches(id) ON DELETE CASCADE,
+            custom_id TEXT NOT NULL,
+            book TEXT NOT NULL,
+            path TEXT NOT NULL,
+            chunk_id TEXT NOT NULL,
+            section TEXT NOT NULL,
+            known TEXT,
+            state TEXT NOT NULL DEFAULT 'submitted'
+                CHECK (state IN ('submitted', 'cached', 'ingested', 'invalid', 'unanswered')),
+            error TEXT,
+            PRIMARY KEY (batch_id, custom_id)
+        );
+        CREATE INDEX idx_llm_batch_requests_key ON llm_batch_requests(custom_id);
+        """
+    )

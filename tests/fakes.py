@@ -5,6 +5,7 @@ client. Either enqueue exact replies (``enqueue``) or set ``responder`` to compu
 the request; every request body is kept in ``history``. A reply may also be ``Raw`` bytes
 (a body that is not JSON), ``Stall`` (answer after the client gave up) or ``DROP`` (close
 the connection without an answer).
+``batch_api`` (``ScriptedBatchAPI``) serves the Batch API's files and batches endpoints.
 
 ``FaultInjector`` wraps a clean responder and injects the faults of issue 10 (429 with
 Retry-After, 500/503, stall, dropped connection, truncation, non-JSON, schema violation,
@@ -20,6 +21,8 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass
+from email.parser import BytesParser
+from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 
@@ -77,6 +80,8 @@ class ScriptedOpenAI:
                 pass
 
             def do_POST(self):
+                if outer.batch_api.serves(self.path):
+                    return outer.batch_api.post(self)
                 length = int(self.headers.get("content-length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 with outer.lock:
@@ -100,6 +105,9 @@ class ScriptedOpenAI:
                 except OSError:
                     pass  # the client gave up (stall) before the answer came
 
+            def do_GET(self):
+                outer.batch_api.get(self)
+
             def _send(self, status, headers, data):
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
@@ -110,6 +118,7 @@ class ScriptedOpenAI:
                 self.wfile.write(data)
 
         self.stopping = threading.Event()
+        self.batch_api = ScriptedBatchAPI(self)
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
@@ -135,6 +144,127 @@ class ScriptedOpenAI:
         self.stopping.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+# -- the Batch API: files and batches endpoints ---------------------------------------------
+
+BATCH_STEPS = ("validating", "in_progress", "finalizing", "completed")
+
+
+class ScriptedBatchAPI:
+    """The files and batches endpoints of ``ScriptedOpenAI`` (``server.batch_api``).
+
+    ``POST /v1/files`` keeps an uploaded file; ``POST /v1/batches`` starts a batch whose status
+    advances one step of ``steps`` per ``GET /v1/batches/{id}`` (set ``steps`` before the batch
+    is created, e.g. ending in 'expired', 'failed' or 'cancelled'). On reaching 'completed',
+    'expired' or 'cancelled', each line of its input file is answered by ``responder`` (default:
+    the server's) into the output file (status 200) or the error file (any other status); an
+    expired or cancelled batch answers only its first ``answered`` lines, the others get a
+    'batch_expired' / 'batch_cancelled' error. A 'failed' batch has no files, only ``errors``.
+    ``GET /v1/files/{id}/content`` downloads a file; an unknown id is a 404. ``lines`` keeps
+    every request line the batches answered.
+    """
+
+    def __init__(self, server: "ScriptedOpenAI"):
+        self.server = server
+        self.steps: tuple[str, ...] = BATCH_STEPS
+        self.answered: int | None = None
+        self.responder: Callable[[dict], tuple[int, dict, dict]] | None = None
+        self.files: dict[str, bytes] = {}
+        self.batches: dict[str, dict] = {}
+        self.lines: list[dict] = []
+        self.created = 0  # batch ids are never reused, even when a test clears ``batches``
+        self._steps: dict[str, list[str]] = {}
+
+    @staticmethod
+    def serves(path: str) -> bool:
+        return path.startswith(("/v1/files", "/v1/batches"))
+
+    def post(self, handler) -> None:
+        length = int(handler.headers.get("content-length", 0))
+        raw = handler.rfile.read(length)
+        with self.server.lock:
+            if handler.path == "/v1/files":
+                fields = _multipart_fields(handler.headers.get("content-type", ""), raw)
+                file_id = f"file-{len(self.files) + 1}"
+                self.files[file_id] = fields["file"][1]
+                self.server.history.append({"path": handler.path, "purpose": fields["purpose"][1].decode(),
+                                            "filename": fields["file"][0]})
+                reply = {"id": file_id, "object": "file", "bytes": len(fields["file"][1]), "created_at": 0,
+                         "filename": fields["file"][0], "purpose": fields["purpose"][1].decode(),
+                         "status": "processed"}
+                return handler._send(200, {}, json.dumps(reply).encode())
+            body = json.loads(raw or b"{}")
+            self.server.history.append({"path": handler.path, **body})
+            if handler.path != "/v1/batches" or body.get("input_file_id") not in self.files:
+                return handler._send(404, {}, json.dumps({"error": {"message": "No such file or batch"}}).encode())
+            self.created += 1
+            batch_id = f"batch_{self.created}"
+            self.batches[batch_id] = {
+                "id": batch_id, "object": "batch", "endpoint": body["endpoint"], "errors": None,
+                "input_file_id": body["input_file_id"], "completion_window": body["completion_window"],
+                "status": self.steps[0], "output_file_id": None, "error_file_id": None, "created_at": 0,
+                "metadata": body.get("metadata"),
+                "request_counts": {"total": len(self._input_lines(body["input_file_id"])), "completed": 0, "failed": 0},
+            }
+            self._steps[batch_id] = list(self.steps[1:])
+            self._enter(self.batches[batch_id])
+            return handler._send(200, {}, json.dumps(self.batches[batch_id]).encode())
+
+    def get(self, handler) -> None:
+        with self.server.lock:
+            self.server.history.append({"path": handler.path, "method": "GET"})
+            parts = handler.path.strip("/").split("/")   # v1 batches ID | v1 files ID content
+            if parts[1:2] == ["batches"] and len(parts) == 3 and parts[2] in self.batches:
+                return handler._send(200, {}, json.dumps(self._advance(parts[2])).encode())
+            if parts[1:2] == ["files"] and len(parts) == 4 and parts[3] == "content" and parts[2] in self.files:
+                return handler._send(200, {}, self.files[parts[2]])
+        handler._send(404, {}, json.dumps({"error": {"message": f"No such object: {handler.path}"}}).encode())
+
+    def _input_lines(self, file_id: str) -> list[dict]:
+        return [json.loads(line) for line in self.files[file_id].decode().splitlines() if line.strip()]
+
+    def _advance(self, batch_id: str) -> dict:
+        batch = self.batches[batch_id]
+        if not self._steps[batch_id]:
+            return batch
+        batch["status"] = self._steps[batch_id].pop(0)
+        self._enter(batch)
+        return batch
+
+    def _enter(self, batch: dict) -> None:
+        if batch["status"] == "failed":
+            batch["errors"] = {"object": "list", "data": [
+                {"code": "invalid_request", "message": "The batch input file is not valid.", "line": 1}]}
+        elif batch["status"] in ("completed", "expired", "cancelled"):
+            self._answer(batch)
+
+    def _answer(self, batch: dict) -> None:
+        respond = self.responder or self.server.responder
+        output, errors = [], []
+        for n, line in enumerate(self._input_lines(batch["input_file_id"])):
+            self.lines.append(line)
+            row = {"id": f"batch_req_{n}", "custom_id": line["custom_id"], "response": None, "error": None}
+            if batch["status"] != "completed" and self.answered is not None and n >= self.answered:
+                code = "batch_expired" if batch["status"] == "expired" else "batch_cancelled"
+                errors.append({**row, "error": {"code": code, "message": "The request was not run."}})
+                continue
+            status, _headers, reply = respond(line["body"])
+            row["response"] = {"status_code": status, "request_id": f"req_{n}", "body": reply}
+            (output if status == 200 else errors).append(row)
+        for kind, rows in (("output_file_id", output), ("error_file_id", errors)):
+            if rows:
+                file_id = f"file-{len(self.files) + 1}"
+                self.files[file_id] = "".join(json.dumps(r) + "\n" for r in rows).encode()
+                batch[kind] = file_id
+        batch["request_counts"] = {"total": len(output) + len(errors), "completed": len(output), "failed": len(errors)}
+
+
+def _multipart_fields(content_type: str, raw: bytes) -> dict[str, tuple[str | None, bytes]]:
+    """The fields of a multipart/form-data body: name -> (filename, bytes)."""
+    message = BytesParser(policy=HTTP).parsebytes(b"content-type: " + content_type.encode() + b"\r\n\r\n" + raw)
+    return {part.get_param("name", header="content-disposition"):
+            (part.get_filename(), part.get_payload(decode=True)) for part in message.iter_parts()}
 
 
 # -- fault injection ------------------------------------------------------------------------

@@ -191,10 +191,17 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
     assert {"idx_alias_normalized", "idx_alias_canonical"} <= {i.name for i in db["entity_aliases"].indexes}
     assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == [
         "m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_rules_definitions",
-        "m004_llm_partial", "m005_book_identity"]
+        "m004_llm_partial", "m005_book_identity", "m007_llm_batches"]
     # m005_book_identity: a book's source file is its identity
     assert "source" in {c.name for c in db["books"].columns}
     assert "idx_books_source" in {i.name for i in db["books"].indexes}
+    # m007_llm_batches: Batch API batches and their requests (custom_id = the LLM cache key)
+    assert [c.name for c in db["llm_batches"].columns] == [
+        "id", "endpoint", "model", "prompt_version", "input_file_id", "status", "submitted_at", "checked_at",
+        "collected_at"]
+    assert [c.name for c in db["llm_batch_requests"].columns] == [
+        "batch_id", "custom_id", "book", "path", "chunk_id", "section", "known", "state", "error"]
+    assert "idx_llm_batch_requests_key" in {i.name for i in db["llm_batch_requests"].indexes}
     assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     # reopening applies nothing twice

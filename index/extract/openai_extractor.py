@@ -18,11 +18,14 @@ from __future__ import annotations
 import json
 import random
 import time
+from contextlib import contextmanager
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
+from typing import Iterator
 
 import openai
+from openai.types.chat import ChatCompletion
 
 from .. import store
 from ..config import require_model_endpoint
@@ -114,8 +117,9 @@ class OpenAIExtractor:
         # the pipeline points it at its warning sink
         self.on_retry = _ignore
 
-    def _ask(self, messages: list[dict]):
-        return self.client.chat.completions.create(
+    def request_body(self, messages: list[dict]) -> dict:
+        """The chat completion request for ``messages`` (also a Batch API line's body)."""
+        return dict(
             model=self.model,
             messages=messages,
             temperature=0,
@@ -124,6 +128,18 @@ class OpenAIExtractor:
                 "json_schema": {"name": "entity_extraction", "strict": True, "schema": self.schema},
             },
         )
+
+    def chunk_request(self, book: str, parent: ParentChunk,
+                      known: dict[str, list[KnownEntity]] | None = None) -> tuple[list[dict], str, list[KnownEntity]]:
+        """One parent chunk's prompt: its messages, its LLM cache key and the known entities
+        the messages offer (the known-entity hint is not part of the key: see prompt.py)."""
+        offered = list((known or {}).get(parent.id, ())) if self.ontology is not None else []
+        messages = build_messages(book, parent, self.pack, self.ontology, offered)
+        key = cache_key(self.model, build_messages(book, parent, self.pack, self.ontology), self.schema, self.endpoint)
+        return messages, key, offered
+
+    def _ask(self, messages: list[dict]):
+        return self.client.chat.completions.create(**self.request_body(messages))
 
     # one chunk, with retries and escalation; runs in a worker thread (no database access here)
     def _complete(self, messages: list[dict], where: str) -> tuple[str, ChunkExtraction, int]:
@@ -180,11 +196,7 @@ class OpenAIExtractor:
         offered: dict[int, list[KnownEntity]] = {}
         keys: dict[int, str] = {}
         for i, parent in enumerate(parents):
-            offered[i] = list((known or {}).get(parent.id, ())) if self.ontology is not None else []
-            messages = build_messages(book, parent, self.pack, self.ontology, offered[i])
-            # the known-entity hint is not part of the key (see prompt.py)
-            keys[i] = cache_key(self.model, build_messages(book, parent, self.pack, self.ontology), self.schema,
-                                self.endpoint)
+            messages, keys[i], offered[i] = self.chunk_request(book, parent, known)
             run.cache_keys[parent.id] = keys[i]
             cached = store.cache_get(self.cache, keys[i]) if self.cache is not None else None
             if cached is not None:
@@ -217,7 +229,7 @@ class OpenAIExtractor:
                     results[i] = extraction
                     if self.cache is not None:  # now: a later failure or Ctrl-C keeps it
                         store.cache_put(self.cache, keys[i], self.model, PROMPT_VERSION, content,
-                                        known=_known_to_json(offered[i]))
+                                        known=known_to_json(offered[i]))
                     done += 1
                     progress("extract", done, len(parents))
             finally:
@@ -266,8 +278,34 @@ def answer_content(response) -> str:
     return choice.message.content
 
 
-def _known_to_json(known: list[KnownEntity]) -> str | None:
+def known_to_json(known: list[KnownEntity]) -> str | None:
     return json.dumps([[k.id, k.name, k.entity_type] for k in known], ensure_ascii=False) if known else None
+
+
+def completion_answer(body: dict) -> tuple[str, ChunkExtraction]:
+    """A chat completion received as JSON (a Batch API output line), validated exactly as a
+    live answer is: returns its content and extraction; raises ParseError."""
+    try:
+        response = ChatCompletion.model_validate(body)
+    except ValueError:
+        raise ParseError("the answer is not a chat completion") from None
+    content = answer_content(response)
+    return content, parse_extraction(content, "")
+
+
+@contextmanager
+def endpoint_errors(what: str, secret: str | None = None) -> Iterator[None]:
+    """Turn the openai client's errors in the block into one ExtractionFailed line that
+    says ``what`` failed and why (the API key redacted)."""
+    try:
+        yield
+    except openai.APIStatusError as exc:
+        # the endpoint's own words when it gave some, not the client's "Error code: 404 - {...}"
+        detail = exc.body.get("message") if isinstance(exc.body, dict) else None
+        raise ExtractionFailed(f"{what}: the endpoint refused (HTTP {exc.status_code}: "
+                               f"{_short(redact(str(detail or exc.message), secret))})") from None
+    except openai.APIError as exc:
+        raise ExtractionFailed(f"{what}: {_retry_reason(exc)}") from None
 
 
 def _known_from_json(text: str | None) -> dict[int, KnownEntity]:
