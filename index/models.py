@@ -91,6 +91,8 @@ class ChunkExtraction:
     raw: dict | None = None                       # the parsed answer, for later phases
     dropped_relations: dict = field(default_factory=dict)  # reason -> count, relationship items rejected
     known: dict = field(default_factory=dict)     # id -> KnownEntity: the ids this chunk's prompt offered
+    # model-written, unverified: only ever joins the embedding text of the chunk's children
+    situating_context: str | None = None
 
 
 @dataclass
