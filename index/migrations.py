@@ -295,3 +295,19 @@ def m004_llm_partial(db: Database) -> None:
         CREATE INDEX idx_llm_cache_chunks_key ON llm_cache_chunks(key);
         """
     )
+
+
+@migrations()
+def m008_situating_context(db: Database) -> None:
+    """Seed 002's situating context: one or two sentences the model wrote about each parent
+    chunk (``--extractor openai``), prepended to the embedding text of its children. It is
+    model-written and unverified, so it lives apart from entity_mentions and is never a
+    mention nor evidence; it goes with its chunk (and so with its book)."""
+    db.executescript(
+        """
+        CREATE TABLE situating_contexts (
+            chunk_id TEXT PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+            context TEXT NOT NULL
+        );
+        """
+    )
