@@ -137,7 +137,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     if not any(s.heading for s in sections):
         result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
     parents = parent_chunks(title, sections, settings.parent_tokens)
-    split_children = child_splitter(settings.child_tokens, getattr(job.vectors, "embedder", None))
+    split_children = child_splitter(settings.child_tokens, getattr(job.vectors, "embedder", None),
+                                    situating=getattr(job.extractor, "situates", False))
     children = [c for p in parents for c in split_children(p)]
     mode = job.relations_mode
     # entities defined in other books, offered to the model by id (a hint: not in the cache key)
