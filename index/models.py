@@ -152,6 +152,7 @@ class IngestResult:
     relation_claims: int = 0
     refine_calls: int = 0        # --relations refine: model calls confirming candidates (cache misses)
     dropped_relations: int = 0   # ingest-time drops + claims left pending (unresolved_endpoint)
+    situating_contexts: int = 0  # parent chunks the model situated (their children embed it)
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:

@@ -188,8 +188,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items()
                                          if k not in {f.chunk_id for f in run.failed}})
         store.insert_mentions(db, title, kept)
-        store.insert_situating_contexts(db, {p.id: e.situating_context for p, e in zip(parents, run.chunks)
-                                             if e is not None and e.situating_context})
+        result.situating_contexts = store.insert_situating_contexts(
+            db, {p.id: e.situating_context for p, e in zip(parents, run.chunks) if e is not None and e.situating_context})
         result.relation_claims = derived.store_book_claims(db, title, claims, dropped_relations)
         store.set_index_pack(db, pack.text)
         relations.set_index_ontology(db, job.ontology)

@@ -104,9 +104,10 @@ def test_the_single_extraction_call_asks_for_the_situating_context(tmp_path, ope
 def test_the_context_is_stored_per_parent_and_embedded_with_every_child_of_it(
         tmp_path, index_dir, openai_cli, scripted_openai, embedded, cli):
     scripted_openai.responder = situating_responder(skip=("Grue",))
-    openai_cli(write(tmp_path / "bestiary.md", LONG))
+    [result] = openai_cli(write(tmp_path / "bestiary.md", LONG))
     db = open_db(index_dir)
     contexts = _contexts(index_dir)
+    assert result["situating_contexts"] == len(contexts) == result["parents"] - 1  # said in the result
     parents = [r[0] for r in db.execute("SELECT id FROM chunks WHERE kind = 'parent'")]
     assert {_heading_of(db, p) for p in contexts} == {_heading_of(db, p) for p in parents} - {"Grue"}
     assert all(contexts[p] == situating(_heading_of(db, p)) for p in contexts)
