@@ -197,7 +197,7 @@ MIN_CHILD_TOKENS = 64
 
 
 # room a child leaves in the embedder's window for its parent's situating context (at most
-# parse.MAX_SITUATING_CHARS characters: about 75 wordpieces of English prose)
+# parse.MAX_SITUATING_CHARS characters: about 60 wordpieces of English prose, 90 of French)
 SITUATING_TOKENS = 96
 
 
