@@ -4,8 +4,9 @@
 the index to another embedder. Kinds of drift:
 
 - ``missing``: a child chunk with no vector (a crash after SQLite committed an ingest);
-- ``stale``: a vector whose metadata (book, parent, section path, text hash) no longer
-  matches its chunk (a crash after a re-ingest committed);
+- ``stale``: a vector whose metadata (book, parent, section path, text hash, the hash of
+  its parent's situating context) no longer matches its chunk (a crash after a re-ingest
+  committed);
 - ``orphaned``: a vector whose chunk is gone (a crash after delete-book committed);
 - ``embedder``: the recorded embedder or dimension disagrees with the vectors stored
   (repair rebuilds the collection from SQLite), or the embedder selected now is not the

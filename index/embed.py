@@ -196,22 +196,33 @@ def load_sentence_transformer():
 MIN_CHILD_TOKENS = 64
 
 
-def embedding_text(heading_path: str, text: str, book: str = "") -> str:
+# room a child leaves in the embedder's window for its parent's situating context (at most
+# parse.MAX_SITUATING_CHARS characters: about 60 wordpieces of English prose, 90 of French)
+SITUATING_TOKENS = 96
+
+
+def embedding_text(heading_path: str, text: str, book: str = "", situating: str | None = None) -> str:
     """What is embedded for a child: "Book > Chapter > Section: text". A child from the
     middle of a long section would otherwise lose what the section is about, and a
     question that names the book ("Venture City's flight power") would not find it. The
-    book title is left out when the heading path already starts with it. (The variant is
-    vectors.CHUNK_CONTEXT, recorded in the index.)"""
+    book title is left out when the heading path already starts with it. A ``situating``
+    context (the model's sentences about the parent) comes after the path, on its own line
+    before the text. (The variants are vectors.CHUNK_CONTEXT and SITUATING_CONTEXT, recorded
+    in the index.)"""
     path = heading_path
     if book and path != book and not path.startswith(f"{book} > "):
         path = f"{book} > {path}" if path else book
+    if situating:
+        text = f"{situating}\n{text}"
     return f"{path}: {text}" if path else text
 
 
-def child_splitter(child_tokens: int, embedder: Embedder | None = None) -> Callable[[ParentChunk], list[ChildChunk]]:
+def child_splitter(child_tokens: int, embedder: Embedder | None = None,
+                   situating: bool = False) -> Callable[[ParentChunk], list[ChildChunk]]:
     """parent -> its child chunks. With an embedder that counts its own tokens (``local``...),
     children are sized in them: at most ``child_tokens``, and never more than its window
-    leaves beside the section path they are embedded with, so no tail goes unembedded.
+    leaves beside the section path they are embedded with (and, when the extractor writes
+    ``situating`` contexts, SITUATING_TOKENS for one), so no tail goes unembedded.
     Otherwise ``child_tokens`` tiktoken tokens."""
     from .chunking import child_chunks  # markdown-it: not for the commands that only query
 
@@ -219,6 +230,8 @@ def child_splitter(child_tokens: int, embedder: Embedder | None = None) -> Calla
     if count is None:
         return lambda parent: child_chunks(parent, child_tokens)
     room = embedder.max_tokens - 2  # [CLS] and [SEP]
+    if situating:
+        room -= SITUATING_TOKENS
 
     def split(parent: ParentChunk) -> list[ChildChunk]:
         prefix = count(embedding_text(parent.path_str, "", parent.book))

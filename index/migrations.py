@@ -355,3 +355,19 @@ def m007_llm_batches(db: Database) -> None:
         CREATE INDEX idx_llm_batch_requests_key ON llm_batch_requests(custom_id);
         """
     )
+
+
+@migrations()
+def m008_situating_context(db: Database) -> None:
+    """Seed 002's situating context: one or two sentences the model wrote about each parent
+    chunk (``--extractor openai``), prepended to the embedding text of its children. It is
+    model-written and unverified, so it lives apart from entity_mentions and is never a
+    mention nor evidence; it goes with its chunk (and so with its book)."""
+    db.executescript(
+        """
+        CREATE TABLE situating_contexts (
+            chunk_id TEXT PRIMARY KEY REFERENCES chunks(id) ON DELETE CASCADE,
+            context TEXT NOT NULL
+        );
+        """
+    )

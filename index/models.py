@@ -91,6 +91,8 @@ class ChunkExtraction:
     raw: dict | None = None                       # the parsed answer, for later phases
     dropped_relations: dict = field(default_factory=dict)  # reason -> count, relationship items rejected
     known: dict = field(default_factory=dict)     # id -> KnownEntity: the ids this chunk's prompt offered
+    # model-written, unverified: only ever joins the embedding text of the chunk's children
+    situating_context: str | None = None
 
 
 @dataclass
@@ -151,6 +153,7 @@ class IngestResult:
     relation_claims: int = 0
     refine_calls: int = 0        # --relations refine: model calls confirming candidates (cache misses)
     dropped_relations: int = 0   # ingest-time drops + claims left pending (unresolved_endpoint)
+    situating_contexts: int = 0  # parent chunks the model situated (their children embed it)
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:

@@ -149,7 +149,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     if not any(s.heading for s in sections):
         result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
     parents = parent_chunks(title, sections, settings.parent_tokens)
-    split_children = child_splitter(settings.child_tokens, getattr(job.vectors, "embedder", None))
+    split_children = child_splitter(settings.child_tokens, getattr(job.vectors, "embedder", None),
+                                    situating=getattr(job.extractor, "situates", False))
     children = [c for p in parents for c in split_children(p)]
     mode = job.relations_mode
     # entities defined in other books, offered to the model by id (a hint: not in the cache key)
@@ -201,6 +202,8 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items()
                                          if k not in {f.chunk_id for f in run.failed}})
         store.insert_mentions(db, title, kept)
+        result.situating_contexts = store.insert_situating_contexts(
+            db, {p.id: e.situating_context for p, e in zip(parents, run.chunks) if e is not None and e.situating_context})
         result.relation_claims = derived.store_book_claims(db, title, claims, dropped_relations)
         store.set_index_pack(db, pack.text)
         relations.set_index_ontology(db, job.ontology)

@@ -91,6 +91,15 @@ def insert_book(
     )
 
 
+def insert_situating_contexts(db: Database, by_chunk: dict[str, str]) -> int:
+    """Store the model's situating context of each parent chunk that has one (after the
+    chunks are inserted: the rows go with them). Returns how many."""
+    db.conn.executemany(
+        "INSERT INTO situating_contexts (chunk_id, context) VALUES (?, ?)", list(by_chunk.items())
+    )
+    return len(by_chunk)
+
+
 def ensure_entity(db: Database, normalized: str, entity_type: str, name: str) -> int:
     db.execute(
         "INSERT OR IGNORE INTO entities (name, normalized, entity_type) VALUES (?, ?, ?)",

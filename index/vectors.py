@@ -42,6 +42,14 @@ META_CONTEXT = "chunk_context"
 # an embedder but no chunk context predates it ("heading path, newline, text").
 CHUNK_CONTEXT = "book-path"
 LEGACY_CONTEXT = "heading-path"
+# "book-path", and for a child whose parent has a situating context (the model's sentences
+# about it, ``--extractor openai``, seed 002) that context between the path and the text.
+# Each vector's metadata says which of the two made it (and the context's hash), and the
+# index records this variant once any vector uses a context: a crossbook that embeds only
+# "book-path" then refuses the index until reembed, as for another embedder. An index with
+# no situating context (the rules extractor's) keeps "book-path" and its vectors.
+SITUATING_CONTEXT = "book-path+situating"
+KNOWN_CONTEXTS = (CHUNK_CONTEXT, SITUATING_CONTEXT)
 # + ":<collection>:<book>": the digest of the book's children its vectors were last synced with
 META_SYNCED = "vectors_synced"
 COLLECTION_PREFIX = "crossbook-"
@@ -59,7 +67,7 @@ class VectorStoreError(CrossbookError):
 
 def context_mismatch_message(recorded: str | None) -> str:
     return (f"index vectors were embedded with chunk context '{recorded or LEGACY_CONTEXT}', this crossbook"
-            f" embeds '{CHUNK_CONTEXT}'; run crossbook reembed")
+            f" embeds '{CHUNK_CONTEXT}' or '{SITUATING_CONTEXT}'; run crossbook reembed")
 
 
 def mismatch_message(recorded: str) -> str:
@@ -80,16 +88,26 @@ class ChildRow:
     heading_path: str
     text: str
     sha256: str
+    situating: str | None = None     # the parent's situating context, if the model wrote one
 
     @property
     def metadata(self) -> dict:
-        return {"book": self.book, "parent_id": self.parent_id,
+        meta = {"book": self.book, "parent_id": self.parent_id,
                 "heading_path": self.heading_path, "sha256": self.sha256, "context": CHUNK_CONTEXT}
+        if self.situating:
+            # a vector made before the context changed (or before it existed) is stale
+            meta.update(context=SITUATING_CONTEXT, situating_sha256=_text_sha256(self.situating))
+        return meta
+
+
+def _text_sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def embedding_text(row: ChildRow) -> str:
-    """What is embedded for a child: "Book > Chapter > Section: text" (embed.embedding_text)."""
-    return embed_text_of(row.heading_path, row.text, row.book)
+    """What is embedded for a child: "Book > Chapter > Section: text", with the parent's
+    situating context before the text when it has one (embed.embedding_text)."""
+    return embed_text_of(row.heading_path, row.text, row.book, row.situating)
 
 
 def children_digest(rows: list[ChildRow]) -> str:
@@ -97,15 +115,20 @@ def children_digest(rows: list[ChildRow]) -> str:
     the chunk context their vectors are made with."""
     digest = hashlib.sha256(CHUNK_CONTEXT.encode())
     for row in rows:
-        digest.update("\x1f".join([row.id, row.book, row.parent_id, row.heading_path, row.sha256]).encode())
+        fields = [row.id, row.book, row.parent_id, row.heading_path, row.sha256]
+        if row.situating:  # a row without one hashes as it did before situating contexts
+            fields.append(_text_sha256(row.situating))
+        digest.update("\x1f".join(fields).encode())
         digest.update(b"\x1e")
     return digest.hexdigest()
 
 
 def child_rows(db: Database, book: str | None = None) -> list[ChildRow]:
-    """Every child chunk in SQLite (of one book, or of the index), in book order."""
-    sql = ("SELECT id, book, parent_id, heading_path, text, sha256 FROM chunks WHERE kind = 'child'"
-           + (" AND book = ?" if book is not None else "") + " ORDER BY book, parent_id, ordinal")
+    """Every child chunk in SQLite (of one book, or of the index), in book order, with its
+    parent's situating context."""
+    sql = ("SELECT c.id, c.book, c.parent_id, c.heading_path, c.text, c.sha256, s.context FROM chunks c"
+           " LEFT JOIN situating_contexts s ON s.chunk_id = c.parent_id WHERE c.kind = 'child'"
+           + (" AND c.book = ?" if book is not None else "") + " ORDER BY c.book, c.parent_id, c.ordinal")
     return [ChildRow(*row) for row in db.execute(sql, [book] if book is not None else [])]
 
 
@@ -240,14 +263,17 @@ class VectorStore:
     # -- writes --------------------------------------------------------------------------------
 
     def record_embedder(self, db: Database, dimension: int) -> None:
-        """Note in SQLite which embedder (and dimension) the index's vectors are made with."""
+        """Note in SQLite which embedder (and dimension) the index's vectors are made with,
+        and their chunk context (SQLite commits first: its situating contexts are those the
+        vectors being written use)."""
+        context = chunk_context(db)
         if store.get_meta(db, META_EMBEDDER) != self.embedder.id or \
                 store.get_meta(db, META_DIMENSION) != str(dimension) or \
-                store.get_meta(db, META_CONTEXT) != CHUNK_CONTEXT:
+                store.get_meta(db, META_CONTEXT) != context:
             with db.atomic():
                 store.set_meta(db, META_EMBEDDER, self.embedder.id)
                 store.set_meta(db, META_DIMENSION, str(dimension))
-                store.set_meta(db, META_CONTEXT, CHUNK_CONTEXT)
+                store.set_meta(db, META_CONTEXT, context)
 
     def write(self, db: Database, rows: list[ChildRow], progress: ProgressFn | None = None,
               record: bool = True) -> int:
@@ -404,13 +430,20 @@ def recorded_embedder(db: Database) -> str | None:
     return store.get_meta(db, META_EMBEDDER)
 
 
+def chunk_context(db: Database) -> str:
+    """The chunk context the index's children are embedded with: SITUATING_CONTEXT when
+    some parent chunk has a situating context, else CHUNK_CONTEXT."""
+    situated = db.execute("SELECT 1 FROM situating_contexts LIMIT 1").fetchone()
+    return SITUATING_CONTEXT if situated else CHUNK_CONTEXT
+
+
 def context_mismatch(db: Database) -> str | None:
     """The problem, when the index's vectors were made from another chunk context than
     this crossbook's (None when they match, or when there are no vectors yet)."""
     if recorded_embedder(db) is None:
         return None
     recorded = store.get_meta(db, META_CONTEXT)
-    return None if recorded == CHUNK_CONTEXT else context_mismatch_message(recorded)
+    return None if recorded in KNOWN_CONTEXTS else context_mismatch_message(recorded)
 
 
 def check_embedder(db: Database, embedder: Embedder) -> None:

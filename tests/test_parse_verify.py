@@ -68,3 +68,32 @@ def test_verification_keeps_grounded_mentions_only():
 def test_the_same_claim_twice_is_one_mention():
     m = RawMention("Chilled", "condition", "references", "Chilled on a hit.", "llm")
     assert len(verify_mentions([m, m], CHUNK, TYPES).mentions) == 1
+
+
+def test_the_situating_context_is_read_with_its_whitespace_collapsed():
+    raw = json.dumps({"situating_context": "  The Grimoire's spell list:\n the Frost Lance entry. ",
+                      "entities": json.loads(answer(("Chilled", "condition", "references", "Chilled on a hit.")))["entities"]})
+    extraction = parse_extraction(raw, "c")
+    assert extraction.situating_context == "The Grimoire's spell list: the Frost Lance entry."
+    assert [m.name for m in extraction.mentions] == ["Chilled"]  # never a mention
+
+
+@pytest.mark.parametrize("value", [None, 42, ["a sentence"], {"text": "x"}, "", "   \n", "word " * 61])
+def test_a_missing_malformed_or_oversized_situating_context_is_absent_and_the_chunk_still_counts(value):
+    from index.extract.parse import MAX_SITUATING_CHARS
+
+    data = json.loads(answer(("Chilled", "condition", "references", "Chilled on a hit.")))
+    if value is not None:
+        data["situating_context"] = value
+    extraction = parse_extraction(json.dumps(data), "c")
+    assert extraction.situating_context is None
+    assert [m.name for m in extraction.mentions] == ["Chilled"] and not extraction.dropped
+    assert len(" ".join(("word " * 61).split())) > MAX_SITUATING_CHARS  # the oversized case is over the cap
+
+
+def test_a_situating_context_at_the_cap_is_kept():
+    from index.extract.parse import MAX_SITUATING_CHARS
+
+    text = ("x" * (MAX_SITUATING_CHARS - 1)) + "."
+    raw = json.dumps({"situating_context": text, "entities": []})
+    assert parse_extraction(raw, "c").situating_context == text

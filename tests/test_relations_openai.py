@@ -54,7 +54,7 @@ def test_relationships_come_in_the_same_single_request(tmp_path, index_dir, scri
     assert result.llm_calls == result.parents == len(scripted_openai.chat_calls)
     request = scripted_openai.chat_calls[0]
     schema = request["response_format"]["json_schema"]["schema"]
-    assert schema["required"] == ["entities", "relationships"]
+    assert schema["required"] == ["situating_context", "entities", "relationships"]
     assert set(schema["properties"]["relationships"]["items"]["required"]) >= {
         "source_name", "source_id", "relation_type", "evidence", "confidence", "polarity", "implicit"}
     prompt = request["messages"][-1]["content"]

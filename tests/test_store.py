@@ -189,9 +189,14 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
         "id", "book", "chunk_id", "alias", "normalized", "canonical", "entity_type"]
     assert "'glossary', 'deflist', 'table'" in db["entity_mentions"].schema
     assert {"idx_alias_normalized", "idx_alias_canonical"} <= {i.name for i in db["entity_aliases"].indexes}
+    # m008_situating_context: the model's sentences about a parent chunk, apart from mentions
+    assert [c.name for c in db["situating_contexts"].columns] == ["chunk_id", "context"]
+    assert [(k.column, k.other_table, k.other_column) for k in db["situating_contexts"].foreign_keys] == [
+        ("chunk_id", "chunks", "id")]
+    assert "ON DELETE CASCADE" in db["situating_contexts"].schema
     assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == [
         "m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_rules_definitions",
-        "m004_llm_partial", "m005_book_identity", "m007_llm_batches"]
+        "m004_llm_partial", "m005_book_identity", "m007_llm_batches", "m008_situating_context"]
     # m005_book_identity: a book's source file is its identity
     assert "source" in {c.name for c in db["books"].columns}
     assert "idx_books_source" in {i.name for i in db["books"].indexes}

@@ -93,6 +93,7 @@ def make_client(settings, what: str = "--extractor openai", instead: str = "use 
 
 class OpenAIExtractor:
     name = "openai"
+    situates = True  # its answers carry a situating context for each chunk (prompt.py)
 
     def __init__(self, settings, pack: DomainPack, cache=None, client=None, sleep=time.sleep):
         if client is None:

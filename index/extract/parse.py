@@ -3,7 +3,8 @@
 The answer as a whole must be a JSON object with an ``entities`` list whose items are not
 all malformed, or it is rejected (ParseError: the caller retries, never caches it). Inside it, each entity or relationship
 that does not fit the schema is dropped and counted, not fatal; a missing or malformed
-``relationships`` list counts as none.
+``relationships`` list counts as none. The ``situating_context`` is optional: a missing,
+non-string, empty or oversized one is no context (the chunk's entities still count).
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from pydantic import BaseModel, Field, ValidationError
 from ..models import ChunkExtraction, RawMention, RawRelation
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*)\n```\s*$", re.DOTALL)
+# one or two sentences; the child splitter keeps room for this much beside each child
+# (embed.SITUATING_TOKENS), so a longer one is not a situating context but an essay
+MAX_SITUATING_CHARS = 300
 
 
 class ParseError(ValueError):
@@ -109,5 +113,15 @@ def parse_extraction(raw: str, chunk_id: str) -> ChunkExtraction:
     if relations is not None and not isinstance(relations, list):
         dropped_relations["malformed_relation"] += 1
     extraction.dropped_relations = dict(dropped_relations)
+    extraction.situating_context = parse_situating_context(data.get("situating_context"))
     extraction.raw = data
     return extraction
+
+
+def parse_situating_context(value) -> str | None:
+    """The answer's situating context with its whitespace collapsed, or None when it is not a
+    string, is empty, or is longer than MAX_SITUATING_CHARS."""
+    if not isinstance(value, str):
+        return None
+    text = " ".join(value.split())
+    return text if 0 < len(text) <= MAX_SITUATING_CHARS else None

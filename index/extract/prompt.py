@@ -8,6 +8,12 @@ defined in other books are offered by id ("known entities"). The known-entity bl
 hint that depends on which other books are indexed, so it is left out of the cache key
 (``cache_key`` is computed on the messages built without it); a cached answer is read
 against the known list it was given, which the cache keeps next to it.
+
+The same request also asks for a ``situating_context`` (seed 002's contextual embeddings,
+as in Anthropic's contextual retrieval): one or two sentences, in the model's own words,
+that situate the passage within the book. It is not verified against the passage, so it is
+never a mention nor evidence: it only joins the embedding text of the passage's children
+(index/vectors.py).
 """
 
 from __future__ import annotations
@@ -17,8 +23,9 @@ import json
 
 from ..models import ParentChunk
 from ..packs import DomainPack
+from .parse import MAX_SITUATING_CHARS
 
-PROMPT_VERSION = "entities-relations-v3"
+PROMPT_VERSION = "entities-relations-situating-v4"
 
 SYSTEM = (
     "You extract entities from book passages for a cross-reference index. "
@@ -41,6 +48,10 @@ For each entity give:
 - type: one of the types above
 - mention_type: "defines" if this passage explains or defines the entity, "references" if it only mentions it
 - context: one or two sentences copied verbatim from the passage around the mention
+
+Also give situating_context: one or two short sentences, in your own words (at most
+{situating_chars} characters), that situate this passage within the book to improve search
+retrieval of it: what the section is about and what part of the book it belongs to.
 
 Return JSON matching the schema."""
 
@@ -90,7 +101,7 @@ def response_schema(pack: DomainPack, ontology=None) -> dict:
     schema = _entities_schema(pack)
     if ontology is not None:
         schema["properties"]["relationships"] = {"type": "array", "items": RELATIONSHIP_ITEM}
-        schema["required"] = ["entities", "relationships"]
+        schema["required"] = ["situating_context", "entities", "relationships"]
     return schema
 
 
@@ -98,6 +109,8 @@ def _entities_schema(pack: DomainPack) -> dict:
     return {
         "type": "object",
         "properties": {
+            # first: the model reads the passage as a whole before it lists its entities
+            "situating_context": {"type": "string"},
             "entities": {
                 "type": "array",
                 "items": {
@@ -113,7 +126,7 @@ def _entities_schema(pack: DomainPack) -> dict:
                 },
             }
         },
-        "required": ["entities"],
+        "required": ["situating_context", "entities"],
         "additionalProperties": False,
     }
 
@@ -130,6 +143,7 @@ def build_messages(book: str, parent: ParentChunk, pack: DomainPack, ontology=No
         text=parent.text,
         domain=pack.name,
         types=types,
+        situating_chars=MAX_SITUATING_CHARS,
     )
     if ontology is not None:
         lines = "\n".join(f"- [{k.id}] {k.name} ({k.entity_type})" for k in known)
