@@ -110,12 +110,28 @@ def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str
     return books
 
 
-def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> IngestResult:
-    """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError."""
+@dataclass
+class BookPlan:
+    """A book read and chunked, before any call or write (``plan_book``)."""
+
+    book: BookFile
+    result: IngestResult
+    sections: list = field(default_factory=list)
+    parents: list = field(default_factory=list)
+    known: dict | None = None
+    pending: object | None = None  # its requests in the extractor's shared pool (ingest_all)
+
+    @property
+    def unchanged(self) -> bool:
+        return self.result.status == "unchanged"
+
+
+def plan_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> BookPlan:
+    """Decide whether ``book`` changed and cut it into parent chunks; reads the index, writes nothing."""
     db, settings, pack = job.db, job.settings, job.pack
-    job.events({"event": "book.start", "book": title, "path": str(book.path)})
     existing = store.get_book(db, title)
     result = IngestResult(title=title, path=str(book.path), status="updated" if existing else "added")
+    plan = BookPlan(book, result)
     if (
         existing and not force
         and existing["sha256"] == book.sha256
@@ -124,6 +140,28 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         and not existing.get("partial")
     ):
         result.status = "unchanged"
+        return plan
+    plan.sections, repair = split_sections_report(book.text)
+    if repair.warning:
+        result.warnings.append(f"'{book.path}' {repair.warning}")
+    if not any(s.heading for s in plan.sections):
+        result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
+    plan.parents = parent_chunks(title, plan.sections, settings.parent_tokens)
+    # entities defined in other books, offered to the model by id (a hint: not in the cache key)
+    if job.relations_mode == "llm" and job.extractor.name != "rules":
+        plan.known = derived.known_entities(db, title, plan.parents, pack)
+    return plan
+
+
+def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False,
+                plan: BookPlan | None = None) -> IngestResult:
+    """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError.
+    ``plan``: the book as ``plan_book`` left it, its requests possibly under way."""
+    db, settings, pack = job.db, job.settings, job.pack
+    job.events({"event": "book.start", "book": title, "path": str(book.path)})
+    plan = plan or plan_book(job, book, title, force)
+    result, sections, parents, known = plan.result, plan.sections, plan.parents, plan.known
+    if plan.unchanged:
         with db.atomic():  # a new relation vocabulary re-derives the relationships, nothing else
             derived.refresh_vocabulary(db, job.ontology)
         if job.vectors is not None:
@@ -131,19 +169,14 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         return result
     if job.vectors is not None:
         job.vectors.open()  # a Chroma that refuses fails the book before SQLite is written
-    sections, repair = split_sections_report(book.text)
-    if repair.warning:
-        result.warnings.append(f"'{book.path}' {repair.warning}")
-    if not any(s.heading for s in sections):
-        result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
-    parents = parent_chunks(title, sections, settings.parent_tokens)
     split_children = child_splitter(settings.child_tokens, getattr(job.vectors, "embedder", None))
     children = [c for p in parents for c in split_children(p)]
     mode = job.relations_mode
-    # entities defined in other books, offered to the model by id (a hint: not in the cache key)
-    known = derived.known_entities(db, title, parents, pack) if mode == "llm" and job.extractor.name != "rules" else None
     job.events({"event": "phase.start", "phase": "extract", "book": title, "chunks": len(parents)})
-    run = job.extractor.extract(title, parents, known=known, progress=job.progress)
+    if plan.pending is not None:
+        run = job.extractor.wait(plan.pending, progress=job.progress)
+    else:
+        run = job.extractor.extract(title, parents, known=known, progress=job.progress)
     job.events({"event": "phase.done", "phase": "extract", "book": title, "llm_calls": run.llm_calls, "cache_hits": run.cache_hits})
     result.warnings.extend(run.warnings)
     if run.failed:
@@ -238,20 +271,59 @@ def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force
     end, naming every failed chunk (the books that succeeded are stored)."""
     books = load_books(paths, title)
     results, failures = [], []
-    for book, name in books:
-        try:
-            result = ingest_book(job, book, name, force=force)
-        except ChunksFailed as exc:
-            failures.append(exc)
-            continue
-        for warning in result.warnings:
-            job.warn(warning)
-        results.append(result)
+
+    def on_book(position: int, outcome: IngestResult | CrossbookError) -> None:
+        if isinstance(outcome, ChunksFailed):
+            failures.append(outcome)
+        elif isinstance(outcome, CrossbookError):
+            raise outcome
+        else:
+            for warning in outcome.warnings:
+                job.warn(warning)
+            results.append(outcome)
+
+    ingest_all(job, books, on_book, force=force)
     if failures:
         if len(failures) == 1:
             raise failures[0]
         raise ChunksFailed(" | ".join(str(f) for f in failures), [c for f in failures for c in f.failed])
     return results
+
+
+def ingest_all(job: Ingest, books: list[tuple[BookFile, str]],
+               on_book: Callable[[int, IngestResult | CrossbookError], None], force: bool = False) -> None:
+    """Ingest ``books`` in their order, one write transaction each, calling ``on_book(position,
+    result or the CrossbookError it raised)`` after each (raising there stops the run).
+
+    With an extractor that pools its requests (``start``/``wait``: openai), every changed
+    book's requests are sent first into one shared pool, so later books' requests run while
+    an earlier book waits for its last answer or is written. Entities offered to the model as
+    known are then those of the index as the run found it. Requests not yet sent are dropped
+    when the run ends or stops."""
+    start = getattr(job.extractor, "start", None)
+    plans: list[BookPlan | CrossbookError | None] = [None] * len(books)
+    try:
+        if start is not None:
+            for i, (book, title) in enumerate(books):
+                try:
+                    plan = plans[i] = plan_book(job, book, title, force)
+                    if not plan.unchanged:
+                        plan.pending = start(title, plan.parents, plan.known)
+                except CrossbookError as exc:
+                    plans[i] = exc
+        for i, (book, title) in enumerate(books):
+            plan, plans[i] = plans[i], None
+            if isinstance(plan, CrossbookError):
+                on_book(i, plan)
+                continue
+            try:
+                outcome = ingest_book(job, book, title, force=force, plan=plan)
+            except CrossbookError as exc:
+                outcome = exc
+            on_book(i, outcome)
+    finally:
+        if start is not None:
+            job.extractor.close()
 
 
 def index_refiner(db: Database, settings: Settings):
@@ -318,23 +390,36 @@ def rebuild(job: Ingest, manifest: Path) -> dict:
     summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
     listed: set[str] = set()
     failed_paths: set[Path] = set()
-    for entry in entries:
+    outcomes: dict[int, IngestResult | CrossbookError] = {}
+    readable: list[tuple[int, BookFile, str]] = []
+    for n, entry in enumerate(entries):
         try:
             book = read_book(entry.path) if entry.path.exists() else None
             if book is None:
                 raise BadInput(f"path '{entry.path}' does not exist")
             title = entry.title or book_title(book.text, entry.path.stem)
             listed.add(title)
-            result = ingest_book(job, book, title)
-            for warning in result.warnings:
-                job.warn(warning)
-            summary[result.status].append(title)
+            readable.append((n, book, title))
         except CrossbookError as exc:
-            # a book that failed keeps its previous version: never delete it as "unlisted"
-            if entry.title:
-                listed.add(entry.title)
-            failed_paths.add(entry.path.resolve())
-            summary["failed"].append({"path": str(entry.path), "error": str(exc)})
+            outcomes[n] = exc
+
+    def on_book(position: int, outcome: IngestResult | CrossbookError) -> None:
+        outcomes[readable[position][0]] = outcome
+        if isinstance(outcome, IngestResult):
+            for warning in outcome.warnings:
+                job.warn(warning)
+
+    ingest_all(job, [(book, title) for _, book, title in readable], on_book)
+    for n, entry in enumerate(entries):
+        outcome = outcomes[n]
+        if isinstance(outcome, IngestResult):
+            summary[outcome.status].append(outcome.title)
+            continue
+        # a book that failed keeps its previous version: never delete it as "unlisted"
+        if entry.title:
+            listed.add(entry.title)
+        failed_paths.add(entry.path.resolve())
+        summary["failed"].append({"path": str(entry.path), "error": str(outcome)})
     for title in store.book_titles(job.db):
         stored_path = Path(store.get_book(job.db, title)["path"]).resolve()
         if title not in listed and stored_path not in failed_paths:
