@@ -67,6 +67,17 @@ def open_db(index_dir: Path, *, create: bool = False) -> Database:
     return db
 
 
+def open_for_planning(index_dir: Path) -> Database:
+    """The index read-only, or an empty in-memory one when there is none yet: for a dry run,
+    which writes nothing, not even the index directory. Raises NotAnIndex, IndexReadOnly."""
+    db_path = index_dir / "crossbook.db"
+    if not db_path.is_file():
+        db = Database(memory=True)
+        migrations.apply(db)
+        return db
+    return _open_read_only(db_path)
+
+
 def _writable(db_path: Path) -> bool:
     """Whether SQLite can write the index: the file, and its directory (WAL side files)."""
     return os.access(db_path, os.W_OK) and os.access(db_path.parent, os.W_OK)

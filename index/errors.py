@@ -56,3 +56,7 @@ class ConfigError(CrossbookError):
 
 class IndexBusy(CrossbookError):
     """Another process holds the index lock for too long."""
+
+
+class BudgetExceeded(CrossbookError):
+    """An ingest's estimated LLM cost is over --max-cost (nothing was called or written)."""

@@ -383,6 +383,21 @@ def read_manifest(path: Path) -> list[ManifestBook]:
     return out
 
 
+def read_manifest_books(entries: list[ManifestBook]) -> tuple[list[tuple[int, BookFile, str]], dict[int, CrossbookError]]:
+    """Read each entry's book: (position, book, title) of those read, and the error of each
+    other position."""
+    readable, unreadable = [], {}
+    for n, entry in enumerate(entries):
+        try:
+            book = read_book(entry.path) if entry.path.exists() else None
+            if book is None:
+                raise BadInput(f"path '{entry.path}' does not exist")
+            readable.append((n, book, entry.title or book_title(book.text, entry.path.stem)))
+        except CrossbookError as exc:
+            unreadable[n] = exc
+    return readable, unreadable
+
+
 def rebuild(job: Ingest, manifest: Path) -> dict:
     """Reconcile the index with a manifest: add, update, delete, skip; failures are reported
     per book and do not stop the others. Returns the summary."""
@@ -390,18 +405,9 @@ def rebuild(job: Ingest, manifest: Path) -> dict:
     summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
     listed: set[str] = set()
     failed_paths: set[Path] = set()
-    outcomes: dict[int, IngestResult | CrossbookError] = {}
-    readable: list[tuple[int, BookFile, str]] = []
-    for n, entry in enumerate(entries):
-        try:
-            book = read_book(entry.path) if entry.path.exists() else None
-            if book is None:
-                raise BadInput(f"path '{entry.path}' does not exist")
-            title = entry.title or book_title(book.text, entry.path.stem)
-            listed.add(title)
-            readable.append((n, book, title))
-        except CrossbookError as exc:
-            outcomes[n] = exc
+    readable, unreadable = read_manifest_books(entries)
+    outcomes: dict[int, IngestResult | CrossbookError] = dict(unreadable)
+    listed.update(title for _, _, title in readable)
 
     def on_book(position: int, outcome: IngestResult | CrossbookError) -> None:
         outcomes[readable[position][0]] = outcome
