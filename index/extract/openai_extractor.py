@@ -1,9 +1,12 @@
 """The OpenAI-compatible extractor: one chat completion per parent chunk (more on faults).
 
 The only module that imports ``openai``. Works against OpenAI, Ollama, vLLM or a llama.cpp
-server (``base_url``). Requests run ``concurrency`` at a time; 429, 5xx and dropped
-connections are retried with exponential backoff that honours ``Retry-After``; a request
-that stalls past ``request_timeout`` is retried at once (it has waited already).
+server (``base_url``). The requests of every book go through one pool (request_pool.py),
+``concurrency`` at a time, fewer after a 429; ``plan`` says what a book needs without a
+call (cached answers, prompts: the dry run's estimate), ``start`` sends it, ``wait``
+collects it. 429, 5xx and dropped connections are retried with exponential backoff that
+honours ``Retry-After``; a request that stalls past ``request_timeout`` is retried at once
+(it has waited already).
 
 An answer that is truncated, refused, empty, not JSON, off the schema or whose items are
 all malformed is invalid: it is asked again, then asked again with the validation error,
