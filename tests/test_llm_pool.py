@@ -10,7 +10,7 @@ import pytest
 from index.db import open_db
 from index.errors import ChunksFailed
 from index.extract.openai_extractor import OpenAIExtractor
-from index.extract.request_pool import RequestPool
+from index.extract.request_pool import PoolClosed, RequestPool
 from index.packs import load_pack
 from index.errors import ExtractionFailed
 from index.pipeline import Ingest, ingest_paths
@@ -195,3 +195,15 @@ def test_rate_limits_lower_the_requests_in_flight(tmp_path, index_dir, scripted_
     parents = sum(r.parents for r in results)
     assert sum(r.llm_calls for r in results) == 2 * parents
     assert snapshot(index_dir)["mentions"]
+
+
+def test_a_closed_pool_sends_no_retry():
+    """After the run (finished, failed or interrupted) a retry of a request still running
+    must not reach a server: the slot refuses it."""
+    pool = RequestPool(2)
+    with pool.slot():
+        pass
+    pool.close()
+    with pytest.raises(PoolClosed):
+        with pool.slot():
+            pass

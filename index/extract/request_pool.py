@@ -23,6 +23,10 @@ from typing import Callable, Iterator
 SPARE_THREADS = 4
 
 
+class PoolClosed(Exception):
+    """The run is over (finished, failed or interrupted): a request not yet sent is not sent."""
+
+
 class RequestPool:
     def __init__(self, concurrency: int):
         self.concurrency = max(1, concurrency)
@@ -30,6 +34,7 @@ class RequestPool:
         self.in_flight = 0
         self.max_in_flight = 0  # the most requests seen in flight at once (bench/bench_llm_pool.py)
         self._successes = 0
+        self.closed = False
         self._cond = threading.Condition()
         self._done: queue.SimpleQueue[Future] = queue.SimpleQueue()
         # a few more threads than places: a thread parsing its answer leaves its place to another
@@ -48,10 +53,14 @@ class RequestPool:
 
     @contextmanager
     def slot(self) -> Iterator[None]:
-        """Hold one of the ``limit`` in-flight places for the length of one HTTP request."""
+        """Hold one of the ``limit`` in-flight places for the length of one HTTP request.
+        Raises PoolClosed once the pool is closed: a retry after the run must not reach a
+        server (in tests, another test's server on the same port)."""
         with self._cond:
-            while self.in_flight >= self.limit:
+            while self.in_flight >= self.limit and not self.closed:
                 self._cond.wait()
+            if self.closed:
+                raise PoolClosed()
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
@@ -79,5 +88,8 @@ class RequestPool:
                 self._cond.notify()
 
     def close(self) -> None:
-        """Drop the requests that have not started; do not wait for those in flight."""
+        """Drop the requests that have not started and any retry; do not wait for those in flight."""
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
         self._executor.shutdown(wait=False, cancel_futures=True)
