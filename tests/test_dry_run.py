@@ -3,6 +3,7 @@ written, tokens counted on the prompts a real run sends."""
 
 from __future__ import annotations
 
+import gc
 import json
 
 import pytest
@@ -57,13 +58,16 @@ def test_openai_dry_run_calls_nothing_and_counts_the_prompts_a_real_run_sends(
 def test_dry_run_on_an_index_counts_cached_answers_and_writes_nothing(cli, books, index_dir, scripted_openai, openai_args):
     assert cli("ingest", *books, *openai_args).exit_code == 0
     write(books[0], BOOK_A.replace("loses 1 Speed", "loses 2 Speed"))
+    gc.collect()   # the ingest's connection is closed (and its WAL checkpointed) now, not mid-test
     before, db_bytes = snapshot(index_dir), (index_dir / "crossbook.db").read_bytes()
     calls = len(scripted_openai.history)
     estimate = json.loads(cli("ingest", *books, *openai_args, "--dry-run", "--json").stdout)
     assert len(scripted_openai.history) == calls
     assert [(b["status"], b["requests"], b["cached"]) for b in estimate["books"]] == [
         ("updated", 1, 5), ("unchanged", 0, 0)]
+    gc.collect()
     assert snapshot(index_dir) == before and (index_dir / "crossbook.db").read_bytes() == db_bytes
+    assert not (index_dir / "crossbook.db-wal").exists() or (index_dir / "crossbook.db-wal").stat().st_size == 0
 
 
 def test_max_cost_stops_before_any_call_naming_the_estimate(cli, books, index_dir, scripted_openai, openai_args):
