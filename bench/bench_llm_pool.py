@@ -1,12 +1,12 @@
 """Benchmark: LLM request throughput across books (issue 11 item 4).
 
 Generates --books books of --sections parent chunks each and ingests them in one run
-through the scripted OpenAI-compatible server of tests/fakes.py, which answers every
-request after --latency seconds. Prints the wall time of the whole ingest (chunking,
+through the scripted OpenAI-compatible server of tests/fakes.py, run in its own process,
+which answers every request after --latency seconds. Prints the wall time of the whole ingest (chunking,
 requests, writes), the ideal time (parents x latency / concurrency), their ratio, and the
-most requests in flight at once (counted by the server). ``--per-book`` ingests the books
-one call each, as every book had its own pool before, for comparison. Records figures
-under "llm_pool" in bench/results.json (or "llm_pool_per_book"). Asserts nothing.
+most requests in flight at once (counted by the server); then the same books ingested one
+call each (as when every book had its own pool), and once at zero latency with
+--concurrency 8. Records figures under "llm_pool" in bench/results.json. Asserts nothing.
 
     python bench/bench_llm_pool.py [--books 10] [--sections 20] [--latency 0.3] [--concurrency 16]
 """
@@ -14,6 +14,8 @@ under "llm_pool" in bench/results.json (or "llm_pool_per_book"). Asserts nothing
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -43,22 +45,51 @@ def make_books(target: Path, books: int, sections: int) -> list[Path]:
     return paths
 
 
-def run(args, per_book: bool) -> dict:
-    with tempfile.TemporaryDirectory() as tmp, ScriptedOpenAI() as server:
-        tmp = Path(tmp)
+class ServerProcess:
+    """The scripted server in its own process (a real endpoint is remote: its CPU is not the
+    client's); quacks like ScriptedOpenAI for base_url and max_in_flight."""
+
+    def __init__(self, latency: float):
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(latency)], cwd=ROOT,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.base_url = self.proc.stdout.readline().strip()
+        self.max_in_flight = 0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.stdin.close()   # the server's signal to stop and report
+        self.max_in_flight = int(self.proc.stdout.readline() or 0)
+        self.proc.wait(timeout=30)
+
+
+def serve(latency: float) -> None:
+    with ScriptedOpenAI() as server:
         server.responder = heading_responder()
-        server.latency = args.latency
+        server.latency = latency
+        print(server.base_url, flush=True)
+        sys.stdin.read()
+        print(server.max_in_flight, flush=True)
+
+
+def run(args, per_book: bool) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
         books = make_books(tmp / "books", args.books, args.sections)
-        settings = openai_settings(tmp / "index", server, concurrency=args.concurrency, request_timeout=60.0)
-        db = open_db(settings.index_dir, create=True)
-        extractor = OpenAIExtractor(settings, load_pack("generic"), cache=db)
-        job = Ingest(db, settings, extractor=extractor)
-        started = time.perf_counter()
-        if per_book:
-            results = [r for path in books for r in ingest_paths(job, [path])]
-        else:
-            results = ingest_paths(job, books)
-        wall = time.perf_counter() - started
+        server = ServerProcess(args.latency)
+        with server:
+            settings = openai_settings(tmp / "index", server, concurrency=args.concurrency, request_timeout=60.0)
+            db = open_db(settings.index_dir, create=True)
+            extractor = OpenAIExtractor(settings, load_pack("generic"), cache=db)
+            job = Ingest(db, settings, extractor=extractor)
+            started = time.perf_counter()
+            if per_book:
+                results = [r for path in books for r in ingest_paths(job, [path])]
+            else:
+                results = ingest_paths(job, books)
+            wall = time.perf_counter() - started
         parents = sum(r.parents for r in results)
         calls = sum(r.llm_calls for r in results)
         ideal = parents * args.latency / args.concurrency
@@ -73,15 +104,24 @@ def main() -> None:
     parser.add_argument("--sections", type=int, default=20, help="parent chunks per book")
     parser.add_argument("--latency", type=float, default=0.3, help="seconds per answer")
     parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--per-book", action="store_true", help="one ingest call per book (the old per-book pools)")
+    parser.add_argument("--serve", type=float, help=argparse.SUPPRESS)   # the server process
     args = parser.parse_args()
-    figures = run(args, args.per_book)
-    print(f"LLM pool ({'one ingest per book' if args.per_book else 'one shared pool'}): "
-          f"{figures['parents']} parents in {figures['books']} books, {figures['llm_calls']} calls, "
-          f"latency {args.latency} s, concurrency {args.concurrency}: wall {figures['wall_s']:.2f} s, "
-          f"ideal {figures['ideal_s']:.2f} s, ratio {figures['ratio']}, "
-          f"max in flight {figures['max_in_flight']}")
-    record("llm_pool_per_book" if args.per_book else "llm_pool", figures)
+    if args.serve is not None:
+        serve(args.serve)
+        return
+    load = os.getloadavg()[0]
+    pooled = run(args, per_book=False)
+    per_book = run(args, per_book=True)
+    zero = run(argparse.Namespace(**{**vars(args), "latency": 0.0, "concurrency": 8}), per_book=False)
+    print(f"LLM pool: {pooled['parents']} parents in {pooled['books']} books, {pooled['llm_calls']} calls, "
+          f"latency {args.latency} s, concurrency {args.concurrency} (load average {load:.1f})")
+    print(f"  one shared pool:     wall {pooled['wall_s']:.2f} s, ideal {pooled['ideal_s']:.2f} s, "
+          f"ratio {pooled['ratio']:.2f}, max in flight {pooled['max_in_flight']}")
+    print(f"  one ingest per book: wall {per_book['wall_s']:.2f} s, ratio {per_book['ratio']:.2f}")
+    print(f"  zero latency, concurrency 8: wall {zero['wall_s']:.2f} s, max in flight {zero['max_in_flight']}")
+    record("llm_pool", {**pooled, "per_book_wall_s": per_book["wall_s"], "per_book_ratio": per_book["ratio"],
+                        "zero_latency_wall_s": zero["wall_s"], "zero_latency_max_in_flight": zero["max_in_flight"],
+                        "load_average": round(load, 2)})
 
 
 if __name__ == "__main__":
