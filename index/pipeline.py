@@ -298,8 +298,9 @@ def ingest_all(job: Ingest, books: list[tuple[BookFile, str]],
     With an extractor that pools its requests (``start``/``wait``: openai), every changed
     book's requests are sent first into one shared pool, so later books' requests run while
     an earlier book waits for its last answer or is written. Entities offered to the model as
-    known are then those of the index as the run found it. Requests not yet sent are dropped
-    when the run ends or stops."""
+    known are then those of the index as the run found it. When the run stops on an error,
+    requests not yet sent are dropped and those under way are waited for and cached; on
+    Ctrl-C nothing is waited for."""
     start = getattr(job.extractor, "start", None)
     plans: list[BookPlan | CrossbookError | None] = [None] * len(books)
     try:
@@ -321,6 +322,10 @@ def ingest_all(job: Ingest, books: list[tuple[BookFile, str]],
             except CrossbookError as exc:
                 outcome = exc
             on_book(i, outcome)
+    except Exception:
+        if start is not None:
+            job.extractor.settle()   # the answers of requests already sent are cached, not lost
+        raise
     finally:
         if start is not None:
             job.extractor.close()

@@ -93,27 +93,36 @@ def test_a_failing_chunk_in_book_one_loses_no_answer_of_book_two(tmp_path, index
 
 
 def test_an_endpoint_refusal_in_one_book_keeps_the_others_answers_cached(tmp_path, index_dir, scripted_openai):
-    """An HTTP 400 fails book one's turn (the run stops); book two's answers, which came in
-    meanwhile, are in the cache: the next run asks only what was refused."""
+    """An HTTP 400 fails book one's turn and the run stops, but the answers of requests
+    already sent (all of book two's: the refusal waits for them) are cached first, so the
+    next run asks only what was refused."""
     clean = heading_responder()
+    book_two_asked = threading.Event()
 
     def respond(request):
-        if passage_of(request).startswith("### Prone\n"):
-            return 400, {}, {"error": {"message": "bad request"}}
+        passage = passage_of(request)
+        if passage.startswith("### Shield\nThe Shield spell"):
+            book_two_asked.set()
+        if passage.startswith("### Prone\n"):
+            refusal = {"error": {"message": "bad request"}}
+            return 400, {}, (refusal if book_two_asked.is_set() else Stall(60.0, refusal))
         return clean(request)
 
     scripted_openai.responder = respond
-    books = _books(tmp_path)[:2]
-    with pytest.raises(ExtractionFailed, match="refused"):
-        ingest_paths(_job(index_dir, scripted_openai, concurrency=1), books)
+    watcher = threading.Thread(target=lambda: (book_two_asked.wait(20), scripted_openai.stopping.set()))
+    watcher.start()
+    try:
+        with pytest.raises(ExtractionFailed, match="refused"):
+            ingest_paths(_job(index_dir, scripted_openai, concurrency=3, request_timeout=120.0), _books(tmp_path)[:2])
+    finally:
+        book_two_asked.set()
+        watcher.join()
     db = open_db(index_dir)
     assert db.execute("SELECT count(*) FROM books").fetchone()[0] == 0
     scripted_openai.responder = clean
     before = len(scripted_openai.chat_calls)
-    results = ingest_paths(_job(index_dir, scripted_openai), books)
-    asked_again = len(scripted_openai.chat_calls) - before
-    assert asked_again == sum(r.llm_calls for r in results)
-    # Grimoire's answers arrived while Core Rules waited: none is asked again
+    results = ingest_paths(_job(index_dir, scripted_openai), _books(tmp_path)[:2])
+    assert len(scripted_openai.chat_calls) - before == sum(r.llm_calls for r in results) == 1
     assert results[1].llm_calls == 0 and results[1].cache_hits == results[1].parents
 
 

@@ -241,8 +241,21 @@ class OpenAIExtractor:
             self.close()
             raise
 
+    def settle(self) -> None:
+        """When a run stops on an error: send nothing more, but wait for the requests already
+        sent and cache their answers (they are paid for; the next run will not ask again)."""
+        if self._pool is None:
+            return
+        self._pool.close()
+        while self._owners:
+            future = self._pool.next_done()
+            owner = self._owners.pop(future, None)
+            if owner is not None:
+                owner.absorb(future)
+
     def close(self) -> None:
-        """On an error or Ctrl-C: drop the requests that have not started, do not wait for the rest."""
+        """At the end of a run, or on Ctrl-C: drop the requests that have not started, do not
+        wait for the rest."""
         if self._pool is not None:
             self._pool.close()
             self._pool = None
