@@ -3,8 +3,9 @@
 Generates --books books of --sections parent chunks each and ingests them in one run
 through the scripted OpenAI-compatible server of tests/fakes.py, run in its own process,
 which answers every request after --latency seconds. Prints the wall time of the whole ingest (chunking,
-requests, writes), the ideal time (parents x latency / concurrency), their ratio, and the
-most requests in flight at once (counted by the server); then the same books ingested one
+requests, writes), the ideal time (parents x latency / concurrency), their ratio, the
+most requests in flight at once and the span from the first request to the last answer
+(both seen by the server); then the same books ingested one
 call each (as when every book had its own pool), and once at zero latency with
 --concurrency 8. Records figures under "llm_pool" in bench/results.json. Asserts nothing.
 
@@ -54,24 +55,34 @@ class ServerProcess:
             [sys.executable, __file__, "--serve", str(latency)], cwd=ROOT,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.base_url = self.proc.stdout.readline().strip()
-        self.max_in_flight = 0
+        self.max_in_flight, self.span = 0, 0.0
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.proc.stdin.close()   # the server's signal to stop and report
-        self.max_in_flight = int(self.proc.stdout.readline() or 0)
+        in_flight, span = (self.proc.stdout.readline().split() or ["0", "0"])
+        self.max_in_flight, self.span = int(in_flight), float(span)
         self.proc.wait(timeout=30)
 
 
 def serve(latency: float) -> None:
+    arrivals = []
+    answer = heading_responder()
+
+    def respond(request):
+        arrivals.append(time.perf_counter())
+        return answer(request)
+
     with ScriptedOpenAI() as server:
-        server.responder = heading_responder()
+        server.responder = respond
         server.latency = latency
         print(server.base_url, flush=True)
         sys.stdin.read()
-        print(server.max_in_flight, flush=True)
+        # the requests' span: first arrival to the last answer (the last arrival + latency)
+        span = arrivals[-1] + latency - arrivals[0] if arrivals else 0.0
+        print(server.max_in_flight, span, flush=True)
 
 
 def run(args, per_book: bool) -> dict:
@@ -95,7 +106,8 @@ def run(args, per_book: bool) -> dict:
         ideal = parents * args.latency / args.concurrency
         return {"books": args.books, "parents": parents, "llm_calls": calls, "latency_s": args.latency,
                 "concurrency": args.concurrency, "wall_s": round(wall, 3), "ideal_s": round(ideal, 3),
-                "ratio": round(wall / ideal, 3) if ideal else None, "max_in_flight": server.max_in_flight}
+                "ratio": round(wall / ideal, 3) if ideal else None, "max_in_flight": server.max_in_flight,
+                "requests_s": round(server.span, 3), "requests_ratio": round(server.span / ideal, 3) if ideal else None}
 
 
 def main() -> None:
@@ -116,7 +128,8 @@ def main() -> None:
     print(f"LLM pool: {pooled['parents']} parents in {pooled['books']} books, {pooled['llm_calls']} calls, "
           f"latency {args.latency} s, concurrency {args.concurrency} (load average {load:.1f})")
     print(f"  one shared pool:     wall {pooled['wall_s']:.2f} s, ideal {pooled['ideal_s']:.2f} s, "
-          f"ratio {pooled['ratio']:.2f}, max in flight {pooled['max_in_flight']}")
+          f"ratio {pooled['ratio']:.2f}, max in flight {pooled['max_in_flight']}; first request to last "
+          f"answer {pooled['requests_s']:.2f} s, ratio {pooled['requests_ratio']:.2f}")
     print(f"  one ingest per book: wall {per_book['wall_s']:.2f} s, ratio {per_book['ratio']:.2f}")
     print(f"  zero latency, concurrency 8: wall {zero['wall_s']:.2f} s, max in flight {zero['max_in_flight']}")
     record("llm_pool", {**pooled, "per_book_wall_s": per_book["wall_s"], "per_book_ratio": per_book["ratio"],

@@ -4,6 +4,7 @@ while an earlier book waits, books are still written one transaction each, in or
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -31,25 +32,13 @@ def _books(tmp_path):
     return [write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B), write(tmp_path / "c.md", BOOK_C)]
 
 
-def test_every_book_is_asked_before_the_first_is_written_and_written_in_order(tmp_path, index_dir, scripted_openai):
-    clean = heading_responder()
-    seen_before_write: list[int] = []
+def test_one_request_per_parent_and_one_write_per_book_in_order(tmp_path, index_dir, scripted_openai):
     events = []
-
-    def on_event(event):
-        events.append(event)
-        if event.get("event") == "phase.start" and event.get("phase") == "write" and not seen_before_write:
-            seen_before_write.append(len(scripted_openai.chat_calls))
-
-    scripted_openai.responder = clean
-    books = _books(tmp_path)
-    job = _job(index_dir, scripted_openai, events=on_event, concurrency=4)
-    results = ingest_paths(job, books)
-    parents = sum(r.parents for r in results)
-    # one request per parent chunk, all of them sent before the first book was written
+    scripted_openai.responder = heading_responder()
+    job = _job(index_dir, scripted_openai, events=events.append, concurrency=4)
+    results = ingest_paths(job, _books(tmp_path))
     assert [r.llm_calls for r in results] == [r.parents for r in results]
-    assert len(scripted_openai.chat_calls) == parents == seen_before_write[0]
-    # one write per book, in the books' order
+    assert len(scripted_openai.chat_calls) == sum(r.parents for r in results)
     writes = [e["book"] for e in events if e.get("event") == "phase.start" and e.get("phase") == "write"]
     assert writes == ["Core Rules", "Grimoire", "Bestiary"]
     assert [r[0] for r in job.db.execute("SELECT title FROM books ORDER BY rowid")] == writes
@@ -216,3 +205,31 @@ def test_a_closed_pool_sends_no_retry():
     with pytest.raises(PoolClosed):
         with pool.slot():
             pass
+
+
+def test_places_are_given_in_the_order_asked():
+    """A thread that just finished a request does not jump ahead of those waiting (they would
+    starve, and their book be written last)."""
+    pool = RequestPool(1)
+    order: list[str] = []
+
+    def ask(name: str) -> None:
+        with pool.slot():
+            order.append(name)
+
+    try:
+        with pool.slot():
+            first = threading.Thread(target=ask, args=("first waiter",))
+            first.start()
+            while pool.waiting < 1:
+                time.sleep(0.001)
+            second = threading.Thread(target=ask, args=("second waiter",))
+            second.start()
+            while pool.waiting < 2:
+                time.sleep(0.001)
+        ask("the thread that just released")
+        first.join()
+        second.join()
+        assert order == ["first waiter", "second waiter", "the thread that just released"]
+    finally:
+        pool.close()

@@ -35,6 +35,7 @@ class RequestPool:
         self.max_in_flight = 0  # the most requests seen in flight at once (bench/bench_llm_pool.py)
         self._successes = 0
         self.closed = False
+        self._tickets = self._serving = 0
         self._cond = threading.Condition()
         self._done: queue.SimpleQueue[Future] = queue.SimpleQueue()
         # a few more threads than places: a thread parsing its answer leaves its place to another
@@ -57,18 +58,30 @@ class RequestPool:
         Raises PoolClosed once the pool is closed: a retry after the run must not reach a
         server (in tests, another test's server on the same port)."""
         with self._cond:
-            while self.in_flight >= self.limit and not self.closed:
+            # places go in the order asked: a thread that just finished a request must not
+            # jump ahead of one waiting (the spare threads' requests, an earlier book's, starved)
+            ticket = self._tickets
+            self._tickets += 1
+            while (self.in_flight >= self.limit or ticket != self._serving) and not self.closed:
                 self._cond.wait()
             if self.closed:
                 raise PoolClosed()
+            self._serving += 1
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            self._cond.notify_all()   # the next ticket may fit too
         try:
             yield
         finally:
             with self._cond:
                 self.in_flight -= 1
-                self._cond.notify()
+                self._cond.notify_all()
+
+    @property
+    def waiting(self) -> int:
+        """Requests waiting for a place."""
+        with self._cond:
+            return self._tickets - self._serving
 
     def rate_limited(self) -> None:
         """The server answered 429: fewer requests at once."""
@@ -85,7 +98,7 @@ class RequestPool:
             if self._successes >= self.limit:
                 self.limit += 1
                 self._successes = 0
-                self._cond.notify()
+                self._cond.notify_all()
 
     def close(self) -> None:
         """Drop the requests that have not started and any retry; do not wait for those in flight."""
