@@ -220,10 +220,7 @@ class OpenAIExtractor:
         pending.progress = progress
         pending.report()
         while pending.futures:
-            future = self._pool.next_done()
-            owner = self._owners.pop(future, None)
-            if owner is not None:
-                owner.absorb(future)
+            self._absorb_next()
         run = pending.result()
         self.calls += run.llm_calls
         return run
@@ -248,10 +245,14 @@ class OpenAIExtractor:
             return
         self._pool.close()
         while self._owners:
-            future = self._pool.next_done()
-            owner = self._owners.pop(future, None)
-            if owner is not None:
-                owner.absorb(future)
+            self._absorb_next()
+
+    def _absorb_next(self) -> None:
+        """Wait for the next request of any book to finish, and hand it to its book."""
+        future = self._pool.next_done()
+        owner = self._owners.pop(future, None)
+        if owner is not None:
+            owner.absorb(future)
 
     def close(self) -> None:
         """At the end of a run, or on Ctrl-C: drop the requests that have not started, do not
