@@ -7,7 +7,8 @@ answers are in the LLM cache, and the exact prompt of every other chunk (the ext
 each message's text plus 4 tokens of chat framing, 3 for the reply, and the JSON schema sent
 as the structured-output format. The answer's length cannot be counted before it is given:
 it is estimated as ``output_ratio`` x the passage's tokens + ``output_per_request`` (the
-price table's ``[estimate]``). The price comes from the table shipped in
+price table's ``[estimate]``), the ratio measured on the index's own cached answers of the
+model once there are enough of them (unless a price table file sets it). The price comes from the table shipped in
 ``index/prices.toml``, overridden key by key by ``Settings.price_table``.
 """
 
@@ -24,10 +25,14 @@ from .books import BookFile
 from .config import Settings
 from .db import open_for_planning
 from .errors import BudgetExceeded, ConfigError
+from .extract.prompt import PROMPT_VERSION
 from .pipeline import Ingest, ManifestBook, plan_book, read_manifest_books
 from .tokens import count_tokens
 
 MESSAGE_FRAMING_TOKENS = 4   # per chat message (role, separators)
+# the output ratio is measured on this index's own cached answers once it holds this many
+CALIBRATION_MIN_ANSWERS = 10
+CALIBRATION_MAX_ANSWERS = 500
 REPLY_PRIMING_TOKENS = 3
 
 
@@ -39,6 +44,7 @@ class PriceTable:
     output_ratio: float
     output_per_request: int
     source: str
+    ratio_given: bool = False   # the override file sets output_ratio: it wins over a measured one
 
     def price(self, model: str) -> tuple[str, float, float] | None:
         """(table key, input, output) for ``model``; a dated snapshot ("gpt-4o-mini-2024-07-18")
@@ -66,6 +72,7 @@ def load_price_table(override: str | None = None) -> PriceTable:
         source = f"price table {path} over the shipped one"
     models: dict[str, tuple[float, float]] = {}
     estimate: dict = {}
+    ratio_given = len(tables) > 1 and "output_ratio" in (tables[-1].get("estimate") or {})
     for table in tables:
         for model, price in (table.get("models") or {}).items():
             try:
@@ -75,9 +82,24 @@ def load_price_table(override: str | None = None) -> PriceTable:
                                   "per million tokens") from None
         estimate.update(table.get("estimate") or {})
     try:
-        return PriceTable(models, float(estimate["output_ratio"]), int(estimate["output_per_request"]), source)
+        return PriceTable(models, float(estimate["output_ratio"]), int(estimate["output_per_request"]), source,
+                          ratio_given)
     except (KeyError, TypeError, ValueError):
         raise ConfigError(f"{source}: [estimate] needs output_ratio and output_per_request") from None
+
+
+def measured_output_ratio(db, model: str, per_request: int) -> tuple[float, int] | None:
+    """(output tokens per passage token, answers) shown by the cached answers of ``model``
+    for the chunks stored, less ``per_request`` each; None under CALIBRATION_MIN_ANSWERS."""
+    rows = db.execute(
+        "SELECT c.text, l.response FROM llm_cache l JOIN llm_cache_chunks k ON k.key = l.key"
+        " JOIN chunks c ON c.id = k.chunk_id WHERE l.model = ? AND l.prompt_version = ?"
+        " ORDER BY k.chunk_id LIMIT ?", [model, PROMPT_VERSION, CALIBRATION_MAX_ANSWERS]).fetchall()
+    if len(rows) < CALIBRATION_MIN_ANSWERS:
+        return None
+    passages = sum(count_tokens(text) for text, _ in rows)
+    answers = sum(count_tokens(response) for _, response in rows)
+    return max(0.0, (answers - per_request * len(rows)) / max(1, passages)), len(rows)
 
 
 def prompt_tokens(messages: list[dict], schema: dict) -> int:
@@ -116,6 +138,15 @@ def _estimate(job: Ingest, books: list[tuple[BookFile, str]], force: bool) -> di
     extractor = job.extractor
     plan_requests = getattr(extractor, "plan", None)   # only an LLM extractor has requests to plan
     table = load_price_table(job.settings.price_table) if plan_requests is not None else None
+    ratio, ratio_note = None, None
+    if table is not None:
+        ratio = table.output_ratio
+        ratio_note = f"{ratio:g} ([estimate] output_ratio of the {table.source})"
+        measured = None if table.ratio_given else measured_output_ratio(job.db, extractor.model,
+                                                                        table.output_per_request)
+        if measured is not None:
+            ratio = round(measured[0], 4)
+            ratio_note = f"{ratio:g}, measured on {measured[1]} cached answers of {extractor.model}"
     rows = []
     for book, title in books:
         plan = plan_book(job, book, title, force)
@@ -128,7 +159,7 @@ def _estimate(job: Ingest, books: list[tuple[BookFile, str]], force: bool) -> di
             row["requests"] = len(requests.requests)
             for i, request in requests.requests.items():
                 row["prompt_tokens"] += prompt_tokens(request.messages, extractor.schema)
-                row["output_tokens_estimate"] += (round(table.output_ratio * count_tokens(plan.parents[i].text))
+                row["output_tokens_estimate"] += (round(ratio * count_tokens(plan.parents[i].text))
                                                   + table.output_per_request)
         rows.append(row)
     totals = {k: sum(r[k] for r in rows) for k in ("parents", "cached", "requests", "prompt_tokens",
@@ -138,9 +169,9 @@ def _estimate(job: Ingest, books: list[tuple[BookFile, str]], force: bool) -> di
     if plan_requests is None:
         estimate["notes"].append(f"the {extractor.name} extractor makes no LLM calls: no LLM cost")
     else:
+        estimate["output_ratio"] = ratio
         estimate["notes"].append(
-            f"output tokens estimated as {table.output_ratio:g} x passage tokens + "
-            f"{table.output_per_request} per request ([estimate] of the price table)")
+            f"output tokens estimated as {ratio_note} x passage tokens + {table.output_per_request} per request")
         found = table.price(extractor.model)
         if found is None:
             estimate["cost_usd"] = None if totals["requests"] else 0.0

@@ -124,3 +124,25 @@ def test_rebuild_dry_run_lists_books_and_deletions_and_calls_nothing(cli, books,
     assert len(scripted_openai.history) == calls
     assert [(b["title"], b["status"]) for b in estimate["books"]] == [("Core Rules", "unchanged")]
     assert estimate["deleted"] == ["Grimoire"] and "gone.md" in estimate["failed"][0]["path"]
+
+
+def test_the_output_ratio_is_measured_on_the_cached_answers(cli, corpus, index_dir, tmp_path, openai_args):
+    books = [corpus / "core_rules.md", corpus / "grimoire.md", corpus / "bestiary.md"]
+    shipped = json.loads(cli("ingest", *books, *openai_args, "--dry-run", "--json").stdout)
+    assert shipped["output_ratio"] == load_price_table().output_ratio   # nothing cached yet
+    assert cli("ingest", *books, *openai_args).exit_code == 0
+    books[1].write_text(books[1].read_text().replace("Cost: 3 Ember.", "Cost: 4 Ember.", 1))
+    estimate = json.loads(cli("ingest", *books, *openai_args, "--dry-run", "--json").stdout)
+    from index.db import open_db
+    from index.tokens import count_tokens
+
+    rows = open_db(index_dir).execute(
+        "SELECT c.text, l.response FROM llm_cache l JOIN llm_cache_chunks k ON k.key = l.key"
+        " JOIN chunks c ON c.id = k.chunk_id").fetchall()
+    per_request = load_price_table().output_per_request
+    expected = (sum(count_tokens(r) for _, r in rows) - per_request * len(rows)) / sum(count_tokens(t) for t, _ in rows)
+    assert estimate["requests"] == 1 and estimate["output_ratio"] == pytest.approx(max(0.0, expected), abs=1e-4)
+    assert any(f"measured on {len(rows)} cached answers" in n for n in estimate["notes"])
+    table = write(tmp_path / "ratio.toml", "[estimate]\noutput_ratio = 2.0\n")
+    given = json.loads(cli("ingest", *books, *openai_args, "--dry-run", "--json", "--price-table", table).stdout)
+    assert given["output_ratio"] == 2.0
