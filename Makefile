@@ -44,6 +44,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_embed.py --chunks 500
 	$(BIN)/python bench/bench_child_window.py
 	$(BIN)/python bench/bench_startup.py
+	$(BIN)/python bench/bench_llm_pool.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_INDEX) .crossbook .pytest_cache

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from index.config import CONFIG_FILE, Settings, load_settings
 
+from .cost_output import DRY_RUN_OPT, MAX_COST_OPT, PRICE_TABLE_OPT, dry_run_or_budget
 from .choices import check_embedder, check_extractor, check_ontology, check_pack, check_relations
 from .group import GlobalOptionsGroup, examples
 from .output import EventWriter, cli_errors, emit, relation_label, report_retries, section_in_book, warn
@@ -133,6 +134,9 @@ def ingest(
     events: Optional[str] = EVENTS_OPT,
     batch: bool = typer.Option(False, "--batch", help="Ask the chunks not in the LLM cache through the OpenAI Batch API (cheaper, within 24 h), wait for it, then ingest."),
     no_wait: bool = typer.Option(False, "--no-wait", help="With --batch: submit and exit (then: crossbook batch collect, and ingest again)."),
+    dry_run: bool = DRY_RUN_OPT,
+    max_cost: Optional[float] = MAX_COST_OPT,
+    price_table: Optional[str] = PRICE_TABLE_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Ingest books: sections -> chunks -> entity mentions in the index, child chunks in Chroma."""
@@ -146,7 +150,7 @@ def ingest(
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
             concurrency=concurrency, link=link, relations=relations, ontology=tuple(ontology) or None,
-            request_timeout=timeout, allow_partial=allow_partial or None,
+            request_timeout=timeout, allow_partial=allow_partial or None, max_cost=max_cost, price_table=price_table,
         )
         _check_extractor(settings)
         if batch:
@@ -154,7 +158,12 @@ def ingest(
 
             check_batch_settings(settings)
         paths = find_books(paths, tuple(include), tuple(exclude))
-        count = len(load_books(paths, book))  # every bad path fails here, before the index is touched
+        books_read = load_books(paths, book)  # every bad path fails here, before the index is touched
+        count = len(books_read)
+        from index.llm_cost import estimate_ingest
+
+        if dry_run_or_budget(lambda: estimate_ingest(settings, books_read, force), settings.max_cost, dry_run, as_json):
+            return
         _check_chroma(settings)
         db = open_index(settings, create=True)
         with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
@@ -439,6 +448,9 @@ def rebuild(
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
+    dry_run: bool = DRY_RUN_OPT,
+    max_cost: Optional[float] = MAX_COST_OPT,
+    price_table: Optional[str] = PRICE_TABLE_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Reconcile the index with a manifest: add, update, delete, skip unchanged books."""
@@ -446,10 +458,15 @@ def rebuild(
     with cli_errors(state.debug, as_json):
         from index.pipeline import Ingest, read_manifest, rebuild as run_rebuild
 
-        count = len(read_manifest(manifest))
+        entries = read_manifest(manifest)
+        count = len(entries)
         settings = state.settings(config=manifest, extractor=extractor, relations=relations,
-                                  ontology=tuple(ontology) or None)
+                                  ontology=tuple(ontology) or None, max_cost=max_cost, price_table=price_table)
         _check_extractor(settings)
+        from index.llm_cost import estimate_rebuild
+
+        if dry_run_or_budget(lambda: estimate_rebuild(settings, entries), settings.max_cost, dry_run, as_json):
+            return
         _check_chroma(settings)
         db = open_index(settings, create=True)
         with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:

@@ -39,6 +39,8 @@ class Settings:
     relations: str = "auto"          # "auto", "llm", "spacy" or "off"
     ontology: tuple[str, ...] = ()   # extra ontology packs (names or paths)
     batch_poll: float = 30.0         # seconds between two checks of a Batch API batch (ingest --batch)
+    price_table: str | None = None   # a TOML of model prices over the shipped one (index/llm_cost.py)
+    max_cost: float | None = None    # USD: an ingest whose estimate is higher stops before any call
 
     @property
     def db_path(self) -> Path:
@@ -46,9 +48,9 @@ class Settings:
 
 
 _INT_FIELDS = {"concurrency", "parent_tokens", "child_tokens", "max_retries"}
-_FLOAT_FIELDS = {"request_timeout", "batch_poll"}
+_FLOAT_FIELDS = {"request_timeout", "batch_poll", "max_cost"}
 _BOOL_FIELDS = {"link", "allow_partial"}
-_PATH_FIELDS = {"pack"}  # resolved relative to the toml file when they name a file
+_PATH_FIELDS = {"pack", "price_table"}  # resolved relative to the toml file when they name a file
 
 
 def _coerce(name: str, value: Any) -> Any:

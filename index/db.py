@@ -81,6 +81,15 @@ def _check_not_truncated(db_path: Path) -> None:
             f"{db_path} is empty (0 bytes): the index lost its books; restore crossbook.db from a backup, "
             f"or delete {db_path.parent} and ingest the books again (e.g. crossbook rebuild crossbook.toml)"
         )
+def open_for_planning(index_dir: Path) -> Database:
+    """The index read-only, or an empty in-memory one when there is none yet: for a dry run,
+    which writes nothing, not even the index directory. Raises NotAnIndex, IndexReadOnly."""
+    db_path = index_dir / "crossbook.db"
+    if not db_path.is_file():
+        db = Database(memory=True)
+        migrations.apply(db)
+        return db
+    return _open_read_only(db_path)
 
 
 def _writable(db_path: Path) -> bool:

@@ -65,3 +65,5 @@ class BatchNotFound(CrossbookError):
 class BatchFailed(ExtractionFailed):
     """A Batch API batch ended failed, expired or cancelled before answering every chunk
     (the answers that came back are cached)."""
+class BudgetExceeded(CrossbookError):
+    """An ingest's estimated LLM cost is over --max-cost (nothing was called or written)."""

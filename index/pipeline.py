@@ -18,16 +18,16 @@ from sqlite_utils import Database
 
 from . import derived, llm_cache, store
 from .books import BookFile, find_books, read_book
-from .identity import (
-    INGEST_RETITLE, MANIFEST_RETITLE, check_titles_free, check_unique_titles, ingest_may_take, renamed_from,
-    source_of,
-)
 from .chunking import book_title, parent_chunks, split_sections_report
 from .embed import child_splitter
 from .config import Settings
 from .errors import BadInput, BookNotFound, ChunksFailed, ConfigError, CrossbookError
 from .extract import Extractor, ProgressFn, get_extractor, get_refiner, no_progress
 from .extract.verify import ChunkText, verify_mentions
+from .identity import (
+    INGEST_RETITLE, MANIFEST_RETITLE, check_titles_free, check_unique_titles, ingest_may_take, renamed_from,
+    source_of,
+)
 from .models import IngestResult
 from .packs import DomainPack, load_pack
 from .relations import derive as relations
@@ -115,27 +115,64 @@ def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str
     return books
 
 
-def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> IngestResult:
-    """Ingest one book (add, replace, or skip when unchanged). The book stored from the same
-    file under another title is renamed (replaced); whether ``title`` may be taken is
-    checked before (index/identity.py). Raises CrossbookError."""
+@dataclass
+class BookPlan:
+    """A book read and chunked, before any call or write (``plan_book``)."""
+
+    book: BookFile
+    result: IngestResult
+    sections: list = field(default_factory=list)
+    parents: list = field(default_factory=list)
+    known: dict | None = None
+    pending: object | None = None  # its requests in the extractor's shared pool (ingest_all)
+
+    @property
+    def unchanged(self) -> bool:
+        return self.result.status == "unchanged"
+
+
+def plan_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> BookPlan:
+    """Decide whether ``book`` changed and cut it into parent chunks; reads the index, writes nothing."""
     db, settings, pack = job.db, job.settings, job.pack
-    source = source_of(book.path)
-    previous_title = renamed_from(db, source, title)
-    job.events({"event": "book.start", "book": title, "path": str(book.path)})
     existing = store.get_book(db, title)
-    result = IngestResult(title=title, path=str(book.path), status="updated" if existing or previous_title else "added",
-                          renamed_from=previous_title)
+    # a renamed book (its file stored under another title) is changed; which book it
+    # replaces is decided again when it is written (an earlier book may take that title)
+    renamed = renamed_from(db, source_of(book.path), title) is not None
+    result = IngestResult(title=title, path=str(book.path), status="updated" if existing or renamed else "added")
+    plan = BookPlan(book, result)
     if (
-        existing and not force and previous_title is None
+        existing and not force and not renamed
         and existing["sha256"] == book.sha256
         and existing["extractor"] == job.extractor_label
         and existing["pack"] == pack.label
         and not existing.get("partial")
     ):
         result.status = "unchanged"
+        return plan
+    plan.sections, repair = split_sections_report(book.text)
+    if repair.warning:
+        result.warnings.append(f"'{book.path}' {repair.warning}")
+    if not any(s.heading for s in plan.sections):
+        result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
+    plan.parents = parent_chunks(title, plan.sections, settings.parent_tokens)
+    # entities defined in other books, offered to the model by id (a hint: not in the cache key)
+    if job.relations_mode == "llm" and job.extractor.name != "rules":
+        plan.known = derived.known_entities(db, title, plan.parents, pack)
+    return plan
+
+
+def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False,
+                plan: BookPlan | None = None) -> IngestResult:
+    """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError.
+    ``plan``: the book as ``plan_book`` left it, its requests possibly under way."""
+    db, settings, pack = job.db, job.settings, job.pack
+    source = source_of(book.path)
+    job.events({"event": "book.start", "book": title, "path": str(book.path)})
+    plan = plan or plan_book(job, book, title, force)
+    result, sections, parents, known = plan.result, plan.sections, plan.parents, plan.known
+    if plan.unchanged:
         with db.atomic():  # a new relation vocabulary re-derives the relationships, nothing else
-            if existing["source"] != source:  # the file moved (or predates sources)
+            if store.get_book(db, title)["source"] != source:  # the file moved (or predates sources)
                 store.set_book_source(db, title, source, source)
             derived.refresh_vocabulary(db, job.ontology)
         if job.vectors is not None:
@@ -143,20 +180,15 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
         return result
     if job.vectors is not None:
         job.vectors.open()  # a Chroma that refuses fails the book before SQLite is written
-    sections, repair = split_sections_report(book.text)
-    if repair.warning:
-        result.warnings.append(f"'{book.path}' {repair.warning}")
-    if not any(s.heading for s in sections):
-        result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
-    parents = parent_chunks(title, sections, settings.parent_tokens)
     split_children = child_splitter(settings.child_tokens, getattr(job.vectors, "embedder", None),
                                     situating=getattr(job.extractor, "situates", False))
     children = [c for p in parents for c in split_children(p)]
     mode = job.relations_mode
-    # entities defined in other books, offered to the model by id (a hint: not in the cache key)
-    known = derived.known_entities(db, title, parents, pack) if mode == "llm" and job.extractor.name != "rules" else None
     job.events({"event": "phase.start", "phase": "extract", "book": title, "chunks": len(parents)})
-    run = job.extractor.extract(title, parents, known=known, progress=job.progress)
+    if plan.pending is not None:
+        run = job.extractor.wait(plan.pending, progress=job.progress)
+    else:
+        run = job.extractor.extract(title, parents, known=known, progress=job.progress)
     job.events({"event": "phase.done", "phase": "extract", "book": title, "llm_calls": run.llm_calls, "cache_hits": run.cache_hits})
     result.warnings.extend(run.warnings)
     if run.failed:
@@ -189,6 +221,11 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     job.progress("write", 0, 1)
     job.events({"event": "phase.start", "phase": "write", "book": title})
     with db.atomic():
+        # now, not when planned: an earlier book of this run may have taken the old title
+        previous_title = renamed_from(db, source, title)
+        result.renamed_from = previous_title
+        if previous_title is not None:
+            result.status = "updated"
         before = derived.definitions_signature(db)
         store.delete_book_rows(db, title)
         if previous_title is not None:
@@ -229,9 +266,9 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     # SQLite is the source of truth and is committed first; Chroma follows it. A crash in
     # between is found by `crossbook doctor` and repaired by the next ingest of the book.
     if job.vectors is not None:
-        job.vectors.replace_book(db, title, children, progress=job.progress)
         if previous_title is not None:
             job.vectors.delete_book(previous_title)
+        job.vectors.replace_book(db, title, children, progress=job.progress)
     job.progress("write", 1, 1)
     result.sections = len(sections)
     result.parents = len(parents)
@@ -258,20 +295,64 @@ def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force
     books = load_books(paths, title)
     check_titles_free(job.db, books, ingest_may_take({source_of(book.path) for book, _ in books}))
     results, failures = [], []
-    for book, name in books:
-        try:
-            result = ingest_book(job, book, name, force=force)
-        except ChunksFailed as exc:
-            failures.append(exc)
-            continue
-        for warning in result.warnings:
-            job.warn(warning)
-        results.append(result)
+
+    def on_book(position: int, outcome: IngestResult | CrossbookError) -> None:
+        if isinstance(outcome, ChunksFailed):
+            failures.append(outcome)
+        elif isinstance(outcome, CrossbookError):
+            raise outcome
+        else:
+            for warning in outcome.warnings:
+                job.warn(warning)
+            results.append(outcome)
+
+    ingest_all(job, books, on_book, force=force)
     if failures:
         if len(failures) == 1:
             raise failures[0]
         raise ChunksFailed(" | ".join(str(f) for f in failures), [c for f in failures for c in f.failed])
     return results
+
+
+def ingest_all(job: Ingest, books: list[tuple[BookFile, str]],
+               on_book: Callable[[int, IngestResult | CrossbookError], None], force: bool = False) -> None:
+    """Ingest ``books`` in their order, one write transaction each, calling ``on_book(position,
+    result or the CrossbookError it raised)`` after each (raising there stops the run).
+
+    With an extractor that pools its requests (``start``/``wait``: openai), every changed
+    book's requests are sent first into one shared pool, so later books' requests run while
+    an earlier book waits for its last answer or is written. Entities offered to the model as
+    known are then those of the index as the run found it. When the run stops on an error,
+    requests not yet sent are dropped and those under way are waited for and cached; on
+    Ctrl-C nothing is waited for."""
+    start = getattr(job.extractor, "start", None)
+    plans: list[BookPlan | CrossbookError | None] = [None] * len(books)
+    try:
+        if start is not None:
+            for i, (book, title) in enumerate(books):
+                try:
+                    plan = plans[i] = plan_book(job, book, title, force)
+                    if not plan.unchanged:
+                        plan.pending = start(title, plan.parents, plan.known)
+                except CrossbookError as exc:
+                    plans[i] = exc
+        for i, (book, title) in enumerate(books):
+            plan, plans[i] = plans[i], None
+            if isinstance(plan, CrossbookError):
+                on_book(i, plan)
+                continue
+            try:
+                outcome = ingest_book(job, book, title, force=force, plan=plan)
+            except CrossbookError as exc:
+                outcome = exc
+            on_book(i, outcome)
+    except Exception:
+        if start is not None:
+            job.extractor.settle()   # the answers of requests already sent are cached, not lost
+        raise
+    finally:
+        if start is not None:
+            job.extractor.close()
 
 
 def index_refiner(db: Database, settings: Settings):
@@ -331,6 +412,21 @@ def read_manifest(path: Path) -> list[ManifestBook]:
     return out
 
 
+def read_manifest_books(entries: list[ManifestBook]) -> tuple[list[tuple[int, BookFile, str]], dict[int, CrossbookError]]:
+    """Read each entry's book: (position, book, title) of those read, and the error of each
+    other position."""
+    readable, unreadable = [], {}
+    for n, entry in enumerate(entries):
+        try:
+            book = read_book(entry.path) if entry.path.exists() else None
+            if book is None:
+                raise BadInput(f"path '{entry.path}' does not exist")
+            readable.append((n, book, entry.title or book_title(book.text, entry.path.stem)))
+        except CrossbookError as exc:
+            unreadable[n] = exc
+    return readable, unreadable
+
+
 def rebuild(job: Ingest, manifest: Path) -> dict:
     """Reconcile the index with a manifest: add, update (a file whose title changed renames
     its book), delete, skip. Two entries with one file or one title raise BadInput before
@@ -339,36 +435,37 @@ def rebuild(job: Ingest, manifest: Path) -> dict:
     entries = read_manifest(manifest)
     summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
     _check_distinct_files(manifest, entries)
-    readable: list[tuple[BookFile, str]] = []
-    titled: list[tuple[str, str]] = []
-    failed_sources: set[str] = set()
-    for entry in entries:
-        try:
-            if not entry.path.exists():
-                raise BadInput(f"path '{entry.path}' does not exist")
-            book = read_book(entry.path)
-        except CrossbookError as exc:
-            failed_sources.add(source_of(entry.path))
-            summary["failed"].append({"path": str(entry.path), "error": str(exc)})
-            if entry.title:
-                titled.append((entry.title, str(entry.path)))
-            continue
-        readable.append((book, entry.title or book_title(book.text, entry.path.stem)))
-        titled.append((readable[-1][1], str(entry.path)))
+    readable, unreadable = read_manifest_books(entries)
+    failed_sources = {source_of(entries[n].path) for n in unreadable}
+    titled = [(title, str(entries[n].path)) for n, _, title in readable]
+    titled += [(entries[n].title, str(entries[n].path)) for n in unreadable if entries[n].title]
     check_unique_titles(titled, MANIFEST_RETITLE)
     listed = {title for title, _ in titled}
-    for book, title in readable:
+    outcomes: dict[int, IngestResult | CrossbookError] = dict(unreadable)
+    to_ingest: list[tuple[int, BookFile, str]] = []
+    for n, book, title in readable:
         try:
             # the manifest is the truth: any book gives up its title, but one whose file failed
             check_titles_free(job.db, [(book, title)], lambda holder: holder["source"] not in failed_sources,
                               MANIFEST_RETITLE)
-            result = ingest_book(job, book, title)
-            for warning in result.warnings:
-                job.warn(warning)
-            summary[result.status].append(title)
+            to_ingest.append((n, book, title))
         except CrossbookError as exc:
-            failed_sources.add(source_of(book.path))
-            summary["failed"].append({"path": str(book.path), "error": str(exc)})
+            outcomes[n] = exc
+
+    def on_book(position: int, outcome: IngestResult | CrossbookError) -> None:
+        outcomes[to_ingest[position][0]] = outcome
+        if isinstance(outcome, IngestResult):
+            for warning in outcome.warnings:
+                job.warn(warning)
+
+    ingest_all(job, [(book, title) for _, book, title in to_ingest], on_book)
+    for n, entry in enumerate(entries):
+        outcome = outcomes[n]
+        if isinstance(outcome, IngestResult):
+            summary[outcome.status].append(outcome.title)
+            continue
+        failed_sources.add(source_of(entry.path))
+        summary["failed"].append({"path": str(entry.path), "error": str(outcome)})
     for title, source in store.book_sources(job.db).items():
         # a book stored before sources were recorded may be the file that failed: kept
         unknown = source is None and summary["failed"]

@@ -67,15 +67,27 @@ def passage_of(request: dict) -> str:
     return ""
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver's default listen backlog is 5: more simultaneous connects than that were
+    # dropped and retried by the kernel a second later (issue 11: "at most 5 in flight")
+    request_queue_size = 128
+    daemon_threads = True
+
+
 class ScriptedOpenAI:
     def __init__(self):
         self.history: list[dict] = []
         self.queue: list[tuple[int, dict, dict]] = []
         self.responder: Callable[[dict], tuple[int, dict, dict]] | None = None
         self.lock = threading.Lock()
+        self.latency = 0.0        # seconds each answer waits, outside the lock (bench/bench_llm_pool.py)
+        self.in_flight = self.max_in_flight = 0
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, as real endpoints: no TCP connect per request
+            disable_nagle_algorithm = True  # headers and body go in two writes: do not hold the second
+
             def log_message(self, *args):  # keep test output clean
                 pass
 
@@ -86,6 +98,16 @@ class ScriptedOpenAI:
                 body = json.loads(self.rfile.read(length) or b"{}")
                 with outer.lock:
                     outer.history.append({"path": self.path, **body})
+                    outer.in_flight += 1
+                    outer.max_in_flight = max(outer.max_in_flight, outer.in_flight)
+                try:
+                    self._answer(body)
+                finally:
+                    with outer.lock:
+                        outer.in_flight -= 1
+
+            def _answer(self, body):
+                with outer.lock:
                     if outer.queue:
                         status, headers, reply = outer.queue.pop(0)
                     elif outer.responder is not None:
@@ -99,6 +121,8 @@ class ScriptedOpenAI:
                 if isinstance(reply, Stall):
                     outer.stopping.wait(reply.seconds)
                     reply = reply.reply
+                if outer.latency:
+                    outer.stopping.wait(outer.latency)
                 data = reply.body if isinstance(reply, Raw) else json.dumps(reply).encode()
                 try:
                     self._send(status, headers, data)
@@ -119,7 +143,7 @@ class ScriptedOpenAI:
 
         self.stopping = threading.Event()
         self.batch_api = ScriptedBatchAPI(self)
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _Server(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     @property

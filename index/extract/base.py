@@ -51,6 +51,11 @@ class KnownEntity:
 
 
 class Extractor(Protocol):
+    """``extract`` is all an extractor needs. One that calls a model may also offer
+    ``plan(book, parents, known)`` (cached answers and prompts, no call: the dry run),
+    ``start``/``wait`` (requests of every book in one pool: pipeline.ingest_all), ``settle``
+    and ``close`` (see openai_extractor.py)."""
+
     name: str
     model: str | None
 

@@ -1,9 +1,12 @@
 """The OpenAI-compatible extractor: one chat completion per parent chunk (more on faults).
 
 The only module that imports ``openai``. Works against OpenAI, Ollama, vLLM or a llama.cpp
-server (``base_url``). Requests run ``concurrency`` at a time; 429, 5xx and dropped
-connections are retried with exponential backoff that honours ``Retry-After``; a request
-that stalls past ``request_timeout`` is retried at once (it has waited already).
+server (``base_url``). The requests of every book go through one pool (request_pool.py),
+``concurrency`` at a time, fewer after a 429; ``plan`` says what a book needs without a
+call (cached answers, prompts: the dry run's estimate), ``start`` sends it, ``wait``
+collects it. 429, 5xx and dropped connections are retried with exponential backoff that
+honours ``Retry-After``; a request that stalls past ``request_timeout`` is retried at once
+(it has waited already).
 
 An answer that is truncated, refused, empty, not JSON, off the schema or whose items are
 all malformed is invalid: it is asked again, then asked again with the validation error,
@@ -19,7 +22,7 @@ import json
 import random
 import time
 from contextlib import contextmanager
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
 from typing import Iterator
@@ -35,6 +38,7 @@ from ..packs import DomainPack
 from .base import ExtractionRun, FailedChunk, KnownEntity, ProgressFn, no_progress
 from .parse import ParseError, parse_extraction
 from .prompt import PROMPT_VERSION, build_messages, cache_key, response_schema
+from .request_pool import RequestPool
 
 RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
 MAX_BACKOFF = 60.0
@@ -117,6 +121,8 @@ class OpenAIExtractor:
         # told about each retry ("Grimoire > Frost Lance: connection failed; retrying in 2 s");
         # the pipeline points it at its warning sink
         self.on_retry = _ignore
+        self._pool: RequestPool | None = None  # shared by every book this extractor extracts
+        self._owners: dict = {}  # future -> the PendingExtraction it belongs to
 
     def request_body(self, messages: list[dict]) -> dict:
         """The chat completion request for ``messages`` (also a Batch API line's body)."""
@@ -143,14 +149,18 @@ class OpenAIExtractor:
         return self.client.chat.completions.create(**self.request_body(messages))
 
     # one chunk, with retries and escalation; runs in a worker thread (no database access here)
-    def _complete(self, messages: list[dict], where: str) -> tuple[str, ChunkExtraction, int]:
+    def _complete(self, messages: list[dict], where: str, pool: RequestPool) -> tuple[str, ChunkExtraction, int]:
         calls, invalid, attempt = 0, 0, 0
         asked = messages
         while True:
             try:
                 calls += 1
-                response = self._ask(asked)
+                with pool.slot():
+                    response = self._ask(asked)
+                pool.succeeded()
             except RETRYABLE as exc:
+                if isinstance(exc, openai.RateLimitError):
+                    pool.rate_limited()
                 if attempt >= self.max_retries:
                     raise _ChunkGaveUp(
                         f"the model endpoint kept failing ({type(exc).__name__}) after {attempt + 1} tries", calls
@@ -184,6 +194,50 @@ class OpenAIExtractor:
                                                     "only a JSON object that matches the schema."},
                     ]
 
+    def plan(self, book: str, parents: list[ParentChunk],
+             known: dict[str, list[KnownEntity]] | None = None) -> RequestPlan:
+        """What extracting ``parents`` takes, without a call: the answers already cached and
+        the request (prompt, cache key, known entities offered) for each other chunk."""
+        plan = RequestPlan(book, parents, ExtractionRun(chunks=[None] * len(parents)))
+        for i, parent in enumerate(parents):
+            messages, key, offered = self.chunk_request(book, parent, known)
+            plan.run.cache_keys[parent.id] = key
+            cached = store.cache_get(self.cache, key) if self.cache is not None else None
+            if cached is not None:
+                try:
+                    plan.run.chunks[i] = parse_extraction(cached, parent.id)
+                    plan.run.chunks[i].known = _known_from_json(store.cache_get_known(self.cache, key))
+                    plan.run.cache_hits += 1
+                    continue
+                except ParseError:
+                    pass  # an unusable cached answer is asked again
+            plan.requests[i] = ChunkRequest(messages, key, offered)
+        return plan
+
+    def start(self, book: str, parents: list[ParentChunk],
+              known: dict[str, list[KnownEntity]] | None = None) -> "PendingExtraction":
+        """Send the uncached chunks' requests to the pool shared by every book of the run;
+        ``wait`` collects them. Nothing is written until then."""
+        pending = PendingExtraction(self, self.plan(book, parents, known))
+        if pending.plan.requests and self._pool is None:
+            self._pool = RequestPool(self.concurrency)
+        for i, request in pending.plan.requests.items():
+            future = self._pool.submit(self._complete, request.messages, _where(book, parents[i]), self._pool)
+            pending.futures[future] = i
+            self._owners[future] = pending
+        return pending
+
+    def wait(self, pending: "PendingExtraction", progress: ProgressFn = no_progress) -> ExtractionRun:
+        """Collect ``pending``'s answers, caching every answer that arrives meanwhile, for any
+        book, as it arrives (a later failure or Ctrl-C keeps it). Raises ExtractionFailed."""
+        pending.progress = progress
+        pending.report()
+        while pending.futures:
+            self._absorb_next()
+        run = pending.result()
+        self.calls += run.llm_calls
+        return run
+
     def extract(
         self,
         book: str,
@@ -191,55 +245,108 @@ class OpenAIExtractor:
         known: dict[str, list[KnownEntity]] | None = None,
         progress: ProgressFn = no_progress,
     ) -> ExtractionRun:
-        results: list[ChunkExtraction | None] = [None] * len(parents)
-        run = ExtractionRun(chunks=[])
-        pending: dict[int, list[dict]] = {}
-        offered: dict[int, list[KnownEntity]] = {}
-        keys: dict[int, str] = {}
-        for i, parent in enumerate(parents):
-            messages, keys[i], offered[i] = self.chunk_request(book, parent, known)
-            run.cache_keys[parent.id] = keys[i]
-            cached = store.cache_get(self.cache, keys[i]) if self.cache is not None else None
-            if cached is not None:
-                try:
-                    results[i] = parse_extraction(cached, parent.id)
-                    results[i].known = _known_from_json(store.cache_get_known(self.cache, keys[i]))
-                    run.cache_hits += 1
-                    continue
-                except ParseError:
-                    pass  # an unusable cached answer is asked again
-            pending[i] = messages
-        done = len(parents) - len(pending)
-        progress("extract", done, len(parents))
-        if pending:
-            pool = ThreadPoolExecutor(max_workers=self.concurrency)
-            futures = {pool.submit(self._complete, messages, _where(book, parents[i])): i
-                       for i, messages in pending.items()}
-            try:
-                for future in as_completed(futures):
-                    i = futures[future]
-                    try:
-                        content, extraction, calls = future.result()
-                    except _ChunkGaveUp as exc:
-                        run.llm_calls += exc.calls
-                        run.failed.append(FailedChunk(parents[i].id, _where(book, parents[i]), exc.reason))
-                        continue
-                    run.llm_calls += calls
-                    extraction.chunk_id = parents[i].id
-                    extraction.known = {k.id: k for k in offered[i]}
-                    results[i] = extraction
-                    if self.cache is not None:  # now: a later failure or Ctrl-C keeps it
-                        store.cache_put(self.cache, keys[i], self.model, PROMPT_VERSION, content,
-                                        known=known_to_json(offered[i]))
-                    done += 1
-                    progress("extract", done, len(parents))
-            finally:
-                # on an error or Ctrl-C: drop what has not started, do not wait for the rest
-                pool.shutdown(wait=False, cancel_futures=True)
-        order = {p.id: n for n, p in enumerate(parents)}
+        try:
+            return self.wait(self.start(book, parents, known), progress)
+        except BaseException:
+            self.close()
+            raise
+
+    def settle(self) -> None:
+        """When a run stops on an error: send nothing more, but wait for the requests already
+        sent and cache their answers (they are paid for; the next run will not ask again)."""
+        if self._pool is None:
+            return
+        self._pool.close()
+        while self._owners:
+            self._absorb_next()
+
+    def _absorb_next(self) -> None:
+        """Wait for the next request of any book to finish, and hand it to its book."""
+        future = self._pool.next_done()
+        owner = self._owners.pop(future, None)
+        if owner is not None:
+            owner.absorb(future)
+
+    def close(self) -> None:
+        """At the end of a run, or on Ctrl-C: drop the requests that have not started, do not
+        wait for the rest."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        self._owners.clear()
+
+    @property
+    def max_in_flight(self) -> int:
+        """The most requests that were in flight at once (bench/bench_llm_pool.py)."""
+        return self._pool.max_in_flight if self._pool is not None else 0
+
+
+@dataclass
+class ChunkRequest:
+    """One chunk's request: the messages sent, its cache key and the known entities offered."""
+
+    messages: list[dict]
+    key: str
+    offered: list[KnownEntity]
+
+
+@dataclass
+class RequestPlan:
+    """One book's extraction before any call: ``run`` holds the cached answers (and every
+    chunk's cache key); ``requests`` what is left to ask, by chunk position."""
+
+    book: str
+    parents: list[ParentChunk]
+    run: ExtractionRun
+    requests: dict[int, ChunkRequest] = field(default_factory=dict)
+
+
+class PendingExtraction:
+    """One book's requests in the shared pool; its answers are absorbed on the caller's thread."""
+
+    def __init__(self, extractor: OpenAIExtractor, plan: RequestPlan):
+        self.extractor, self.plan = extractor, plan
+        self.futures: dict = {}
+        self.progress: ProgressFn = no_progress
+        self.error: BaseException | None = None
+        self.done = len(plan.parents) - len(plan.requests)
+
+    def report(self) -> None:
+        self.progress("extract", self.done, len(self.plan.parents))
+
+    def absorb(self, future) -> None:
+        """Take one finished request: cache a valid answer now, record a chunk given up on;
+        an endpoint that refused is raised by ``result`` (when this book's turn comes)."""
+        i = self.futures.pop(future)
+        parent, run, request = self.plan.parents[i], self.plan.run, self.plan.requests[i]
+        if future.cancelled():
+            return
+        try:
+            content, extraction, calls = future.result()
+        except _ChunkGaveUp as exc:
+            run.llm_calls += exc.calls
+            run.failed.append(FailedChunk(parent.id, _where(self.plan.book, parent), exc.reason))
+            return
+        except Exception as exc:  # ExtractionFailed, or a defect: this book's, raised in its turn
+            self.error = self.error or exc
+            return
+        run.llm_calls += calls
+        extraction.chunk_id = parent.id
+        extraction.known = {k.id: k for k in request.offered}
+        run.chunks[i] = extraction
+        cache = self.extractor.cache
+        if cache is not None:
+            store.cache_put(cache, request.key, self.extractor.model, PROMPT_VERSION, content,
+                            known=known_to_json(request.offered))
+        self.done += 1
+        self.report()
+
+    def result(self) -> ExtractionRun:
+        if self.error is not None:
+            raise self.error
+        run = self.plan.run
+        order = {p.id: n for n, p in enumerate(self.plan.parents)}
         run.failed.sort(key=lambda f: order[f.chunk_id])
-        run.chunks = results
-        self.calls += run.llm_calls
         return run
 
 
