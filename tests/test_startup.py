@@ -85,3 +85,24 @@ def test_every_parameter_converts_values_as_typer_does(value):
         assert (type(quick), quick) == (type(expected), expected), (command, param.name, value)
         checked += 1
     assert checked > 40  # every command's parameters were seen
+
+
+def test_where_else_mentions_are_the_mention_shape(cli, index_dir):
+    """where_else returns its rows as they come (no Mention.to_dict() per row): each must
+    still be exactly a Mention's dict, for a name, an alias and folded accents."""
+    from index.db import open_db
+    from index.lookup import where_else
+    from index.models import Mention
+
+    assert cli("--embedder", "hash", "rebuild", SAMPLE / "crossbook.toml").exit_code == 0
+    db = open_db(index_dir)
+    seen = set()
+    for name in ("Frost Lance", "ice lance", "CHILLED", "Shield"):
+        result = where_else(db, name)
+        seen.add(result["matched_by"])
+        mentions = [m for e in result["entities"] for g in e["books"] for m in g["mentions"]]
+        assert mentions
+        for mention in mentions:
+            assert list(mention) == list(Mention.__dataclass_fields__)
+            assert mention == Mention(**mention).to_dict()
+    assert seen == {"name", "alias"}
