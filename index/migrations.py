@@ -295,3 +295,16 @@ def m004_llm_partial(db: Database) -> None:
         CREATE INDEX idx_llm_cache_chunks_key ON llm_cache_chunks(key);
         """
     )
+
+
+@migrations()
+def m005_foreign_key_indexes(db: Database) -> None:
+    """Indexes on the foreign keys that had none: deleting a book's chunks (delete-book, and
+    every re-ingest) scanned entity_relationships and entity_aliases once per chunk."""
+    db.executescript(
+        """
+        CREATE INDEX IF NOT EXISTS idx_rel_chunk ON entity_relationships(chunk_id);
+        CREATE INDEX IF NOT EXISTS idx_alias_chunk ON entity_aliases(chunk_id);
+        CREATE INDEX IF NOT EXISTS idx_alias_book ON entity_aliases(book);
+        """
+    )
