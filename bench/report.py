@@ -44,7 +44,7 @@ ROWS: list[Row] = [
     ("where-else / bare indexed SELECT", "where_else", _get("ratio"), "<= 1.5", _at_most(1.5)),
     ("delete-book / bare DELETE", "delete_book", _get("ratio"), "<= 2", _at_most(2)),
     ("pipeline embedding / bare onnxruntime encode", "embedding", _get("pipeline_over_bare_encode"), "<= 1.3", _at_most(1.3)),
-    ("peak RSS growth / corpus size", "peak_rss", _get("growth_over_corpus"), "<= 4", _at_most(4)),
+    ("peak RSS growth / corpus growth", "peak_rss", _get("growth_over_corpus"), "<= 4", _at_most(4)),
     ("k-th book ingest / 1st book", "growth", _get("ratio_last_first"), "<= 1.5", _at_most(1.5)),
     ("cold where-else / import floor (wall)", "cold_start", _get("where_else_over_floor"), "<= 1.3", _at_most(1.3)),
     ("cold where-else / import floor (CPU)", "cold_start", _get("where_else_over_floor_cpu"), "<= 1.3", _at_most(1.3)),
@@ -63,8 +63,8 @@ SCALE: dict[str, Callable[[dict], str]] = {
     "delete_book": lambda s: f"book of {s['book_mentions']:,} mentions in an index of {s.get('index_mentions', 0):,}; "
                              f"{s['delete_book_s']} s vs {s['bare_delete_s']} s",
     "embedding": lambda s: f"{s['chunks']} child chunks",
-    "peak_rss": lambda s: f"{s['peak_rss_mb']} MB peak for {s['shelf_mb']} MB of Markdown "
-                          f"({s['small_book_peak_rss_mb']} MB for a small book)",
+    "peak_rss": lambda s: f"{s['peak_rss_mb']} MB peak for {s['shelf_mb']} MB of Markdown, "
+                          f"{s['half_shelf_peak_rss_mb']} MB for {s['half_shelf_mb']} MB",
     "growth": lambda s: f"first {s['first_s']} s, last {s['last_s']} s",
     "cold_start": lambda s: f"median of {s['runs']} fresh processes; floor {s['wall_s']['floor']} s wall, "
                             f"{s['cpu_s']['floor']} s CPU",
