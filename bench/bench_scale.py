@@ -40,8 +40,6 @@ sys.path.insert(0, str(ROOT))
 from bench.results_json import record  # noqa: E402
 
 SECTIONS = ("llm_calls", "pipeline", "where_else", "delete_book")
-WORDS = ("attack defense roll turn weapon armor cost point round target damage skill spell range "
-         "effect hit miss level bonus penalty check move the a of to and with").split()
 SYLLABLES = "ka ro mi tel ash vor quin del sa bru fen gar lo mur".split()
 
 
@@ -90,29 +88,18 @@ def bench_llm_calls() -> dict:
 # -- pipeline and peak RSS ---------------------------------------------------------------------
 
 def generated_shelf(directory: Path, megabytes: float, per_book: int = 400, seed: int = 7) -> list[Path]:
-    """Books of ``per_book`` sections each (catalogs of named entries whose prose cites
-    other entries), about ``megabytes`` of Markdown in all (at least one book)."""
+    """Books of ``per_book`` sections each (bench_ingest's catalogs of named entries whose
+    prose cites other entries), about ``megabytes`` of Markdown in all (at least one book)."""
+    from bench.bench_ingest import synthetic_book
+
     rng = random.Random(seed)
     directory.mkdir(parents=True)
-    section_bytes = 700
-    books = max(1, round(megabytes * 1e6 / (per_book * section_bytes)))
+    books = max(1, round(megabytes * 1e6 / (per_book * 670)))  # 670 bytes a section
     entries = names(rng, books * per_book)
     paths = []
     for b in range(books):
-        out = [f"# Book {b:03d}\n"]
-        for s in range(per_book):
-            if s % 40 == 0:
-                out.append(f"\n## {'Spells' if b % 2 else 'Skills'} {s // 40}\n")
-            body = []
-            while sum(len(x) for x in body) < section_bytes - 80:
-                words = rng.choices(WORDS, k=rng.randint(8, 18))
-                if rng.random() < 0.4:
-                    words.insert(rng.randint(0, len(words)), rng.choice(entries))
-                sentence = " ".join(words)
-                body.append(sentence[0].upper() + sentence[1:] + ".")
-            out.append(f"\n### {entries[b * per_book + s]}\n\n" + " ".join(body) + "\n")
         paths.append(directory / f"book{b:03d}.md")
-        paths[-1].write_text("".join(out), encoding="utf-8")
+        paths[-1].write_text(synthetic_book(rng, b, per_book, entries), encoding="utf-8")
     return paths
 
 
