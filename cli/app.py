@@ -1,7 +1,5 @@
 """Typer commands only: parse arguments, call index/, render. No SQL, no prompts."""
 
-from __future__ import annotations
-
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,7 +49,7 @@ class State:
     chroma_url: Optional[str] = None
     quiet: bool = False
 
-    def progress(self, label: str, books: Optional[int] = None, transient: bool = False) -> ProgressReporter:
+    def progress(self, label: str, books: Optional[int] = None, transient: bool = False) -> "ProgressReporter":
         """The progress display on stderr (nothing with --quiet)."""
         from .progress import ProgressReporter  # rich's live display: not for a query
 

@@ -3,8 +3,6 @@
 Library code is in index/relations/query.py; this module parses, calls and renders.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Optional
 

@@ -4,8 +4,6 @@ chromadb, onnxruntime and the embedders are imported inside the commands, never 
 module is imported by every crossbook invocation, where-else included.
 """
 
-from __future__ import annotations
-
 import typer
 from rich.console import Console
 from rich.markup import escape
