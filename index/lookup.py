@@ -41,7 +41,7 @@ MENTION_FIELDS = tuple(Mention.__dataclass_fields__)
 def _dict_rows(db: Database, sql: str, params: list) -> list[dict]:
     """``db.query(sql, params)`` without the savepoint sqlite-utils wraps around every query
     (two more statements than a read needs)."""
-    cursor = db.execute(sql, params)
+    cursor = db.conn.execute(sql, params)
     columns = [c[0] for c in cursor.description]
     return [dict(zip(columns, row)) for row in cursor]
 
@@ -224,23 +224,22 @@ def where_else(
         rows = [row for key in keys for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
     seen = set()
     entities: dict[int, dict] = {}
+    filtered = books or exclude_books or entity_type or defines_only
     for row in rows:
-        if books and row["book"] not in books:
-            continue
-        if row["book"] in exclude_books:
-            continue
-        if entity_type and row["entity_type"] != entity_type:
-            continue
-        if defines_only and row["mention_type"] != "defines":
+        if filtered and (
+            (books and row["book"] not in books) or row["book"] in exclude_books
+            or (entity_type and row["entity_type"] != entity_type)
+            or (defines_only and row["mention_type"] != "defines")
+        ):
             continue
         key = (row["entity_id"], row["chunk_id"], row["mention_type"])
         if key in seen:
             continue
         seen.add(key)
-        entity = entities.setdefault(
-            row["entity_id"],
-            {"id": row["entity_id"], "name": row["name"], "entity_type": row["entity_type"], "books": {}},
-        )
+        entity = entities.get(row["entity_id"])
+        if entity is None:
+            entity = entities[row["entity_id"]] = {
+                "id": row["entity_id"], "name": row["name"], "entity_type": row["entity_type"], "books": {}}
         # the row is Mention.to_dict() (its columns are Mention's fields): asdict() would
         # deep-copy each field, once most of the time of a lookup
         entity["books"].setdefault(row["book"], []).append(row)
