@@ -39,12 +39,16 @@ eval: $(STAMP)
 	$(BIN)/python bench/eval_retrieval.py
 	$(BIN)/python bench/eval_extraction.py
 
+# each benchmark merges its figures into bench/results.json, then one table of ratios and
+# targets (bench/report.py). The full embedder comparison: bench/bench_embed.py --chunks 500
 bench: $(STAMP)
-	$(BIN)/python bench/bench_ingest.py
-	$(BIN)/python bench/bench_embed.py --chunks 500
-	$(BIN)/python bench/bench_child_window.py
-	$(BIN)/python bench/bench_startup.py
-	$(BIN)/python bench/bench_llm_pool.py
+	rm -f bench/results.json
+	$(BIN)/python bench/bench_startup.py --runs 5
+	$(BIN)/python bench/bench_scale.py
+	$(BIN)/python bench/bench_embed.py --ratio-only --chunks 100 --repeats 1
+	test ! -f bench/bench_growth.py || $(BIN)/python bench/bench_growth.py
+	test ! -f bench/bench_llm_pool.py || $(BIN)/python bench/bench_llm_pool.py
+	$(BIN)/python bench/report.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_INDEX) .crossbook .pytest_cache

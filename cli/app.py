@@ -1,24 +1,23 @@
 """Typer commands only: parse arguments, call index/, render. No SQL, no prompts."""
 
-from __future__ import annotations
-
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from index.config import CONFIG_FILE, Settings, load_settings
 
 from .cost_output import DRY_RUN_OPT, MAX_COST_OPT, PRICE_TABLE_OPT, dry_run_or_budget
 from .choices import check_embedder, check_extractor, check_ontology, check_pack, check_relations
 from .group import GlobalOptionsGroup, examples
-from .output import EventWriter, cli_errors, emit, relation_label, report_retries, section_in_book, warn
-from .progress import ModelLoadReporter, ProgressReporter
+from .output import EventWriter, cli_errors, emit, plain_table, relation_label, report_retries, section_in_book, warn
+
+if TYPE_CHECKING:
+    from .progress import ProgressReporter
 
 app = typer.Typer(
     cls=GlobalOptionsGroup,
@@ -51,8 +50,10 @@ class State:
     chroma_url: Optional[str] = None
     quiet: bool = False
 
-    def progress(self, label: str, books: Optional[int] = None, transient: bool = False) -> ProgressReporter:
+    def progress(self, label: str, books: Optional[int] = None, transient: bool = False) -> "ProgressReporter":
         """The progress display on stderr (nothing with --quiet)."""
+        from .progress import ProgressReporter  # rich's live display: not for a query
+
         return ProgressReporter(label, books=books, quiet=self.quiet, transient=transient)
 
     def settings(self, config: Optional[Path] = None, **flags) -> Settings:
@@ -168,7 +169,7 @@ def ingest(
         db = open_index(settings, create=True)
         with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
             with state.progress("ingest", books=count) as progress:
-                vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
+                vectors.embedder = model_load_reporter(vectors.embedder, progress)
                 job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
                              events=progress.watching(sink))
                 if batch:
@@ -191,6 +192,13 @@ def open_vector_store(settings: Settings, db, check: bool = True, embedder=None,
     from index.vectors import open_vectors
 
     return open_vectors(settings, db, check=check, embedder=embedder, warm=warm, lazy=lazy)
+
+
+def model_load_reporter(embedder, progress):
+    """``embedder`` whose model load shows on ``progress`` (cli/progress.py)."""
+    from .progress import ModelLoadReporter
+
+    return ModelLoadReporter(embedder, progress)
 
 
 def _check_chroma(settings: Settings) -> None:
@@ -331,12 +339,12 @@ def _render_entity(console: Console, result: dict) -> None:
             console.print(f"  defined in [cyan]{escape(d['book'])}[/cyan] — {escape(section_in_book(d['book'], d['section']))}")
             console.print(f"    [dim]{escape(d['context'])}[/dim]")
         if e["references_by_book"]:
-            table = Table("book", "sections referencing it", box=None, padding=(0, 2))
+            table = plain_table("book", "sections referencing it")
             for b, n in e["references_by_book"].items():
                 table.add_row(escape(b), str(n))
             console.print(table)
         if e.get("related"):
-            table = Table("related to", "relationship", "direction", "count", box=None, padding=(0, 2))
+            table = plain_table("related to", "relationship", "direction", "count")
             for r in e["related"]:
                 table.add_row(escape(r["entity"]["name"]), escape(relation_label(r["relationship"], r["polarity"])), escape(r["arrow"]), str(r["count"]))
             console.print(table)
@@ -361,7 +369,7 @@ def _render_books(console: Console, rows) -> None:
     if not rows:
         console.print("No books in the index yet (run: crossbook ingest BOOK)")
         return
-    table = Table("id", "title", "sections", "defined", "mentions", "dropped", "extractor", "ingested", box=None, padding=(0, 2))
+    table = plain_table("id", "title", "sections", "defined", "mentions", "dropped", "extractor", "ingested")
     for b in rows:
         table.add_row(str(b.id), escape(b.title), str(b.sections), str(b.entities_defined), str(b.mentions),
                       str(b.dropped_mentions), escape(b.extractor), b.ingested_at)
@@ -391,7 +399,7 @@ def _render_entities(console: Console, result: dict) -> None:
     if not result["entities"]:
         console.print("No entities match")
         return
-    table = Table("name", "type", "defined in", "books", "mentions", box=None, padding=(0, 2))
+    table = plain_table("name", "type", "defined in", "books", "mentions")
     for e in result["entities"]:
         table.add_row(escape(e["name"]), escape(e["entity_type"]), escape(", ".join(e["defined_in"]) or "-"),
                       str(e["books"]), str(e["mentions"]))
@@ -471,7 +479,7 @@ def rebuild(
         db = open_index(settings, create=True)
         with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
             with state.progress("rebuild", books=count) as progress:
-                vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
+                vectors.embedder = model_load_reporter(vectors.embedder, progress)
                 job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
                              events=progress.watching(sink))
                 summary = run_rebuild(job, manifest)

@@ -1,7 +1,5 @@
 """LLM answer cache commands: `crossbook cache prune` (registered on the app by import)."""
 
-from __future__ import annotations
-
 import typer
 
 from .app import JSON_OPT, State, open_index, app

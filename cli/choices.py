@@ -9,6 +9,7 @@ settings error instead (exit 1), raised by the library when it is used.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Callable
 
 import typer
@@ -49,12 +50,15 @@ def _ontology(values: list[str]) -> None:
     load_ontology(tuple(values))
 
 
-def _one_of(values: tuple[str, ...], what: str) -> Callable[[str], None]:
+def _one_of(values: Callable[[], tuple[str, ...]], what: str) -> Callable[[str], None]:
+    """A check that ``value`` is one of ``values()`` (called only when a value is given: the
+    modules that know the values are not imported by a command line without the option)."""
+
     def check(value: str) -> None:
-        if value not in values:
+        if value not in values():
             from index.errors import BadInput
 
-            raise BadInput(f"unknown {what} '{value}' (choose one of: {', '.join(values)})")
+            raise BadInput(f"unknown {what} '{value}' (choose one of: {', '.join(values())})")
 
     return check
 
@@ -64,25 +68,12 @@ check_relations = checked(_relations)
 check_ontology = checked(_ontology)
 
 
-def check_status(value: str | None) -> str | None:
-    from index.relations.query import STATUSES
-
-    return checked(_one_of(STATUSES, "status"))(value)
-
-
-def check_export_format(value: str) -> str:
-    from index.relations.query import EXPORT_FORMATS
-
-    return checked(_one_of(EXPORT_FORMATS, "export format"))(value)
+def _listed(module: str, name: str) -> Callable[[], tuple[str, ...]]:
+    """The values of ``module.name``, the module imported when they are first needed."""
+    return lambda: tuple(getattr(importlib.import_module(module), name))
 
 
-def check_extractor(value: str | None) -> str | None:
-    from index.extract import EXTRACTORS
-
-    return checked(_one_of(EXTRACTORS, "extractor"))(value)
-
-
-def check_embedder(value: str | None) -> str | None:
-    from index.embed import EMBEDDERS
-
-    return checked(_one_of(tuple(EMBEDDERS), "embedder"))(value)
+check_status = checked(_one_of(_listed("index.relations.query", "STATUSES"), "status"))
+check_export_format = checked(_one_of(_listed("index.relations.query", "EXPORT_FORMATS"), "export format"))
+check_extractor = checked(_one_of(_listed("index.extract", "EXTRACTORS"), "extractor"))
+check_embedder = checked(_one_of(_listed("index.embed", "EMBEDDERS"), "embedder"))

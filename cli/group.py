@@ -14,6 +14,8 @@ import typer
 from rich.markup import escape
 from typer.core import TyperArgument, TyperGroup
 
+from .coercion import quick_coercion
+
 
 class GlobalOptionsGroup(TyperGroup):
     """A TyperGroup whose own options (``--index DIR``, ``--debug``...) may appear anywhere
@@ -97,6 +99,7 @@ def plain_param(param: Any) -> None:
     if getattr(param, "plain_help_done", False):
         return
     param.plain_help_done = True
+    quick_coercion(param)
     if getattr(param, "help", None):
         param.help = escape(param.help)
     if param.param_type_name == "option":
@@ -117,6 +120,7 @@ def _plain_help_option(make: Any) -> Any:
         option = make(ctx)
         if option is not None:
             option.metavar = ""
+            quick_coercion(option)
         return option
 
     return get_help_option

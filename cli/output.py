@@ -40,6 +40,14 @@ def emit(result: Any, as_json: bool, render: Callable[[Console], None]) -> None:
         render(stdout)
 
 
+def plain_table(*columns: str):
+    """A rich Table with these column headings, no box (rich.table is imported here, when a
+    command renders one)."""
+    from rich.table import Table
+
+    return Table(*columns, box=None, padding=(0, 2))
+
+
 def section_in_book(book: str, heading_path: str | None) -> str:
     """A section's heading path without the book title it starts with, for lines that
     already name the book ("Creatures > Frost Wyrm", not "Bestiary > Creatures > ...")."""

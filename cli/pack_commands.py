@@ -1,7 +1,5 @@
 """Domain pack commands: `crossbook pack suggest` (registered on the app by import)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import List
 

@@ -3,20 +3,17 @@
 Library code is in index/relations/query.py; this module parses, calls and renders.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from .app import BOOK_HELP, JSON_OPT, State, open_index, app
 from .choices import check_export_format, check_status
 from .group import examples
-from .output import cli_errors, emit, relation_label, section_in_book, stderr, warn
+from .output import cli_errors, emit, plain_table, relation_label, section_in_book, stderr, warn
 
 ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
 
@@ -25,7 +22,7 @@ def _render_rows(console: Console, rows: list[dict]) -> None:
     if not rows:
         console.print("no relationships match")
         return
-    table = Table("id", "source", "relationship", "target", "book", "status", "review", box=None, padding=(0, 2))
+    table = plain_table("id", "source", "relationship", "target", "book", "status", "review")
     for r in rows:
         status = r["status"] + (f" ({r['status_reason']})" if r.get("status_reason") else "")
         table.add_row(str(r.get("id", "-")), escape(r["source"]), escape(relation_label(r["relation_type"], r.get("polarity"))), escape(r["target"]),

@@ -4,16 +4,13 @@ chromadb, onnxruntime and the embedders are imported inside the commands, never 
 module is imported by every crossbook invocation, where-else included.
 """
 
-from __future__ import annotations
-
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .app import BOOKS_OPT, JSON_OPT, State, open_index, open_vector_store, app
+from .app import BOOKS_OPT, JSON_OPT, State, model_load_reporter, open_index, open_vector_store, app
 from .group import examples
 from .output import cli_errors, emit, section_in_book
-from .progress import ModelLoadReporter
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
 
@@ -42,7 +39,7 @@ def search(
         db = open_index(settings)
         books = resolve_books(db, book)
         with open_vector_store(settings, db, warm=True) as vectors, state.progress("search", transient=True) as progress:
-            vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
+            vectors.embedder = model_load_reporter(vectors.embedder, progress)
             passages = run_search(vectors, db, query, k=k, books=books)
         emit({"query": query, "k": k, "results": passages}, as_json,
              lambda c: _render_passages(c, passages))
@@ -69,7 +66,7 @@ def retrieve(
         db = open_index(settings)
         books = resolve_books(db, book)
         with open_vector_store(settings, db, warm=True) as vectors, state.progress("retrieve", transient=True) as progress:
-            vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
+            vectors.embedder = model_load_reporter(vectors.embedder, progress)
             result = run_retrieve(vectors, db, question, hops=hops, k=k, books=books)
         emit(result, as_json, lambda c: _render_passages(c, result["results"]))
 

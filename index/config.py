@@ -6,7 +6,6 @@ library code never reads the environment itself (the mapping is passed in).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Mapping
@@ -76,6 +75,8 @@ def _coerce(name: str, value: Any) -> Any:
 
 def read_toml_settings(path: Path) -> dict[str, Any]:
     """Read the settings part of a crossbook.toml (top-level keys; [[books]] is ignored)."""
+    import tomllib  # only a command run next to a crossbook.toml reads one
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

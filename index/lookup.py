@@ -17,6 +17,7 @@ from .errors import BadInput, BookNotFound, EntityNotFound
 from .models import BookInfo, Mention
 from .normalize import fold_accents, normalize_name, normalized_tokens
 
+# its columns are Mention's fields, in order: a row is a mention as where_else returns it
 WHERE_ELSE_SQL = """
 SELECT e.id AS entity_id, e.name, e.entity_type, m.book, m.chunk_id, c.heading_path,
        m.mention_type, m.context, m.source
@@ -34,8 +35,19 @@ class BookGroup:
     mentions: list[Mention] = field(default_factory=list)
 
 
+MENTION_FIELDS = tuple(Mention.__dataclass_fields__)
+
+
+def _dict_rows(db: Database, sql: str, params: list) -> list[dict]:
+    """``db.query(sql, params)`` without the savepoint sqlite-utils wraps around every query
+    (two more statements than a read needs)."""
+    cursor = db.conn.execute(sql, params)
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row)) for row in cursor]
+
+
 def _mention(row) -> Mention:
-    return Mention(**{k: row[k] for k in Mention.__dataclass_fields__})
+    return Mention(**{k: row[k] for k in MENTION_FIELDS})
 
 
 # -- naming a book ----------------------------------------------------------------------------
@@ -203,28 +215,34 @@ def where_else(
     """
     books = resolve_books(db, books)
     exclude_books = resolve_books(db, exclude_books, "--exclude-book")
-    keys, matched_by = resolve_entity(db, name)
-    rows = [row for key in keys for row in db.query(WHERE_ELSE_SQL, [key])]
+    normalized = _check_name(name)
+    rows = _dict_rows(db, WHERE_ELSE_SQL, [normalized])
+    if rows:  # the name itself (entity GC leaves no entity without a mention)
+        keys, matched_by = [normalized], "name"
+    else:
+        keys, matched_by = resolve_entity(db, name)
+        rows = [row for key in keys for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
     seen = set()
     entities: dict[int, dict] = {}
+    filtered = books or exclude_books or entity_type or defines_only
     for row in rows:
-        if books and row["book"] not in books:
-            continue
-        if row["book"] in exclude_books:
-            continue
-        if entity_type and row["entity_type"] != entity_type:
-            continue
-        if defines_only and row["mention_type"] != "defines":
+        if filtered and (
+            (books and row["book"] not in books) or row["book"] in exclude_books
+            or (entity_type and row["entity_type"] != entity_type)
+            or (defines_only and row["mention_type"] != "defines")
+        ):
             continue
         key = (row["entity_id"], row["chunk_id"], row["mention_type"])
         if key in seen:
             continue
         seen.add(key)
-        entity = entities.setdefault(
-            row["entity_id"],
-            {"id": row["entity_id"], "name": row["name"], "entity_type": row["entity_type"], "books": {}},
-        )
-        entity["books"].setdefault(row["book"], []).append(_mention(row).to_dict())
+        entity = entities.get(row["entity_id"])
+        if entity is None:
+            entity = entities[row["entity_id"]] = {
+                "id": row["entity_id"], "name": row["name"], "entity_type": row["entity_type"], "books": {}}
+        # the row is Mention.to_dict() (its columns are Mention's fields): asdict() would
+        # deep-copy each field, once most of the time of a lookup
+        entity["books"].setdefault(row["book"], []).append(row)
     out = []
     for entity in entities.values():
         groups = [{"book": b, "mentions": m} for b, m in entity["books"].items()]

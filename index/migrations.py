@@ -371,3 +371,16 @@ def m008_situating_context(db: Database) -> None:
         );
         """
     )
+
+
+@migrations()
+def m009_foreign_key_indexes(db: Database) -> None:
+    """Indexes on the foreign keys that had none: deleting a book's chunks (delete-book, and
+    every re-ingest) scanned entity_relationships and entity_aliases once per chunk."""
+    db.executescript(
+        """
+        CREATE INDEX IF NOT EXISTS idx_rel_chunk ON entity_relationships(chunk_id);
+        CREATE INDEX IF NOT EXISTS idx_alias_chunk ON entity_aliases(chunk_id);
+        CREATE INDEX IF NOT EXISTS idx_alias_book ON entity_aliases(book);
+        """
+    )

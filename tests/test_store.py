@@ -196,7 +196,7 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
     assert "ON DELETE CASCADE" in db["situating_contexts"].schema
     assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == [
         "m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_rules_definitions",
-        "m004_llm_partial", "m005_book_identity", "m007_llm_batches", "m008_situating_context"]
+        "m004_llm_partial", "m005_book_identity", "m007_llm_batches", "m008_situating_context", "m009_foreign_key_indexes"]
     # m005_book_identity: a book's source file is its identity
     assert "source" in {c.name for c in db["books"].columns}
     assert "idx_books_source" in {i.name for i in db["books"].indexes}
@@ -212,3 +212,16 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
     # reopening applies nothing twice
     again = open_db(tmp_path / "fresh")
     assert again.execute("SELECT count(*) FROM _sqlite_migrations").fetchone()[0] == len(list(db.query("SELECT * FROM _sqlite_migrations")))
+
+
+def test_every_foreign_key_is_indexed(tmp_path):
+    """A child column without an index is scanned once per deleted parent row: deleting a
+    book's thousands of chunks would scan the whole child table thousands of times."""
+    db = open_db(tmp_path / "index", create=True)
+    unindexed = []
+    for table in db.table_names():
+        leading = {c.columns[0] for c in db[table].indexes} | set(db[table].pks)
+        for fk in db.execute(f"PRAGMA foreign_key_list({table})").fetchall():
+            if fk[3] not in leading:
+                unindexed.append(f"{table}.{fk[3]}")
+    assert unindexed == []

@@ -389,18 +389,20 @@ def refresh_relationships(db: Database, events: EventFn = _no_event, book: str |
     the caller's transaction, after entities are resolved and linked, before entity GC).
     Emits ``relation.normalized`` for the rows of ``book``. Returns counts."""
     ontology = index_ontology(db)
-    resolver = _Resolver(db)
+    claims = db.execute(
+        "SELECT id, book, chunk_id, source_name, source_normalized, source_type, target_name,"
+        " target_normalized, target_type, relation_type, evidence, confidence, polarity, implicit,"
+        " extractor, status FROM relation_claims ORDER BY book, chunk_id, extractor, ordinal"
+    ).fetchall()
+    # it reads every mention: an index without claims (relations off) does not need it
+    resolver = _Resolver(db) if claims else None
     reviews = {r[0]: r[1:] for r in db.execute(
         "SELECT fingerprint, decision, relation_type, flipped FROM relation_reviews")}
     desired: dict[tuple, dict] = {}
     claim_status: dict[int, str] = {}
     for (claim_id, claim_book, chunk_id, source_name, source_normalized, source_type, target_name,
          target_normalized, target_type, raw_type, evidence, confidence, polarity, implicit, extractor,
-         old_status) in db.execute(
-        "SELECT id, book, chunk_id, source_name, source_normalized, source_type, target_name,"
-        " target_normalized, target_type, relation_type, evidence, confidence, polarity, implicit,"
-        " extractor, status FROM relation_claims ORDER BY book, chunk_id, extractor, ordinal"
-    ).fetchall():
+         old_status) in claims:
         source_id = resolver.resolve(chunk_id, source_normalized, source_type)
         target_id = resolver.resolve(chunk_id, target_normalized, target_type)
         status = "resolved" if source_id is not None and target_id is not None else "pending_entities"

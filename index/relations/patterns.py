@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..extract.glossary import entry_leads
 from ..extract.text import sentence_span
@@ -65,6 +66,7 @@ _STATE = re.compile(r"(?<![\w-])(?:is|are|be|becomes?|is\s+knocked|knocked|falls
 _CATEGORY_LINE = re.compile(r"^\s*[*_]*\s*[A-Z][\w' -]{1,30}?\s*\(([^()\n]{2,60})\)")
 
 
+@lru_cache(maxsize=16384)  # about 1 KB each; re's own cache holds 512, so a shelf's names were compiled per chunk
 def _form_pattern(form: str) -> re.Pattern:
     words = [re.escape(w) for w in form.split()]
     flags = re.IGNORECASE if len(words) > 1 or form.islower() else 0
