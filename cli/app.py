@@ -18,6 +18,7 @@ from .choices import check_embedder, check_extractor, check_ontology, check_pack
 from .group import GlobalOptionsGroup, examples
 from .output import EventWriter, cli_errors, emit, relation_label, report_retries, section_in_book, warn
 from .progress import ModelLoadReporter, ProgressReporter
+from .writing import open_writable
 
 app = typer.Typer(
     cls=GlobalOptionsGroup,
@@ -49,6 +50,7 @@ class State:
     embedder: Optional[str] = None
     chroma_url: Optional[str] = None
     quiet: bool = False
+    wait: Optional[float] = None
 
     def progress(self, label: str, books: Optional[int] = None, transient: bool = False) -> ProgressReporter:
         """The progress display on stderr (nothing with --quiet)."""
@@ -56,7 +58,8 @@ class State:
 
     def settings(self, config: Optional[Path] = None, **flags) -> Settings:
         path = config or self.config or Path(CONFIG_FILE)
-        flags = {"index_dir": self.index, "embedder": self.embedder, "chroma_url": self.chroma_url, **flags}
+        flags = {"index_dir": self.index, "embedder": self.embedder, "chroma_url": self.chroma_url,
+                 "wait": self.wait, **flags}
         return load_settings(flags, os.environ, path, config_required=path == self.config)
 
 
@@ -89,12 +92,16 @@ def main(
         None, "--chroma-url", help="Chroma server URL (env CROSSBOOK_CHROMA_URL; default: embedded)."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display (warnings and errors still show)."),
+    wait: Optional[float] = typer.Option(
+        None, "--wait", min=0, help="Seconds a command that writes waits for another one writing to the index, then fails"
+        " (env CROSSBOOK_WAIT; default 30)."
+    ),
     version: bool = typer.Option(
         False, "--version", is_eager=True, callback=_print_version, help="Print crossbook's version and exit."
     ),
 ) -> None:
     """crossbook: ingest books, then ask where else an entity appears."""
-    ctx.obj = State(index, debug, config, embedder, chroma_url, quiet)
+    ctx.obj = State(index, debug, config, embedder, chroma_url, quiet, wait)
     report_retries()
 
 
@@ -148,7 +155,7 @@ def ingest(
         paths = find_books(paths, tuple(include), tuple(exclude))
         count = len(load_books(paths, book))  # every bad path fails here, before the index is touched
         _check_chroma(settings)
-        db = open_index(settings, create=True)
+        db = open_writable(ctx, settings, create=True)
         with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
             with state.progress("ingest", books=count) as progress:
                 vectors.embedder = ModelLoadReporter(vectors.embedder, progress)
@@ -223,7 +230,7 @@ def delete_book_cmd(
         from index.pipeline import delete_book, index_refiner
 
         settings = state.settings()
-        db = open_index(settings)
+        db = open_writable(ctx, settings)
         from index import store
 
         if store.get_book(db, title) is None:  # before Chroma is opened: a fast, clear error
@@ -434,7 +441,7 @@ def rebuild(
                                   ontology=tuple(ontology) or None)
         _check_extractor(settings)
         _check_chroma(settings)
-        db = open_index(settings, create=True)
+        db = open_writable(ctx, settings, create=True)
         with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
             with state.progress("rebuild", books=count) as progress:
                 vectors.embedder = ModelLoadReporter(vectors.embedder, progress)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .errors import ConfigError
+from .lock import DEFAULT_WAIT
 
 DEFAULT_INDEX = ".crossbook"
 CONFIG_FILE = "crossbook.toml"
@@ -38,6 +39,7 @@ class Settings:
     chroma_url: str | None = None
     relations: str = "auto"          # "auto", "llm", "spacy" or "off"
     ontology: tuple[str, ...] = ()   # extra ontology packs (names or paths)
+    wait: float = DEFAULT_WAIT       # seconds a writer waits for another one (index/lock.py)
 
     @property
     def db_path(self) -> Path:
@@ -45,7 +47,7 @@ class Settings:
 
 
 _INT_FIELDS = {"concurrency", "parent_tokens", "child_tokens", "max_retries"}
-_FLOAT_FIELDS = {"request_timeout"}
+_FLOAT_FIELDS = {"request_timeout", "wait"}
 _BOOL_FIELDS = {"link", "allow_partial"}
 _PATH_FIELDS = {"pack"}  # resolved relative to the toml file when they name a file
 

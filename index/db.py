@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from pathlib import Path
+from typing import Iterator
 
 from sqlite_utils import Database
 
 from .errors import IndexMissing, IndexReadOnly, NotAnIndex
+from .lock import DEFAULT_WAIT, LOCK_FILE, WaitFn, writer_lock
 from .migrations import migrations
 
 MARKER = "crossbook-index"
 
 
 def _check_is_index(db: Database, db_path: Path) -> None:
-    tables = set(db.table_names())
+    # only the migrations table: another process is creating the index (it holds the lock)
+    tables = set(db.table_names()) - {migrations.migrations_table}
     if not tables:
         return
     if "crossbook_meta" not in tables:
@@ -25,23 +29,48 @@ def _check_is_index(db: Database, db_path: Path) -> None:
         )
 
 
-def open_db(index_dir: Path, *, create: bool = False) -> Database:
-    """Open (and migrate) ``index_dir/crossbook.db``.
-
-    ``create=False`` is for read commands: a missing index raises IndexMissing.
-    Raises NotAnIndex when the directory or file holds something else.
-    """
+def check_index_dir(index_dir: Path, *, create: bool = False) -> None:
+    """Raise NotAnIndex when ``index_dir`` holds something else, IndexMissing when there is
+    no index and ``create`` is false (nothing is created)."""
     db_path = index_dir / "crossbook.db"
     if index_dir.exists() and not index_dir.is_dir():
         raise NotAnIndex(f"index path {index_dir} is a file, not a directory (use --index DIR)")
     if not db_path.exists():
-        if index_dir.is_dir() and any(index_dir.iterdir()):
+        if index_dir.is_dir() and any(p.name != LOCK_FILE for p in index_dir.iterdir()):
             raise NotAnIndex(
                 f"{index_dir} is not a crossbook index (it has files but no crossbook.db; "
                 "use --index with an empty or new directory)"
             )
         if not create:
             raise IndexMissing(f"no index at {index_dir} (run: crossbook ingest BOOK)")
+
+
+@contextlib.contextmanager
+def open_for_writing(index_dir: Path, *, create: bool = False, wait: float = DEFAULT_WAIT,
+                     command: str = "", on_wait: WaitFn | None = None) -> Iterator[Database]:
+    """The index opened by its one writer (index/lock.py): checked, then locked (waiting up
+    to ``wait`` seconds for another writer, then IndexBusy), then opened and migrated. The
+    connection is closed and the lock released when the block ends."""
+    check_index_dir(index_dir, create=create)
+    with writer_lock(index_dir, wait, command=command, on_wait=on_wait):
+        db = open_db(index_dir, create=create, wait=wait)
+        try:
+            yield db
+        finally:
+            db.conn.close()
+
+
+def open_db(index_dir: Path, *, create: bool = False, wait: float = DEFAULT_WAIT) -> Database:
+    """Open (and migrate) ``index_dir/crossbook.db``.
+
+    ``create=False`` is for read commands: a missing index raises IndexMissing.
+    Raises NotAnIndex when the directory or file holds something else. Migrations run under
+    the writer lock (index/lock.py; up to ``wait`` seconds for it, then IndexBusy), so two
+    processes opening a new or older index do not both migrate it.
+    """
+    db_path = index_dir / "crossbook.db"
+    check_index_dir(index_dir, create=create)
+    if not db_path.exists():
         index_dir.mkdir(parents=True, exist_ok=True)
     if not create and not _writable(db_path):
         return _open_read_only(db_path)
@@ -59,11 +88,13 @@ def open_db(index_dir: Path, *, create: bool = False) -> Database:
     except sqlite3.DatabaseError as exc:
         raise NotAnIndex(f"{db_path} is not a crossbook index ({exc})") from None
     if migrations.pending(db):
-        migrations.apply(db)
-        with db.atomic():
-            db.execute(
-                "INSERT OR IGNORE INTO crossbook_meta (key, value) VALUES ('format', ?)", [MARKER]
-            )
+        with writer_lock(index_dir, wait):
+            if migrations.pending(db):  # another process may have migrated it meanwhile
+                migrations.apply(db)
+                with db.atomic():
+                    db.execute(
+                        "INSERT OR IGNORE INTO crossbook_meta (key, value) VALUES ('format', ?)", [MARKER]
+                    )
     return db
 
 
