@@ -20,7 +20,7 @@ def prune(
 ) -> None:
     """Remove cached LLM answers that no stored chunk uses (edited sections, deleted books, other models)."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.llm_cache import prune as run_prune
 
         settings = state.settings()
