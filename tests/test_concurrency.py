@@ -1,6 +1,6 @@
 """Issue 10, "Prove it": two writers and readers on one index, as real processes.
 
-Two `crossbook ingest` runs start together on an index that already holds a book: the
+Two `crossbook ingest` runs (spaCy relations on: long write transactions) start together on an index that already holds a book: the
 second waits for the first (index/lock.py), both succeed, and the index equals a fresh
 build of the same books. Meanwhile a reader thread (its own connection each time) and
 `crossbook where-else` processes keep answering. The old code: one writer died with
@@ -36,7 +36,7 @@ def finish(proc: subprocess.Popen) -> tuple[int, str, str]:
 def test_two_writers_and_readers_on_one_index(tmp_path):
     index_dir = tmp_path / "live"
     seed = write(tmp_path / "a.md", BOOK_A)
-    assert finish(crossbook(index_dir, "ingest", "--relations", "off", str(seed)))[0] == 0
+    assert finish(crossbook(index_dir, "ingest", str(seed)))[0] == 0
 
     answers, errors, stop = [], [], threading.Event()
 
@@ -53,8 +53,8 @@ def test_two_writers_and_readers_on_one_index(tmp_path):
 
     reader = threading.Thread(target=read_in_a_loop, daemon=True)
     reader.start()
-    first = crossbook(index_dir, "ingest", "--relations", "off", str(SAMPLE / "grimoire.md"))
-    second = crossbook(index_dir, "ingest", "--relations", "off", str(SAMPLE / "bestiary.md"), str(SAMPLE / "core_rules.md"))
+    first = crossbook(index_dir, "ingest", str(SAMPLE / "grimoire.md"))
+    second = crossbook(index_dir, "ingest", str(SAMPLE / "bestiary.md"), str(SAMPLE / "core_rules.md"))
     cli_readers = []
     while first.poll() is None or second.poll() is None:
         cli_readers.append(finish(crossbook(index_dir, "where-else", "Chilled", "--json")))
@@ -73,7 +73,7 @@ def test_two_writers_and_readers_on_one_index(tmp_path):
     assert min(seen_books) == 1 and max(seen_books) == 4  # readers saw the writes land, book by book
 
     fresh_dir = tmp_path / "fresh"
-    code, _, err = finish(crossbook(fresh_dir, "ingest", "--relations", "off", str(seed), *(str(SAMPLE / n) for n in
+    code, _, err = finish(crossbook(fresh_dir, "ingest", str(seed), *(str(SAMPLE / n) for n in
                                     ("grimoire.md", "bestiary.md", "core_rules.md"))))
     assert code == 0, err
     assert snapshot(index_dir) == snapshot(fresh_dir)  # nothing lost, nothing doubled
