@@ -173,6 +173,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     if mode == "llm":
         job.events({"event": "phase.done", "phase": "relation_discovery", "book": title,
                     "candidates": sum(len(c) for c in claims.values()), "dropped": dict(dropped_relations)})
+    relations.load_parser(mode)  # seconds: before the write transaction, not inside it
     job.progress("write", 0, 1)
     job.events({"event": "phase.start", "phase": "write", "book": title})
     with db.atomic():
