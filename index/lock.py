@@ -75,12 +75,8 @@ def _try_flock(fd: int) -> bool:
 def _open_lock_file(index_dir: Path) -> int:
     try:
         return os.open(lock_path(index_dir), os.O_RDWR | os.O_CREAT, 0o644)
-    except PermissionError:
-        raise IndexReadOnly(
-            f"{index_dir / 'crossbook.db'} is read-only: this command writes to the index"
-        ) from None
     except OSError as exc:
-        if exc.errno == errno.EROFS:
+        if isinstance(exc, PermissionError) or exc.errno == errno.EROFS:
             raise IndexReadOnly(
                 f"{index_dir / 'crossbook.db'} is read-only: this command writes to the index"
             ) from None
@@ -97,7 +93,7 @@ def _busy_message(index_dir: Path, info: dict, waited: float) -> str:
 
 @contextlib.contextmanager
 def writer_lock(index_dir: Path, wait: float = DEFAULT_WAIT, *, command: str = "",
-                on_wait: WaitFn | None = None, clock: Callable[[], float] = time.monotonic) -> Iterator[None]:
+                on_wait: WaitFn | None = None) -> Iterator[None]:
     """Hold the index's writer lock for the ``with`` block.
 
     Creates ``index_dir`` when missing. Waits up to ``wait`` seconds for another writer
@@ -119,10 +115,10 @@ def writer_lock(index_dir: Path, wait: float = DEFAULT_WAIT, *, command: str = "
     index_dir.mkdir(parents=True, exist_ok=True)
     fd = _open_lock_file(index_dir)
     try:
-        start = clock()
+        start = time.monotonic()
         told = False
         while not _try_flock(fd):
-            waited = clock() - start
+            waited = time.monotonic() - start
             if waited >= wait:
                 raise IndexBusy(_busy_message(index_dir, holder(index_dir), wait))
             if not told and on_wait is not None:

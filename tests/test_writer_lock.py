@@ -164,3 +164,17 @@ def test_processes_creating_one_index_at_once_do_not_race_the_migrations(tmp_pat
             if proc.returncode != 0:
                 failures.append(err.strip().splitlines()[-1])
     assert failures == []
+
+
+def test_a_writer_on_a_read_only_index_directory_says_read_only(shelf, cli, monkeypatch):
+    real_open = os.open
+
+    def refuse_the_lock_file(path, *args, **kwargs):  # as a directory we may not write to does
+        if str(path).endswith("crossbook.lock"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refuse_the_lock_file)
+    result = cli("delete-book", "Grimoire", "--json")
+    assert result.exit_code == 1 and "is read-only: this command writes to the index" in result.stderr
+    assert json.loads(result.stdout)["error"]["code"] == "index_read_only"
