@@ -6,9 +6,10 @@ the core rules has two versions, written over the same file as a user edits it) 
 with the fast ``hash`` embedder. Each trial runs one of ``ingest`` (a book's other version),
 ``delete-book``, ``rebuild`` (a manifest of random versions of a random subset) or
 ``reembed`` (hash <-> local MiniLM, so its Chroma phase is long), and SIGKILLs it at a random
-time after one of three anchors: its start; the start of a book's write (the ``--events``
-of ingest and rebuild); its first SQLite commit seen by another connection (``PRAGMA
-data_version``), which puts kills into the Chroma phase that follows the commit.
+time after one of three anchors: its start (uniform over the run); the start of a book's write
+(the ``--events`` of ingest and rebuild); its first SQLite commit seen by another connection
+(``PRAGMA data_version``), which puts kills into the Chroma phase that follows the commit
+(after a commit, short delays are the most likely: delay = window * U**3).
 After each kill:
 
 1. ``PRAGMA integrity_check`` is ok (and ``foreign_key_check`` empty), before anything else
@@ -63,8 +64,8 @@ WEIGHTS = (3, 2, 2, 2)
 FIRST_ESTIMATE = {"ingest": 3.0, "delete-book": 2.0, "rebuild": 5.0, "reembed": 6.0}
 # per command: (anchor, weight, (shortest, longest) delay after it; None = up to the estimate)
 ANCHORS = {
-    "ingest": [("start", 4, (0.3, None)), ("write", 3, (0.0, 0.15)), ("commit", 3, (0.0, 0.4))],
-    "rebuild": [("start", 5, (0.3, None)), ("write", 3, (0.0, 0.15)), ("commit", 2, (0.0, 0.4))],
+    "ingest": [("start", 4, (0.3, None)), ("write", 3, (0.0, 0.6)), ("commit", 3, (0.0, 0.4))],
+    "rebuild": [("start", 5, (0.3, None)), ("write", 3, (0.0, 0.6)), ("commit", 2, (0.0, 0.4))],
     "delete-book": [("start", 1, (0.3, None)), ("commit", 1, (0.0, 0.03))],
     "reembed": [("start", 3, (1.0, None)), ("commit", 1, (0.0, 0.2))],
 }
@@ -356,7 +357,10 @@ def main() -> int:
         command, argv, details = plan(rng, shelf, state, recorded_embedder(db_path), work)
         anchors = ANCHORS[command]
         anchor, _, (shortest, longest) = rng.choices(anchors, [a[1] for a in anchors])[0]
-        delay = rng.uniform(shortest, longest if longest is not None else max(estimate[command], shortest))
+        if longest is None:  # anywhere in the run
+            delay = rng.uniform(shortest, max(estimate[command], shortest))
+        else:  # after a commit, soon after it most often (a lost write shows right after it)
+            delay = shortest + (longest - shortest) * rng.random() ** (3 if anchor == "commit" else 1)
         proc = crossbook.start(argv)
         killed, ran = kill_run(proc, anchor, delay, db_path, work / "events.ndjson")
         if not killed:
