@@ -28,6 +28,7 @@ from .models import IngestResult
 from .packs import DomainPack, load_pack
 from .relations import derive as relations
 from .relations.ontology import Ontology, ontology_for
+from .vectors import forget_synced
 
 WarnFn = Callable[[str], None]
 EventFn = Callable[[dict], None]
@@ -179,6 +180,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     with db.atomic():
         before = derived.definitions_signature(db)
         store.delete_book_rows(db, title)
+        forget_synced(db, title)  # the book's vectors are synced again after this commit
         store.insert_book(
             db, title=title, path=str(book.path), sha256=book.sha256,
             extractor=job.extractor_label, pack=pack.label, model=job.extractor.model,
@@ -276,6 +278,7 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
         before = derived.definitions_signature(db)
         store.delete_book_rows(db, title)
+        forget_synced(db, title)
         derived.refresh(db, pack, before, None, refiner=refiner)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_after = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
