@@ -181,7 +181,7 @@ class Replay:
             self.vectors = open_vectors(Settings(index_dir=tmp / "live", embedder="hash"), self.job.db, lazy=True)
             self.job.vectors = self.vectors
         self.failures_survived = 0      # failed or killed runs that happened
-        self.vector_repairs = 0         # times the vectors lagged and doctor --repair fixed them
+        self.vector_repairs = 0         # times doctor --repair had to fix what the next ingest left
 
     def _file(self, title: str, sections) -> tuple[Path, str]:
         text = render_book(title, sections)
@@ -260,12 +260,19 @@ class Replay:
             self.current.pop(title, None)
 
     def settle_vectors(self) -> None:
-        """``doctor --repair`` when the vectors drifted; then SQLite and Chroma must agree."""
+        """The next command, then ``doctor --repair``: ingesting every book again (unchanged)
+        must bring its vectors in line (nothing missing or stale); what is left (vectors of a
+        book whose delete was killed) is for doctor --repair. Then SQLite and Chroma agree."""
         from index import doctor
+        from index.pipeline import ingest_paths
 
         if self.vectors is None:
             return
-        if not doctor.check(self.job.db, self.vectors).ok:
+        for title, text in self.current.items():
+            ingest_paths(self.job, [write(self.tmp / f"{title}.md", text)])
+        report = doctor.check(self.job.db, self.vectors)
+        assert not (report.missing or report.stale), report.to_dict()
+        if not report.ok:
             doctor.repair(self.job.db, self.vectors)
             self.vector_repairs += 1
         report = doctor.check(self.job.db, self.vectors)
@@ -292,8 +299,8 @@ def replay_equals_fresh_build(operations, pack_text: str, make_job, vectors: boo
     index, build a fresh index from the books that remain (in reverse order), and assert both
     snapshots are equal. ``make_job(index_dir, pack_path)`` returns an Ingest. ``vectors``:
     the live index has Chroma vectors (hash embedder), which must agree with SQLite at the
-    end (after doctor --repair when a killed run left them behind). Returns the replay (its
-    counts of failures survived and vector repairs)."""
+    end (Replay.settle_vectors: after the next ingest, then doctor --repair). Returns the
+    replay (its counts of failures survived and vector repairs)."""
     import tempfile
 
     from index.pipeline import ingest_paths
