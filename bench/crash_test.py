@@ -64,8 +64,8 @@ WEIGHTS = (3, 2, 2, 2)
 FIRST_ESTIMATE = {"ingest": 3.0, "delete-book": 2.0, "rebuild": 5.0, "reembed": 6.0}
 # per command: (anchor, weight, (shortest, longest) delay after it; None = up to the estimate)
 ANCHORS = {
-    "ingest": [("start", 4, (0.3, None)), ("write", 3, (0.0, 0.6)), ("commit", 3, (0.0, 0.4))],
-    "rebuild": [("start", 5, (0.3, None)), ("write", 3, (0.0, 0.6)), ("commit", 2, (0.0, 0.4))],
+    "ingest": [("start", 4, (0.3, None)), ("write", 3, (0.0, 0.3)), ("commit", 3, (0.0, 0.4))],
+    "rebuild": [("start", 5, (0.3, None)), ("write", 3, (0.0, 0.3)), ("commit", 2, (0.0, 0.4))],
     "delete-book": [("start", 1, (0.3, None)), ("commit", 1, (0.0, 0.03))],
     "reembed": [("start", 3, (1.0, None)), ("commit", 1, (0.0, 0.2))],
 }
