@@ -7,7 +7,7 @@ DEMO_INDEX := .crossbook-demo
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: demo test eval bench clean
+.PHONY: demo test eval bench crash-test clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -49,6 +49,12 @@ bench: $(STAMP)
 	test ! -f bench/bench_growth.py || $(BIN)/python bench/bench_growth.py
 	test ! -f bench/bench_llm_pool.py || $(BIN)/python bench/bench_llm_pool.py
 	$(BIN)/python bench/report.py
+
+# SIGKILL ingest, delete-book, rebuild and reembed at random points; check the index after each
+# (CRASH_KILLS=N for another count)
+CRASH_KILLS ?= 40
+crash-test: $(STAMP)
+	$(BIN)/python bench/crash_test.py --kills $(CRASH_KILLS)
 
 clean:
 	rm -rf $(VENV) $(DEMO_INDEX) .crossbook .pytest_cache

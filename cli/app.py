@@ -18,6 +18,7 @@ from .output import EventWriter, cli_errors, emit, plain_table, relation_label, 
 
 if TYPE_CHECKING:
     from .progress import ProgressReporter
+from .writing import open_writable
 
 app = typer.Typer(
     cls=GlobalOptionsGroup,
@@ -49,6 +50,7 @@ class State:
     embedder: Optional[str] = None
     chroma_url: Optional[str] = None
     quiet: bool = False
+    wait: Optional[float] = None
 
     def progress(self, label: str, books: Optional[int] = None, transient: bool = False) -> "ProgressReporter":
         """The progress display on stderr (nothing with --quiet)."""
@@ -58,7 +60,8 @@ class State:
 
     def settings(self, config: Optional[Path] = None, **flags) -> Settings:
         path = config or self.config or Path(CONFIG_FILE)
-        flags = {"index_dir": self.index, "embedder": self.embedder, "chroma_url": self.chroma_url, **flags}
+        flags = {"index_dir": self.index, "embedder": self.embedder, "chroma_url": self.chroma_url,
+                 "wait": self.wait, **flags}
         return load_settings(flags, os.environ, path, config_required=path == self.config)
 
 
@@ -91,12 +94,16 @@ def main(
         None, "--chroma-url", help="Chroma server URL (env CROSSBOOK_CHROMA_URL; default: embedded)."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display (warnings and errors still show)."),
+    wait: Optional[float] = typer.Option(
+        None, "--wait", min=0, help="Seconds a command that writes waits for another one writing to the index, then fails"
+        " (env CROSSBOOK_WAIT; default 30)."
+    ),
     version: bool = typer.Option(
         False, "--version", is_eager=True, callback=_print_version, help="Print crossbook's version and exit."
     ),
 ) -> None:
     """crossbook: ingest books, then ask where else an entity appears."""
-    ctx.obj = State(index, debug, config, embedder, chroma_url, quiet)
+    ctx.obj = State(index, debug, config, embedder, chroma_url, quiet, wait)
     report_retries()
 
 
@@ -166,7 +173,7 @@ def ingest(
         if dry_run_or_budget(lambda: estimate_ingest(settings, books_read, force), settings.max_cost, dry_run, as_json):
             return
         _check_chroma(settings)
-        db = open_index(settings, create=True)
+        db = open_writable(ctx, settings, create=True)
         with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
             with state.progress("ingest", books=count) as progress:
                 vectors.embedder = model_load_reporter(vectors.embedder, progress)
@@ -257,7 +264,7 @@ def delete_book_cmd(
         from index.pipeline import delete_book, index_refiner
 
         settings = state.settings()
-        db = open_index(settings)
+        db = open_writable(ctx, settings)
         from index import store
 
         if store.get_book(db, title) is None:  # before Chroma is opened: a fast, clear error
@@ -476,7 +483,7 @@ def rebuild(
         if dry_run_or_budget(lambda: estimate_rebuild(settings, entries), settings.max_cost, dry_run, as_json):
             return
         _check_chroma(settings)
-        db = open_index(settings, create=True)
+        db = open_writable(ctx, settings, create=True)
         with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
             with state.progress("rebuild", books=count) as progress:
                 vectors.embedder = model_load_reporter(vectors.embedder, progress)

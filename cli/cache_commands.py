@@ -4,6 +4,7 @@ import typer
 
 from .app import JSON_OPT, State, open_index, app
 from .output import cli_errors, emit
+from .writing import open_writable
 
 cache_app = typer.Typer(no_args_is_help=True, help="The cache of LLM answers in the index.")
 app.add_typer(cache_app, name="cache")
@@ -17,9 +18,11 @@ def prune(
 ) -> None:
     """Remove cached LLM answers that no stored chunk uses (edited sections, deleted books, other models)."""
     state: State = ctx.obj
-    with cli_errors(state.debug):
+    with cli_errors(state.debug, as_json):
         from index.llm_cache import prune as run_prune
 
-        result = run_prune(open_index(state.settings()), dry_run=dry_run)
+        settings = state.settings()
+        db = open_index(settings) if dry_run else open_writable(ctx, settings)
+        result = run_prune(db, dry_run=dry_run)
         verb = "would remove" if dry_run else "removed"
         emit(result, as_json, lambda c: c.print(f"{verb} {result['removed']} cached answers, kept {result['kept']}"))

@@ -128,6 +128,9 @@ def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
             raise
         if "readonly" in str(exc):
             fail("index_read_only", "the index is read-only: this command writes to it (queries still work)", as_json)
+        if "database is locked" in str(exc):  # a process other than crossbook writing to it
+            fail("index_busy", "index is busy: another process holds the database's write lock "
+                 "(crossbook writers wait for each other; run this again when it has finished)", as_json)
         fail("unexpected", f"unexpected OperationalError: {exc} (run with --debug for the traceback)", as_json)
     except Exception as exc:  # anything unexpected: one line, details with --debug
         if debug:

@@ -14,6 +14,7 @@ from .app import BOOK_HELP, JSON_OPT, State, open_index, app
 from .choices import check_export_format, check_status
 from .group import examples
 from .output import cli_errors, emit, plain_table, relation_label, section_in_book, stderr, warn
+from .writing import open_writable, writing
 
 ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
 
@@ -70,7 +71,7 @@ def _decide(ctx: typer.Context, relationship_id: int, action: str, as_json: bool
     with cli_errors(state.debug, as_json):
         from index.relations.query import review
 
-        db = open_index(state.settings())
+        db = open_writable(ctx, state.settings())
         row = review(db, relationship_id, action, **kwargs)
         if row["status"] == "invalid" and row["review_state"] == "adjusted":
             warn(f"relationship {row['id']} as adjusted is invalid ({row['status_reason']}): it is left out of "
@@ -97,7 +98,8 @@ def review_main(
         from index.lookup import resolve_book
         from index.relations.query import list_relationships, review
 
-        db = open_index(state.settings())
+        settings = state.settings()
+        db = open_index(settings)
         rows = list_relationships(db, book=resolve_book(db, book) if book else None, review_state="suggested")
         if not interactive:
             emit(rows, as_json, lambda c: _render_rows(c, rows))
@@ -113,9 +115,11 @@ def review_main(
             if answer == "q":
                 break
             if answer == "a":
-                decisions.append(review(db, row["id"], "accept"))
+                with writing(ctx, settings):
+                    decisions.append(review(db, row["id"], "accept"))
             elif answer == "r":
-                decisions.append(review(db, row["id"], "reject"))
+                with writing(ctx, settings):
+                    decisions.append(review(db, row["id"], "reject"))
             elif answer == "j":
                 new_type = typer.prompt("type", default=row["relation_type"], err=True)
                 flip = typer.confirm("flip the direction?", default=False, err=True)
@@ -123,8 +127,9 @@ def review_main(
                     decisions.append(row)
                     continue
                 try:
-                    decisions.append(review(db, row["id"], "adjust", flip=flip,
-                                            relation_type=None if new_type == row["relation_type"] else new_type))
+                    with writing(ctx, settings):
+                        decisions.append(review(db, row["id"], "adjust", flip=flip,
+                                                relation_type=None if new_type == row["relation_type"] else new_type))
                 except BadInput as exc:  # a mistyped type skips this one, not the whole session
                     warn(f"{exc}; relationship {row['id']} skipped")
         emit(decisions, as_json, lambda c: [_render_decision(c, d) for d in decisions] or c.print("no decisions"))

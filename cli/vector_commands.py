@@ -11,6 +11,7 @@ from rich.markup import escape
 from .app import BOOKS_OPT, JSON_OPT, State, model_load_reporter, open_index, open_vector_store, app
 from .group import examples
 from .output import cli_errors, emit, section_in_book
+from .writing import open_writable
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
 
@@ -98,7 +99,7 @@ def doctor(
         from index.vectors import embedder_for_id, recorded_embedder
 
         settings = state.settings()
-        db = open_index(settings)
+        db = open_writable(ctx, settings) if repair else open_index(settings)
         recorded = recorded_embedder(db)
         # checked (and repaired) with the embedder the index records; a different selected
         # one is reported, and switching is reembed's job
@@ -145,7 +146,7 @@ def reembed(
         from index import doctor as checks
 
         settings = state.settings()
-        db = open_index(settings)
+        db = open_writable(ctx, settings)
         from index.embed import get_embedder
 
         with open_vector_store(settings, db, check=False, embedder=get_embedder(settings)) as new:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .errors import ConfigError
+from .lock import DEFAULT_WAIT
 
 DEFAULT_INDEX = ".crossbook"
 CONFIG_FILE = "crossbook.toml"
@@ -40,6 +41,7 @@ class Settings:
     batch_poll: float = 30.0         # seconds between two checks of a Batch API batch (ingest --batch)
     price_table: str | None = None   # a TOML of model prices over the shipped one (index/llm_cost.py)
     max_cost: float | None = None    # USD: an ingest whose estimate is higher stops before any call
+    wait: float = DEFAULT_WAIT       # seconds a writer waits for another one (index/lock.py)
 
     @property
     def db_path(self) -> Path:
@@ -47,7 +49,7 @@ class Settings:
 
 
 _INT_FIELDS = {"concurrency", "parent_tokens", "child_tokens", "max_retries"}
-_FLOAT_FIELDS = {"request_timeout", "batch_poll", "max_cost"}
+_FLOAT_FIELDS = {"request_timeout", "batch_poll", "max_cost", "wait"}
 _BOOL_FIELDS = {"link", "allow_partial"}
 _PATH_FIELDS = {"pack", "price_table"}  # resolved relative to the toml file when they name a file
 

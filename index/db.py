@@ -6,22 +6,26 @@ every installed package (importlib.metadata), about 25 ms of every command's sta
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from pathlib import Path
+from typing import Iterator
 
 from sqlite_utils import Database
 
 from .errors import IndexMissing, IndexReadOnly, NotAnIndex
+from .lock import DEFAULT_WAIT, LOCK_FILE, WaitFn, writer_lock
 from .migrations import migrations
 
 MARKER = "crossbook-index"
 # the files SQLite keeps for the index; anything else in the index directory was made from it
-SQLITE_FILES = ("crossbook.db", "crossbook.db-wal", "crossbook.db-shm")
+SQLITE_FILES = ("crossbook.db", "crossbook.db-wal", "crossbook.db-shm", "crossbook.db-journal")
 
 
 def _check_is_index(db: Database, db_path: Path) -> None:
-    tables = set(db.table_names())
+    # only the migrations table: another process is creating the index (it holds the lock)
+    tables = set(db.table_names()) - {migrations.migrations_table}
     if not tables:
         return
     if "crossbook_meta" not in tables:
@@ -31,34 +35,63 @@ def _check_is_index(db: Database, db_path: Path) -> None:
         )
 
 
-def open_db(index_dir: Path, *, create: bool = False) -> Database:
-    """Open (and migrate) ``index_dir/crossbook.db``.
-
-    ``create=False`` is for read commands: a missing index raises IndexMissing.
-    Raises NotAnIndex when the directory or file holds something else.
-    """
+def check_index_dir(index_dir: Path, *, create: bool = False) -> None:
+    """Raise NotAnIndex when ``index_dir`` holds something else, IndexMissing when there is
+    no index and ``create`` is false (nothing is created)."""
     db_path = index_dir / "crossbook.db"
     if index_dir.exists() and not index_dir.is_dir():
         raise NotAnIndex(f"index path {index_dir} is a file, not a directory (use --index DIR)")
     if not db_path.exists():
-        if index_dir.is_dir() and any(index_dir.iterdir()):
+        if index_dir.is_dir() and any(p.name != LOCK_FILE for p in index_dir.iterdir()):
             raise NotAnIndex(
                 f"{index_dir} is not a crossbook index (it has files but no crossbook.db; "
                 "use --index with an empty or new directory)"
             )
         if not create:
             raise IndexMissing(f"no index at {index_dir} (run: crossbook ingest BOOK)")
+
+
+@contextlib.contextmanager
+def open_for_writing(index_dir: Path, *, create: bool = False, wait: float = DEFAULT_WAIT,
+                     command: str = "", on_wait: WaitFn | None = None) -> Iterator[Database]:
+    """The index opened by its one writer (index/lock.py): checked, then locked (waiting up
+    to ``wait`` seconds for another writer, then IndexBusy), then opened and migrated. The
+    connection is closed and the lock released when the block ends."""
+    check_index_dir(index_dir, create=create)
+    with writer_lock(index_dir, wait, command=command, on_wait=on_wait):
+        db = open_db(index_dir, create=create, wait=wait)
+        try:
+            yield db
+        finally:
+            db.conn.close()
+
+
+def open_db(index_dir: Path, *, create: bool = False, wait: float = DEFAULT_WAIT) -> Database:
+    """Open (and migrate) ``index_dir/crossbook.db``.
+
+    ``create=False`` is for read commands: a missing index raises IndexMissing.
+    Raises NotAnIndex when the directory or file holds something else. Migrations run under
+    the writer lock (index/lock.py; up to ``wait`` seconds for it, then IndexBusy), so two
+    processes opening a new or older index do not both migrate it.
+    """
+    db_path = index_dir / "crossbook.db"
+    check_index_dir(index_dir, create=create)
+    if not db_path.exists():
         index_dir.mkdir(parents=True, exist_ok=True)
-    _check_not_truncated(db_path)
     if not create and not _writable(db_path):
         return _open_read_only(db_path)
+    # a new database file is made under the writer lock: switching it to WAL while another
+    # process creates it too fails at once with 'database is locked' (no busy wait there)
+    fresh = not db_path.exists() or db_path.stat().st_size == 0
     try:
-        conn = sqlite3.connect(str(db_path), timeout=30, check_same_thread=False)
-        db = Database(conn, execute_plugins=False)
-        db.execute("PRAGMA busy_timeout = 30000")
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA foreign_keys = ON")
-        _check_is_index(db, db_path)
+        with writer_lock(index_dir, wait) if fresh else contextlib.nullcontext():
+            _check_not_truncated(db_path)  # under the lock: not another process creating it
+            conn = sqlite3.connect(str(db_path), timeout=30, check_same_thread=False)
+            db = Database(conn, execute_plugins=False)
+            db.execute("PRAGMA busy_timeout = 30000")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA foreign_keys = ON")
+            _check_is_index(db, db_path)
     except sqlite3.OperationalError as exc:
         if "readonly" in str(exc):
             raise IndexReadOnly(f"{db_path} is read-only: this command writes to the index") from None
@@ -66,11 +99,13 @@ def open_db(index_dir: Path, *, create: bool = False) -> Database:
     except sqlite3.DatabaseError as exc:
         raise NotAnIndex(f"{db_path} is not a crossbook index ({exc})") from None
     if migrations.pending(db):
-        migrations.apply(db)
-        with db.atomic():
-            db.execute(
-                "INSERT OR IGNORE INTO crossbook_meta (key, value) VALUES ('format', ?)", [MARKER]
-            )
+        with writer_lock(index_dir, wait):
+            if migrations.pending(db):  # another process may have migrated it meanwhile
+                migrations.apply(db)
+                with db.atomic():
+                    db.execute(
+                        "INSERT OR IGNORE INTO crossbook_meta (key, value) VALUES ('format', ?)", [MARKER]
+                    )
     return db
 
 
@@ -80,11 +115,14 @@ def _check_not_truncated(db_path: Path) -> None:
     it is a crash while the index was being created, with nothing to lose: a new index."""
     if not db_path.is_file() or db_path.stat().st_size > 0:
         return
-    if any(p.name not in SQLITE_FILES for p in db_path.parent.iterdir()):
+    # the writer lock's file is no index data: a process creating the index holds it
+    if any(p.name not in SQLITE_FILES and p.name != LOCK_FILE for p in db_path.parent.iterdir()):
         raise NotAnIndex(
             f"{db_path} is empty (0 bytes): the index lost its books; restore crossbook.db from a backup, "
             f"or delete {db_path.parent} and ingest the books again (e.g. crossbook rebuild crossbook.toml)"
         )
+
+
 def open_for_planning(index_dir: Path) -> Database:
     """The index read-only, or an empty in-memory one when there is none yet: for a dry run,
     which writes nothing, not even the index directory. Raises NotAnIndex, IndexReadOnly."""

@@ -32,6 +32,7 @@ from .models import IngestResult
 from .packs import DomainPack, load_pack
 from .relations import derive as relations
 from .relations.ontology import Ontology, ontology_for
+from .vectors import forget_synced
 
 WarnFn = Callable[[str], None]
 EventFn = Callable[[dict], None]
@@ -218,6 +219,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False,
     if mode == "llm":
         job.events({"event": "phase.done", "phase": "relation_discovery", "book": title,
                     "candidates": sum(len(c) for c in claims.values()), "dropped": dict(dropped_relations)})
+    relations.load_parser(mode)  # seconds: before the write transaction, not inside it
     job.progress("write", 0, 1)
     job.events({"event": "phase.start", "phase": "write", "book": title})
     with db.atomic():
@@ -228,8 +230,10 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False,
             result.status = "updated"
         before = derived.definitions_signature(db)
         store.delete_book_rows(db, title)
+        forget_synced(db, title)  # the book's vectors are synced again after this commit
         if previous_title is not None:
             store.delete_book_rows(db, previous_title)
+            forget_synced(db, previous_title)
         store.insert_book(
             db, title=title, path=source, source=source, sha256=book.sha256,
             extractor=job.extractor_label, pack=pack.label, model=job.extractor.model,
@@ -376,6 +380,7 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
         before = derived.definitions_signature(db)
         store.delete_book_rows(db, title)
+        forget_synced(db, title)
         derived.refresh(db, pack, before, None, refiner=refiner)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_after = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]

@@ -425,6 +425,19 @@ class VectorStore:
 
 # -- opening -----------------------------------------------------------------------------------
 
+def forget_synced(db: Database, title: str) -> None:
+    """Drop SQLite's notes that a collection's vectors match ``title``'s children. Called in
+    the transaction that replaces or deletes the book's chunks: a note left from before could
+    match the book's children again later (the book deleted and added back, or changed back
+    to that version) while Chroma holds other vectors, and ensure_book would then skip the
+    sync that repairs a crash between SQLite's commit and Chroma's writes."""
+    keys = [key for (key,) in db.execute("SELECT key FROM crossbook_meta WHERE key >= ? AND key < ?",
+                                         [f"{META_SYNCED}:", f"{META_SYNCED};"])
+            if key.split(":", 2)[2:] == [title]]  # META_SYNCED:<collection>:<title>
+    for key in keys:
+        db.execute("DELETE FROM crossbook_meta WHERE key = ?", [key])
+
+
 def recorded_embedder(db: Database) -> str | None:
     """The embedder id the index's vectors were made with (None before the first vector)."""
     return store.get_meta(db, META_EMBEDDER)

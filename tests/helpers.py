@@ -114,33 +114,213 @@ def render_book(title: str, sections) -> str:
     return "".join(out)
 
 
-def replay_equals_fresh_build(operations, pack_text: str, make_job) -> None:
-    """Apply ("ingest", title, sections) / ("delete", title, None) operations to one index,
-    build a fresh index from the books that remain (in reverse order), and assert both
-    snapshots are equal. ``make_job(index_dir, pack_path)`` returns an Ingest."""
+class SimulatedKill(BaseException):
+    """A run killed at a point (a BaseException, as nothing in crossbook may catch a kill)."""
+
+
+class FailingChunkExtractor:
+    """Wraps an extractor: the book's last parent chunk gets no valid answer (as an LLM chunk
+    whose retries all failed), so its ingest raises ChunksFailed."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def extract(self, book, parents, known=None, progress=None, **kwargs):
+        from index.extract import FailedChunk
+
+        run = self.inner.extract(book, parents, known=known, progress=progress, **kwargs)
+        last = parents[-1]
+        run.chunks[-1] = None
+        run.failed = [FailedChunk(last.id, " > ".join(last.heading_path), "injected failure")]
+        return run
+
+
+def _write_half_then_die(original):
+    def write_rows(self, db, rows, progress=None, record=True):
+        original(self, db, rows[: len(rows) // 2], progress, record)
+        raise SimulatedKill("killed while embedding")
+    return write_rows
+
+
+def _die(*args, **kwargs):
+    raise SimulatedKill("killed")
+
+
+# Where a killed run dies: (operation it kills, object, attribute replaced). SQLite points are
+# inside the book's write transaction (the book must stay wholly old); vector points are after
+# it committed (the book is wholly new, and SQLite and Chroma agree after the next command or
+# doctor --repair).
+KILL_POINTS = {
+    "kill:write": ("ingest", "index.store", "insert_mentions"),          # rows half replaced
+    "kill:derive": ("ingest", "index.derived", "gc_entities"),           # relinked, derived, not GC'd
+    "kill:embed": ("ingest", "index.vectors.VectorStore", "write"),      # half the vectors upserted
+    "kill:sync_note": ("ingest", "index.vectors", "children_digest"),    # Chroma done, SQLite's note not
+    "kill:delete_vectors": ("delete", "index.vectors.VectorStore", "delete_book"),  # SQLite deleted it
+}
+
+
+class Replay:
+    """One live index under a sequence of operations, with the books it must hold after each.
+
+    ``OPERATIONS`` maps an operation's name to the method that applies it; the sequences are
+    (name, title, sections) triples. A title rename (issue 10 item 1, book identity) is added
+    here as "rename": re-ingest a book's file under another title, and the book keeps its
+    identity (add a method and its OPERATIONS entry)."""
+
+    def __init__(self, tmp: Path, pack: Path, make_job, vectors: bool = False):
+        self.tmp = tmp
+        self.job = make_job(tmp / "live", pack)
+        self.current: dict[str, str] = {}
+        self.vectors = None
+        if vectors:
+            from index.vectors import open_vectors
+
+            self.vectors = open_vectors(Settings(index_dir=tmp / "live", embedder="hash"), self.job.db, lazy=True)
+            self.job.vectors = self.vectors
+        self.failures_survived = 0      # failed or killed runs that happened
+        self.vector_repairs = 0         # times doctor --repair had to fix what the next ingest left
+
+    def _file(self, title: str, sections) -> tuple[Path, str]:
+        text = render_book(title, sections)
+        return write(self.tmp / f"{title}.md", text), text
+
+    def ingest(self, title, sections) -> None:
+        from index.pipeline import ingest_paths
+
+        path, text = self._file(title, sections)
+        ingest_paths(self.job, [path])
+        self.current[title] = text
+
+    def delete(self, title, _sections) -> None:
+        from index.pipeline import delete_book
+
+        if title in self.current:
+            delete_book(self.job.db, title, self.vectors)
+            del self.current[title]
+
+    def state(self) -> tuple:
+        """The live index as a test compares it: SQLite's snapshot, its books, the vectors."""
+        books = sorted(tuple(r) for r in self.job.db.execute("SELECT title, sha256, extractor FROM books"))
+        stored = sorted(self.vectors.stored().items()) if self.vectors is not None and self.vectors.count() else []
+        return snapshot(self.tmp / "live"), books, stored
+
+    def fail_chunk(self, title, sections) -> None:
+        """An ingest whose last chunk fails: it raises, and leaves the index as it was."""
+        from index.errors import ChunksFailed
+        from index.pipeline import ingest_paths
+
+        before = self.state()
+        path, _ = self._file(title, sections)
+        inner, self.job.extractor = self.job.extractor, FailingChunkExtractor(self.job.extractor)
+        try:
+            ingest_paths(self.job, [path], force=True)
+            raise AssertionError("an ingest with a failed chunk did not raise")
+        except ChunksFailed:
+            pass
+        finally:
+            self.job.extractor = inner
+        assert self.state() == before
+        self.failures_survived += 1
+
+    def kill(self, point: str, title, sections) -> None:
+        """A run killed at ``point`` (KILL_POINTS): before its SQLite commit the index is as it
+        was; after it, the book is wholly new and only the vectors may lag."""
+        import importlib
+        from unittest import mock
+
+        kind, owner, attribute = KILL_POINTS[point]
+        try:
+            target = importlib.import_module(owner)
+        except ModuleNotFoundError:  # a class: "index.vectors.VectorStore"
+            module, _, name = owner.rpartition(".")
+            target = getattr(importlib.import_module(module), name)
+        replacement = _write_half_then_die(target.write) if point == "kill:embed" else _die
+        if kind == "delete" and title not in self.current:
+            return
+        before = self.state()
+        path, text = self._file(title, sections) if kind == "ingest" else (None, None)
+        try:
+            with mock.patch.object(target, attribute, replacement):
+                if kind == "ingest":
+                    from index.pipeline import ingest_paths
+
+                    ingest_paths(self.job, [path], force=True)
+                else:
+                    self.delete(title, None)
+        except SimulatedKill:  # else the point was not reached (no vectors to write): it completed
+            self.failures_survived += 1
+        if point in ("kill:write", "kill:derive"):
+            assert self.state() == before
+        elif kind == "ingest":
+            self.current[title] = text
+        else:
+            self.current.pop(title, None)
+
+    def settle_vectors(self) -> None:
+        """The next command, then ``doctor --repair``: ingesting every book again (unchanged)
+        must bring its vectors in line (nothing missing or stale); what is left (vectors of a
+        book whose delete was killed) is for doctor --repair. Then SQLite and Chroma agree."""
+        from index import doctor
+        from index.pipeline import ingest_paths
+
+        if self.vectors is None:
+            return
+        for title, text in self.current.items():
+            ingest_paths(self.job, [write(self.tmp / f"{title}.md", text)])
+        report = doctor.check(self.job.db, self.vectors)
+        assert not (report.missing or report.stale), report.to_dict()
+        if not report.ok:
+            doctor.repair(self.job.db, self.vectors)
+            self.vector_repairs += 1
+        report = doctor.check(self.job.db, self.vectors)
+        assert report.ok, report.to_dict()
+
+    def apply(self, operation) -> None:
+        name, title, sections = operation
+        if name in KILL_POINTS:
+            self.kill(name, title, sections)
+        else:
+            getattr(self, OPERATIONS[name])(title, sections)
+
+    def close(self) -> None:
+        if self.vectors is not None:
+            self.vectors.close()
+        self.job.db.conn.close()
+
+
+OPERATIONS = {"ingest": "ingest", "delete": "delete", "fail_chunk": "fail_chunk"}
+
+
+def replay_equals_fresh_build(operations, pack_text: str, make_job, vectors: bool = False) -> Replay:
+    """Apply operations (OPERATIONS and KILL_POINTS names, as (name, title, sections)) to one
+    index, build a fresh index from the books that remain (in reverse order), and assert both
+    snapshots are equal. ``make_job(index_dir, pack_path)`` returns an Ingest. ``vectors``:
+    the live index has Chroma vectors (hash embedder), which must agree with SQLite at the
+    end (Replay.settle_vectors: after the next ingest, then doctor --repair). Returns the
+    replay (its counts of failures survived and vector repairs)."""
     import tempfile
 
-    from index.pipeline import delete_book, ingest_paths
+    from index.pipeline import ingest_paths
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         pack = write(tmp / "pack.toml", pack_text)
-        job = make_job(tmp / "live", pack)
-        current: dict[str, str] = {}
-        for op, title, sections in operations:
-            if op == "ingest":
-                text = render_book(title, sections)
-                ingest_paths(job, [write(tmp / f"{title}.md", text)])
-                current[title] = text
-            elif title in current:
-                delete_book(job.db, title)
-                del current[title]
-        job.db.conn.close()
+        replay = Replay(tmp, pack, make_job, vectors=vectors)
+        try:
+            for operation in operations:
+                replay.apply(operation)
+            replay.settle_vectors()
+        finally:
+            replay.close()
         fresh = make_job(tmp / "fresh", pack)
-        for title in sorted(current, reverse=True):
-            ingest_paths(fresh, [write(tmp / f"fresh-{title}.md", current[title])])
+        for title in sorted(replay.current, reverse=True):
+            ingest_paths(fresh, [write(tmp / f"fresh-{title}.md", replay.current[title])])
         fresh.db.conn.close()
         assert snapshot(tmp / "live") == snapshot(tmp / "fresh")
+    return replay
 
 
 def shelf_responder(names: list[str]):

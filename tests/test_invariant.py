@@ -1,12 +1,15 @@
 """The index invariant: after any sequence of ingest / re-ingest / delete-book, the index
-holds exactly what a fresh build from the remaining books holds."""
+holds exactly what a fresh build from the remaining books holds; with failures interleaved
+(issue 10): an ingest whose chunk fails, and runs killed inside the write transaction or
+while syncing vectors, leave every book wholly old or wholly new, and SQLite and Chroma
+agree after doctor --repair."""
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from index.config import Settings
 from index.db import open_db
 from index.pipeline import Ingest
-from tests.helpers import render_book, replay_equals_fresh_build
+from tests.helpers import KILL_POINTS, render_book, replay_equals_fresh_build
 
 PACK = """
 name = "prop"
@@ -52,3 +55,38 @@ def _job(index_dir, pack_path):
 @given(st.lists(operation, min_size=1, max_size=7))
 def test_any_sequence_equals_a_fresh_build(operations):
     replay_equals_fresh_build(operations, PACK, _job)
+
+
+# the failures interleaved with the operations above (a title rename joins them with book identity)
+failure = st.one_of(
+    st.tuples(st.just("fail_chunk"), st.sampled_from(BOOKS), book_text),
+    st.tuples(st.sampled_from(sorted(KILL_POINTS)), st.sampled_from(BOOKS), book_text),
+)
+
+ONE_BOOK = [("Spells", "Fire Bolt", ["cast Shield and Rope."]), ("Equipment", "Shield", ["wield the Rope."])]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(operation, failure), min_size=1, max_size=7))
+# always tried: each kill point after the book is in the index (a re-ingest dies), then a repair
+@example([("ingest", "Alpha", ONE_BOOK), *[(point, "Alpha", ONE_BOOK[:1]) for point in sorted(KILL_POINTS)]])
+@example([("ingest", "Alpha", ONE_BOOK), ("fail_chunk", "Alpha", ONE_BOOK[:1]), ("kill:embed", "Beta", ONE_BOOK)])
+# a note that vectors were synced, left from an earlier version, must not hide a later crash
+@example([("ingest", "Alpha", ONE_BOOK), ("kill:sync_note", "Alpha", ONE_BOOK[:1]), ("kill:embed", "Alpha", ONE_BOOK)])
+@example([("ingest", "Alpha", ONE_BOOK), ("kill:delete_vectors", "Alpha", None), ("kill:embed", "Alpha", ONE_BOOK)])
+def test_any_sequence_with_failures_equals_a_fresh_build(operations):
+    replay_equals_fresh_build(operations, PACK, _job, vectors=True)
+
+
+def test_the_failures_happen():
+    """Guard against a vacuous property: every kill point is reached, the failed chunk fails,
+    and only a kill while a deleted book's vectors are deleted leaves drift that the next
+    ingest cannot fix (doctor --repair does)."""
+    drifts = {"kill:delete_vectors"}
+    for point in sorted(KILL_POINTS):
+        replay = replay_equals_fresh_build(
+            [("ingest", "Alpha", ONE_BOOK), (point, "Alpha", ONE_BOOK[:1])], PACK, _job, vectors=True)
+        assert replay.failures_survived == 1, point
+        assert replay.vector_repairs == (1 if point in drifts else 0), point
+    replay = replay_equals_fresh_build([("fail_chunk", "Alpha", ONE_BOOK)], PACK, _job, vectors=True)
+    assert replay.failures_survived == 1 and replay.current == {}

@@ -213,6 +213,16 @@ def load_svo():
     return (fn, entity_cls) if fn and entity_cls else None
 
 
+def load_parser(mode: str) -> None:
+    """Load spaCy's model (seconds) when ``mode`` runs the offline analysis: ingest calls it
+    before its write transaction, so the load does not happen inside it. Raises what
+    ``svo.load_nlp`` raises (OSError when the model package is missing)."""
+    if mode in ("spacy", "refine") and load_svo() is not None:
+        from . import svo  # noqa: PLC0415 - optional, heavy
+
+        svo.load_nlp()
+
+
 def candidate_event(book: str, chunk_id: str, claim: Claim) -> dict:
     """Seed 000's ``relation.candidate`` event for one claim, before normalization."""
     return {"event": "relation.candidate", "book": book, "chunk_id": chunk_id,

@@ -1,0 +1,24 @@
+"""Issue 10 item 3: slow work stays outside the write transaction. Loading spaCy's model took
+seconds inside it (the first chunk analysed loaded it there)."""
+
+from index.config import Settings
+from index.db import open_db
+from index.pipeline import Ingest, ingest_paths
+from index.relations import svo
+from tests.conftest import SAMPLE
+
+
+def test_spacy_loads_before_the_write_transaction(tmp_path, monkeypatch):
+    index_dir = tmp_path / "i"
+    job = Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, relations="spacy"))
+    in_transaction = []
+    real = svo.load_nlp
+
+    def load_nlp():
+        in_transaction.append(job.db.conn.in_transaction)
+        return real()
+
+    monkeypatch.setattr(svo, "load_nlp", load_nlp)
+    ingest_paths(job, [SAMPLE / "grimoire.md"])
+    assert job.db.execute("SELECT count(*) FROM relation_claims WHERE extractor = 'spacy'").fetchone()[0] > 0
+    assert in_transaction and in_transaction[0] is False  # later calls get the loaded model
