@@ -35,11 +35,11 @@ def status(
         emit({"batches": [r.to_dict() for r in reports]}, as_json, lambda c: render_batches(c, reports))
 
 
-@batch_app.command("collect", epilog=examples("crossbook batch collect", "crossbook batch collect batch_abc --wait"))
+@batch_app.command("collect", epilog=examples("crossbook batch collect", "crossbook batch collect batch_abc --until-done"))
 def collect(
     ctx: typer.Context,
     ids: Optional[list[str]] = IDS_ARG,
-    wait: bool = typer.Option(False, "--wait", help="Poll until every batch has ended (every batch_poll seconds, default 30)."),
+    wait: bool = typer.Option(False, "--until-done", help="Poll until every batch has ended (every batch_poll seconds, default 30)."),
     base_url: Optional[str] = BASE_URL_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:

@@ -27,7 +27,7 @@ def ingest_through_batch(job, paths, title, force: bool, wait: bool, sink, as_js
     except KeyboardInterrupt:
         waiting = batch_ids(job.db, uncollected=True)
         if waiting:  # they are recorded: a later process picks them up
-            warn(f"{', '.join(waiting)} went on running at the endpoint: crossbook batch collect --wait, "
+            warn(f"{', '.join(waiting)} went on running at the endpoint: crossbook batch collect --until-done, "
                  "or run this ingest again, picks up their answers")
         raise
     if outcome.results is not None:

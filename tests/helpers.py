@@ -166,14 +166,14 @@ class Replay:
     """One live index under a sequence of operations, with the books it must hold after each.
 
     ``OPERATIONS`` maps an operation's name to the method that applies it; the sequences are
-    (name, title, sections) triples. A title rename (issue 10 item 1, book identity) is added
-    here as "rename": re-ingest a book's file under another title, and the book keeps its
-    identity (add a method and its OPERATIONS entry)."""
+    (name, title, sections) triples. A book is its file (index/identity.py): ``files`` says
+    which file holds each book, and "rename" gives a book's file another title."""
 
     def __init__(self, tmp: Path, pack: Path, make_job, vectors: bool = False):
         self.tmp = tmp
         self.job = make_job(tmp / "live", pack)
         self.current: dict[str, str] = {}
+        self.files: dict[str, Path] = {}  # title -> the file that holds it
         self.vectors = None
         if vectors:
             from index.vectors import open_vectors
@@ -184,8 +184,14 @@ class Replay:
         self.vector_repairs = 0         # times doctor --repair had to fix what the next ingest left
 
     def _file(self, title: str, sections) -> tuple[Path, str]:
+        """Write ``title``'s book to its file: the one that holds it, else a new one."""
         text = render_book(title, sections)
-        return write(self.tmp / f"{title}.md", text), text
+        path = self.files.get(title)
+        if path is None:
+            taken = set(self.files.values())
+            path = next(p for n in range(len(taken) + 1)
+                        if (p := self.tmp / f"{title}{'-' + str(n) if n else ''}.md") not in taken)
+        return write(path, text), text
 
     def ingest(self, title, sections) -> None:
         from index.pipeline import ingest_paths
@@ -193,6 +199,21 @@ class Replay:
         path, text = self._file(title, sections)
         ingest_paths(self.job, [path])
         self.current[title] = text
+        self.files[title] = path
+
+    def rename(self, title, sections) -> None:
+        """The book's file gets another title (and these sections): the same book, renamed."""
+        from index.pipeline import ingest_paths
+
+        new_title = f"{title} Renamed"
+        if title not in self.current or new_title in self.current:
+            return
+        path = self.files.pop(title)
+        text = render_book(new_title, sections)
+        [result] = ingest_paths(self.job, [write(path, text)])
+        assert result.renamed_from == title
+        del self.current[title]
+        self.current[new_title], self.files[new_title] = text, path
 
     def delete(self, title, _sections) -> None:
         from index.pipeline import delete_book
@@ -200,6 +221,7 @@ class Replay:
         if title in self.current:
             delete_book(self.job.db, title, self.vectors)
             del self.current[title]
+            self.files.pop(title, None)
 
     def state(self) -> tuple:
         """The live index as a test compares it: SQLite's snapshot, its books, the vectors."""
@@ -256,8 +278,10 @@ class Replay:
             assert self.state() == before
         elif kind == "ingest":
             self.current[title] = text
+            self.files[title] = path
         else:
             self.current.pop(title, None)
+            self.files.pop(title, None)
 
     def settle_vectors(self) -> None:
         """The next command, then ``doctor --repair``: ingesting every book again (unchanged)
@@ -269,7 +293,7 @@ class Replay:
         if self.vectors is None:
             return
         for title, text in self.current.items():
-            ingest_paths(self.job, [write(self.tmp / f"{title}.md", text)])
+            ingest_paths(self.job, [write(self.files[title], text)])
         report = doctor.check(self.job.db, self.vectors)
         assert not (report.missing or report.stale), report.to_dict()
         if not report.ok:
@@ -291,7 +315,7 @@ class Replay:
         self.job.db.conn.close()
 
 
-OPERATIONS = {"ingest": "ingest", "delete": "delete", "fail_chunk": "fail_chunk"}
+OPERATIONS = {"ingest": "ingest", "delete": "delete", "fail_chunk": "fail_chunk", "rename": "rename"}
 
 
 def replay_equals_fresh_build(operations, pack_text: str, make_job, vectors: bool = False) -> Replay:

@@ -231,7 +231,7 @@ def test_collect_reports_an_expired_batch_as_an_error(tmp_path, index_dir, scrip
     scripted_openai.batch_api.answered = 1
     book = write(tmp_path / "a.md", BOOK_A)
     assert batch_cli("ingest", book, *_openai_flags(scripted_openai), "--batch", "--no-wait").exit_code == 0
-    result = batch_cli("batch", "collect", "--wait")
+    result = batch_cli("batch", "collect", "--until-done")
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.startswith("Error: batch batch_1 expired") and "1 of 6 answers cached" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
@@ -287,7 +287,7 @@ def test_ctrl_c_while_waiting_says_the_batch_goes_on(tmp_path, index_dir, script
     monkeypatch.setattr(batch, "refresh", interrupted)
     result = batch_cli("ingest", write(tmp_path / "a.md", BOOK_A), *_openai_flags(scripted_openai), "--batch")
     assert result.exit_code == 130
-    assert "Warning: batch_1 went on running at the endpoint: crossbook batch collect --wait" in result.stderr
+    assert "Warning: batch_1 went on running at the endpoint: crossbook batch collect --until-done" in result.stderr
     monkeypatch.setattr(batch, "refresh", real_refresh)
     assert json.loads(batch_cli("batch", "collect", "--json").stdout)["batches"][0]["states"] == {"cached": 6}
 
@@ -335,7 +335,7 @@ def test_a_batch_submitted_by_a_process_that_exited_is_collected_by_another(tmp_
 
     submitted = crossbook("ingest", book, *_openai_flags(scripted_openai), "--batch", "--no-wait", "--json")
     assert submitted.returncode == 0, submitted.stderr
-    collected = batch_cli("batch", "collect", "--wait", "--json")
+    collected = batch_cli("batch", "collect", "--until-done", "--json")
     assert collected.exit_code == 0, collected.stderr
     assert [b["states"] for b in json.loads(collected.stdout)["batches"]] == [{"cached": 6}]
     ingested = batch_cli("ingest", book, *_openai_flags(scripted_openai), "--json")
@@ -350,7 +350,7 @@ def test_cache_prune_keeps_batch_answers_until_their_book_is_ingested(tmp_path, 
     assert batch_cli("ingest", book, *flags).exit_code == 0  # the first version, answered directly
     edited = write(book, BOOK_A.replace("loses 1 Speed", "loses 2 Speed"))
     assert batch_cli("ingest", edited, *flags, "--batch", "--no-wait").exit_code == 0
-    assert batch_cli("batch", "collect", "--wait").exit_code == 0
+    assert batch_cli("batch", "collect", "--until-done").exit_code == 0
     # the edited section's answer is used by no stored chunk yet, but it waits for the ingest
     prune = json.loads(batch_cli("cache", "prune", "--json").stdout)
     assert prune == {"removed": 0, "kept": 7, "dry_run": False}

@@ -57,10 +57,11 @@ def test_any_sequence_equals_a_fresh_build(operations):
     replay_equals_fresh_build(operations, PACK, _job)
 
 
-# the failures interleaved with the operations above (a title rename joins them with book identity)
+# the failures interleaved with the operations above, and a title rename (a book is its file)
 failure = st.one_of(
     st.tuples(st.just("fail_chunk"), st.sampled_from(BOOKS), book_text),
     st.tuples(st.sampled_from(sorted(KILL_POINTS)), st.sampled_from(BOOKS), book_text),
+    st.tuples(st.just("rename"), st.sampled_from(BOOKS), book_text),
 )
 
 ONE_BOOK = [("Spells", "Fire Bolt", ["cast Shield and Rope."]), ("Equipment", "Shield", ["wield the Rope."])]
@@ -74,6 +75,9 @@ ONE_BOOK = [("Spells", "Fire Bolt", ["cast Shield and Rope."]), ("Equipment", "S
 # a note that vectors were synced, left from an earlier version, must not hide a later crash
 @example([("ingest", "Alpha", ONE_BOOK), ("kill:sync_note", "Alpha", ONE_BOOK[:1]), ("kill:embed", "Alpha", ONE_BOOK)])
 @example([("ingest", "Alpha", ONE_BOOK), ("kill:delete_vectors", "Alpha", None), ("kill:embed", "Alpha", ONE_BOOK)])
+# a renamed book, then a new book under its old title, then a kill while the renamed one changes
+@example([("ingest", "Alpha", ONE_BOOK), ("rename", "Alpha", ONE_BOOK[:1]), ("ingest", "Alpha", ONE_BOOK),
+          ("kill:embed", "Alpha", ONE_BOOK[:1])])
 def test_any_sequence_with_failures_equals_a_fresh_build(operations):
     replay_equals_fresh_build(operations, PACK, _job, vectors=True)
 
