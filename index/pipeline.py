@@ -176,7 +176,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False) ->
     job.progress("write", 0, 1)
     job.events({"event": "phase.start", "phase": "write", "book": title})
     with db.atomic():
-        before = derived.definitions_signature(db)
+        before = derived.begin_change(db, title)
         store.delete_book_rows(db, title)
         store.insert_book(
             db, title=title, path=str(book.path), sha256=book.sha256,
@@ -273,7 +273,7 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
     with db.atomic():
         entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
-        before = derived.definitions_signature(db)
+        before = derived.begin_change(db, title)
         store.delete_book_rows(db, title)
         derived.refresh(db, pack, before, None, refiner=refiner)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
