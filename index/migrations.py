@@ -310,6 +310,7 @@ def m006_incremental_relink(db: Database) -> None:
       the books that define it and its category, and the first word of each name form:
       the inverted index from a chunk's words to the names it may contain.
     Filled by the next write to the index (derived.refresh rebuilds what is missing).
+    Indexes for the scoped queries and for the cascades of a book's deletion.
     """
     db.executescript(
         """
@@ -350,5 +351,8 @@ def m006_incremental_relink(db: Database) -> None:
         CREATE INDEX idx_mention_normalized ON entity_mentions(normalized);
         CREATE INDEX idx_claim_source ON relation_claims(source_normalized);
         CREATE INDEX idx_claim_target ON relation_claims(target_normalized);
+        CREATE INDEX idx_rel_chunk ON entity_relationships(chunk_id);
+        CREATE INDEX idx_alias_book ON entity_aliases(book);
+        CREATE INDEX idx_alias_chunk ON entity_aliases(chunk_id);
         """
     )
