@@ -198,9 +198,13 @@ class Change:
 
 
 def _book_names(db: Database, book: str | None) -> set[str]:
+    """The normalized names of a book's definitions, extracted references and aliases. Its
+    linker references are left out: they name entities defined elsewhere (their definitions
+    are in the names of the books that define them) and decide no resolution."""
     if book is None:
         return set()
-    names = {r[0] for r in db.execute("SELECT DISTINCT normalized FROM entity_mentions WHERE book = ?", [book])}
+    names = {r[0] for r in db.execute(
+        "SELECT DISTINCT normalized FROM entity_mentions WHERE book = ? AND source != 'linker'", [book])}
     for alias, canonical in db.execute("SELECT normalized, canonical FROM entity_aliases WHERE book = ?", [book]):
         names.update((alias, canonical))
     return names
