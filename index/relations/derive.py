@@ -22,9 +22,9 @@ Dropped vs pending (the rule that keeps the index invariant):
   goes back to pending. Dropping it for good instead would make the result depend on the
   order books were ingested in.
 
-``entity_relationships`` is recomputed in full from the claims at every refresh (it is
-derived state, like linker references), but applied as a diff, so a row that does not
-change keeps its id. A relationship asserted only by a deleted book loses its claims
+``entity_relationships`` is recomputed from the claims at every refresh (it is derived
+state, like linker references), for the chunks the change can affect (index/derived.py: all
+of them on a full refresh), and applied as a diff, so a row that does not change keeps its id. A relationship asserted only by a deleted book loses its claims
 (ON DELETE CASCADE) and so its row.
 
 Review decisions live in ``relation_reviews``, keyed by the fingerprint of the normalized
