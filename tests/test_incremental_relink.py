@@ -13,6 +13,7 @@ from index import derived, link_state
 from index.config import Settings
 from index.db import open_db
 from index.pipeline import Ingest, delete_book, ingest_paths
+from index.store import set_meta
 from index.relations import derive
 from tests.helpers import render_book, snapshot, write
 from tests.test_relations_offline import FakeChunkEntity, FakeSVO
@@ -245,3 +246,22 @@ def test_any_sequence_equals_a_full_refresh_and_a_fresh_build(tmp_path_factory, 
         fresh.ingest(title, current[title])
     assert shelf.state() == fresh.state()
     shelf.assert_incremental_equals_full()
+
+
+def test_known_entities_from_the_name_index_equal_those_of_a_linker_over_every_target(tmp_path):
+    """The prompt's known entities (openai extractor) come from the targets the chunk's words
+    can match; an index made before m006 builds the linker over every target instead."""
+    from index.chunking import parent_chunks, split_sections
+
+    shelf = Shelf(tmp_path)
+    shelf.ingest("Grimoire", spells(("Frost Lance", "Frost Lance is a spell you cast."),
+                                    ("Fire Bolt", "Fire Bolt is a spell you cast.")))
+    shelf.ingest("Armory", misc(("Cloak of the Vale (Mistcloak)", "Cloak of the Vale is a cloak.")))
+    text = "# Bestiary\n\n## Foes\n\n### Frost Wyrm\n\nIt hurls Frost Lances and a Firebolt; its Mistcloak hides it.\n"
+    parents = parent_chunks("Bestiary", split_sections(text), 1500)
+    from_index = derived.known_entities(shelf.db, "Bestiary", parents, shelf.job.pack)
+    set_meta(shelf.db, "link_state", "")
+    from_all = derived.known_entities(shelf.db, "Bestiary", parents, shelf.job.pack)
+    names = {k.name for found in from_index.values() for k in found}
+    assert names == {"Frost Lance", "Fire Bolt", "Cloak of the Vale"}
+    assert from_index == from_all
