@@ -60,7 +60,7 @@ def chunks_naming(db: Database, names: Iterable[str]) -> set[str] | None:
     phrases = set()
     for name in names:
         for words in name_words(name):
-            if not words:
+            if not any(w.strip("_") for w in words):  # no word FTS5 indexes ("_" separates)
                 return None
             phrases.add('"' + " ".join(words) + '"')
     found: set[str] = set()

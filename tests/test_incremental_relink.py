@@ -208,7 +208,7 @@ def test_an_index_made_before_the_incremental_state_is_completed_by_its_next_wri
 def test_a_name_with_no_word_needs_a_scan(tmp_path):
     shelf = Shelf(tmp_path)
     shelf.ingest("Core", misc(("Rope", "Rope is a tool.")))
-    assert link_state.chunks_naming(shelf.db, ["***"]) is None
+    assert link_state.chunks_naming(shelf.db, ["***"]) is None and link_state.chunks_naming(shelf.db, ["__"]) is None
     assert link_state.chunks_naming(shelf.db, ["Ropes"]) == {
         shelf.db.execute("SELECT id FROM chunks WHERE heading = 'Rope'").fetchone()[0]}
 
