@@ -14,7 +14,8 @@ nothing else, so a book's ingest costs about the same on a shelf of 1 book or 10
    chunk words, and only they (with the book's own chunks and those whose entities were
    re-resolved) are relinked, with a linker built from the targets their words can match;
 4. relationships are derived again for those chunks, the chunks whose entities were renamed
-   or re-filed, and the chunks holding claims that name one of the book's names;
+   or re-filed, and the chunks holding claims that name one of the book's names whose
+   entities changed (one appeared or went, or gained or lost its definition);
 5. entities of those names left with no mention are garbage-collected.
 
 A change of the index's pack, link switch, relations mode or ontology, and the first write
@@ -195,6 +196,7 @@ class Change:
     names: frozenset[str]
     words: tuple[dict, int] | None
     settings: tuple
+    resolution: dict  # _resolution(db, names) before the change
 
 
 def _book_names(db: Database, book: str | None) -> set[str]:
@@ -210,6 +212,20 @@ def _book_names(db: Database, book: str | None) -> set[str]:
     return names
 
 
+def _resolution(db: Database, names: Iterable[str], without_book: str | None = None) -> dict[str, frozenset]:
+    """For each normalized name: its entities that have mentions, and whether each has a
+    definition: all a relationship endpoint of that name is resolved against."""
+    condition, params = in_values("normalized", names)
+    where = f"{condition} AND book != ?" if without_book is not None else condition
+    state = defaultdict(set)
+    for name, entity_id, defined in db.execute(
+        f"SELECT normalized, entity_id, max(mention_type = 'defines') FROM entity_mentions WHERE {where}"
+        " GROUP BY normalized, entity_id", params + ([without_book] if without_book is not None else [])
+    ):
+        state[name].add((entity_id, defined))
+    return {name: frozenset(entities) for name, entities in state.items()}
+
+
 def _settings(db: Database) -> tuple:
     return tuple(get_meta(db, key) for key in _SETTINGS)
 
@@ -218,7 +234,8 @@ def begin_change(db: Database, book: str | None) -> Change:
     """Note what ``book`` holds now; call before its rows are replaced or deleted, in the
     write transaction, and pass the result to ``refresh``."""
     words = link_state.book_word_counts(db, book) if book is not None else None
-    return Change(book, frozenset(_book_names(db, book)), words, _settings(db))
+    names = frozenset(_book_names(db, book))
+    return Change(book, names, words, _settings(db), _resolution(db, names))
 
 
 def refresh(
@@ -260,7 +277,11 @@ def refresh(
         relink_chunks(db, pack, relinked, terms, views)
     dirty = None if relinked is None else (
         relinked | set(views) | retargeted | _chunks_mentioning(db, renamed, changes.categories))
-    relations.refresh(db, events, book, refiner, chunks=dirty, names=names)
+    # claims elsewhere are resolved again only when the entities of a name they use changed
+    resolved_before = before.resolution | _resolution(db, names - before.names, without_book=book)
+    resolved_after = _resolution(db, names)
+    unsettled = {n for n in names if resolved_before.get(n) != resolved_after.get(n)}
+    relations.refresh(db, events, book, refiner, chunks=dirty, names=unsettled)
     gc_entities(db, names)
 
 

@@ -15,7 +15,7 @@ from index.db import open_db
 from index.pipeline import Ingest, delete_book, ingest_paths
 from index.store import set_meta
 from index.relations import derive
-from tests.helpers import render_book, snapshot, write
+from tests.helpers import relationship_rows, render_book, snapshot, write
 from tests.test_relations_offline import FakeChunkEntity, FakeSVO
 
 PACK = """
@@ -265,3 +265,50 @@ def test_known_entities_from_the_name_index_equal_those_of_a_linker_over_every_t
     names = {k.name for found in from_index.values() for k in found}
     assert names == {"Frost Lance", "Fire Bolt", "Cloak of the Vale"}
     assert from_index == from_all
+
+
+def test_claims_elsewhere_are_resolved_again_only_when_the_entities_of_their_names_change(tmp_path, monkeypatch):
+    """A model's reference to an entity defined elsewhere changes nothing another book's
+    claims resolve against; another definition of a name they use does (without the
+    linker, which would relink the chunks naming it anyway)."""
+    from index.extract.verify import ChunkText
+    from index.models import RawMention
+    from tests.test_relations_invariant import PACK as RELATIONS_PACK, SentenceExtractor
+
+    class ReferencingExtractor(SentenceExtractor):
+        """SentenceExtractor, plus a reference for each name the chunk holds besides its heading's."""
+
+        def extract(self, book, parents, known=None, progress=None):
+            run = super().extract(book, parents, known, progress)
+            for parent, chunk in zip(parents, run.chunks):
+                for name in ("Shield", "Ari", "Bo"):
+                    if name != parent.heading and f" {name}" in parent.text:
+                        chunk.mentions.append(RawMention(name, "other", "references",
+                                                         ChunkText(parent.text).sentence_of(name), "llm"))
+            return run
+
+    pack = write(tmp_path / "pack.toml", RELATIONS_PACK)
+    job = Ingest(open_db(tmp_path / "i", create=True), Settings(index_dir=tmp_path / "i", pack=str(pack), link=False))
+    job.extractor = ReferencingExtractor(job.pack)
+
+    def ingest(title, sections):
+        ingest_paths(job, [write(tmp_path / f"{title}.md", render_book(title, sections))])
+
+    def refreshed_books():
+        return {r[0] for r in job.db.execute("SELECT DISTINCT book FROM chunks WHERE id IN"
+                                             " (SELECT value FROM json_each(?))", [json.dumps(sorted(refreshed[-1]))])}
+
+    ingest("Alpha", [("Spells", "Shield", ["Shield is a spell."]), ("People", "Ari", ["Ari casts Shield."])])
+    refreshed = []
+    original = derive.refresh_relationships
+    monkeypatch.setattr(derive, "refresh_relationships",
+                        lambda db, events, book, chunks: refreshed.append(chunks) or original(db, events, book, chunks))
+    ingest("Beta", [("People", "Bo", ["Bo casts Shield."])])
+    assert refreshed_books() == {"Beta"}
+    assert job.db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0] == 2
+    ingest("Gamma", [("People", "Shield", ["Shield is a person."])])  # "Shield" is now ambiguous
+    assert refreshed_books() == {"Alpha", "Beta", "Gamma"}
+    incremental = relationship_rows(job.db)
+    with job.db.atomic():
+        derived.refresh_all(job.db, job.pack, None, lambda event: None)
+    assert relationship_rows(job.db) == incremental
