@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from index import derived, link_state
 from index.config import Settings
@@ -230,6 +230,13 @@ operation = st.one_of(
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=1, max_size=6))
+# always tried: "zorn" crosses the term threshold with Beta and falls back when it goes, an
+# alias and a plural are defined after their uses
+@example([("ingest", "Alpha", [("Notes", "Zorn", ["Zorn is a token.", "zorn zorn zorn Mistcloak."]),
+                               ("Notes", "Rope", ["Fire Bolts and zorns.", "zorn Zorn's rope."])]),
+          ("ingest", "Beta", [("Spells", "Fire Bolt", ["Fire Bolt is cast.", "zorn zorn zorn zorn zorn."]),
+                              ("Notes", "Cloak of the Vale (Mistcloak)", ["Cloak of the Vale is a cloak."])]),
+          ("delete", "Beta", None)])
 def test_any_sequence_equals_a_full_refresh_and_a_fresh_build(tmp_path_factory, operations):
     tmp = tmp_path_factory.mktemp("seq")
     shelf = Shelf(tmp)
