@@ -352,25 +352,32 @@ class _Resolver:
         self.defined: set[int] = set()
         self.in_chunk: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
         self.defined_in_chunk: dict[str, set[int]] = defaultdict(set)
-        if chunks is None:
-            scope, params = "1", []
-        else:
-            in_chunks, chunk_params = in_values("m.chunk_id", chunks)
-            named, name_params = in_values("m.normalized", names)
-            scope, params = f"{in_chunks} UNION SELECT m.id FROM entity_mentions m WHERE {named}", chunk_params + name_params
+        condition, params = in_values("m.chunk_id", chunks)
         for entity_id, normalized, entity_type, chunk_id, written, mention_type in db.execute(
             "SELECT e.id, e.normalized, e.entity_type, m.chunk_id, m.name, m.mention_type"
-            " FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
-            f" WHERE m.id IN (SELECT m.id FROM entity_mentions m WHERE {scope})", params
+            f" FROM entity_mentions m JOIN entities e ON e.id = m.entity_id WHERE {condition}", params
         ):
-            self.by_key[(normalized, entity_type)] = entity_id
-            self.key_of[entity_id] = (normalized, entity_type)
-            self.by_normalized[normalized].add(entity_id)
+            self._add(entity_id, (normalized, entity_type), mention_type == "defines")
             self.in_chunk[chunk_id][normalized].add(entity_id)
             self.in_chunk[chunk_id][normalize_name(written)].add(entity_id)
             if mention_type == "defines":
-                self.defined.add(entity_id)
                 self.defined_in_chunk[chunk_id].add(entity_id)
+        if chunks is not None:
+            # the corpus side for the endpoints' names: their entities, and which are defined
+            # (one row per entity, not per mention: a popular name has thousands)
+            condition, params = in_values("e.normalized", names)
+            for entity_id, normalized, entity_type, defined in db.execute(
+                "SELECT e.id, e.normalized, e.entity_type, max(m.mention_type = 'defines') FROM entities e"
+                f" JOIN entity_mentions m ON m.entity_id = e.id WHERE {condition} GROUP BY e.id", params
+            ):
+                self._add(entity_id, (normalized, entity_type), bool(defined))
+
+    def _add(self, entity_id: int, key: tuple[str, str], defined: bool) -> None:
+        self.by_key[key] = entity_id
+        self.key_of[entity_id] = key
+        self.by_normalized[key[0]].add(entity_id)
+        if defined:
+            self.defined.add(entity_id)
 
     @staticmethod
     def _one(ids: set[int], preferred: set[int]) -> int | None:
