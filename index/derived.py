@@ -1,12 +1,28 @@
 """Derived state, in one place: entities, linker references, relationships and garbage
-collection, recomputed from the stored books after every change.
+collection, kept a function of the stored books after every change.
 
-``refresh`` is the one entry point the pipeline calls inside its write transaction (after a
-book's rows changed): resolve mentions to entities, relink (every chunk when definitions,
-aliases or the corpus terms changed; else the changed book's chunks), re-derive relationships
-(index/relations/derive.py) and garbage-collect entities left with no mention. Because all of
-it is a function of the stored books, the index equals a fresh build of the books it holds
-after any sequence of ingest, re-ingest and delete-book (tests/test_invariant.py).
+``begin_change`` (before a book's rows are replaced or deleted) notes what the book held;
+``refresh`` (after, in the same write transaction) updates what the change can affect and
+nothing else, so a book's ingest costs about the same on a shelf of 1 book or 100:
+
+1. the book's chunk words and lowercase word counts are indexed (index/link_state.py), and
+   the shelf's corpus terms recomputed from the per-book counts;
+2. entity resolution runs over the mentions of the normalized names the book had or has;
+3. the link targets of those names are recomputed and compared with the stored ones; the
+   chunks that can contain a name whose target changed (added, removed, another alias or
+   defining book), or a word whose term status changed, are found through the FTS5 index of
+   chunk words, and only they (with the book's own chunks and those whose entities were
+   re-resolved) are relinked, with a linker built from the targets their words can match;
+4. relationships are derived again for those chunks, the chunks whose entities were renamed
+   or re-filed, and the chunks holding claims that name one of the book's names whose
+   entities changed (one appeared or went, or gained or lost its definition);
+5. entities of those names left with no mention are garbage-collected.
+
+A change of the index's pack, link switch, relations mode or ontology, and the first write
+to an index made before m006, refresh everything (``refresh_all``). Because all of it is a
+function of the stored books, the index equals a fresh build of the books it holds after any
+sequence of ingest, re-ingest and delete-book (tests/test_invariant.py, and
+tests/test_incremental_relink.py: the incremental refresh equals the full one).
 
 Entity resolution (tested in tests/test_store.py): a mention names an entity by (normalized
 name, type). A ``defines`` mention is its own entity. A ``references`` mention attaches to the
@@ -14,71 +30,88 @@ definition of the same name and type when there is one; when its type disagrees 
 *only* definition of that name, it attaches to that definition (LLM types are noisy; no
 near-duplicate is created); when several definitions of that name exist and none has its
 type, or there is no definition, it keeps its own type. So "Shield" the spell and "Shield" the
-armor, each defined, stay two entities.
+armor, each defined, stay two entities. Linker references are not resolved: the linker
+points them at a defined entity, and relinking replaces them when that changes.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterable
 
 from sqlite_utils import Database
 
+from . import link_state
 from .extract import KnownEntity
-from .extract.linker import LinkTarget, Linker, lowercase_terms, lowercase_word_counts
+from .extract.linker import LinkTarget, Linker, lowercase_terms, lowercase_word_counts, view_words
+from .extract.matchview import match_view
 from .normalize import normalize_name
 from .packs import DomainPack
 from .relations import derive as relations
-from .store import ensure_entity, get_meta
+from .store import ensure_entity, get_meta, in_values, set_meta
 
-def resolve_entities(db: Database) -> None:
-    """Point every mention at its entity by the rule in this module's docstring."""
+# crossbook_meta 'link_state': the version of the incremental state (link_state.py) the
+# index holds; any other value (an index made before m006) makes the next refresh a full one
+LINK_STATE_VERSION = "1"
+_SETTINGS = ("pack", "link", "relations", "ontology")
+
+
+def resolve_entities(db: Database, normalized: Iterable[str] | None = None) -> tuple[set[str], set[int]]:
+    """Point every mention (of ``normalized`` names, or all) at its entity by the rule in this
+    module's docstring. Returns (chunks whose mentions changed entity, entities renamed)."""
+    condition, params = in_values("m.normalized", normalized)
     rows = db.execute(
         "SELECT m.id, m.entity_id, m.normalized, m.declared_type, m.mention_type, m.name,"
-        " m.book, c.ordinal, m.source FROM entity_mentions m JOIN chunks c ON c.id = m.chunk_id"
+        " m.book, c.ordinal, m.chunk_id FROM entity_mentions m JOIN chunks c ON c.id = m.chunk_id"
+        f" WHERE m.source != 'linker' AND {condition}", params,
     ).fetchall()
     defined: dict[str, set[str]] = defaultdict(set)
-    for _, _, normalized, declared, mention_type, *_ in rows:
+    for _, _, name_key, declared, mention_type, *_ in rows:
         if mention_type == "defines":
-            defined[normalized].add(declared)
+            defined[name_key].add(declared)
     targets: dict[int, tuple[str, str]] = {}
     names: dict[tuple[str, str], tuple] = {}
-    for mention_id, _, normalized, declared, mention_type, name, book, ordinal, source in rows:
-        types = defined.get(normalized, set())
+    for mention_id, _, name_key, declared, mention_type, name, book, ordinal, _ in rows:
+        types = defined.get(name_key, set())
         if mention_type == "defines" or declared in types or len(types) != 1:
-            key = (normalized, declared)
+            key = (name_key, declared)
         else:
-            key = (normalized, next(iter(types)))
+            key = (name_key, next(iter(types)))
         targets[mention_id] = key
-        # the entity's display name: its first definition, else its first reference. Linker
-        # references come last: they point at definitions, so one that would name the entity
-        # is about to go with the definition it followed (delete-book relinks after this)
-        rank = (mention_type != "defines", source == "linker", book, ordinal, name)
+        # the entity's display name: its first definition, else its first extracted reference
+        # (linker references are not read: they follow definitions, and one that named the
+        # entity could be about to go with the definition it followed)
+        rank = (mention_type != "defines", book, ordinal, name)
         if key not in names or rank < names[key]:
             names[key] = rank
+    condition, params = in_values("normalized", normalized)
     existing = {
         (r[1], r[2]): (r[0], r[3])
-        for r in db.execute("SELECT id, normalized, entity_type, name FROM entities")
+        for r in db.execute(f"SELECT id, normalized, entity_type, name FROM entities WHERE {condition}", params)
     }
     ids: dict[tuple[str, str], int] = {}
+    renamed = set()
     for key, rank in names.items():
         name = rank[-1]
         if key in existing:
             entity_id, old_name = existing[key]
             if old_name != name:
                 db.execute("UPDATE entities SET name = ? WHERE id = ?", [name, entity_id])
+                renamed.add(entity_id)
             ids[key] = entity_id
         else:
             ids[key] = ensure_entity(db, key[0], key[1], name)
     updates = [
-        (ids[targets[mid]], mid) for mid, entity_id, *_ in rows if ids[targets[mid]] != entity_id
+        (ids[targets[row[0]]], row[0], row[8]) for row in rows if ids[targets[row[0]]] != row[1]
     ]
-    db.conn.executemany("UPDATE entity_mentions SET entity_id = ? WHERE id = ?", updates)
+    db.conn.executemany("UPDATE entity_mentions SET entity_id = ? WHERE id = ?", [u[:2] for u in updates])
+    return {u[2] for u in updates}, renamed
 
 
 def index_terms(db: Database) -> set[str]:
-    """The defined single-word names the corpus uses in lowercase as terms (linker.py)."""
+    """The defined single-word names the corpus uses in lowercase as terms (linker.py),
+    counted from every book's text (the reference for link_state.shelf_terms)."""
     single = {
         row[0] for row in db.execute(
             "SELECT DISTINCT normalized FROM entity_mentions WHERE mention_type = 'defines'"
@@ -93,102 +126,126 @@ def index_terms(db: Database) -> set[str]:
     return lowercase_terms(single, counts, total)
 
 
-def definitions_signature(db: Database, terms: set[str] | None = None) -> str:
-    """A hash of everything the linker depends on: definitions, aliases, the lowercase terms
-    (which depend on every book's text: pass ``index_terms(db)`` when already computed) and
-    the index's pack."""
-    digest = hashlib.sha256()
-    for row in db.execute(
-        "SELECT normalized, declared_type, name, book FROM entity_mentions"
-        " WHERE mention_type = 'defines' ORDER BY 1, 2, 3, 4"
-    ):
-        digest.update(json.dumps(row).encode())
-    for row in db.execute("SELECT alias, canonical, entity_type, book FROM entity_aliases ORDER BY 1, 2, 3, 4"):
-        digest.update(json.dumps(row).encode())
-    digest.update(json.dumps(sorted(index_terms(db) if terms is None else terms)).encode())
-    pack = db.execute("SELECT value FROM crossbook_meta WHERE key = 'pack'").fetchone()
-    digest.update((pack[0] if pack else "").encode())
-    return digest.hexdigest()
-
-
 def build_linker(db: Database, pack: DomainPack, terms: set[str] | None = None) -> Linker:
     """A linker over every defined entity's names (as written), the pack's and the books'
-    aliases, and the corpus terms (``index_terms(db)`` unless given)."""
-    targets: dict[tuple[str, str], LinkTarget] = {}
-    for normalized, entity_type, name, book in db.execute(
-        "SELECT e.normalized, e.entity_type, m.name, m.book FROM entity_mentions m"
-        " JOIN entities e ON e.id = m.entity_id WHERE m.mention_type = 'defines'"
-    ):
-        target = targets.setdefault((normalized, entity_type), LinkTarget((normalized, entity_type), set()))
-        target.names.add(name)
-        target.books.add(book)
-    by_normalized = defaultdict(list)
-    for target in targets.values():
-        by_normalized[target.key[0]].append(target)
-    for canonical, aliases in pack.aliases.items():
-        for target in by_normalized.get(normalize_name(canonical), []):
-            target.names.update(aliases)
-    for alias, canonical, entity_type in db.execute(
-        "SELECT alias, canonical, entity_type FROM entity_aliases ORDER BY id"
-    ):
-        for target in by_normalized.get(canonical, []):
-            if target.key[1] == entity_type or len(by_normalized[canonical]) == 1:
-                target.names.add(alias)
-    cues = {t.name: t.cues for t in pack.entity_types}
-    return Linker(sorted(targets.values(), key=lambda t: t.key), cues,
-                  index_terms(db) if terms is None else terms)
+    aliases, and the corpus terms (``index_terms(db)`` unless given), from the stored rows."""
+    targets = [LinkTarget(key, set(state.names), set(state.books))
+               for key, state in sorted(link_state.target_states(db, pack).items())]
+    return Linker(targets, _cues(pack), index_terms(db) if terms is None else terms)
 
 
-def relink(db: Database, pack: DomainPack, book: str | None = None, terms: set[str] | None = None) -> int:
-    """Recompute linker references for one book's chunks, or for the whole index."""
-    if book is None:
-        db.execute("DELETE FROM entity_mentions WHERE source = 'linker'")
-        chunks = db.execute(
-            "SELECT id, book, text FROM chunks WHERE kind = 'parent' ORDER BY book, ordinal"
-        ).fetchall()
+def _cues(pack: DomainPack) -> dict:
+    return {t.name: t.cues for t in pack.entity_types}
+
+
+def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, terms: set[str], views=None) -> int:
+    """Recompute the linker references of some parent chunks (all when None), with a linker
+    over the link targets their words can match (``views``: match views already built)."""
+    views = views or {}
+    condition, params = in_values("chunk_id", chunk_ids)
+    db.execute(f"DELETE FROM entity_mentions WHERE source = 'linker' AND {condition}", params)
+    condition, params = in_values("id", chunk_ids)
+    chunks = db.execute(
+        f"SELECT id, book, text FROM chunks WHERE kind = 'parent' AND {condition} ORDER BY book, ordinal", params
+    ).fetchall()
+    if chunk_ids is None:
+        words = None
     else:
-        db.execute("DELETE FROM entity_mentions WHERE source = 'linker' AND book = ?", [book])
-        chunks = db.execute(
-            "SELECT id, book, text FROM chunks WHERE kind = 'parent' AND book = ? ORDER BY ordinal",
-            [book],
-        ).fetchall()
-    linker = build_linker(db, pack, terms)
-    if linker.empty:
+        words = set()
+        for chunk_id, _, text in chunks:
+            view = views.get(chunk_id) or views.setdefault(chunk_id, match_view(text))
+            words.update(view_words(view.text).split())
+    linker = Linker(link_state.candidate_targets(db, words), _cues(pack), terms)
+    if linker.empty or not chunks:
         return 0
     present = defaultdict(set)
-    for chunk_id, normalized, entity_type in db.execute(
+    condition, params = in_values("m.chunk_id", chunk_ids)
+    for chunk_id, key_normalized, entity_type in db.execute(
         "SELECT m.chunk_id, e.normalized, e.entity_type FROM entity_mentions m"
-        " JOIN entities e ON e.id = m.entity_id"
+        f" JOIN entities e ON e.id = m.entity_id WHERE {condition}", params
     ):
-        present[chunk_id].add((normalized, entity_type))
-    ids = {(r[1], r[2]): r[0] for r in db.execute("SELECT id, normalized, entity_type FROM entities")}
-    rows = []
-    for chunk_id, chunk_book, text in chunks:
-        for match in linker.link(text, chunk_book, present[chunk_id]):
-            rows.append((ids[match.key], chunk_book, chunk_id, "references", match.name,
-                         match.key[0], match.key[1], match.context, "linker", match.origin_book))
+        present[chunk_id].add((key_normalized, entity_type))
+    found = [(chunk_id, book, match) for chunk_id, book, text in chunks
+             for match in linker.link(text, book, present[chunk_id], views.get(chunk_id))]
+    condition, params = in_values("normalized", {match.key[0] for _, _, match in found})
+    ids = {(r[1], r[2]): r[0] for r in db.execute(
+        f"SELECT id, normalized, entity_type FROM entities WHERE {condition}", params)}
     db.conn.executemany(
         "INSERT INTO entity_mentions (entity_id, book, chunk_id, mention_type, name, normalized,"
         " declared_type, context, source, origin_book) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        rows,
+        [(ids[match.key], book, chunk_id, "references", match.name, match.key[0], match.key[1],
+          match.context, "linker", match.origin_book) for chunk_id, book, match in found],
     )
-    return len(rows)
+    return len(found)
 
 
-def gc_entities(db: Database) -> int:
-    """Delete entities no mention points at; returns how many went."""
+def gc_entities(db: Database, normalized: Iterable[str] | None = None) -> int:
+    """Delete entities (of ``normalized`` names, or all) no mention points at; returns how many went."""
+    condition, params = in_values("normalized", normalized)
     cursor = db.execute(
-        "DELETE FROM entities WHERE NOT EXISTS"
-        " (SELECT 1 FROM entity_mentions m WHERE m.entity_id = entities.id)"
+        f"DELETE FROM entities WHERE {condition} AND NOT EXISTS"
+        " (SELECT 1 FROM entity_mentions m WHERE m.entity_id = entities.id)", params
     )
     return cursor.rowcount
 
 
+@dataclass(frozen=True)
+class Change:
+    """What a book held before a change (``begin_change``): the normalized names of its
+    mentions and aliases, its word counts, and the index settings derived state depends on."""
+
+    book: str | None
+    names: frozenset[str]
+    words: tuple[dict, int] | None
+    settings: tuple
+    resolution: dict  # _resolution(db, names) before the change
+
+
+def _book_names(db: Database, book: str | None) -> set[str]:
+    """The normalized names of a book's definitions, extracted references and aliases. Its
+    linker references are left out: they name entities defined elsewhere (their definitions
+    are in the names of the books that define them) and decide no resolution."""
+    if book is None:
+        return set()
+    names = {r[0] for r in db.execute(
+        "SELECT DISTINCT normalized FROM entity_mentions WHERE book = ? AND source != 'linker'", [book])}
+    for alias, canonical in db.execute("SELECT normalized, canonical FROM entity_aliases WHERE book = ?", [book]):
+        names.update((alias, canonical))
+    return names
+
+
+def _resolution(db: Database, names: Iterable[str], without_book: str | None = None) -> dict[str, frozenset]:
+    """For each normalized name: its entities that have mentions, and whether each has a
+    definition: all a relationship endpoint of that name is resolved against."""
+    condition, params = in_values("normalized", names)
+    where = f"{condition} AND book != ?" if without_book is not None else condition
+    state = defaultdict(set)
+    for name, entity_id, defined in db.execute(
+        f"SELECT normalized, entity_id, max(mention_type = 'defines') FROM entity_mentions WHERE {where}"
+        " GROUP BY normalized, entity_id", params + ([without_book] if without_book is not None else [])
+    ):
+        state[name].add((entity_id, defined))
+    return {name: frozenset(entities) for name, entities in state.items()}
+
+
+def _settings(db: Database) -> tuple:
+    return tuple(get_meta(db, key) for key in _SETTINGS)
+
+
+def begin_change(db: Database, book: str | None) -> Change:
+    """Note what ``book`` holds now; call before its rows are replaced or deleted, in the
+    write transaction, and pass the result to ``refresh``."""
+    words = link_state.book_word_counts(db, book) if book is not None else None
+    names = frozenset(_book_names(db, book))
+    return Change(book, names, words, _settings(db), _resolution(db, names))
+
+
 def refresh(
-    db: Database, pack: DomainPack, signature_before: str, book: str | None, events=None, refiner=None
+    db: Database, pack: DomainPack, before: Change, book: str | None, events=None, refiner=None
 ) -> None:
-    """After a book changed: resolve entities, relink (all if definitions changed), derive
-    relationships, GC.
+    """After a book changed (``before`` from ``begin_change``; ``book`` is the title whose new
+    rows are stored, None after a delete): update the derived state the change can affect
+    (this module's docstring).
 
     Linking is an index-level switch (``--no-link`` with the openai extractor turns it off
     for the whole index, so every book is linked the same way). Relationships are derived
@@ -196,26 +253,99 @@ def refresh(
     before entity GC, and only ever point at entities that keep a mention, so GC never
     leaves a dangling edge; ``events`` receives ``relation.normalized`` for ``book``'s rows.
     """
+    events = events or (lambda event: None)
+    if get_meta(db, "link_state") != LINK_STATE_VERSION or before.settings != _settings(db):
+        refresh_all(db, pack, book, events, refiner)
+        return
+    names = set(before.names) | _book_names(db, book)
+    if before.words is not None:
+        link_state.subtract_words(db, *before.words)
+    views = {}
+    if book is not None:
+        new_chunks = link_state.unindexed_chunks(db, book)
+        views = {chunk_id: match_view(text) for chunk_id, _, text in new_chunks}
+        link_state.index_chunk_words(db, ((chunk_id, view_words(view.text)) for chunk_id, view in views.items()))
+        link_state.add_book_words(db, book, (text for _, _, text in new_chunks))
+    retargeted, renamed = resolve_entities(db, names)
+    changes = link_state.update_targets(db, pack, names)
+    terms_before, terms = link_state.stored_terms(db), link_state.shelf_terms(db)
+    link_state.store_terms(db, terms)
+    relinked: set[str] | None = set()
+    if get_meta(db, "link") != "0":
+        search = changes.names | _term_names(db, pack, terms ^ terms_before)
+        relinked = link_state.chunks_naming(db, search) if search else set()
+        if relinked is not None:
+            relinked |= set(views) | retargeted
+        relink_chunks(db, pack, relinked, terms, views)
+    dirty = None if relinked is None else (
+        relinked | set(views) | retargeted | _chunks_mentioning(db, renamed, changes.categories))
+    # claims elsewhere are resolved again only when the entities of a name they use changed
+    resolved_before = before.resolution | _resolution(db, names - before.names, without_book=book)
+    resolved_after = _resolution(db, names)
+    unsettled = {n for n in names if resolved_before.get(n) != resolved_after.get(n)}
+    relations.refresh(db, events, book, refiner, chunks=dirty, names=unsettled)
+    gc_entities(db, names)
+
+
+def refresh_all(db: Database, pack: DomainPack, book: str | None, events, refiner=None) -> None:
+    """Recompute all derived state from the stored books (the reference ``refresh`` keeps)."""
+    link_state.index_chunk_words(db, (
+        (chunk_id, view_words(match_view(text).text)) for chunk_id, _, text in link_state.unindexed_chunks(db)))
+    link_state.rebuild_shelf_words(db)
     resolve_entities(db)
+    db.execute("DELETE FROM link_targets")
+    db.execute("DELETE FROM link_names")
+    link_state.update_targets(db, pack)
+    terms = link_state.shelf_terms(db)
+    link_state.store_terms(db, terms)
     if get_meta(db, "link") == "0":
         db.execute("DELETE FROM entity_mentions WHERE source = 'linker'")
     else:
-        terms = index_terms(db)  # a scan of every book's text: once for the signature and the linker
-        if definitions_signature(db, terms) != signature_before:
-            relink(db, pack, terms=terms)
-        elif book is not None:
-            relink(db, pack, book, terms=terms)
-    relations.refresh(db, events or (lambda event: None), book, refiner)
+        relink_chunks(db, pack, None, terms)
+    relations.refresh(db, events, book, refiner)
     gc_entities(db)
+    set_meta(db, "link_state", LINK_STATE_VERSION)
+
+
+def _term_names(db: Database, pack: DomainPack, words: set[str]) -> set[str]:
+    """Every name whose linking a change of these words' term status can change: the words,
+    and the names and aliases of entities named by them."""
+    if not words:
+        return set()
+    names = set(words)
+    for state in link_state.stored_targets(db, words).values():
+        names.update(state.names)
+    condition, params = in_values("normalized", words)
+    names.update(r[0] for r in db.execute(f"SELECT alias FROM entity_aliases WHERE {condition}", params))
+    names.update(a for aliases in pack.aliases.values() for a in aliases if normalize_name(a) in words)
+    return names
+
+
+def _chunks_mentioning(db: Database, entity_ids: set[int], keys: set[tuple[str, str]]) -> set[str]:
+    """The chunks that mention these entities, or the entities of these keys."""
+    condition, params = in_values("normalized", {k[0] for k in keys})
+    ids = set(entity_ids) | {
+        r[0] for r in db.execute(f"SELECT id, normalized, entity_type FROM entities WHERE {condition}", params)
+        if (r[1], r[2]) in keys}
+    if not ids:
+        return set()
+    condition, params = in_values("entity_id", ids)
+    return {r[0] for r in db.execute(f"SELECT DISTINCT chunk_id FROM entity_mentions WHERE {condition}", params)}
 
 
 def known_entities(db: Database, book: str, parents, pack, limit: int = 40) -> dict:
     """For each parent chunk: entities defined in *other* books whose names occur in it
     (the corpus linker's matching), at most ``limit``, sorted by name then type."""
-    linker = build_linker(db, pack)
+    if get_meta(db, "link_state") == LINK_STATE_VERSION:
+        words = {w for parent in parents for w in view_words(match_view(parent.text).text).split()}
+        linker = Linker(link_state.candidate_targets(db, words), _cues(pack), link_state.stored_terms(db))
+    else:  # an index made before m006: until its next write
+        linker = build_linker(db, pack)
     if linker.empty:
         return {}
-    ids = {(r[1], r[2]): (r[0], r[3]) for r in db.execute("SELECT id, normalized, entity_type, name FROM entities")}
+    condition, params = in_values("normalized", {t[0] for t in linker.targets})
+    ids = {(r[1], r[2]): (r[0], r[3]) for r in db.execute(
+        f"SELECT id, normalized, entity_type, name FROM entities WHERE {condition}", params)}
     out = {}
     for parent in parents:
         found = []

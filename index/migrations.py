@@ -316,6 +316,67 @@ def m005_book_identity(db: Database) -> None:
 
 
 @migrations()
+def m006_incremental_relink(db: Database) -> None:
+    """What lets a change relink only what it touches (index/derived.py, issue 11):
+
+    link_chunks + link_words: each parent chunk's words as the linker reads them (its match
+      view, lowercased, one space between words) under SQLite FTS5, to find the chunks that
+      can contain a name; a chunk's row goes with the chunk (cascade, then the trigger).
+    book_words / shelf_words: each book's lowercase word counts (JSON) and their shelf
+      totals, so the corpus-term rule updates with one book's counts.
+    link_targets / link_names: every defined entity's linker names (definitions, aliases),
+      the books that define it and its category, and the first word of each name form:
+      the inverted index from a chunk's words to the names it may contain.
+    Filled by the next write to the index (derived.refresh rebuilds what is missing).
+    Indexes for the scoped queries and for the cascades of a book's deletion.
+    """
+    db.executescript(
+        """
+        CREATE TABLE link_chunks (
+            id INTEGER PRIMARY KEY,
+            chunk_id TEXT NOT NULL UNIQUE REFERENCES chunks(id) ON DELETE CASCADE,
+            words TEXT NOT NULL
+        );
+        CREATE VIRTUAL TABLE link_words USING fts5(words, content='link_chunks', content_rowid='id');
+        CREATE TRIGGER link_chunks_delete AFTER DELETE ON link_chunks BEGIN
+            INSERT INTO link_words (link_words, rowid, words) VALUES ('delete', old.id, old.words);
+        END;
+        CREATE TABLE book_words (
+            book TEXT PRIMARY KEY REFERENCES books(title) ON DELETE CASCADE,
+            total INTEGER NOT NULL,
+            counts TEXT NOT NULL
+        );
+        CREATE TABLE shelf_words (
+            word TEXT PRIMARY KEY,
+            count INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE link_targets (
+            normalized TEXT NOT NULL,
+            entity_type TEXT NOT NULL,
+            names TEXT NOT NULL,
+            books TEXT NOT NULL,
+            category TEXT NOT NULL,
+            PRIMARY KEY (normalized, entity_type)
+        ) WITHOUT ROWID;
+        CREATE TABLE link_names (
+            token TEXT NOT NULL,
+            words TEXT NOT NULL,
+            normalized TEXT NOT NULL,
+            entity_type TEXT NOT NULL
+        );
+        CREATE INDEX idx_link_names_token ON link_names(token);
+        CREATE INDEX idx_link_names_key ON link_names(normalized, entity_type);
+        CREATE INDEX idx_mention_normalized ON entity_mentions(normalized);
+        CREATE INDEX idx_claim_source ON relation_claims(source_normalized);
+        CREATE INDEX idx_claim_target ON relation_claims(target_normalized);
+        CREATE INDEX idx_rel_chunk ON entity_relationships(chunk_id);
+        CREATE INDEX idx_alias_book ON entity_aliases(book);
+        CREATE INDEX idx_alias_chunk ON entity_aliases(chunk_id);
+        """
+    )
+
+
+@migrations()
 def m007_llm_batches(db: Database) -> None:
     """Extraction requests sent through the OpenAI Batch API (``ingest --batch``), so that a
     later process can poll and collect them (``crossbook batch status|collect``). One row per
@@ -384,3 +445,4 @@ def m009_foreign_key_indexes(db: Database) -> None:
         CREATE INDEX IF NOT EXISTS idx_alias_book ON entity_aliases(book);
         """
     )
+

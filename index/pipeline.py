@@ -228,12 +228,14 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False,
         result.renamed_from = previous_title
         if previous_title is not None:
             result.status = "updated"
-        before = derived.definitions_signature(db)
-        store.delete_book_rows(db, title)
-        forget_synced(db, title)  # the book's vectors are synced again after this commit
-        if previous_title is not None:
+            # the old title goes as a delete-book would, then the book comes as a new one
+            gone = derived.begin_change(db, previous_title)
             store.delete_book_rows(db, previous_title)
             forget_synced(db, previous_title)
+            derived.refresh(db, pack, gone, None, refiner=job.refiner)
+        before = derived.begin_change(db, title)
+        store.delete_book_rows(db, title)
+        forget_synced(db, title)  # the book's vectors are synced again after this commit
         store.insert_book(
             db, title=title, path=source, source=source, sha256=book.sha256,
             extractor=job.extractor_label, pack=pack.label, model=job.extractor.model,
@@ -378,7 +380,7 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
     with db.atomic():
         entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
-        before = derived.definitions_signature(db)
+        before = derived.begin_change(db, title)
         store.delete_book_rows(db, title)
         forget_synced(db, title)
         derived.refresh(db, pack, before, None, refiner=refiner)

@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections import defaultdict
 from datetime import datetime, timezone
+from typing import Iterable
 
 from sqlite_utils import Database
 
@@ -22,6 +23,14 @@ from .packs import DomainPack, parse_pack
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def in_values(column: str, values: Iterable | None) -> tuple[str, list]:
+    """An SQL condition ``column IN (values)`` (always true when ``values`` is None) and its
+    parameter: one JSON array, so any number of values is one statement."""
+    if values is None:
+        return "1", []
+    return f"{column} IN (SELECT value FROM json_each(?))", [json.dumps(sorted(values))]
 
 
 # -- books and chunks -------------------------------------------------------------------------

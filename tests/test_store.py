@@ -183,12 +183,18 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
     assert {"idx_rel_source", "idx_rel_target", "idx_rel_type", "idx_rel_book", "idx_claim_book", "idx_claim_chunk"} <= {
         i.name for t in ("entity_relationships", "relation_claims") for i in db[t].indexes}
     assert db.view_names() == ["entity_relationships_view"]
-    assert {t.name for t in db.triggers} == {"entity_relationships_no_inverse_insert", "entity_relationships_no_inverse_update"}
+    assert {t.name for t in db.triggers} == {"entity_relationships_no_inverse_insert", "entity_relationships_no_inverse_update",
+                                             "link_chunks_delete"}
     # m004_rules_definitions: non-heading definition sources, and aliases
     assert [c.name for c in db["entity_aliases"].columns] == [
         "id", "book", "chunk_id", "alias", "normalized", "canonical", "entity_type"]
     assert "'glossary', 'deflist', 'table'" in db["entity_mentions"].schema
     assert {"idx_alias_normalized", "idx_alias_canonical"} <= {i.name for i in db["entity_aliases"].indexes}
+    # m006_incremental_relink: the indexes an incremental refresh finds its chunks and targets with
+    assert {"link_chunks", "link_words", "book_words", "shelf_words", "link_targets", "link_names"} <= set(db.table_names())
+    assert [c.name for c in db["link_targets"].columns] == ["normalized", "entity_type", "names", "books", "category"]
+    assert {"idx_mention_normalized", "idx_claim_source", "idx_claim_target", "idx_link_names_token"} <= {
+        i.name for t in ("entity_mentions", "relation_claims", "link_names") for i in db[t].indexes}
     # m008_situating_context: the model's sentences about a parent chunk, apart from mentions
     assert [c.name for c in db["situating_contexts"].columns] == ["chunk_id", "context"]
     assert [(k.column, k.other_table, k.other_column) for k in db["situating_contexts"].foreign_keys] == [
@@ -196,7 +202,8 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
     assert "ON DELETE CASCADE" in db["situating_contexts"].schema
     assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == [
         "m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_rules_definitions",
-        "m004_llm_partial", "m005_book_identity", "m007_llm_batches", "m008_situating_context", "m009_foreign_key_indexes"]
+        "m004_llm_partial", "m005_book_identity", "m006_incremental_relink", "m007_llm_batches",
+        "m008_situating_context", "m009_foreign_key_indexes"]
     # m005_book_identity: a book's source file is its identity
     assert "source" in {c.name for c in db["books"].columns}
     assert "idx_books_source" in {i.name for i in db["books"].indexes}

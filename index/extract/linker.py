@@ -89,6 +89,22 @@ def name_variants(name: str) -> set[str]:
     return variants
 
 
+_WORDS = re.compile(r"\w+", re.UNICODE)
+
+
+def view_words(view_text: str) -> str:
+    """A match view's words as the automaton compares them (lowercased, one space between):
+    every name form the linker matches in a chunk is a run of these words
+    (index/link_state.py indexes them to find the chunks that can contain a name)."""
+    return " ".join(_WORDS.findall(_lower_same_length(view_text)))
+
+
+def name_words(name: str) -> set[tuple[str, ...]]:
+    """The word sequence of each form of a name the linker matches (see ``view_words``); an
+    empty sequence when a form has no word at all (it can only be found by scanning)."""
+    return {tuple(_WORDS.findall(_lower_same_length(v))) for v in name_variants(name) if v.strip()}
+
+
 def lowercase_word_counts(texts) -> tuple[Counter, int]:
     """(lowercase word -> count, total lowercase words) over some texts."""
     counts: Counter = Counter()
@@ -197,11 +213,12 @@ class Linker:
             return local[0]
         return None
 
-    def link(self, text: str, book: str, skip: set[EntityKey]) -> list[LinkMatch]:
-        """References in one chunk: one per entity (its first occurrence), none in ``skip``."""
+    def link(self, text: str, book: str, skip: set[EntityKey], view: MatchView | None = None) -> list[LinkMatch]:
+        """References in one chunk: one per entity (its first occurrence), none in ``skip``
+        (``view``: the text's match view, when already built)."""
         if self.empty:
             return []
-        view = match_view(text)
+        view = view or match_view(text)
         spans = list(self._candidates(view.text, view, text))
         chosen = []
         # longest non-overlapping: prefer, at each overlap, the longer span

@@ -22,9 +22,9 @@ Dropped vs pending (the rule that keeps the index invariant):
   goes back to pending. Dropping it for good instead would make the result depend on the
   order books were ingested in.
 
-``entity_relationships`` is recomputed in full from the claims at every refresh (it is
-derived state, like linker references), but applied as a diff, so a row that does not
-change keeps its id. A relationship asserted only by a deleted book loses its claims
+``entity_relationships`` is recomputed from the claims at every refresh (it is derived
+state, like linker references), for the chunks the change can affect (index/derived.py: all
+of them on a full refresh), and applied as a diff, so a row that does not change keeps its id. A relationship asserted only by a deleted book loses its claims
 (ON DELETE CASCADE) and so its row.
 
 Review decisions live in ``relation_reviews``, keyed by the fingerprint of the normalized
@@ -47,6 +47,8 @@ from sqlite_utils import Database
 from ..extract.verify import ChunkText
 from ..models import ChunkExtraction, RawRelation
 from ..normalize import collapse_whitespace, normalize_name
+from ..link_state import categories
+from ..store import in_values
 from .patterns import PatternEntity, not_common_noun, pattern_relations
 from .normalize import INVALID, orient, normalize_type, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
@@ -232,22 +234,29 @@ def candidate_event(book: str, chunk_id: str, claim: Claim) -> dict:
             "implicit": claim.implicit, "extractor": claim.extractor}
 
 
-def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, refiner=None) -> int:
+def refresh_svo_claims(
+    db: Database, mode: str, events: EventFn = _no_event, refiner=None, chunks: set[str] | None = None
+) -> int:
     """Keep the offline claims (catalog patterns and spaCy SVO; confirmed by ``refiner`` in
-    'refine' mode) in step with each chunk's text and entities: a chunk is analysed again
-    only when its (text, entity list, vocabulary) signature changed; each new claim is
-    reported as a ``relation.candidate`` event. Returns chunks analysed."""
+    'refine' mode) in step with each chunk's text and entities: a chunk (of ``chunks``, or
+    any) is analysed again only when its (text, entity list, vocabulary) signature changed;
+    each new claim is reported as a ``relation.candidate`` event. Needs the link targets'
+    categories current (index/link_state.py). Returns chunks analysed. Given ``chunks``, the
+    mode is taken to be the one the claims were made in (index/derived.py refreshes all
+    when it changes)."""
     offline = mode in ("spacy", "refine")
     svo = load_svo() if offline else None
     refiner = refiner if mode == "refine" else None
     if not offline:
-        db.execute("DELETE FROM relation_claims WHERE extractor IN ('spacy', 'pattern', 'llm-refine')")
-        db.execute("DELETE FROM relation_svo_chunks")
+        if chunks is None:
+            db.execute("DELETE FROM relation_claims WHERE extractor IN ('spacy', 'pattern', 'llm-refine')")
+            db.execute("DELETE FROM relation_svo_chunks")
         return 0
     per_chunk: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
+    condition, params = in_values("m.chunk_id", chunks)
     for chunk_id, normalized, entity_type, entity_name, written, mention_type, source in db.execute(
         "SELECT m.chunk_id, e.normalized, e.entity_type, e.name, m.name, m.mention_type, m.source"
-        " FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
+        f" FROM entity_mentions m JOIN entities e ON e.id = m.entity_id WHERE {condition}", params
     ):
         entry = per_chunk[chunk_id].setdefault(
             (normalized, entity_type), {"name": entity_name, "forms": set(), "defines": None})
@@ -256,25 +265,18 @@ def refresh_svo_claims(db: Database, mode: str, events: EventFn = _no_event, ref
             kind = "heading" if source == "heading" else "glossary"
             if entry["defines"] != "heading":
                 entry["defines"] = kind
-    # where each entity's definition is filed: the parent heading of a defining section,
-    # the section itself for a glossary or table entry ("Conditions" for Grappled)
-    category: dict[tuple[str, str], str] = {}
-    for normalized, entity_type, path, source in db.execute(
-        "SELECT e.normalized, e.entity_type, c.heading_path, m.source FROM entity_mentions m"
-        " JOIN entities e ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id"
-        " WHERE m.mention_type = 'defines' ORDER BY m.book, c.ordinal"
-    ):
-        parts = path.split(" > ")
-        filed = parts[-2] if source == "heading" and len(parts) > 1 else parts[-1]
-        category.setdefault((normalized, entity_type), filed)
-    stored = dict(db.execute("SELECT chunk_id, signature FROM relation_svo_chunks").fetchall())
+    # where each entity's definition is filed (link_state.target_states)
+    category = categories(db, None if chunks is None else {k[0] for entry in per_chunk.values() for k in entry})
+    condition, params = in_values("chunk_id", chunks)
+    stored = dict(db.execute(f"SELECT chunk_id, signature FROM relation_svo_chunks WHERE {condition}", params).fetchall())
     ontology = index_ontology(db)
     # the offline filter keeps only ontology types: another ontology re-derives every chunk
     vocabulary = hashlib.sha256((index_ontology_json(db) or "").encode()).hexdigest()
     refined_by = refiner.label if refiner is not None else None
     parsed = 0
+    condition, params = in_values("id", chunks)
     for chunk_id, book, text, sha in db.execute(
-        "SELECT id, book, text, sha256 FROM chunks WHERE kind = 'parent' ORDER BY id"
+        f"SELECT id, book, text, sha256 FROM chunks WHERE kind = 'parent' AND {condition} ORDER BY id", params
     ).fetchall():
         entities = sorted(
             (e["name"], tuple(sorted(e["forms"])), key, e["defines"] or "", category.get(key, ""))
@@ -349,27 +351,43 @@ def fingerprint(book: str, chunk_id: str, source: tuple, target: tuple, relation
 
 
 class _Resolver:
-    """Endpoint resolution against the entities that have mentions (those GC keeps)."""
+    """Endpoint resolution against the entities that have mentions (those GC keeps); given
+    ``chunks`` and ``names``, only for claims of those chunks whose endpoints are among those
+    normalized names."""
 
-    def __init__(self, db: Database):
+    def __init__(self, db: Database, chunks: set[str] | None = None, names: set[str] | None = None):
         self.by_key: dict[tuple[str, str], int] = {}
         self.key_of: dict[int, tuple[str, str]] = {}
         self.by_normalized: dict[str, set[int]] = defaultdict(set)
         self.defined: set[int] = set()
         self.in_chunk: dict[str, dict[str, set[int]]] = defaultdict(lambda: defaultdict(set))
         self.defined_in_chunk: dict[str, set[int]] = defaultdict(set)
+        condition, params = in_values("m.chunk_id", chunks)
         for entity_id, normalized, entity_type, chunk_id, written, mention_type in db.execute(
             "SELECT e.id, e.normalized, e.entity_type, m.chunk_id, m.name, m.mention_type"
-            " FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
+            f" FROM entity_mentions m JOIN entities e ON e.id = m.entity_id WHERE {condition}", params
         ):
-            self.by_key[(normalized, entity_type)] = entity_id
-            self.key_of[entity_id] = (normalized, entity_type)
-            self.by_normalized[normalized].add(entity_id)
+            self._add(entity_id, (normalized, entity_type), mention_type == "defines")
             self.in_chunk[chunk_id][normalized].add(entity_id)
             self.in_chunk[chunk_id][normalize_name(written)].add(entity_id)
             if mention_type == "defines":
-                self.defined.add(entity_id)
                 self.defined_in_chunk[chunk_id].add(entity_id)
+        if chunks is not None:
+            # the corpus side for the endpoints' names: their entities, and which are defined
+            # (one row per entity, not per mention: a popular name has thousands)
+            condition, params = in_values("e.normalized", names)
+            for entity_id, normalized, entity_type, defined in db.execute(
+                "SELECT e.id, e.normalized, e.entity_type, max(m.mention_type = 'defines') FROM entities e"
+                f" JOIN entity_mentions m ON m.entity_id = e.id WHERE {condition} GROUP BY e.id", params
+            ):
+                self._add(entity_id, (normalized, entity_type), bool(defined))
+
+    def _add(self, entity_id: int, key: tuple[str, str], defined: bool) -> None:
+        self.by_key[key] = entity_id
+        self.key_of[entity_id] = key
+        self.by_normalized[key[0]].add(entity_id)
+        if defined:
+            self.defined.add(entity_id)
 
     @staticmethod
     def _one(ids: set[int], preferred: set[int]) -> int | None:
@@ -394,25 +412,31 @@ _ROW_FIELDS = ("mapped_from", "book", "source_name", "target_name", "evidence", 
                "implicit", "status", "status_reason", "review_state", "extractor", "claims", "fingerprint")
 
 
-def refresh_relationships(db: Database, events: EventFn = _no_event, book: str | None = None) -> dict:
-    """Re-derive every relationship from the claims and the current entities (call inside
-    the caller's transaction, after entities are resolved and linked, before entity GC).
-    Emits ``relation.normalized`` for the rows of ``book``. Returns counts."""
+def refresh_relationships(
+    db: Database, events: EventFn = _no_event, book: str | None = None, chunks: set[str] | None = None
+) -> dict:
+    """Re-derive every relationship (of ``chunks``, or all) from the claims and the current
+    entities (call inside the caller's transaction, after entities are resolved and linked,
+    before entity GC). Emits ``relation.normalized`` for the rows of ``book``. Returns counts."""
     ontology = index_ontology(db)
-    claims = db.execute(
-        "SELECT id, book, chunk_id, source_name, source_normalized, source_type, target_name,"
-        " target_normalized, target_type, relation_type, evidence, confidence, polarity, implicit,"
-        " extractor, status FROM relation_claims ORDER BY book, chunk_id, extractor, ordinal"
-    ).fetchall()
-    # it reads every mention: an index without claims (relations off) does not need it
-    resolver = _Resolver(db) if claims else None
+    condition, params = in_values("chunk_id", chunks)
+    endpoints = None if chunks is None else {
+        name for row in db.execute(
+            f"SELECT source_normalized, target_normalized FROM relation_claims WHERE {condition}", params)
+        for name in row}
+    resolver = _Resolver(db, chunks, endpoints)
     reviews = {r[0]: r[1:] for r in db.execute(
         "SELECT fingerprint, decision, relation_type, flipped FROM relation_reviews")}
     desired: dict[tuple, dict] = {}
     claim_status: dict[int, str] = {}
     for (claim_id, claim_book, chunk_id, source_name, source_normalized, source_type, target_name,
          target_normalized, target_type, raw_type, evidence, confidence, polarity, implicit, extractor,
-         old_status) in claims:
+         old_status) in db.execute(
+        "SELECT id, book, chunk_id, source_name, source_normalized, source_type, target_name,"
+        " target_normalized, target_type, relation_type, evidence, confidence, polarity, implicit,"
+        f" extractor, status FROM relation_claims WHERE {condition} ORDER BY book, chunk_id, extractor, ordinal",
+        params,
+    ).fetchall():
         source_id = resolver.resolve(chunk_id, source_normalized, source_type)
         target_id = resolver.resolve(chunk_id, target_normalized, target_type)
         status = "resolved" if source_id is not None and target_id is not None else "pending_entities"
@@ -468,7 +492,7 @@ def refresh_relationships(db: Database, events: EventFn = _no_event, book: str |
         tuple(r[1:5]): (r[0], tuple(r[5:]))
         for r in db.execute(
             "SELECT id, source_id, target_id, relation_type, chunk_id, " + ", ".join(_ROW_FIELDS)
-            + " FROM entity_relationships"
+            + f" FROM entity_relationships WHERE {condition}", params
         )
     }
     stale = {row_id for key, (row_id, _) in existing.items() if key not in desired}
@@ -517,9 +541,19 @@ def refresh_relationships(db: Database, events: EventFn = _no_event, book: str |
             "rekeyed": len(rekeyed)}
 
 
-def refresh(db: Database, events: EventFn = _no_event, book: str | None = None, refiner=None) -> dict:
+def refresh(
+    db: Database, events: EventFn = _no_event, book: str | None = None, refiner=None,
+    chunks: set[str] | None = None, names: set[str] | None = None,
+) -> dict:
     """The derived relationship state: offline claims (in 'spacy' and 'refine' modes; refined
-    by ``refiner`` in 'refine' mode), then the rows."""
+    by ``refiner`` in 'refine' mode), then the rows; of every chunk, or of ``chunks`` and of
+    the chunks whose claims name one of the normalized ``names`` (index/derived.py)."""
     mode = (db.execute("SELECT value FROM crossbook_meta WHERE key = 'relations'").fetchone() or ["off"])[0]
-    refresh_svo_claims(db, mode, events, refiner)
-    return refresh_relationships(db, events, book)
+    refresh_svo_claims(db, mode, events, refiner, chunks)
+    if chunks is not None and names:
+        source, params = in_values("source_normalized", names)
+        target, _ = in_values("target_normalized", names)
+        chunks = chunks | {r[0] for r in db.execute(
+            f"SELECT chunk_id FROM relation_claims WHERE {source} UNION SELECT chunk_id FROM relation_claims WHERE {target}",
+            params + params)}
+    return refresh_relationships(db, events, book, chunks)
