@@ -42,7 +42,9 @@ def check_index_dir(index_dir: Path, *, create: bool = False) -> None:
     if index_dir.exists() and not index_dir.is_dir():
         raise NotAnIndex(f"index path {index_dir} is a file, not a directory (use --index DIR)")
     if not db_path.exists():
-        if index_dir.is_dir() and any(p.name != LOCK_FILE for p in index_dir.iterdir()):
+        # the lock and SQLite's own files may appear meanwhile: another process creating it
+        if index_dir.is_dir() and any(p.name not in SQLITE_FILES and p.name != LOCK_FILE
+                                      for p in index_dir.iterdir()):
             raise NotAnIndex(
                 f"{index_dir} is not a crossbook index (it has files but no crossbook.db; "
                 "use --index with an empty or new directory)"
