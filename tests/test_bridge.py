@@ -8,6 +8,7 @@ import pytest
 
 from index import bridge
 from index import retrieve as rules
+from tests.test_retrieve import SHELF as RETRIEVE_SHELF
 
 # -- the pure signals ----------------------------------------------------------------------------
 
@@ -65,10 +66,9 @@ def test_bridge_factor_orders_the_signals():
 # -- together, on a shelf ------------------------------------------------------------------------
 
 SHELF = {
-    "core.md": ("# Core Rules\n\n## Conditions\n\n### Chilled\n\nA Chilled creature loses 1 Speed until it warms up.\n\n"
-                "### Prone\n\nA Prone creature is easy to hit until it stands.\n"),
-    "grimoire.md": ("# Grimoire\n\n## Spells\n\n### Frost Lance\n\nFrost Lance costs 3 Ember and deals 2d6 cold.\n\n"
-                    "### Kindle\n\nKindle costs 1 Ember and lights a fire.\n"),
+    # the conditions and spells of test_retrieve's shelf, and a bestiary whose book defines
+    # something of its own that the wraith mentions (Grave Chill)
+    **{name: text for name, text in RETRIEVE_SHELF.items() if name != "bestiary.md"},
     "bestiary.md": ("# Bestiary\n\n## Creatures\n\n### Rime Wraith\n\n"
                     "Every victim of its touch is Chilled. Its Grave Chill aura follows it.\n\n"
                     "When it cannot close the distance, the Rime Wraith casts Frost Lance.\n\n"
