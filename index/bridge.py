@@ -64,7 +64,8 @@ def _heading_words(heading: str) -> frozenset[str]:
 _heading_key = lru_cache(maxsize=1 << 14)(normalize_name)
 
 
-def category_words(heading_paths: list[str], entity_name: str, depth: int = 2) -> set[str]:
+@lru_cache(maxsize=1 << 14)
+def category_words(heading_paths: tuple[str, ...], entity_name: str, depth: int = 2) -> frozenset[str]:
     """The content words of the ``depth`` headings nearest above an entity in each of its
     defining sections' heading paths: the path without its first element (the book's
     title) and without the headings that are the entity's own name."""
@@ -74,7 +75,7 @@ def category_words(heading_paths: list[str], entity_name: str, depth: int = 2) -
         parts = [p for p in path.split(" > ")[1:] if _heading_key(p) != own]
         for part in parts[-depth:]:
             out |= _heading_words(part)
-    return out - content_words(entity_name)
+    return frozenset(out - content_words(entity_name))
 
 
 def leads_elsewhere(defining_books: set[str], path_books: tuple[str, ...]) -> bool:

@@ -9,6 +9,7 @@ other books that mention the entities it follows.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 from sqlite_utils import Database
@@ -42,8 +43,10 @@ def _marks(values) -> str:
 
 
 def section_count(db: Database) -> int:
-    """Parent sections in the index (the N of the specificity weight)."""
-    return db.execute("SELECT count(*) FROM chunks WHERE kind = 'parent'").fetchone()[0]
+    """Parent sections in the index (the N of the specificity weight), counted once until
+    the index changes (a scan of the chunks, twice a query otherwise)."""
+    return _while_unchanged(db, "sections", lambda: db.execute(
+        "SELECT count(*) FROM chunks WHERE kind = 'parent'").fetchone()[0])
 
 
 def seed_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
@@ -68,26 +71,45 @@ def seed_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
     return [SeedMention(*row) for row in db.execute(sql, list(chunk_ids))]
 
 
-# one table of definitions per open connection, read again when the index changed
-_definitions: dict[int, tuple[tuple[int, int], dict[int, list[tuple[str, str]]]]] = {}
+@dataclass(frozen=True)
+class Definition:
+    """A section that defines an entity."""
+
+    chunk_id: str
+    book: str
+    heading_path: str
 
 
-def definitions(db: Database, entity_ids: list[int]) -> dict[int, list[tuple[str, str]]]:
-    """entity id -> (book, heading path) of every section that defines it.
+# per open database: values read from the index, kept until it changes (and gone with it)
+_memo: "weakref.WeakKeyDictionary[Database, dict[str, tuple[tuple[int, int], object]]]" = weakref.WeakKeyDictionary()
 
-    Read as one table per connection and kept until the index changes (SQLite's
-    data_version for other connections' commits, total_changes for this one's): a
-    query asks about a hundred entities, and their mentions are mostly references."""
+
+def _while_unchanged(db: Database, what: str, compute):
+    """``compute()``, remembered for this open database until the index changes: SQLite's
+    data_version for other connections' commits, total_changes for this one's."""
     stamp = (db.execute("PRAGMA data_version").fetchone()[0], db.conn.total_changes)
-    cached = _definitions.get(id(db.conn))
+    remembered = _memo.setdefault(db, {})
+    cached = remembered.get(what)
     if cached is None or cached[0] != stamp:
-        table: dict[int, list[tuple[str, str]]] = {}
-        for entity_id, book, heading_path in db.execute(
-                "SELECT m.entity_id, c.book, c.heading_path FROM entity_mentions m"
+        cached = remembered[what] = (stamp, compute())
+    return cached[1]
+
+
+def definitions(db: Database, entity_ids: list[int]) -> dict[int, list[Definition]]:
+    """entity id -> every section that defines it (in the order they were stored).
+
+    Read as one table and kept until the index changes (``_while_unchanged``): a query
+    asks about a hundred entities, and their mentions are mostly references."""
+    def read() -> dict[int, list[Definition]]:
+        table: dict[int, list[Definition]] = {}
+        for entity_id, chunk_id, book, heading_path in db.execute(
+                "SELECT m.entity_id, m.chunk_id, c.book, c.heading_path FROM entity_mentions m"
                 " JOIN chunks c ON c.id = m.chunk_id WHERE m.mention_type = 'defines' ORDER BY m.id"):
-            table.setdefault(entity_id, []).append((book, heading_path))
-        cached = _definitions[id(db.conn)] = (stamp, table)
-    return {entity_id: cached[1][entity_id] for entity_id in entity_ids if entity_id in cached[1]}
+            table.setdefault(entity_id, []).append(Definition(chunk_id, book, heading_path))
+        return table
+
+    table = _while_unchanged(db, "definitions", read)
+    return {entity_id: table[entity_id] for entity_id in entity_ids if entity_id in table}
 
 
 def defining_sections(db: Database, normalized_names: list[str]) -> list[tuple[str, str, str, int]]:
@@ -121,10 +143,9 @@ def entity_sections(db: Database, entity_ids: list[int], referenced_ids: list[in
                 out.append(EntitySection(entity_id, chunk_id, book, mention_type))
 
     if entity_ids:
-        add(db.execute(
-            f"SELECT entity_id, chunk_id, book, mention_type FROM entity_mentions"
-            f" WHERE entity_id IN ({_marks(entity_ids)}) AND mention_type = 'defines' ORDER BY entity_id, id",
-            list(entity_ids)))
+        defined = definitions(db, entity_ids)
+        add((entity_id, d.chunk_id, d.book, "defines")
+            for entity_id in sorted(set(entity_ids)) for d in defined.get(entity_id, ()))
     if referenced_ids:
         add(db.execute(f"""
             SELECT entity_id, chunk_id, book, mention_type FROM (

@@ -296,6 +296,12 @@ class Followed:
     sections: int = 0            # sections of the index that mention the entity
 
 
+@lru_cache(maxsize=1 << 14)
+def _name_keys(name: str) -> tuple[str, str]:
+    """A name as the matched text is searched for: plural-folded, and as written."""
+    return normalize_name(name), normalized_words(name)
+
+
 def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[tuple[str, float]]],
                     types: dict[str, float], question_words: frozenset[str] = frozenset()) -> list[Followed]:
     """Every entity the seeds mention, weighted by ``entity_weight`` times the bridge
@@ -308,8 +314,7 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
     defined_at = graph.definitions(db, sorted({m.entity_id for m in mentions}))
     names: dict[tuple[str, int], set[str]] = {}
     for m in mentions:
-        names.setdefault((m.chunk_id, m.entity_id), {normalize_name(m.name), normalized_words(m.name)}).update(
-            (normalize_name(m.surface), normalized_words(m.surface)))
+        names.setdefault((m.chunk_id, m.entity_id), set(_name_keys(m.name))).update(_name_keys(m.surface))
     by_seed = {s.chunk_id: s for s in seeds}
     asked = {s.chunk_id: bridge.asked_words(question_words, s.section) for s in seeds}
     # the sentences the question describes, within the child chunks it matched
@@ -329,9 +334,9 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
                                types.get(m.entity_type, 0.0))
         defs = defined_at.get(m.entity_id, [])
         if m.entity_id not in categories:
-            categories[m.entity_id] = bridge.category_words([path for _, path in defs], m.name)
+            categories[m.entity_id] = bridge.category_words(tuple(d.heading_path for d in defs), m.name)
         weight *= bridge_factor(
-            leads_elsewhere=bridge.leads_elsewhere({book for book, _ in defs}, seed.path_books),
+            leads_elsewhere=bridge.leads_elsewhere({d.book for d in defs}, seed.path_books),
             category=bridge.category_match(categories[m.entity_id], asked[seed.chunk_id]),
             in_evidence=any(f"_{name}_" in sentence for sentence in sentences[seed.chunk_id] for name in wanted),
         )

@@ -21,15 +21,15 @@ def test_content_words_are_singular_and_leave_out_stopwords():
 
 
 def test_category_words_are_the_headings_above_a_definition():
-    paths = ["Player Rules > Spells > Spell Descriptions > Fireball"]
+    paths = ("Player Rules > Spells > Spell Descriptions > Fireball",)
     # the book's title and the entity's own heading are not its category
     assert bridge.category_words(paths, "Fireball") == {"spell", "description"}
     # a table row is defined in its table's section: that section's heading is the category
-    assert bridge.category_words(["Rules > Equipment > Weapons"], "Longsword") == {"equipment", "weapon"}
+    assert bridge.category_words(("Rules > Equipment > Weapons",), "Longsword") == {"equipment", "weapon"}
     # only the nearest headings: a chapter far above says less
-    assert "chapter" not in bridge.category_words(["Rules > Chapter Nine > Appendix > Conditions > Blinded"],
+    assert "chapter" not in bridge.category_words(("Rules > Chapter Nine > Appendix > Conditions > Blinded",),
                                                   "Blinded")
-    assert bridge.category_words([], "Anything") == set()
+    assert bridge.category_words((), "Anything") == set()
 
 
 def test_asked_words_leave_out_what_the_seed_headings_explain():
@@ -146,3 +146,17 @@ def test_a_section_hop_1_found_is_reached_again_through_the_bridge(generic_shelf
     lance = next(p for p in result["results"] if p.section.endswith("> Frost Lance"))
     assert lance.found_at == [1, 2] and lance.via is not None and lance.via.entity == "Frost Lance"
     assert ranked.index(lance.section) <= 1
+
+
+def test_what_a_query_remembers_is_read_again_once_the_index_changes(generic_shelf, cli):
+    """Definitions and the section count are kept between queries on one open index; a
+    change by another process (here the CLI's own connection) is seen at the next query."""
+    from index import entity_graph as graph
+
+    db, _, _ = generic_shelf
+    [lance] = [r[0] for r in db.execute("SELECT id FROM entities WHERE name = 'Frost Lance'")]
+    sections = graph.section_count(db)
+    assert [d.book for d in graph.definitions(db, [lance])[lance]] == ["Grimoire"]
+    assert cli("delete-book", "Grimoire").exit_code == 0
+    assert graph.definitions(db, [lance]) == {}
+    assert graph.section_count(db) < sections
