@@ -145,13 +145,17 @@ def bare_copy_seconds(source_db: Path, target_dir: Path) -> tuple[float, int]:
 
     source = sqlite3.connect(source_db)
     first = ["books", "chunks", "entities"]
-    tables = [r[0] for r in source.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        " AND name NOT IN ('crossbook_meta', '_sqlite_migrations')")]
+    # ordinary tables only: an FTS5 index (and its shadow tables) is rebuilt from its content
+    listed = [r for r in source.execute("PRAGMA main.table_list")
+              if r[2] == "table" and not r[1].startswith("sqlite_")
+              and r[1] not in ("crossbook_meta", "_sqlite_migrations")]
+    tables = [r[1] for r in listed]
+    without_rowid = {r[1] for r in listed if r[4]}
+    fts = [r[1] for r in source.execute("PRAGMA main.table_list") if r[2] == "virtual"]
     tables = [t for t in first if t in tables] + sorted(t for t in tables if t not in first)
     data = {}
     for table in tables:
-        order = " ORDER BY kind = 'child', rowid" if table == "chunks" else " ORDER BY rowid"
+        order = " ORDER BY kind = 'child', rowid" if table == "chunks" else "" if table in without_rowid else " ORDER BY rowid"
         data[table] = source.execute(f"SELECT * FROM {table}{order}").fetchall()
     source.close()
     target = open_db(target_dir, create=True).conn
@@ -160,6 +164,8 @@ def bare_copy_seconds(source_db: Path, target_dir: Path) -> tuple[float, int]:
         for table, rows in data.items():
             if rows:
                 target.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(rows[0]))})", rows)
+        for table in fts:  # the full-text index of the rows just copied, as ingest keeps it
+            target.execute(f"INSERT INTO {table}({table}) VALUES ('rebuild')")
     return time.perf_counter() - started, sum(len(rows) for rows in data.values())
 
 
