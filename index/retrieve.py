@@ -321,7 +321,6 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
     sentences = {s.chunk_id: bridge.evidence_sentences(
         "\n".join(child_text.get(child, "") for child, _ in matched.get(s.chunk_id, ())), question_words)
         for s in seeds}
-    categories: dict[int, set[str]] = {}
     # per entity and path: followed from a seed of another book, it leads to other books
     best: dict[tuple[int, tuple[str, ...]], Followed] = {}
     for m in mentions:
@@ -333,11 +332,10 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
         weight = entity_weight(evidence, bool(in_child), specificity(m.sections, total),
                                types.get(m.entity_type, 0.0))
         defs = defined_at.get(m.entity_id, [])
-        if m.entity_id not in categories:
-            categories[m.entity_id] = bridge.category_words(tuple(d.heading_path for d in defs), m.name)
         weight *= bridge_factor(
             leads_elsewhere=bridge.leads_elsewhere({d.book for d in defs}, seed.path_books),
-            category=bridge.category_match(categories[m.entity_id], asked[seed.chunk_id]),
+            category=bridge.category_match(bridge.category_words(tuple(d.heading_path for d in defs), m.name),
+                                           asked[seed.chunk_id]),
             in_evidence=any(f"_{name}_" in sentence for sentence in sentences[seed.chunk_id] for name in wanted),
         )
         key = (m.entity_id, seed.path_books)
