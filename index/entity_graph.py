@@ -98,18 +98,20 @@ def _while_unchanged(db: Database, what: str, compute):
 def definitions(db: Database, entity_ids: list[int]) -> dict[int, list[Definition]]:
     """entity id -> every section that defines it (in the order they were stored).
 
-    Read as one table and kept until the index changes (``_while_unchanged``): a query
-    asks about a hundred entities, and their mentions are mostly references."""
-    def read() -> dict[int, list[Definition]]:
-        table: dict[int, list[Definition]] = {}
+    Each entity's definitions are read once and kept until the index changes
+    (``_while_unchanged``): queries in one process ask about many of the same entities,
+    and a single query reads only the ones it needs (not the whole table)."""
+    known: dict[int, list[Definition]] = _while_unchanged(db, "definitions", dict)
+    missing = sorted({entity_id for entity_id in entity_ids if entity_id not in known})
+    if missing:
+        for entity_id in missing:
+            known[entity_id] = []
         for entity_id, chunk_id, book, heading_path in db.execute(
                 "SELECT m.entity_id, m.chunk_id, c.book, c.heading_path FROM entity_mentions m"
-                " JOIN chunks c ON c.id = m.chunk_id WHERE m.mention_type = 'defines' ORDER BY m.id"):
-            table.setdefault(entity_id, []).append(Definition(chunk_id, book, heading_path))
-        return table
-
-    table = _while_unchanged(db, "definitions", read)
-    return {entity_id: table[entity_id] for entity_id in entity_ids if entity_id in table}
+                f" JOIN chunks c ON c.id = m.chunk_id WHERE m.entity_id IN ({_marks(missing)})"
+                " AND m.mention_type = 'defines' ORDER BY m.id", missing):
+            known[entity_id].append(Definition(chunk_id, book, heading_path))
+    return {entity_id: known[entity_id] for entity_id in entity_ids if known.get(entity_id)}
 
 
 def defining_sections(db: Database, normalized_names: list[str]) -> list[tuple[str, str, str, int]]:
