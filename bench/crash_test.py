@@ -50,7 +50,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from index.books import read_book  # noqa: E402
+from index.readers import read_book  # noqa: E402
 from index.chunking import book_title  # noqa: E402
 from index.config import Settings  # noqa: E402
 from index.db import open_db  # noqa: E402

@@ -116,13 +116,14 @@ def open_index(settings: Settings, create: bool = False):
 # -- ingest -----------------------------------------------------------------------------------
 
 @app.command(epilog=examples(
-    "crossbook ingest book.md more-books/ --pack gurps",
+    "crossbook ingest book.md rulebook.pdf novel.epub more-books/ --pack gurps",
+    "crossbook ingest my-vault/ --as-book",
     "crossbook ingest notes/ --glob '*.md' --glob '*.txt' --exclude 'drafts/*'",
     "crossbook ingest book.md --extractor openai --model gpt-4o-mini",
 ))
 def ingest(
     ctx: typer.Context,
-    paths: list[Path] = typer.Argument(..., help="Markdown books, or directories of them."),
+    paths: list[Path] = typer.Argument(..., help="Books (Markdown, PDF, EPUB, HTML, text), note vaults, or directories of them."),
     book: Optional[str] = typer.Option(None, "--book", help="Book title (default: first # heading or file stem)."),
     extractor: Optional[str] = typer.Option(None, "--extractor", callback=check_extractor, help="rules (offline default) or openai."),
     model: Optional[str] = typer.Option(None, "--model", help="Chat model for --extractor openai."),
@@ -134,9 +135,12 @@ def ingest(
     timeout: Optional[float] = typer.Option(None, "--timeout", min=0.1, help="Seconds before an LLM request counts as stalled and is asked again (default 120)."),
     allow_partial: bool = typer.Option(False, "--allow-partial", help="Store a book even if some chunks got no valid LLM answer (marked partial)."),
     include: list[str] = typer.Option(
-        [], "--glob", help="In directories, take the files matching this glob instead of *.md and *.markdown (repeatable)."),
+        [], "--glob", help="In directories, take the files matching this glob instead of every supported type (repeatable)."),
     exclude: list[str] = typer.Option(
         [], "--exclude", help="In directories, leave out the files matching this glob, e.g. 'drafts/*' (repeatable)."),
+    fmt: Optional[str] = typer.Option(
+        None, "--format", help="Read every book as this format: markdown, pdf, epub, html, text or vault (default: from the file)."),
+    as_book: bool = typer.Option(False, "--as-book", help="Read each folder given as one book (a note vault), not as a directory of books."),
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
@@ -153,7 +157,7 @@ def ingest(
         raise typer.BadParameter("--no-wait goes with --batch", param_hint="--no-wait")
     with cli_errors(state.debug, as_json):
         from index.books import find_books
-        from index.pipeline import Ingest, ingest_paths, load_books
+        from index.pipeline import Ingest, ingest_books, load_books
 
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
@@ -165,8 +169,9 @@ def ingest(
             from index.batch_ingest import check_batch_settings
 
             check_batch_settings(settings)
-        paths = find_books(paths, tuple(include), tuple(exclude))
-        books_read = load_books(paths, book)  # every bad path fails here, before the index is touched
+        paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book)
+        # every bad path fails here, before the index is touched
+        books_read = load_books(paths, book, fmt, as_book)
         count = len(books_read)
         from index.llm_cost import estimate_ingest
 
@@ -186,7 +191,7 @@ def ingest(
                     if results is None:  # --no-wait: submitted, reported
                         return
                 else:
-                    results = ingest_paths(job, paths, title=book, force=force)
+                    results = ingest_books(job, books_read, force=force)
             sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
 
 

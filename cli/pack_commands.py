@@ -24,7 +24,8 @@ def suggest(
     """
     state: State = ctx.obj
     with cli_errors(state.debug):
-        from index.books import find_books, read_book
+        from index.books import find_books
+        from index.readers import read_book
         from index.pack_suggest import suggest_pack
         from index.packs import load_pack
 

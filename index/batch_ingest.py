@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import derived, store
-from .chunking import parent_chunks, split_sections_report
+from .chunking import parent_chunks
 from .config import Settings
 from .errors import BatchFailed, ConfigError
 from .extract import batch
@@ -59,8 +59,7 @@ def plan(job: Ingest, paths: list[Path], title: str | None = None) -> tuple[list
     wanted: list[BatchRequest] = []
     cached = 0
     for book, name in load_books(paths, title):
-        sections, _repair = split_sections_report(book.text)
-        parents = parent_chunks(name, sections, job.settings.parent_tokens)
+        parents = parent_chunks(name, list(book.sections), job.settings.parent_tokens)
         # the key leaves out the known-entity hint: find the uncached chunks before the hint
         # is computed (a linker over the whole index), so a cached book costs no linker
         uncached = [p for p in parents if store.cache_get(job.db, extractor.chunk_request(name, p)[1]) is None]

@@ -229,6 +229,8 @@ def parent_chunks(
                     text=text,
                     sha256=sha256_text(text),
                     token_count=count_tokens(text),
+                    pages=section.pages,
+                    file=section.file,
                 )
             )
     return parents

@@ -21,7 +21,7 @@ from typing import Callable
 from sqlite_utils import Database
 
 from . import store
-from .books import BookFile
+from .readers import SourceBook
 from .errors import BadInput
 
 # how a user gives a book another title, for each command that reads books
@@ -46,7 +46,7 @@ def check_unique_titles(titled: list[tuple[str, str]], retitle: str) -> None:
 
 
 def check_titles_free(
-    db: Database, books: list[tuple[BookFile, str]], may_take: Callable[[dict], bool],
+    db: Database, books: list[tuple[SourceBook, str]], may_take: Callable[[dict], bool],
     retitle: str = INGEST_RETITLE,
 ) -> None:
     """Raise BadInput, before anything is written, when a (file, title) pair's title is held

@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 from . import store
-from .books import BookFile
+from .readers import SourceBook
 from .config import Settings
 from .db import open_for_planning
 from .errors import BudgetExceeded, ConfigError
@@ -108,7 +108,7 @@ def prompt_tokens(messages: list[dict], schema: dict) -> int:
     return text + REPLY_PRIMING_TOKENS + count_tokens(json.dumps(schema, ensure_ascii=False))
 
 
-def estimate_ingest(settings: Settings, books: list[tuple[BookFile, str]], force: bool = False) -> dict:
+def estimate_ingest(settings: Settings, books: list[tuple[SourceBook, str]], force: bool = False) -> dict:
     """The estimate of ingesting ``books`` ((file, title) pairs, as ``load_books`` returns
     them) with ``settings``; calls nothing and writes nothing. Raises ConfigError."""
     db = open_for_planning(settings.index_dir)
@@ -134,7 +134,7 @@ def estimate_rebuild(settings: Settings, entries: list[ManifestBook]) -> dict:
     return estimate
 
 
-def _estimate(job: Ingest, books: list[tuple[BookFile, str]], force: bool) -> dict:
+def _estimate(job: Ingest, books: list[tuple[SourceBook, str]], force: bool) -> dict:
     extractor = job.extractor
     plan_requests = getattr(extractor, "plan", None)   # only an LLM extractor has requests to plan
     table = load_price_table(job.settings.price_table) if plan_requests is not None else None

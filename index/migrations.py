@@ -446,3 +446,18 @@ def m009_foreign_key_indexes(db: Database) -> None:
         """
     )
 
+
+
+@migrations()
+def m010_source_locations(db: Database) -> None:
+    """Books in other formats (index/readers): each book's format, and where each chunk is in
+    its source, so answers cite "p. 117" of a PDF or the note of a vault. NULL: not known
+    (a Markdown book, or one ingested before this migration)."""
+    db.executescript(
+        """
+        ALTER TABLE books ADD COLUMN format TEXT;
+        ALTER TABLE chunks ADD COLUMN page_start INTEGER;
+        ALTER TABLE chunks ADD COLUMN page_end INTEGER;
+        ALTER TABLE chunks ADD COLUMN source_file TEXT;
+        """
+    )

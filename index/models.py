@@ -16,8 +16,10 @@ class Section:
     heading: str | None          # None for text before the first heading
     level: int                   # 0 for text before the first heading
     heading_path: tuple[str, ...]
-    text: str                    # heading line(s) + body, as in the source
+    text: str                    # heading line(s) + body, as Markdown (as in the source for .md)
     start_line: int
+    pages: tuple[int, int] | None = None  # first and last page it spans (a PDF)
+    file: str | None = None      # the chapter file or note it came from, relative to the book
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,8 @@ class ParentChunk:
     text: str
     sha256: str
     token_count: int
+    pages: tuple[int, int] | None = None  # its section's pages (a PDF)
+    file: str | None = None      # its section's chapter file or note (an EPUB, a vault)
 
     @property
     def path_str(self) -> str:

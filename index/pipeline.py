@@ -17,8 +17,9 @@ from typing import Callable
 from sqlite_utils import Database
 
 from . import derived, llm_cache, store
-from .books import BookFile, find_books, read_book
-from .chunking import book_title, parent_chunks, split_sections_report
+from .books import find_books
+from .chunking import parent_chunks
+from .readers import SourceBook, read_book
 from .embed import child_splitter
 from .config import Settings
 from .errors import BadInput, BookNotFound, ChunksFailed, ConfigError, CrossbookError
@@ -98,11 +99,13 @@ class Ingest:
         return getattr(self.extractor, "version", None) or self.extractor.name
 
 
-def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str]]:
-    """Read and check every book before anything is written; returns (file, title) pairs.
-    A file named twice (itself and in its directory) is one book. Raises BadInput."""
+def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
+               as_book: bool = False) -> list[tuple[SourceBook, str]]:
+    """Read and check every book before anything is written; returns (book, title) pairs.
+    A file named twice (itself and in its directory) is one book. ``fmt`` reads every file
+    with that format's reader; ``as_book`` reads each folder given as one book. Raises BadInput."""
     files, sources = [], set()
-    for path in find_books(paths):
+    for path in find_books(paths, as_book=as_book):
         if source_of(path) not in sources:
             sources.add(source_of(path))
             files.append(path)
@@ -110,8 +113,8 @@ def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str
         raise BadInput(f"--book names one book, but {len(files)} files were given")
     books = []
     for path in files:
-        book = read_book(path)
-        books.append((book, title or book_title(book.text, path.stem)))
+        book = read_book(path, fmt)
+        books.append((book, title or book.title))
     check_unique_titles([(name, str(book.path)) for book, name in books], INGEST_RETITLE)
     return books
 
@@ -120,7 +123,7 @@ def load_books(paths: list[Path], title: str | None) -> list[tuple[BookFile, str
 class BookPlan:
     """A book read and chunked, before any call or write (``plan_book``)."""
 
-    book: BookFile
+    book: SourceBook
     result: IngestResult
     sections: list = field(default_factory=list)
     parents: list = field(default_factory=list)
@@ -132,7 +135,7 @@ class BookPlan:
         return self.result.status == "unchanged"
 
 
-def plan_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> BookPlan:
+def plan_book(job: Ingest, book: SourceBook, title: str, force: bool = False) -> BookPlan:
     """Decide whether ``book`` changed and cut it into parent chunks; reads the index, writes nothing."""
     db, settings, pack = job.db, job.settings, job.pack
     existing = store.get_book(db, title)
@@ -150,11 +153,8 @@ def plan_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> B
     ):
         result.status = "unchanged"
         return plan
-    plan.sections, repair = split_sections_report(book.text)
-    if repair.warning:
-        result.warnings.append(f"'{book.path}' {repair.warning}")
-    if not any(s.heading for s in plan.sections):
-        result.warnings.append(f"'{book.path}' has no headings: ingested as one section")
+    plan.sections = list(book.sections)
+    result.warnings.extend(book.warnings)
     plan.parents = parent_chunks(title, plan.sections, settings.parent_tokens)
     # entities defined in other books, offered to the model by id (a hint: not in the cache key)
     if job.relations_mode == "llm" and job.extractor.name != "rules":
@@ -162,7 +162,7 @@ def plan_book(job: Ingest, book: BookFile, title: str, force: bool = False) -> B
     return plan
 
 
-def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False,
+def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
                 plan: BookPlan | None = None) -> IngestResult:
     """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError.
     ``plan``: the book as ``plan_book`` left it, its requests possibly under way."""
@@ -238,7 +238,7 @@ def ingest_book(job: Ingest, book: BookFile, title: str, force: bool = False,
         forget_synced(db, title)  # the book's vectors are synced again after this commit
         store.insert_book(
             db, title=title, path=source, source=source, sha256=book.sha256,
-            extractor=job.extractor_label, pack=pack.label, model=job.extractor.model,
+            extractor=job.extractor_label, pack=pack.label, model=job.extractor.model, fmt=book.format,
             drop_reasons=dict(dropped), parents=parents, children=children,
         )
         store.set_book_partial(db, title, result.partial)
@@ -294,11 +294,16 @@ def _failed_message(title: str, failed: list, parents: int) -> str:
             "or add --allow-partial to store the book without them")
 
 
-def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force: bool = False) -> list[IngestResult]:
+def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force: bool = False,
+                 fmt: str | None = None, as_book: bool = False) -> list[IngestResult]:
     """Check every path first (BadInput changes nothing), then ingest book by book. A book
     whose chunks failed extraction does not stop the others: ChunksFailed is raised at the
     end, naming every failed chunk (the books that succeeded are stored)."""
-    books = load_books(paths, title)
+    return ingest_books(job, load_books(paths, title, fmt, as_book), force)
+
+
+def ingest_books(job: Ingest, books: list[tuple[SourceBook, str]], force: bool = False) -> list[IngestResult]:
+    """``ingest_paths`` for books already read (``load_books``)."""
     check_titles_free(job.db, books, ingest_may_take({source_of(book.path) for book, _ in books}))
     results, failures = [], []
 
@@ -320,7 +325,7 @@ def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force
     return results
 
 
-def ingest_all(job: Ingest, books: list[tuple[BookFile, str]],
+def ingest_all(job: Ingest, books: list[tuple[SourceBook, str]],
                on_book: Callable[[int, IngestResult | CrossbookError], None], force: bool = False) -> None:
     """Ingest ``books`` in their order, one write transaction each, calling ``on_book(position,
     result or the CrossbookError it raised)`` after each (raising there stops the run).
@@ -398,6 +403,7 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
 class ManifestBook:
     path: Path
     title: str | None
+    format: str | None = None  # a reader's name (index/readers); None: found from the file
 
 
 def read_manifest(path: Path) -> list[ManifestBook]:
@@ -415,20 +421,18 @@ def read_manifest(path: Path) -> list[ManifestBook]:
     for i, entry in enumerate(books, 1):
         if not isinstance(entry, dict) or "path" not in entry:
             raise ConfigError(f"manifest '{path}': book #{i} has no path")
-        out.append(ManifestBook(path.parent / entry["path"], entry.get("title")))
+        out.append(ManifestBook(path.parent / entry["path"], entry.get("title"), entry.get("format")))
     return out
 
 
-def read_manifest_books(entries: list[ManifestBook]) -> tuple[list[tuple[int, BookFile, str]], dict[int, CrossbookError]]:
+def read_manifest_books(entries: list[ManifestBook]) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
     """Read each entry's book: (position, book, title) of those read, and the error of each
     other position."""
     readable, unreadable = [], {}
     for n, entry in enumerate(entries):
         try:
-            book = read_book(entry.path) if entry.path.exists() else None
-            if book is None:
-                raise BadInput(f"path '{entry.path}' does not exist")
-            readable.append((n, book, entry.title or book_title(book.text, entry.path.stem)))
+            book = read_book(entry.path, entry.format)
+            readable.append((n, book, entry.title or book.title))
         except CrossbookError as exc:
             unreadable[n] = exc
     return readable, unreadable
@@ -449,7 +453,7 @@ def rebuild(job: Ingest, manifest: Path) -> dict:
     check_unique_titles(titled, MANIFEST_RETITLE)
     listed = {title for title, _ in titled}
     outcomes: dict[int, IngestResult | CrossbookError] = dict(unreadable)
-    to_ingest: list[tuple[int, BookFile, str]] = []
+    to_ingest: list[tuple[int, SourceBook, str]] = []
     for n, book, title in readable:
         try:
             # the manifest is the truth: any book gives up its title, but one whose file failed

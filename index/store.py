@@ -78,25 +78,29 @@ def insert_book(
     drop_reasons: dict[str, int],
     parents: list[ParentChunk],
     children: list[ChildChunk],
+    fmt: str = "markdown",
 ) -> None:
     db.execute(
         "INSERT INTO books (title, path, source, sha256, extractor, pack, model, ingested_at,"
-        " dropped_mentions, drop_reasons) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " dropped_mentions, drop_reasons, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [title, path, source, sha256, extractor, pack, model, now_iso(), sum(drop_reasons.values()),
-         json.dumps(drop_reasons, sort_keys=True)],
+         json.dumps(drop_reasons, sort_keys=True), fmt],
     )
     db.conn.executemany(
         "INSERT INTO chunks (id, book, kind, parent_id, ordinal, heading, heading_path, part,"
-        " text, sha256, token_count) VALUES (?, ?, 'parent', NULL, ?, ?, ?, ?, ?, ?, ?)",
-        [(p.id, title, p.ordinal, p.heading, p.path_str, p.part, p.text, p.sha256, p.token_count)
-         for p in parents],
+        " text, sha256, token_count, page_start, page_end, source_file)"
+        " VALUES (?, ?, 'parent', NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(p.id, title, p.ordinal, p.heading, p.path_str, p.part, p.text, p.sha256, p.token_count,
+          *(p.pages or (None, None)), p.file) for p in parents],
     )
-    paths = {p.id: p.path_str for p in parents}
+    by_id = {p.id: p for p in parents}
     db.conn.executemany(
         "INSERT INTO chunks (id, book, kind, parent_id, ordinal, heading, heading_path, part,"
-        " text, sha256, token_count) VALUES (?, ?, 'child', ?, ?, NULL, ?, 0, ?, ?, ?)",
-        [(c.id, title, c.parent_id, c.ordinal, paths[c.parent_id], c.text,
-          hashlib.sha256(c.text.encode()).hexdigest(), c.token_count) for c in children],
+        " text, sha256, token_count, page_start, page_end, source_file)"
+        " VALUES (?, ?, 'child', ?, ?, NULL, ?, 0, ?, ?, ?, ?, ?, ?)",
+        [(c.id, title, c.parent_id, c.ordinal, by_id[c.parent_id].path_str, c.text,
+          hashlib.sha256(c.text.encode()).hexdigest(), c.token_count,
+          *(by_id[c.parent_id].pages or (None, None)), by_id[c.parent_id].file) for c in children],
     )
 
 

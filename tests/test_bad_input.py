@@ -35,8 +35,8 @@ def test_missing_path(seeded, cli, index_dir):
 
 def test_directory_with_no_books(seeded, cli, tmp_path, index_dir):
     (tmp_path / "empty_dir").mkdir()
-    write(tmp_path / "empty_dir" / "notes.txt", "not markdown")
-    _fails(cli("ingest", tmp_path / "empty_dir"), "no Markdown books")
+    write(tmp_path / "empty_dir" / "notes.rst", "not a format crossbook reads")
+    _fails(cli("ingest", tmp_path / "empty_dir"), "no books (*.md")
     assert snapshot(index_dir) == seeded
 
 

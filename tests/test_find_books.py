@@ -19,9 +19,29 @@ def _names(root, found):
     return [p.relative_to(root).as_posix() for p in found]
 
 
-def test_a_directory_gives_its_markdown_books_without_readme_changelog_license(tmp_path):
+def test_a_directory_gives_its_books_of_every_format_without_readme_changelog_license(tmp_path):
     root = _tree(tmp_path / "shelf")
-    assert _names(root, find_books([root])) == ["a.md", "b.markdown", "deep/drafts/d.md", "deep/e.md", "drafts/c.md"]
+    for name in ("rules.pdf", "novel.epub", "page.html", "image.png", ".hidden/x.md"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(b"x")
+    assert _names(root, find_books([root])) == [
+        "a.md", "b.markdown", "deep/drafts/d.md", "deep/e.md", "drafts/c.md", "notes.txt", "novel.epub",
+        "page.html", "rules.pdf"]
+
+
+def test_a_vault_is_one_book_found_by_its_marker_or_as_book(tmp_path):
+    root = _tree(tmp_path / "shelf")
+    (root / "vault" / ".obsidian").mkdir(parents=True)
+    write(root / "vault" / "Note.md", "A note.\n")
+    (root / "mdbook").mkdir()
+    write(root / "mdbook" / "SUMMARY.md", "- [One](one.md)\n")
+    write(root / "mdbook" / "one.md", "# One\n")
+    found = _names(root, find_books([root]))
+    assert "vault" in found and "mdbook" in found
+    assert not any(name.startswith(("vault/", "mdbook/")) for name in found)
+    assert find_books([root / "vault"]) == [root / "vault"]
+    assert find_books([root / "deep"], as_book=True) == [root / "deep"]
+    assert _names(root, find_books([root / "deep"])) == ["deep/drafts/d.md", "deep/e.md"]
 
 
 def test_a_file_named_on_its_own_is_taken_as_given(tmp_path):
@@ -32,7 +52,7 @@ def test_a_file_named_on_its_own_is_taken_as_given(tmp_path):
 def test_include_and_exclude_globs(tmp_path):
     root = _tree(tmp_path / "shelf")
     assert _names(root, find_books([root], include=("*.txt",))) == ["notes.txt"]
-    assert _names(root, find_books([root], exclude=("drafts/*",))) == ["a.md", "b.markdown", "deep/e.md"]
+    assert _names(root, find_books([root], exclude=("drafts/*",))) == ["a.md", "b.markdown", "deep/e.md", "notes.txt"]
     assert _names(root, find_books([root], include=("*.md",), exclude=("*/drafts/*", "drafts/*"))) == ["a.md", "deep/e.md"]
 
 

@@ -1,0 +1,84 @@
+"""Readers: one per source format, behind one entry point, ``read_book``.
+
+Each format's module has one function, ``read(path) -> SourceBook``; it is imported only
+when a book of that format is read (a PDF library costs nothing to a Markdown shelf).
+``read_book`` picks the reader from the content (a PDF or EPUB is known by its first
+bytes), then the file's suffix; ``fmt`` overrides both. A folder is one book when it is a
+note vault (``.obsidian/`` or mdBook's ``SUMMARY.md``) or when the caller says so.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+
+from ..errors import BadInput
+from .source import SourceBook, decode_text, read_bytes, sha256_bytes
+
+__all__ = ["FORMATS", "BOOK_SUFFIXES", "SourceBook", "decode_text", "detect_format", "is_vault",
+           "read_book", "read_bytes", "sha256_bytes"]
+
+# format -> the module (in this package) whose read(path) reads it
+FORMATS = {
+    "markdown": "markdown",
+    "pdf": "pdf",
+    "epub": "epub",
+    "html": "html",
+    "text": "text",
+    "vault": "vault",
+}
+_SUFFIXES = {
+    ".md": "markdown", ".markdown": "markdown",
+    ".pdf": "pdf",
+    ".epub": "epub",
+    ".html": "html", ".htm": "html", ".xhtml": "html",
+    ".txt": "text", ".text": "text",
+}
+# the files a directory of books gives (README, LICENSE... are left out by name: index/books.py)
+BOOK_SUFFIXES = tuple(_SUFFIXES)
+VAULT_MARKERS = (".obsidian", "SUMMARY.md")
+
+
+def is_vault(folder: Path) -> bool:
+    """A folder that is one book: an Obsidian vault (``.obsidian/``) or an mdBook source
+    (``SUMMARY.md``)."""
+    return folder.is_dir() and any((folder / marker).exists() for marker in VAULT_MARKERS)
+
+
+def detect_format(path: Path, head: bytes | None = None) -> str:
+    """The format of ``path``: from its first bytes (``head``; read here when None), then its
+    suffix; a folder is a vault. Text with no known suffix is Markdown."""
+    if path.is_dir():
+        return "vault"
+    if head is None:
+        try:
+            with path.open("rb") as handle:
+                head = handle.read(4096)
+        except OSError:
+            head = b""
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
+    if head.startswith(b"PK\x03\x04") and b"application/epub+zip" in head[:100]:
+        return "epub"
+    by_suffix = _SUFFIXES.get(path.suffix.lower())
+    if by_suffix is not None:
+        return by_suffix
+    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:64].lower()
+    if start.startswith((b"<!doctype html", b"<html")):
+        return "html"
+    return "markdown"
+
+
+def read_book(path: Path, fmt: str | None = None) -> SourceBook:
+    """Read one book (a file, or a vault folder) with the reader of its format, or of
+    ``fmt`` when given. Raises BadInput with one line that says what to do; writes nothing."""
+    if fmt is not None and fmt not in FORMATS:
+        raise BadInput(f"unknown format '{fmt}' (choose one of: {', '.join(FORMATS)})")
+    if not path.exists():
+        raise BadInput(f"path '{path}' does not exist")
+    if path.is_dir() and fmt not in (None, "vault"):
+        raise BadInput(f"'{path}' is a folder: --format {fmt} reads a file (a folder is read as a vault)")
+    if not path.is_dir() and fmt == "vault":
+        raise BadInput(f"'{path}' is a file: --format vault reads a folder of notes")
+    reader = import_module(f"{__name__}.{FORMATS[fmt or detect_format(path)]}")
+    return reader.read(path)

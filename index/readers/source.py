@@ -1,0 +1,79 @@
+"""What every reader returns (``SourceBook``) and the byte-level checks they share.
+
+A reader turns one source (a Markdown file, a PDF, an EPUB, an HTML page, a text file, a
+note vault) into the same section tree: heading, heading path, a Markdown body, and where
+the section is in the source (its pages, or the chapter file or note it came from). Bodies
+are Markdown whatever the source, so chunking, extraction and linking treat every format
+alike. Raises BadInput with one line that says what to do; reads, never writes.
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import BadInput
+from ..models import Section
+
+
+@dataclass(frozen=True)
+class SourceBook:
+    """One book as a reader found it, before chunking."""
+
+    path: Path                   # the file, or the vault's folder
+    format: str                  # "markdown", "pdf", "epub", "html", "text", "vault"
+    title: str                   # the title the source declares, else its file name
+    sections: tuple[Section, ...]
+    sha256: str                  # of the source's bytes (a vault: of its notes' paths and bytes)
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The book as one Markdown text (its sections joined in order)."""
+        return "".join(section.text for section in self.sections)
+
+
+def read_bytes(path: Path) -> bytes:
+    """A file's bytes; BadInput for a directory, an unreadable or an empty file."""
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise BadInput(f"'{path}' is a directory; give a book file, or --as-book to read the folder as one book") from None
+    except OSError as exc:
+        raise BadInput(f"cannot read '{path}': {exc.strerror}") from None
+    if not data.strip():
+        raise BadInput(f"'{path}' is empty: there is nothing to ingest")
+    return data
+
+
+def sha256_bytes(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def decode_text(path: Path, data: bytes) -> str:
+    """Text of a text file: UTF-8, or UTF-8/16/32 with a byte-order mark. BadInput for a
+    binary file or another encoding, naming the fix."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                break
+            if not text.strip():
+                raise BadInput(f"'{path}' is empty: there is nothing to ingest")
+            return text
+    if b"\x00" in data[:8192]:
+        raise BadInput(f"'{path}' is a binary file, not a book crossbook reads "
+                       "(Markdown, PDF, EPUB, HTML, plain text); give --format if it is one of those")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(
+            f"'{path}' is not UTF-8 text (byte {exc.start}); convert it first, e.g. iconv -t UTF-8"
+        ) from None
