@@ -24,6 +24,7 @@ app = typer.Typer(
     cls=GlobalOptionsGroup,
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command inherits it
     add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish, PowerShell
     help="Cross-book entity index: where else does this rule, spell or term appear?",
 )
@@ -160,7 +161,7 @@ def ingest(
             concurrency=concurrency, link=link, relations=relations, ontology=tuple(ontology) or None,
             request_timeout=timeout, allow_partial=allow_partial or None, max_cost=max_cost, price_table=price_table,
         )
-        _check_extractor(settings)
+        _check_extractor(settings, dry_run)
         if batch:
             from index.batch_ingest import check_batch_settings
 
@@ -187,7 +188,7 @@ def ingest(
                         return
                 else:
                     results = ingest_paths(job, paths, title=book, force=force)
-            sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
+            sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results, state.quiet))
 
 
 def open_vector_store(settings: Settings, db, check: bool = True, embedder=None, warm: bool = False,
@@ -214,17 +215,18 @@ def _check_chroma(settings: Settings) -> None:
     check_chroma_server(settings)
 
 
-def _check_extractor(settings: Settings) -> None:
+def _check_extractor(settings: Settings, dry_run: bool = False) -> None:
     from index.errors import ConfigError
 
     from index.config import require_model_endpoint
     from index.relations.derive import effective_mode
     from index.relations.ontology import load_ontology
 
-    # settings that would otherwise fail after the index directory was created
-    if settings.extractor == "openai":
+    # settings that would otherwise fail after the index directory was created; a dry run
+    # calls no model, so it needs no API key
+    if settings.extractor == "openai" and not dry_run:
         require_model_endpoint(settings, "--extractor openai", "use --extractor rules")
-    if effective_mode(settings.relations, settings.extractor) == "refine":
+    if effective_mode(settings.relations, settings.extractor) == "refine" and not dry_run:
         require_model_endpoint(settings, "--relations refine", "use --relations spacy")
     if settings.embedder is not None:
         from index.embed import EMBEDDERS
@@ -235,10 +237,12 @@ def _check_extractor(settings: Settings) -> None:
         load_ontology(tuple(settings.ontology))
 
 
-def _render_ingest(console: Console, results) -> None:
+def _render_ingest(console: Console, results, quiet: bool = False) -> None:
+    unchanged = sum(r.status == "unchanged" for r in results)
     for r in results:
         if r.status == "unchanged":
-            console.print(f"{escape(r.title)}: unchanged, skipped")
+            if not quiet:  # -q: one line for them all, not one per book (233 for a vault)
+                console.print(f"{escape(r.title)}: unchanged, skipped")
             continue
         console.print(
             f"{escape(r.title)}: {r.status}"
@@ -248,6 +252,8 @@ def _render_ingest(console: Console, results) -> None:
             + (f", {r.dropped_mentions} dropped" if r.dropped_mentions else "")
             + (f", {r.llm_calls} LLM calls, {r.cache_hits} cached" if r.llm_calls or r.cache_hits else "")
         )
+    if quiet and unchanged:
+        console.print(f"{unchanged} unchanged {'book' if unchanged == 1 else 'books'} skipped")
 
 
 # -- delete-book ------------------------------------------------------------------------------
@@ -290,6 +296,8 @@ def where_else_cmd(
     exclude_book: list[str] = typer.Option([], "--exclude-book", help=f"Leave this book out: {BOOK_HELP} (repeatable)."),
     entity_type: Optional[str] = typer.Option(None, "--type", help="Only entities of this type."),
     defines_only: bool = typer.Option(False, "--defines-only", help="Only the sections that define it."),
+    limit: Optional[int] = typer.Option(
+        None, "--limit", "-n", min=1, help="Show the first N mentions (definitions first) and how many there are."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Where else does this entity appear? Mentions across books, definitions first."""
@@ -300,7 +308,7 @@ def where_else_cmd(
         db = open_index(state.settings())
         result = where_else(
             db, name, books=tuple(book), exclude_books=tuple(exclude_book),
-            entity_type=entity_type, defines_only=defines_only,
+            entity_type=entity_type, defines_only=defines_only, limit=limit,
         )
         emit(result, as_json, lambda c: _render_where_else(c, result))
 
@@ -319,6 +327,9 @@ def _render_where_else(console: Console, result: dict) -> None:
                 console.print(f"    {m['mention_type']:<10} {escape(section_in_book(group['book'], m['heading_path']))}")
                 console.print(f"               [dim]{escape(m['context'])}[/dim]")
         console.print()
+    shown = sum(len(g["mentions"]) for e in result["entities"] for g in e["books"])
+    if result.get("limit") is not None and result["entities"]:
+        console.print(f"{shown} of {result['total_mentions']} mentions shown (--limit {result['limit']})")
 
 
 @app.command(epilog=examples("crossbook entity Chilled", "crossbook entity veloute --json"))
@@ -477,7 +488,7 @@ def rebuild(
         count = len(entries)
         settings = state.settings(config=manifest, extractor=extractor, relations=relations,
                                   ontology=tuple(ontology) or None, max_cost=max_cost, price_table=price_table)
-        _check_extractor(settings)
+        _check_extractor(settings, dry_run)
         from index.llm_cost import estimate_rebuild
 
         if dry_run_or_budget(lambda: estimate_rebuild(settings, entries), settings.max_cost, dry_run, as_json):

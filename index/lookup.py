@@ -201,8 +201,10 @@ def where_else(
     exclude_books: tuple[str, ...] = (),
     entity_type: str | None = None,
     defines_only: bool = False,
+    limit: int | None = None,
 ) -> dict:
-    """Every mention of the entity across books, grouped by book, defines first.
+    """Every mention of the entity across books, grouped by book, defines first; with
+    ``limit``, the first ``limit`` of them in that order (``total_mentions`` counts all).
 
     ``books`` and ``exclude_books`` name books as resolve_book() takes them.
     ``name`` is matched as resolve_entity() does (name, alias, any case, accents folded).
@@ -251,7 +253,27 @@ def where_else(
         out.append({**entity, "books": groups})
     # a defined entity before one that is only referenced
     out.sort(key=lambda e: (e["books"][0]["mentions"][0]["mention_type"] != "defines", e["entity_type"]))
-    return {"query": name, "normalized": keys[0], "matched_by": matched_by, "entities": out}
+    total = sum(len(g["mentions"]) for e in out for g in e["books"])
+    return {"query": name, "normalized": keys[0], "matched_by": matched_by,
+            "entities": _first_mentions(out, limit), "total_mentions": total, "limit": limit}
+
+
+def _first_mentions(entities: list[dict], limit: int | None) -> list[dict]:
+    """``entities`` with only their first ``limit`` mentions in order (None: all); a book
+    or an entity left with none is left out."""
+    if limit is None:
+        return entities
+    kept, left = [], limit
+    for entity in entities:
+        groups = []
+        for group in entity["books"]:
+            if left <= 0:
+                break
+            groups.append({**group, "mentions": group["mentions"][:left]})
+            left -= len(groups[-1]["mentions"])
+        if groups:
+            kept.append({**entity, "books": groups})
+    return kept
 
 
 def entity_detail(db: Database, name: str) -> dict:
