@@ -38,6 +38,7 @@ ONTOLOGY_OPT = typer.Option(
 )
 BOOK_HELP = "a title, any case; a unique prefix of one; or its id (see: crossbook books)"
 BOOKS_OPT = typer.Option([], "--book", help=f"Only this book: {BOOK_HELP} (repeatable).")
+EXCLUDE_BOOKS_OPT = typer.Option([], "--exclude-book", help=f"Leave this book out: {BOOK_HELP} (repeatable).")
 EVENTS_OPT = typer.Option(
     None, "--events", help="Write NDJSON progress events to FILE, or '-' for stdout (the result is the last event)."
 )
@@ -293,7 +294,7 @@ def where_else_cmd(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="Entity name or alias, any case and accents ('the' and punctuation ignored)."),
     book: list[str] = BOOKS_OPT,
-    exclude_book: list[str] = typer.Option([], "--exclude-book", help=f"Leave this book out: {BOOK_HELP} (repeatable)."),
+    exclude_book: list[str] = EXCLUDE_BOOKS_OPT,
     entity_type: Optional[str] = typer.Option(None, "--type", help="Only entities of this type."),
     defines_only: bool = typer.Option(False, "--defines-only", help="Only the sections that define it."),
     limit: Optional[int] = typer.Option(
@@ -401,15 +402,19 @@ def entities(
     ctx: typer.Context,
     entity_type: Optional[str] = typer.Option(None, "--type", help="Only entities of this type (e.g. spell)."),
     book: list[str] = typer.Option([], "--book", help=f"Only entities mentioned in this book: {BOOK_HELP} (repeatable)."),
+    exclude_book: list[str] = typer.Option(
+        [], "--exclude-book", help=f"Leave this book's mentions out: {BOOK_HELP} (repeatable)."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """List entities with their type, where they are defined and how often they are mentioned."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import list_entities
+        from index.lookup import books_left, list_entities
 
         db = open_index(state.settings())
-        result = list_entities(db, entity_type=entity_type, books=tuple(book))
+        books = books_left(db, book, exclude_book)
+        result = (list_entities(db, entity_type=entity_type, books=books) if books is not None
+                  else {"count": 0, "by_type": {}, "entities": []})
         emit(result, as_json, lambda c: _render_entities(c, result))
 
 

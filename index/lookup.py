@@ -99,6 +99,20 @@ def resolve_books(db: Database, names: tuple[str, ...] | list[str], option: str 
     return tuple(dict.fromkeys(resolve_book(db, name, option) for name in names))
 
 
+def books_left(db: Database, books: tuple[str, ...] | list[str],
+               exclude_books: tuple[str, ...] | list[str]) -> tuple[str, ...] | None:
+    """The titles a query keeps: ``books`` (every book when none is named) without
+    ``exclude_books``, both named as resolve_book() takes them. Returns () for "every
+    book" (nothing to filter), None when the exclusions leave no book. Raises BookNotFound."""
+    titles = resolve_books(db, books)
+    excluded = resolve_books(db, exclude_books, "--exclude-book")
+    if not excluded:
+        return titles
+    every = [row[0] for row in db.execute("SELECT title FROM books ORDER BY title")]
+    kept = tuple(t for t in (titles or every) if t not in excluded)
+    return kept or None
+
+
 def _starts_with(title: str, key: str) -> bool:
     """Whether ``key`` (a folded name key) begins the title, with or without its article."""
     keys = (normalize_name(title), normalized_tokens(title).strip("_"))
