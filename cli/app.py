@@ -1,7 +1,7 @@
 """Typer commands only: parse arguments, call index/, render. No SQL, no prompts."""
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -64,7 +64,12 @@ class State:
         path = config or self.config or Path(CONFIG_FILE)
         flags = {"index_dir": self.index, "embedder": self.embedder, "chroma_url": self.chroma_url,
                  "wait": self.wait, **flags}
-        return load_settings(flags, os.environ, path, config_required=path == self.config)
+        settings = load_settings(flags, os.environ, path, config_required=path == self.config)
+        if settings.model_cache is None:  # one ONNX graph per user, shared by every index
+            from .paths import model_cache_dir
+
+            settings = replace(settings, model_cache=model_cache_dir(os.environ))
+        return settings
 
 
 def _print_version(value: bool) -> None:
