@@ -395,7 +395,8 @@ def _render_books(console: Console, rows) -> None:
         return
     table = plain_table("id", "title", "sections", "defined", "mentions", "dropped", "extractor", "ingested")
     for b in rows:
-        table.add_row(str(b.id), escape(b.title), str(b.sections), str(b.entities_defined), str(b.mentions),
+        title = escape(b.title) + (f" (partial: {b.partial} without entities)" if b.partial else "")
+        table.add_row(str(b.id), title, str(b.sections), str(b.entities_defined), str(b.mentions),
                       str(b.dropped_mentions), escape(b.extractor), b.ingested_at)
     console.print(table)
 
@@ -466,6 +467,8 @@ def _render_stats(console: Console, s: dict) -> None:
     line("  by status", listed(s["relationships_by_status"]) or "-")
     line("  by review", listed(s["relationships_by_review"]) or "-")
     line("pending claims", s["pending_claims"])
+    if s.get("partial_books"):
+        line("partial books", len(s["partial_books"]), {t: f"{n} chunks without entities" for t, n in s["partial_books"].items()})
     line("embedder", escape(s["embedder"] or "none yet"))
     line("size", f"{_megabytes(s['index_bytes'])} (SQLite {_megabytes(s['sqlite_bytes'])})")
 

@@ -135,6 +135,9 @@ def _render_doctor(console: Console, report) -> None:
             console.print(f"  {len(items)} {label}: {escape(', '.join(items[:5]))}{' …' if len(items) > 5 else ''}")
     for problem in report.embedder_problems:
         console.print(f"  embedder: {escape(problem)}")
+    if report.partial_books:
+        listed = ", ".join(f"{escape(t)} ({n} {'chunk' if n == 1 else 'chunks'})" for t, n in report.partial_books.items())
+        console.print(f"  stored partial (chunks without entities; ingest the book again to extract them): {listed}")
     if report.repaired is not None:
         r = report.repaired
         console.print(f"repaired: {r['embedded']} embedded, {r['deleted']} deleted"

@@ -462,6 +462,7 @@ def index_stats(db: Database, index_dir: Path) -> dict:
     source and kind, relationships per type, status and review state, the embedder its
     vectors were made with, and its size on disk (SQLite, and everything in ``index_dir``,
     embedded Chroma included)."""
+    from .store import partial_books
     from .vectors import recorded_embedder
 
     one = lambda sql: db.execute(sql).fetchone()[0]  # noqa: E731
@@ -486,6 +487,8 @@ def index_stats(db: Database, index_dir: Path) -> dict:
         "relationships_by_review": _counts(
             db, "SELECT review_state, count(*) FROM entity_relationships GROUP BY 1 ORDER BY 1"),
         "pending_claims": one("SELECT count(*) FROM relation_claims WHERE status = 'pending_entities'"),
+        # title -> chunks stored without entities (--allow-partial; re-extracted on the next ingest)
+        "partial_books": partial_books(db),
         "embedder": recorded_embedder(db),
         "sqlite_bytes": sqlite_bytes,
         "index_bytes": total_bytes,
