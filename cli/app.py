@@ -1,7 +1,7 @@
 """Typer commands only: parse arguments, call index/, render. No SQL, no prompts."""
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -24,6 +24,7 @@ app = typer.Typer(
     cls=GlobalOptionsGroup,
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # every command inherits it
     add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish, PowerShell
     help="Cross-book entity index: where else does this rule, spell or term appear?",
 )
@@ -37,6 +38,7 @@ ONTOLOGY_OPT = typer.Option(
 )
 BOOK_HELP = "a title, any case; a unique prefix of one; or its id (see: crossbook books)"
 BOOKS_OPT = typer.Option([], "--book", help=f"Only this book: {BOOK_HELP} (repeatable).")
+EXCLUDE_BOOKS_OPT = typer.Option([], "--exclude-book", help=f"Leave this book out: {BOOK_HELP} (repeatable).")
 EVENTS_OPT = typer.Option(
     None, "--events", help="Write NDJSON progress events to FILE, or '-' for stdout (the result is the last event)."
 )
@@ -62,7 +64,12 @@ class State:
         path = config or self.config or Path(CONFIG_FILE)
         flags = {"index_dir": self.index, "embedder": self.embedder, "chroma_url": self.chroma_url,
                  "wait": self.wait, **flags}
-        return load_settings(flags, os.environ, path, config_required=path == self.config)
+        settings = load_settings(flags, os.environ, path, config_required=path == self.config)
+        if settings.model_cache is None:  # one ONNX graph per user, shared by every index
+            from .paths import model_cache_dir
+
+            settings = replace(settings, model_cache=model_cache_dir(os.environ))
+        return settings
 
 
 def _print_version(value: bool) -> None:
@@ -164,7 +171,7 @@ def ingest(
             concurrency=concurrency, link=link, relations=relations, ontology=tuple(ontology) or None,
             request_timeout=timeout, allow_partial=allow_partial or None, max_cost=max_cost, price_table=price_table,
         )
-        _check_extractor(settings)
+        _check_extractor(settings, dry_run)
         if batch:
             from index.batch_ingest import check_batch_settings
 
@@ -192,7 +199,7 @@ def ingest(
                         return
                 else:
                     results = ingest_books(job, books_read, force=force)
-            sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results))
+            sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results, state.quiet))
 
 
 def open_vector_store(settings: Settings, db, check: bool = True, embedder=None, warm: bool = False,
@@ -219,17 +226,18 @@ def _check_chroma(settings: Settings) -> None:
     check_chroma_server(settings)
 
 
-def _check_extractor(settings: Settings) -> None:
+def _check_extractor(settings: Settings, dry_run: bool = False) -> None:
     from index.errors import ConfigError
 
     from index.config import require_model_endpoint
     from index.relations.derive import effective_mode
     from index.relations.ontology import load_ontology
 
-    # settings that would otherwise fail after the index directory was created
-    if settings.extractor == "openai":
+    # settings that would otherwise fail after the index directory was created; a dry run
+    # calls no model, so it needs no API key
+    if settings.extractor == "openai" and not dry_run:
         require_model_endpoint(settings, "--extractor openai", "use --extractor rules")
-    if effective_mode(settings.relations, settings.extractor) == "refine":
+    if effective_mode(settings.relations, settings.extractor) == "refine" and not dry_run:
         require_model_endpoint(settings, "--relations refine", "use --relations spacy")
     if settings.embedder is not None:
         from index.embed import EMBEDDERS
@@ -240,10 +248,12 @@ def _check_extractor(settings: Settings) -> None:
         load_ontology(tuple(settings.ontology))
 
 
-def _render_ingest(console: Console, results) -> None:
+def _render_ingest(console: Console, results, quiet: bool = False) -> None:
+    unchanged = sum(r.status == "unchanged" for r in results)
     for r in results:
         if r.status == "unchanged":
-            console.print(f"{escape(r.title)}: unchanged, skipped")
+            if not quiet:  # -q: one line for them all, not one per book (233 for a vault)
+                console.print(f"{escape(r.title)}: unchanged, skipped")
             continue
         console.print(
             f"{escape(r.title)}: {r.status}"
@@ -253,6 +263,8 @@ def _render_ingest(console: Console, results) -> None:
             + (f", {r.dropped_mentions} dropped" if r.dropped_mentions else "")
             + (f", {r.llm_calls} LLM calls, {r.cache_hits} cached" if r.llm_calls or r.cache_hits else "")
         )
+    if quiet and unchanged:
+        console.print(f"{unchanged} unchanged {'book' if unchanged == 1 else 'books'} skipped")
 
 
 # -- delete-book ------------------------------------------------------------------------------
@@ -292,9 +304,11 @@ def where_else_cmd(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="Entity name or alias, any case and accents ('the' and punctuation ignored)."),
     book: list[str] = BOOKS_OPT,
-    exclude_book: list[str] = typer.Option([], "--exclude-book", help=f"Leave this book out: {BOOK_HELP} (repeatable)."),
+    exclude_book: list[str] = EXCLUDE_BOOKS_OPT,
     entity_type: Optional[str] = typer.Option(None, "--type", help="Only entities of this type."),
     defines_only: bool = typer.Option(False, "--defines-only", help="Only the sections that define it."),
+    limit: Optional[int] = typer.Option(
+        None, "--limit", "-n", min=1, help="Show the first N mentions (definitions first) and how many there are."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Where else does this entity appear? Mentions across books, definitions first."""
@@ -305,7 +319,7 @@ def where_else_cmd(
         db = open_index(state.settings())
         result = where_else(
             db, name, books=tuple(book), exclude_books=tuple(exclude_book),
-            entity_type=entity_type, defines_only=defines_only,
+            entity_type=entity_type, defines_only=defines_only, limit=limit,
         )
         emit(result, as_json, lambda c: _render_where_else(c, result))
 
@@ -324,6 +338,9 @@ def _render_where_else(console: Console, result: dict) -> None:
                 console.print(f"    {m['mention_type']:<10} {escape(section_in_book(group['book'], m['heading_path']))}")
                 console.print(f"               [dim]{escape(m['context'])}[/dim]")
         console.print()
+    shown = sum(len(g["mentions"]) for e in result["entities"] for g in e["books"])
+    if result.get("limit") is not None and result["entities"]:
+        console.print(f"{shown} of {result['total_mentions']} mentions shown (--limit {result['limit']})")
 
 
 @app.command(epilog=examples("crossbook entity Chilled", "crossbook entity veloute --json"))
@@ -383,7 +400,8 @@ def _render_books(console: Console, rows) -> None:
         return
     table = plain_table("id", "title", "sections", "defined", "mentions", "dropped", "extractor", "ingested")
     for b in rows:
-        table.add_row(str(b.id), escape(b.title), str(b.sections), str(b.entities_defined), str(b.mentions),
+        title = escape(b.title) + (f" (partial: {b.partial} without entities)" if b.partial else "")
+        table.add_row(str(b.id), title, str(b.sections), str(b.entities_defined), str(b.mentions),
                       str(b.dropped_mentions), escape(b.extractor), b.ingested_at)
     console.print(table)
 
@@ -395,15 +413,19 @@ def entities(
     ctx: typer.Context,
     entity_type: Optional[str] = typer.Option(None, "--type", help="Only entities of this type (e.g. spell)."),
     book: list[str] = typer.Option([], "--book", help=f"Only entities mentioned in this book: {BOOK_HELP} (repeatable)."),
+    exclude_book: list[str] = typer.Option(
+        [], "--exclude-book", help=f"Leave this book's mentions out: {BOOK_HELP} (repeatable)."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """List entities with their type, where they are defined and how often they are mentioned."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import list_entities
+        from index.lookup import books_left, list_entities
 
         db = open_index(state.settings())
-        result = list_entities(db, entity_type=entity_type, books=tuple(book))
+        books = books_left(db, book, exclude_book)
+        result = (list_entities(db, entity_type=entity_type, books=books) if books is not None
+                  else {"count": 0, "by_type": {}, "entities": []})
         emit(result, as_json, lambda c: _render_entities(c, result))
 
 
@@ -450,6 +472,8 @@ def _render_stats(console: Console, s: dict) -> None:
     line("  by status", listed(s["relationships_by_status"]) or "-")
     line("  by review", listed(s["relationships_by_review"]) or "-")
     line("pending claims", s["pending_claims"])
+    if s.get("partial_books"):
+        line("partial books", len(s["partial_books"]), {t: f"{n} chunks without entities" for t, n in s["partial_books"].items()})
     line("embedder", escape(s["embedder"] or "none yet"))
     line("size", f"{_megabytes(s['index_bytes'])} (SQLite {_megabytes(s['sqlite_bytes'])})")
 
@@ -482,7 +506,7 @@ def rebuild(
         count = len(entries)
         settings = state.settings(config=manifest, extractor=extractor, relations=relations,
                                   ontology=tuple(ontology) or None, max_cost=max_cost, price_table=price_table)
-        _check_extractor(settings)
+        _check_extractor(settings, dry_run)
         from index.llm_cost import estimate_rebuild
 
         if dry_run_or_budget(lambda: estimate_rebuild(settings, entries), settings.max_cost, dry_run, as_json):

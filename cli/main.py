@@ -7,6 +7,8 @@ imports it.
 
 from __future__ import annotations
 
+import sys
+
 from . import batch_commands, cache_commands, pack_commands, relations_commands, vector_commands  # noqa: F401
 from .app import app
 
@@ -14,7 +16,13 @@ __all__ = ["app", "run"]
 
 
 def run() -> None:
-    app(prog_name="crossbook")
+    try:
+        app(prog_name="crossbook")
+    except BrokenPipeError:  # stdout closed outside a command's error handling (--help | head)
+        from .output import closed_stdout
+
+        closed_stdout()
+        sys.exit(0)
 
 
 if __name__ == "__main__":

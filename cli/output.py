@@ -19,8 +19,17 @@ from rich.console import Console
 
 from index.errors import CrossbookError
 
+class ResultConsole(Console):
+    """stdout's console: a reader that goes away (``| head``) ends the command quietly with
+    exit 0 (rich's default exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError()  # cli_errors() (or main.run) ends it with exit 0
+
+
 # off a terminal rich would wrap tables at 80 columns; scripts get whole lines instead
-stdout = Console(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
+stdout = ResultConsole(highlight=False, soft_wrap=True, width=None if sys.stdout.isatty() else 200)
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -107,6 +116,19 @@ def fail(code: str, message: str, as_json: bool, exit_code: int = 1, **details: 
     raise typer.Exit(exit_code)
 
 
+def closed_stdout() -> None:
+    """The reader of stdout went away (``crossbook books | head``): that is normal for a
+    CLI, so say nothing and exit 0. What is still buffered goes to /dev/null, or Python
+    would report a second broken pipe when it flushes stdout at exit."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (a test runner's)
+        pass
+
+
 @contextlib.contextmanager
 def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
     """Map library errors to one stderr line and an exit code; tracebacks only with --debug.
@@ -121,6 +143,9 @@ def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
     except KeyboardInterrupt:
         stderr.print("Interrupted.", markup=False)
         raise typer.Exit(130) from None
+    except BrokenPipeError:
+        closed_stdout()
+        raise typer.Exit(0) from None
     except (typer.Exit, typer.Abort):
         raise
     except sqlite3.OperationalError as exc:

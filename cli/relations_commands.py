@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .app import BOOK_HELP, JSON_OPT, State, open_index, app
+from .app import BOOK_HELP, EXCLUDE_BOOKS_OPT, JSON_OPT, State, open_index, app
 from .choices import check_export_format, check_status
 from .group import examples
 from .output import cli_errors, emit, plain_table, relation_label, section_in_book, stderr, warn
@@ -40,17 +40,19 @@ def relations(
     relation_type: Optional[str] = typer.Option(None, "--type", help="Only this relation type (an alias works too)."),
     status: Optional[str] = typer.Option(None, "--status", callback=check_status, help="ready, invalid or pending_entities."),
     book: Optional[str] = typer.Option(None, "--book", help=f"Only relationships stated in this book: {BOOK_HELP}."),
+    exclude_book: list[str] = EXCLUDE_BOOKS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Typed relationships between entities, with their evidence, status and review state."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import resolve_book
+        from index.lookup import resolve_book, resolve_books
         from index.relations.query import list_relationships
 
         db = open_index(state.settings())
         rows = list_relationships(db, relation_type=relation_type, status=status,
-                                  book=resolve_book(db, book) if book else None)
+                                  book=resolve_book(db, book) if book else None,
+                                  exclude_books=resolve_books(db, exclude_book, "--exclude-book"))
         emit(rows, as_json, lambda c: _render_rows(c, rows))
 
 
@@ -87,6 +89,7 @@ def review_main(
     ctx: typer.Context,
     interactive: bool = typer.Option(False, "--interactive", help="Ask about each suggestion in turn."),
     book: Optional[str] = typer.Option(None, "--book", help=f"Only suggestions stated in this book: {BOOK_HELP}."),
+    exclude_book: list[str] = EXCLUDE_BOOKS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """List suggested relationships (review accept|reject|adjust ID to decide one)."""
@@ -95,12 +98,13 @@ def review_main(
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
         from index.errors import BadInput
-        from index.lookup import resolve_book
+        from index.lookup import resolve_book, resolve_books
         from index.relations.query import list_relationships, review
 
         settings = state.settings()
         db = open_index(settings)
-        rows = list_relationships(db, book=resolve_book(db, book) if book else None, review_state="suggested")
+        rows = list_relationships(db, book=resolve_book(db, book) if book else None, review_state="suggested",
+                                  exclude_books=resolve_books(db, exclude_book, "--exclude-book"))
         if not interactive:
             emit(rows, as_json, lambda c: _render_rows(c, rows))
             return

@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .app import BOOKS_OPT, JSON_OPT, State, model_load_reporter, open_index, open_vector_store, app
+from .app import BOOKS_OPT, EXCLUDE_BOOKS_OPT, JSON_OPT, State, model_load_reporter, open_index, open_vector_store, app
 from .group import examples
 from .output import cli_errors, emit, section_in_book
 from .writing import open_writable
@@ -28,20 +28,24 @@ def search(
     query: str = typer.Argument(..., help="What to look for, in words."),
     k: int = K_OPT,
     book: list[str] = BOOKS_OPT,
+    exclude_book: list[str] = EXCLUDE_BOOKS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Plain vector search over child chunks; returns their parent sections."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import resolve_books
+        from index.lookup import books_left
         from index.retrieve import search as run_search
 
         settings = state.settings()
         db = open_index(settings)
-        books = resolve_books(db, book)
-        with open_vector_store(settings, db, warm=True) as vectors, state.progress("search", transient=True) as progress:
-            vectors.embedder = model_load_reporter(vectors.embedder, progress)
-            passages = run_search(vectors, db, query, k=k, books=books)
+        books = books_left(db, book, exclude_book)
+        passages = []
+        if books is not None:  # None: every book was excluded, nothing to search
+            with open_vector_store(settings, db, warm=True) as vectors, \
+                    state.progress("search", transient=True) as progress:
+                vectors.embedder = model_load_reporter(vectors.embedder, progress)
+                passages = run_search(vectors, db, query, k=k, books=books)
         emit({"query": query, "k": k, "results": passages}, as_json,
              lambda c: _render_passages(c, passages))
 
@@ -55,20 +59,24 @@ def retrieve(
     hops: int = typer.Option(2, "--hops", min=1, help="1 = plain search; 2 follows entities into other books once."),
     k: int = K_OPT,
     book: list[str] = BOOKS_OPT,
+    exclude_book: list[str] = EXCLUDE_BOOKS_OPT,
     as_json: bool = JSON_OPT,
 ) -> None:
     """Multi-hop retrieval: vector search, then the entities it found, into the sections of other books."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import resolve_books
+        from index.lookup import books_left
         from index.retrieve import retrieve as run_retrieve
 
         settings = state.settings()
         db = open_index(settings)
-        books = resolve_books(db, book)
-        with open_vector_store(settings, db, warm=True) as vectors, state.progress("retrieve", transient=True) as progress:
-            vectors.embedder = model_load_reporter(vectors.embedder, progress)
-            result = run_retrieve(vectors, db, question, hops=hops, k=k, books=books)
+        books = books_left(db, book, exclude_book)
+        result = {"question": question, "hops": hops, "k": k, "results": []}
+        if books is not None:  # None: every book was excluded, nothing to search
+            with open_vector_store(settings, db, warm=True) as vectors, \
+                    state.progress("retrieve", transient=True) as progress:
+                vectors.embedder = model_load_reporter(vectors.embedder, progress)
+                result = run_retrieve(vectors, db, question, hops=hops, k=k, books=books)
         emit(result, as_json, lambda c: _render_passages(c, result["results"]))
 
 
@@ -127,6 +135,9 @@ def _render_doctor(console: Console, report) -> None:
             console.print(f"  {len(items)} {label}: {escape(', '.join(items[:5]))}{' …' if len(items) > 5 else ''}")
     for problem in report.embedder_problems:
         console.print(f"  embedder: {escape(problem)}")
+    if report.partial_books:
+        listed = ", ".join(f"{escape(t)} ({n} {'chunk' if n == 1 else 'chunks'})" for t, n in report.partial_books.items())
+        console.print(f"  stored partial (chunks without entities; ingest the book again to extract them): {listed}")
     if report.repaired is not None:
         r = report.repaired
         console.print(f"repaired: {r['embedded']} embedded, {r['deleted']} deleted"

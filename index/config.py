@@ -34,7 +34,7 @@ class Settings:
     allow_partial: bool = False      # store a book whose chunks partly failed extraction
     embedder: str | None = None      # None: the one the index records, else "local"
     embedding_model: str = "text-embedding-3-small"
-    model_cache: Path | None = None  # the local embedder's ONNX graphs; None: <index>/models
+    model_cache: Path | None = None  # the local embedder's ONNX graphs (the CLI: the user's cache); None: <index>/models
     chroma_url: str | None = None
     relations: str = "auto"          # "auto", "llm", "spacy" or "off"
     ontology: tuple[str, ...] = ()   # extra ontology packs (names or paths)

@@ -42,6 +42,9 @@ class DoctorReport:
     embedder_problems: list[str] = field(default_factory=list)
     leftover_collections: list[str] = field(default_factory=list)
     repaired: dict | None = None        # what --repair did (None without --repair)
+    # books stored with --allow-partial: title -> chunks without entities (not drift: the
+    # next ingest of the book extracts them again)
+    partial_books: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -91,7 +94,7 @@ def check(db: Database, vectors: VectorStore, selected: str | None = None) -> Do
         location=vectors.location, embedder=vectors.embedder.id, chunks=len(rows),
         vectors=len(stored), missing=drift.missing, stale=drift.stale, orphaned=drift.orphaned,
         embedder_problems=problems + (_unusable_vectors(db, vectors) if present else []),
-        leftover_collections=vectors.other_collections(),
+        leftover_collections=vectors.other_collections(), partial_books=store.partial_books(db),
     )
 
 

@@ -100,8 +100,9 @@ class HashEmbedder:
 # -- local: all-MiniLM-L6-v2 -------------------------------------------------------------------
 
 def model_cache_dir(settings: Settings) -> Path:
-    """Where the local embedder keeps its ONNX graphs: ``settings.model_cache``, else
-    ``<index>/models`` (share one with CROSSBOOK_MODEL_CACHE across indexes)."""
+    """Where the local embedder keeps its ONNX graphs: ``settings.model_cache`` (the CLI
+    sets the user's cache directory, cli/paths.py, or CROSSBOOK_MODEL_CACHE), else
+    ``<index>/models``."""
     return settings.model_cache or settings.index_dir / "models"
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -108,12 +108,21 @@ def prompt_tokens(messages: list[dict], schema: dict) -> int:
     return text + REPLY_PRIMING_TOKENS + count_tokens(json.dumps(schema, ensure_ascii=False))
 
 
+def planning(settings: Settings) -> Settings:
+    """``settings`` for an estimate: it calls nothing, so no API key is needed (issue 19:
+    ``--dry-run --extractor openai`` refused to run without one). The endpoint, part of
+    the cache key, is kept: the answers found cached are those a real run would find."""
+    if settings.api_key or settings.base_url:
+        return settings
+    return replace(settings, api_key="not-needed-to-estimate")
+
+
 def estimate_ingest(settings: Settings, books: list[tuple[SourceBook, str]], force: bool = False) -> dict:
     """The estimate of ingesting ``books`` ((file, title) pairs, as ``load_books`` returns
     them) with ``settings``; calls nothing and writes nothing. Raises ConfigError."""
     db = open_for_planning(settings.index_dir)
     try:
-        return _estimate(Ingest(db, settings), books, force)
+        return _estimate(Ingest(db, planning(settings)), books, force)
     finally:
         db.conn.close()
 
@@ -124,7 +133,7 @@ def estimate_rebuild(settings: Settings, entries: list[ManifestBook]) -> dict:
     readable, unreadable = read_manifest_books(entries)
     db = open_for_planning(settings.index_dir)
     try:
-        job = Ingest(db, settings)
+        job = Ingest(db, planning(settings))
         estimate = _estimate(job, [(book, title) for _, book, title in readable], False)
         listed = {title for _, _, title in readable} | {e.title for e in entries if e.title}
         estimate["deleted"] = [t for t in store.book_titles(db) if t not in listed]

@@ -99,6 +99,20 @@ def resolve_books(db: Database, names: tuple[str, ...] | list[str], option: str 
     return tuple(dict.fromkeys(resolve_book(db, name, option) for name in names))
 
 
+def books_left(db: Database, books: tuple[str, ...] | list[str],
+               exclude_books: tuple[str, ...] | list[str]) -> tuple[str, ...] | None:
+    """The titles a query keeps: ``books`` (every book when none is named) without
+    ``exclude_books``, both named as resolve_book() takes them. Returns () for "every
+    book" (nothing to filter), None when the exclusions leave no book. Raises BookNotFound."""
+    titles = resolve_books(db, books)
+    excluded = resolve_books(db, exclude_books, "--exclude-book")
+    if not excluded:
+        return titles
+    every = [row[0] for row in db.execute("SELECT title FROM books ORDER BY title")]
+    kept = tuple(t for t in (titles or every) if t not in excluded)
+    return kept or None
+
+
 def _starts_with(title: str, key: str) -> bool:
     """Whether ``key`` (a folded name key) begins the title, with or without its article."""
     keys = (normalize_name(title), normalized_tokens(title).strip("_"))
@@ -201,8 +215,10 @@ def where_else(
     exclude_books: tuple[str, ...] = (),
     entity_type: str | None = None,
     defines_only: bool = False,
+    limit: int | None = None,
 ) -> dict:
-    """Every mention of the entity across books, grouped by book, defines first.
+    """Every mention of the entity across books, grouped by book, defines first; with
+    ``limit``, the first ``limit`` of them in that order (``total_mentions`` counts all).
 
     ``books`` and ``exclude_books`` name books as resolve_book() takes them.
     ``name`` is matched as resolve_entity() does (name, alias, any case, accents folded).
@@ -251,7 +267,27 @@ def where_else(
         out.append({**entity, "books": groups})
     # a defined entity before one that is only referenced
     out.sort(key=lambda e: (e["books"][0]["mentions"][0]["mention_type"] != "defines", e["entity_type"]))
-    return {"query": name, "normalized": keys[0], "matched_by": matched_by, "entities": out}
+    total = sum(len(g["mentions"]) for e in out for g in e["books"])
+    return {"query": name, "normalized": keys[0], "matched_by": matched_by,
+            "entities": _first_mentions(out, limit), "total_mentions": total, "limit": limit}
+
+
+def _first_mentions(entities: list[dict], limit: int | None) -> list[dict]:
+    """``entities`` with only their first ``limit`` mentions in order (None: all); a book
+    or an entity left with none is left out."""
+    if limit is None:
+        return entities
+    kept, left = [], limit
+    for entity in entities:
+        groups = []
+        for group in entity["books"]:
+            if left <= 0:
+                break
+            groups.append({**group, "mentions": group["mentions"][:left]})
+            left -= len(groups[-1]["mentions"])
+        if groups:
+            kept.append({**entity, "books": groups})
+    return kept
 
 
 def entity_detail(db: Database, name: str) -> dict:
@@ -426,6 +462,7 @@ def index_stats(db: Database, index_dir: Path) -> dict:
     source and kind, relationships per type, status and review state, the embedder its
     vectors were made with, and its size on disk (SQLite, and everything in ``index_dir``,
     embedded Chroma included)."""
+    from .store import partial_books
     from .vectors import recorded_embedder
 
     one = lambda sql: db.execute(sql).fetchone()[0]  # noqa: E731
@@ -450,6 +487,8 @@ def index_stats(db: Database, index_dir: Path) -> dict:
         "relationships_by_review": _counts(
             db, "SELECT review_state, count(*) FROM entity_relationships GROUP BY 1 ORDER BY 1"),
         "pending_claims": one("SELECT count(*) FROM relation_claims WHERE status = 'pending_entities'"),
+        # title -> chunks stored without entities (--allow-partial; re-extracted on the next ingest)
+        "partial_books": partial_books(db),
         "embedder": recorded_embedder(db),
         "sqlite_bytes": sqlite_bytes,
         "index_bytes": total_bytes,

@@ -16,7 +16,7 @@ from typing import Callable
 
 from sqlite_utils import Database
 
-from . import derived, llm_cache, store
+from . import derived, llm_cache, preload, store
 from .books import find_books
 from .chunking import parent_chunks
 from .readers import SourceBook, read_book
@@ -80,6 +80,8 @@ class Ingest:
             self.extractor = get_extractor(self.settings, self.pack, cache=self.db)
         if hasattr(self.extractor, "on_retry"):
             self.extractor.on_retry = self.warn  # a dead endpoint is not retried in silence
+        if hasattr(self.extractor, "before_requests"):  # no first import while its threads run
+            self.extractor.before_requests = lambda: preload.before_requests(self.vectors, self.relations_mode)
         if self.refiner is None and self.relations_mode == "refine":
             self.refiner = get_refiner(self.settings, self.ontology, cache=self.db)
 

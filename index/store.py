@@ -159,6 +159,12 @@ def index_pack(db: Database) -> DomainPack | None:
     return parse_pack(row[0], "stored in the index") if row else None
 
 
+def partial_books(db: Database) -> dict[str, int]:
+    """Books stored with --allow-partial: title -> parent chunks stored without entities
+    (the next ingest extracts them again)."""
+    return {title: n for title, n in db.execute("SELECT title, partial FROM books WHERE partial > 0 ORDER BY title")}
+
+
 def set_book_partial(db: Database, title: str, missing_chunks: int) -> None:
     """Record how many parent chunks of a stored book have no extraction (0 = complete)."""
     db.execute("UPDATE books SET partial = ? WHERE title = ?", [missing_chunks, title])

@@ -15,10 +15,14 @@ new collection while the old one still serves queries.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
+import shutil
 import sys
+import tempfile
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 from urllib.parse import urlsplit
 
@@ -525,7 +529,15 @@ def chroma_client(settings: Settings):
         try:
             return chromadb.PersistentClient(path=str(path), settings=chroma_settings), str(path)
         except Exception as exc:
-            raise VectorStoreError(f"cannot open the Chroma store at {path}: {exc}") from None
+            if not (_refused_as_read_only(exc) and path.is_dir()):
+                raise VectorStoreError(f"cannot open the Chroma store at {path}: {exc}") from None
+        # a read-only index (a shared or archived copy): Chroma writes to its store when it
+        # opens it, so queries read a temporary copy (removed at exit); SQLite is opened
+        # read-only (index/db.py) and a command that writes fails there first
+        try:
+            return chromadb.PersistentClient(path=str(read_only_copy(path)), settings=chroma_settings), str(path)
+        except Exception as exc:
+            raise VectorStoreError(f"cannot open the read-only Chroma store at {path}: {exc}") from None
     url = settings.chroma_url if "://" in settings.chroma_url else f"http://{settings.chroma_url}"
     parts = urlsplit(url)
     try:
@@ -546,6 +558,20 @@ def chroma_client(settings: Settings):
             " (chroma run --path DIR) or drop --chroma-url to use the embedded store"
         ) from None
     return client, settings.chroma_url
+
+
+def _refused_as_read_only(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "readonly" in text or "read-only" in text or "read only" in text or isinstance(exc, PermissionError)
+
+
+def read_only_copy(path: Path) -> Path:
+    """A copy of the Chroma store at ``path`` in a temporary directory that is removed
+    when the process exits. Raises OSError."""
+    copy = Path(tempfile.mkdtemp(prefix="crossbook-chroma-")) / "chroma"
+    atexit.register(shutil.rmtree, copy.parent, True)
+    shutil.copytree(path, copy)
+    return copy
 
 
 def check_chroma_server(settings: Settings) -> None:

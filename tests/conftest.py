@@ -22,6 +22,7 @@ def offline_env(tmp_path, monkeypatch):
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("CROSSBOOK_INDEX", str(tmp_path / "index"))
     monkeypatch.setenv("CROSSBOOK_EMBEDDER", "hash")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # the per-user model cache (cli/paths.py)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
     monkeypatch.chdir(tmp_path)

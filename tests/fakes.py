@@ -2,7 +2,8 @@
 
 ``ScriptedOpenAI`` serves /v1/chat/completions (and /v1/embeddings) to the real ``openai``
 client. Either enqueue exact replies (``enqueue``) or set ``responder`` to compute one from
-the request; every request body is kept in ``history``. A reply may also be ``Raw`` bytes
+the request; every request body is kept in ``history``. Like a real server it may answer
+after a ``latency`` (plus ``jitter``), and ``held`` requests wait for ``release()``. A reply may also be ``Raw`` bytes
 (a body that is not JSON), ``Stall`` (answer after the client gave up) or ``DROP`` (close
 the connection without an answer).
 ``batch_api`` (``ScriptedBatchAPI``) serves the Batch API's files and batches endpoints.
@@ -81,6 +82,13 @@ class ScriptedOpenAI:
         self.responder: Callable[[dict], tuple[int, dict, dict]] | None = None
         self.lock = threading.Lock()
         self.latency = 0.0        # seconds each answer waits, outside the lock (bench/bench_llm_pool.py)
+        # a real server's answers do not all take the same time: each waits latency plus up to
+        # ``jitter`` more (drawn from the request's body, so a run is repeatable)
+        self.jitter = 0.0
+        # requests for which ``held(request)`` is true wait until ``release()``: a test can keep
+        # a later book's requests in flight while an earlier book is written (issue 19)
+        self.held: Callable[[dict], bool] | None = None
+        self.released = threading.Event()
         self.in_flight = self.max_in_flight = 0
         outer = self
 
@@ -121,8 +129,15 @@ class ScriptedOpenAI:
                 if isinstance(reply, Stall):
                     outer.stopping.wait(reply.seconds)
                     reply = reply.reply
-                if outer.latency:
-                    outer.stopping.wait(outer.latency)
+                if outer.held is not None and outer.held(body):
+                    while not (outer.released.is_set() or outer.stopping.is_set()):
+                        outer.released.wait(0.05)
+                delay = outer.latency
+                if outer.jitter:
+                    digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).digest()
+                    delay += outer.jitter * int.from_bytes(digest[:4], "big") / 2**32
+                if delay:
+                    outer.stopping.wait(delay)
                 data = reply.body if isinstance(reply, Raw) else json.dumps(reply).encode()
                 try:
                     self._send(status, headers, data)
@@ -149,6 +164,10 @@ class ScriptedOpenAI:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def release(self) -> None:
+        """Let the ``held`` requests be answered."""
+        self.released.set()
 
     def enqueue(self, reply: dict, status: int = 200, headers: dict | None = None) -> None:
         self.queue.append((status, headers or {}, reply))

@@ -19,6 +19,7 @@ Results are returned in chunk order, whatever order the requests finish in.
 from __future__ import annotations
 
 import json
+import queue
 import random
 import time
 from contextlib import contextmanager
@@ -31,6 +32,7 @@ import openai
 from openai.types.chat import ChatCompletion
 
 from .. import store
+from ..preload import import_optional
 from ..config import require_model_endpoint
 from ..errors import ConfigError, ExtractionFailed, redact
 from ..models import ChunkExtraction, ParentChunk
@@ -44,6 +46,14 @@ RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeou
 MAX_BACKOFF = 60.0
 # invalid answers per chunk: the first is asked again as is, the second with the error
 INVALID_ANSWER_TRIES = 3
+# tries of a request that cannot connect while the endpoint has not answered once in the
+# run (a dead --base-url): the run gives up after a few seconds, not after every chunk's
+# full backoff (issue 19: 36-65 s and 150 warnings)
+UNREACHABLE_TRIES = 3
+
+
+class EndpointUnreachable(ExtractionFailed):
+    """The model endpoint refused every connection and never answered: the run stops."""
 
 
 class _ChunkGaveUp(Exception):
@@ -103,6 +113,7 @@ class OpenAIExtractor:
         if client is None:
             client = make_client(settings)
         self.client = client
+        load_request_modules(client)
         self.endpoint = str(client.base_url).rstrip("/")
         self.model = settings.model
         self.pack = pack
@@ -121,6 +132,12 @@ class OpenAIExtractor:
         # told about each retry ("Grimoire > Frost Lance: connection failed; retrying in 2 s");
         # the pipeline points it at its warning sink
         self.on_retry = _ignore
+        # retries are told on the thread that calls wait(), once per reason (not per chunk)
+        self._retry_notes: queue.SimpleQueue[tuple[str, str]] = queue.SimpleQueue()
+        self._retries_said: dict[str, int] = {}
+        # called once on this (the main) thread before the first request thread starts: the
+        # pipeline imports there whatever its write phase will import (index/preload.py)
+        self.before_requests = _nothing
         self._pool: RequestPool | None = None  # shared by every book this extractor extracts
         self._owners: dict = {}  # future -> the PendingExtraction it belongs to
 
@@ -153,14 +170,24 @@ class OpenAIExtractor:
         calls, invalid, attempt = 0, 0, 0
         asked = messages
         while True:
+            if pool.unreachable is not None:
+                raise pool.unreachable
             try:
                 calls += 1
                 with pool.slot():
                     response = self._ask(asked)
                 pool.succeeded()
             except RETRYABLE as exc:
+                if isinstance(exc, openai.APIStatusError):
+                    pool.answered = True  # a 429 or a 5xx: the endpoint is there
                 if isinstance(exc, openai.RateLimitError):
                     pool.rate_limited()
+                never_reached = _cannot_connect(exc) and not pool.answered
+                if never_reached and attempt + 1 >= min(UNREACHABLE_TRIES, self.max_retries + 1):
+                    pool.unreachable = pool.unreachable or EndpointUnreachable(
+                        f"cannot reach the model endpoint {self.endpoint} ({_short(exc.__cause__ or exc, 80)});"
+                        " check --base-url and that the server is running")
+                    raise pool.unreachable
                 if attempt >= self.max_retries:
                     raise _ChunkGaveUp(
                         f"the model endpoint kept failing ({type(exc).__name__}) after {attempt + 1} tries", calls
@@ -168,8 +195,9 @@ class OpenAIExtractor:
                 # a stall has already waited the whole timeout: ask again at once
                 wait = 0.0 if isinstance(exc, openai.APITimeoutError) else backoff_seconds(
                     attempt, retry_after_seconds(exc))
-                self.on_retry(f"{where}: {_retry_reason(exc)}; retrying in {wait:.0f} s "
-                              f"(try {attempt + 2} of {self.max_retries + 1})")
+                seconds = f"{wait:.0f}" if wait >= 1 or not wait else f"{wait:.1f}"
+                self._retry_notes.put((_retry_reason(exc), f"{where}: {_retry_reason(exc)}; retrying in {seconds} s "
+                                                           f"(try {attempt + 2} of {self.max_retries + 1})"))
                 if wait:
                     self.sleep(wait)
                 attempt += 1
@@ -220,6 +248,8 @@ class OpenAIExtractor:
         ``wait`` collects them. Nothing is written until then."""
         pending = PendingExtraction(self, self.plan(book, parents, known))
         if pending.plan.requests and self._pool is None:
+            self.before_requests()
+            self.before_requests = _nothing
             self._pool = RequestPool(self.concurrency)
         for i, request in pending.plan.requests.items():
             future = self._pool.submit(self._complete, request.messages, _where(book, parents[i]), self._pool)
@@ -261,19 +291,45 @@ class OpenAIExtractor:
             self._absorb_next()
 
     def _absorb_next(self) -> None:
-        """Wait for the next request of any book to finish, and hand it to its book."""
-        future = self._pool.next_done()
+        """Wait for the next request of any book to finish, and hand it to its book; tell
+        the retries of the request threads meanwhile."""
+        while True:
+            future = self._pool.next_done(timeout=0.2)
+            self._tell_retries()
+            if future is not None:
+                break
         owner = self._owners.pop(future, None)
         if owner is not None:
             owner.absorb(future)
 
+    def _tell_retries(self) -> None:
+        """Pass the request threads' retries to ``on_retry`` on this thread: the first of
+        each reason with its chunk, the others counted (``close`` says how many)."""
+        while True:
+            try:
+                reason, message = self._retry_notes.get_nowait()
+            except queue.Empty:
+                return
+            if reason not in self._retries_said:
+                self._retries_said[reason] = 0
+                self.on_retry(message)
+            else:
+                self._retries_said[reason] += 1
+
     def close(self) -> None:
         """At the end of a run, or on Ctrl-C: drop the requests that have not started, do not
         wait for the rest."""
+        unreachable = self._pool is not None and self._pool.unreachable is not None
         if self._pool is not None:
             self._pool.close()
             self._pool = None
         self._owners.clear()
+        self._tell_retries()
+        more = {reason: n for reason, n in self._retries_said.items() if n}
+        if more and not unreachable:  # the run's one error says it all
+            self.on_retry("and " + ", ".join(f"{n} more {'retry' if n == 1 else 'retries'} ({reason})"
+                                             for reason, n in more.items()))
+        self._retries_said.clear()
 
     @property
     def max_in_flight(self) -> int:
@@ -354,6 +410,21 @@ def _ignore(message: str) -> None:
     """The default retry sink: say nothing."""
 
 
+def _nothing() -> None:
+    """The default ``before_requests``: nothing to import."""
+
+
+def load_request_modules(client) -> None:
+    """Import, on the calling thread, every module a request thread will use, so none is
+    imported for the first time in one (index/preload.py): the chat resources the client
+    loads at its first ``client.chat`` (and jiter with them), and ``httpx``, which the
+    client looks up in ``sys.modules`` on every request and chromadb imports."""
+    import_optional("httpx")
+    chat = getattr(client, "chat", None)
+    getattr(chat, "completions", None)
+    from openai.types.chat import ChatCompletion  # noqa: F401  (the answers' model)
+
+
 def _retry_reason(exc: Exception) -> str:
     if isinstance(exc, openai.RateLimitError):
         return "rate limited (429)"
@@ -363,6 +434,15 @@ def _retry_reason(exc: Exception) -> str:
         return "the endpoint could not be reached"
     status = getattr(exc, "status_code", None)
     return f"the endpoint failed (HTTP {status})" if status else f"the endpoint failed ({type(exc).__name__})"
+
+
+def _cannot_connect(exc: Exception) -> bool:
+    """A connection that could not be opened (refused, no route, DNS): not one the server
+    dropped after taking the request, nor one that stalled past the timeout."""
+    if not isinstance(exc, openai.APIConnectionError) or isinstance(exc, openai.APITimeoutError):
+        return False
+    # httpx's and httpx2's ConnectError (the client's own exception is the cause)
+    return any(cls.__name__ == "ConnectError" for cls in type(exc.__cause__).__mro__)
 
 
 def _where(book: str, parent: ParentChunk) -> str:

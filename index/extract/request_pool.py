@@ -35,6 +35,8 @@ class RequestPool:
         self.max_in_flight = 0  # the most requests seen in flight at once (bench/bench_llm_pool.py)
         self._successes = 0
         self.closed = False
+        self.answered = False  # the endpoint has answered at least once (an error status counts)
+        self.unreachable: Exception | None = None  # set when it never answered and requests gave up
         self._tickets = self._serving = 0
         self._cond = threading.Condition()
         self._done: queue.SimpleQueue[Future] = queue.SimpleQueue()
@@ -48,9 +50,12 @@ class RequestPool:
         future.add_done_callback(self._done.put)
         return future
 
-    def next_done(self) -> Future:
-        """The next finished request (blocks until one finishes)."""
-        return self._done.get()
+    def next_done(self, timeout: float | None = None) -> Future | None:
+        """The next finished request (blocks until one finishes, or ``timeout`` seconds: None)."""
+        try:
+            return self._done.get(timeout=timeout)
+        except queue.Empty:
+            return None
 
     @contextmanager
     def slot(self) -> Iterator[None]:
@@ -92,6 +97,7 @@ class RequestPool:
     def succeeded(self) -> None:
         """A request got an answer: after ``limit`` of them in a row, one more at once."""
         with self._cond:
+            self.answered = True
             if self.limit >= self.concurrency:
                 return
             self._successes += 1

@@ -55,9 +55,17 @@ def list_relationships(
     status: str | None = None,
     book: str | None = None,
     review_state: str | None = None,
+    exclude_books: tuple[str, ...] = (),
 ) -> list[dict]:
-    """Stored relationships, filtered; ``status='pending_entities'`` lists the claims whose
-    endpoints are not (yet) in the index instead. Raises BadInput for an unknown status."""
+    """Stored relationships, filtered (``exclude_books``: titles whose relationships are
+    left out); ``status='pending_entities'`` lists the claims whose endpoints are not (yet)
+    in the index instead. Raises BadInput for an unknown status."""
+    rows = _relationships(db, relation_type, status, book, review_state)
+    return [r for r in rows if r["book"] not in exclude_books] if exclude_books else rows
+
+
+def _relationships(db: Database, relation_type: str | None, status: str | None, book: str | None,
+                   review_state: str | None) -> list[dict]:
     if status is not None and status not in STATUSES:
         raise BadInput(f"unknown status '{status}' (choose one of: {', '.join(STATUSES)})")
     if status == "pending_entities":
