@@ -45,6 +45,7 @@ class TocEntry:
     file: str          # archive path of the chapter
     fragment: str | None
     depth: int         # 1 for a top-level entry
+    placeholder: bool = False  # a TOC heading with no link of its own: never a chapter's heading
 
 
 def _xml(data: bytes):
@@ -155,14 +156,19 @@ def _nav_entries(archive: _Archive, nav_file: str) -> list[TocEntry]:
         for item in listing:
             if tag_of(item) != "li":
                 continue
-            link = next((e for e in item.iter("a") if e.get("href")), None)
-            label = _text(link) if link is not None else _text(next((e for e in item if tag_of(e) == "span"), item))
-            if link is not None and label:
+            link = next((e for e in item if tag_of(e) == "a"), None)
+            label = _text(link if link is not None else next((e for e in item if tag_of(e) == "span"), item))
+            if link is not None and link.get("href") and label:
                 file, fragment = _resolve(nav_file, link.get("href"))
                 entries.append(TocEntry(label, file, fragment, depth))
+            elif label:  # a heading of the TOC with no link ("Part One"): placed before its first entry
+                first = next((e for e in item.iter("a") if e.get("href")), None)
+                if first is not None:
+                    file, fragment = _resolve(nav_file, first.get("href"))
+                    entries.append(TocEntry(label, file, fragment, depth, placeholder=True))
             for child in item:
                 if tag_of(child) in ("ol", "ul"):
-                    walk(child, depth + (1 if link is not None else 0) or 1)
+                    walk(child, depth + 1)
 
     for listing in navs[0]:
         if tag_of(listing) in ("ol", "ul"):
@@ -179,10 +185,10 @@ def _ncx_entries(archive: _Archive, ncx_file: str) -> list[TocEntry]:
 
     def walk(parent, depth: int) -> None:
         for point in parent:
-            if tag_of(point) != "navPoint":
+            if point.tag != "navPoint":
                 continue
             label = next((_text(t) for t in point.iter("text")), "")
-            content = next((c for c in point if tag_of(c) == "content"), None)
+            content = next((c for c in point if c.tag == "content"), None)
             if content is not None and content.get("src") and label:
                 file, fragment = _resolve(ncx_file, content.get("src"))
                 entries.append(TocEntry(label, file, fragment, depth))
@@ -218,7 +224,7 @@ def _mark_toc(chapter: _Chapter, entries: list[TocEntry]) -> None:
     for entry, target in zip(entries, targets):
         heading, text = None, 0
         start = position.get(id(target), 0)
-        for element in elements[start:start + _SCAN]:
+        for element in ([] if entry.placeholder else elements[start:start + _SCAN]):
             if element is not target and id(element) in target_ids and element is not body:
                 break  # the next entry's place: this entry has no heading of its own
             if tag_of(element) in HEADINGS and id(element) not in claimed:
@@ -233,9 +239,10 @@ def _mark_toc(chapter: _Chapter, entries: list[TocEntry]) -> None:
             claimed.add(id(heading))
             heading.set(LEVEL_ATTR, str(min(entry.depth, 6)))
             heading.set("data-crossbook-toc", "1")
-        elif id(target) not in seen_targets or target is not body:
+        elif entry.placeholder or id(target) not in seen_targets or target is not body:
             _insert_heading(body, target, entry)
-        seen_targets.add(id(target))
+        if not entry.placeholder:
+            seen_targets.add(id(target))
 
 
 def _insert_heading(body, target, entry: TocEntry) -> None:
@@ -245,9 +252,16 @@ def _insert_heading(body, target, entry: TocEntry) -> None:
     heading.set("data-crossbook-toc", "1")
     heading.set("data-crossbook-synthetic", "1")
     if target is body or target.getparent() is None:
-        heading.tail = body.text
-        body.text = None
-        body.insert(0, heading)
+        # after the headings already put at the start (a part, then its first chapter)
+        index = 0
+        while index < len(body) and body[index].get("data-crossbook-synthetic"):
+            index += 1
+        before = body[index - 1] if index else None
+        if before is None:
+            heading.tail, body.text = body.text, None
+        else:
+            heading.tail, before.tail = before.tail, None
+        body.insert(index, heading)
     else:
         parent = target.getparent()
         parent.insert(parent.index(target), heading)
