@@ -391,8 +391,17 @@ def _render_books(console: Console, rows) -> None:
     for b in rows:
         table.add_row(str(b.id), escape(b.title), escape(b.format or "-"), str(b.sections), str(b.entities_defined),
                       str(b.mentions), str(b.dropped_mentions), escape(b.extractor), b.ingested_at,
-                      escape(b.source or b.path))
+                      escape(_shown_path(b.source or b.path)))
+    table.columns[-1].overflow = "fold"  # a path is worth whole, not cut with an ellipsis
     console.print(table)
+
+
+def _shown_path(path: str) -> str:
+    """A book's source as a user reads it: relative to the working directory when inside it."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
 
 
 @app.command(epilog=examples(
