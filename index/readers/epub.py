@@ -350,9 +350,9 @@ def read(path: Path) -> SourceBook:
     text = "".join(parts)
     if not text.strip():
         raise BadInput(f"'{path}' has no text in its chapters (is it images only?): nothing to ingest")
-    book = from_text(path, text, sha256_bytes(data), "epub")
+    title = next((_text(t) for t in package.iter("title") if _text(t)), None)
+    book = from_text(path, text, sha256_bytes(data), "epub", title)
     lines = [start for start, _ in starts]
     sections = tuple(replace(s, file=starts[max(0, bisect_right(lines, s.start_line) - 1)][1]) for s in book.sections)
-    title = next((_text(t) for t in package.iter("title") if _text(t)), None)
-    return SourceBook(path=book.path, format="epub", title=title or book.title, sections=sections,
+    return SourceBook(path=book.path, format="epub", title=book.title, sections=sections,
                       sha256=book.sha256, warnings=(*warnings, *book.warnings))

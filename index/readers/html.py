@@ -38,11 +38,11 @@ def read(path: Path) -> SourceBook:
     markdown = to_markdown(root)
     if not markdown.strip():
         raise BadInput(f"'{path}' has no text once scripts, styles and navigation are left out: nothing to ingest")
-    book = from_text(path, markdown, sha256_bytes(data), "html")
+    book = from_text(path, markdown, sha256_bytes(data), "html", page_title(root))
     has_headings = any(tag_of(e) in ("h1", "h2", "h3", "h4", "h5", "h6") for e in body_of(root).iter())
     warnings = book.warnings
     if not has_headings:  # say which tags were looked for, not Markdown's "#"
         warnings = tuple(w for w in warnings if "has no headings" not in w) + (
             f"'{path}' has no headings (<h1>..<h6>): ingested as one section",)
-    return SourceBook(path=book.path, format="html", title=page_title(root) or book.title,
+    return SourceBook(path=book.path, format="html", title=book.title,
                       sections=book.sections, sha256=book.sha256, warnings=warnings)

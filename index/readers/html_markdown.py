@@ -37,6 +37,7 @@ _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "cite": "*", "dfn":
 _CODE = {"code", "kbd", "samp", "tt"}
 _OPS_TYPE = "{http://www.idpf.org/2007/ops}type"
 _SPACE = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+_PLAIN = re.compile(r"[^*`\\_\u00ad\u200b\u200c\u200d\u2060\ufeff]*")
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 _INLINE_MARKUP = re.compile(r"([*`\\]|(?<!\w)_|_(?!\w))")
 _BLOCK_START = re.compile(r"^(#{1,6}(?=\s|$)|>|=+\s*$|<(?=[A-Za-z/!?])|[-+*](?=\s|$)|-{3,}|(\d{1,9})([.)])(?=\s|$)|~{3,})")
@@ -106,7 +107,9 @@ def _hidden(element) -> bool:
 
 
 def _escape_text(text: str) -> str:
-    return _INLINE_MARKUP.sub(r"\\\1", _SPACE.sub(" ", text.translate(_INVISIBLE)))
+    if not _PLAIN.fullmatch(text):  # most text needs nothing but its spaces collapsed
+        text = _INLINE_MARKUP.sub(r"\\\1", text.translate(_INVISIBLE))
+    return _SPACE.sub(" ", text)
 
 
 def _escape_line(line: str) -> str:
