@@ -107,6 +107,15 @@ def test_an_epub_with_no_toc_is_read_from_its_headings_with_a_warning(tmp_path):
         "Introduction", "Fire Spells", "Kindle", "Frost Spells", "Frost Lance", "Variants"]
 
 
+def test_the_cli_ingests_an_epub_with_no_toc_and_says_so_in_one_warning(cli, cli_json, tmp_path):
+    path = _ebooklib_book(tmp_path, toc=False)
+    result = cli("ingest", path)
+    assert result.exit_code == 0
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("Warning:")]
+    assert len(warnings) == 1 and "has no table of contents" in warnings[0]
+    assert cli_json("books")[0]["format"] == "epub"
+
+
 def test_a_broken_archive_is_one_line_and_nothing_is_written(cli, tmp_path, index_dir):
     whole = write_epub(SAMPLE / "grimoire.md", tmp_path / "whole.epub", "The Ashen Grimoire")
     broken = tmp_path / "broken.epub"
