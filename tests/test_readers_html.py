@@ -141,3 +141,9 @@ def test_an_html_twin_answers_where_else_like_its_markdown(cli, cli_json, tmp_pa
     books = cli_json("--index", html_index, "books")
     assert {b["format"] for b in books} == {"html"}
     assert all(b["source"].endswith(".html") for b in books)
+
+
+def test_a_heading_inside_an_inline_element_stays_a_heading():
+    markdown = html_to_markdown(b'<body><a id="ch3"><h2>Frost Lance</h2><p>A <b>spear</b>.</p></a>'
+                                b'<span>after</span> it</body>')
+    assert markdown == "## Frost Lance\n\nA **spear**.\n\nafter it\n"

@@ -193,6 +193,9 @@ class _Converter:
                 if tag in _BLOCKS:
                     flush()
                     out.extend(self.block(child, tag))
+                elif len(child) and any(tag_of(d) in _BLOCKS for d in child.iterdescendants()):
+                    flush()  # <a id="ch3"><h2>…</h2></a>: an inline element holding blocks holds them
+                    out.extend(self.blocks(child))
                 else:
                     run.append(self.inline(child, tag))
             if child.tail:
