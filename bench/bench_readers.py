@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 from markdown_it import MarkdownIt  # noqa: E402
 
 from bench.twins.epub_twin import write_epub  # noqa: E402
+from index.markdown_repair import repair_headings  # noqa: E402
 from index.readers import read_book  # noqa: E402
 
 FATE = ROOT.parent / "shared" / "corpora" / "fate"
@@ -40,7 +41,9 @@ def books_of(folder: Path) -> list[Path]:
 
 
 def write_html(markdown_path: Path, out_path: Path, title: str) -> Path:
-    body = MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown_path.read_text(encoding="utf-8"))
+    # as the EPUB twin: a broken conversion's '#>Title</h1>' lines read as headings first
+    markdown, _ = repair_headings(markdown_path.read_text(encoding="utf-8"))
+    body = MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown)
     out_path.write_text(f"<!DOCTYPE html><html><head><title>{title}</title><script>var x;</script></head>"
                         f"<body><nav><a href='/'>Home</a></nav><main>{body}</main></body></html>", encoding="utf-8")
     return out_path

@@ -36,7 +36,8 @@ _BLOCKS = {
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "cite": "*", "dfn": "*", "var": "*"}
 _CODE = {"code", "kbd", "samp", "tt"}
 _OPS_TYPE = "{http://www.idpf.org/2007/ops}type"
-_SPACE = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+_SPACE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+_NEWLINE = re.compile(r"[ \t\r\f\v\u00a0]*(?:\r\n?|\n)\s*")
 _PLAIN = re.compile(r"[^*`\\_\u00ad\u200b\u200c\u200d\u2060\ufeff]*")
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 _INLINE_MARKUP = re.compile(r"([*`\\]|(?<!\w)_|_(?!\w))")
@@ -107,9 +108,12 @@ def _hidden(element) -> bool:
 
 
 def _escape_text(text: str) -> str:
+    """Text as Markdown: markup characters escaped, spaces collapsed; a line break of the
+    source stays one (a Markdown soft break: the same paragraph), so a paragraph whose
+    lines each open with a bold term keeps them at line starts, as glossary entries."""
     if not _PLAIN.fullmatch(text):  # most text needs nothing but its spaces collapsed
         text = _INLINE_MARKUP.sub(r"\\\1", text.translate(_INVISIBLE))
-    return _SPACE.sub(" ", text)
+    return _SPACE.sub(" ", _NEWLINE.sub("\n", text))
 
 
 def _escape_line(line: str) -> str:
@@ -353,7 +357,7 @@ class _Converter:
         if tag in _BLOCKS:  # a block inside inline content (a <div> in a <span>): a space apart
             return f" {inner} "
         mark = _EMPHASIS.get(tag)
-        if mark and not self.plain and "\n" not in inner:
+        if mark and not self.plain and "\n\n" not in inner:
             return _wrap(inner, mark)
         return inner
 
