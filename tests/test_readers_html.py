@@ -147,3 +147,10 @@ def test_a_heading_inside_an_inline_element_stays_a_heading():
     markdown = html_to_markdown(b'<body><a id="ch3"><h2>Frost Lance</h2><p>A <b>spear</b>.</p></a>'
                                 b'<span>after</span> it</body>')
     assert markdown == "## Frost Lance\n\nA **spear**.\n\nafter it\n"
+
+
+def test_epub_chrome_in_the_text_is_dropped_and_an_image_heading_reads_its_alt_text():
+    markdown = html_to_markdown(
+        b'<body><h2><img alt="Chapter One" src="c1.png"/></h2><p>Frost<a epub:type="noteref" href="#n1">1</a>'
+        b' Lance<span epub:type="pagebreak" title="12">12</span> hurls ice.</p></body>')
+    assert markdown == "## Chapter One\n\nFrost Lance hurls ice.\n"

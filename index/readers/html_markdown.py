@@ -238,7 +238,8 @@ class _Converter:
             text = " ".join(self.inline_children(element).split())
         finally:
             self.plain -= 1
-        text = text or element.get("data-crossbook-label", "")
+        # a heading drawn as an image says its words in its alt text
+        text = text or " ".join(" ".join(i.get("alt", "").split()) for i in element.iter("img")).strip()
         if not text:
             return []
         level = max(1, min(6, heading_level(element) or 1))
