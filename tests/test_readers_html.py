@@ -154,3 +154,12 @@ def test_epub_chrome_in_the_text_is_dropped_and_an_image_heading_reads_its_alt_t
         b'<body><h2><img alt="Chapter One" src="c1.png"/></h2><p>Frost<a epub:type="noteref" href="#n1">1</a>'
         b' Lance<span epub:type="pagebreak" title="12">12</span> hurls ice.</p></body>')
     assert markdown == "## Chapter One\n\nFrost Lance hurls ice.\n"
+
+
+def test_a_page_without_a_declared_charset_is_read_as_utf8_else_as_it_declares(tmp_path):
+    path = tmp_path / "guide.html"
+    path.write_bytes("<html><body><h1>Veterans’ Guide</h1><p>Café rules.</p></body></html>".encode())
+    book = read_book(path)
+    assert book.title == "Veterans’ Guide" and "Café rules." in book.sections[0].text
+    path.write_bytes('<html><head><meta charset="windows-1252"></head><body><p>Café</p></body></html>'.encode("cp1252"))
+    assert "Café" in read_book(path).text

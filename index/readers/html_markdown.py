@@ -58,11 +58,28 @@ def parse_html(data: bytes) -> etree._Element:
         except etree.XMLSyntaxError:
             root = None  # an entity XML does not know (&nbsp;), a stray tag: read it as HTML
     if root is None:
-        root = html.document_fromstring(data, parser=html.HTMLParser(no_network=True, huge_tree=True))
+        parser = html.HTMLParser(no_network=True, huge_tree=True, encoding=_encoding(data))
+        root = html.document_fromstring(data, parser=parser)
     for element in root.iter():
         if isinstance(element.tag, str) and element.tag[0] == "{":
             element.tag = etree.QName(element).localname
     return root
+
+
+_DECLARED = re.compile(rb"<meta[^>]+charset|<\?xml[^>]+encoding", re.IGNORECASE)
+
+
+def _encoding(data: bytes) -> str | None:
+    """UTF-8 for a page that declares no character set and decodes as UTF-8 (lxml would take
+    it for Latin-1: "it’s" became "itâ\x80\x99s"); None leaves a byte-order mark or a
+    declared charset to lxml."""
+    if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) or _DECLARED.search(data[:4096]):
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return "utf-8"
 
 
 def tag_of(element) -> str | None:
