@@ -102,15 +102,17 @@ def answers(index: Path) -> dict[str, set]:
     return out
 
 
-def agreement(work: Path, shelf: str) -> None:
+def agreement(work: Path, shelf: str, formats: tuple[str, ...] = ("epub", "html")) -> None:
     originals = books_of(SHELVES[shelf])
-    folders = {fmt: work / f"{shelf}-{fmt}" for fmt in ("epub", "html")}
+    folders = {fmt: work / f"{shelf}-{fmt}" for fmt in formats}
     for folder in folders.values():
         folder.mkdir()
     for original in originals:
         title = read_book(original).title
-        write_epub(original, folders["epub"] / f"{original.stem}.epub", title)
-        write_html(original, folders["html"] / f"{original.stem}.html", title)
+        if "epub" in folders:
+            write_epub(original, folders["epub"] / f"{original.stem}.epub", title)
+        if "html" in folders:
+            write_html(original, folders["html"] / f"{original.stem}.html", title)
     start = time.perf_counter()
     ingest(work / f"{shelf}-md-index", originals)
     md_seconds = time.perf_counter() - start
@@ -142,13 +144,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--speed-only", action="store_true", help="Measure reading speed only (no ingest).")
     parser.add_argument("--shelf", choices=sorted(SHELVES), action="append", help="Shelves to compare (default: both).")
+    parser.add_argument("--format", choices=("epub", "html"), action="append", dest="formats",
+                        help="Twins to compare (default: both).")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         speed(work)
         if not args.speed_only:
             for shelf in args.shelf or ["sample", "fate"]:
-                agreement(work, shelf)
+                agreement(work, shelf, tuple(args.formats or ("epub", "html")))
 
 
 if __name__ == "__main__":
