@@ -161,5 +161,8 @@ def test_a_page_without_a_declared_charset_is_read_as_utf8_else_as_it_declares(t
     path.write_bytes("<html><body><h1>Veterans’ Guide</h1><p>Café rules.</p></body></html>".encode())
     book = read_book(path)
     assert book.title == "Veterans’ Guide" and "Café rules." in book.sections[0].text
+    # an XML declaration counts only where it declares: at the start, not pasted in the body
+    path.write_bytes('<html><body><?xml version="1.0" encoding="latin-1"?><p>Ally’s Shield</p></body></html>'.encode())
+    assert "Ally’s Shield" in read_book(path).text
     path.write_bytes('<html><head><meta charset="windows-1252"></head><body><p>Café</p></body></html>'.encode("cp1252"))
     assert "Café" in read_book(path).text

@@ -66,7 +66,7 @@ def parse_html(data: bytes) -> etree._Element:
     return root
 
 
-_DECLARED = re.compile(rb"<meta[^>]+charset|<\?xml[^>]+encoding", re.IGNORECASE)
+_DECLARED = re.compile(rb"<meta[^>]+charset|^\s*<\?xml[^>]+encoding", re.IGNORECASE)
 
 
 def _encoding(data: bytes) -> str | None:
