@@ -147,7 +147,7 @@ def test_drm_is_refused_and_font_obfuscation_is_not(cli, tmp_path, index_dir):
                            "EPUB/text/ch001.xhtml")
     result = cli("ingest", drm)
     assert result.exit_code == 1 and result.stdout == ""
-    assert "is DRM-protected (1 files encrypted): crossbook reads DRM-free EPUBs only" in result.stderr
+    assert "is DRM-protected (1 file encrypted): crossbook reads DRM-free EPUBs only" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert not (index_dir / "crossbook.db").exists()
     fonts = _with_encryption(whole, tmp_path / "fonts.epub", "http://www.idpf.org/2008/embedding",

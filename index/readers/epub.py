@@ -119,7 +119,8 @@ def _check_drm(archive: _Archive) -> None:
         if method not in _FONT_ALGORITHMS:
             encrypted.append(target)
     if encrypted or root is None:
-        raise BadInput(f"'{archive.path}' is DRM-protected ({len(encrypted) or 'its'} files encrypted): "
+        count = f"{len(encrypted)} file{'s' if len(encrypted) != 1 else ''}" if encrypted else "its files"
+        raise BadInput(f"'{archive.path}' is DRM-protected ({count} encrypted): "
                        "crossbook reads DRM-free EPUBs only (use a DRM-free edition of the book)")
 
 
