@@ -14,7 +14,8 @@ from index.config import CONFIG_FILE, Settings, load_settings
 from .cost_output import DRY_RUN_OPT, MAX_COST_OPT, PRICE_TABLE_OPT, dry_run_or_budget
 from .choices import check_embedder, check_extractor, check_ontology, check_pack, check_relations
 from .group import GlobalOptionsGroup, examples
-from .output import EventWriter, cli_errors, emit, plain_table, relation_label, report_retries, section_in_book, warn
+from .output import (EventWriter, cli_errors, emit, location, plain_table, relation_label, report_retries,
+                     section_in_book, warn)
 
 if TYPE_CHECKING:
     from .progress import ProgressReporter
@@ -335,7 +336,9 @@ def _render_where_else(console: Console, result: dict) -> None:
         for group in entity["books"]:
             console.print(f"  [cyan]{escape(group['book'])}[/cyan]")
             for m in group["mentions"]:
-                console.print(f"    {m['mention_type']:<10} {escape(section_in_book(group['book'], m['heading_path']))}")
+                where = location(m.get("pages"), m.get("file"))
+                console.print(f"    {m['mention_type']:<10} {escape(section_in_book(group['book'], m['heading_path']))}"
+                              + (f"  [dim]({escape(where)})[/dim]" if where else ""))
                 console.print(f"               [dim]{escape(m['context'])}[/dim]")
         console.print()
     shown = sum(len(g["mentions"]) for e in result["entities"] for g in e["books"])
@@ -365,7 +368,9 @@ def _render_entity(console: Console, result: dict) -> None:
         if not e["definitions"]:
             console.print("  defined: nowhere in the index (only referenced)")
         for d in e["definitions"]:
-            console.print(f"  defined in [cyan]{escape(d['book'])}[/cyan] — {escape(section_in_book(d['book'], d['section']))}")
+            where = location(d.get("pages"), d.get("file"))
+            console.print(f"  defined in [cyan]{escape(d['book'])}[/cyan] — {escape(section_in_book(d['book'], d['section']))}"
+                          + (f"  [dim]({escape(where)})[/dim]" if where else ""))
             console.print(f"    [dim]{escape(d['context'])}[/dim]")
         if e["references_by_book"]:
             table = plain_table("book", "sections referencing it")
@@ -398,12 +403,23 @@ def _render_books(console: Console, rows) -> None:
     if not rows:
         console.print("No books in the index yet (run: crossbook ingest BOOK)")
         return
-    table = plain_table("id", "title", "sections", "defined", "mentions", "dropped", "extractor", "ingested")
+    table = plain_table("id", "title", "format", "sections", "defined", "mentions", "dropped", "extractor",
+                        "ingested", "source")
     for b in rows:
         title = escape(b.title) + (f" (partial: {b.partial} without entities)" if b.partial else "")
-        table.add_row(str(b.id), title, str(b.sections), str(b.entities_defined), str(b.mentions),
-                      str(b.dropped_mentions), escape(b.extractor), b.ingested_at)
+        table.add_row(str(b.id), title, escape(b.format or "-"), str(b.sections), str(b.entities_defined),
+                      str(b.mentions), str(b.dropped_mentions), escape(b.extractor), b.ingested_at,
+                      escape(_shown_path(b.source or b.path)))
+    table.columns[-1].overflow = "fold"  # a path is worth whole, not cut with an ellipsis
     console.print(table)
+
+
+def _shown_path(path: str) -> str:
+    """A book's source as a user reads it: relative to the working directory when inside it."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
 
 
 @app.command(epilog=examples(

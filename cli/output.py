@@ -68,6 +68,18 @@ def section_in_book(book: str, heading_path: str | None) -> str:
     return heading_path
 
 
+def location(pages: list[int] | None, file: str | None) -> str:
+    """Where a hit is in its source, for text output: ``p. 117``, ``pp. 117-118``, the
+    chapter file or note (``OEBPS/ch03.xhtml``), both, or "" when unknown (a Markdown book)."""
+    parts = []
+    if file:
+        parts.append(file)
+    if pages:
+        first, last = pages[0], pages[-1]
+        parts.append(f"p. {first}" if first == last else f"pp. {first}-{last}")
+    return ", ".join(parts)
+
+
 def relation_label(relation_type: str, polarity: str | None) -> str:
     """A relationship as a reader should take it: a denied one must not read as asserted."""
     if polarity == "denied":

@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from .app import BOOKS_OPT, EXCLUDE_BOOKS_OPT, JSON_OPT, State, model_load_reporter, open_index, open_vector_store, app
 from .group import examples
-from .output import cli_errors, emit, section_in_book
+from .output import cli_errors, emit, location, section_in_book
 from .writing import open_writable
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
@@ -89,8 +89,9 @@ def _render_passages(console: Console, passages) -> None:
             how += f" via [bold]{escape(p.via.entity)}[/bold] ({p.via.mention_type} in this book; from {escape(p.via.from_book)})"
         if len(p.found_at) > 1:
             how += f"; also found at hop {', '.join(str(h) for h in p.found_at if h != p.hop)}"
+        where = location(p.pages, p.file)
         console.print(f"{rank:>2}. [cyan]{escape(p.book)}[/cyan] — {escape(section_in_book(p.book, p.section))}"
-                      f"  [dim]score {p.score:.3f}, {how}[/dim]")
+                      + (f" ({escape(where)})" if where else "") + f"  [dim]score {p.score:.3f}, {how}[/dim]")
         console.print(f"    [dim]{escape(_excerpt(p.text))}[/dim]")
 
 

@@ -14,13 +14,14 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from .errors import BadInput, BookNotFound, EntityNotFound
-from .models import BookInfo, Mention
+from .models import BookInfo, Mention, page_range
 from .normalize import fold_accents, normalize_name, normalized_tokens
 
-# its columns are Mention's fields, in order: a row is a mention as where_else returns it
+# its columns are Mention's fields, in order (the pages as two columns, ``located`` joins
+# them): a row is a mention as where_else returns it
 WHERE_ELSE_SQL = """
 SELECT e.id AS entity_id, e.name, e.entity_type, m.book, m.chunk_id, c.heading_path,
-       m.mention_type, m.context, m.source
+       m.mention_type, m.context, m.source, c.page_start, c.page_end, c.source_file AS file
 FROM entities e
 JOIN entity_mentions m ON m.entity_id = e.id
 JOIN chunks c ON c.id = m.chunk_id
@@ -44,6 +45,15 @@ def _dict_rows(db: Database, sql: str, params: list) -> list[dict]:
     cursor = db.conn.execute(sql, params)
     columns = [c[0] for c in cursor.description]
     return [dict(zip(columns, row)) for row in cursor]
+
+
+def located(row: dict) -> dict:
+    """A mention row with its chunk's ``page_start``/``page_end`` as ``pages`` ([first, last],
+    None when the source has no pages), in place; ``file`` stays as selected."""
+    start, end, file = row.pop("page_start"), row.pop("page_end"), row.pop("file")
+    row["pages"] = page_range(start, end)
+    row["file"] = file
+    return row
 
 
 def _mention(row) -> Mention:
@@ -258,7 +268,7 @@ def where_else(
                 "id": row["entity_id"], "name": row["name"], "entity_type": row["entity_type"], "books": {}}
         # the row is Mention.to_dict() (its columns are Mention's fields): asdict() would
         # deep-copy each field, once most of the time of a lookup
-        entity["books"].setdefault(row["book"], []).append(row)
+        entity["books"].setdefault(row["book"], []).append(located(row))
     out = []
     for entity in entities.values():
         groups = [{"book": b, "mentions": m} for b, m in entity["books"].items()]
@@ -301,9 +311,11 @@ def entity_detail(db: Database, name: str) -> dict:
     out = []
     for entity in entities:
         definitions = [
-            {"book": r["book"], "section": r["heading_path"], "chunk_id": r["chunk_id"], "context": r["context"], "source": r["source"]}
+            {"book": r["book"], "section": r["heading_path"], "chunk_id": r["chunk_id"], "context": r["context"],
+             "source": r["source"], "pages": page_range(r["page_start"], r["page_end"]), "file": r["source_file"]}
             for r in db.query(
-                "SELECT m.book, c.heading_path, m.chunk_id, m.context, m.source FROM entity_mentions m"
+                "SELECT m.book, c.heading_path, m.chunk_id, m.context, m.source, c.page_start, c.page_end,"
+                " c.source_file FROM entity_mentions m"
                 " JOIN chunks c ON c.id = m.chunk_id WHERE m.entity_id = ? AND m.mention_type = 'defines'"
                 " ORDER BY m.book, c.ordinal",
                 [entity["id"]],
@@ -374,7 +386,7 @@ def cross_book(db: Database, chunk_ids: list[str], exclude_books: tuple[str, ...
         SELECT DISTINCT book FROM chunks WHERE id IN ({marks})
     )
     SELECT e.id AS entity_id, e.name, e.entity_type, m.book, m.chunk_id, c.heading_path,
-           m.mention_type, m.context, m.source
+           m.mention_type, m.context, m.source, c.page_start, c.page_end, c.source_file AS file
     FROM seed
     JOIN entities e ON e.id = seed.entity_id
     JOIN entity_mentions m ON m.entity_id = seed.entity_id
@@ -389,7 +401,7 @@ def cross_book(db: Database, chunk_ids: list[str], exclude_books: tuple[str, ...
         key = (row["entity_id"], row["chunk_id"], row["mention_type"])
         if key not in seen:
             seen.add(key)
-            out.append(_mention(row))
+            out.append(_mention(located(dict(row))))
     return out
 
 
@@ -417,7 +429,7 @@ def list_books(db: Database) -> list[BookInfo]:
             dropped_mentions=r["dropped_mentions"], drop_reasons=json.loads(r["drop_reasons"]),
             relationships=r["relationships"], dropped_relations=sum(relation_drops.values()),
             relation_drop_reasons=dict(sorted(relation_drops.items())),
-            partial=r.get("partial", 0),
+            partial=r.get("partial", 0), format=r.get("format"), source=r.get("source") or r["path"],
         ))
     return out
 

@@ -110,9 +110,18 @@ class Mention:
     mention_type: str
     context: str
     source: str
+    pages: list[int] | None = None   # [first, last] page of its section in the source (a PDF)
+    file: str | None = None          # its section's chapter file or note (an EPUB, a vault)
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def page_range(start: int | None, end: int | None) -> list[int] | None:
+    """A chunk's stored pages as the answers give them: ``[first, last]``, None when unknown."""
+    if start is None:
+        return None
+    return [start, end if end is not None else start]
 
 
 @dataclass
@@ -133,6 +142,8 @@ class BookInfo:
     relation_drop_reasons: dict = field(default_factory=dict)
     partial: int = 0             # parent chunks without extraction (stored with --allow-partial)
     id: int = 0                  # the books row id: --book accepts it ("crossbook books" shows it)
+    format: str | None = None    # the reader it was read with (index/readers); None: before m010
+    source: str | None = None    # the file or folder it was read from
 
     def to_dict(self) -> dict:
         return asdict(self)

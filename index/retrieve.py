@@ -41,6 +41,7 @@ from . import bridge
 from . import entity_graph as graph
 from . import store
 from .errors import BadInput
+from .models import page_range
 from .normalize import normalize_name, normalized_tokens, normalized_words
 from .packs import DomainPack, parse_pack
 from .vectors import VectorHit, VectorStore
@@ -100,6 +101,8 @@ class Passage:
     via: Via | None = None
     defines: bool = False        # hop 2+: this section defines the entity it was reached by
     found_at: list[int] = field(default_factory=list)  # every hop that reached this section
+    pages: list[int] | None = None  # [first, last] page of the section in its source (a PDF)
+    file: str | None = None         # the section's chapter file or note (an EPUB, a vault)
     path_books: tuple[str, ...] = field(default=(), repr=False)
 
     def to_dict(self) -> dict:
@@ -239,10 +242,16 @@ def _parents(db: Database, ids: set[str]) -> dict[str, dict]:
     return {
         row["id"]: row
         for row in db.query(
-            f"SELECT id, book, heading_path, text FROM chunks WHERE kind = 'parent' AND id IN ({marks})",
+            f"SELECT id, book, heading_path, text, page_start, page_end, source_file FROM chunks"
+            f" WHERE kind = 'parent' AND id IN ({marks})",
             list(ids),
         )
     }
+
+
+def _location(parent: dict) -> dict:
+    """A parent row's place in its source, as Passage fields."""
+    return {"pages": page_range(parent["page_start"], parent["page_end"]), "file": parent["source_file"]}
 
 
 def _passages(db: Database, hits: list[VectorHit], hop: int, limit: int) -> list[Passage]:
@@ -262,7 +271,7 @@ def _passages(db: Database, hits: list[VectorHit], hop: int, limit: int) -> list
             chunk_id=hit.parent_id, book=parent["book"], section=parent["heading_path"],
             score=hit.similarity, similarity=hit.similarity, hop_score=hit.similarity, hop=hop,
             child_id=hit.child_id,
-            text=parent["text"], path_books=(parent["book"],), found_at=[hop],
+            text=parent["text"], path_books=(parent["book"],), found_at=[hop], **_location(parent),
         ))
         if len(out) == limit:
             break
@@ -372,7 +381,7 @@ def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vec
         sim, child = similarity.get(chunk_id, (0.0, ""))
         out.append(Passage(chunk_id=chunk_id, book=parent["book"], section=parent["heading_path"],
                            score=sim, similarity=sim, hop_score=sim, hop=1, child_id=child,
-                           text=parent["text"],
+                           text=parent["text"], **_location(parent),
                            path_books=(parent["book"],), found_at=[1]))
         if child:
             matched[chunk_id] = [(child, sim)]
@@ -493,6 +502,7 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
                     from_book=entity.seed.book, from_section=entity.seed.section,
                     mention_type=section.mention_type, weight=entity.weight),
             defines=defines, found_at=[hop], path_books=(*entity.seed.path_books, parent["book"]),
+            **_location(parent),
         )
     return followed, sorted(best.values(), key=lambda p: (-p.hop_score, p.book, p.section))
 

@@ -15,13 +15,14 @@ def read(path: Path) -> SourceBook:
     return from_text(path, text, sha256_bytes(data), "markdown")
 
 
-def from_text(path: Path, text: str, sha256: str, fmt: str) -> SourceBook:
-    """A book from Markdown text that a reader made or read (``fmt`` names the source)."""
+def from_text(path: Path, text: str, sha256: str, fmt: str, title: str | None = None) -> SourceBook:
+    """A book from Markdown text that a reader made or read (``fmt`` names the source);
+    ``title``: the one the source declares (else it is found in the text, a parse of its own)."""
     sections, repair = split_sections_report(text)
     warnings = []
     if repair.warning:
         warnings.append(f"'{path}' {repair.warning}")
     if not any(section.heading for section in sections):
         warnings.append(f"'{path}' has no headings: ingested as one section")
-    return SourceBook(path=path, format=fmt, title=book_title(text, path.stem), sections=tuple(sections),
+    return SourceBook(path=path, format=fmt, title=title or book_title(text, path.stem), sections=tuple(sections),
                       sha256=sha256, warnings=tuple(warnings))
