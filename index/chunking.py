@@ -231,6 +231,9 @@ def parent_chunks(
                     token_count=count_tokens(text),
                     pages=section.pages,
                     file=section.file,
+                    defines=section.defines if part == 0 else (),
+                    links=section.links,
+                    kinds=section.kinds,
                 )
             )
     return parents
