@@ -50,7 +50,7 @@ class NoteIndex:
             return None
         folder = posixpath.dirname(source)
         relative = posixpath.normpath(posixpath.join(folder, target)) if folder else posixpath.normpath(target)
-        for candidate in (posixpath.normpath(target.lstrip("/")), relative):
+        for candidate in (relative, posixpath.normpath(target.lstrip("/"))):
             found = self._exact.get(_key(candidate))
             if found is not None:
                 return found

@@ -153,8 +153,26 @@ class _LineRenderer:
         self.out.links.setdefault(number, []).append((target, shown))
         return shown
 
+    def _wikilink(self, number: int, m: re.Match) -> str:
+        raw = m.group(4) if m.group(4) is not None else m.group(2)
+        before = len(self.out.links.get(number, ()))
+        shown = self._link(number, m.group(2), m.group(3), m.group(4), bool(m.group(1)))
+        if not shown:
+            return shown
+        # the link is a word of its own to a reader: "[[ Clash ]]at" reads "Clash at"; and a
+        # word glued to it ("[[gaunt]]s") is the word the text shows for it
+        lead = " " if raw[:1].isspace() else ""
+        trail = " " if raw[-1:].isspace() else ""
+        prefix = re.search(r"\w*$", m.string[:m.start()]).group(0) if not lead else ""
+        suffix = re.match(r"\w*", m.string[m.end():]).group(0) if not trail else ""
+        found = self.out.links.get(number, [])
+        if (prefix or suffix) and len(found) > before:
+            target, _ = found[-1]
+            found[-1] = (target, prefix + shown + suffix)
+        return lead + shown + trail
+
     def _prose(self, number: int, text: str) -> str:
-        text = _WIKILINK.sub(lambda m: self._link(number, m.group(2), m.group(3), m.group(4), bool(m.group(1))), text)
+        text = _WIKILINK.sub(lambda m: self._wikilink(number, m), text)
 
         def md_link(m: re.Match) -> str:
             target = self.notes.resolve_href(m.group(3), self.source)
