@@ -25,9 +25,10 @@ target's type, so it resolves to that note's entity when two notes share a name.
 from __future__ import annotations
 
 from ..models import ChunkExtraction, ParentChunk, RawMention
-from ..normalize import normalize_name
+from ..normalize import collapse_whitespace, normalize_name
 from ..packs import DomainPack
-from .verify import ChunkText, Verified, verify_mentions
+from .text import first_body_sentence
+from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
 _CREATURE_TYPES = ("creature", "monster", "npc")
 
@@ -69,7 +70,8 @@ class NoteMarks:
             key = (normalize_name(mark.name), mark.entity_type, mark.mention_type)
             if key in seen:
                 continue
-            context = chunk.sentence_of(surface)
+            context = _note_context(parent.text, mark.name) if mark.source == "note" else None
+            context = context or chunk.sentence_of(surface)
             if context is None:  # a mark whose text is not in this part of the note
                 verified.dropped["mark_not_in_chunk"] += 1
                 continue
@@ -100,3 +102,17 @@ class NoteMarks:
         its shown text (kept in ``context`` until verified)."""
         for mark in marks:
             yield mark, (mark.context if mark.mention_type == "references" else mark.name)
+
+
+def _note_context(text: str, name: str) -> str | None:
+    """A note's definition in its words: from its name in the heading line to the end of the
+    note's first sentence ("Face Danger When you attempt something risky..."), verbatim but
+    for whitespace; None when the note has no sentence or it is too far."""
+    heading, _, _ = text.partition("\n")
+    at = heading.find(name)
+    first = first_body_sentence(text)
+    end = text.find(first) + len(first) if first else -1
+    if at < 0 or end <= len(heading):
+        return None
+    context = collapse_whitespace(text[at:end])
+    return context if len(context) <= MAX_CONTEXT else None
