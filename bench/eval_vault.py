@@ -48,7 +48,9 @@ def vault_shelf(vault: Path) -> Shelf:
     spec = json.loads((HERE / "questions.json").read_text(encoding="utf-8"))
     manifest = f"[[books]]\npath = {json.dumps(str(vault.resolve()))}\ntitle = {json.dumps(TITLE)}\n"
     notes = sorted(p for p in vault.rglob("*.md"))
-    return Shelf("Ironsworn vault", manifest, notes, spec["questions"], {})
+    # a gold section's "file" is a note of the one book
+    titles = {p.relative_to(vault).as_posix(): TITLE for p in notes}
+    return Shelf("Ironsworn vault", manifest, notes, spec["questions"], titles)
 
 
 def note_of_chunks(db: sqlite3.Connection, vault: Path, as_directory: bool) -> dict[str, str]:

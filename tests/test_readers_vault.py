@@ -167,8 +167,9 @@ def test_callouts_tags_block_ids_checkboxes_and_plugin_blocks(tmp_path):
         "```python\nprint('kept')\n```\n"
         "```statblock\nname: Cave Lion\nhp: 3\n```\n"
         "This is ==highlighted==.\n"
+        "## `=this.file.name` table\n`=this.file.mtime`Row.\n"
     )})
-    (note,) = read_book(root).sections
+    note = read_book(root).sections[0]
     text = note.text
     assert "[!" not in text and "> Face Danger" in text and ">>Nested" in text
     assert "dice:" not in text and "1d100" not in text
@@ -180,6 +181,7 @@ def test_callouts_tags_block_ids_checkboxes_and_plugin_blocks(tmp_path):
     assert "print('kept')" in text
     assert "name: Cave Lion" in text and "This is highlighted." in text
     assert note.defines == (("Alchemist",), ("Cave Lion",))
+    assert by_path(read_book(root))[("Assets", "Alchemist", "Alchemist table")].text == "### Alchemist table\nRow.\n"
 
 
 def test_an_empty_vault_is_one_clear_error(tmp_path):

@@ -10,7 +10,8 @@
 - Callout markers (``> [!tldr]-``) go, their title and body stay (nested too); block ids
   (``^roll``), tags (``#Asset/Path``, recorded), checkbox inputs and other HTML tags,
   task boxes (``- [x]``), ``%%comments%%`` and ``==highlight==`` marks go.
-- Plugin code blocks (dataview, dice-roller, ...) and inline ``dice:`` rolls are skipped; a
+- Plugin code blocks (dataview, dice-roller, ...), inline ``dice:`` rolls and dataview
+  queries are skipped (``=this.file.name`` shows the note's name, as dataview does); a
   stat block (```` ```statblock ````) is read as its ``key: value`` lines, and its ``name:``
   is recorded as a creature the note defines. Other code blocks stay as written.
 
@@ -40,10 +41,12 @@ _TAG = re.compile(r"(?<![^\s(\[>])#((?:[\w/-]*[^\W\d][\w/-]*))")
 _HTML = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
 _TASK = re.compile(r"^(\s*(?:>\s*)*[-*+]\s+)\[[ xX/-]\]\s+")
 _DICE = re.compile(r"`dice(?:-mod)?:[^`]*`")
+_DATAVIEW_INLINE = re.compile(r"`=\s*([^`]*)`")
 _COMMENT = re.compile(r"%%.*?%%")
 _HIGHLIGHT = re.compile(r"==(?=\S)(.+?)(?<=\S)==")
 _INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 _FRONT_END = ("---", "...")
+_FILE_NAME = ("this.file.name", "this.file.link")
 
 
 @dataclass
@@ -120,11 +123,14 @@ def _shown(target: str, fragment: str | None, alias: str | None) -> str:
 class _LineRenderer:
     def __init__(self, notes: NoteIndex, source: str, out: Rendered):
         self.notes, self.source, self.out = notes, source, out
+        self.name = source.rsplit("/", 1)[-1].rsplit(".", 1)[0]
 
     def line(self, number: int, text: str) -> str:
         if _BLOCK_ID_LINE.match(text):
             return ""
         text = _DICE.sub("", text)
+        if "`=" in text:  # dataview's inline query: the note's own name is what it shows
+            text = _DATAVIEW_INLINE.sub(lambda m: self.name if m.group(1).strip() in _FILE_NAME else "", text)
         text = _COMMENT.sub("", text)
         # inline code is left as written (a [[link]] in backticks is not a link)
         parts = _INLINE_CODE.split(text)
