@@ -174,3 +174,15 @@ def test_the_cli_ingests_and_queries_a_vault(tmp_path, cli, cli_json):
     failed = cli("ingest", empty)
     assert failed.exit_code == 1 and "holds no notes" in failed.stderr and failed.stdout == ""
     assert json.loads(cli("books", "--json").stdout)[0]["title"] == "v"
+
+
+def test_a_heading_that_embeds_another_note_defines_nothing_there(tmp_path, index_dir):
+    notes = dict(NOTES)
+    notes["Chapter 3/03 Chapter - Moves.md"] = "# Making Moves\nMoves help you decide what happens.\n"
+    notes["Chapter 3/Table of Contents.md"] = (
+        "# ![[03 Chapter - Moves]]\n# ![[Face Danger]]\n# ![[Pay the Price]]\n# ![[Debilities]]\n")
+    job, _ = ingest(index_dir, [vault(tmp_path / "v", notes)])
+    in_contents = rows(job.db, "SELECT m.name, m.mention_type, m.source FROM entity_mentions m JOIN chunks c"
+                               " ON c.id = m.chunk_id WHERE c.source_file = 'Chapter 3/Table of Contents.md'"
+                               " AND m.mention_type = 'defines' ORDER BY 1")
+    assert in_contents == [("Table of Contents", "defines", "note")]

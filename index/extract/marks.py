@@ -12,8 +12,8 @@ heading line and each link's shown text are in the chunk):
 - a link references the entity its target note defines (source ``wikilink``), named as the
   target defines it, so it resolves to that note whatever text it shows;
 - exact beats a guess: the extractor's mentions of a name the chunk's note defines or links
-  are dropped for the exact ones (an embed heading, ``## ![[Burning Momentum]]``, does not
-  make a definition of another note's entity).
+  are dropped for the exact ones, and a heading that is a link or an embed
+  (``## ![[Burning Momentum]]``) defines nothing here: it names another note's entity.
 
 Entity type of a note's entity: the pack's heading rules over the note's folders and tags
 (``Assets/`` or ``#Asset/Path`` under a rule for "Assets"); else the type the extractor
@@ -64,6 +64,10 @@ class NoteMarks:
         marks = self._marks(parent)
         exact = {normalize_name(m.name) for m in marks} | {normalize_name(a) for m in marks for a in m.aliases}
         guessed = [m for m in mentions if normalize_name(m.name) not in exact]
+        if parent.heading and any(shown == parent.heading for _, shown, _ in parent.links):
+            # a heading that is a link or an embed ("# ![[03 Chapter - Moves]]") names
+            # another note's entity: the extractor's reading of it as a definition goes
+            guessed = [m for m in guessed if not (m.mention_type == "defines" and m.source == "heading")]
         verified = verify_mentions(guessed, chunk, self.pack.type_names)
         seen = {(normalize_name(m.name), m.entity_type, m.mention_type) for m in verified.mentions}
         for mark, surface in self._surfaces(parent, marks):
