@@ -108,6 +108,7 @@ def test_every_link_form_shows_its_text_and_names_its_note(tmp_path):
             "Or [[Ask the Oracle#^pick2]], or [[#Losing]].\n"
             "Riding [[gaunt]]s and [[ Debilities ]]at once.\n"
             "Read [the price](../Chapter%203/Pay%20the%20Price.md) and [web](https://example.com).\n"
+            "| a | [[Debilities\\|banes]] |\n"
         ),
     })
     sections = by_path(read_book(root))
@@ -127,7 +128,9 @@ def test_every_link_form_shows_its_text_and_names_its_note(tmp_path):
         ("Ask the Oracle", "Ask the Oracle", "Chapter 3/Ask the Oracle.md"),
         ("Debilities", "Debilities", "Chapter 2/Debilities.md"),
         ("Pay the Price", "the price", "Chapter 3/Pay the Price.md"),
+        ("Debilities", "banes", "Chapter 2/Debilities.md"),
     )
+    assert "| a | banes |" in text
     assert "^roll" not in sections[("Chapter 3", "Pay the Price")].text
 
 

@@ -95,7 +95,7 @@ def build(vault: Path) -> dict:
                 continue
             # inline code and %%comments%% are not read as links (Obsidian does not render them)
             for m in _LINK.finditer(re.sub(r"%%.*?%%", "", re.sub(r"`[^`]*`", "", line))):
-                target = resolve(m.group(2), note, notes)
+                target = resolve(m.group(2).rstrip("\\"), note, notes)  # [[Note\\|x]] in a table
                 if target is None:
                     if m.group(2).strip():
                         unresolved.append({"file": note, "link": m.group(0)})

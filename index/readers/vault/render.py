@@ -162,7 +162,14 @@ class _LineRenderer:
     def _wikilink(self, number: int, m: re.Match) -> str:
         raw = m.group(4) if m.group(4) is not None else m.group(2)
         before = len(self.out.links.get(number, ()))
-        shown = self._link(number, m.group(2), m.group(3), m.group(4), bool(m.group(1)))
+        # in a table a link's pipe is escaped: [[Note\|shown]]
+        target, fragment = m.group(2), m.group(3)
+        if m.group(4) is not None:
+            if fragment is not None:
+                fragment = fragment.removesuffix("\\")
+            else:
+                target = target.removesuffix("\\")
+        shown = self._link(number, target, fragment, m.group(4), bool(m.group(1)))
         if not shown:
             return shown
         # the link is a word of its own to a reader: "[[ Clash ]]at" reads "Clash at"; and a
