@@ -219,3 +219,17 @@ def test_sha256_covers_paths_and_bytes(tmp_path):
     assert len({first, renamed, read_book(root).sha256}) == 3
     (root / ".obsidian" / "workspace.json").write_text("{}", encoding="utf-8")
     assert read_book(root).sha256 == read_book(root).sha256
+
+
+def test_each_part_of_a_long_note_carries_the_links_it_shows(tmp_path):
+    filler = " ".join(["The journey goes on through the long cold night."] * 60)
+    root = vault(tmp_path / "v", {
+        "Strike.md": "# Strike\nHit.\n", "Clash.md": "# Clash\nParry.\n",
+        "Example.md": f"# Example\nFirst I [[Strike]].\n\n{filler}\n\n{filler}\n\nThen I [[Clash]].\n",
+    })
+    book = read_book(root)
+    parts = [p for p in parent_chunks("v", list(book.sections), parent_tokens=300) if p.file == "Example.md"]
+    assert len(parts) > 1
+    assert parts[0].links == (("Strike", "Strike", "Strike.md"),)
+    assert parts[-1].links == (("Clash", "Clash", "Clash.md"),)
+    assert parts[0].defines == (("Example",),) and all(p.defines == () for p in parts[1:])
