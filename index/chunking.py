@@ -231,6 +231,11 @@ def parent_chunks(
                     token_count=count_tokens(text),
                     pages=section.pages,
                     file=section.file,
+                    defines=section.defines if part == 0 else (),
+                    # a long note's parts: each carries the links whose text it shows
+                    links=section.links if len(parts) == 1 else tuple(
+                        link for link in section.links if link[1] in text),
+                    kinds=section.kinds,
                 )
             )
     return parents

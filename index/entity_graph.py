@@ -28,14 +28,21 @@ class SeedMention:
     mention_type: str = "references"  # how the seed section mentions it
 
 
+# Where a section is, for a path across places: its book; in a note vault, its note (a
+# vault is one book of many notes, and a hop from one note to another is a hop)
+PLACE_SQL = "CASE WHEN b.format = 'vault' AND c.source_file IS NOT NULL THEN c.book || char(31) || c.source_file ELSE c.book END"
+
+
 @dataclass(frozen=True)
 class EntitySection:
-    """A section that mentions an entity, in a book the path has not visited yet."""
+    """A section that mentions an entity, in a place (book, or a vault's note) the path has
+    not visited yet."""
 
     entity_id: int
     chunk_id: str
     book: str
     mention_type: str          # "defines" or "references"
+    place: str = ""            # PLACE_SQL
 
 
 def _marks(values) -> str:
@@ -78,6 +85,7 @@ class Definition:
     chunk_id: str
     book: str
     heading_path: str
+    place: str = ""            # PLACE_SQL
 
 
 # per open database: values read from the index, kept until it changes (and gone with it)
@@ -106,11 +114,11 @@ def definitions(db: Database, entity_ids: list[int]) -> dict[int, list[Definitio
     if missing:
         for entity_id in missing:
             known[entity_id] = []
-        for entity_id, chunk_id, book, heading_path in db.execute(
-                "SELECT m.entity_id, m.chunk_id, c.book, c.heading_path FROM entity_mentions m"
-                f" JOIN chunks c ON c.id = m.chunk_id WHERE m.entity_id IN ({_marks(missing)})"
-                " AND m.mention_type = 'defines' ORDER BY m.id", missing):
-            known[entity_id].append(Definition(chunk_id, book, heading_path))
+        for entity_id, chunk_id, book, heading_path, place in db.execute(
+                f"SELECT m.entity_id, m.chunk_id, c.book, c.heading_path, {PLACE_SQL} FROM entity_mentions m"
+                " JOIN chunks c ON c.id = m.chunk_id JOIN books b ON b.title = c.book"
+                f" WHERE m.entity_id IN ({_marks(missing)}) AND m.mention_type = 'defines' ORDER BY m.id", missing):
+            known[entity_id].append(Definition(chunk_id, book, heading_path, place))
     return {entity_id: known[entity_id] for entity_id in entity_ids if known.get(entity_id)}
 
 
@@ -139,23 +147,24 @@ def entity_sections(db: Database, entity_ids: list[int], referenced_ids: list[in
     seen: set[tuple[int, str]] = set()
 
     def add(rows) -> None:
-        for entity_id, chunk_id, book, mention_type in rows:
+        for entity_id, chunk_id, book, mention_type, place in rows:
             if (entity_id, chunk_id) not in seen:
                 seen.add((entity_id, chunk_id))
-                out.append(EntitySection(entity_id, chunk_id, book, mention_type))
+                out.append(EntitySection(entity_id, chunk_id, book, mention_type, place))
 
     if entity_ids:
         defined = definitions(db, entity_ids)
-        add((entity_id, d.chunk_id, d.book, "defines")
+        add((entity_id, d.chunk_id, d.book, "defines", d.place)
             for entity_id in sorted(set(entity_ids)) for d in defined.get(entity_id, ()))
     if referenced_ids:
+        # per place (a book, or a vault's note), the first references
         add(db.execute(f"""
-            SELECT entity_id, chunk_id, book, mention_type FROM (
-                SELECT entity_id, chunk_id, book, mention_type,
-                       row_number() OVER (PARTITION BY entity_id, book ORDER BY id) AS nth
-                FROM entity_mentions
-                WHERE entity_id IN ({_marks(referenced_ids)}) AND mention_type = 'references'
-            ) WHERE nth <= ? ORDER BY entity_id, book, nth""", [*referenced_ids, limit_per_book]))
+            SELECT entity_id, chunk_id, book, mention_type, place FROM (
+                SELECT m.entity_id, m.chunk_id, m.book, m.mention_type, {PLACE_SQL} AS place, m.id,
+                       row_number() OVER (PARTITION BY m.entity_id, {PLACE_SQL} ORDER BY m.id) AS nth
+                FROM entity_mentions m JOIN chunks c ON c.id = m.chunk_id JOIN books b ON b.title = c.book
+                WHERE m.entity_id IN ({_marks(referenced_ids)}) AND m.mention_type = 'references'
+            ) WHERE nth <= ? ORDER BY entity_id, place, nth""", [*referenced_ids, limit_per_book]))
     return out
 
 

@@ -461,3 +461,39 @@ def m010_source_locations(db: Database) -> None:
         ALTER TABLE chunks ADD COLUMN source_file TEXT;
         """
     )
+
+
+@migrations()
+def m011_note_marks(db: Database) -> None:
+    """Mentions a note vault's conventions state exactly (index/extract/marks.py) get their own
+    ``source``: 'note' (a note defines its name, title and aliases), 'wikilink' (a link
+    references the note it names) and 'statblock' (a stat block's ``name:``). SQLite cannot
+    alter a CHECK constraint, so entity_mentions is rebuilt with its rows and indexes."""
+    db.executescript(
+        """
+        CREATE TABLE entity_mentions_new (
+            id INTEGER PRIMARY KEY,
+            entity_id INTEGER NOT NULL REFERENCES entities(id),
+            book TEXT NOT NULL REFERENCES books(title) ON DELETE CASCADE,
+            chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            mention_type TEXT NOT NULL CHECK (mention_type IN ('defines', 'references')),
+            name TEXT NOT NULL,
+            normalized TEXT NOT NULL,
+            declared_type TEXT NOT NULL,
+            context TEXT NOT NULL,
+            source TEXT NOT NULL CHECK (source IN ('heading', 'glossary', 'deflist', 'table', 'llm', 'linker',
+                                                   'note', 'wikilink', 'statblock')),
+            origin_book TEXT
+        );
+        INSERT INTO entity_mentions_new
+            SELECT id, entity_id, book, chunk_id, mention_type, name, normalized, declared_type,
+                   context, source, origin_book FROM entity_mentions;
+        DROP TABLE entity_mentions;
+        ALTER TABLE entity_mentions_new RENAME TO entity_mentions;
+        CREATE INDEX idx_mention_entity ON entity_mentions(entity_id);
+        CREATE INDEX idx_mention_book ON entity_mentions(book);
+        CREATE INDEX idx_mention_chunk ON entity_mentions(chunk_id);
+        CREATE INDEX idx_mention_origin ON entity_mentions(origin_book);
+        CREATE INDEX idx_mention_normalized ON entity_mentions(normalized);
+        """
+    )

@@ -20,6 +20,12 @@ class Section:
     start_line: int
     pages: tuple[int, int] | None = None  # first and last page it spans (a PDF)
     file: str | None = None      # the chapter file or note it came from, relative to the book
+    # what a note vault's conventions say exactly (index/readers/vault, index/extract/marks.py):
+    # the names the section defines, each (name, *aliases); the notes its links reference,
+    # each (target entity name, text shown, target note file); the note's folders and tags
+    defines: tuple[tuple[str, ...], ...] = ()
+    links: tuple[tuple[str, str, str], ...] = ()
+    kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,9 @@ class ParentChunk:
     token_count: int
     pages: tuple[int, int] | None = None  # its section's pages (a PDF)
     file: str | None = None      # its section's chapter file or note (an EPUB, a vault)
+    defines: tuple[tuple[str, ...], ...] = ()   # its section's (the first part only), see Section
+    links: tuple[tuple[str, str, str], ...] = ()
+    kinds: tuple[str, ...] = ()
 
     @property
     def path_str(self) -> str:

@@ -24,7 +24,8 @@ from .embed import child_splitter
 from .config import Settings
 from .errors import BadInput, BookNotFound, ChunksFailed, ConfigError, CrossbookError
 from .extract import Extractor, ProgressFn, get_extractor, get_refiner, no_progress
-from .extract.verify import ChunkText, verify_mentions
+from .extract.marks import NoteMarks
+from .extract.verify import ChunkText
 from .identity import (
     INGEST_RETITLE, MANIFEST_RETITLE, check_titles_free, check_unique_titles, ingest_may_take, renamed_from,
     source_of,
@@ -203,11 +204,12 @@ def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
     claims, dropped_relations = {}, Counter()
     if mode == "llm":
         job.events({"event": "phase.start", "phase": "relation_discovery", "book": title})
+    marks = NoteMarks(pack, parents, run.chunks)  # a vault's exact definitions and links
     for parent, extraction in zip(parents, run.chunks, strict=True):
         if extraction is None:  # failed, stored with --allow-partial: no mentions from it
             continue
         chunk_text = ChunkText(parent.text)
-        verified = verify_mentions(extraction.mentions, chunk_text, pack.type_names)
+        verified = marks.verify(parent, extraction.mentions, chunk_text)
         kept[parent.id] = verified.mentions
         dropped.update(verified.dropped)
         repaired.update(verified.repaired)

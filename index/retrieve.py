@@ -15,8 +15,9 @@ sections. ``retrieve`` follows the entity index across books (the design's secti
    (is it defined off the seed's path, does the question ask for its heading category, is
    it in the sentence the question describes);
 3. the best-weighted entities (overall, and the best of each seed) that lead somewhere are
-   followed into the sections of other books that define or mention them, hop-1 sections
-   included: the index knows where to look, so no extra embedding is computed;
+   followed into the sections of other books (or other notes of a vault) that define or
+   mention them, hop-1 sections included: the index knows where to look, so no extra
+   embedding is computed;
 4. a reached section's hop score is its own similarity to the question plus the weight
    of the entity that led to it (``hop_score``). The final order fuses the two hops'
    lists by reciprocal rank (``rank_fusion``): the best of each hop lead, and a section
@@ -103,6 +104,7 @@ class Passage:
     found_at: list[int] = field(default_factory=list)  # every hop that reached this section
     pages: list[int] | None = None  # [first, last] page of the section in its source (a PDF)
     file: str | None = None         # the section's chapter file or note (an EPUB, a vault)
+    # the places the path visited: books, and a vault's notes (entity_graph.PLACE_SQL)
     path_books: tuple[str, ...] = field(default=(), repr=False)
 
     def to_dict(self) -> dict:
@@ -242,8 +244,9 @@ def _parents(db: Database, ids: set[str]) -> dict[str, dict]:
     return {
         row["id"]: row
         for row in db.query(
-            f"SELECT id, book, heading_path, text, page_start, page_end, source_file FROM chunks"
-            f" WHERE kind = 'parent' AND id IN ({marks})",
+            f"SELECT c.id, c.book, c.heading_path, c.text, c.page_start, c.page_end, c.source_file,"
+            f" {graph.PLACE_SQL} AS place FROM chunks c"
+            f" JOIN books b ON b.title = c.book WHERE c.kind = 'parent' AND c.id IN ({marks})",
             list(ids),
         )
     }
@@ -271,7 +274,7 @@ def _passages(db: Database, hits: list[VectorHit], hop: int, limit: int) -> list
             chunk_id=hit.parent_id, book=parent["book"], section=parent["heading_path"],
             score=hit.similarity, similarity=hit.similarity, hop_score=hit.similarity, hop=hop,
             child_id=hit.child_id,
-            text=parent["text"], path_books=(parent["book"],), found_at=[hop], **_location(parent),
+            text=parent["text"], path_books=(parent["place"],), found_at=[hop], **_location(parent),
         ))
         if len(out) == limit:
             break
@@ -342,7 +345,7 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
                                types.get(m.entity_type, 0.0))
         defs = defined_at.get(m.entity_id, [])
         weight *= bridge_factor(
-            leads_elsewhere=bridge.leads_elsewhere({d.book for d in defs}, seed.path_books),
+            leads_elsewhere=bridge.leads_elsewhere({d.place for d in defs}, seed.path_books),
             category=bridge.category_match(bridge.category_words(tuple(d.heading_path for d in defs), m.name),
                                            asked[seed.chunk_id]),
             in_evidence=any(f"_{name}_" in sentence for sentence in sentences[seed.chunk_id] for name in wanted),
@@ -382,7 +385,7 @@ def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vec
         out.append(Passage(chunk_id=chunk_id, book=parent["book"], section=parent["heading_path"],
                            score=sim, similarity=sim, hop_score=sim, hop=1, child_id=child,
                            text=parent["text"], **_location(parent),
-                           path_books=(parent["book"],), found_at=[1]))
+                           path_books=(parent["place"],), found_at=[1]))
         if child:
             matched[chunk_id] = [(child, sim)]
     return out, matched
@@ -417,7 +420,7 @@ def _reach(db: Database, followed: list[Followed],
         if books and section.book not in books:
             continue
         out.extend((entity, section) for entity in by_id[section.entity_id]
-                   if section.book not in entity.seed.path_books)
+                   if section.place not in entity.seed.path_books)
     return out
 
 
@@ -501,7 +504,7 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
             via=Via(entity=entity.name, entity_type=entity.entity_type, from_chunk=entity.seed.chunk_id,
                     from_book=entity.seed.book, from_section=entity.seed.section,
                     mention_type=section.mention_type, weight=entity.weight),
-            defines=defines, found_at=[hop], path_books=(*entity.seed.path_books, parent["book"]),
+            defines=defines, found_at=[hop], path_books=(*entity.seed.path_books, parent["place"]),
             **_location(parent),
         )
     return followed, sorted(best.values(), key=lambda p: (-p.hop_score, p.book, p.section))

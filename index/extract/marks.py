@@ -1,0 +1,122 @@
+"""Exact mentions from a note vault's conventions, for every extractor (rules and LLM alike).
+
+A vault's reader (index/readers/vault) marks on each section what the notes state exactly:
+the names a note defines (its name, front-matter title and aliases; a stat block's
+``name:``) and the notes its links reference. ``NoteMarks.verify`` turns them into mentions
+next to the extractor's own, checked against the chunk text like any mention (the note's
+heading line and each link's shown text are in the chunk):
+
+- a note defines its entity (source ``note``; a stat block's creature: ``statblock``);
+  front-matter aliases are kept as the entity's aliases (they are the note's metadata, not
+  its text, so no text has to show them);
+- a link references the entity its target note defines (source ``wikilink``), named as the
+  target defines it, so it resolves to that note whatever text it shows;
+- exact beats a guess: the extractor's mentions of a name the chunk's note defines or links
+  are dropped for the exact ones, and a heading that is a link or an embed
+  (``## ![[Burning Momentum]]``) defines nothing here: it names another note's entity.
+
+Entity type of a note's entity: the pack's heading rules over the note's folders and tags
+(``Assets/`` or ``#Asset/Path`` under a rule for "Assets"); else the type the extractor
+gave the same name in the note's own chunk; else ``other``. A stat block's creature takes
+the pack's ``creature``/``monster``/``npc`` type when it has one. A link declares its
+target's type, so it resolves to that note's entity when two notes share a name.
+"""
+
+from __future__ import annotations
+
+from ..models import ChunkExtraction, ParentChunk, RawMention
+from ..normalize import collapse_whitespace, normalize_name
+from ..packs import DomainPack
+from .text import first_body_sentence
+from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
+
+_CREATURE_TYPES = ("creature", "monster", "npc")
+
+
+class NoteMarks:
+    """The marks of one book's chunks (none for a book that is not a vault: a no-op)."""
+
+    def __init__(self, pack: DomainPack, parents: list[ParentChunk], extractions: list[ChunkExtraction | None]):
+        self.pack = pack
+        self.note_types: dict[str, str] = {}  # note file -> the type of the entity it defines
+        for parent, extraction in zip(parents, extractions, strict=True):
+            if parent.defines and parent.file and parent.file not in self.note_types:
+                name = parent.defines[0][0]
+                self.note_types[parent.file] = self._type(name, parent.kinds, extraction)
+        creature = [t for t in _CREATURE_TYPES if t in pack.type_names]
+        self.creature_type = creature[0] if creature else None
+
+    def _type(self, name: str, kinds: tuple[str, ...], extraction: ChunkExtraction | None) -> str:
+        by_rule = self.pack.type_for((*kinds, name))
+        if by_rule != "other":
+            return by_rule
+        key = normalize_name(name)
+        for mention in (extraction.mentions if extraction is not None else ()):
+            if normalize_name(mention.name) == key and mention.entity_type in self.pack.type_names:
+                return mention.entity_type
+        return "other"
+
+    def verify(self, parent: ParentChunk, mentions: list[RawMention], chunk: ChunkText) -> Verified:
+        """The extractor's ``mentions`` verified (verify.py), with this chunk's marks added in
+        their place; dropped marks are counted with the extractor's drops."""
+        if not parent.defines and not parent.links:
+            return verify_mentions(mentions, chunk, self.pack.type_names)
+        marks = self._marks(parent)
+        exact = {normalize_name(m.name) for m in marks} | {normalize_name(a) for m in marks for a in m.aliases}
+        guessed = [m for m in mentions if normalize_name(m.name) not in exact]
+        if parent.heading and any(shown == parent.heading for _, shown, _ in parent.links):
+            # a heading that is a link or an embed ("# ![[03 Chapter - Moves]]") names
+            # another note's entity: the extractor's reading of it as a definition goes
+            guessed = [m for m in guessed if not (m.mention_type == "defines" and m.source == "heading")]
+        verified = verify_mentions(guessed, chunk, self.pack.type_names)
+        seen = {(normalize_name(m.name), m.entity_type, m.mention_type) for m in verified.mentions}
+        for mark, surface in self._surfaces(parent, marks):
+            key = (normalize_name(mark.name), mark.entity_type, mark.mention_type)
+            if key in seen:
+                continue
+            context = _note_context(parent.text, mark.name) if mark.source == "note" else None
+            context = context or chunk.sentence_of(surface)
+            if context is None:  # a mark whose text is not in this part of the note
+                verified.dropped["mark_not_in_chunk"] += 1
+                continue
+            seen.add(key)
+            verified.mentions.append(RawMention(mark.name, mark.entity_type, mark.mention_type, context,
+                                                mark.source, mark.aliases))
+        return verified
+
+    def _marks(self, parent: ParentChunk) -> list[RawMention]:
+        marks = []
+        for n, (name, *aliases) in enumerate(parent.defines):
+            if n == 0 and parent.file in self.note_types:
+                marks.append(RawMention(name, self.note_types[parent.file], "defines", "", "note", tuple(aliases)))
+            else:
+                kind = self.creature_type or self.note_types.get(parent.file, "other")
+                marks.append(RawMention(name, kind, "defines", "", "statblock", tuple(aliases)))
+        defined = {normalize_name(m.name) for m in marks}
+        for target, shown, target_file in parent.links:
+            if normalize_name(target) in defined:
+                continue  # a note's link to itself, in the section that defines it
+            marks.append(RawMention(target, self.note_types.get(target_file, "other"), "references", shown,
+                                    "wikilink"))
+        return marks
+
+    @staticmethod
+    def _surfaces(parent: ParentChunk, marks: list[RawMention]):
+        """Each mark with the text that shows it in the chunk: a definition its name, a link
+        its shown text (kept in ``context`` until verified)."""
+        for mark in marks:
+            yield mark, (mark.context if mark.mention_type == "references" else mark.name)
+
+
+def _note_context(text: str, name: str) -> str | None:
+    """A note's definition in its words: from its name in the heading line to the end of the
+    note's first sentence ("Face Danger When you attempt something risky..."), verbatim but
+    for whitespace; None when the note has no sentence or it is too far."""
+    heading, _, _ = text.partition("\n")
+    at = heading.find(name)
+    first = first_body_sentence(text)
+    end = text.find(first) + len(first) if first else -1
+    if at < 0 or end <= len(heading):
+        return None
+    context = collapse_whitespace(text[at:end])
+    return context if len(context) <= MAX_CONTEXT else None
