@@ -327,7 +327,7 @@ def print_table(results: list[dict]) -> None:
     for what, label in (("defs", "definitions"), ("edges", "edges")):
         row(f"hand-read {label}: precision", [fmt(r["hand"][what]["precision"]) for r in results])
         row(f"hand-read {label}: right / read", [f"{r['hand'][what]['right']} / {r['hand'][what]['read']}"
-                                                  f" of {r['hand'][what]['sampled']}" for r in results])
+                                                  for r in results])
         row(f"stored {label}", [f"{r['hand'][what]['stored']}" for r in results])
     row("ingest seconds", [f"{r['ingest_seconds']}" for r in results])
 

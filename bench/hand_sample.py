@@ -10,8 +10,8 @@ ingested as today's code reads a directory: every note is a book of its own (ben
 Labels live in bench/hand_labels/<shelf>-<what>.json as {"items": [{"key": [...], "verdict":
 "right"|"wrong", "class": "..."}]}; the key of a definition is (book, heading path, name), of an
 edge (book, source, relation type, target). --score prints, for the current index, how many of
-the sampled items that carry a label are right, and the wrong ones by class; items not labelled
-yet are listed so they can be read and added.
+the labelled items it still stores are right, and the wrong ones by class; items of its seeded
+sample not labelled yet (a rule added them) are listed so they can be read and added.
 """
 
 from __future__ import annotations
@@ -116,18 +116,23 @@ def load_labels(shelf: str, what: str) -> dict[tuple, dict]:
 
 
 def score(shelf: str, what: str, items: list[dict], n: int, seed: int) -> dict:
-    """Hand-read precision of the current index's sample: labelled items only."""
+    """Hand-read precision of the current index: the labelled items it still stores.
+
+    The labels were given to a uniform sample of an earlier index; the labelled items a rule
+    kept are a uniform sample of what it kept from that index, so right / read stays an
+    unbiased figure after a rule removes items. Items a rule added are not in it: those of
+    this index's own seeded sample that carry no label are returned as ``unread``."""
     labels = load_labels(shelf, what)
     key = def_key if what == "defs" else edge_key
-    picked = pick(items, n, seed)
-    verdicts = [labels.get(tuple(key(item))) for item in picked]
-    read = [v for v in verdicts if v]
+    stored = {tuple(key(item)) for item in items}
+    read = [v for k, v in labels.items() if k in stored]
     right = sum(v["verdict"] == "right" for v in read)
     wrong = Counter(v.get("class", "other") for v in read if v["verdict"] != "right")
-    unread = [item for item, v in zip(picked, verdicts, strict=True) if not v]
-    return {"stored": len(items), "sampled": len(picked), "read": len(read), "right": right,
+    picked = pick(items, n, seed)
+    unread = [item for item in picked if tuple(key(item)) not in labels]
+    return {"stored": len(items), "labelled": len(labels), "read": len(read), "right": right,
             "precision": right / len(read) if read else None, "wrong_classes": dict(wrong.most_common()),
-            "unread": unread}
+            "unread_in_sample": len(unread), "unread": unread}
 
 
 def main() -> int:

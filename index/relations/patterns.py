@@ -182,6 +182,8 @@ def _fragment(text: str, start: int, end: int) -> bool:
     return not _SENTENCE_OPENING.search(before[:word.start()])
 
 
+# a name that is what is rolled, not who acts ("succeed on a Constitution saving throw")
+_ROLL_AFTER = re.compile(r"[\s*_]+(?:saving\s+throws?|saves?|checks?|rolls?|tests?)\b", re.IGNORECASE)
 # who stands before a verb in a rule without being the entry itself
 _ROLE_SUBJECT = re.compile(r"\b(?:the|your|an?)\s+(?:target|opponent|enemy|enemies|foe|defender|attacker|victim|ally|allies"
                            r"|player|gm|character|pc|npc)s?\b[^.;:]*$", re.IGNORECASE)
@@ -238,7 +240,15 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                         if e.defines == "heading" and normalize_name(e.name) == normalized_words(e.name)]
     section_subject = heading_subjects[0] if heading_subjects else None
     occurrences = _occurrences(text, entities)
+    # a sub-entry's sentences are about its owner ("Ember Drake" > "***Bite.*** ... the target
+    # has the Burning condition": the drake inflicts it): glossary paragraphs are subjects only
+    # in a section that names no single thing ("Stunts", "Enhancements")
     paragraphs = _paragraph_subjects(text, entities, occurrences)
+    if section_subject is not None:
+        owner = normalized_words(entities[section_subject].name)
+        # ... unless the sub-entry names a form of its owner ("Influence" > "Basic Influence")
+        paragraphs = [(at, i) for at, i in paragraphs if owner in normalized_words(entities[i].name)]
+    leads = {term_start for _line, term_start in entry_leads(text)}
     out: list[RawRelation] = []
     seen: set[tuple] = set()
 
@@ -286,6 +296,8 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             return any(
                 lo <= o[0] < at and o[2] not in (subject, index) and not verb[0] <= o[0] < verb[1]
                 and not _USE.search(text[max(lo, o[0] - 30):o[0]])
+                and not _ROLL_AFTER.match(text, o[1])  # "a DC 13 Constitution saving throw or be Poisoned"
+                and not any(t <= o[0] <= t + 4 for t in leads)  # the sub-entry's own lead
                 for o in occurrences
             ) and not _in_enumeration(text, occurrences, lo, start)
 
