@@ -111,17 +111,6 @@ def test_the_target_of_an_entry_is_not_its_subject():
     assert ("Okay, Fine!", "modifies", "Provoke") in found
 
 
-def test_the_owner_is_the_subject_of_its_sub_entries():
-    text = ("### Ember Drake\n\nA drake of the ash fields.\n\n***Bite.*** Hit: 7 damage, and the target has the "
-            "Burning condition.\n\n***Tail Sweep.*** The drake inflicts Prone on each creature behind it.\n")
-    entities = [PatternEntity("Ember Drake", ("Ember Drake",), defines="heading"),
-                PatternEntity("Bite", ("Bite",), defines="glossary"),
-                PatternEntity("Tail Sweep", ("Tail Sweep",), defines="glossary"),
-                PatternEntity("Burning", ("Burning",), category="Conditions"),
-                PatternEntity("Prone", ("Prone",), category="Conditions")]
-    assert edges(text, entities) == {("Ember Drake", "inflicts", "Burning"), ("Ember Drake", "inflicts", "Prone")}
-
-
 def test_a_rolled_name_before_the_state_is_not_its_subject():
     text = ("### Ember Drake\n\n***Sting.*** The target must succeed on a DC 13 Constitution saving throw "
             "or be Poisoned for 1 minute.\n")
@@ -130,11 +119,3 @@ def test_a_rolled_name_before_the_state_is_not_its_subject():
                 PatternEntity("Poisoned", ("Poisoned",), category="Conditions")]
     assert edges(text, entities) == {("Ember Drake", "inflicts", "Poisoned")}
 
-
-def test_a_sub_entry_naming_a_form_of_its_owner_keeps_its_own_sentences():
-    # Fate SRD (Venture City, Influence)
-    text = "### Influence\n\nYou can bend minds.\n\n<strong>Basic Influence:</strong> You can use Rapport to attack.\n"
-    entities = [PatternEntity("Influence", ("Influence",), defines="heading"),
-                PatternEntity("Basic Influence", ("Basic Influence",), defines="glossary"),
-                PatternEntity("Rapport", ("Rapport",))]
-    assert edges(text, entities) == {("Basic Influence", "modifies", "Rapport")}

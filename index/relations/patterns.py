@@ -240,15 +240,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                         if e.defines == "heading" and normalize_name(e.name) == normalized_words(e.name)]
     section_subject = heading_subjects[0] if heading_subjects else None
     occurrences = _occurrences(text, entities)
-    # a sub-entry's sentences are about its owner ("Ember Drake" > "***Bite.*** ... the target
-    # has the Burning condition": the drake inflicts it): glossary paragraphs are subjects only
-    # in a section that names no single thing ("Stunts", "Enhancements")
     paragraphs = _paragraph_subjects(text, entities, occurrences)
-    if section_subject is not None:
-        owner = normalized_words(entities[section_subject].name)
-        # ... unless the sub-entry names a form of its owner ("Influence" > "Basic Influence")
-        paragraphs = [(at, i) for at, i in paragraphs if owner in normalized_words(entities[i].name)]
-    leads = {term_start for _line, term_start in entry_leads(text)}
     out: list[RawRelation] = []
     seen: set[tuple] = set()
 
@@ -297,7 +289,6 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                 lo <= o[0] < at and o[2] not in (subject, index) and not verb[0] <= o[0] < verb[1]
                 and not _USE.search(text[max(lo, o[0] - 30):o[0]])
                 and not _ROLL_AFTER.match(text, o[1])  # "a DC 13 Constitution saving throw or be Poisoned"
-                and not any(t <= o[0] <= t + 4 for t in leads)  # the sub-entry's own lead
                 for o in occurrences
             ) and not _in_enumeration(text, occurrences, lo, start)
 
