@@ -185,8 +185,8 @@ def _fragment(text: str, start: int, end: int) -> bool:
 # a name that is what is rolled, not who acts ("succeed on a Constitution saving throw")
 _ROLL_AFTER = re.compile(r"[\s*_]+(?:saving\s+throws?|saves?|checks?|rolls?|tests?)\b", re.IGNORECASE)
 # who stands before a verb in a rule without being the entry itself
-_ROLE_SUBJECT = re.compile(r"\b(?:the|your|an?)\s+(?:target|opponent|enemy|enemies|foe|defender|attacker|victim|ally|allies"
-                           r"|player|gm|character|pc|npc)s?\b[^.;:]*$", re.IGNORECASE)
+_ROLE_SUBJECT = re.compile(r"\b(?:the|your|an?)\s+(?:target|opponent|enemy|enemies|foe|defender|attacker|victim)s?\b"
+                           r"[^.;:]*$", re.IGNORECASE)
 
 
 def _implicit_clause(before: str, verb_at: int) -> bool:
