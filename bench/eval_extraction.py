@@ -1,5 +1,5 @@
 """`make eval`: how well ingest finds definitions, cross-book references, relationships and
-titles, on sample_corpus/ and on the Fate SRD shelf (corpora/fate/), side by side.
+titles, on sample_corpus/, the Fate SRD shelf (corpora/fate/) and the Ironsworn vault, side by side.
 
 - sample: sample_corpus/ ingested from its manifest (its emberfall pack), as `make demo`
   does; scored with tests/gold.py against gold.json (by book, section, name and type) and
@@ -15,7 +15,16 @@ found edges whose two endpoints are gold entities, and is a lower bound (the rel
 gold is a recall set, not every relationship the books state): a seeded sample of 100
 found edges is written with their evidence for checking by hand (--edges-out).
 
-    python bench/eval_extraction.py [--shelf fate|sample|all] [--json] [--verbose]
+- ironsworn: the Obsidian vault, ingested as today's code reads a directory of notes (every
+  note a book; bench/shelves.py). Scored against bench/ironsworn/gold.json when that file
+  exists (by name; the vault's gold comes with the vault reader); without it, only the
+  counts and the hand-read precision are printed.
+
+Every shelf also gets its hand-read precision: the seeded sample of 100 stored definitions
+and 100 stored edges that bench/hand_sample.py prints, scored with the verdicts saved in
+bench/hand_labels/ (items of the sample not read yet are counted as unread, not as right).
+
+    python bench/eval_extraction.py [--shelf fate|sample|ironsworn|all] [--json] [--verbose]
 """
 
 from __future__ import annotations
@@ -35,7 +44,10 @@ sys.path.insert(0, str(ROOT))
 from bench.fate.fate_text import BOOKS as FATE_BOOKS  # noqa: E402
 from bench.fate.fate_text import CORPUS as FATE_CORPUS  # noqa: E402
 from bench.fate.names import canonical_keys, name_key  # noqa: E402
+from bench.hand_sample import definitions as stored_definitions  # noqa: E402
+from bench.hand_sample import score as hand_score  # noqa: E402
 from bench.scoring import Figure, compare, index_edges, prf  # noqa: E402
+from bench.shelves import IRONSWORN_GOLD, ingest_ironsworn, ironsworn_notes  # noqa: E402
 from index.config import load_settings  # noqa: E402
 from index.db import open_db  # noqa: E402
 from index.errors import CrossbookError  # noqa: E402
@@ -67,6 +79,7 @@ def eval_sample(tmp: Path) -> dict:
              for e in index_edges(db)}
     expected_titles = [entry.title for entry in read_manifest(manifest)]
     titles = {row["title"] for row in db.query("SELECT title FROM books")}
+    hand = hand_figures("sample", db)
     db.close()
     relations = compare(gold, found)
     return {
@@ -76,7 +89,18 @@ def eval_sample(tmp: Path) -> dict:
         "relationships": relations.as_dict() | {"f1": prf(relations.correct, relations.found - relations.correct,
                                                           relations.gold - relations.correct)[2]},
         "titles": {"expected": len(expected_titles), "correct": sum(t in titles for t in expected_titles)},
+        "hand": hand,
     }
+
+
+def hand_figures(shelf: str, db) -> dict:
+    """Hand-read precision of the shelf's seeded samples (bench/hand_sample.py)."""
+    out = {}
+    for what, items in (("defs", stored_definitions(db)), ("edges", index_edges(db))):
+        figure = hand_score(shelf, what, items, 100, 0)
+        figure.pop("unread")
+        out[what] = figure
+    return out
 
 
 def _from_score(score) -> dict:
@@ -126,9 +150,11 @@ def eval_fate(tmp: Path, edges_out: Path | None, top: int = 15) -> dict:
         """SELECT m.book, m.mention_type, m.name AS mention, e.name, c.heading_path
            FROM entity_mentions m JOIN entities e ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id""")]
     edges = index_edges(db)
+    hand = hand_figures("fate", db)
     db.close()
     result = score_fate(gold, gold_relations, mentions, edges, title_file, top)
     result["ingest_seconds"] = round(seconds, 1)
+    result["hand"] = hand
     result["relationships"]["edge_sample"] = str(write_edge_sample(edges, edges_out)) if edges_out else None
     return result
 
@@ -226,6 +252,56 @@ def write_edge_sample(edges: list[dict], out: Path, size: int = 100, seed: int =
     return out
 
 
+# -- the Ironsworn vault --------------------------------------------------------------------
+
+def eval_ironsworn(tmp: Path) -> dict:
+    settings = load_settings({"index_dir": tmp / "ironsworn"}, {}, None)
+    db = open_db(settings.index_dir, create=True)
+    started = time.perf_counter()
+    failed = ingest_ironsworn(Ingest(db, settings))
+    seconds = time.perf_counter() - started
+    mentions = [dict(r) for r in db.query(
+        """SELECT m.book, m.mention_type, m.name AS mention, e.name
+           FROM entity_mentions m JOIN entities e ON e.id = m.entity_id""")]
+    edges = index_edges(db)
+    hand = hand_figures("ironsworn", db)
+    books = db.execute("SELECT count(*) FROM books").fetchone()[0]
+    db.close()
+    defined = {normalize_name(m["name"]) for m in mentions if m["mention_type"] == "defines"}
+    result = {
+        "shelf": "ironsworn", "books": books, "notes": len(ironsworn_notes()), "failed_notes": failed,
+        "ingest_seconds": round(seconds, 1), "hand": hand,
+        "stored": {"definitions": sum(m["mention_type"] == "defines" for m in mentions),
+                   "defined_entities": len(defined), "edges": len(edges)},
+        "definitions": Figure(0, 0, 0).as_dict(), "cross_book_references": Figure(0, 0, 0).as_dict(),
+        "relationships": Figure(0, 0, 0).as_dict(), "titles": {"expected": 0, "correct": 0},
+        "gold": None,
+    }
+    if IRONSWORN_GOLD.exists():
+        result.update(score_ironsworn(json.loads(IRONSWORN_GOLD.read_text(encoding="utf-8")), mentions, edges))
+    return result
+
+
+def score_ironsworn(gold: dict, mentions: list[dict], edges: list[dict]) -> dict:
+    """Score by name only (the vault's books differ between today's reader and the vault
+    reader): definitions, references (names mentioned in a book that does not define them)
+    and relationships (source, target, type), as far as the gold file lists them."""
+    key = normalize_name
+    gold_defs = {key(d["name"]) for d in gold.get("definitions", [])}
+    found_defs = {key(m["name"]) for m in mentions if m["mention_type"] == "defines"}
+    out = {"gold": str(IRONSWORN_GOLD), "definitions": compare(gold_defs, found_defs).as_dict()}
+    if gold.get("references"):
+        gold_refs = {key(r["name"]) for r in gold["references"]}
+        found_refs = {key(m["name"]) for m in mentions if m["mention_type"] == "references"}
+        out["cross_book_references"] = compare(gold_refs, found_refs).as_dict()
+    if gold.get("relations") or gold.get("relationships"):
+        rows = gold.get("relations") or gold.get("relationships")
+        gold_rels = {(key(g["source"]), key(g["target"]), g["type"]) for g in rows}
+        found_rels = {(key(e["source"]), key(e["target"]), e["relation_type"]) for e in edges}
+        out["relationships"] = compare(gold_rels, found_rels).as_dict()
+    return out
+
+
 # -- output ---------------------------------------------------------------------------------
 
 def fmt(value: float | None) -> str:
@@ -245,8 +321,14 @@ def print_table(results: list[dict]) -> None:
                        ("relationships", "relationships")):
         row(f"{label}: precision", [fmt(r[key]["precision"]) for r in results])
         row(f"{label}: recall", [fmt(r[key]["recall"]) for r in results])
-        row(f"{label}: gold / found", [f"{r[key]['gold']} / {r[key]['found']}" for r in results])
+        row(f"{label}: gold / found", ["no gold" if not r[key]["gold"] else f"{r[key]['gold']} / {r[key]['found']}"
+                                       for r in results])
     row("book titles right", [f"{r['titles']['correct']} / {r['titles']['expected']}" for r in results])
+    for what, label in (("defs", "definitions"), ("edges", "edges")):
+        row(f"hand-read {label}: precision", [fmt(r["hand"][what]["precision"]) for r in results])
+        row(f"hand-read {label}: right / read", [f"{r['hand'][what]['right']} / {r['hand'][what]['read']}"
+                                                  for r in results])
+        row(f"stored {label}", [f"{r['hand'][what]['stored']}" for r in results])
     row("ingest seconds", [f"{r['ingest_seconds']}" for r in results])
 
 
@@ -272,7 +354,8 @@ def print_fate_details(fate: dict) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shelf", choices=("fate", "sample", "all"), default="all", help="which shelf to score")
+    parser.add_argument("--shelf", choices=("fate", "sample", "ironsworn", "all"), default="all",
+                        help="which shelf to score")
     parser.add_argument("--json", action="store_true", help="print the results as one JSON document")
     parser.add_argument("--edges-out", type=Path, default=EDGES_OUT,
                         help="where to write the hand-check sample of found Fate edges")
@@ -284,6 +367,8 @@ def main() -> int:
             results.append(eval_sample(Path(tmp)))
         if args.shelf in ("fate", "all"):
             results.append(eval_fate(Path(tmp), args.edges_out))
+        if args.shelf in ("ironsworn", "all") and ironsworn_notes():
+            results.append(eval_ironsworn(Path(tmp)))
     total = time.perf_counter() - started
     if args.json:
         print(json.dumps({"results": results, "seconds": round(total, 1)}, ensure_ascii=False, indent=1))
@@ -293,6 +378,15 @@ def main() -> int:
     for r in results:
         if r["shelf"] == "fate":
             print_fate_details(r)
+    for r in results:
+        if r["shelf"] == "ironsworn":
+            print(f"\nIronsworn: {r['notes']} notes read as {r['books']} books (today's directory reading, "
+                  f"{r['failed_notes']} failed); {r['stored']['definitions']} definitions of "
+                  f"{r['stored']['defined_entities']} names, {r['stored']['edges']} edges; "
+                  + (f"gold: {r['gold']}" if r["gold"] else "no gold yet (bench/ironsworn/gold.json)"))
+    for r in results:
+        wrong = {what: r["hand"][what]["wrong_classes"] for what in ("defs", "edges")}
+        print(f"hand-read wrong classes, {r['shelf']}: definitions {wrong['defs'] or '-'}; edges {wrong['edges'] or '-'}")
     return 0
 
 

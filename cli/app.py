@@ -333,6 +333,11 @@ def _render_where_else(console: Console, result: dict) -> None:
         console.print(f"No mention of '{escape(result['query'])}' matches the filters given")
     for entity in result["entities"]:
         console.print(f"[bold]{escape(entity['name'])}[/bold] ({escape(entity['entity_type'])})")
+        if "defined_under" in entity:
+            under = entity["defined_under"]
+            console.print(f"  [dim]defined under {under['owners']} different entries "
+                          f"({escape(', '.join(under['examples']))}, ...): each is its entry's own "
+                          f"'{escape(entity['name'])}', not one thing[/dim]")
         for group in entity["books"]:
             console.print(f"  [cyan]{escape(group['book'])}[/cyan]")
             for m in group["mentions"]:

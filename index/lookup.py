@@ -233,7 +233,8 @@ def where_else(
     ``books`` and ``exclude_books`` name books as resolve_book() takes them.
     ``name`` is matched as resolve_entity() does (name, alias, any case, accents folded).
     Returns {"query", "normalized", "matched_by", "entities": [{id, name, entity_type,
-    books: [{book, mentions}]}]}.
+    books: [{book, mentions}]}]}; an entity defined under three or more different entries
+    ("Bite" under every creature) also has "defined_under": {owners, examples}.
     The entity exists but the filters leave no mention: ``entities`` is empty (a query
     with no hits is not an error). Raises BadInput for an empty name, BookNotFound for a
     book filter that names no single book, and EntityNotFound (with suggestions) when no
@@ -271,6 +272,9 @@ def where_else(
         entity["books"].setdefault(row["book"], []).append(located(row))
     out = []
     for entity in entities.values():
+        owners = sub_entry_owners([m for ms in entity["books"].values() for m in ms])
+        if len(owners) >= SUB_ENTRY_OWNERS:
+            entity["defined_under"] = {"owners": len(owners), "examples": owners[:5]}
         groups = [{"book": b, "mentions": m} for b, m in entity["books"].items()]
         # books that define the entity first, then by name
         groups.sort(key=lambda g: (g["mentions"][0]["mention_type"] != "defines", g["book"]))
@@ -298,6 +302,25 @@ def _first_mentions(entities: list[dict], limit: int | None) -> list[dict]:
         if groups:
             kept.append({**entity, "books": groups})
     return kept
+
+
+# a name defined under this many different entries is a sub-entry name ("Bite" under every
+# creature), not one shelf-wide thing
+SUB_ENTRY_OWNERS = 3
+
+
+def sub_entry_owners(mentions: list[dict]) -> list[str]:
+    """The distinct entries a name is defined under, in order: for a definition by a heading,
+    the heading above it; for a glossary or table term, its section's heading. ``mentions``:
+    where_else rows (mention_type, heading_path, source)."""
+    owners: dict[str, None] = {}
+    for mention in mentions:
+        if mention["mention_type"] != "defines":
+            continue
+        path = mention["heading_path"].split(" > ")
+        owner = path[-2] if mention["source"] == "heading" and len(path) > 1 else path[-1]
+        owners.setdefault(f"{mention['book']}: {owner}", None)
+    return list(owners)
 
 
 def entity_detail(db: Database, name: str) -> dict:

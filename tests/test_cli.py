@@ -2,6 +2,7 @@
 
 import json
 
+from index.extract.rules import VERSION as RULES_VERSION
 from tests.helpers import BOOK_A, BOOK_B, write
 
 
@@ -92,7 +93,7 @@ def test_books_and_entity_json(tmp_path, cli_json):
     books = cli_json("books")
     assert [b["title"] for b in books] == ["Core Rules", "Grimoire"]
     core = books[0]
-    assert core["sections"] == 6 and core["entities_defined"] == 3 and core["extractor"] == "rules/3"
+    assert core["sections"] == 6 and core["entities_defined"] == 3 and core["extractor"] == RULES_VERSION
     detail = cli_json("entity", "Chilled")
     [chilled] = detail["entities"]
     assert chilled["definitions"][0]["book"] == "Core Rules"

@@ -35,7 +35,7 @@ from .glossary import glossary_terms, table_terms
 from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
 from .text import first_body_sentence, sentence_around
 
-VERSION = "rules/3"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/4"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
 )
@@ -240,6 +240,8 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
     # a bold lead repeated across sections is a label ("**Overcome:**" in every skill), not a definition
     spread = Counter(key for found in terms.values() for key in {normalize_name(t.name) for t in found})
     heading_keys = {normalize_name(named.name) for names in by_heading.values() for named in names}
+    # one-word names the book defines: the heads a sentence-case entry may be a kind of
+    single_keys = {k for k in (*heading_keys, *spread) if "_" not in k}
     out: list[list[RawMention]] = []
     for parent in parents:
         mentions: list[RawMention] = []
@@ -252,8 +254,10 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
         inner_type = pack.type_for((*parent.heading_path, ""))
         for term in ([] if _in_legal_section(parent) else terms[parent.id]):
             key = normalize_name(term.name)
-            if key in heading_keys or (term.source != "table" and spread[key] >= _CATALOG_MIN):
+            if key in heading_keys or spread[key] >= _CATALOG_MIN:
                 continue  # the book's heading defines it; or a label repeated across sections
+            if term.source != "table" and not _kind_of_a_term(term.name, single_keys):
+                continue  # "Delay success", "Epic quest": a list item's phrase, not a name
             mentions.append(RawMention(
                 name=term.name, entity_type=inner_type, mention_type="defines",
                 context=sentence_around(parent.text, term.start, term.end), source=term.source,
@@ -261,6 +265,16 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
             ))
         out.append(mentions)
     return out
+
+
+def _kind_of_a_term(name: str, single_keys: set[str]) -> bool:
+    """False for a sentence-case phrase ("Low difficulties", "Formidable journey") unless its
+    last word is a one-word name of the book ("Zone aspects" where the book defines Aspects):
+    list items written as phrases are a list's rows, named kinds of a term are entries."""
+    words = name.split()
+    if len(words) < 2 or not any(w[:1].islower() and len(w) > 3 for w in words[1:]):
+        return True
+    return normalize_name(words[-1]) in single_keys
 
 
 class RulesExtractor:

@@ -48,8 +48,13 @@ class PatternEntity:
         """A one-word state: "Grappled", or anything filed as a condition or status."""
         if " " in self.name.strip():
             return False
+        return self.name.endswith("ed") or self.filed_as_condition
+
+    @property
+    def filed_as_condition(self) -> bool:
+        """Typed or filed under a heading as a condition ("Conditions > Grappled")."""
         filed = f"{self.entity_type} {self.category}".lower()
-        return self.name.endswith("ed") or any(w in filed for w in ("condition", "status", "state", "affliction"))
+        return any(w in filed for w in ("condition", "status", "state", "affliction"))
 
 
 _VERBS = {
@@ -63,7 +68,11 @@ _VERBS = {
 }
 _VERB_RE = {kind: re.compile(rf"(?<![\w-]){pattern}(?![\w-])", re.IGNORECASE) for kind, pattern in _VERBS.items()}
 _STATE = re.compile(r"(?<![\w-])(?:is|are|be|becomes?|is\s+knocked|knocked|falls?|left)\s+(?:\w+\s+)?$", re.IGNORECASE)
-_CATEGORY_LINE = re.compile(r"^\s*[*_]*\s*[A-Z][\w' -]{1,30}?\s*\(([^()\n]{2,60})\)")
+# a category line is a noun phrase with its kind in parentheses ("Weapon (longsword), rare"),
+# not the opening of a sentence ("Sometimes a player (or GM) may...")
+_CATEGORY_LINE = re.compile(r"^\s*[*_]*\s*(?![^(\n]*\b(?:a|an|the|or|if|when|you|your)\s)[A-Z][\w' -]{1,30}?\s*"
+                            r"\(([^()\n]{2,60})\)")
+_LIST_SEPARATOR = re.compile(r",|;|/|\band\b|\bor\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=16384)  # about 1 KB each; re's own cache holds 512, so a shelf's names were compiled per chunk
@@ -156,10 +165,34 @@ _IMPLICIT_SUBJECT = re.compile(
 )
 
 
+_CAPITALIZED_WORD = re.compile(r"(?<![\w'’])[A-Z][\w'’-]*$")
+_SENTENCE_OPENING = re.compile(r"(?:^|[.!?:;>*|\n(\[\"“]\s*)$")
+
+
+def _fragment(text: str, start: int, end: int) -> bool:
+    """True when the name at ``start:end`` is glued to a capitalized word before it ("Fast
+    Talk" around the entity "Talk"), inside its sentence: a longer name the shelf does not
+    define, of which this entity is only a word."""
+    before = text[max(0, start - 40):start]
+    if not before.endswith(" ") or before.endswith("  "):
+        return False
+    word = _CAPITALIZED_WORD.search(before[:-1])
+    if word is None or word.group(0) in ("I", "A", "An", "The"):
+        return False
+    return not _SENTENCE_OPENING.search(before[:word.start()])
+
+
+# a name that is what is rolled, not who acts ("succeed on a Constitution saving throw")
+_ROLL_AFTER = re.compile(r"[\s*_]+(?:saving\s+throws?|saves?|checks?|rolls?|tests?)\b", re.IGNORECASE)
+# who stands before a verb in a rule without being the entry itself
+_ROLE_SUBJECT = re.compile(r"\b(?:the|your|an?)\s+(?:target|opponent|enemy|enemies|foe|defender|attacker|victim)s?\b"
+                           r"[^.;:]*$", re.IGNORECASE)
+
+
 def _implicit_clause(before: str, verb_at: int) -> bool:
     """True when nothing but a pronoun or "the <noun>" stands before the verb in its clause."""
     clause = re.split(r"[.;:!?][*_)\]]*\s|\n", before[:verb_at])[-1]
-    return bool(_IMPLICIT_SUBJECT.match(clause))
+    return bool(_IMPLICIT_SUBJECT.match(clause)) and not _ROLE_SUBJECT.search(clause)
 
 
 def _strip_entities(text: str, occurrences, lo: int, hi: int) -> str:
@@ -233,9 +266,11 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         category = _CATEGORY_LINE.match(first)
         if category:
             at = offset + body.index(first) + category.start(1)
-            for start, end, index in occurrences:
-                if at <= start and end <= at + len(category.group(1)):
-                    emit(section_subject, index, "variant_of", start, end)
+            inside = [o for o in occurrences if at <= o[0] and o[1] <= at + len(category.group(1))]
+            # "Rank 2 Charm (Bard, Sage)" lists who has it: a thing is a variant of one thing
+            if len(inside) == 1 and not _LIST_SEPARATOR.search(category.group(1)):
+                start, end, index = inside[0]
+                emit(section_subject, index, "variant_of", start, end)
     for start, end, index in (occurrences if section_subject is not None or paragraphs else []):
         lo, _hi = sentence_span(text, start, end, limit=400)
         clauses = list(_CLAUSE.finditer(text, lo, start))
@@ -253,13 +288,18 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             return any(
                 lo <= o[0] < at and o[2] not in (subject, index) and not verb[0] <= o[0] < verb[1]
                 and not _USE.search(text[max(lo, o[0] - 30):o[0]])
+                and not _ROLL_AFTER.match(text, o[1])  # "a DC 13 Constitution saving throw or be Poisoned"
                 for o in occurrences
             ) and not _in_enumeration(text, occurrences, lo, start)
 
         entity = entities[index]
         named = _is_named(text, start, end)
+        if _fragment(text, start, end):
+            continue  # "Talk" in "requires Fast Talk": part of a longer name, not this entity
+        # "has the Grappled condition", "is Dazed": a state written as a name ("its function is
+        # specialized" names no condition)
         if re.match(r"\s*conditions?\b", text[end:end + 12], re.IGNORECASE) or (
-            _STATE.search(before[-40:]) and entity.condition_like
+            _STATE.search(before[-40:]) and entity.condition_like and (named or entity.filed_as_condition)
         ):
             if not _CONDITIONAL.search(before) and not named_before(start):  # "if the caster becomes Dazed"
                 emit(subject, index, "inflicts", start, end)
@@ -273,6 +313,8 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             continue
         lead_in = _lead_in(text, lo)
         for kind, verb in _VERB_RE.items():
+            if kind == "inflicts" and not entity.condition_like:
+                continue  # "cause a mild consequence to a named NPC": one inflicts states
             last = None
             for match in verb.finditer(before):
                 last = match
