@@ -39,6 +39,7 @@ eval: $(STAMP)
 	$(BIN)/python bench/eval_retrieval.py
 	$(BIN)/python bench/eval_extraction.py
 	$(BIN)/python bench/eval_vault.py
+	$(BIN)/python bench/bench_readers.py
 
 # each benchmark merges its figures into bench/results.json, then one table of ratios and
 # targets (bench/report.py). The full embedder comparison: bench/bench_embed.py --chunks 500

@@ -1,10 +1,11 @@
-"""EPUB and HTML readers on twins of the shelves: how fast they read, and whether the
+"""PDF, EPUB and HTML readers on twins of the shelves: how fast they read, and whether the
 index answers where-else on a twin as on its Markdown original.
 
     python bench/bench_readers.py               # Fate shelf + sample corpus
     python bench/bench_readers.py --speed-only  # no ingest
 
-Twins: bench/twins/epub_twin.py (pandoc-like EPUB 3) and an HTML page per book
+Twins: bench/twins/pdf_twin.py (a LaTeX-like PDF: outline, running header, page numbers),
+bench/twins/epub_twin.py (pandoc-like EPUB 3) and an HTML page per book
 (markdown-it-py's rendering inside site chrome). Speed: each reader's time on every book,
 and on one large book (the whole Fate shelf as one file, ~1.4 MB of Markdown); ebooklib's
 own read_epub on the same EPUB for comparison. Agreement: each shelf is ingested three times
@@ -29,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from markdown_it import MarkdownIt  # noqa: E402
 
 from bench.twins.epub_twin import write_epub  # noqa: E402
+from bench.twins.pdf_twin import write_pdf  # noqa: E402
 from index.markdown_repair import repair_headings  # noqa: E402
 from index.readers import read_book  # noqa: E402
 
@@ -63,9 +65,13 @@ def speed(work: Path) -> None:
     big.write_text("\n\n".join(p.read_text(encoding="utf-8") for p in books_of(FATE)), encoding="utf-8")
     epub_path = write_epub(big, work / "fate-shelf.epub", "Fate Shelf")
     html_path = write_html(big, work / "fate-shelf.html", "Fate Shelf")
+    pdf_path = write_pdf(big, work / "fate-shelf.pdf", "Fate Shelf")
     size = big.stat().st_size / 1e6
-    times = {fmt: best_of(lambda p=p: read_book(p)) for fmt, p in
-             (("markdown", big), ("epub", epub_path), ("html", html_path))}
+    from pypdf import PdfReader
+
+    print(f"one large book as PDF: {len(PdfReader(pdf_path).pages)} pages")
+    times = {fmt: best_of(lambda p=p: read_book(p), runs=1 if fmt == "pdf" else 3) for fmt, p in
+             (("markdown", big), ("epub", epub_path), ("html", html_path), ("pdf", pdf_path))}
     print(f"one large book: {size:.2f} MB of Markdown; EPUB {epub_path.stat().st_size / 1e6:.2f} MB, "
           f"HTML {html_path.stat().st_size / 1e6:.2f} MB")
     for fmt, seconds in times.items():
@@ -113,6 +119,8 @@ def agreement(work: Path, shelf: str, formats: tuple[str, ...] = ("epub", "html"
             write_epub(original, folders["epub"] / f"{original.stem}.epub", title)
         if "html" in folders:
             write_html(original, folders["html"] / f"{original.stem}.html", title)
+        if "pdf" in folders:
+            write_pdf(original, folders["pdf"] / f"{original.stem}.pdf", title)
     start = time.perf_counter()
     ingest(work / f"{shelf}-md-index", originals)
     md_seconds = time.perf_counter() - start
@@ -144,7 +152,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--speed-only", action="store_true", help="Measure reading speed only (no ingest).")
     parser.add_argument("--shelf", choices=sorted(SHELVES), action="append", help="Shelves to compare (default: both).")
-    parser.add_argument("--format", choices=("epub", "html"), action="append", dest="formats",
+    parser.add_argument("--format", choices=("pdf", "epub", "html"), action="append", dest="formats",
                         help="Twins to compare (default: both).")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -152,7 +160,7 @@ def main() -> None:
         speed(work)
         if not args.speed_only:
             for shelf in args.shelf or ["sample", "fate"]:
-                agreement(work, shelf, tuple(args.formats or ("epub", "html")))
+                agreement(work, shelf, tuple(args.formats or ("pdf", "epub", "html")))
 
 
 if __name__ == "__main__":

@@ -15,8 +15,7 @@ found edges whose two endpoints are gold entities, and is a lower bound (the rel
 gold is a recall set, not every relationship the books state): a seeded sample of 100
 found edges is written with their evidence for checking by hand (--edges-out).
 
-- ironsworn: the Obsidian vault, ingested as today's code reads a directory of notes (every
-  note a book; bench/shelves.py). Scored against bench/ironsworn/gold.json when that file
+- ironsworn: the Obsidian vault, ingested as one book by the vault reader (bench/shelves.py). Scored against bench/ironsworn/gold.json when that file
   exists (by name; the vault's gold comes with the vault reader); without it, only the
   counts and the hand-read precision are printed.
 
@@ -287,11 +286,11 @@ def score_ironsworn(gold: dict, mentions: list[dict], edges: list[dict]) -> dict
     reader): definitions, references (names mentioned in a book that does not define them)
     and relationships (source, target, type), as far as the gold file lists them."""
     key = normalize_name
-    gold_defs = {key(d["name"]) for d in gold.get("definitions", [])}
+    gold_defs = {key(d["name"]) for d in gold.get("definitions", gold.get("defines", []))}
     found_defs = {key(m["name"]) for m in mentions if m["mention_type"] == "defines"}
     out = {"gold": str(IRONSWORN_GOLD), "definitions": compare(gold_defs, found_defs).as_dict()}
-    if gold.get("references"):
-        gold_refs = {key(r["name"]) for r in gold["references"]}
+    if gold.get("references") or gold.get("links"):
+        gold_refs = {key(r.get("name") or r["target"]) for r in gold.get("references") or gold["links"]}
         found_refs = {key(m["name"]) for m in mentions if m["mention_type"] == "references"}
         out["cross_book_references"] = compare(gold_refs, found_refs).as_dict()
     if gold.get("relations") or gold.get("relationships"):
@@ -380,7 +379,7 @@ def main() -> int:
             print_fate_details(r)
     for r in results:
         if r["shelf"] == "ironsworn":
-            print(f"\nIronsworn: {r['notes']} notes read as {r['books']} books (today's directory reading, "
+            print(f"\nIronsworn: {r['notes']} notes read as {r['books']} books (the vault reader, "
                   f"{r['failed_notes']} failed); {r['stored']['definitions']} definitions of "
                   f"{r['stored']['defined_entities']} names, {r['stored']['edges']} edges; "
                   + (f"gold: {r['gold']}" if r["gold"] else "no gold yet (bench/ironsworn/gold.json)"))

@@ -1,11 +1,8 @@
 """The three development shelves, ingested with the offline defaults (shared by
 bench/eval_extraction.py and bench/hand_sample.py).
 
-The Ironsworn vault is read as today's code reads a directory of Markdown notes: each note
-is a book of its own, titled by its heading or file name. Two notes whose titles clash
-("Assets" in Chapter 1 and Chapter 2) would stop a directory ingest, so the vault goes in
-note by note and a clashing note is titled "<folder> / <file name>". The vault reader
-(branch `vault`) replaces this.
+The Ironsworn vault is one book, read by the vault reader (index/readers/vault): until it
+landed each note was ingested as a book of its own.
 """
 
 from __future__ import annotations
@@ -30,15 +27,11 @@ def ironsworn_notes() -> list[Path]:
 
 
 def ingest_ironsworn(job: Ingest) -> int:
-    """Ingest every note of the vault as a book; returns how many notes failed."""
-    failed = 0
-    for note in ironsworn_notes():
-        try:
-            ingest_paths(job, [note])
-        except CrossbookError:
-            try:
-                ingest_paths(job, [note], title=f"{note.parent.name} / {note.stem}")
-            except CrossbookError as exc:
-                print(f"ingest of {note.name} failed: {exc}", file=sys.stderr)
-                failed += 1
-    return failed
+    """Ingest the vault as one book through the vault reader (index/readers/vault); returns
+    how many notes failed (the reader takes every note or fails the book)."""
+    try:
+        ingest_paths(job, [IRONSWORN], as_book=True)
+    except CrossbookError as exc:
+        print(f"ingest of the Ironsworn vault failed: {exc}", file=sys.stderr)
+        return len(ironsworn_notes())
+    return 0

@@ -1,0 +1,115 @@
+"""A PDF twin of a Markdown book, typeset the way a LaTeX book is: an outline (bookmarks) by
+heading level, a running header with the book's title, a page number in the footer,
+justified paragraphs, bulleted lists and tables. Written with reportlab's platypus.
+
+    write_pdf(markdown_path, out_path, title)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from reportlab.lib.enums import TA_JUSTIFY
+from reportlab.lib.pagesizes import LETTER
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.platypus import ListFlowable, Paragraph, SimpleDocTemplate, Spacer, Table
+
+from index.markdown_repair import repair_headings
+
+_TAGS = re.compile(r"</?(?!b>|i>|/b>|/i>)[a-z][^>]*>")
+
+
+def _inline(html: str) -> str:
+    html = html.replace("<strong>", "<b>").replace("</strong>", "</b>").replace("<em>", "<i>").replace("</em>", "</i>")
+    return _TAGS.sub("", html).replace("\n", " ")
+
+
+def _para(html: str, style) -> Paragraph:
+    """A paragraph of ``html`` (<b>, <i>); its plain text where the book's markup is unbalanced."""
+    try:
+        return Paragraph(html or "&nbsp;", style)
+    except ValueError:
+        plain = re.sub(r"<[^>]*>", "", html).replace("&", "&amp;").replace("<", "&lt;")
+        return Paragraph(plain or "&nbsp;", style)
+
+
+class _Book(SimpleDocTemplate):
+    def afterFlowable(self, flowable):
+        level = getattr(flowable, "outline_level", None)
+        if level is None:
+            return
+        # an outline cannot skip a level (a book's ### under a #): as LaTeX's hyperref, nest it one deeper
+        level = min(level, getattr(self, "last_level", -1) + 1)
+        self.last_level = level
+        key = f"h{id(flowable)}"
+        self.canv.bookmarkPage(key)
+        self.canv.addOutlineEntry(flowable.getPlainText(), key, level=level, closed=True)
+
+
+def write_pdf(markdown_path: Path, out_path: Path, title: str) -> Path:
+    styles = getSampleStyleSheet()
+    body = styles["BodyText"].clone("body", alignment=TA_JUSTIFY)
+    heading_styles = [styles[f"Heading{min(n, 6)}"] for n in range(1, 7)]
+    md = MarkdownIt("commonmark").enable("table")
+    text, _ = repair_headings(markdown_path.read_text(encoding="utf-8"))
+    tokens = md.parse(text)
+    story, i, outline_top = [], 0, None
+    while i < len(tokens):
+        token = tokens[i]
+        if token.type == "heading_open":
+            level = int(token.tag[1])
+            outline_top = level if outline_top is None else min(outline_top, level)
+            para = _para(_inline(md.renderInline(tokens[i + 1].content)), heading_styles[level - 1])
+            para.outline_level = level - 1
+            story.append(para)
+            i += 3
+        elif token.type == "paragraph_open" and token.level == 0:
+            story.append(_para(_inline(md.renderInline(tokens[i + 1].content)), body))
+            i += 3
+        elif token.type in ("bullet_list_open", "ordered_list_open") and token.level == 0:
+            items, depth = [], 0
+            while True:
+                t = tokens[i]
+                depth += t.nesting if t.type.endswith(("list_open", "list_close")) else 0
+                if t.type == "inline":
+                    items.append(_para(_inline(md.renderInline(t.content)), body))
+                i += 1
+                if depth == 0:
+                    break
+            story.append(ListFlowable(items, bulletType="bullet"))
+        elif token.type == "table_open":
+            rows, row = [], []
+            while tokens[i].type != "table_close":
+                t = tokens[i]
+                if t.type == "inline":
+                    row.append(_para(_inline(md.renderInline(t.content)), body))
+                elif t.type == "tr_close":
+                    rows.append(row)
+                    row = []
+                i += 1
+            width = max(len(r) for r in rows)
+            story.append(Table([r + [""] * (width - len(r)) for r in rows], repeatRows=1))
+            i += 1
+        elif token.type in ("fence", "code_block", "html_block") and token.level == 0:
+            story.append(_para(token.content.replace("&", "&amp;").replace("<", "&lt;"), body))
+            i += 1
+        else:
+            i += 1
+        story.append(Spacer(1, 2))
+    shift = (outline_top or 1) - 1
+    for flowable in story:  # the outline starts at level 0 whatever the book's top heading
+        if getattr(flowable, "outline_level", None) is not None:
+            flowable.outline_level -= shift
+
+    def decorate(canvas, doc):
+        canvas.saveState()
+        canvas.setFont("Helvetica", 8)
+        canvas.drawString(72, LETTER[1] - 40, title)
+        canvas.drawCentredString(LETTER[0] / 2, 30, str(doc.page))
+        canvas.restoreState()
+
+    doc = _Book(str(out_path), pagesize=LETTER, title=title)
+    doc.build(story, onFirstPage=decorate, onLaterPages=decorate)
+    return out_path

@@ -1,0 +1,126 @@
+"""The PDF reader (index/readers/pdf.py) on PDFs written here with reportlab: outline
+sections and their pages, running headers and footers, hyphen joins, ligatures, bad input,
+and a PDF twin that answers where-else like its Markdown original."""
+
+import json
+
+import pytest
+from reportlab.lib.pagesizes import A5
+from reportlab.pdfgen import canvas
+
+from index.errors import BadInput
+from index.readers import read_book
+from index.readers.pdf import normalise_text
+from tests.helpers import BOOK_A, write
+
+
+def make_pdf(path, pages, outline=(), title="The Book", encrypt=None, running=True):
+    """``pages``: a list of lists of lines; ``outline``: (title, level, page index) entries."""
+    pdf = canvas.Canvas(str(path), pagesize=A5, encrypt=encrypt)
+    pdf.setTitle(title)
+    keys = {}
+    for n, lines in enumerate(pages):
+        for entry_title, level, page in outline:
+            if page == n:
+                key = f"k{len(keys)}"
+                keys[key] = (entry_title, level)
+                pdf.bookmarkPage(key)
+                pdf.addOutlineEntry(entry_title, key, level=level - 1)
+        y = 560
+        if running:
+            pdf.drawString(40, 580, "The Book - Running Header")
+        for line in lines:
+            if line is None:  # an image, no text
+                pdf.rect(40, 200, 200, 200, fill=1)
+                continue
+            pdf.drawString(40, y, line)
+            y -= 16
+        if running:
+            pdf.drawString(200, 20, str(n + 1))
+        pdf.showPage()
+    pdf.save()
+    return path
+
+
+PAGES = [
+    ["Conditions", "A condition changes what a creature can do.", "Chilled", "A Chilled creature loses 1 Speed.",
+     "Frost Lance causes it; the cold is unre-", "lenting and hard to shake."],
+    ["Prone", "A Prone fighter is easy to hit."],
+    ["Equipment", "Shield", "A Shield is armor you wield in the off hand."],
+    ["Appendix", "Nothing more."],
+]
+OUTLINE = [("Conditions", 1, 0), ("Chilled", 2, 0), ("Prone", 2, 1), ("Equipment", 1, 2), ("Shield", 2, 2),
+           ("Appendix", 1, 3)]
+
+
+def test_outline_gives_the_section_tree_with_pages(tmp_path):
+    book = read_book(make_pdf(tmp_path / "core.pdf", PAGES, OUTLINE))
+    assert book.format == "pdf" and book.title == "The Book" and not book.warnings
+    assert [(s.heading_path, s.pages) for s in book.sections] == [
+        (("Conditions",), (1, 1)), (("Conditions", "Chilled"), (1, 1)), (("Conditions", "Prone"), (2, 2)),
+        (("Equipment",), (3, 3)), (("Equipment", "Shield"), (3, 3)), (("Appendix",), (4, 4))]
+    chilled = book.sections[1].text
+    assert chilled.startswith("## Chilled\n\n")
+    assert "Speed." in chilled and "Prone fighter" not in chilled
+
+
+def test_running_headers_page_numbers_hyphens_and_ligatures_are_cleaned(tmp_path):
+    text = read_book(make_pdf(tmp_path / "core.pdf", PAGES, OUTLINE)).text
+    assert "Running Header" not in text
+    assert not any(line.strip().isdigit() for line in text.splitlines())
+    assert "unrelenting" in text and "unre-" not in text
+
+
+def test_ligatures_and_soft_hyphens_are_normalised():
+    # reportlab's standard fonts have no ligature glyphs: the text layer's mapping is tested here
+    assert normalise_text("dif\ufb01cult \ufb02ask of\ufb00 e\u00adven re-\nlated") == "difficult flask offf even related"
+
+
+def test_no_outline_is_one_section_per_page_with_a_warning(tmp_path):
+    book = read_book(make_pdf(tmp_path / "flat.pdf", PAGES))
+    assert [s.pages for s in book.sections] == [(1, 1), (2, 2), (3, 3), (4, 4)]
+    assert "no outline" in book.warnings[0]
+
+
+def test_bad_pdfs_are_one_line_that_names_the_fix(tmp_path):
+    from reportlab.lib.pdfencrypt import StandardEncryption
+
+    locked = make_pdf(tmp_path / "locked.pdf", PAGES, OUTLINE, encrypt=StandardEncryption("secret", "owner"))
+    with pytest.raises(BadInput, match="encrypted PDF: decrypt it first"):
+        read_book(locked)
+    scanned = make_pdf(tmp_path / "scan.pdf", [[None], [None]], running=False)
+    with pytest.raises(BadInput, match="run OCR first"):
+        read_book(scanned)
+    whole = make_pdf(tmp_path / "whole.pdf", PAGES, OUTLINE).read_bytes()
+    cut = tmp_path / "cut.pdf"
+    cut.write_bytes(whole[: len(whole) // 3])
+    with pytest.raises(BadInput, match="damaged or truncated PDF"):
+        read_book(cut)
+
+
+def test_a_pdf_twin_answers_where_else_like_its_markdown_original(tmp_path, cli_json):
+    pages = [["Core Rules", "Conditions", "Chilled", "A Chilled creature loses 1 Speed. Frost Lance causes it.",
+              "Prone", "A Prone fighter is easy to hit."],
+             ["Equipment", "Shield", "A Shield is armor you wield in the off hand."]]
+    outline = [("Core Rules", 1, 0), ("Conditions", 2, 0), ("Chilled", 3, 0), ("Prone", 3, 0),
+               ("Equipment", 2, 1), ("Shield", 3, 1)]
+    md, pdf = tmp_path / "md", tmp_path / "pdf"
+    md.mkdir()
+    pdf.mkdir()
+    write(md / "core.md", BOOK_A)
+    make_pdf(pdf / "core.pdf", pages, outline, title="Core Rules", running=False)
+
+    def answers(folder):
+        index = tmp_path / f"index-{folder.name}"
+        cli_json("--index", index, "ingest", folder / ("core." + folder.name), "--relations", "off")
+        out = {}
+        for name in ("Chilled", "Prone", "Shield"):
+            result = cli_json("--index", index, "where-else", name)
+            out[name] = sorted((g["book"], m["mention_type"], m["heading_path"], tuple(m.get("pages") or ()))
+                               for e in result["entities"] for g in e["books"] for m in g["mentions"])
+        return out
+
+    from_md, from_pdf = answers(md), answers(pdf)
+    assert {k: [row[:3] for row in v] for k, v in from_pdf.items()} == {
+        k: [row[:3] for row in v] for k, v in from_md.items()}
+    assert from_pdf["Shield"][0][3] == (2, 2)
