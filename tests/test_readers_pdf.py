@@ -79,7 +79,7 @@ def test_ligatures_and_soft_hyphens_are_normalised():
 def test_no_outline_is_one_section_per_page_with_a_warning(tmp_path):
     book = read_book(make_pdf(tmp_path / "flat.pdf", PAGES))
     assert [s.pages for s in book.sections] == [(1, 1), (2, 2), (3, 3), (4, 4)]
-    assert "no outline" in book.warnings[0]
+    assert "one section per page" in book.warnings[0]
 
 
 def test_bad_pdfs_are_one_line_that_names_the_fix(tmp_path):
@@ -124,3 +124,22 @@ def test_a_pdf_twin_answers_where_else_like_its_markdown_original(tmp_path, cli_
     assert {k: [row[:3] for row in v] for k, v in from_pdf.items()} == {
         k: [row[:3] for row in v] for k, v in from_md.items()}
     assert from_pdf["Shield"][0][3] == (2, 2)
+
+
+def test_no_outline_headings_come_from_the_font_size(tmp_path):
+    pdf = canvas.Canvas(str(tmp_path / "sized.pdf"), pagesize=A5)
+    for page in ([("Conditions", 20), ("A condition changes a creature.", 10), ("Chilled", 14),
+                  ("A Chilled creature loses 1 Speed.", 10)], [("Prone", 14), ("A Prone fighter is easy to hit.", 10),
+                                                               ("It stands up slowly.", 10)]):
+        y = 560
+        for text, size in page:
+            pdf.setFont("Helvetica", size)
+            pdf.drawString(40, y, text)
+            y -= 2 * size
+        pdf.showPage()
+    pdf.save()
+    book = read_book(tmp_path / "sized.pdf")
+    assert "font size" in book.warnings[0]
+    assert [(s.heading_path, s.pages) for s in book.sections] == [
+        (("Conditions",), (1, 1)), (("Conditions", "Chilled"), (1, 1)), (("Conditions", "Prone"), (2, 2))]
+    assert "Speed." in book.sections[1].text and "Prone" not in book.sections[1].text

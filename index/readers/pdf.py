@@ -70,6 +70,43 @@ def _entries(reader, nodes, level: int = 1) -> list[_Entry]:
     return out
 
 
+def _font_headings(reader) -> list[_Entry]:
+    """Headings found from the font size where a PDF has no outline: lines set larger than the
+    body text (the size most characters have), short, with letters; the largest size is level 1."""
+    lines: list[tuple[int, str, float]] = []
+    for number, page in enumerate(reader.pages):
+        current: dict = {"y": None, "text": "", "size": 0.0}
+
+        def visit(text, cm, tm, font, size, current=current, number=number):
+            y = round(tm[5] * cm[3] + cm[5], 1)
+            scale = abs(tm[3] * cm[3]) or 1.0
+            if current["y"] is not None and abs(y - current["y"]) > 1 and current["text"].strip():
+                lines.append((number, current["text"], current["size"]))
+                current["text"], current["size"] = "", 0.0
+            if text.strip():
+                current["y"] = y
+                current["size"] = max(current["size"], round(size * scale, 1))
+            current["text"] += text
+
+        try:
+            page.extract_text(visitor_text=visit)
+        except Exception:
+            continue
+        if current["text"].strip():
+            lines.append((number, current["text"], current["size"]))
+    weight: Counter = Counter()
+    for _, text, size in lines:
+        weight[size] += len(text.strip())
+    if not weight:
+        return []
+    body = weight.most_common(1)[0][0]
+    found = [(n, " ".join(t.translate(_LIGATURES).split()), size) for n, t, size in lines
+             if size >= body * 1.15 and 0 < len(t.strip()) <= 80 and any(c.isalpha() for c in t)
+             and not _PAGE_NUMBER.match(t.strip())]
+    sizes = sorted({size for _, _, size in found}, reverse=True)
+    return [_Entry(title, min(sizes.index(size) + 1, 3), n) for n, title, size in found]
+
+
 def _page_lines(reader, path: Path) -> list[list[str]]:
     pages = []
     for page in reader.pages:
@@ -167,9 +204,14 @@ def read(path: Path) -> SourceBook:
     warnings: list[str] = []
     if entries:
         entries.sort(key=lambda e: e.page)  # an outline out of page order still reads in order
+    else:
+        entries = _font_headings(reader)
+        if entries:
+            warnings.append(f"'{path}' has no outline (bookmarks): headings found from the font size")
+    if entries:
         sections = _sections(pages, entries)
     else:
-        warnings.append(f"'{path}' has no outline (bookmarks): ingested as one section per page")
+        warnings.append(f"'{path}' has no outline (bookmarks) nor larger headings: ingested as one section per page")
         sections = [Section(f"Page {n}", 1, (f"Page {n}",), f"# Page {n}\n\n{_clean(lines)}\n\n", 0, pages=(n, n))
                     for n, lines in enumerate(pages, 1) if _clean(lines)]
     try:
