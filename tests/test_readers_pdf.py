@@ -143,3 +143,22 @@ def test_no_outline_headings_come_from_the_font_size(tmp_path):
     assert [(s.heading_path, s.pages) for s in book.sections] == [
         (("Conditions",), (1, 1)), (("Conditions", "Chilled"), (1, 1)), (("Conditions", "Prone"), (2, 2))]
     assert "Speed." in book.sections[1].text and "Prone" not in book.sections[1].text
+
+
+def test_bold_runs_and_bullets_become_markdown(tmp_path):
+    pdf = canvas.Canvas(str(tmp_path / "bold.pdf"), pagesize=A5)
+    line = pdf.beginText(40, 560)  # one line, two fonts (as TeX sets a bold lead)
+    line.setFont("Helvetica-Bold", 10)
+    line.textOut("Sprinter:")
+    line.setFont("Helvetica", 10)
+    line.textOut(" you move two zones.")
+    pdf.drawText(line)
+    pdf.setFont("Symbol", 10)  # the bullet glyph, mapped to U+2022 in the text layer
+    pdf.drawString(40, 540, "\u2022")
+    pdf.setFont("Helvetica", 10)
+    pdf.drawString(48, 540, " Shield")
+    pdf.showPage()
+    pdf.save()
+    text = read_book(tmp_path / "bold.pdf").text
+    assert "**Sprinter:** you move two zones." in text
+    assert "- Shield" in text

@@ -107,15 +107,56 @@ def _font_headings(reader) -> list[_Entry]:
     return [_Entry(title, min(sizes.index(size) + 1, 3), n) for n, title, size in found]
 
 
+_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|\bbx|-bd", re.I)
+_BULLET = re.compile(r"^\s*[\u2022\u25e6\u2023\u2043\u25aa\u25cf\u00b7]\s*")
+_EMPTY_BOLD = re.compile(r"\*\*(\s*)\*\*")
+
+
+def _bold(font) -> bool:
+    try:
+        return bool(_BOLD_FONT.search(str(font.get("/BaseFont", "")))) if font else False
+    except Exception:
+        return False
+
+
+def _page_text(page) -> str:
+    """A page's text as pypdf lays it out, with runs set in a bold font marked ``**x**``."""
+    parts: list[str] = []
+
+    def visit(text, cm, tm, font, size):
+        if not text:
+            return
+        if not _bold(font) or not text.strip():
+            parts.append(text)
+            return
+        for n, piece in enumerate(text.split("\n")):
+            if n:
+                parts.append("\n")
+            core = piece.strip()
+            if core:
+                lead, tail = piece[:len(piece) - len(piece.lstrip())], piece[len(piece.rstrip()):]
+                parts.append(f"{lead}**{core}**{tail}")
+
+    page.extract_text(visitor_text=visit)
+    return _EMPTY_BOLD.sub(r"\1", "".join(parts))
+
+
 def _page_lines(reader, path: Path) -> list[list[str]]:
     pages = []
     for page in reader.pages:
         try:
-            text = page.extract_text() or ""
+            text = _page_text(page)
         except Exception:
             text = ""
         text = text.translate(_LIGATURES)
-        pages.append([line.rstrip() for line in text.splitlines()])
+        lines: list[str] = []
+        for line in text.splitlines():
+            line = _BULLET.sub("- ", line.rstrip())
+            if lines and lines[-1] == "-":  # a bullet set apart from its item's text
+                lines[-1] = "- " + line.strip()
+            else:
+                lines.append(line.rstrip() if line.strip() != "-" else "-")
+        pages.append(lines)
     if not any(line.strip() for lines in pages for line in lines):
         raise BadInput(f"'{path}' has no text layer (a scanned or image-only PDF): run OCR first, "
                        "e.g. ocrmypdf IN.pdf OUT.pdf, then ingest OUT.pdf")
@@ -125,7 +166,7 @@ def _page_lines(reader, path: Path) -> list[list[str]]:
 def _strip_running_lines(pages: list[list[str]]) -> list[list[str]]:
     """Drop page numbers, and first/last lines repeated (digits aside) on many pages."""
     def key(line: str) -> str:
-        return _DIGITS.sub("#", " ".join(line.split()).casefold())
+        return _DIGITS.sub("#", " ".join(line.replace("**", "").split()).casefold())
 
     edges: Counter = Counter()
     for lines in pages:
@@ -138,7 +179,8 @@ def _strip_running_lines(pages: list[list[str]]) -> list[list[str]]:
         content = [line for line in lines if line.strip()]
         head, tail = set(range(min(2, len(content)))), set(range(max(0, len(content) - 2), len(content)))
         kept = [line for i, line in enumerate(content)
-                if not ((i in head or i in tail) and (key(line) in running or _PAGE_NUMBER.match(line.strip())))]
+                if not ((i in head or i in tail) and (key(line) in running
+                                                     or _PAGE_NUMBER.match(line.replace("**", "").strip())))]
         out.append(kept)
     return out
 
@@ -155,7 +197,7 @@ def _clean(lines: list[str]) -> str:
 def _find_heading(lines: list[str], title: str, start: int) -> int | None:
     wanted = " ".join(title.split()).casefold()
     for i in range(start, len(lines)):
-        line = " ".join(lines[i].split()).casefold()
+        line = " ".join(lines[i].replace("**", "").split()).casefold()
         if line == wanted or (line.startswith(wanted) and len(line) <= len(wanted) + 8):
             return i
     return None
