@@ -37,24 +37,26 @@ points them at a defined entity, and relinking replaces them when that changes.
 from __future__ import annotations
 
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from sqlite_utils import Database
 
-from . import link_state
+from . import link_state, meta
 from .extract import KnownEntity
 from .extract.linker import LinkTarget, Linker, lowercase_terms, lowercase_word_counts, view_words
 from .extract.matchview import match_view
 from .normalize import normalize_name
 from .packs import DomainPack
-from .relations import derive as relations
-from .store import ensure_entity, get_meta, in_values, set_meta
+from .relations import edges as relations
+from .relations.ontology import Ontology
+from .store import delete_book_rows, ensure_entity, get_book, in_values
+from .vectors import forget_synced
 
 # crossbook_meta 'link_state': the version of the incremental state (link_state.py) the
 # index holds; any other value (an index made before m006) makes the next refresh a full one
 LINK_STATE_VERSION = "1"
-_SETTINGS = ("pack", "link", "relations", "ontology")
 
 
 def resolve_entities(db: Database, normalized: Iterable[str] | None = None) -> tuple[set[str], set[int]]:
@@ -229,7 +231,7 @@ def _resolution(db: Database, names: Iterable[str], without_book: str | None = N
 
 
 def _settings(db: Database) -> tuple:
-    return tuple(get_meta(db, key) for key in _SETTINGS)
+    return meta.derived_settings(db)
 
 
 def begin_change(db: Database, book: str | None) -> Change:
@@ -249,12 +251,12 @@ def refresh(
 
     Linking is an index-level switch (``--no-link`` with the openai extractor turns it off
     for the whole index, so every book is linked the same way). Relationships are derived
-    from the stored claims against the entities as they are now (index/relations/derive.py),
+    from the stored claims against the entities as they are now (index/relations/edges.py),
     before entity GC, and only ever point at entities that keep a mention, so GC never
     leaves a dangling edge; ``events`` receives ``relation.normalized`` for ``book``'s rows.
     """
     events = events or (lambda event: None)
-    if get_meta(db, "link_state") != LINK_STATE_VERSION or before.settings != _settings(db):
+    if meta.link_state_version(db) != LINK_STATE_VERSION or before.settings != _settings(db):
         refresh_all(db, pack, book, events, refiner)
         return
     names = set(before.names) | _book_names(db, book)
@@ -271,7 +273,7 @@ def refresh(
     terms_before, terms = link_state.stored_terms(db), link_state.shelf_terms(db)
     link_state.store_terms(db, terms)
     relinked: set[str] | None = set()
-    if get_meta(db, "link") != "0":
+    if meta.link_on(db):
         search = changes.names | _term_names(db, pack, terms ^ terms_before)
         relinked = link_state.chunks_naming(db, search) if search else set()
         if relinked is not None:
@@ -298,13 +300,13 @@ def refresh_all(db: Database, pack: DomainPack, book: str | None, events, refine
     link_state.update_targets(db, pack)
     terms = link_state.shelf_terms(db)
     link_state.store_terms(db, terms)
-    if get_meta(db, "link") == "0":
+    if not meta.link_on(db):
         db.execute("DELETE FROM entity_mentions WHERE source = 'linker'")
     else:
         relink_chunks(db, pack, None, terms)
     relations.refresh(db, events, book, refiner)
     gc_entities(db)
-    set_meta(db, "link_state", LINK_STATE_VERSION)
+    meta.set_link_state_version(db, LINK_STATE_VERSION)
 
 
 def _term_names(db: Database, pack: DomainPack, words: set[str]) -> set[str]:
@@ -336,7 +338,7 @@ def _chunks_mentioning(db: Database, entity_ids: set[int], keys: set[tuple[str, 
 def known_entities(db: Database, book: str, parents, pack, limit: int = 40) -> dict:
     """For each parent chunk: entities defined in *other* books whose names occur in it
     (the corpus linker's matching), at most ``limit``, sorted by name then type."""
-    if get_meta(db, "link_state") == LINK_STATE_VERSION:
+    if meta.link_state_version(db) == LINK_STATE_VERSION:
         words = {w for parent in parents for w in view_words(match_view(parent.text).text).split()}
         linker = Linker(link_state.candidate_targets(db, words), _cues(pack), link_state.stored_terms(db))
     else:  # an index made before m006: until its next write
@@ -359,14 +361,63 @@ def known_entities(db: Database, book: str, parents, pack, limit: int = 40) -> d
     return out
 
 
-def refresh_vocabulary(db: Database, ontology) -> bool:
-    """When the index's relation vocabulary differs from ``ontology``: store it and re-derive
-    the relationships (nothing else changes). Returns whether it did."""
-    if relations.index_ontology_json(db) == ontology.to_json():
+def refresh_vocabulary(db: Database, ontology: Ontology) -> bool:
+    """When the index's relation vocabulary differs from ``ontology`` (an unchanged book
+    ingested with another ontology): store it and re-derive the relationships (nothing else
+    changes). Returns whether it did."""
+    if meta.ontology_json(db) == ontology.to_json():
         return False
     relations.set_index_ontology(db, ontology)
     relations.refresh_relationships(db)
     return True
+
+
+def refresh_reviewed(db: Database, chunk_id: str) -> dict:
+    """After a review decision on a relationship of ``chunk_id`` (relation_reviews holds it):
+    re-derive that chunk's relationships, the only rows a decision, keyed by a fingerprint
+    that names its chunk, can change. Returns refresh_relationships' counts."""
+    return relations.refresh_relationships(db, chunks={chunk_id})
+
+
+@dataclass(frozen=True)
+class IndexSettings:
+    """The settings derived state is a function of, as an ingest stores them."""
+
+    pack: DomainPack
+    link: bool
+    relations: str
+    ontology: Ontology
+
+
+def _store_settings(db: Database, settings: IndexSettings) -> None:
+    meta.set_pack_text(db, settings.pack.text)
+    relations.set_index_ontology(db, settings.ontology)
+    meta.set_link_on(db, settings.link)
+    meta.set_relations_mode(db, settings.relations)
+
+
+@contextmanager
+def change(db: Database, book: str, pack: DomainPack, *, settings: IndexSettings | None = None,
+           events=None, refiner=None) -> Iterator[Change]:
+    """The one way a book's rows change, inside the caller's ``db.atomic()``: notes what
+    ``book`` holds (``begin_change``), deletes its rows and its vectors' synced notes, lets
+    the block store its new rows (or none: a delete), stores ``settings`` when given, then
+    refreshes the derived state (``refresh``; a full one when a setting changed). Yields the
+    ``Change``. An exception in the block skips the refresh (the transaction rolls back)."""
+    before = begin_change(db, book)
+    delete_book_rows(db, book)
+    forget_synced(db, book)  # the book's vectors are synced again after the commit
+    yield before
+    if settings is not None:
+        _store_settings(db, settings)
+    stored = book if get_book(db, book) is not None else None
+    refresh(db, pack, before, stored, events=events, refiner=refiner)
+
+
+def remove(db: Database, book: str, pack: DomainPack, refiner=None) -> None:
+    """``change`` that stores nothing: the book goes, with what was derived from it."""
+    with change(db, book, pack, refiner=refiner):
+        pass
 
 
 def store_book_claims(db: Database, book: str, claims: dict, dropped) -> int:

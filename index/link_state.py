@@ -27,6 +27,7 @@ from typing import Iterable
 
 from sqlite_utils import Database
 
+from . import meta
 from .extract.linker import LinkTarget, lowercase_terms, lowercase_word_counts, name_words, plural
 from .normalize import normalize_name
 from .packs import DomainPack
@@ -102,9 +103,7 @@ def subtract_words(db: Database, counts: dict[str, int], total: int) -> None:
 
 
 def _add_total(db: Database, delta: int) -> None:
-    db.execute(
-        "INSERT INTO crossbook_meta (key, value) VALUES ('lowercase_words', ?)"
-        " ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + ?", [str(delta), delta])
+    meta.add_lowercase_words(db, delta)
 
 
 def rebuild_shelf_words(db: Database) -> None:
@@ -120,8 +119,7 @@ def rebuild_shelf_words(db: Database) -> None:
         totals.update(json.loads(counts))
         total += book_total
     db.conn.executemany("INSERT INTO shelf_words (word, count) VALUES (?, ?)", totals.items())
-    db.execute("INSERT INTO crossbook_meta (key, value) VALUES ('lowercase_words', ?)"
-               " ON CONFLICT(key) DO UPDATE SET value = excluded.value", [str(total)])
+    meta.set_lowercase_words(db, total)
 
 
 def shelf_terms(db: Database) -> set[str]:
@@ -130,8 +128,7 @@ def shelf_terms(db: Database) -> set[str]:
     single = {row[0] for row in db.execute("SELECT DISTINCT normalized FROM link_targets") if row[0].isalpha()}
     if not single:
         return set()
-    row = db.execute("SELECT value FROM crossbook_meta WHERE key = 'lowercase_words'").fetchone()
-    total = int(row[0]) if row else 0
+    total = meta.lowercase_words(db)
     words = single | {plural(w) for w in single}
     condition, params = in_values("word", words)
     counts = Counter(dict(db.execute(f"SELECT word, count FROM shelf_words WHERE {condition}", params).fetchall()))
@@ -139,13 +136,11 @@ def shelf_terms(db: Database) -> set[str]:
 
 
 def stored_terms(db: Database) -> set[str]:
-    row = db.execute("SELECT value FROM crossbook_meta WHERE key = 'link_terms'").fetchone()
-    return set(json.loads(row[0])) if row else set()
+    return meta.link_terms(db)
 
 
 def store_terms(db: Database, terms: set[str]) -> None:
-    db.execute("INSERT INTO crossbook_meta (key, value) VALUES ('link_terms', ?)"
-               " ON CONFLICT(key) DO UPDATE SET value = excluded.value", [json.dumps(sorted(terms))])
+    meta.set_link_terms(db, terms)
 
 
 # -- link targets -------------------------------------------------------------------------------

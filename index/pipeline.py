@@ -16,7 +16,7 @@ from typing import Callable
 
 from sqlite_utils import Database
 
-from . import derived, llm_cache, preload, store
+from . import derived, llm_cache, meta, preload, store
 from .books import find_books
 from .chunking import parent_chunks
 from .readers import SourceBook, read_book
@@ -32,9 +32,8 @@ from .identity import (
 )
 from .models import IngestResult
 from .packs import DomainPack, load_pack
-from .relations import derive as relations
+from .relations import edges as relations
 from .relations.ontology import Ontology, ontology_for
-from .vectors import forget_synced
 
 WarnFn = Callable[[str], None]
 EventFn = Callable[[dict], None]
@@ -226,6 +225,8 @@ def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
     relations.load_parser(mode)  # seconds: before the write transaction, not inside it
     job.progress("write", 0, 1)
     job.events({"event": "phase.start", "phase": "write", "book": title})
+    index_settings = derived.IndexSettings(
+        pack, settings.link or job.extractor.name == "rules", mode, job.ontology)
     with db.atomic():
         # now, not when planned: an earlier book of this run may have taken the old title
         previous_title = renamed_from(db, source, title)
@@ -233,33 +234,23 @@ def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
         if previous_title is not None:
             result.status = "updated"
             # the old title goes as a delete-book would, then the book comes as a new one
-            gone = derived.begin_change(db, previous_title)
-            store.delete_book_rows(db, previous_title)
-            forget_synced(db, previous_title)
-            derived.refresh(db, pack, gone, None, refiner=job.refiner)
-        before = derived.begin_change(db, title)
-        store.delete_book_rows(db, title)
-        forget_synced(db, title)  # the book's vectors are synced again after this commit
-        store.insert_book(
-            db, title=title, path=source, source=source, sha256=book.sha256,
-            extractor=job.extractor_label, pack=pack.label, model=job.extractor.model, fmt=book.format,
-            drop_reasons=dict(dropped), parents=parents, children=children,
-        )
-        store.set_book_partial(db, title, result.partial)
-        llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items()
-                                         if k not in {f.chunk_id for f in run.failed}})
-        store.insert_mentions(db, title, kept)
-        result.situating_contexts = store.insert_situating_contexts(
-            db, {p.id: e.situating_context for p, e in zip(parents, run.chunks) if e is not None and e.situating_context})
-        result.relation_claims = derived.store_book_claims(db, title, claims, dropped_relations)
-        store.set_index_pack(db, pack.text)
-        relations.set_index_ontology(db, job.ontology)
-        # the rules extractor finds references only through the linker: it is always on there
-        store.set_meta(db, "link", "1" if settings.link or job.extractor.name == "rules" else "0")
-        store.set_meta(db, "relations", mode)
-        job.events({"event": "phase.start", "phase": "relation_normalize", "book": title})
+            derived.remove(db, previous_title, pack, refiner=job.refiner)
         refine_calls = job.refiner.calls if job.refiner is not None else 0
-        derived.refresh(db, pack, before, title, events=job.events, refiner=job.refiner)
+        # the rules extractor finds references only through the linker: it is always on there
+        with derived.change(db, title, pack, settings=index_settings, events=job.events, refiner=job.refiner):
+            store.insert_book(
+                db, title=title, path=source, source=source, sha256=book.sha256,
+                extractor=job.extractor_label, pack=pack.label, model=job.extractor.model, fmt=book.format,
+                drop_reasons=dict(dropped), parents=parents, children=children,
+            )
+            store.set_book_partial(db, title, result.partial)
+            llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items()
+                                             if k not in {f.chunk_id for f in run.failed}})
+            store.insert_mentions(db, title, kept)
+            result.situating_contexts = store.insert_situating_contexts(
+                db, {p.id: e.situating_context for p, e in zip(parents, run.chunks) if e is not None and e.situating_context})
+            result.relation_claims = derived.store_book_claims(db, title, claims, dropped_relations)
+            job.events({"event": "phase.start", "phase": "relation_normalize", "book": title})
         if job.refiner is not None:
             result.refine_calls = job.refiner.calls - refine_calls
         pending = derived.pending_warnings(db, title)
@@ -372,7 +363,7 @@ def ingest_all(job: Ingest, books: list[tuple[SourceBook, str]],
 
 def index_refiner(db: Database, settings: Settings):
     """The refiner an index built in 'refine' mode needs to re-derive (delete-book), else None."""
-    if store.get_meta(db, "relations") != "refine":
+    if meta.relations_mode(db) != "refine":
         return None
     return get_refiner(settings, relations.index_ontology(db), cache=db)
 
@@ -389,10 +380,7 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
     with db.atomic():
         entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
-        before = derived.begin_change(db, title)
-        store.delete_book_rows(db, title)
-        forget_synced(db, title)
-        derived.refresh(db, pack, before, None, refiner=refiner)
+        derived.remove(db, title, pack, refiner=refiner)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_after = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
     if vectors is not None:

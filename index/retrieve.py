@@ -40,7 +40,7 @@ from sqlite_utils import Database
 
 from . import bridge
 from . import entity_graph as graph
-from . import store
+from . import meta
 from .errors import BadInput
 from .models import page_range
 from .normalize import normalize_name, normalized_tokens, normalized_words
@@ -518,7 +518,7 @@ def _parsed_pack(text: str) -> DomainPack:
 def _index_pack(db: Database) -> DomainPack | None:
     """The index's pack, parsed once per process for each pack text (a query's budget is
     a few milliseconds)."""
-    text = store.get_meta(db, "pack")
+    text = meta.pack_text(db)
     return _parsed_pack(text) if text else None
 
 

@@ -16,6 +16,7 @@ from typing import Iterable
 
 from sqlite_utils import Database
 
+from . import meta
 from .models import ChildChunk, ParentChunk, RawMention
 from .normalize import normalize_name
 from .packs import DomainPack, parse_pack
@@ -150,13 +151,10 @@ def insert_mentions(db: Database, book: str, by_chunk: dict[str, list[RawMention
 
 # -- the index's pack -------------------------------------------------------------------------
 
-def set_index_pack(db: Database, pack_text: str) -> None:
-    set_meta(db, "pack", pack_text)
-
-
 def index_pack(db: Database) -> DomainPack | None:
-    row = db.execute("SELECT value FROM crossbook_meta WHERE key = 'pack'").fetchone()
-    return parse_pack(row[0], "stored in the index") if row else None
+    """The pack the index was built with (None for an empty index)."""
+    text = meta.pack_text(db)
+    return parse_pack(text, "stored in the index") if text else None
 
 
 def partial_books(db: Database) -> dict[str, int]:
@@ -173,16 +171,13 @@ def set_book_partial(db: Database, title: str, missing_chunks: int) -> None:
 # -- index metadata ---------------------------------------------------------------------------
 
 def set_meta(db: Database, key: str, value: str) -> None:
-    db.execute(
-        "INSERT INTO crossbook_meta (key, value) VALUES (?, ?)"
-        " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-        [key, value],
-    )
+    """A note of the vector store's (its own keys, index/vectors.py); the index's settings
+    have typed accessors in index/meta.py."""
+    meta.put(db, key, value)
 
 
 def get_meta(db: Database, key: str) -> str | None:
-    row = db.execute("SELECT value FROM crossbook_meta WHERE key = ?", [key]).fetchone()
-    return row[0] if row else None
+    return meta.get(db, key)
 
 
 # -- LLM response cache -----------------------------------------------------------------------

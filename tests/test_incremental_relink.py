@@ -14,7 +14,7 @@ from index.config import Settings
 from index.db import open_db
 from index.pipeline import Ingest, delete_book, ingest_paths
 from index.store import set_meta
-from index.relations import derive
+from index.relations import edges as derive
 from tests.helpers import relationship_rows, render_book, snapshot, write
 from tests.test_relations_offline import FakeChunkEntity, FakeSVO
 

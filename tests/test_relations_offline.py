@@ -10,7 +10,7 @@ from index.config import Settings
 from index.db import open_db
 from index.models import RawRelation
 from index.pipeline import Ingest, delete_book, ingest_paths
-from index.relations import derive
+from index.relations import edges as derive
 from index.relations.query import list_relationships
 from tests.helpers import BOOK_A, BOOK_B, write
 

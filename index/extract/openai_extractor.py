@@ -122,7 +122,7 @@ class OpenAIExtractor:
         self.max_retries = settings.max_retries
         self.sleep = sleep
         self._secret = settings.api_key
-        from ..relations.derive import effective_mode
+        from ..relations.edges import effective_mode
         from ..relations.ontology import ontology_for
 
         # relations mode 'llm': the same single request also asks for relationships

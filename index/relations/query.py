@@ -2,7 +2,7 @@
 
 Review is human-in-the-loop (seed 000): a suggested relationship is accepted, rejected or
 adjusted (another type, or the other direction). The decision is stored by fingerprint
-(see derive.py) and the relationships are re-derived at once, so the decision shows now
+(see edges.py) and the relationships of its chunk are re-derived at once, so the decision shows now
 and after any later re-derivation of the same relationship.
 """
 
@@ -17,7 +17,8 @@ from sqlite_utils import Database
 
 from ..errors import BadInput, CrossbookError
 from ..store import now_iso
-from .derive import index_ontology, refresh_relationships
+from ..derived import refresh_reviewed
+from .edges import index_ontology
 from .normalize import normalize_type, orient
 
 STATUSES = ("ready", "invalid", "pending_entities")
@@ -135,7 +136,7 @@ def review(
             " relation_type = excluded.relation_type, flipped = excluded.flipped, decided_at = excluded.decided_at",
             [row["fingerprint"], DECISIONS[action], stored_type, int(flipped), now_iso()],
         )
-        refresh_relationships(db)
+        refresh_reviewed(db, row["chunk_id"])  # a decision changes its own chunk's rows only
     rows = list(db.query(ROW_SQL + " WHERE r.fingerprint = ? ORDER BY r.id", [row["fingerprint"]]))
     return _row(rows[0]) if rows else {**row, "review_state": DECISIONS[action]}
 

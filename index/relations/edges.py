@@ -44,6 +44,7 @@ from typing import Callable
 
 from sqlite_utils import Database
 
+from .. import meta
 from ..extract.verify import ChunkText
 from ..models import ChunkExtraction, RawRelation
 from ..normalize import collapse_whitespace, normalize_name
@@ -78,15 +79,12 @@ def effective_mode(relations: str, extractor_name: str) -> str:
 # -- the index's ontology ---------------------------------------------------------------------
 
 def set_index_ontology(db: Database, ontology: Ontology) -> None:
-    """Store the merged ontology (source documents in crossbook_meta, types in relation_types)."""
+    """Store the merged ontology (source documents in crossbook_meta, types in relation_types);
+    index/derived.py calls it when the index's settings change."""
     text = ontology.to_json()
-    row = db.execute("SELECT value FROM crossbook_meta WHERE key = 'ontology'").fetchone()
-    if row and row[0] == text:
+    if meta.ontology_json(db) == text:
         return
-    db.execute(
-        "INSERT INTO crossbook_meta (key, value) VALUES ('ontology', ?)"
-        " ON CONFLICT(key) DO UPDATE SET value = excluded.value", [text],
-    )
+    meta.set_ontology_json(db, text)
     db.execute("DELETE FROM relation_types")
     db.conn.executemany(
         "INSERT INTO relation_types (name, mirror, symmetric, canonical, semantics) VALUES (?, ?, ?, ?, ?)",
@@ -96,13 +94,12 @@ def set_index_ontology(db: Database, ontology: Ontology) -> None:
 
 def index_ontology(db: Database) -> Ontology:
     """The ontology stored in the index (the default packs for an index that has none)."""
-    row = db.execute("SELECT value FROM crossbook_meta WHERE key = 'ontology'").fetchone()
-    return ontology_from_json(row[0]) if row else load_ontology(DEFAULT_PACKS)
+    text = meta.ontology_json(db)
+    return ontology_from_json(text) if text else load_ontology(DEFAULT_PACKS)
 
 
 def index_ontology_json(db: Database) -> str | None:
-    row = db.execute("SELECT value FROM crossbook_meta WHERE key = 'ontology'").fetchone()
-    return row[0] if row else None
+    return meta.ontology_json(db)
 
 
 # -- phase A': claims from one chunk's extraction (pure) --------------------------------------
@@ -548,7 +545,7 @@ def refresh(
     """The derived relationship state: offline claims (in 'spacy' and 'refine' modes; refined
     by ``refiner`` in 'refine' mode), then the rows; of every chunk, or of ``chunks`` and of
     the chunks whose claims name one of the normalized ``names`` (index/derived.py)."""
-    mode = (db.execute("SELECT value FROM crossbook_meta WHERE key = 'relations'").fetchone() or ["off"])[0]
+    mode = meta.relations_mode(db)
     refresh_svo_claims(db, mode, events, refiner, chunks)
     if chunks is not None and names:
         source, params = in_values("source_normalized", names)
