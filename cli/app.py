@@ -231,7 +231,7 @@ def _check_extractor(settings: Settings, dry_run: bool = False) -> None:
     from index.errors import ConfigError
 
     from index.config import require_model_endpoint
-    from index.relations.edges import effective_mode
+    from index.config import effective_mode
     from index.relations.ontology import load_ontology
 
     # settings that would otherwise fail after the index directory was created; a dry run

@@ -39,7 +39,7 @@ def _pack(value: str) -> None:
 
 
 def _relations(value: str) -> None:
-    from index.relations.edges import effective_mode
+    from index.config import effective_mode
 
     effective_mode(value, "rules")
 

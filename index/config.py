@@ -146,3 +146,16 @@ def require_model_endpoint(settings: Settings, what: str, instead: str) -> None:
     ``instead`` the way out ("use --extractor rules")."""
     if not settings.api_key and not settings.base_url:
         raise ConfigError(f"{what} needs OPENAI_API_KEY (export it, give --base-url, or {instead})")
+
+
+RELATION_MODES = ("auto", "llm", "spacy", "refine", "off")
+
+
+def effective_mode(relations: str, extractor_name: str) -> str:
+    """'llm', 'spacy', 'refine' (spacy candidates confirmed by a model) or 'off' (auto: llm
+    with a model extractor, spacy with rules)."""
+    if relations not in RELATION_MODES:
+        raise ConfigError(f"unknown relations mode '{relations}' (choose one of: {', '.join(RELATION_MODES)})")
+    if relations == "auto":
+        return "spacy" if extractor_name == "rules" else "llm"
+    return relations

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections import defaultdict
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator, TypeVar
 
 from sqlite_utils import Database
 
@@ -57,6 +57,7 @@ from .vectors import forget_synced
 # crossbook_meta 'link_state': the version of the incremental state (link_state.py) the
 # index holds; any other value (an index made before m006) makes the next refresh a full one
 LINK_STATE_VERSION = "1"
+T = TypeVar("T")
 
 
 def resolve_entities(db: Database, normalized: Iterable[str] | None = None) -> tuple[set[str], set[int]]:
@@ -430,3 +431,42 @@ def store_book_claims(db: Database, book: str, claims: dict, dropped) -> int:
 def pending_warnings(db: Database, book: str) -> list[str]:
     """Seed 001's warning for each claim of ``book`` whose endpoint the index cannot resolve."""
     return [relations.skip_warning(claim) for claim in relations.pending_claims(db, book)]
+
+
+class _RefinementsMissing(Exception):
+    """Rolls back a write whose refresh needed model answers the cache did not hold."""
+
+
+def write_refined(db: Database, refiner, write: Callable[[Callable[[dict], None]], T],
+                  events: Callable[[dict], None]) -> T:
+    """Run ``write(emit)`` in one ``db.atomic()`` with no model call inside it. Without a
+    ``refiner`` it is just that. With one, the write runs with the refiner answering from its
+    cache only; when the refresh needed refinements the cache lacks, the write is rolled
+    back, the missing ones are asked for with no transaction open, and the write runs again
+    (it then finds them all in the cache, but for chunks the model gave no valid answer: those
+    keep their offline candidates, as a model failure always did). ``emit`` holds the write's
+    events until its transaction commits, so a rolled-back try tells nothing."""
+    if refiner is None:
+        with db.atomic():
+            return write(events)
+    refiner.cache_only = True
+    try:
+        for last in (False, True):
+            held: list[dict] = []
+            try:
+                with db.atomic():
+                    out = write(held.append)
+                    if refiner.missed and not last:
+                        raise _RefinementsMissing
+                    refiner.missed.clear()
+            except _RefinementsMissing:
+                refiner.cache_only = False
+                refiner.ask_missed()
+                refiner.cache_only = True
+                continue
+            for event in held:
+                events(event)
+            return out
+    finally:
+        refiner.cache_only = False
+        refiner.missed.clear()

@@ -21,9 +21,9 @@ from .books import find_books
 from .chunking import parent_chunks
 from .readers import SourceBook, read_book
 from .embed import child_splitter
-from .config import Settings
+from .config import Settings, effective_mode
 from .errors import BadInput, BookNotFound, ChunksFailed, ConfigError, CrossbookError
-from .extract import Extractor, ProgressFn, get_extractor, get_refiner, no_progress
+from .extract import Extractor, ProgressFn, get_extractor, no_progress
 from .extract.marks import NoteMarks
 from .extract.verify import ChunkText
 from .identity import (
@@ -77,19 +77,24 @@ class Ingest:
                           "every book is relinked with it (leave out --pack to keep the index's)")
         self.ontology = ontology_for(self.settings, self.pack)
         if self.extractor is None:
-            self.extractor = get_extractor(self.settings, self.pack, cache=self.db)
+            # relations mode 'llm': the extractor's one request per chunk also asks for relationships
+            llm = effective_mode(self.settings.relations, self.settings.extractor) == "llm"
+            self.extractor = get_extractor(self.settings, self.pack, cache=self.db,
+                                           ontology=self.ontology if llm else None)
         if hasattr(self.extractor, "on_retry"):
             self.extractor.on_retry = self.warn  # a dead endpoint is not retried in silence
         if hasattr(self.extractor, "before_requests"):  # no first import while its threads run
             self.extractor.before_requests = lambda: preload.before_requests(self.vectors, self.relations_mode)
         if self.refiner is None and self.relations_mode == "refine":
+            from .relations.refiner import get_refiner  # noqa: PLC0415 - imports openai
+
             self.refiner = get_refiner(self.settings, self.ontology, cache=self.db)
 
     @property
     def relations_mode(self) -> str:
         """'llm' (the extractor's relationships), 'spacy' (offline, derived), 'refine' (offline
         candidates confirmed by a model) or 'off'."""
-        return relations.effective_mode(self.settings.relations, self.extractor.name)
+        return effective_mode(self.settings.relations, self.extractor.name)
 
     @property
     def extractor_label(self) -> str:
@@ -227,7 +232,9 @@ def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
     job.events({"event": "phase.start", "phase": "write", "book": title})
     index_settings = derived.IndexSettings(
         pack, settings.link or job.extractor.name == "rules", mode, job.ontology)
-    with db.atomic():
+    refine_calls = job.refiner.calls if job.refiner is not None else 0
+
+    def write(emit):
         # now, not when planned: an earlier book of this run may have taken the old title
         previous_title = renamed_from(db, source, title)
         result.renamed_from = previous_title
@@ -235,9 +242,8 @@ def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
             result.status = "updated"
             # the old title goes as a delete-book would, then the book comes as a new one
             derived.remove(db, previous_title, pack, refiner=job.refiner)
-        refine_calls = job.refiner.calls if job.refiner is not None else 0
         # the rules extractor finds references only through the linker: it is always on there
-        with derived.change(db, title, pack, settings=index_settings, events=job.events, refiner=job.refiner):
+        with derived.change(db, title, pack, settings=index_settings, events=emit, refiner=job.refiner):
             store.insert_book(
                 db, title=title, path=source, source=source, sha256=book.sha256,
                 extractor=job.extractor_label, pack=pack.label, model=job.extractor.model, fmt=book.format,
@@ -250,16 +256,19 @@ def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
             result.situating_contexts = store.insert_situating_contexts(
                 db, {p.id: e.situating_context for p, e in zip(parents, run.chunks) if e is not None and e.situating_context})
             result.relation_claims = derived.store_book_claims(db, title, claims, dropped_relations)
-            job.events({"event": "phase.start", "phase": "relation_normalize", "book": title})
-        if job.refiner is not None:
-            result.refine_calls = job.refiner.calls - refine_calls
+            emit({"event": "phase.start", "phase": "relation_normalize", "book": title})
         pending = derived.pending_warnings(db, title)
         # counted like `crossbook books`: the book's mentions after linking, references included
         result.mentions = db.execute("SELECT count(*) FROM entity_mentions WHERE book = ?", [title]).fetchone()[0]
         result.relationships = db.execute(
             "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
-        job.events({"event": "phase.done", "phase": "relation_normalize", "book": title,
-                    "relationships": result.relationships, "pending": len(pending)})
+        emit({"event": "phase.done", "phase": "relation_normalize", "book": title,
+              "relationships": result.relationships, "pending": len(pending)})
+        return previous_title, pending
+
+    previous_title, pending = derived.write_refined(db, job.refiner, write, job.events)
+    if job.refiner is not None:
+        result.refine_calls = job.refiner.calls - refine_calls
     job.events({"event": "phase.done", "phase": "write", "book": title})
     for warning in pending:  # seed 001: a relationship whose endpoint is not found is named
         job.warn(warning)
@@ -365,6 +374,8 @@ def index_refiner(db: Database, settings: Settings):
     """The refiner an index built in 'refine' mode needs to re-derive (delete-book), else None."""
     if meta.relations_mode(db) != "refine":
         return None
+    from .relations.refiner import get_refiner  # noqa: PLC0415 - imports openai
+
     return get_refiner(settings, relations.index_ontology(db), cache=db)
 
 
@@ -377,16 +388,20 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
     pack = store.index_pack(db) or load_pack("generic")
     if vectors is not None:
         vectors.open()  # a Chroma that refuses fails the delete before SQLite is written
-    with db.atomic():
+
+    def write(emit) -> tuple[int, int]:
         entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
         derived.remove(db, title, pack, refiner=refiner)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_after = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
+        return entities_before - entities_after, relationships_before - relationships_after
+
+    entities_removed, relationships_removed = derived.write_refined(db, refiner, write, _no_event)
     if vectors is not None:
         vectors.delete_book(title)
-    return {"title": title, "deleted": True, "entities_removed": entities_before - entities_after,
-            "relationships_removed": relationships_before - relationships_after}
+    return {"title": title, "deleted": True, "entities_removed": entities_removed,
+            "relationships_removed": relationships_removed}
 
 
 # -- rebuild from a manifest ------------------------------------------------------------------

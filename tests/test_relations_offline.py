@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from index.config import Settings
+from index.config import Settings, effective_mode
 from index.db import open_db
 from index.models import RawRelation
 from index.pipeline import Ingest, delete_book, ingest_paths
@@ -106,9 +106,9 @@ def test_spacy_claims_go_when_relations_are_off_or_svo_is_missing(tmp_path, fake
 
 
 def test_relations_mode_auto_and_unknown():
-    assert derive.effective_mode("auto", "rules") == "spacy"
-    assert derive.effective_mode("auto", "openai") == "llm"
-    assert derive.effective_mode("off", "openai") == "off"
+    assert effective_mode("auto", "rules") == "spacy"
+    assert effective_mode("auto", "openai") == "llm"
+    assert effective_mode("off", "openai") == "off"
     from index.errors import ConfigError
     with pytest.raises(ConfigError, match="unknown relations mode 'graph'"):
-        derive.effective_mode("graph", "rules")
+        effective_mode("graph", "rules")

@@ -55,25 +55,12 @@ from .normalize import INVALID, orient, normalize_type, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
 
 EventFn = Callable[[dict], None]
-RELATION_MODES = ("auto", "llm", "spacy", "refine", "off")
 POLARITIES = ("asserted", "denied", "uncertain")
 SKIP_WARNING = "Skipping relationship {type} from {source} to {target}: One or both entities not found."
 
 
 def _no_event(event: dict) -> None:
     pass
-
-
-def effective_mode(relations: str, extractor_name: str) -> str:
-    """'llm', 'spacy', 'refine' (spacy candidates confirmed by a model) or 'off' (auto: llm
-    with a model extractor, spacy with rules)."""
-    from ..errors import ConfigError
-
-    if relations not in RELATION_MODES:
-        raise ConfigError(f"unknown relations mode '{relations}' (choose one of: {', '.join(RELATION_MODES)})")
-    if relations == "auto":
-        return "spacy" if extractor_name == "rules" else "llm"
-    return relations
 
 
 # -- the index's ontology ---------------------------------------------------------------------
