@@ -51,7 +51,8 @@ from index.config import load_settings  # noqa: E402
 from index.db import open_db  # noqa: E402
 from index.errors import CrossbookError  # noqa: E402
 from index.normalize import normalize_name  # noqa: E402
-from index.pipeline import Ingest, ingest_paths, read_manifest, rebuild  # noqa: E402
+from index.manifest import read_manifest, rebuild  # noqa: E402
+from index.pipeline import Ingest, ingest_paths  # noqa: E402
 from tests.gold import score_index  # noqa: E402
 
 SAMPLE = ROOT / "sample_corpus"

@@ -24,7 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from index.config import load_settings  # noqa: E402
 from index.db import open_db  # noqa: E402
-from index.pipeline import Ingest, rebuild  # noqa: E402
+from index.manifest import rebuild  # noqa: E402
+from index.pipeline import Ingest  # noqa: E402
 from index.relations import svo  # noqa: E402
 
 from bench.scoring import prf  # noqa: E402

@@ -34,7 +34,8 @@ from bench.shelves import ingest_ironsworn  # noqa: E402
 from index.config import load_settings  # noqa: E402
 from index.db import open_db  # noqa: E402
 from index.errors import CrossbookError  # noqa: E402
-from index.pipeline import Ingest, ingest_paths, rebuild  # noqa: E402
+from index.manifest import rebuild  # noqa: E402
+from index.pipeline import Ingest, ingest_paths  # noqa: E402
 
 SAMPLE = ROOT / "sample_corpus"
 LABELS = ROOT / "bench" / "hand_labels"

@@ -521,7 +521,8 @@ def rebuild(
     """Reconcile the index with a manifest: add, update, delete, skip unchanged books."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.pipeline import Ingest, read_manifest, rebuild as run_rebuild
+        from index.manifest import read_manifest, rebuild as run_rebuild
+        from index.pipeline import Ingest
 
         entries = read_manifest(manifest)
         count = len(entries)

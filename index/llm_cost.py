@@ -26,7 +26,8 @@ from .config import Settings
 from .db import open_for_planning
 from .errors import BudgetExceeded, ConfigError
 from .extract.prompt import PROMPT_VERSION
-from .pipeline import Ingest, ManifestBook, plan_book, read_manifest_books
+from .manifest import ManifestBook, read_manifest_books
+from .pipeline import Ingest, plan_book
 from .tokens import count_tokens
 
 MESSAGE_FRAMING_TOKENS = 4   # per chat message (role, separators)

@@ -1,4 +1,4 @@
-"""Orchestration: ingest_books(), delete_book(), rebuild(). Each book is one transaction.
+"""Orchestration: ingest_books(), delete_book() (rebuild() is index/manifest.py). Each book is one transaction.
 
 Ingest does all slow, fallible work (reading, chunking, the extractor's calls) before it
 opens the write transaction, so an LLM error or Ctrl-C leaves the previous version of the
@@ -8,7 +8,6 @@ re-derives entities and linker references, then garbage-collects entities.
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,12 +21,12 @@ from .chunking import parent_chunks
 from .readers import SourceBook, read_book
 from .embed import child_splitter
 from .config import Settings, effective_mode
-from .errors import BadInput, BookNotFound, ChunksFailed, ConfigError, CrossbookError
-from .extract import Extractor, ProgressFn, get_extractor, no_progress
+from .errors import BadInput, BookNotFound, ChunksFailed, CrossbookError
+from .extract import ExtractionRun, Extractor, ProgressFn, get_extractor, no_progress
 from .extract.marks import NoteMarks
 from .extract.verify import ChunkText
 from .identity import (
-    INGEST_RETITLE, MANIFEST_RETITLE, check_titles_free, check_unique_titles, ingest_may_take, renamed_from,
+    INGEST_RETITLE, check_titles_free, check_unique_titles, ingest_may_take, renamed_from,
     source_of,
 )
 from .models import IngestResult
@@ -172,121 +171,198 @@ def plan_book(job: Ingest, book: SourceBook, title: str, force: bool = False) ->
 def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
                 plan: BookPlan | None = None) -> IngestResult:
     """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError.
-    ``plan``: the book as ``plan_book`` left it, its requests possibly under way."""
-    db, settings, pack = job.db, job.settings, job.pack
-    source = source_of(book.path)
+    ``plan``: the book as ``plan_book`` left it, its requests possibly under way.
+
+    The stages: plan (``plan_book``: read the index, decide, chunk), extract and verify
+    (``extract_book``: every model call), write (``write_book``: one transaction), then
+    the vectors (``sync_vectors``). A reader's book (index/readers) comes in before plan."""
     job.events({"event": "book.start", "book": title, "path": str(book.path)})
     plan = plan or plan_book(job, book, title, force)
-    result, sections, parents, known = plan.result, plan.sections, plan.parents, plan.known
     if plan.unchanged:
-        with db.atomic():  # a new relation vocabulary re-derives the relationships, nothing else
-            if store.get_book(db, title)["source"] != source:  # the file moved (or predates sources)
-                store.set_book_source(db, title, source, source)
-            derived.refresh_vocabulary(db, job.ontology)
-        if job.vectors is not None:
-            job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
-        return result
+        keep_unchanged(job, plan, title)
+        return plan.result
     if job.vectors is not None:
         job.vectors.open()  # a Chroma that refuses fails the book before SQLite is written
-    split_children = child_splitter(settings.child_tokens, getattr(job.vectors, "embedder", None),
+    extracted = extract_book(job, plan, title)
+    written = write_book(job, plan, extracted, title)
+    sync_vectors(job, title, extracted.children, written.previous_title)
+    return _summed(plan, extracted, written)
+
+
+def keep_unchanged(job: Ingest, plan: BookPlan, title: str) -> None:
+    """An unchanged book: note where its file is now, re-derive the relationships when the
+    relation vocabulary changed (nothing else), and repair its vectors if a crash left them behind."""
+    db, source = job.db, source_of(plan.book.path)
+    with db.atomic():
+        if store.get_book(db, title)["source"] != source:  # the file moved (or predates sources)
+            store.set_book_source(db, title, source, source)
+        derived.refresh_vocabulary(db, job.ontology)
+    if job.vectors is not None:
+        job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
+
+
+@dataclass
+class ExtractedBook:
+    """A book's extraction, verified against its text: what ``write_book`` stores."""
+
+    run: ExtractionRun
+    children: list
+    kept: dict = field(default_factory=dict)
+    dropped: Counter = field(default_factory=Counter)
+    repaired: Counter = field(default_factory=Counter)
+    claims: dict = field(default_factory=dict)
+    dropped_relations: Counter = field(default_factory=Counter)
+
+
+def extract_book(job: Ingest, plan: BookPlan, title: str) -> ExtractedBook:
+    """Every slow, fallible step before the write: the extractor's calls (or the answers of
+    requests already under way), verification of mentions and claims against the chunk
+    text, child chunks, and spaCy's model. Raises ChunksFailed (without --allow-partial)."""
+    split_children = child_splitter(job.settings.child_tokens, getattr(job.vectors, "embedder", None),
                                     situating=getattr(job.extractor, "situates", False))
-    children = [c for p in parents for c in split_children(p)]
-    mode = job.relations_mode
+    children = [c for p in plan.parents for c in split_children(p)]
+    extracted = ExtractedBook(_extraction_run(job, plan, title), children)
+    _verify(job, plan, extracted, title)
+    relations.load_parser(job.relations_mode)  # seconds: before the write transaction, not inside it
+    return extracted
+
+
+def _extraction_run(job: Ingest, plan: BookPlan, title: str) -> ExtractionRun:
+    """The extractor's answers for the book's chunks; failed chunks stop it unless partial books are allowed."""
+    parents, result = plan.parents, plan.result
     job.events({"event": "phase.start", "phase": "extract", "book": title, "chunks": len(parents)})
     if plan.pending is not None:
         run = job.extractor.wait(plan.pending, progress=job.progress)
     else:
-        run = job.extractor.extract(title, parents, known=known, progress=job.progress)
-    job.events({"event": "phase.done", "phase": "extract", "book": title, "llm_calls": run.llm_calls, "cache_hits": run.cache_hits})
+        run = job.extractor.extract(title, parents, known=plan.known, progress=job.progress)
+    job.events({"event": "phase.done", "phase": "extract", "book": title, "llm_calls": run.llm_calls,
+                "cache_hits": run.cache_hits})
     result.warnings.extend(run.warnings)
     if run.failed:
-        if not settings.allow_partial:
+        if not job.settings.allow_partial:
             raise ChunksFailed(_failed_message(title, run.failed, len(parents)), run.failed)
         result.partial = len(run.failed)
         result.warnings.extend(f"{f.where}: stored without entities ({f.reason})" for f in run.failed)
-    kept, dropped, repaired = {}, Counter(), Counter()
-    claims, dropped_relations = {}, Counter()
-    if mode == "llm":
+    return run
+
+
+def _verify(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
+    """Keep the mentions (and in 'llm' mode the relationship claims) the chunk text bears out."""
+    llm = job.relations_mode == "llm"
+    if llm:
         job.events({"event": "phase.start", "phase": "relation_discovery", "book": title})
-    marks = NoteMarks(pack, parents, run.chunks)  # a vault's exact definitions and links
-    for parent, extraction in zip(parents, run.chunks, strict=True):
+    marks = NoteMarks(job.pack, plan.parents, extracted.run.chunks)  # a vault's exact definitions and links
+    for parent, extraction in zip(plan.parents, extracted.run.chunks, strict=True):
         if extraction is None:  # failed, stored with --allow-partial: no mentions from it
             continue
         chunk_text = ChunkText(parent.text)
         verified = marks.verify(parent, extraction.mentions, chunk_text)
-        kept[parent.id] = verified.mentions
-        dropped.update(verified.dropped)
-        repaired.update(verified.repaired)
-        dropped.update(extraction.dropped)
-        if mode == "llm":
+        extracted.kept[parent.id] = verified.mentions
+        extracted.dropped.update(verified.dropped)
+        extracted.repaired.update(verified.repaired)
+        extracted.dropped.update(extraction.dropped)
+        if llm:
             chunk_claims, chunk_drops = relations.prepare_claims(extraction, chunk_text)
-            claims[parent.id] = chunk_claims
-            dropped_relations.update(chunk_drops)
+            extracted.claims[parent.id] = chunk_claims
+            extracted.dropped_relations.update(chunk_drops)
             for claim in chunk_claims:
                 job.events(relations.candidate_event(title, parent.id, claim))
-    if mode == "llm":
+    if llm:
         job.events({"event": "phase.done", "phase": "relation_discovery", "book": title,
-                    "candidates": sum(len(c) for c in claims.values()), "dropped": dict(dropped_relations)})
-    relations.load_parser(mode)  # seconds: before the write transaction, not inside it
+                    "candidates": sum(len(c) for c in extracted.claims.values()),
+                    "dropped": dict(extracted.dropped_relations)})
+
+
+@dataclass
+class WrittenBook:
+    """What ``write_book`` found: the title the book's file was stored under before (a
+    rename), and the warnings of its claims whose endpoints are not in the index."""
+
+    previous_title: str | None
+    pending: list[str]
+
+
+def write_book(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -> WrittenBook:
+    """Replace the book's rows and refresh the derived state, in one transaction with no model
+    call inside it (``derived.write_refined``); an earlier title of its file goes as a
+    delete-book would. Fills the result's counts; tells the pending claims."""
     job.progress("write", 0, 1)
     job.events({"event": "phase.start", "phase": "write", "book": title})
-    index_settings = derived.IndexSettings(
-        pack, settings.link or job.extractor.name == "rules", mode, job.ontology)
     refine_calls = job.refiner.calls if job.refiner is not None else 0
-
-    def write(emit):
-        # now, not when planned: an earlier book of this run may have taken the old title
-        previous_title = renamed_from(db, source, title)
-        result.renamed_from = previous_title
-        if previous_title is not None:
-            result.status = "updated"
-            # the old title goes as a delete-book would, then the book comes as a new one
-            derived.remove(db, previous_title, pack, refiner=job.refiner)
-        # the rules extractor finds references only through the linker: it is always on there
-        with derived.change(db, title, pack, settings=index_settings, events=emit, refiner=job.refiner):
-            store.insert_book(
-                db, title=title, path=source, source=source, sha256=book.sha256,
-                extractor=job.extractor_label, pack=pack.label, model=job.extractor.model, fmt=book.format,
-                drop_reasons=dict(dropped), parents=parents, children=children,
-            )
-            store.set_book_partial(db, title, result.partial)
-            llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items()
-                                             if k not in {f.chunk_id for f in run.failed}})
-            store.insert_mentions(db, title, kept)
-            result.situating_contexts = store.insert_situating_contexts(
-                db, {p.id: e.situating_context for p, e in zip(parents, run.chunks) if e is not None and e.situating_context})
-            result.relation_claims = derived.store_book_claims(db, title, claims, dropped_relations)
-            emit({"event": "phase.start", "phase": "relation_normalize", "book": title})
-        pending = derived.pending_warnings(db, title)
-        # counted like `crossbook books`: the book's mentions after linking, references included
-        result.mentions = db.execute("SELECT count(*) FROM entity_mentions WHERE book = ?", [title]).fetchone()[0]
-        result.relationships = db.execute(
-            "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
-        emit({"event": "phase.done", "phase": "relation_normalize", "book": title,
-              "relationships": result.relationships, "pending": len(pending)})
-        return previous_title, pending
-
-    previous_title, pending = derived.write_refined(db, job.refiner, write, job.events)
+    written = derived.write_refined(job.db, job.refiner, lambda emit: _write(job, plan, extracted, title, emit),
+                                    job.events)
     if job.refiner is not None:
-        result.refine_calls = job.refiner.calls - refine_calls
+        plan.result.refine_calls = job.refiner.calls - refine_calls
     job.events({"event": "phase.done", "phase": "write", "book": title})
-    for warning in pending:  # seed 001: a relationship whose endpoint is not found is named
+    for warning in written.pending:  # seed 001: a relationship whose endpoint is not found is named
         job.warn(warning)
-    result.dropped_relations = sum(dropped_relations.values()) + len(pending)
-    # SQLite is the source of truth and is committed first; Chroma follows it. A crash in
-    # between is found by `crossbook doctor` and repaired by the next ingest of the book.
+    return written
+
+
+def _write(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str, emit: EventFn) -> WrittenBook:
+    """The write transaction's body (``write_book``)."""
+    db, pack, result = job.db, job.pack, plan.result
+    source = source_of(plan.book.path)
+    # now, not when planned: an earlier book of this run may have taken the old title
+    previous_title = result.renamed_from = renamed_from(db, source, title)
+    if previous_title is not None:
+        result.status = "updated"
+        # the old title goes as a delete-book would, then the book comes as a new one
+        derived.remove(db, previous_title, pack, refiner=job.refiner)
+    # the rules extractor finds references only through the linker: it is always on there
+    index_settings = derived.IndexSettings(
+        pack, job.settings.link or job.extractor.name == "rules", job.relations_mode, job.ontology)
+    with derived.change(db, title, pack, settings=index_settings, events=emit, refiner=job.refiner):
+        _store_rows(job, plan, extracted, title)
+        emit({"event": "phase.start", "phase": "relation_normalize", "book": title})
+    pending = derived.pending_warnings(db, title)
+    # counted like `crossbook books`: the book's mentions after linking, references included
+    result.mentions = db.execute("SELECT count(*) FROM entity_mentions WHERE book = ?", [title]).fetchone()[0]
+    result.relationships = db.execute(
+        "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
+    emit({"event": "phase.done", "phase": "relation_normalize", "book": title,
+          "relationships": result.relationships, "pending": len(pending)})
+    return WrittenBook(previous_title, pending)
+
+
+def _store_rows(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
+    """The book's own rows: the book, its chunks, mentions, situating contexts and claims."""
+    db, run, result, source = job.db, extracted.run, plan.result, source_of(plan.book.path)
+    store.insert_book(
+        db, title=title, path=source, source=source, sha256=plan.book.sha256,
+        extractor=job.extractor_label, pack=job.pack.label, model=job.extractor.model, fmt=plan.book.format,
+        drop_reasons=dict(extracted.dropped), parents=plan.parents, children=extracted.children,
+    )
+    store.set_book_partial(db, title, result.partial)
+    failed = {f.chunk_id for f in run.failed}
+    llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items() if k not in failed})
+    store.insert_mentions(db, title, extracted.kept)
+    result.situating_contexts = store.insert_situating_contexts(db, {
+        p.id: e.situating_context for p, e in zip(plan.parents, run.chunks) if e is not None and e.situating_context})
+    result.relation_claims = derived.store_book_claims(db, title, extracted.claims, extracted.dropped_relations)
+
+
+def sync_vectors(job: Ingest, title: str, children: list, previous_title: str | None) -> None:
+    """SQLite is the source of truth and is committed first; Chroma follows it. A crash in
+    between is found by `crossbook doctor` and repaired by the next ingest of the book."""
     if job.vectors is not None:
         if previous_title is not None:
             job.vectors.delete_book(previous_title)
-        job.vectors.replace_book(db, title, children, progress=job.progress)
+        job.vectors.replace_book(job.db, title, children, progress=job.progress)
     job.progress("write", 1, 1)
-    result.sections = len(sections)
-    result.parents = len(parents)
-    result.children = len(children)
-    result.dropped_mentions = sum(dropped.values())
-    result.repaired_contexts = sum(repaired.values())
-    result.llm_calls = run.llm_calls
-    result.cache_hits = run.cache_hits
+
+
+def _summed(plan: BookPlan, extracted: ExtractedBook, written: WrittenBook) -> IngestResult:
+    """The result's counts from every stage."""
+    result = plan.result
+    result.dropped_relations = sum(extracted.dropped_relations.values()) + len(written.pending)
+    result.sections = len(plan.sections)
+    result.parents = len(plan.parents)
+    result.children = len(extracted.children)
+    result.dropped_mentions = sum(extracted.dropped.values())
+    result.repaired_contexts = sum(extracted.repaired.values())
+    result.llm_calls = extracted.run.llm_calls
+    result.cache_hits = extracted.run.cache_hits
     return result
 
 
@@ -402,103 +478,3 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
         vectors.delete_book(title)
     return {"title": title, "deleted": True, "entities_removed": entities_removed,
             "relationships_removed": relationships_removed}
-
-
-# -- rebuild from a manifest ------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class ManifestBook:
-    path: Path
-    title: str | None
-    format: str | None = None  # a reader's name (index/readers); None: found from the file
-
-
-def read_manifest(path: Path) -> list[ManifestBook]:
-    """The [[books]] of a crossbook.toml (paths relative to it); raises ConfigError."""
-    if not path.is_file():
-        raise ConfigError(f"manifest '{path}' does not exist (give the path to a crossbook.toml)")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"manifest '{path}' is not valid TOML ({exc})") from None
-    books = data.get("books")
-    if not isinstance(books, list) or not books:
-        raise ConfigError(f"manifest '{path}' lists no [[books]] (each needs path = ...)")
-    out = []
-    for i, entry in enumerate(books, 1):
-        if not isinstance(entry, dict) or "path" not in entry:
-            raise ConfigError(f"manifest '{path}': book #{i} has no path")
-        out.append(ManifestBook(path.parent / entry["path"], entry.get("title"), entry.get("format")))
-    return out
-
-
-def read_manifest_books(entries: list[ManifestBook]) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
-    """Read each entry's book: (position, book, title) of those read, and the error of each
-    other position."""
-    readable, unreadable = [], {}
-    for n, entry in enumerate(entries):
-        try:
-            book = read_book(entry.path, entry.format)
-            readable.append((n, book, entry.title or book.title))
-        except CrossbookError as exc:
-            unreadable[n] = exc
-    return readable, unreadable
-
-
-def rebuild(job: Ingest, manifest: Path) -> dict:
-    """Reconcile the index with a manifest: add, update (a file whose title changed renames
-    its book), delete, skip. Two entries with one file or one title raise BadInput before
-    anything changes. A book that fails is reported, does not stop the others, and keeps its
-    previous version: it is never deleted as unlisted. Returns the summary."""
-    entries = read_manifest(manifest)
-    summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
-    _check_distinct_files(manifest, entries)
-    readable, unreadable = read_manifest_books(entries)
-    failed_sources = {source_of(entries[n].path) for n in unreadable}
-    titled = [(title, str(entries[n].path)) for n, _, title in readable]
-    titled += [(entries[n].title, str(entries[n].path)) for n in unreadable if entries[n].title]
-    check_unique_titles(titled, MANIFEST_RETITLE)
-    listed = {title for title, _ in titled}
-    outcomes: dict[int, IngestResult | CrossbookError] = dict(unreadable)
-    to_ingest: list[tuple[int, SourceBook, str]] = []
-    for n, book, title in readable:
-        try:
-            # the manifest is the truth: any book gives up its title, but one whose file failed
-            check_titles_free(job.db, [(book, title)], lambda holder: holder["source"] not in failed_sources,
-                              MANIFEST_RETITLE)
-            to_ingest.append((n, book, title))
-        except CrossbookError as exc:
-            outcomes[n] = exc
-
-    def on_book(position: int, outcome: IngestResult | CrossbookError) -> None:
-        outcomes[to_ingest[position][0]] = outcome
-        if isinstance(outcome, IngestResult):
-            for warning in outcome.warnings:
-                job.warn(warning)
-
-    ingest_all(job, [(book, title) for _, book, title in to_ingest], on_book)
-    for n, entry in enumerate(entries):
-        outcome = outcomes[n]
-        if isinstance(outcome, IngestResult):
-            summary[outcome.status].append(outcome.title)
-            continue
-        failed_sources.add(source_of(entry.path))
-        summary["failed"].append({"path": str(entry.path), "error": str(outcome)})
-    for title, source in store.book_sources(job.db).items():
-        # a book stored before sources were recorded may be the file that failed: kept
-        unknown = source is None and summary["failed"]
-        if title not in listed and source not in failed_sources and not unknown:
-            delete_book(job.db, title, job.vectors, job.refiner)
-            summary["deleted"].append(title)
-    return summary
-
-
-def _check_distinct_files(manifest: Path, entries: list[ManifestBook]) -> None:
-    """A file is one book: a manifest that lists one twice is rejected (BadInput)."""
-    seen: dict[str, Path] = {}
-    for entry in entries:
-        source = source_of(entry.path)
-        if source in seen:
-            raise BadInput(f"manifest '{manifest}' lists the file '{source}' twice "
-                           f"('{seen[source]}' and '{entry.path}'): a file is one book, keep one entry")
-        seen[source] = entry.path

@@ -197,7 +197,8 @@ def test_sample_corpus_precision_recall_floor(tmp_path):
     prints the full figures; measured P 0.97, R 0.97). Floors sit just under them."""
     from index.config import load_settings
     from index.db import open_db
-    from index.pipeline import Ingest, rebuild
+    from index.manifest import rebuild
+    from index.pipeline import Ingest
 
     manifest = SAMPLE / "crossbook.toml"
     settings = load_settings({"index_dir": tmp_path / "eval", "embedder": "hash"}, {}, manifest)

@@ -228,14 +228,88 @@ def refresh_svo_claims(
     categories current (index/link_state.py). Returns chunks analysed. Given ``chunks``, the
     mode is taken to be the one the claims were made in (index/derived.py refreshes all
     when it changes)."""
-    offline = mode in ("spacy", "refine")
-    svo = load_svo() if offline else None
-    refiner = refiner if mode == "refine" else None
-    if not offline:
+    if mode not in ("spacy", "refine"):
         if chunks is None:
             db.execute("DELETE FROM relation_claims WHERE extractor IN ('spacy', 'pattern', 'llm-refine')")
             db.execute("DELETE FROM relation_svo_chunks")
         return 0
+    analysis = _OfflineAnalysis(db, load_svo(), refiner if mode == "refine" else None, chunks)
+    parsed = 0
+    condition, params = in_values("id", chunks)
+    for chunk_id, book, text, sha in db.execute(
+        f"SELECT id, book, text, sha256 FROM chunks WHERE kind = 'parent' AND {condition} ORDER BY id", params
+    ).fetchall():
+        entities = analysis.entities(chunk_id)
+        if not analysis.changed(chunk_id, sha, entities):
+            continue
+        if len(entities) < 2:
+            continue
+        parsed += 1
+        claims = _offline_claims(text, entities, analysis.candidates(text, entities))
+        insert_claims(db, book, {chunk_id: claims})
+        for claim in claims:
+            events(candidate_event(book, chunk_id, claim))
+    return parsed
+
+
+class _OfflineAnalysis:
+    """What the offline analysis of some chunks reads once: each chunk's entities (name,
+    written forms, key, how defined, where filed), the stored signatures, the ontology."""
+
+    def __init__(self, db: Database, svo, refiner, chunks: set[str] | None):
+        self.db, self.svo, self.refiner = db, svo, refiner
+        self.per_chunk = _chunk_entities(db, chunks)
+        # where each entity's definition is filed (link_state.target_states)
+        self.category = categories(db, None if chunks is None else {
+            k[0] for entry in self.per_chunk.values() for k in entry})
+        condition, params = in_values("chunk_id", chunks)
+        self.stored = dict(db.execute(
+            f"SELECT chunk_id, signature FROM relation_svo_chunks WHERE {condition}", params).fetchall())
+        self.ontology = index_ontology(db)
+        # the offline filter keeps only ontology types: another ontology re-derives every chunk
+        self.vocabulary = hashlib.sha256((index_ontology_json(db) or "").encode()).hexdigest()
+        self.refined_by = refiner.label if refiner is not None else None
+
+    def entities(self, chunk_id: str) -> list[tuple]:
+        """(name, written forms, key, defines, filed) of each entity the chunk mentions, sorted."""
+        return sorted(
+            (e["name"], tuple(sorted(e["forms"])), key, e["defines"] or "", self.category.get(key, ""))
+            for key, e in self.per_chunk.get(chunk_id, {}).items()
+        )
+
+    def changed(self, chunk_id: str, sha: str, entities: list[tuple]) -> bool:
+        """Whether the chunk's signature changed; if so its offline claims go and the new
+        signature is stored (the caller analyses it again)."""
+        signature = hashlib.sha256(json.dumps(
+            [sha, entities, self.svo is not None, self.refined_by, self.vocabulary]).encode()).hexdigest()
+        if self.stored.get(chunk_id) == signature:
+            return False
+        self.db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor IN ('spacy', 'pattern', 'llm-refine')",
+                        [chunk_id])
+        self.db.execute(
+            "INSERT INTO relation_svo_chunks (chunk_id, signature) VALUES (?, ?)"
+            " ON CONFLICT(chunk_id) DO UPDATE SET signature = excluded.signature", [chunk_id, signature],
+        )
+        return True
+
+    def candidates(self, text: str, entities: list[tuple]) -> list[RawRelation]:
+        """The chunk's pattern and SVO candidates, refined by the model ('refine') or filtered offline."""
+        raw = pattern_relations(text, [
+            PatternEntity(name=n, forms=f, entity_type=k[1], defines=d or None, category=c) for n, f, k, d, c in entities
+        ])
+        if self.svo is not None:
+            candidate_relations, chunk_entity = self.svo
+            raw += candidate_relations(text, [chunk_entity(name=n, surface_forms=f, key=k) for n, f, k, *_ in entities])
+        if not raw:
+            return raw
+        if self.refiner is not None:
+            return self.refiner.refine(text, raw)  # seed 003 phase 2: one request per chunk with candidates
+        forms = {n: f for n, f, *_ in entities}
+        return [r for r in raw if _kept_offline(r, forms, self.ontology)]
+
+
+def _chunk_entities(db: Database, chunks: set[str] | None) -> dict[str, dict[tuple[str, str], dict]]:
+    """For each chunk: its entities by key, with their name, written forms and how defined."""
     per_chunk: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
     condition, params = in_values("m.chunk_id", chunks)
     for chunk_id, normalized, entity_type, entity_name, written, mention_type, source in db.execute(
@@ -249,71 +323,33 @@ def refresh_svo_claims(
             kind = "heading" if source == "heading" else "glossary"
             if entry["defines"] != "heading":
                 entry["defines"] = kind
-    # where each entity's definition is filed (link_state.target_states)
-    category = categories(db, None if chunks is None else {k[0] for entry in per_chunk.values() for k in entry})
-    condition, params = in_values("chunk_id", chunks)
-    stored = dict(db.execute(f"SELECT chunk_id, signature FROM relation_svo_chunks WHERE {condition}", params).fetchall())
-    ontology = index_ontology(db)
-    # the offline filter keeps only ontology types: another ontology re-derives every chunk
-    vocabulary = hashlib.sha256((index_ontology_json(db) or "").encode()).hexdigest()
-    refined_by = refiner.label if refiner is not None else None
-    parsed = 0
-    condition, params = in_values("id", chunks)
-    for chunk_id, book, text, sha in db.execute(
-        f"SELECT id, book, text, sha256 FROM chunks WHERE kind = 'parent' AND {condition} ORDER BY id", params
-    ).fetchall():
-        entities = sorted(
-            (e["name"], tuple(sorted(e["forms"])), key, e["defines"] or "", category.get(key, ""))
-            for key, e in per_chunk.get(chunk_id, {}).items()
-        )
-        signature = hashlib.sha256(json.dumps([sha, entities, svo is not None, refined_by, vocabulary]).encode()).hexdigest()
-        if stored.get(chunk_id) == signature:
+    return per_chunk
+
+
+def _offline_claims(text: str, entities: list[tuple], raw: list[RawRelation]) -> list[Claim]:
+    """The candidates whose ends name the chunk's entities and whose evidence is in its text."""
+    by_name: dict[str, tuple[str, str]] = {}
+    for n, forms, key, _defines, _filed in entities:
+        by_name.setdefault(n, key)
+        for form in forms:
+            by_name.setdefault(form, key)
+    chunk = ChunkText(text)
+    claims = []
+    for rel in raw:
+        source, target = by_name.get(rel.source_name or ""), by_name.get(rel.target_name or "")
+        if source is None or target is None or not chunk.has_quote(rel.evidence or ""):
             continue
-        db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor IN ('spacy', 'pattern', 'llm-refine')",
-                   [chunk_id])
-        db.execute(
-            "INSERT INTO relation_svo_chunks (chunk_id, signature) VALUES (?, ?)"
-            " ON CONFLICT(chunk_id) DO UPDATE SET signature = excluded.signature", [chunk_id, signature],
-        )
-        if len(entities) < 2:
+        if normalize_type(rel.relation_type or "", _EMPTY) is None:
             continue
-        parsed += 1
-        by_name: dict[str, tuple[str, str]] = {}
-        for n, forms, key, _defines, _filed in entities:
-            by_name.setdefault(n, key)
-            for form in forms:
-                by_name.setdefault(form, key)
-        raw = pattern_relations(text, [
-            PatternEntity(name=n, forms=f, entity_type=k[1], defines=d or None, category=c) for n, f, k, d, c in entities
-        ])
-        if svo is not None:
-            candidate_relations, chunk_entity = svo
-            raw += candidate_relations(text, [chunk_entity(name=n, surface_forms=f, key=k) for n, f, k, *_ in entities])
-        if refiner is not None and raw:
-            raw = refiner.refine(text, raw)  # seed 003 phase 2: one request per chunk with candidates
-        elif raw:
-            forms = {n: f for n, f, *_ in entities}
-            raw = [r for r in raw if _kept_offline(r, forms, ontology)]
-        chunk = ChunkText(text)
-        claims = []
-        for rel in raw:
-            source, target = by_name.get(rel.source_name or ""), by_name.get(rel.target_name or "")
-            if source is None or target is None or not chunk.has_quote(rel.evidence or ""):
-                continue
-            if normalize_type(rel.relation_type or "", _EMPTY) is None:
-                continue
-            claims.append(Claim(
-                source_name=rel.source_name, source_normalized=source[0], source_type=source[1],
-                target_name=rel.target_name, target_normalized=target[0], target_type=target[1],
-                relation_type=rel.relation_type, evidence=collapse_whitespace(rel.evidence),
-                confidence=min(1.0, max(0.0, float(rel.confidence))),
-                polarity=rel.polarity if rel.polarity in POLARITIES else "asserted",
-                implicit=bool(rel.implicit), extractor=rel.extractor,
-            ))
-        insert_claims(db, book, {chunk_id: claims})
-        for claim in claims:
-            events(candidate_event(book, chunk_id, claim))
-    return parsed
+        claims.append(Claim(
+            source_name=rel.source_name, source_normalized=source[0], source_type=source[1],
+            target_name=rel.target_name, target_normalized=target[0], target_type=target[1],
+            relation_type=rel.relation_type, evidence=collapse_whitespace(rel.evidence),
+            confidence=min(1.0, max(0.0, float(rel.confidence))),
+            polarity=rel.polarity if rel.polarity in POLARITIES else "asserted",
+            implicit=bool(rel.implicit), extractor=rel.extractor,
+        ))
+    return claims
 
 
 def _kept_offline(rel: RawRelation, forms: dict[str, tuple[str, ...]], ontology: Ontology) -> bool:

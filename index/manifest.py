@@ -1,0 +1,114 @@
+"""Rebuild from a manifest: the [[books]] of a crossbook.toml are read, ingested (added,
+updated, a file whose title changed renames its book) and the books it no longer lists
+deleted, each book through index/pipeline.py."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import store
+from .errors import BadInput, ConfigError, CrossbookError
+from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, source_of
+from .models import IngestResult
+from .pipeline import Ingest, delete_book, ingest_all
+from .readers import SourceBook, read_book
+
+
+@dataclass(frozen=True)
+class ManifestBook:
+    path: Path
+    title: str | None
+    format: str | None = None  # a reader's name (index/readers); None: found from the file
+
+
+def read_manifest(path: Path) -> list[ManifestBook]:
+    """The [[books]] of a crossbook.toml (paths relative to it); raises ConfigError."""
+    if not path.is_file():
+        raise ConfigError(f"manifest '{path}' does not exist (give the path to a crossbook.toml)")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"manifest '{path}' is not valid TOML ({exc})") from None
+    books = data.get("books")
+    if not isinstance(books, list) or not books:
+        raise ConfigError(f"manifest '{path}' lists no [[books]] (each needs path = ...)")
+    out = []
+    for i, entry in enumerate(books, 1):
+        if not isinstance(entry, dict) or "path" not in entry:
+            raise ConfigError(f"manifest '{path}': book #{i} has no path")
+        out.append(ManifestBook(path.parent / entry["path"], entry.get("title"), entry.get("format")))
+    return out
+
+
+def read_manifest_books(entries: list[ManifestBook]) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
+    """Read each entry's book: (position, book, title) of those read, and the error of each
+    other position."""
+    readable, unreadable = [], {}
+    for n, entry in enumerate(entries):
+        try:
+            book = read_book(entry.path, entry.format)
+            readable.append((n, book, entry.title or book.title))
+        except CrossbookError as exc:
+            unreadable[n] = exc
+    return readable, unreadable
+
+
+def rebuild(job: Ingest, manifest: Path) -> dict:
+    """Reconcile the index with a manifest: add, update (a file whose title changed renames
+    its book), delete, skip. Two entries with one file or one title raise BadInput before
+    anything changes. A book that fails is reported, does not stop the others, and keeps its
+    previous version: it is never deleted as unlisted. Returns the summary."""
+    entries = read_manifest(manifest)
+    summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
+    _check_distinct_files(manifest, entries)
+    readable, unreadable = read_manifest_books(entries)
+    failed_sources = {source_of(entries[n].path) for n in unreadable}
+    titled = [(title, str(entries[n].path)) for n, _, title in readable]
+    titled += [(entries[n].title, str(entries[n].path)) for n in unreadable if entries[n].title]
+    check_unique_titles(titled, MANIFEST_RETITLE)
+    listed = {title for title, _ in titled}
+    outcomes: dict[int, IngestResult | CrossbookError] = dict(unreadable)
+    to_ingest: list[tuple[int, SourceBook, str]] = []
+    for n, book, title in readable:
+        try:
+            # the manifest is the truth: any book gives up its title, but one whose file failed
+            check_titles_free(job.db, [(book, title)], lambda holder: holder["source"] not in failed_sources,
+                              MANIFEST_RETITLE)
+            to_ingest.append((n, book, title))
+        except CrossbookError as exc:
+            outcomes[n] = exc
+
+    def on_book(position: int, outcome: IngestResult | CrossbookError) -> None:
+        outcomes[to_ingest[position][0]] = outcome
+        if isinstance(outcome, IngestResult):
+            for warning in outcome.warnings:
+                job.warn(warning)
+
+    ingest_all(job, [(book, title) for _, book, title in to_ingest], on_book)
+    for n, entry in enumerate(entries):
+        outcome = outcomes[n]
+        if isinstance(outcome, IngestResult):
+            summary[outcome.status].append(outcome.title)
+            continue
+        failed_sources.add(source_of(entry.path))
+        summary["failed"].append({"path": str(entry.path), "error": str(outcome)})
+    for title, source in store.book_sources(job.db).items():
+        # a book stored before sources were recorded may be the file that failed: kept
+        unknown = source is None and summary["failed"]
+        if title not in listed and source not in failed_sources and not unknown:
+            delete_book(job.db, title, job.vectors, job.refiner)
+            summary["deleted"].append(title)
+    return summary
+
+
+def _check_distinct_files(manifest: Path, entries: list[ManifestBook]) -> None:
+    """A file is one book: a manifest that lists one twice is rejected (BadInput)."""
+    seen: dict[str, Path] = {}
+    for entry in entries:
+        source = source_of(entry.path)
+        if source in seen:
+            raise BadInput(f"manifest '{manifest}' lists the file '{source}' twice "
+                           f"('{seen[source]}' and '{entry.path}'): a file is one book, keep one entry")
+        seen[source] = entry.path
