@@ -445,69 +445,98 @@ def refresh_relationships(
             f"SELECT source_normalized, target_normalized FROM relation_claims WHERE {condition}", params)
         for name in row}
     resolver = _Resolver(db, chunks, endpoints)
+    desired = _desired_rows(db, resolver, ontology, chunks)
+    _validate_rows(desired, resolver, ontology)
+    counts = _apply_rows(db, desired, chunks)
+    if book is not None:
+        _tell_normalized(events, book, desired, resolver)
+    invalid = sum(1 for r in desired.values() if r["status"] == INVALID)
+    return {"relationships": len(desired), "invalid": invalid, **counts}
+
+
+def _desired_rows(db: Database, resolver: "_Resolver", ontology: Ontology, chunks: set[str] | None) -> dict[tuple, dict]:
+    """The rows the claims (of ``chunks``, or all) give, by (source id, target id, type, chunk),
+    reviews applied; stores each claim's resolved/pending status when it changed."""
     reviews = {r[0]: r[1:] for r in db.execute(
         "SELECT fingerprint, decision, relation_type, flipped FROM relation_reviews")}
     desired: dict[tuple, dict] = {}
     claim_status: dict[int, str] = {}
-    for (claim_id, claim_book, chunk_id, source_name, source_normalized, source_type, target_name,
-         target_normalized, target_type, raw_type, evidence, confidence, polarity, implicit, extractor,
-         old_status) in db.execute(
+    condition, params = in_values("chunk_id", chunks)
+    for claim in db.query(
         "SELECT id, book, chunk_id, source_name, source_normalized, source_type, target_name,"
         " target_normalized, target_type, relation_type, evidence, confidence, polarity, implicit,"
         f" extractor, status FROM relation_claims WHERE {condition} ORDER BY book, chunk_id, extractor, ordinal",
         params,
-    ).fetchall():
-        source_id = resolver.resolve(chunk_id, source_normalized, source_type)
-        target_id = resolver.resolve(chunk_id, target_normalized, target_type)
+    ):
+        source_id = resolver.resolve(claim["chunk_id"], claim["source_normalized"], claim["source_type"])
+        target_id = resolver.resolve(claim["chunk_id"], claim["target_normalized"], claim["target_type"])
         status = "resolved" if source_id is not None and target_id is not None else "pending_entities"
-        if status != old_status:
-            claim_status[claim_id] = status
-        if status != "resolved":
-            continue
-        relation_type = normalize_type(raw_type, ontology)
-        if relation_type is None:
-            continue
-        source_key, target_key = resolver.key_of[source_id], resolver.key_of[target_id]
-        oriented = orient(relation_type, source_key, target_key, ontology)
-        if oriented.flipped:
-            source_name, target_name = target_name, source_name
-        fp = fingerprint(claim_book, chunk_id, oriented.source, oriented.target, oriented.relation_type)
-        review_state = "suggested"
-        review = reviews.get(fp)
-        if review is not None:
-            review_state = review[0]
-            # an adjustment stays when the adjusted relationship is later accepted (or rejected)
-            if review[1] or review[2]:
-                new_type = normalize_type(review[1], ontology) if review[1] else oriented.relation_type
-                ends = (oriented.target, oriented.source) if review[2] else (oriented.source, oriented.target)
-                adjusted = orient(new_type or oriented.relation_type, *ends, ontology)
-                if adjusted.source != oriented.source:
-                    source_name, target_name = target_name, source_name
-                oriented = adjusted
-        s_id, t_id = resolver.by_key[oriented.source], resolver.by_key[oriented.target]
-        key = (s_id, t_id, oriented.relation_type, chunk_id)
-        if key in desired:  # the same relationship claimed twice in one chunk: one row
-            row = desired[key]
-            row["claims"] += 1
-            row["confidence"] = max(row["confidence"], confidence)
-            row["implicit"] = int(bool(row["implicit"]) and bool(implicit))  # stated once is stated
-            continue
-        desired[key] = {
-            "mapped_from": raw_type if raw_type != oriented.relation_type else None,
-            "book": claim_book, "source_name": source_name, "target_name": target_name,
-            "evidence": evidence, "confidence": confidence, "polarity": polarity, "implicit": implicit,
-            "status": None, "status_reason": None, "review_state": review_state,
-            "extractor": extractor, "claims": 1, "fingerprint": fp,
-        }
+        if status != claim["status"]:
+            claim_status[claim["id"]] = status
+        if status == "resolved":
+            _add_row(desired, claim, resolver.key_of[source_id], resolver.key_of[target_id], resolver, reviews, ontology)
+    if claim_status:
+        db.conn.executemany("UPDATE relation_claims SET status = ? WHERE id = ?",
+                            [(s, i) for i, s in claim_status.items()])
+    return desired
+
+
+def _add_row(desired: dict, claim: dict, source_key: tuple, target_key: tuple, resolver: "_Resolver",
+             reviews: dict, ontology: Ontology) -> None:
+    """Add one resolved claim's row to ``desired`` (or count it on the row it repeats)."""
+    relation_type = normalize_type(claim["relation_type"], ontology)
+    if relation_type is None:
+        return
+    names = (claim["source_name"], claim["target_name"])
+    oriented = orient(relation_type, source_key, target_key, ontology)
+    if oriented.flipped:
+        names = names[::-1]
+    fp = fingerprint(claim["book"], claim["chunk_id"], oriented.source, oriented.target, oriented.relation_type)
+    review = reviews.get(fp)
+    review_state = review[0] if review is not None else "suggested"
+    if review is not None and (review[1] or review[2]):
+        oriented, names = _adjusted(oriented, names, review, ontology)
+    key = (resolver.by_key[oriented.source], resolver.by_key[oriented.target], oriented.relation_type, claim["chunk_id"])
+    if key in desired:  # the same relationship claimed twice in one chunk: one row
+        row = desired[key]
+        row["claims"] += 1
+        row["confidence"] = max(row["confidence"], claim["confidence"])
+        row["implicit"] = int(bool(row["implicit"]) and bool(claim["implicit"]))  # stated once is stated
+        return
+    desired[key] = {
+        "mapped_from": claim["relation_type"] if claim["relation_type"] != oriented.relation_type else None,
+        "book": claim["book"], "source_name": names[0], "target_name": names[1],
+        "evidence": claim["evidence"], "confidence": claim["confidence"], "polarity": claim["polarity"],
+        "implicit": claim["implicit"], "status": None, "status_reason": None, "review_state": review_state,
+        "extractor": claim["extractor"], "claims": 1, "fingerprint": fp,
+    }
+
+
+def _adjusted(oriented, names: tuple, review: tuple, ontology: Ontology):
+    """A reviewer's adjustment (another type, the other direction): it stays when the adjusted
+    relationship is later accepted (or rejected). Returns (oriented, names)."""
+    new_type = normalize_type(review[1], ontology) if review[1] else oriented.relation_type
+    ends = (oriented.target, oriented.source) if review[2] else (oriented.source, oriented.target)
+    adjusted = orient(new_type or oriented.relation_type, *ends, ontology)
+    if adjusted.source != oriented.source:
+        names = names[::-1]
+    return adjusted, names
+
+
+def _validate_rows(desired: dict, resolver: "_Resolver", ontology: Ontology) -> None:
     for (s_id, t_id, relation_type, _), row in desired.items():
         row["status"], row["status_reason"] = validate(
             relation_type, resolver.key_of[s_id][1], resolver.key_of[t_id][1], ontology,
             confidence=row["confidence"], implicit=bool(row["implicit"]), evidence=row["evidence"],
             same_entity=s_id == t_id,
         )
-    if claim_status:
-        db.conn.executemany("UPDATE relation_claims SET status = ? WHERE id = ?",
-                            [(s, i) for i, s in claim_status.items()])
+
+
+def _apply_rows(db: Database, desired: dict, chunks: set[str] | None) -> dict:
+    """Make the stored rows (of ``chunks``, or all) ``desired``, as a diff: a row that does
+    not change keeps its id, and so does one a review re-typed or turned (its stale row, of
+    the same fingerprint, is re-keyed rather than deleted and inserted anew)."""
+    condition, params = in_values("chunk_id", chunks)
     existing = {
         tuple(r[1:5]): (r[0], tuple(r[5:]))
         for r in db.execute(
@@ -516,8 +545,6 @@ def refresh_relationships(
         )
     }
     stale = {row_id for key, (row_id, _) in existing.items() if key not in desired}
-    # a relationship that changed type or direction in review keeps its id: its stale row
-    # (same fingerprint) is re-keyed rather than deleted and inserted anew
     stale_by_fingerprint = {fields[-1]: row_id for key, (row_id, fields) in existing.items() if row_id in stale}
     rekeyed = []
     for key, row in desired.items():
@@ -530,7 +557,12 @@ def refresh_relationships(
         "UPDATE entity_relationships SET source_id = ?, target_id = ?, relation_type = ?, chunk_id = ?, "
         + ", ".join(f"{f} = ?" for f in _ROW_FIELDS) + " WHERE id = ?", rekeyed
     )
-    rekeyed_keys = {tuple(r[:4]) for r in rekeyed}
+    new = _update_and_insert(db, desired, existing, {tuple(r[:4]) for r in rekeyed})
+    return {"inserted": new, "deleted": len(stale), "rekeyed": len(rekeyed)}
+
+
+def _update_and_insert(db: Database, desired: dict, existing: dict, rekeyed_keys: set) -> int:
+    """Update the rows whose fields changed, insert the new ones; returns how many are new."""
     changed = [
         (*(row[f] for f in _ROW_FIELDS), existing[key][0])
         for key, row in desired.items()
@@ -546,19 +578,20 @@ def refresh_relationships(
         + ", ".join(_ROW_FIELDS) + ") VALUES (" + ", ".join("?" * (4 + len(_ROW_FIELDS))) + ")",
         new,
     )
-    if book is not None:
-        for (s_id, t_id, relation_type, chunk_id), row in desired.items():
-            if row["book"] == book:
-                events({
-                    "event": "relation.normalized", "book": book, "chunk_id": chunk_id,
-                    "source": resolver.key_of[s_id][0], "target": resolver.key_of[t_id][0],
-                    "relation_type": relation_type, "mapped_from": row["mapped_from"],
-                    "status": row["status"], "status_reason": row["status_reason"],
-                    "confidence": row["confidence"], "polarity": row["polarity"],
-                })
-    invalid = sum(1 for r in desired.values() if r["status"] == INVALID)
-    return {"relationships": len(desired), "invalid": invalid, "inserted": len(new), "deleted": len(stale),
-            "rekeyed": len(rekeyed)}
+    return len(new)
+
+
+def _tell_normalized(events: EventFn, book: str, desired: dict, resolver: "_Resolver") -> None:
+    """Seed 000's ``relation.normalized`` event for each of ``book``'s rows."""
+    for (s_id, t_id, relation_type, chunk_id), row in desired.items():
+        if row["book"] == book:
+            events({
+                "event": "relation.normalized", "book": book, "chunk_id": chunk_id,
+                "source": resolver.key_of[s_id][0], "target": resolver.key_of[t_id][0],
+                "relation_type": relation_type, "mapped_from": row["mapped_from"],
+                "status": row["status"], "status_reason": row["status_reason"],
+                "confidence": row["confidence"], "polarity": row["polarity"],
+            })
 
 
 def refresh(
