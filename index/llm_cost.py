@@ -19,6 +19,7 @@ import tomllib
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import store
 from .readers import SourceBook
@@ -26,9 +27,11 @@ from .config import Settings
 from .db import open_for_planning
 from .errors import BudgetExceeded, ConfigError
 from .extract.prompt import PROMPT_VERSION
-from .manifest import ManifestBook, read_manifest_books
 from .pipeline import Ingest, plan_book
 from .tokens import count_tokens
+
+if TYPE_CHECKING:
+    from .manifest import ManifestBook
 
 MESSAGE_FRAMING_TOKENS = 4   # per chat message (role, separators)
 # the output ratio is measured on this index's own cached answers once it holds this many
@@ -131,6 +134,8 @@ def estimate_ingest(settings: Settings, books: list[tuple[SourceBook, str]], for
 def estimate_rebuild(settings: Settings, entries: list[ManifestBook]) -> dict:
     """``estimate_ingest`` for a manifest's books, plus the entries that cannot be read and
     the books the rebuild would delete (in the index, not listed)."""
+    from .manifest import read_manifest_books  # noqa: PLC0415 - rebuild only, not on ingest's path
+
     readable, unreadable = read_manifest_books(entries)
     db = open_for_planning(settings.index_dir)
     try:
