@@ -1,9 +1,12 @@
-"""Orchestration: ingest_books(), delete_book() (rebuild() is index/manifest.py). Each book is one transaction.
+"""Orchestration: ingest_books(), delete_book() (rebuild() is index/manifest.py). Each book
+is one transaction.
 
-Ingest does all slow, fallible work (reading, chunking, the extractor's calls) before it
-opens the write transaction, so an LLM error or Ctrl-C leaves the previous version of the
-book fully in the index. The transaction replaces the book's chunks and mentions, then
-re-derives entities and linker references, then garbage-collects entities.
+Ingest runs in stages (``ingest_book``): plan, extract and verify, write, vectors. It does
+all slow, fallible work (reading, chunking, the extractor's calls) before it opens the write
+transaction, so an LLM error or Ctrl-C leaves the previous version of the book fully in the
+index. The transaction replaces the book's rows and refreshes the derived state through
+``derived.change``; no model call happens inside it (the refiner of ``--relations refine``
+answers from its cache there: ``derived.write_refined``).
 """
 
 from __future__ import annotations
