@@ -8,7 +8,7 @@ import pytest
 
 from index import bridge
 from index import retrieve as rules
-from tests.test_retrieve import SHELF as RETRIEVE_SHELF
+from tests.conftest import RETRIEVE_SHELF
 
 # -- the pure signals ----------------------------------------------------------------------------
 

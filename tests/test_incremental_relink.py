@@ -16,7 +16,7 @@ from index.pipeline import Ingest, delete_book, ingest_paths
 from index.store import set_meta
 from index.relations import derive
 from tests.helpers import relationship_rows, render_book, snapshot, write
-from tests.test_relations_offline import FakeChunkEntity, FakeSVO
+from tests.fakes import FakeChunkEntity, FakeSVO
 
 PACK = """
 name = "incremental"
@@ -288,7 +288,8 @@ def test_claims_elsewhere_are_resolved_again_only_when_the_entities_of_their_nam
     linker, which would relink the chunks naming it anyway)."""
     from index.extract.verify import ChunkText
     from index.models import RawMention
-    from tests.test_relations_invariant import PACK as RELATIONS_PACK, SentenceExtractor
+    from tests.conftest import RELATIONS_PACK
+    from tests.fakes import SentenceExtractor
 
     class ReferencingExtractor(SentenceExtractor):
         """SentenceExtractor, plus a reference for each name the chunk holds besides its heading's."""

@@ -167,7 +167,6 @@ def test_ids_rebuild_their_embedders_and_options(tmp_path):
 
 
 def test_missing_model_package_is_one_actionable_error(monkeypatch, tmp_path):
-    from index import minilm
     from index.embed import LocalEmbedder
     from index.errors import ConfigError
 

@@ -1,70 +1,23 @@
 """The offline path's side in the derivation: spaCy candidates are derived per chunk from its
 text and entities (a fake ``candidate_relations`` stands in for index/relations/svo.py)."""
 
-import re
-from dataclasses import dataclass
 
 import pytest
 
-from index.config import Settings
-from index.db import open_db
-from index.models import RawRelation
-from index.pipeline import Ingest, delete_book, ingest_paths
+from index.pipeline import delete_book, ingest_paths
 from index.relations import derive
 from index.relations.query import list_relationships
 from tests.helpers import BOOK_A, BOOK_B, write
-
-
-@dataclass(frozen=True)
-class FakeChunkEntity:
-    name: str
-    surface_forms: tuple
-    key: tuple
-
-
-class FakeSVO:
-    """In a sentence with 'causes' or 'leaves', an entity before the verb is the source and
-    one after it the target; the chunk's other entity fills the missing end ("it")."""
-
-    def __init__(self):
-        self.calls = []
-
-    def __call__(self, text, entities):
-        self.calls.append(sorted(e.name for e in entities))
-        out = []
-        for sentence in re.split(r"(?<=[.!?])\s+", text):
-            verb = re.search(r"\b(causes|leaves)\b", sentence)
-            if not verb:
-                continue
-            for entity in entities:
-                at = min((sentence.find(f) for f in entity.surface_forms if f in sentence), default=-1)
-                if at < 0:
-                    continue
-                other = next(e for e in entities if e.name != entity.name)
-                source, target = (entity, other) if at < verb.start() else (other, entity)
-                out.append(RawRelation(source.name, target.name, "CAUSES", sentence.strip(), confidence=0.8,
-                                       extractor="spacy"))
-        return out
-
-
-@pytest.fixture
-def fake_svo(monkeypatch):
-    fake = FakeSVO()
-    monkeypatch.setattr(derive, "load_svo", lambda: (fake, FakeChunkEntity))
-    return fake
-
-
-def _job(index_dir, **settings):
-    return Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, **settings))
+from tests.conftest import make_job
 
 
 def test_rules_extractor_derives_spacy_relationships_order_independently(tmp_path, fake_svo):
     a, b = write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)
-    one = _job(tmp_path / "one")
+    one = make_job(tmp_path / "one")
     ingest_paths(one, [a])
     assert list_relationships(one.db) == []  # Frost Lance is not an entity yet: no pair to parse
     ingest_paths(one, [b])
-    two = _job(tmp_path / "two")
+    two = make_job(tmp_path / "two")
     ingest_paths(two, [b, a])
     found = {(r["source"], r["relation_type"], r["target"], r["book"], r["extractor"]) for r in list_relationships(one.db)}
     assert found == {(r["source"], r["relation_type"], r["target"], r["book"], r["extractor"]) for r in list_relationships(two.db)}
@@ -74,7 +27,7 @@ def test_rules_extractor_derives_spacy_relationships_order_independently(tmp_pat
 
 def test_only_chunks_whose_text_or_entities_changed_are_parsed_again(tmp_path, fake_svo):
     a, b = write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)
-    job = _job(tmp_path / "i")
+    job = make_job(tmp_path / "i")
     ingest_paths(job, [a, b])
     fake_svo.calls.clear()
     ingest_paths(job, [b], force=True)  # Grimoire's chunks are new rows; Core Rules' are unchanged
@@ -92,15 +45,15 @@ def test_only_chunks_whose_text_or_entities_changed_are_parsed_again(tmp_path, f
 
 def test_spacy_claims_go_when_relations_are_off_or_svo_is_missing(tmp_path, fake_svo, monkeypatch):
     a, b = write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)
-    job = _job(tmp_path / "i")
+    job = make_job(tmp_path / "i")
     ingest_paths(job, [a, b])
     assert job.db.execute("SELECT count(*) FROM relation_claims WHERE extractor = 'spacy'").fetchone()[0] > 0
-    off = _job(tmp_path / "i", relations="off")
+    off = make_job(tmp_path / "i", relations="off")
     ingest_paths(off, [a], force=True)
     assert off.db.execute("SELECT count(*) FROM relation_claims").fetchone()[0] == 0
     assert list_relationships(off.db) == []
     monkeypatch.setattr(derive, "load_svo", lambda: None)
-    missing = _job(tmp_path / "j")
+    missing = make_job(tmp_path / "j")
     ingest_paths(missing, [a, b])
     assert missing.db.execute("SELECT count(*) FROM relation_claims").fetchone()[0] == 0
 
