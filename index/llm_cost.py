@@ -21,12 +21,12 @@ from importlib import resources
 from pathlib import Path
 
 from . import store
-from .readers import SourceBook
 from .config import Settings
 from .db import open_for_planning
 from .errors import BudgetExceeded, ConfigError
 from .extract.prompt import PROMPT_VERSION
 from .pipeline import Ingest, ManifestBook, plan_book, read_manifest_books
+from .readers import SourceBook
 from .tokens import count_tokens
 
 MESSAGE_FRAMING_TOKENS = 4   # per chat message (role, separators)

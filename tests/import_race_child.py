@@ -66,9 +66,9 @@ def main() -> None:
     fault_rate = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
     finder = SlowImport(module, delay)
     sys.meta_path.insert(0, finder)
+    from cli.main import app
     from tests.fakes import FaultInjector, ScriptedOpenAI
     from tests.helpers import heading_responder
-    from cli.main import app
 
     with ScriptedOpenAI() as server:
         server.responder = heading_responder()

@@ -7,9 +7,9 @@ import os
 import shutil
 
 from index.pipeline import delete_book, ingest_paths
-from tests.helpers import BOOK_A, snapshot, write
 from tests.conftest import make_job
 from tests.fakes import ScriptedExtractor, m
+from tests.helpers import BOOK_A, snapshot, write
 
 
 def test_after_delete_book_no_entity_keeps_a_name_from_a_deleted_mention(tmp_path):

@@ -7,16 +7,17 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from index import derived, link_state
 from index.config import Settings
 from index.db import open_db
 from index.pipeline import Ingest, delete_book, ingest_paths
-from index.store import set_meta
 from index.relations import derive
-from tests.helpers import relationship_rows, render_book, snapshot, write
+from index.store import set_meta
 from tests.fakes import FakeChunkEntity, FakeSVO
+from tests.helpers import relationship_rows, render_book, snapshot, write
 
 PACK = """
 name = "incremental"

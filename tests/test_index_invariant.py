@@ -4,7 +4,8 @@ holds exactly what a fresh build from the remaining books holds; with failures i
 while syncing vectors, leave every book wholly old or wholly new, and SQLite and Chroma
 agree after doctor --repair."""
 
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import pack_job
 from tests.helpers import KILL_POINTS, render_book, replay_equals_fresh_build

@@ -9,11 +9,10 @@ import time
 import pytest
 
 from index.db import open_db
-from index.errors import ChunksFailed
+from index.errors import ChunksFailed, ExtractionFailed
 from index.extract.openai_extractor import OpenAIExtractor
 from index.extract.request_pool import PoolClosed, RequestPool
 from index.packs import load_pack
-from index.errors import ExtractionFailed
 from index.pipeline import ingest_paths
 from tests.conftest import make_job
 from tests.fakes import Stall, completion_body, passage_of

@@ -6,7 +6,6 @@ Tomkin, CC-BY 4.0, converted to Obsidian Markdown by the Obsidian-TTRPG-Communit
 
 from __future__ import annotations
 
-
 import pytest
 
 from index.books import find_books

@@ -6,8 +6,8 @@ import json
 import networkx
 import pytest
 
-from tests.helpers import BOOK_A, BOOK_B, write
 from tests.fakes import relations_responder
+from tests.helpers import BOOK_A, BOOK_B, write
 
 
 @pytest.fixture

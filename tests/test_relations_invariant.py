@@ -4,12 +4,13 @@ remaining books, whatever the order. Endpoints named in one book and defined in 
 are the case that breaks an ingest-time-only resolution."""
 
 
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from index.pipeline import ingest_paths
-from tests.helpers import render_book, replay_equals_fresh_build, snapshot, write
 from tests.conftest import RELATIONS_PACK, pack_job
 from tests.fakes import NAMES, SentenceExtractor
+from tests.helpers import render_book, replay_equals_fresh_build, snapshot, write
 
 VERBS = ["casts", "cast_by", "enemy_of", "HURLS", "counters", "owns", "sings_to"]
 BOOKS = ["Alpha", "Beta", "Gamma"]

@@ -7,8 +7,8 @@ import pytest
 from index.pipeline import delete_book, ingest_paths
 from index.relations import derive
 from index.relations.query import list_relationships
-from tests.helpers import BOOK_A, BOOK_B, write
 from tests.conftest import SAMPLE, make_job
+from tests.helpers import BOOK_A, BOOK_B, write
 
 # What the real spaCy path (index/relations/svo.py) finds on the three sample books, by
 # (source, type, target). A change to the parser, the patterns or the aliases shows here as a

@@ -6,9 +6,8 @@ import json
 
 import pytest
 
-from tests.fakes import completion_body
+from tests.fakes import completion_body, relations_responder
 from tests.helpers import BOOK_A, BOOK_B, write
-from tests.fakes import relations_responder
 
 # only an item inflicts a term (the generic pack's types)
 CONSTRAINTS = """

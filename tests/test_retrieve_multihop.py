@@ -8,7 +8,8 @@ import pytest
 from index import retrieve as rules
 from index.entity_graph import personalized_pagerank
 from index.packs import load_pack
-from tests.conftest import RETRIEVE_SHELF as SHELF, SAMPLE
+from tests.conftest import RETRIEVE_SHELF as SHELF
+from tests.conftest import SAMPLE
 
 QUESTION = "How much Ember does the spell the Frost Wyrm hurls at anything approaching its lair cost?"
 

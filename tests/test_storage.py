@@ -30,7 +30,8 @@ def test_reference_with_disagreeing_type_attaches_to_the_only_definition(tmp_pat
 
 
 def test_two_definitions_of_one_name_stay_distinct_and_references_follow_their_type(tmp_path, index_dir):
-    book = write(tmp_path / "a.md", "# B\n\n## Shield\nShield the spell.\n\n## Shield Armor\nA Shield is armor.\n\n## Use\nCast Shield. Wear a Shield. Shield is odd.\n")
+    book = write(tmp_path / "a.md", "# B\n\n## Shield\nShield the spell.\n\n## Shield Armor\nA Shield is armor.\n\n"
+                 "## Use\nCast Shield. Wear a Shield. Shield is odd.\n")
     script = {
         "Shield": [m("Shield", "spell", "defines", "Shield the spell.")],
         "Shield Armor": [m("Shield", "equipment", "defines", "A Shield is armor.")],

@@ -34,7 +34,7 @@ from openai.types.chat import ChatCompletion
 from .. import store
 from ..preload import import_optional
 from ..config import require_model_endpoint
-from ..errors import ConfigError, ExtractionFailed, redact
+from ..errors import ExtractionFailed, redact
 from ..models import ChunkExtraction, ParentChunk
 from ..packs import DomainPack
 from .base import ExtractionRun, FailedChunk, KnownEntity, ProgressFn, no_progress
