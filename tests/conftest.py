@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 from index.config import Settings
 from index.db import open_db
 from index.pipeline import Ingest
-from index.relations import derive
 from tests.fakes import FakeChunkEntity, FakeSVO, ScriptedOpenAI
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,6 +91,9 @@ def scripted_openai():
 
 @pytest.fixture
 def fake_svo(monkeypatch):
+    """FakeSVO in place of spaCy's relation candidates (index/relations/svo.py); ``.calls`` counts the chunks parsed."""
+    from index.relations import derive
+
     fake = FakeSVO()
     monkeypatch.setattr(derive, "load_svo", lambda: (fake, FakeChunkEntity))
     return fake

@@ -1,5 +1,6 @@
 """The offline path's side in the derivation: spaCy candidates are derived per chunk from its
-text and entities (a fake ``candidate_relations`` stands in for index/relations/svo.py)."""
+text and entities. The first test runs the real index/relations/svo.py on sample_corpus; the
+others use the ``fake_svo`` fixture (tests/conftest.py) to count which chunks are parsed."""
 
 
 import pytest
