@@ -7,7 +7,7 @@ DEMO_INDEX := .crossbook-demo
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: demo test eval bench crash-test clean
+.PHONY: demo test lint eval bench crash-test clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -32,6 +32,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# pyflakes, pycodestyle and import order ([tool.ruff] in pyproject.toml); --fix sorts imports
+lint: $(STAMP)
+	$(BIN)/ruff check .
 
 # recall@k of the second-hop gold section: plain search vs multi-hop retrieve; then
 # definitions, cross-book references, relationships and titles on sample_corpus and the Fate shelf

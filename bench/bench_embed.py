@@ -32,10 +32,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.results_json import record  # noqa: E402
+from index import minilm  # noqa: E402
 from index.chunking import child_chunks, parent_chunks, split_sections  # noqa: E402
 from index.config import load_settings  # noqa: E402
 from index.db import open_db  # noqa: E402
-from index import minilm  # noqa: E402
 from index.embed import LocalEmbedder, TorchEmbedder, embed_all  # noqa: E402
 from index.vectors import WRITE_BATCH, ChildRow, embedding_text, open_vectors  # noqa: E402
 

@@ -50,11 +50,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from index.readers import read_book  # noqa: E402
 from index.chunking import book_title  # noqa: E402
 from index.config import Settings  # noqa: E402
 from index.db import open_db  # noqa: E402
 from index.pipeline import Ingest, ingest_paths  # noqa: E402
+from index.readers import read_book  # noqa: E402
 from tests.helpers import render_book, snapshot  # noqa: E402
 
 SAMPLE = ROOT / "sample_corpus"

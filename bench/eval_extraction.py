@@ -50,8 +50,8 @@ from bench.shelves import IRONSWORN_GOLD, ingest_ironsworn, ironsworn_notes  # n
 from index.config import load_settings  # noqa: E402
 from index.db import open_db  # noqa: E402
 from index.errors import CrossbookError  # noqa: E402
-from index.normalize import normalize_name  # noqa: E402
 from index.manifest import read_manifest, rebuild  # noqa: E402
+from index.normalize import normalize_name  # noqa: E402
 from index.pipeline import Ingest, ingest_paths  # noqa: E402
 from tests.gold import score_index  # noqa: E402
 

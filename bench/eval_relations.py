@@ -22,13 +22,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.scoring import prf  # noqa: E402
 from index.config import load_settings  # noqa: E402
 from index.db import open_db  # noqa: E402
 from index.manifest import rebuild  # noqa: E402
 from index.pipeline import Ingest  # noqa: E402
 from index.relations import svo  # noqa: E402
-
-from bench.scoring import prf  # noqa: E402
 
 # Used when no ontology module with a normalize function is importable: the gold types of
 # the sample corpus and the verbs that express them.

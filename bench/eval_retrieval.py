@@ -45,8 +45,8 @@ sys.path.insert(0, str(ROOT))
 
 from index.config import load_settings  # noqa: E402
 from index.db import open_db  # noqa: E402
-from index.normalize import normalize_name  # noqa: E402
 from index.manifest import rebuild  # noqa: E402
+from index.normalize import normalize_name  # noqa: E402
 from index.pipeline import Ingest  # noqa: E402
 from index.retrieve import retrieve, search  # noqa: E402
 from index.vectors import open_vectors  # noqa: E402

@@ -11,11 +11,20 @@ from rich.markup import escape
 
 from index.config import CONFIG_FILE, Settings, load_settings
 
-from .cost_output import DRY_RUN_OPT, MAX_COST_OPT, PRICE_TABLE_OPT, dry_run_or_budget
 from .choices import check_embedder, check_extractor, check_ontology, check_pack, check_relations
+from .cost_output import DRY_RUN_OPT, MAX_COST_OPT, PRICE_TABLE_OPT, dry_run_or_budget
 from .group import GlobalOptionsGroup, examples
-from .output import (EventWriter, cli_errors, emit, location, plain_table, relation_label, report_retries,
-                     section_in_book, warn)
+from .output import (
+    EventWriter,
+    cli_errors,
+    emit,
+    location,
+    plain_table,
+    relation_label,
+    report_retries,
+    section_in_book,
+    warn,
+)
 
 if TYPE_CHECKING:
     from .progress import ProgressReporter
@@ -32,7 +41,8 @@ app = typer.Typer(
 
 JSON_OPT = typer.Option(False, "--json", help="Print one JSON document instead of text.")
 RELATIONS_OPT = typer.Option(
-    None, "--relations", callback=check_relations, help="Relationship extraction: auto (llm with openai, spacy with rules), llm, spacy, refine (spacy candidates confirmed by the model: one extra call per chunk with candidates) or off."
+    None, "--relations", callback=check_relations, help="Relationship extraction: auto (llm with openai, spacy with rules), llm, spacy,"
+    " refine (spacy candidates confirmed by the model: one extra call per chunk with candidates) or off."
 )
 ONTOLOGY_OPT = typer.Option(
     [], "--ontology", callback=check_ontology, help="Extra ontology pack: ttrpg, story, rulebook or a .toml/.json path (repeatable)."
@@ -140,7 +150,8 @@ def ingest(
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="LLM requests at once (default 8)."),
     link: Optional[bool] = typer.Option(None, "--link/--no-link", help="Add linker references to known entities (default on)."),
     force: bool = typer.Option(False, "--force", help="Re-extract even when the book is unchanged."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", min=0.1, help="Seconds before an LLM request counts as stalled and is asked again (default 120)."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", min=0.1,
+                                            help="Seconds before an LLM request counts as stalled and is asked again (default 120)."),
     allow_partial: bool = typer.Option(False, "--allow-partial", help="Store a book even if some chunks got no valid LLM answer (marked partial)."),
     include: list[str] = typer.Option(
         [], "--glob", help="In directories, take the files matching this glob instead of every supported type (repeatable)."),
@@ -152,7 +163,8 @@ def ingest(
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
-    batch: bool = typer.Option(False, "--batch", help="Ask the chunks not in the LLM cache through the OpenAI Batch API (cheaper, within 24 h), wait for it, then ingest."),
+    batch: bool = typer.Option(False, "--batch", help="Ask the chunks not in the LLM cache through the OpenAI Batch API"
+                               " (cheaper, within 24 h), wait for it, then ingest."),
     no_wait: bool = typer.Option(False, "--no-wait", help="With --batch: submit and exit (then: crossbook batch collect, and ingest again)."),
     dry_run: bool = DRY_RUN_OPT,
     max_cost: Optional[float] = MAX_COST_OPT,
@@ -228,10 +240,8 @@ def _check_chroma(settings: Settings) -> None:
 
 
 def _check_extractor(settings: Settings, dry_run: bool = False) -> None:
+    from index.config import effective_mode, require_model_endpoint
     from index.errors import ConfigError
-
-    from index.config import require_model_endpoint
-    from index.config import effective_mode
     from index.relations.ontology import load_ontology
 
     # settings that would otherwise fail after the index directory was created; a dry run
@@ -521,7 +531,8 @@ def rebuild(
     """Reconcile the index with a manifest: add, update, delete, skip unchanged books."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.manifest import read_manifest, rebuild as run_rebuild
+        from index.manifest import read_manifest
+        from index.manifest import rebuild as run_rebuild
         from index.pipeline import Ingest
 
         entries = read_manifest(manifest)

@@ -2,7 +2,7 @@
 
 import typer
 
-from .app import JSON_OPT, State, open_index, app
+from .app import JSON_OPT, State, app, open_index
 from .output import cli_errors, emit
 from .writing import open_writable
 

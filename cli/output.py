@@ -19,6 +19,7 @@ from rich.console import Console
 
 from index.errors import CrossbookError
 
+
 class ResultConsole(Console):
     """stdout's console: a reader that goes away (``| head``) ends the command quietly with
     exit 0 (rich's default exits 1)."""

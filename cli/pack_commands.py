@@ -25,9 +25,9 @@ def suggest(
     state: State = ctx.obj
     with cli_errors(state.debug):
         from index.books import find_books
-        from index.readers import read_book
         from index.pack_suggest import suggest_pack
         from index.packs import load_pack
+        from index.readers import read_book
 
         books = [read_book(p) for p in find_books(paths)]
         text = suggest_pack([(b.path.stem, b.text) for b in books], load_pack("generic"), name=name)

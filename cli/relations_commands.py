@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .app import BOOK_HELP, EXCLUDE_BOOKS_OPT, JSON_OPT, State, open_index, app
+from .app import BOOK_HELP, EXCLUDE_BOOKS_OPT, JSON_OPT, State, app, open_index
 from .choices import check_export_format, check_status
 from .group import examples
 from .output import cli_errors, emit, plain_table, relation_label, section_in_book, stderr, warn

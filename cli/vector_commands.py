@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .app import BOOKS_OPT, EXCLUDE_BOOKS_OPT, JSON_OPT, State, model_load_reporter, open_index, open_vector_store, app
+from .app import BOOKS_OPT, EXCLUDE_BOOKS_OPT, JSON_OPT, State, app, model_load_reporter, open_index, open_vector_store
 from .group import examples
 from .output import cli_errors, emit, location, section_in_book
 from .writing import open_writable

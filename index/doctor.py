@@ -22,12 +22,19 @@ from dataclasses import asdict, dataclass, field
 from sqlite_utils import Database
 
 from . import store
+from .embed import option_makes
 from .errors import CrossbookError
 from .vectors import (
-    META_DIMENSION, META_EMBEDDER, ProgressFn, SyncReport, VectorStore, child_rows, context_mismatch, diff,
+    META_DIMENSION,
+    META_EMBEDDER,
+    ProgressFn,
+    SyncReport,
+    VectorStore,
+    child_rows,
+    context_mismatch,
+    diff,
     mismatch_message,
 )
-from .embed import option_makes
 
 
 @dataclass

@@ -21,8 +21,8 @@ from typing import Callable
 from sqlite_utils import Database
 
 from . import store
-from .readers import SourceBook
 from .errors import BadInput
+from .readers import SourceBook
 
 # how a user gives a book another title, for each command that reads books
 INGEST_RETITLE = "a 'title:' line in its front matter, or ingest it on its own with --book 'OTHER TITLE'"

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import store
-from .readers import SourceBook
 from .config import Settings
 from .db import open_for_planning
 from .errors import BudgetExceeded, ConfigError
 from .extract.prompt import PROMPT_VERSION
 from .pipeline import Ingest, plan_book
+from .readers import SourceBook
 from .tokens import count_tokens
 
 if TYPE_CHECKING:

@@ -21,19 +21,23 @@ from sqlite_utils import Database
 from . import derived, llm_cache, meta, preload, store
 from .books import find_books
 from .chunking import parent_chunks
-from .readers import SourceBook, read_book
-from .embed import child_splitter
 from .config import Settings, effective_mode
+from .embed import child_splitter
 from .errors import BadInput, BookNotFound, ChunksFailed, CrossbookError
 from .extract import ExtractionRun, Extractor, ProgressFn, get_extractor, no_progress
 from .extract.marks import NoteMarks
 from .extract.verify import ChunkText
 from .identity import (
-    INGEST_RETITLE, check_titles_free, check_unique_titles, ingest_may_take, renamed_from,
+    INGEST_RETITLE,
+    check_titles_free,
+    check_unique_titles,
+    ingest_may_take,
+    renamed_from,
     source_of,
 )
 from .models import IngestResult
 from .packs import DomainPack, load_pack
+from .readers import SourceBook, read_book
 from .relations import edges as relations
 from .relations.ontology import Ontology, ontology_for
 

@@ -38,9 +38,8 @@ from functools import lru_cache
 
 from sqlite_utils import Database
 
-from . import bridge
+from . import bridge, meta
 from . import entity_graph as graph
-from . import meta
 from .errors import BadInput
 from .models import page_range
 from .normalize import normalize_name, normalized_tokens, normalized_words

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import defaultdict
 from datetime import datetime, timezone
 from typing import Iterable
 

@@ -9,10 +9,25 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tests.fakes import ScriptedOpenAI
+from index.config import Settings
+from index.db import open_db
+from index.pipeline import Ingest
+from tests.fakes import FakeChunkEntity, FakeSVO, ScriptedOpenAI
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_corpus"
+
+
+def make_job(index_dir, settings: Settings | None = None, *, extractor=None, events=None, **fields) -> Ingest:
+    """An Ingest on a new (or existing) index at index_dir: ``settings``, or Settings built from ``fields``."""
+    settings = settings or Settings(index_dir=index_dir, **fields)
+    extra = {"events": events} if events is not None else {}
+    return Ingest(open_db(index_dir, create=True), settings, extractor=extractor, **extra)
+
+
+def pack_job(index_dir, pack_path) -> Ingest:
+    """The job the invariant replays build (``replay_equals_fresh_build``): the offline extractor, a pack file."""
+    return make_job(index_dir, pack=str(pack_path))
 
 
 @pytest.fixture(autouse=True)
@@ -72,3 +87,44 @@ def corpus(tmp_path) -> Path:
 def scripted_openai():
     with ScriptedOpenAI() as server:
         yield server
+
+
+@pytest.fixture
+def fake_svo(monkeypatch):
+    """FakeSVO in place of spaCy's relation candidates (index/relations/svo.py); ``.calls`` counts the chunks parsed."""
+    from index.relations import edges as derive
+
+    fake = FakeSVO()
+    monkeypatch.setattr(derive, "load_svo", lambda: (fake, FakeChunkEntity))
+    return fake
+
+
+RELATIONS_PACK = """
+name = "prop"
+ontology = ["rulebook", "ttrpg"]
+[[entity_types]]
+name = "spell"
+[[entity_types]]
+name = "npc"
+[[entity_types]]
+name = "other"
+[[heading_rules]]
+under = "Spells"
+type = "spell"
+[[heading_rules]]
+under = "People"
+type = "npc"
+"""
+
+
+RETRIEVE_SHELF = {
+    # a catalog of two entries, so the rules extractor reads the headings as definitions
+    "core.md": ("# Core Rules\n\n## Conditions\n\n### Chilled\n\nA Chilled creature loses 1 Speed until it warms up.\n\n"
+                "### Prone\n\nA Prone creature is easy to hit until it stands.\n"),
+    "grimoire.md": ("# Grimoire\n\n## Spells\n\n### Frost Lance\n\nFrost Lance costs 3 Ember and deals 2d6 cold.\n\n"
+                    "### Kindle\n\nKindle costs 1 Ember and lights a fire.\n"),
+    "bestiary.md": ("# Bestiary\n\n## Creatures\n\n### Rime Wraith\n\n"
+                    + "Every victim of its touch is Chilled. "
+                    + "The wraith drifts over the snow and the cold follows wherever it goes. " * 40 + "\n\n"
+                    + "When it cannot close the distance, the Rime Wraith casts Frost Lance.\n"),
+}

@@ -27,6 +27,9 @@ from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 
+from index.extract import ExtractionRun
+from index.models import ChunkExtraction, RawMention, RawRelation
+
 
 @dataclass(frozen=True)
 class Raw:
@@ -395,3 +398,117 @@ class FaultInjector:
                       "context": "The admin password is hunter2."}]
             return 200, {}, completion_body(json.dumps({**answer, "entities": answer["entities"] + extra}))
         raise ValueError(f"unknown fault kind {kind!r}")
+
+
+class ScriptedExtractor:
+    """An extractor that answers from a script: {heading: [RawMention...]}; can fail on demand."""
+
+    name = "scripted"
+    model = None
+
+    def __init__(self, script, fail_on=None):
+        self.script, self.fail_on = script, fail_on
+
+    def extract(self, book, parents, known=None, progress=None):
+        chunks = []
+        for p in parents:
+            if p.heading == self.fail_on:
+                raise KeyboardInterrupt  # as if the user pressed Ctrl-C mid-extraction
+            chunks.append(ChunkExtraction(p.id, list(self.script.get(p.heading, []))))
+        return ExtractionRun(chunks)
+
+
+def m(name, etype, kind, context):
+    return RawMention(name, etype, kind, context, "llm")
+
+
+@dataclass(frozen=True)
+class FakeChunkEntity:
+    name: str
+    surface_forms: tuple
+    key: tuple
+
+
+class FakeSVO:
+    """In a sentence with 'causes' or 'leaves', an entity before the verb is the source and
+    one after it the target; the chunk's other entity fills the missing end ("it")."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, text, entities):
+        self.calls.append(sorted(e.name for e in entities))
+        out = []
+        for sentence in re.split(r"(?<=[.!?])\s+", text):
+            verb = re.search(r"\b(causes|leaves)\b", sentence)
+            if not verb:
+                continue
+            for entity in entities:
+                at = min((sentence.find(f) for f in entity.surface_forms if f in sentence), default=-1)
+                if at < 0:
+                    continue
+                other = next(e for e in entities if e.name != entity.name)
+                source, target = (entity, other) if at < verb.start() else (other, entity)
+                out.append(RawRelation(source.name, target.name, "CAUSES", sentence.strip(), confidence=0.8,
+                                       extractor="spacy"))
+        return out
+
+
+NAMES = ["Shield", "Fire Bolt", "Ari", "Bo"]
+
+
+SENTENCE = re.compile(r"(%s) (\w+) (%s)\." % ("|".join(NAMES), "|".join(NAMES)))
+
+
+class SentenceExtractor:
+    """Deterministic 'model': the heading defines an entity; "A verb B." states a relationship;
+    "A verb B!" states one with a quote the chunk lacks (hallucinated)."""
+
+    name = "scripted"
+    model = None
+
+    def __init__(self, pack):
+        self.pack = pack
+
+    def extract(self, book, parents, known=None, progress=None):
+        out = []
+        for p in parents:
+            mentions, relations = [], []
+            if p.heading and len(p.heading_path) == 3:
+                mentions.append(RawMention(p.heading, self.pack.type_for(p.heading_path), "defines", p.heading, "llm"))
+            for match in SENTENCE.finditer(p.text):
+                relations.append(RawRelation(match.group(1), match.group(3), match.group(2), match.group(0)))
+            for bang in re.finditer(r"(\w+) (\w+) (\w+)!", p.text):
+                relations.append(RawRelation(bang.group(1), bang.group(3), bang.group(2), "not in the text"))
+            out.append(ChunkExtraction(p.id, mentions, relations))
+        return ExtractionRun(out)
+
+
+def relation(source, target, relation_type, evidence, **kw):
+    item = {"source_name": None, "source_id": None, "target_name": None, "target_id": None,
+            "relation_type": relation_type, "evidence": evidence, "confidence": 0.9,
+            "polarity": "asserted", "implicit": False}
+    item.update({"source_id": source} if isinstance(source, int) else {"source_name": source})
+    item.update({"target_id": target} if isinstance(target, int) else {"target_name": target})
+    item.update(kw)
+    return item
+
+
+def relations_responder(request):
+    """Headings define entities; two sentences of BOOK_A / BOOK_B state relationships. Frost
+    Lance is named by id when the prompt offers it as a known entity."""
+    passage = passage_of(request)
+    user = request["messages"][-1]["content"]
+    known = {name: int(i) for i, name in re.findall(r"^- \[(\d+)\] (.+?) \(\w+\)$", user, re.MULTILINE)}
+    heading = re.match(r"#+ (.+)", passage).group(1).strip()
+    body = passage.split("\n", 1)[1].strip() if "\n" in passage else heading
+    first = re.split(r"(?<=[.!?])\s", body)[0] if body else heading
+    entities = [{"name": heading, "type": "other", "mention_type": "defines", "context": first}]
+    relationships = []
+    if "Frost Lance causes it." in passage:
+        relationships.append(relation(known.get("Frost Lance", "Frost Lance"), "Chilled", "causes", "Frost Lance causes it."))
+        relationships.append(relation(424242, "Chilled", "causes", "Frost Lance causes it."))  # never offered
+        relationships.append({"source_name": "Chilled"})                                      # malformed
+    if "It leaves the target Chilled." in passage:
+        relationships.append(relation("Chilled", "Frost Lance", "inflicted_by", "It leaves the target Chilled."))
+    return 200, {}, completion_body(json.dumps({"entities": entities, "relationships": relationships}))

@@ -387,3 +387,31 @@ def shelf_headings(paths) -> list[str]:
             if match and match.group(1).strip() not in names:
                 names.append(match.group(1).strip())
     return names
+
+
+def _answers(result: dict) -> set:
+    return {(e["name"], e["entity_type"], g["book"], m["heading_path"], m["mention_type"])
+            for e in result["entities"] for g in e["books"] for m in g["mentions"]}
+
+
+def assert_same_answers(cli_json, original_index, twin_index) -> None:
+    """Both indexes know the same entities, and where-else answers each alike (same books,
+    sections and mention types; contexts may differ in their Markdown escapes)."""
+    names = [e["name"] for e in cli_json("--index", original_index, "entities")["entities"]]
+    assert names == [e["name"] for e in cli_json("--index", twin_index, "entities")["entities"]]
+    assert len(names) > 20
+    for name in names:
+        original = cli_json("--index", original_index, "where-else", name)
+        twin = cli_json("--index", twin_index, "where-else", name)
+        assert _answers(twin) == _answers(original), name
+
+
+def vault(root: Path, notes: dict[str, str], obsidian: bool = True) -> Path:
+    for name, text in notes.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    if obsidian:
+        (root / ".obsidian").mkdir(exist_ok=True)
+        (root / ".obsidian" / "app.json").write_text("{}", encoding="utf-8")
+    return root

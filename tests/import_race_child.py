@@ -1,4 +1,4 @@
-"""Run by tests/test_import_race.py in a fresh interpreter (a module imports only once per
+"""Run by tests/test_concurrency_import_race.py in a fresh interpreter (a module imports only once per
 process): one ``crossbook ingest --extractor openai`` while a first import is made slow.
 
     python tests/import_race_child.py MODULE DELAY BOOK INDEX_DIR [FAULT_RATE]
@@ -66,9 +66,9 @@ def main() -> None:
     fault_rate = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
     finder = SlowImport(module, delay)
     sys.meta_path.insert(0, finder)
+    from cli.main import app
     from tests.fakes import FaultInjector, ScriptedOpenAI
     from tests.helpers import heading_responder
-    from cli.main import app
 
     with ScriptedOpenAI() as server:
         server.responder = heading_responder()

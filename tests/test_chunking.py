@@ -1,4 +1,5 @@
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from index.chunking import book_title, child_chunks, parent_chunks, split_sections
 from index.tokens import count_tokens

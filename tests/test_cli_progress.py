@@ -2,9 +2,9 @@
 name the book elsewhere, nothing with --quiet, a "loading model" phase."""
 
 import io
-from pathlib import Path
 import json
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console

@@ -9,12 +9,12 @@ import time
 import pytest
 
 from index.db import open_db
-from index.errors import ChunksFailed
+from index.errors import ChunksFailed, ExtractionFailed
 from index.extract.openai_extractor import OpenAIExtractor
 from index.extract.request_pool import PoolClosed, RequestPool
 from index.packs import load_pack
-from index.errors import ExtractionFailed
-from index.pipeline import Ingest, ingest_paths
+from index.pipeline import ingest_paths
+from tests.conftest import make_job
 from tests.fakes import Stall, completion_body, passage_of
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, snapshot, write
 
@@ -23,9 +23,9 @@ BOOK_C = "# Bestiary\n\n## Frost Wyrm\nThe Frost Wyrm casts Frost Lance.\n\n## R
 
 def _job(index_dir, server, events=None, **overrides):
     settings = openai_settings(index_dir, server, **overrides)
-    db = open_db(index_dir, create=True)
-    extractor = OpenAIExtractor(settings, load_pack("generic"), cache=db, sleep=lambda s: None)
-    return Ingest(db, settings, extractor=extractor, events=events or (lambda e: None))
+    job = make_job(index_dir, settings, events=events or (lambda e: None))
+    job.extractor = OpenAIExtractor(settings, load_pack("generic"), cache=job.db, sleep=lambda s: None)
+    return job
 
 
 def _books(tmp_path):

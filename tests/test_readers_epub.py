@@ -9,7 +9,7 @@ from bench.twins.epub_twin import write_epub
 from index.errors import BadInput
 from index.readers import detect_format, read_book
 from tests.conftest import SAMPLE
-from tests.test_readers_html import assert_same_answers
+from tests.helpers import assert_same_answers
 
 
 def _chapter(file_name: str, title: str, body: str) -> epub.EpubHtml:

@@ -7,6 +7,7 @@ from index.errors import BadInput
 from index.readers import read_book
 from index.readers.html_markdown import html_to_markdown
 from tests.conftest import SAMPLE
+from tests.helpers import assert_same_answers
 
 PAGE = b"""<!DOCTYPE html>
 <html><head><title>The Ashen Grimoire</title><style>h1 { color: red }</style>
@@ -107,23 +108,6 @@ def _html_twin(markdown_path, out_path):
     out_path.write_text(f"<!DOCTYPE html><html><head><title>{title}</title></head>"
                         f"<body><nav><a href='/'>Home</a></nav><main>{body}</main></body></html>", encoding="utf-8")
     return out_path
-
-
-def _answers(result: dict) -> set:
-    return {(e["name"], e["entity_type"], g["book"], m["heading_path"], m["mention_type"])
-            for e in result["entities"] for g in e["books"] for m in g["mentions"]}
-
-
-def assert_same_answers(cli_json, original_index, twin_index) -> None:
-    """Both indexes know the same entities, and where-else answers each alike (same books,
-    sections and mention types; contexts may differ in their Markdown escapes)."""
-    names = [e["name"] for e in cli_json("--index", original_index, "entities")["entities"]]
-    assert names == [e["name"] for e in cli_json("--index", twin_index, "entities")["entities"]]
-    assert len(names) > 20
-    for name in names:
-        original = cli_json("--index", original_index, "where-else", name)
-        twin = cli_json("--index", twin_index, "where-else", name)
-        assert _answers(twin) == _answers(original), name
 
 
 def test_an_html_twin_answers_where_else_like_its_markdown(cli, cli_json, tmp_path):

@@ -2,7 +2,6 @@
 sections and their pages, running headers and footers, hyphen joins, ligatures, bad input,
 and a PDF twin that answers where-else like its Markdown original."""
 
-import json
 
 import pytest
 from reportlab.lib.pagesizes import A5

@@ -6,8 +6,6 @@ Tomkin, CC-BY 4.0, converted to Obsidian Markdown by the Obsidian-TTRPG-Communit
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from index.books import find_books
@@ -15,17 +13,7 @@ from index.chunking import parent_chunks
 from index.errors import BadInput
 from index.readers import read_book
 from index.readers.vault.links import NoteIndex
-
-
-def vault(root: Path, notes: dict[str, str], obsidian: bool = True) -> Path:
-    for name, text in notes.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    if obsidian:
-        (root / ".obsidian").mkdir(exist_ok=True)
-        (root / ".obsidian" / "app.json").write_text("{}", encoding="utf-8")
-    return root
+from tests.helpers import vault
 
 
 def by_path(book):

@@ -3,62 +3,18 @@ delete-book, relationships (and pending claims) equal those of a fresh build of 
 remaining books, whatever the order. Endpoints named in one book and defined in another
 are the case that breaks an ingest-time-only resolution."""
 
-import re
 
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
-from index.config import Settings
-from index.db import open_db
-from index.extract import ExtractionRun
-from index.models import ChunkExtraction, RawMention, RawRelation
-from index.pipeline import Ingest, ingest_paths
+from index.pipeline import ingest_paths
+from tests.conftest import RELATIONS_PACK, pack_job
+from tests.fakes import NAMES, SentenceExtractor
 from tests.helpers import render_book, replay_equals_fresh_build, snapshot, write
 
-PACK = """
-name = "prop"
-ontology = ["rulebook", "ttrpg"]
-[[entity_types]]
-name = "spell"
-[[entity_types]]
-name = "npc"
-[[entity_types]]
-name = "other"
-[[heading_rules]]
-under = "Spells"
-type = "spell"
-[[heading_rules]]
-under = "People"
-type = "npc"
-"""
-
-NAMES = ["Shield", "Fire Bolt", "Ari", "Bo"]
 VERBS = ["casts", "cast_by", "enemy_of", "HURLS", "counters", "owns", "sings_to"]
 BOOKS = ["Alpha", "Beta", "Gamma"]
-_SENTENCE = re.compile(r"(%s) (\w+) (%s)\." % ("|".join(NAMES), "|".join(NAMES)))
 
-
-class SentenceExtractor:
-    """Deterministic 'model': the heading defines an entity; "A verb B." states a relationship;
-    "A verb B!" states one with a quote the chunk lacks (hallucinated)."""
-
-    name = "scripted"
-    model = None
-
-    def __init__(self, pack):
-        self.pack = pack
-
-    def extract(self, book, parents, known=None, progress=None):
-        out = []
-        for p in parents:
-            mentions, relations = [], []
-            if p.heading and len(p.heading_path) == 3:
-                mentions.append(RawMention(p.heading, self.pack.type_for(p.heading_path), "defines", p.heading, "llm"))
-            for match in _SENTENCE.finditer(p.text):
-                relations.append(RawRelation(match.group(1), match.group(3), match.group(2), match.group(0)))
-            for bang in re.finditer(r"(\w+) (\w+) (\w+)!", p.text):
-                relations.append(RawRelation(bang.group(1), bang.group(3), bang.group(2), "not in the text"))
-            out.append(ChunkExtraction(p.id, mentions, relations))
-        return ExtractionRun(out)
 
 
 sentence = st.tuples(st.sampled_from(NAMES), st.sampled_from(VERBS), st.sampled_from(NAMES),
@@ -75,7 +31,7 @@ render = render_book
 
 
 def _job(index_dir, pack_path):
-    job = Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(pack_path)))
+    job = pack_job(index_dir, pack_path)
     job.extractor = SentenceExtractor(job.pack)
     return job
 
@@ -89,12 +45,12 @@ def _job(index_dir, pack_path):
 # a symmetric self-relationship stated in two chunks is not its own inverse duplicate
 @example([("ingest", "Alpha", [("Spells", "Shield", ["Ari enemy_of Ari."]), ("Spells", "Ari", ["Ari enemy_of Ari."])])])
 def test_relationships_equal_a_fresh_build_in_any_order(operations):
-    replay_equals_fresh_build(operations, PACK, _job)
+    replay_equals_fresh_build(operations, RELATIONS_PACK, _job)
 
 
 def test_the_property_sees_relationships_and_pending_claims(tmp_path):
     """Guard against a vacuous property: its books do produce edges and pending claims."""
-    pack = write(tmp_path / "pack.toml", PACK)
+    pack = write(tmp_path / "pack.toml", RELATIONS_PACK)
     job = _job(tmp_path / "i", pack)
     ingest_paths(job, [write(tmp_path / "a.md", render("Alpha", [("Spells", "Shield", ["Ari casts Shield.", "Shield counters Fire Bolt."])]))])
     ingest_paths(job, [write(tmp_path / "b.md", render("Beta", [("People", "Ari", ["Bo enemy_of Ari!"])]))])

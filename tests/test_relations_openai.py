@@ -2,45 +2,14 @@
 entities by id, the cache, and the pure parse of relationship items."""
 
 import json
-import re
 
 from index.db import open_db
 from index.extract.parse import parse_extraction
 from index.lookup import list_books
 from index.pipeline import Ingest, ingest_paths
 from index.relations.query import list_relationships
-from tests.fakes import completion_body, passage_of
+from tests.fakes import passage_of, relation, relations_responder
 from tests.helpers import BOOK_A, BOOK_B, openai_settings, snapshot, write
-
-
-def relation(source, target, relation_type, evidence, **kw):
-    item = {"source_name": None, "source_id": None, "target_name": None, "target_id": None,
-            "relation_type": relation_type, "evidence": evidence, "confidence": 0.9,
-            "polarity": "asserted", "implicit": False}
-    item.update({"source_id": source} if isinstance(source, int) else {"source_name": source})
-    item.update({"target_id": target} if isinstance(target, int) else {"target_name": target})
-    item.update(kw)
-    return item
-
-
-def responder(request):
-    """Headings define entities; two sentences of BOOK_A / BOOK_B state relationships. Frost
-    Lance is named by id when the prompt offers it as a known entity."""
-    passage = passage_of(request)
-    user = request["messages"][-1]["content"]
-    known = {name: int(i) for i, name in re.findall(r"^- \[(\d+)\] (.+?) \(\w+\)$", user, re.MULTILINE)}
-    heading = re.match(r"#+ (.+)", passage).group(1).strip()
-    body = passage.split("\n", 1)[1].strip() if "\n" in passage else heading
-    first = re.split(r"(?<=[.!?])\s", body)[0] if body else heading
-    entities = [{"name": heading, "type": "other", "mention_type": "defines", "context": first}]
-    relationships = []
-    if "Frost Lance causes it." in passage:
-        relationships.append(relation(known.get("Frost Lance", "Frost Lance"), "Chilled", "causes", "Frost Lance causes it."))
-        relationships.append(relation(424242, "Chilled", "causes", "Frost Lance causes it."))  # never offered
-        relationships.append({"source_name": "Chilled"})                                      # malformed
-    if "It leaves the target Chilled." in passage:
-        relationships.append(relation("Chilled", "Frost Lance", "inflicted_by", "It leaves the target Chilled."))
-    return 200, {}, completion_body(json.dumps({"entities": entities, "relationships": relationships}))
 
 
 def _ingest(index_dir, server, path, force=False):
@@ -49,7 +18,7 @@ def _ingest(index_dir, server, path, force=False):
 
 
 def test_relationships_come_in_the_same_single_request(tmp_path, index_dir, scripted_openai):
-    scripted_openai.responder = responder
+    scripted_openai.responder = relations_responder
     result = _ingest(index_dir, scripted_openai, write(tmp_path / "b.md", BOOK_B))
     assert result.llm_calls == result.parents == len(scripted_openai.chat_calls)
     request = scripted_openai.chat_calls[0]
@@ -70,7 +39,7 @@ def test_relationships_come_in_the_same_single_request(tmp_path, index_dir, scri
 
 
 def test_known_entities_by_id_only_from_their_prompt_and_the_cache_keeps_them(tmp_path, index_dir, scripted_openai):
-    scripted_openai.responder = responder
+    scripted_openai.responder = relations_responder
     _ingest(index_dir, scripted_openai, write(tmp_path / "b.md", BOOK_B))
     book_a = write(tmp_path / "a.md", BOOK_A)
     first = _ingest(index_dir, scripted_openai, book_a)
@@ -93,7 +62,7 @@ def test_known_entities_by_id_only_from_their_prompt_and_the_cache_keeps_them(tm
 
 def test_the_known_list_is_not_part_of_the_cache_key(tmp_path, index_dir, scripted_openai):
     """A book ingested first sees no known entities; re-ingesting it after others makes no call."""
-    scripted_openai.responder = responder
+    scripted_openai.responder = relations_responder
     book_a = write(tmp_path / "a.md", BOOK_A)
     first = _ingest(index_dir, scripted_openai, book_a)
     _ingest(index_dir, scripted_openai, write(tmp_path / "b.md", BOOK_B))

@@ -391,7 +391,7 @@ def definitions_of(book: str) -> list[Definition]:
                         add(match.group(1), rule.kind, h, number, label_ok=False)
         elif isinstance(rule, Table):
             for h in (h for h in heads if h.text == rule.section):
-                rows = [(n, l) for n, l in lines_in(h) if l.lstrip().startswith("|")]
+                rows = [(n, line) for n, line in lines_in(h) if line.lstrip().startswith("|")]
                 for number, line in rows[2:]:  # header row and the --- row
                     add(line.strip().strip("|").split("|")[0], rule.kind, h, number)
         elif isinstance(rule, Pattern):

@@ -8,8 +8,8 @@ references (the text around the first occurrence in the referring book).
 from __future__ import annotations
 
 import argparse
-import json
 import hashlib
+import json
 import sys
 from pathlib import Path
 
@@ -62,7 +62,7 @@ def main() -> int:
             continue
         lines = read(row["book"]).splitlines()
         line = row["line"]
-        context = " ⏎ ".join(l.strip() for l in lines[line - 1:line + 2] if l.strip())[:400]
+        context = " ⏎ ".join(text.strip() for text in lines[line - 1:line + 2] if text.strip())[:400]
         extra = f" <- defined in {', '.join(row['defined_in'])}" if args.what == "references" else f" [{row['kind']}] §{row['section']}"
         print(f"{n:>3}. {row['book']}:{line} {row['name']!r}{extra}\n     {context}\n")
     return 0

@@ -28,18 +28,25 @@ import openai
 from openai.types.chat import ChatCompletion
 
 from .. import store
-from ..preload import import_optional
 from ..errors import ExtractionFailed, redact
 from ..models import ChunkExtraction, ParentChunk
 from ..packs import DomainPack
+from ..preload import import_optional
 from .base import ExtractionRun, FailedChunk, KnownEntity, ProgressFn, no_progress
 from .completion import (  # noqa: F401  (backoff_seconds, retry_after_seconds, make_client: re-exported)
-    GaveUp, answer_content, backoff_seconds, complete, make_client, retry_after_seconds,
-    retry_reason, short,
+    GaveUp,
+    answer_content,
+    backoff_seconds,
+    complete,
+    make_client,
+    retry_after_seconds,
+    retry_reason,
+    short,
 )
 from .parse import ParseError, parse_extraction
 from .prompt import PROMPT_VERSION, build_messages, cache_key, response_schema
 from .request_pool import RequestPool
+
 
 class OpenAIExtractor:
     name = "openai"

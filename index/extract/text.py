@@ -64,11 +64,14 @@ def first_body_sentence(text: str, limit: int = CONTEXT_LIMIT) -> str:
     offset, i = 0, 0
     # skip ATX heading, or setext heading text + underline, and blank lines
     if lines and lines[0].lstrip().startswith("#"):
-        offset += len(lines[0]); i = 1
+        offset += len(lines[0])
+        i = 1
     elif len(lines) > 1 and re.fullmatch(r"\s*(=+|-+)\s*", lines[1]):
-        offset += len(lines[0]) + len(lines[1]); i = 2
+        offset += len(lines[0]) + len(lines[1])
+        i = 2
     while i < len(lines) and not lines[i].strip():
-        offset += len(lines[i]); i += 1
+        offset += len(lines[i])
+        i += 1
     if i >= len(lines):
         return ""
     start = offset + (len(lines[i]) - len(lines[i].lstrip()))

@@ -15,6 +15,7 @@ entities are decoded, and text that Markdown would read as markup is escaped.
 from __future__ import annotations
 
 import re
+
 from lxml import etree, html
 
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}

@@ -46,13 +46,13 @@ from sqlite_utils import Database
 
 from .. import meta
 from ..extract.verify import ChunkText
+from ..link_state import categories
 from ..models import ChunkExtraction, RawRelation
 from ..normalize import collapse_whitespace, normalize_name
-from ..link_state import categories
 from ..store import in_values
-from .patterns import PatternEntity, not_common_noun, pattern_relations
-from .normalize import INVALID, orient, normalize_type, validate
+from .normalize import INVALID, normalize_type, orient, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
+from .patterns import PatternEntity, not_common_noun, pattern_relations
 
 EventFn = Callable[[dict], None]
 POLARITIES = ("asserted", "denied", "uncertain")

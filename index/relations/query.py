@@ -15,9 +15,9 @@ from collections import defaultdict
 
 from sqlite_utils import Database
 
+from ..derived import refresh_reviewed
 from ..errors import BadInput, CrossbookError
 from ..store import now_iso
-from ..derived import refresh_reviewed
 from .edges import index_ontology
 from .normalize import normalize_type, orient
 

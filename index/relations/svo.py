@@ -507,7 +507,7 @@ def _links(doc: Any, spans: list[tuple[int, int]], owners: list[tuple[int, ...]]
                     link = _Link(source, target, relation_type, confidence, _polarity(verb, vocab))
                     if key not in links or links[key].confidence < confidence:
                         links[key] = link
-    return sorted(links.values(), key=lambda l: (l.source, l.target, l.relation_type)), pairs, filtered
+    return sorted(links.values(), key=lambda e: (e.source, e.target, e.relation_type)), pairs, filtered
 
 
 _cache: "OrderedDict[tuple, tuple[list[_Link], int, int]]" = OrderedDict()

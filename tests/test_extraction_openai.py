@@ -150,7 +150,7 @@ def test_no_link_turns_the_linker_off(tmp_path, index_dir, scripted_openai):
     assert db.execute("SELECT count(*) FROM entity_mentions WHERE source = 'linker'").fetchone()[0] == 0
 
 
-def test_sample_corpus_call_counts_through_the_cli(cli, corpus, index_dir, scripted_openai, monkeypatch, capsys):
+def test_sample_corpus_call_counts_through_the_cli(cli, corpus, index_dir, scripted_openai, monkeypatch):
     """The figures for the closing note: first ingest, unchanged re-ingest, one-section edit."""
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     scripted_openai.responder = heading_responder()
@@ -164,9 +164,6 @@ def test_sample_corpus_call_counts_through_the_cli(cli, corpus, index_dir, scrip
     edited = json.loads(cli("ingest", *books, *args).stdout)
     calls = [sum(r["llm_calls"] for r in run) for run in (first, forced, edited)]
     parents = sum(r["parents"] for r in first)
-    with capsys.disabled():
-        print(f"\nLLM calls on the sample corpus: first ingest {calls[0]} ({parents} parent chunks), "
-              f"unchanged re-ingest {calls[1]}, one-section edit {calls[2]}")
     assert calls == [parents, 0, 1]
     assert [r["status"] for r in edited] == ["unchanged", "updated", "unchanged"]
     assert len(scripted_openai.chat_calls) == parents + 1

@@ -147,8 +147,15 @@ def test_int8_is_close_but_its_own_vector_space(model_cache):
 
 def test_ids_rebuild_their_embedders_and_options(tmp_path):
     from index.config import Settings
-    from index.embed import (EMBEDDERS, LocalEmbedder, TorchEmbedder, embedder_for_id, embedder_option,
-                             get_embedder, option_makes)
+    from index.embed import (
+        EMBEDDERS,
+        LocalEmbedder,
+        TorchEmbedder,
+        embedder_for_id,
+        embedder_option,
+        get_embedder,
+        option_makes,
+    )
 
     settings = Settings(index_dir=tmp_path / "ix")
     local = get_embedder(settings)  # the default
@@ -167,7 +174,6 @@ def test_ids_rebuild_their_embedders_and_options(tmp_path):
 
 
 def test_missing_model_package_is_one_actionable_error(monkeypatch, tmp_path):
-    from index import minilm
     from index.embed import LocalEmbedder
     from index.errors import ConfigError
 

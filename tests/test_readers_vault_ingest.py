@@ -12,8 +12,7 @@ from index.extract.openai_extractor import OpenAIExtractor
 from index.lookup import where_else
 from index.packs import load_pack, parse_pack
 from index.pipeline import Ingest, ingest_paths
-from tests.helpers import heading_responder, openai_settings, write
-from tests.test_readers_vault import vault
+from tests.helpers import heading_responder, openai_settings, vault, write
 
 NOTES = {
     "Chapter 3/Face Danger.md": "# Face Danger\nWhen you attempt something risky, envision your action and roll.\n"

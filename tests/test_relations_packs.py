@@ -4,13 +4,18 @@ import json
 
 import pytest
 
+from index.config import Settings
 from index.errors import ConfigError
 from index.packs import load_pack
 from index.relations.normalize import INVALID, READY, normalize_type, orient, validate
 from index.relations.ontology import (
-    active_pack_names, load_ontology, merge_ontology, ontology_for, ontology_from_json, snake,
+    active_pack_names,
+    load_ontology,
+    merge_ontology,
+    ontology_for,
+    ontology_from_json,
+    snake,
 )
-from index.config import Settings
 
 
 @pytest.fixture(scope="module")

@@ -7,16 +7,17 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from index import derived, link_state
 from index.config import Settings
 from index.db import open_db
 from index.pipeline import Ingest, delete_book, ingest_paths
-from index.store import set_meta
 from index.relations import edges as derive
+from index.store import set_meta
+from tests.fakes import FakeChunkEntity, FakeSVO
 from tests.helpers import relationship_rows, render_book, snapshot, write
-from tests.test_relations_offline import FakeChunkEntity, FakeSVO
 
 PACK = """
 name = "incremental"
@@ -288,7 +289,8 @@ def test_claims_elsewhere_are_resolved_again_only_when_the_entities_of_their_nam
     linker, which would relink the chunks naming it anyway)."""
     from index.extract.verify import ChunkText
     from index.models import RawMention
-    from tests.test_relations_invariant import PACK as RELATIONS_PACK, SentenceExtractor
+    from tests.conftest import RELATIONS_PACK
+    from tests.fakes import SentenceExtractor
 
     class ReferencingExtractor(SentenceExtractor):
         """SentenceExtractor, plus a reference for each name the chunk holds besides its heading's."""

@@ -8,6 +8,7 @@ import pytest
 from index import retrieve as rules
 from index.entity_graph import personalized_pagerank
 from index.packs import load_pack
+from tests.conftest import RETRIEVE_SHELF as SHELF
 from tests.conftest import SAMPLE
 
 QUESTION = "How much Ember does the spell the Frost Wyrm hurls at anything approaching its lair cost?"
@@ -157,19 +158,6 @@ def test_names_in_matches_whole_normalized_words():
     assert rules.names_in("The Frost Wyrm casts Frost Lance at anything.", {"frost_lance"})
     assert not rules.names_in("A frosty lance of ice.", {"frost_lance"})
     assert not rules.names_in("Shields up", {"shield"})
-
-
-SHELF = {
-    # a catalog of two entries, so the rules extractor reads the headings as definitions
-    "core.md": ("# Core Rules\n\n## Conditions\n\n### Chilled\n\nA Chilled creature loses 1 Speed until it warms up.\n\n"
-                "### Prone\n\nA Prone creature is easy to hit until it stands.\n"),
-    "grimoire.md": ("# Grimoire\n\n## Spells\n\n### Frost Lance\n\nFrost Lance costs 3 Ember and deals 2d6 cold.\n\n"
-                    "### Kindle\n\nKindle costs 1 Ember and lights a fire.\n"),
-    "bestiary.md": ("# Bestiary\n\n## Creatures\n\n### Rime Wraith\n\n"
-                    + "Every victim of its touch is Chilled. "
-                    + "The wraith drifts over the snow and the cold follows wherever it goes. " * 40 + "\n\n"
-                    + "When it cannot close the distance, the Rime Wraith casts Frost Lance.\n"),
-}
 
 
 @pytest.fixture

@@ -2,41 +2,12 @@
 
 import pytest
 
-from index import store
-from index.config import Settings
 from index.db import open_db
 from index.lookup import WHERE_ELSE_SQL, cross_book
-from index.models import ChunkExtraction, RawMention
-from index.extract import ExtractionRun
-from index.pipeline import Ingest, delete_book, ingest_paths
+from index.pipeline import delete_book, ingest_paths
+from tests.conftest import make_job
+from tests.fakes import ScriptedExtractor, m
 from tests.helpers import BOOK_A, BOOK_B, snapshot, write
-
-
-class ScriptedExtractor:
-    """An extractor that answers from a script: {heading: [RawMention...]}; can fail on demand."""
-
-    name = "scripted"
-    model = None
-
-    def __init__(self, script, fail_on=None):
-        self.script, self.fail_on = script, fail_on
-
-    def extract(self, book, parents, known=None, progress=None):
-        chunks = []
-        for p in parents:
-            if p.heading == self.fail_on:
-                raise KeyboardInterrupt  # as if the user pressed Ctrl-C mid-extraction
-            chunks.append(ChunkExtraction(p.id, list(self.script.get(p.heading, []))))
-        return ExtractionRun(chunks)
-
-
-def _job(index_dir, extractor):
-    # gurps declares technique, maneuver, spell, equipment, modifier: the types these scripts use
-    return Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack="gurps"), extractor=extractor)
-
-
-def m(name, etype, kind, context):
-    return RawMention(name, etype, kind, context, "llm")
 
 
 def _entity_of(db, chunk_heading, normalized):
@@ -52,21 +23,22 @@ def test_reference_with_disagreeing_type_attaches_to_the_only_definition(tmp_pat
         "Rapid Strike": [m("Rapid Strike", "technique", "defines", "A Rapid Strike is fast.")],
         "Combat": [m("rapid strike", "maneuver", "references", "Use the rapid strike often.")],
     }
-    ingest_paths(_job(index_dir, ScriptedExtractor(script)), [book])
+    ingest_paths(make_job(index_dir, pack="gurps", extractor=ScriptedExtractor(script)), [book])
     db = open_db(index_dir)
     assert _entity_of(db, "Combat", "rapid_strike") == [("technique",)]
     assert db.execute("SELECT count(*) FROM entities WHERE normalized = 'rapid_strike'").fetchone()[0] == 1
 
 
 def test_two_definitions_of_one_name_stay_distinct_and_references_follow_their_type(tmp_path, index_dir):
-    book = write(tmp_path / "a.md", "# B\n\n## Shield\nShield the spell.\n\n## Shield Armor\nA Shield is armor.\n\n## Use\nCast Shield. Wear a Shield. Shield is odd.\n")
+    book = write(tmp_path / "a.md", "# B\n\n## Shield\nShield the spell.\n\n## Shield Armor\nA Shield is armor.\n\n"
+                 "## Use\nCast Shield. Wear a Shield. Shield is odd.\n")
     script = {
         "Shield": [m("Shield", "spell", "defines", "Shield the spell.")],
         "Shield Armor": [m("Shield", "equipment", "defines", "A Shield is armor.")],
         "Use": [m("Shield", "spell", "references", "Cast Shield."), m("Shield", "equipment", "references", "Wear a Shield."),
                 m("Shield", "modifier", "references", "Shield is odd.")],
     }
-    ingest_paths(_job(index_dir, ScriptedExtractor(script)), [book])
+    ingest_paths(make_job(index_dir, pack="gurps", extractor=ScriptedExtractor(script)), [book])
     db = open_db(index_dir)
     # ambiguous (two definitions, neither 'modifier'): it keeps its own type
     assert sorted(_entity_of(db, "Use", "shield")) == [("equipment",), ("modifier",), ("spell",)]
@@ -78,7 +50,7 @@ def test_a_new_definition_re_resolves_earlier_references(tmp_path, index_dir):
     b = write(tmp_path / "b.md", "# B\n\n## Rapid Strike\nA Rapid Strike is fast.\n")
     script = {"Use": [m("Rapid Strike", "maneuver", "references", "Use the Rapid Strike.")],
               "Rapid Strike": [m("Rapid Strike", "technique", "defines", "A Rapid Strike is fast.")]}
-    job = _job(index_dir, ScriptedExtractor(script))
+    job = make_job(index_dir, pack="gurps", extractor=ScriptedExtractor(script))
     ingest_paths(job, [a])
     assert _entity_of(job.db, "Use", "rapid_strike") == [("maneuver",)]
     ingest_paths(job, [b])
@@ -92,7 +64,7 @@ def test_crash_during_reingest_keeps_the_previous_version(tmp_path, index_dir):
     book = write(tmp_path / "a.md", BOOK_A)
     from index.extract.rules import RulesExtractor
     from index.packs import load_pack
-    job = _job(index_dir, RulesExtractor(load_pack("generic")))
+    job = make_job(index_dir, pack="gurps", extractor=RulesExtractor(load_pack("generic")))
     ingest_paths(job, [book])
     before = snapshot(index_dir)
     write(book, BOOK_A + "\n### Dazed\nA Dazed hero acts last.\n")
@@ -106,7 +78,7 @@ def test_failure_inside_the_write_transaction_rolls_back(tmp_path, index_dir, mo
     book = write(tmp_path / "a.md", BOOK_A)
     from index.extract.rules import RulesExtractor
     from index.packs import load_pack
-    job = _job(index_dir, RulesExtractor(load_pack("generic")))
+    job = make_job(index_dir, pack="gurps", extractor=RulesExtractor(load_pack("generic")))
     ingest_paths(job, [book])
     before = snapshot(index_dir)
     write(book, BOOK_A.replace("Prone", "Sprawled"))

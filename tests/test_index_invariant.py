@@ -4,11 +4,10 @@ holds exactly what a fresh build from the remaining books holds; with failures i
 while syncing vectors, leave every book wholly old or wholly new, and SQLite and Chroma
 agree after doctor --repair."""
 
-from hypothesis import HealthCheck, example, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
-from index.config import Settings
-from index.db import open_db
-from index.pipeline import Ingest
+from tests.conftest import pack_job
 from tests.helpers import KILL_POINTS, render_book, replay_equals_fresh_build
 
 PACK = """
@@ -47,14 +46,10 @@ operation = st.one_of(
 render = render_book
 
 
-def _job(index_dir, pack_path):
-    return Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(pack_path)))
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=1, max_size=7))
 def test_any_sequence_equals_a_fresh_build(operations):
-    replay_equals_fresh_build(operations, PACK, _job)
+    replay_equals_fresh_build(operations, PACK, pack_job)
 
 
 # the failures interleaved with the operations above, and a title rename (a book is its file)
@@ -79,7 +74,7 @@ ONE_BOOK = [("Spells", "Fire Bolt", ["cast Shield and Rope."]), ("Equipment", "S
 @example([("ingest", "Alpha", ONE_BOOK), ("rename", "Alpha", ONE_BOOK[:1]), ("ingest", "Alpha", ONE_BOOK),
           ("kill:embed", "Alpha", ONE_BOOK[:1])])
 def test_any_sequence_with_failures_equals_a_fresh_build(operations):
-    replay_equals_fresh_build(operations, PACK, _job, vectors=True)
+    replay_equals_fresh_build(operations, PACK, pack_job, vectors=True)
 
 
 def test_the_failures_happen():
@@ -89,8 +84,8 @@ def test_the_failures_happen():
     drifts = {"kill:delete_vectors"}
     for point in sorted(KILL_POINTS):
         replay = replay_equals_fresh_build(
-            [("ingest", "Alpha", ONE_BOOK), (point, "Alpha", ONE_BOOK[:1])], PACK, _job, vectors=True)
+            [("ingest", "Alpha", ONE_BOOK), (point, "Alpha", ONE_BOOK[:1])], PACK, pack_job, vectors=True)
         assert replay.failures_survived == 1, point
         assert replay.vector_repairs == (1 if point in drifts else 0), point
-    replay = replay_equals_fresh_build([("fail_chunk", "Alpha", ONE_BOOK)], PACK, _job, vectors=True)
+    replay = replay_equals_fresh_build([("fail_chunk", "Alpha", ONE_BOOK)], PACK, pack_job, vectors=True)
     assert replay.failures_survived == 1 and replay.current == {}

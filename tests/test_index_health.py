@@ -6,10 +6,10 @@ import json
 import os
 import shutil
 
-from index.db import open_db
 from index.pipeline import delete_book, ingest_paths
-from tests.helpers import BOOK_A, BOOK_B, snapshot, write
-from tests.test_store import ScriptedExtractor, _job, m
+from tests.conftest import make_job
+from tests.fakes import ScriptedExtractor, m
+from tests.helpers import BOOK_A, snapshot, write
 
 
 def test_after_delete_book_no_entity_keeps_a_name_from_a_deleted_mention(tmp_path):
@@ -26,10 +26,10 @@ def test_after_delete_book_no_entity_keeps_a_name_from_a_deleted_mention(tmp_pat
         "Lore": [m("FROST LANCE", "spell", "references", "The FROST LANCE was first cast by Ari.")],
     }
     paths = {title: write(tmp_path / f"{title}.md", text) for title, text in books.items()}
-    live = _job(tmp_path / "live", ScriptedExtractor(script))
+    live = make_job(tmp_path / "live", pack="gurps", extractor=ScriptedExtractor(script))
     ingest_paths(live, list(paths.values()))
     delete_book(live.db, "Core")
-    fresh = _job(tmp_path / "fresh", ScriptedExtractor(script))
+    fresh = make_job(tmp_path / "fresh", pack="gurps", extractor=ScriptedExtractor(script))
     ingest_paths(fresh, [paths["Alpha"], paths["Zeta"]])
     names = live.db.execute("SELECT name FROM entities WHERE normalized = 'frost_lance'").fetchall()
     assert names == [("FROST LANCE",)]

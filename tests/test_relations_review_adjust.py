@@ -6,9 +6,8 @@ import json
 
 import pytest
 
-from tests.fakes import completion_body
+from tests.fakes import completion_body, relations_responder
 from tests.helpers import BOOK_A, BOOK_B, write
-from tests.test_relations_openai import responder
 
 # only an item inflicts a term (the generic pack's types)
 CONSTRAINTS = """
@@ -25,7 +24,7 @@ TYPES = {"Frost Lance": "item", "Chilled": "term"}
 
 def typed_responder(request):
     """The scripted model of test_relations_openai, naming Frost Lance an item and Chilled a term."""
-    status, headers, body = responder(request)
+    status, headers, body = relations_responder(request)
     answer = json.loads(body["choices"][0]["message"]["content"])
     for entity in answer["entities"]:
         entity["type"] = TYPES.get(entity["name"], entity["type"])

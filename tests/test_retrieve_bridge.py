@@ -8,7 +8,7 @@ import pytest
 
 from index import bridge
 from index import retrieve as rules
-from tests.test_retrieve import SHELF as RETRIEVE_SHELF
+from tests.conftest import RETRIEVE_SHELF
 
 # -- the pure signals ----------------------------------------------------------------------------
 
@@ -66,7 +66,7 @@ def test_bridge_factor_orders_the_signals():
 # -- together, on a shelf ------------------------------------------------------------------------
 
 SHELF = {
-    # the conditions and spells of test_retrieve's shelf, and a bestiary whose book defines
+    # the conditions and spells of RETRIEVE_SHELF (tests/conftest.py), and a bestiary whose book defines
     # something of its own that the wraith mentions (Grave Chill)
     **{name: text for name, text in RETRIEVE_SHELF.items() if name != "bestiary.md"},
     "bestiary.md": ("# Bestiary\n\n## Creatures\n\n### Rime Wraith\n\n"

@@ -68,9 +68,10 @@ def test_the_api_key_never_appears_in_output_logs_or_tracebacks(cli, tmp_path, c
     book = corpus / "grimoire.md"
     events = tmp_path / "events.ndjson"
     seen = []
-    refused = lambda req: (401, {}, {"error": {   # OpenAI quotes the key it refused
-        "message": f"Incorrect API key provided: {secret}. You can find your API key at ...",
-        "type": "invalid_request_error", "code": "invalid_api_key"}})
+    def refused(req):  # OpenAI quotes the key it refused
+        return 401, {}, {"error": {
+            "message": f"Incorrect API key provided: {secret}. You can find your API key at ...",
+            "type": "invalid_request_error", "code": "invalid_api_key"}}
     with ScriptedOpenAI() as server:
         args = ["ingest", book, "--extractor", "openai", "--base-url", server.base_url]
         server.responder = refused
@@ -95,8 +96,7 @@ def test_the_api_key_never_appears_in_output_logs_or_tracebacks(cli, tmp_path, c
 
 def test_the_api_key_never_appears_in_an_embedding_error(tmp_path):
     from index.config import Settings
-    from index.embed import OpenAIEmbedder
-    from index.embed import EmbeddingFailed
+    from index.embed import EmbeddingFailed, OpenAIEmbedder
 
     secret = "sk-test-SECRET-embed-77"
     with ScriptedOpenAI() as server:

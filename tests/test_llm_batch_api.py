@@ -8,12 +8,13 @@ from index.batch_ingest import ingest_through_batch
 from index.db import open_db
 from index.errors import BatchFailed
 from index.pipeline import Ingest, ingest_paths
+from tests.conftest import make_job
 from tests.fakes import completion_body, passage_of
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, snapshot, write
 
 
 def _job(index_dir, server, **overrides) -> Ingest:
-    return Ingest(open_db(index_dir, create=True), openai_settings(index_dir, server, batch_poll=0, **overrides))
+    return make_job(index_dir, openai_settings(index_dir, server, batch_poll=0, **overrides))
 
 
 def _batch_ingest(index_dir, server, paths, **kwargs):

@@ -35,8 +35,8 @@ def test_global_options_after_a_subcommand_of_a_group(other_index, cli):
 def test_an_option_value_and_text_after_double_dash_stay_put():
     from typer.main import get_command
 
-    from cli.main import app
     from cli.group import hoist_global_options
+    from cli.main import app
 
     group = get_command(app)
     assert hoist_global_options(group, ["where-else", "--", "--debug"]) == ["where-else", "--", "--debug"]

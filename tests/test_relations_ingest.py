@@ -8,9 +8,9 @@ import pytest
 from index.config import Settings
 from index.db import open_db
 from index.extract import ExtractionRun
+from index.lookup import entity_detail, list_books
 from index.models import ChunkExtraction, RawMention, RawRelation
 from index.pipeline import Ingest, delete_book, ingest_paths
-from index.lookup import entity_detail, list_books
 from index.relations.query import export_graphml, list_relationships, review
 from tests.helpers import write
 

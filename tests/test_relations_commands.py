@@ -6,8 +6,8 @@ import json
 import networkx
 import pytest
 
+from tests.fakes import relations_responder
 from tests.helpers import BOOK_A, BOOK_B, write
-from tests.test_relations_openai import responder
 
 
 @pytest.fixture
@@ -15,7 +15,7 @@ def rel_index(cli, tmp_path, scripted_openai, monkeypatch):
     """Core Rules then Grimoire, ingested through the CLI with the scripted model; returns
     the first ingest's result (its stderr carries the warnings)."""
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    scripted_openai.responder = responder
+    scripted_openai.responder = relations_responder
     args = ["--extractor", "openai", "--base-url", scripted_openai.base_url, "--model", "scripted"]
     first = cli("ingest", write(tmp_path / "a.md", BOOK_A), *args)
     events = tmp_path / "events.ndjson"
