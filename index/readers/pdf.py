@@ -1,4 +1,4 @@
-"""The PDF reader (pypdf): sections from the outline, each with the pages it spans.
+"""The PDF reader (pypdfium2, PDFium's text layer with its boxes): sections from the outline, each with the pages it spans.
 
 - Sections come from the outline (bookmarks), nested by level; a section runs from its
   entry's heading (found on the entry's page) to the next entry's. With no outline, one
@@ -22,7 +22,9 @@ from ..models import Section
 from .source import SourceBook, read_bytes, sha256_bytes
 
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
-                            "\ufb05": "st", "\ufb06": "st", "\u00ad": None})
+                            "\ufb05": "st", "\ufb06": "st", "\u00ad": None,
+                            # PDFium marks a hyphen that ends a line so
+                            "\x02": "-", "\ufffe": "-"})
 _HYPHEN_BREAK = re.compile(r"(\w)-\n(?=[a-z])")
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:/|of)\s*\d{1,4})?$|^[ivxlc]{1,6}$", re.I)
@@ -35,127 +37,243 @@ class _Entry:
     page: int  # 0-based
 
 
-def _open(path: Path, data: bytes):
-    from io import BytesIO
-
-    from pypdf import PdfReader
-
-    try:
-        reader = PdfReader(BytesIO(data), strict=False)
-        encrypted = reader.is_encrypted
-        if encrypted and not reader.decrypt(""):
-            raise BadInput(f"'{path}' is an encrypted PDF: decrypt it first (e.g. qpdf --decrypt --password=... IN OUT)")
-        len(reader.pages)
-    except BadInput:
-        raise
-    except Exception as exc:  # pypdf raises many kinds for a damaged file
-        raise BadInput(f"'{path}' is a damaged or truncated PDF ({type(exc).__name__}): "
-                       "download or export it again") from None
-    return reader
+@dataclass(frozen=True)
+class _Run:
+    """A run of text PDFium sets in one box (one font, no wide gap), in PDF points."""
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    bold: bool
+    size: float
 
 
-def _entries(reader, nodes, level: int = 1) -> list[_Entry]:
-    out: list[_Entry] = []
-    for node in nodes:
-        if isinstance(node, list):
-            out.extend(_entries(reader, node, level + 1))
-            continue
-        try:
-            page = reader.get_destination_page_number(node)
-        except Exception:
-            continue
-        title = " ".join(str(node.title or "").split())
-        if title and page is not None and page >= 0:
-            out.append(_Entry(title, level, page))
-    return out
-
-
-def _font_headings(reader) -> list[_Entry]:
-    """Headings found from the font size where a PDF has no outline: lines set larger than the
-    body text (the size most characters have), short, with letters; the largest size is level 1."""
-    lines: list[tuple[int, str, float]] = []
-    for number, page in enumerate(reader.pages):
-        current: dict = {"y": None, "text": "", "size": 0.0}
-
-        def visit(text, cm, tm, font, size, current=current, number=number):
-            y = round(tm[5] * cm[3] + cm[5], 1)
-            scale = abs(tm[3] * cm[3]) or 1.0
-            if current["y"] is not None and abs(y - current["y"]) > 1 and current["text"].strip():
-                lines.append((number, current["text"], current["size"]))
-                current["text"], current["size"] = "", 0.0
-            if text.strip():
-                current["y"] = y
-                current["size"] = max(current["size"], round(size * scale, 1))
-            current["text"] += text
-
-        try:
-            page.extract_text(visitor_text=visit)
-        except Exception:
-            continue
-        if current["text"].strip():
-            lines.append((number, current["text"], current["size"]))
-    weight: Counter = Counter()
-    for _, text, size in lines:
-        weight[size] += len(text.strip())
-    if not weight:
-        return []
-    body = weight.most_common(1)[0][0]
-    found = [(n, " ".join(t.translate(_LIGATURES).split()), size) for n, t, size in lines
-             if size >= body * 1.15 and 0 < len(t.strip()) <= 80 and any(c.isalpha() for c in t)
-             and not _PAGE_NUMBER.match(t.strip())]
-    sizes = sorted({size for _, _, size in found}, reverse=True)
-    return [_Entry(title, min(sizes.index(size) + 1, 3), n) for n, title, size in found]
+@dataclass(frozen=True)
+class _Line:
+    text: str  # Markdown: bold runs as **x**, table cells joined with " | "
+    size: float
 
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|\bbx|-bd", re.I)
 _BULLET = re.compile(r"^\s*[\u2022\u25e6\u2023\u2043\u25aa\u25cf\u00b7]\s*")
+_BULLET_RUN = re.compile(r"^[\u2022\u25e6\u2023\u2043\u25aa\u25cf\u00b7\-\u2013]$")
 _EMPTY_BOLD = re.compile(r"\*\*(\s*)\*\*")
 
 
-def _bold(font) -> bool:
+def _open(path: Path, data: bytes):
+    import pypdfium2 as pdfium
+
     try:
-        return bool(_BOLD_FONT.search(str(font.get("/BaseFont", "")))) if font else False
-    except Exception:
-        return False
+        pdf = pdfium.PdfDocument(data)
+        len(pdf)
+    except pdfium.PdfiumError as exc:
+        if getattr(exc, "err_code", None) == 4:  # FPDF_ERR_PASSWORD
+            raise BadInput(f"'{path}' is an encrypted PDF: decrypt it first "
+                           "(e.g. qpdf --decrypt --password=... IN OUT)") from None
+        raise BadInput(f"'{path}' is a damaged or truncated PDF ({exc}): download or export it again") from None
+    return pdf
 
 
-def _page_text(page) -> str:
-    """A page's text as pypdf lays it out, with runs set in a bold font marked ``**x**``."""
-    parts: list[str] = []
-
-    def visit(text, cm, tm, font, size):
-        if not text:
-            return
-        if not _bold(font) or not text.strip():
-            parts.append(text)
-            return
-        for n, piece in enumerate(text.split("\n")):
-            if n:
-                parts.append("\n")
-            core = piece.strip()
-            if core:
-                lead, tail = piece[:len(piece) - len(piece.lstrip())], piece[len(piece.rstrip()):]
-                parts.append(f"{lead}**{core}**{tail}")
-
-    page.extract_text(visitor_text=visit)
-    return _EMPTY_BOLD.sub(r"\1", "".join(parts))
+def _entries(pdf) -> list[_Entry]:
+    out: list[_Entry] = []
+    try:
+        for mark in pdf.get_toc():
+            dest = mark.get_dest()
+            page = dest.get_index() if dest is not None else None
+            title = " ".join((mark.get_title() or "").split())
+            if title and page is not None and page >= 0:
+                out.append(_Entry(title, mark.level + 1, page))
+    except Exception:  # a broken outline reads as none
+        return []
+    return out
 
 
-def _page_lines(reader, path: Path) -> list[list[str]]:
+def _font_of(raw, index: int) -> tuple[bool, float]:
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    if index < 0:
+        return False, 0.0
+    size = float(pdfium_c.FPDFText_GetFontSize(raw, index))
+    if pdfium_c.FPDFText_GetFontWeight(raw, index) >= 600:
+        return True, size
+    buffer = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    pdfium_c.FPDFText_GetFontInfo(raw, index, buffer, 128, ctypes.byref(flags))
+    return bool(_BOLD_FONT.search(buffer.value.decode("utf-8", "replace"))), size
+
+
+def _runs(page) -> list[_Run]:
+    import pypdfium2.raw as pdfium_c
+
+    textpage = page.get_textpage()
+    try:
+        runs = []
+        for i in range(textpage.count_rects()):
+            x0, y0, x1, y1 = textpage.get_rect(i)
+            text = textpage.get_text_bounded(x0, y0, x1, y1).replace("\r", " ").replace("\n", " ")
+            if not text.strip():
+                continue
+            mid = (y0 + y1) / 2
+            index = pdfium_c.FPDFText_GetCharIndexAtPos(textpage.raw, min(x0 + 1.5, x1), mid, 2.0, 2.0)
+            bold, size = _font_of(textpage.raw, index)
+            runs.append(_Run(x0, y0, x1, y1, text, bold, size or (y1 - y0)))
+        return runs
+    finally:
+        textpage.close()
+
+
+def _group_lines(runs: list[_Run]) -> list[list[_Run]]:
+    """Runs on one baseline make a line (a run whose middle lies within the line's height)."""
+    lines: list[list[_Run]] = []
+    for run in sorted(runs, key=lambda r: (-r.y1, r.x0)):
+        mid = (run.y0 + run.y1) / 2
+        for line in lines[-3:]:
+            if min(r.y0 for r in line) <= mid <= max(r.y1 for r in line):
+                line.append(run)
+                break
+        else:
+            lines.append([run])
+    return [sorted(line, key=lambda r: r.x0) for line in lines]
+
+
+def _gutter(lines: list[list[_Run]], width: float) -> float | None:
+    """The x of a two-column page's gutter: no text crosses it on most lines, and on at least
+    five lines each a long run of text ends just before it / starts just after it."""
+    if len(lines) < 10:
+        return None
+    best = None
+    for step in range(0, 31):
+        x = width * (0.35 + step * 0.01)
+        crossing = sum(1 for line in lines if any(r.x0 < x < r.x1 for r in line))
+        left = sum(1 for line in lines if any(x - 60 <= r.x1 <= x and r.x1 - _start(line, r) >= width * 0.2 for r in line))
+        right = sum(1 for line in lines if any(x <= r.x0 <= x + 60 and _end(line, r) - r.x0 >= width * 0.2 for r in line))
+        if left >= 5 and right >= 5 and crossing <= max(2, len(lines) // 6):
+            if best is None or crossing < best[0]:
+                best = (crossing, x)
+    return best[1] if best else None
+
+
+def _start(line: list[_Run], run: _Run) -> float:
+    """Where the stretch of text that ends with ``run`` begins (runs closer than an em apart)."""
+    start = run.x0
+    for other in reversed([r for r in line if r.x1 <= run.x0 + 0.5]):
+        if start - other.x1 > max(other.size, 6):
+            break
+        start = other.x0
+    return start
+
+
+def _end(line: list[_Run], run: _Run) -> float:
+    end = run.x1
+    for other in [r for r in line if r.x0 >= run.x1 - 0.5]:
+        if other.x0 - end > max(run.size, 6):
+            break
+        end = other.x1
+    return end
+
+
+def _columns(lines: list[list[_Run]], width: float) -> list[list[_Run]]:
+    """Lines in reading order: on a two-column page, the left column's lines then the right's,
+    band by band (a line across the gutter, such as a heading set full width, ends a band)."""
+    gutter = _gutter(lines, width)
+    if gutter is None:
+        return lines
+    out: list[list[_Run]] = []
+    left: list[list[_Run]] = []
+    right: list[list[_Run]] = []
+    for line in lines:
+        if any(r.x0 < gutter < r.x1 for r in line):
+            out += left + right + [line]
+            left, right = [], []
+            continue
+        parts = [r for r in line if r.x1 <= gutter], [r for r in line if r.x0 >= gutter]
+        if parts[0]:
+            left.append(parts[0])
+        if parts[1]:
+            right.append(parts[1])
+    return out + left + right
+
+
+def _line_text(line: list[_Run]) -> _Line:
+    """A line's Markdown: bold runs as **x**; cells set apart by a wide gap (a table's) joined
+    with ' | '."""
+    pieces: list[tuple[str, bool]] = []  # (text, bold); "\t" marks a cell break
+    previous: _Run | None = None
+    for run in line:
+        if previous is not None:
+            gap = run.x0 - previous.x1
+            if gap > max(previous.size, 6) * 1.0 and not _BULLET_RUN.match(previous.text.strip()):
+                pieces.append(("\t", False))
+            elif gap > previous.size * 0.15 and not previous.text.endswith(" ") and not run.text.startswith(" "):
+                pieces.append((" ", previous.bold and run.bold))
+        pieces.append((run.text, run.bold))
+        previous = run
+    merged: list[list] = []
+    for text, bold in pieces:
+        if merged and merged[-1][1] == bold and text != "\t" and merged[-1][0] != "\t":
+            merged[-1][0] += text
+        else:
+            merged.append([text, bold])
+    out = []
+    for text, bold in merged:
+        if text == "\t":
+            out.append("\t")
+        elif bold and text.strip():
+            core = " ".join(text.split())
+            out.append(f"{' ' if text[:1].isspace() else ''}**{core}**{' ' if text[-1:].isspace() else ''}")
+        else:
+            out.append(text)
+    cells = [" ".join("".join(cell).split()) for cell in "".join(out).split("\t")]
+    text = " | ".join(cell for cell in cells if cell)
+    return _Line(_EMPTY_BOLD.sub(r"\1", text), max(r.size for r in line))
+
+
+def _layout(pdf) -> list[list[_Line]]:
     pages = []
-    for page in reader.pages:
+    for number in range(len(pdf)):
+        page = pdf[number]
         try:
-            text = _page_text(page)
+            width = page.get_width()
+            lines = _columns(_group_lines(_runs(page)), width)
         except Exception:
-            text = ""
-        text = text.translate(_LIGATURES)
+            lines = []
+        finally:
+            page.close()
+        pages.append([_line_text(line) for line in lines])
+    return pages
+
+
+def _font_headings(layout: list[list[_Line]]) -> list[_Entry]:
+    """Headings found from the font size where a PDF has no outline: lines set larger than the
+    body text (the size most characters have), short, with letters; the largest size is level 1."""
+    weight: Counter = Counter()
+    for lines in layout:
+        for line in lines:
+            weight[round(line.size, 1)] += len(line.text)
+    if not weight:
+        return []
+    body = weight.most_common(1)[0][0]
+    found = [(n, " ".join(line.text.replace("**", "").translate(_LIGATURES).split()), round(line.size, 1))
+             for n, lines in enumerate(layout) for line in lines
+             if line.size >= body * 1.15 and 0 < len(line.text.strip()) <= 80
+             and any(c.isalpha() for c in line.text) and not _PAGE_NUMBER.match(line.text.replace("**", "").strip())]
+    sizes = sorted({size for _, _, size in found}, reverse=True)
+    return [_Entry(title, min(sizes.index(size) + 1, 3), n) for n, title, size in found]
+
+
+def _page_lines(layout: list[list[_Line]], path: Path) -> list[list[str]]:
+    pages = []
+    for page in layout:
         lines: list[str] = []
-        for line in text.splitlines():
-            line = _BULLET.sub("- ", line.rstrip())
+        for line in page:
+            text = _BULLET.sub("- ", line.text.translate(_LIGATURES).rstrip())
             if lines and lines[-1] == "-":  # a bullet set apart from its item's text
-                lines[-1] = "- " + line.strip()
+                lines[-1] = "- " + text.strip()
             else:
-                lines.append(line.rstrip() if line.strip() != "-" else "-")
+                lines.append(text if text.strip() != "-" else "-")
         pages.append(lines)
     if not any(line.strip() for lines in pages for line in lines):
         raise BadInput(f"'{path}' has no text layer (a scanned or image-only PDF): run OCR first, "
@@ -235,19 +353,26 @@ def _sections(pages: list[list[str]], entries: list[_Entry]) -> list[Section]:
 
 
 def read(path: Path) -> SourceBook:
-    """A PDF book: outline sections with their pages (else a section per page, with a warning)."""
+    """A PDF book: outline sections with their pages (else headings from the font size, else
+    a section per page, with a warning). Raises BadInput for an encrypted, image-only or
+    damaged PDF."""
     data = read_bytes(path)
-    reader = _open(path, data)
-    pages = _strip_running_lines(_page_lines(reader, path))
+    pdf = _open(path, data)
     try:
-        entries = _entries(reader, reader.outline)
-    except Exception:
-        entries = []
+        layout = _layout(pdf)
+        pages = _strip_running_lines(_page_lines(layout, path))
+        entries = _entries(pdf)
+        try:
+            title = " ".join(str(pdf.get_metadata_value("Title") or "").split())
+        except Exception:
+            title = ""
+    finally:
+        pdf.close()
     warnings: list[str] = []
     if entries:
         entries.sort(key=lambda e: e.page)  # an outline out of page order still reads in order
     else:
-        entries = _font_headings(reader)
+        entries = _font_headings(layout)
         if entries:
             warnings.append(f"'{path}' has no outline (bookmarks): headings found from the font size")
     if entries:
@@ -256,9 +381,5 @@ def read(path: Path) -> SourceBook:
         warnings.append(f"'{path}' has no outline (bookmarks) nor larger headings: ingested as one section per page")
         sections = [Section(f"Page {n}", 1, (f"Page {n}",), f"# Page {n}\n\n{_clean(lines)}\n\n", 0, pages=(n, n))
                     for n, lines in enumerate(pages, 1) if _clean(lines)]
-    try:
-        title = " ".join(str((reader.metadata or {}).get("/Title") or "").split())
-    except Exception:
-        title = ""
     return SourceBook(path=path, format="pdf", title=title or path.stem, sections=tuple(sections),
                       sha256=sha256_bytes(data), warnings=tuple(warnings))
