@@ -79,8 +79,8 @@ def two_column_pdf(path: Path, sentences: int = 40) -> Path:
     half = sentences // 2
     for row in range(half):
         y = LETTER[1] - 72 - row * 14
-        canvas.drawString(72, y, f"Sentence S{row:03d} tells of the marsh road.")
-        canvas.drawString(320, y, f"Sentence S{row + half:03d} tells of the hill road.")
+        canvas.drawString(72, y, f"Sentence S{row:03d} tells of the winding marsh road.")
+        canvas.drawString(324, y, f"Sentence S{row + half:03d} tells of the stony hill road.")
     canvas.save()
     return path
 
@@ -136,7 +136,7 @@ def main() -> None:
         columns = two_column_pdf(work / "columns.pdf")
         table, rows = table_pdf(work / "table.pdf")
         print(f"{len(twins)} twins ({', '.join(md.stem for md, _ in twins)})")
-        print(f"| library | ms/page | words | names | hyphen breaks kept | two columns | table rows |")
+        print("| library | ms/page | words | names | hyphen breaks kept | two columns | table rows |")
         print("|---|---|---|---|---|---|---|")
         for name, extract in LIBRARIES.items():
             pages = seconds = 0.0

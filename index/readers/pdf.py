@@ -141,15 +141,15 @@ def _group_lines(runs: list[_Run]) -> list[list[_Run]]:
 
 def _gutter(lines: list[list[_Run]], width: float) -> float | None:
     """The x of a two-column page's gutter: no text crosses it on most lines, and on at least
-    five lines each a long run of text ends just before it / starts just after it."""
+    five lines each a run of text at least 28% of the page wide ends just before it / starts just after it."""
     if len(lines) < 10:
         return None
     best = None
     for step in range(0, 31):
         x = width * (0.35 + step * 0.01)
         crossing = sum(1 for line in lines if any(r.x0 < x < r.x1 for r in line))
-        left = sum(1 for line in lines if any(x - 60 <= r.x1 <= x and r.x1 - _start(line, r) >= width * 0.2 for r in line))
-        right = sum(1 for line in lines if any(x <= r.x0 <= x + 60 and _end(line, r) - r.x0 >= width * 0.2 for r in line))
+        left = sum(1 for line in lines if any(x - 60 <= r.x1 <= x and r.x1 - _start(line, r) >= width * 0.28 for r in line))
+        right = sum(1 for line in lines if any(x <= r.x0 <= x + 60 and _end(line, r) - r.x0 >= width * 0.28 for r in line))
         if left >= 5 and right >= 5 and crossing <= max(2, len(lines) // 6):
             if best is None or crossing < best[0]:
                 best = (crossing, x)
