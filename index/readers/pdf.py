@@ -139,40 +139,35 @@ def _group_lines(runs: list[_Run]) -> list[list[_Run]]:
     return [sorted(line, key=lambda r: r.x0) for line in lines]
 
 
+def _segments(line: list[_Run]) -> list[tuple[float, float]]:
+    """A line's stretches of text: runs closer than an em (or 6 pt) apart are one stretch."""
+    spans: list[list[float]] = []
+    for run in line:
+        if spans and run.x0 - spans[-1][1] <= max(run.size, 6):
+            spans[-1][1] = max(spans[-1][1], run.x1)
+        else:
+            spans.append([run.x0, run.x1])
+    return [(a, b) for a, b in spans]
+
+
 def _gutter(lines: list[list[_Run]], width: float) -> float | None:
     """The x of a two-column page's gutter: no text crosses it on most lines, and on at least
-    five lines each a run of text at least 28% of the page wide ends just before it / starts just after it."""
-    if len(lines) < 10:
+    five lines each a stretch of text at least 28% of the page wide ends just before it /
+    starts just after it."""
+    wide = width * 0.28
+    spans = [_segments(line) for line in lines]
+    if len(lines) < 10 or sum(1 for segs in spans if sum(1 for a, b in segs if b - a >= wide) >= 2) < 5:
         return None
     best = None
     for step in range(0, 31):
         x = width * (0.35 + step * 0.01)
-        crossing = sum(1 for line in lines if any(r.x0 < x < r.x1 for r in line))
-        left = sum(1 for line in lines if any(x - 60 <= r.x1 <= x and r.x1 - _start(line, r) >= width * 0.28 for r in line))
-        right = sum(1 for line in lines if any(x <= r.x0 <= x + 60 and _end(line, r) - r.x0 >= width * 0.28 for r in line))
+        crossing = sum(1 for segs in spans if any(a < x < b for a, b in segs))
+        left = sum(1 for segs in spans if any(x - 60 <= b <= x and b - a >= wide for a, b in segs))
+        right = sum(1 for segs in spans if any(x <= a <= x + 60 and b - a >= wide for a, b in segs))
         if left >= 5 and right >= 5 and crossing <= max(2, len(lines) // 6):
             if best is None or crossing < best[0]:
                 best = (crossing, x)
     return best[1] if best else None
-
-
-def _start(line: list[_Run], run: _Run) -> float:
-    """Where the stretch of text that ends with ``run`` begins (runs closer than an em apart)."""
-    start = run.x0
-    for other in reversed([r for r in line if r.x1 <= run.x0 + 0.5]):
-        if start - other.x1 > max(other.size, 6):
-            break
-        start = other.x0
-    return start
-
-
-def _end(line: list[_Run], run: _Run) -> float:
-    end = run.x1
-    for other in [r for r in line if r.x0 >= run.x1 - 0.5]:
-        if other.x0 - end > max(run.size, 6):
-            break
-        end = other.x1
-    return end
 
 
 def _columns(lines: list[list[_Run]], width: float) -> list[list[_Run]]:
