@@ -46,3 +46,24 @@ def test_a_table_is_not_taken_for_two_columns(tmp_path):
     SimpleDocTemplate(str(tmp_path / "wide.pdf"), pagesize=LETTER).build([Table(rows)])
     lines = read_book(tmp_path / "wide.pdf").text.splitlines()
     assert "Spell 3 | 3 mana | Deals 3d6 cold damage to a creature within reach" in lines
+
+
+def test_pages_are_the_printed_numbers_of_the_page_labels(tmp_path):
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.constants import PageLabelStyle
+
+    from tests.test_readers_pdf import make_pdf
+
+    pages = [["Preface", "Why this book."], ["More preface."], ["Spells", "Spells are cast."], ["Ember burns."],
+             ["Frost Lance", "Frost Lance chills."], ["Ice Wall", "A wall of ice."]]
+    outline = [("Preface", 1, 0), ("Spells", 1, 2), ("Frost Lance", 2, 4), ("Ice Wall", 2, 5)]
+    plain = make_pdf(tmp_path / "plain.pdf", pages, outline)
+    writer = PdfWriter(clone_from=PdfReader(plain))
+    writer.set_page_label(0, 1, style=PageLabelStyle.LOWERCASE_ROMAN, start=1)  # i, ii
+    writer.set_page_label(2, 5, style=PageLabelStyle.DECIMAL, start=115)  # 115..118
+    with open(tmp_path / "labelled.pdf", "wb") as out:
+        writer.write(out)
+    book = read_book(tmp_path / "labelled.pdf")
+    assert [(s.heading, s.pages) for s in book.sections] == [
+        ("Preface", (1, 2)), ("Spells", (115, 116)), ("Frost Lance", (117, 117)), ("Ice Wall", (118, 118))]
+    assert [s.pages for s in read_book(plain).sections] == [(1, 2), (3, 4), (5, 5), (6, 6)]

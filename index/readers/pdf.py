@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import BadInput
@@ -347,6 +347,29 @@ def _sections(pages: list[list[str]], entries: list[_Entry]) -> list[Section]:
     return sections
 
 
+def _printed_numbers(pdf) -> list[int]:
+    """Each page's number as printed, from the PDF's page labels: a page labelled with an
+    arabic number ("117") is that number; any other page (roman front matter "xii", "A-3",
+    no labels) keeps its physical number (1-based)."""
+    numbers = []
+    for index in range(len(pdf)):
+        try:
+            label = pdf.get_page_label(index)
+        except Exception:
+            label = ""
+        numbers.append(int(label) if label.isdigit() and len(label) <= 6 else index + 1)
+    return numbers
+
+
+def _with_printed_pages(section: Section, printed: list[int]) -> Section:
+    if section.pages is None:
+        return section
+    first, last = printed[section.pages[0] - 1], printed[section.pages[1] - 1]
+    if first > last:  # across a change of numbering (front matter into the body): physical pages
+        return section
+    return replace(section, pages=(first, last))
+
+
 def read(path: Path) -> SourceBook:
     """A PDF book: outline sections with their pages (else headings from the font size, else
     a section per page, with a warning). Raises BadInput for an encrypted, image-only or
@@ -357,6 +380,7 @@ def read(path: Path) -> SourceBook:
         layout = _layout(pdf)
         pages = _strip_running_lines(_page_lines(layout, path))
         entries = _entries(pdf)
+        printed = _printed_numbers(pdf)
         try:
             title = " ".join(str(pdf.get_metadata_value("Title") or "").split())
         except Exception:
@@ -376,5 +400,6 @@ def read(path: Path) -> SourceBook:
         warnings.append(f"'{path}' has no outline (bookmarks) nor larger headings: ingested as one section per page")
         sections = [Section(f"Page {n}", 1, (f"Page {n}",), f"# Page {n}\n\n{_clean(lines)}\n\n", 0, pages=(n, n))
                     for n, lines in enumerate(pages, 1) if _clean(lines)]
+    sections = [_with_printed_pages(section, printed) for section in sections]
     return SourceBook(path=path, format="pdf", title=title or path.stem, sections=tuple(sections),
                       sha256=sha256_bytes(data), warnings=tuple(warnings))
