@@ -40,9 +40,13 @@ class _Book(SimpleDocTemplate):
         level = getattr(flowable, "outline_level", None)
         if level is None:
             return
-        # an outline cannot skip a level (a book's ### under a #): as LaTeX's hyperref, nest it one deeper
-        level = min(level, getattr(self, "last_level", -1) + 1)
-        self.last_level = level
+        # an outline cannot skip a level (a book's ### under a #): as LaTeX's hyperref, an entry
+        # nests one below its nearest shallower heading, and its siblings stay its siblings
+        stack = self.__dict__.setdefault("heading_stack", [])
+        while stack and stack[-1] >= level:
+            stack.pop()
+        stack.append(level)
+        level = len(stack) - 1
         key = f"h{id(flowable)}"
         self.canv.bookmarkPage(key)
         self.canv.addOutlineEntry(flowable.getPlainText(), key, level=level, closed=True)
