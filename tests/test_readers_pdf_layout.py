@@ -67,3 +67,25 @@ def test_pages_are_the_printed_numbers_of_the_page_labels(tmp_path):
     assert [(s.heading, s.pages) for s in book.sections] == [
         ("Preface", (1, 2)), ("Spells", (115, 116)), ("Frost Lance", (117, 117)), ("Ice Wall", (118, 118))]
     assert [s.pages for s in read_book(plain).sections] == [(1, 2), (3, 4), (5, 5), (6, 6)]
+
+
+def test_a_chapters_running_head_is_removed(tmp_path):
+    # LaTeX's book class: the chapter's title and the page number on odd pages, the book's on even
+    # pages; 24 pages, chapters of 8, so a chapter's head is on 4 pages (fewer than a quarter)
+    pdf = canvas.Canvas(str(tmp_path / "heads.pdf"), pagesize=LETTER)
+    for page in range(24):
+        chapter = ("Ashen Roads", "Frozen Rivers", "Burning Hills")[page // 8]
+        if page % 2 == 0:  # physical page 1, 3, ... is odd
+            pdf.drawString(72, 750, chapter.upper())
+            pdf.drawRightString(540, 750, str(page + 1))
+        else:
+            pdf.drawString(72, 750, str(page + 1))
+            pdf.drawRightString(540, 750, "The Book")
+        for line in range(3):  # body lines differ in their words, not only in their digits
+            word = "".join(chr(97 + (page * 5 + line * 3 + k) % 26) for k in range(6))
+            pdf.drawString(72, 700 - 14 * line, f"The {word} text goes on about {chapter.lower()}.")
+        pdf.showPage()
+    pdf.save()
+    text = read_book(tmp_path / "heads.pdf").text
+    assert "The uvwxyz text goes on about ashen roads." in text
+    assert "ASHEN ROADS" not in text and "The Book" not in text

@@ -1,8 +1,10 @@
 """A PDF twin of a Markdown book, typeset the way a LaTeX book is: an outline (bookmarks) by
-heading level, a running header with the book's title, a page number in the footer,
-justified paragraphs, bulleted lists and tables. Written with reportlab's platypus.
+heading level, running headers as LaTeX's book class sets them (the page number at the outer
+edge, the book's title on even pages and the current chapter's on odd ones), justified
+paragraphs, bulleted lists and tables; ``columns=2`` sets the text in two columns. Written
+with reportlab's platypus.
 
-    write_pdf(markdown_path, out_path, title)
+    write_pdf(markdown_path, out_path, title, columns=1)
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from markdown_it import MarkdownIt
 from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.styles import getSampleStyleSheet
-from reportlab.platypus import ListFlowable, Paragraph, SimpleDocTemplate, Spacer, Table
+from reportlab.platypus import BaseDocTemplate, Frame, ListFlowable, PageTemplate, Paragraph, Spacer, Table
 
 from index.markdown_repair import repair_headings
 
@@ -35,7 +37,7 @@ def _para(html: str, style) -> Paragraph:
         return Paragraph(plain or "&nbsp;", style)
 
 
-class _Book(SimpleDocTemplate):
+class _Book(BaseDocTemplate):
     def afterFlowable(self, flowable):
         level = getattr(flowable, "outline_level", None)
         if level is None:
@@ -47,12 +49,14 @@ class _Book(SimpleDocTemplate):
             stack.pop()
         stack.append(level)
         level = len(stack) - 1
+        if level == 0:
+            self.chapter = flowable.getPlainText()
         key = f"h{id(flowable)}"
         self.canv.bookmarkPage(key)
         self.canv.addOutlineEntry(flowable.getPlainText(), key, level=level, closed=True)
 
 
-def write_pdf(markdown_path: Path, out_path: Path, title: str) -> Path:
+def write_pdf(markdown_path: Path, out_path: Path, title: str, columns: int = 1) -> Path:
     styles = getSampleStyleSheet()
     body = styles["BodyText"].clone("body", alignment=TA_JUSTIFY)
     heading_styles = [styles[f"Heading{min(n, 6)}"] for n in range(1, 7)]
@@ -110,10 +114,20 @@ def write_pdf(markdown_path: Path, out_path: Path, title: str) -> Path:
     def decorate(canvas, doc):
         canvas.saveState()
         canvas.setFont("Helvetica", 8)
-        canvas.drawString(72, LETTER[1] - 40, title)
-        canvas.drawCentredString(LETTER[0] / 2, 30, str(doc.page))
+        top = LETTER[1] - 40
+        if doc.page % 2:  # odd: chapter title left, number right
+            canvas.drawString(72, top, getattr(doc, "chapter", title).upper())
+            canvas.drawRightString(LETTER[0] - 72, top, str(doc.page))
+        else:
+            canvas.drawString(72, top, str(doc.page))
+            canvas.drawRightString(LETTER[0] - 72, top, title)
         canvas.restoreState()
 
-    doc = _Book(str(out_path), pagesize=LETTER, title=title)
-    doc.build(story, onFirstPage=decorate, onLaterPages=decorate)
+    margin, gap = 72, 18
+    width, height = LETTER[0] - 2 * margin, LETTER[1] - 2 * margin
+    column = (width - gap * (columns - 1)) / columns
+    frames = [Frame(margin + n * (column + gap), margin, column, height, id=f"c{n}") for n in range(columns)]
+    doc = _Book(str(out_path), pagesize=LETTER, title=title,
+                pageTemplates=[PageTemplate(id="page", frames=frames, onPage=decorate)])
+    doc.build(story)
     return out_path

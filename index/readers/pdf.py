@@ -277,16 +277,21 @@ def _page_lines(layout: list[list[_Line]], path: Path) -> list[list[str]]:
 
 
 def _strip_running_lines(pages: list[list[str]]) -> list[list[str]]:
-    """Drop page numbers, and first/last lines repeated (digits aside) on many pages."""
+    """Drop page numbers, and first/last lines repeated (digits aside) as running heads: on a
+    quarter of the pages, or (a chapter's running head) on 3 pages or more and on at least 40%
+    of the pages from its first to its last."""
     def key(line: str) -> str:
         return _DIGITS.sub("#", " ".join(line.replace("**", "").split()).casefold())
 
-    edges: Counter = Counter()
-    for lines in pages:
+    edges: dict[str, list[int]] = {}
+    for number, lines in enumerate(pages):
         content = [line for line in lines if line.strip()]
-        edges.update({key(line) for line in content[:2] + content[-2:]})
+        for k in {key(line) for line in content[:2] + content[-2:]}:
+            edges.setdefault(k, []).append(number)
     threshold = max(3, len(pages) // 4)
-    running = {k for k, n in edges.items() if n >= threshold}
+    running = {k for k, seen in edges.items()
+               if len(seen) >= threshold or (len(seen) >= 3 and len(k) <= 100
+                                             and len(seen) >= 0.4 * (seen[-1] - seen[0] + 1))}
     out = []
     for lines in pages:
         content = [line for line in lines if line.strip()]
