@@ -89,3 +89,18 @@ def test_a_chapters_running_head_is_removed(tmp_path):
     text = read_book(tmp_path / "heads.pdf").text
     assert "The uvwxyz text goes on about ashen roads." in text
     assert "ASHEN ROADS" not in text and "The Book" not in text
+
+
+def test_italic_runs_become_markdown_emphasis(tmp_path):
+    pdf = canvas.Canvas(str(tmp_path / "italic.pdf"), pagesize=LETTER)
+    line = pdf.beginText(72, 700)
+    line.setFont("Helvetica", 10)
+    line.textOut("- ")
+    line.setFont("Helvetica-Oblique", 10)
+    line.textOut("Attracts Monster Hordes")
+    line.setFont("Helvetica", 10)
+    line.textOut(" (Loki, Tlaltecuhtli)")
+    pdf.drawText(line)
+    pdf.showPage()
+    pdf.save()
+    assert "- *Attracts Monster Hordes* (Loki, Tlaltecuhtli)" in read_book(tmp_path / "italic.pdf").text

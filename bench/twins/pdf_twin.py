@@ -60,7 +60,9 @@ def write_pdf(markdown_path: Path, out_path: Path, title: str, columns: int = 1)
     styles = getSampleStyleSheet()
     body = styles["BodyText"].clone("body", alignment=TA_JUSTIFY)
     heading_styles = [styles[f"Heading{min(n, 6)}"] for n in range(1, 7)]
-    md = MarkdownIt("commonmark").enable("table")
+    # raw HTML in the Markdown (<strong>, <em>, <br>) is set as its formatting, as the EPUB twin does
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    quote = body.clone("quote", leftIndent=18)
     text, _ = repair_headings(markdown_path.read_text(encoding="utf-8"))
     tokens = md.parse(text)
     story, i, outline_top = [], 0, None
@@ -73,8 +75,9 @@ def write_pdf(markdown_path: Path, out_path: Path, title: str, columns: int = 1)
             para.outline_level = level - 1
             story.append(para)
             i += 3
-        elif token.type == "paragraph_open" and token.level == 0:
-            story.append(_para(_inline(md.renderInline(tokens[i + 1].content)), body))
+        elif token.type == "paragraph_open":  # a list's paragraphs are read with their list
+            style = body if token.level == 0 else quote  # a blockquote's paragraphs are indented
+            story.append(_para(_inline(md.renderInline(tokens[i + 1].content)), style))
             i += 3
         elif token.type in ("bullet_list_open", "ordered_list_open") and token.level == 0:
             items, depth = [], 0
@@ -100,7 +103,10 @@ def write_pdf(markdown_path: Path, out_path: Path, title: str, columns: int = 1)
             width = max(len(r) for r in rows)
             story.append(Table([r + [""] * (width - len(r)) for r in rows], repeatRows=1))
             i += 1
-        elif token.type in ("fence", "code_block", "html_block") and token.level == 0:
+        elif token.type == "html_block":  # its text, bold and italic kept
+            story.append(_para(_inline(token.content), body))
+            i += 1
+        elif token.type in ("fence", "code_block"):
             story.append(_para(token.content.replace("&", "&amp;").replace("<", "&lt;"), body))
             i += 1
         else:

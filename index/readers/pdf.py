@@ -47,6 +47,12 @@ class _Run:
     text: str
     bold: bool
     size: float
+    italic: bool = False
+
+    @property
+    def mark(self) -> str:
+        """Its Markdown emphasis: ** for bold, * for italic (bold wins)."""
+        return "**" if self.bold else "*" if self.italic else ""
 
 
 @dataclass(frozen=True)
@@ -58,7 +64,8 @@ class _Line:
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|\bbx|-bd", re.I)
 _BULLET = re.compile(r"^\s*[\u2022\u25e6\u2023\u2043\u25aa\u25cf\u00b7]\s*")
 _BULLET_RUN = re.compile(r"^[\u2022\u25e6\u2023\u2043\u25aa\u25cf\u00b7\-\u2013]$")
-_EMPTY_BOLD = re.compile(r"\*\*(\s*)\*\*")
+_ITALIC_FONT = re.compile(r"italic|oblique|cmti|cmsl|\bit\b|-it\b", re.I)
+_EMPTY_BOLD = re.compile(r"\*\*(\s*)\*\*|(?<!\*)\*(\s+)\*(?!\*)")
 
 
 def _open(path: Path, data: bytes):
@@ -89,20 +96,22 @@ def _entries(pdf) -> list[_Entry]:
     return out
 
 
-def _font_of(raw, index: int) -> tuple[bool, float]:
+def _font_of(raw, index: int) -> tuple[bool, bool, float]:
+    """(bold, italic, size) of the font a character is set in."""
     import ctypes
 
     import pypdfium2.raw as pdfium_c
 
     if index < 0:
-        return False, 0.0
+        return False, False, 0.0
     size = float(pdfium_c.FPDFText_GetFontSize(raw, index))
-    if pdfium_c.FPDFText_GetFontWeight(raw, index) >= 600:
-        return True, size
     buffer = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
     pdfium_c.FPDFText_GetFontInfo(raw, index, buffer, 128, ctypes.byref(flags))
-    return bool(_BOLD_FONT.search(buffer.value.decode("utf-8", "replace"))), size
+    name = buffer.value.decode("utf-8", "replace")
+    bold = pdfium_c.FPDFText_GetFontWeight(raw, index) >= 600 or bool(_BOLD_FONT.search(name))
+    italic = bool(flags.value & 0x40) or bool(_ITALIC_FONT.search(name))  # 0x40: the descriptor's Italic flag
+    return bold, italic, size
 
 
 def _runs(page) -> list[_Run]:
@@ -113,13 +122,15 @@ def _runs(page) -> list[_Run]:
         runs = []
         for i in range(textpage.count_rects()):
             x0, y0, x1, y1 = textpage.get_rect(i)
-            text = textpage.get_text_bounded(x0, y0, x1, y1).replace("\r", " ").replace("\n", " ")
+            # a box a little narrower: a slanted (italic) neighbour's glyph box reaches into this one
+            inset = min(1.0, (x1 - x0) / 4)
+            text = textpage.get_text_bounded(x0 + inset, y0, x1 - inset, y1).replace("\r", " ").replace("\n", " ")
             if not text.strip():
                 continue
             mid = (y0 + y1) / 2
             index = pdfium_c.FPDFText_GetCharIndexAtPos(textpage.raw, min(x0 + 1.5, x1), mid, 2.0, 2.0)
-            bold, size = _font_of(textpage.raw, index)
-            runs.append(_Run(x0, y0, x1, y1, text, bold, size or (y1 - y0)))
+            bold, italic, size = _font_of(textpage.raw, index)
+            runs.append(_Run(x0, y0, x1, y1, text, bold, size or (y1 - y0), italic))
         return runs
     finally:
         textpage.close()
@@ -193,37 +204,36 @@ def _columns(lines: list[list[_Run]], width: float) -> list[list[_Run]]:
 
 
 def _line_text(line: list[_Run]) -> _Line:
-    """A line's Markdown: bold runs as **x**; cells set apart by a wide gap (a table's) joined
-    with ' | '."""
-    pieces: list[tuple[str, bool]] = []  # (text, bold); "\t" marks a cell break
+    """A line's Markdown: bold runs as **x**, italic ones as *x*; cells set apart by a wide gap
+    (a table's) joined with ' | '."""
+    pieces: list[tuple[str, str]] = []  # (text, emphasis mark); "\t" marks a cell break
     previous: _Run | None = None
     for run in line:
+        text = run.text
         if previous is not None:
             gap = run.x0 - previous.x1
             if gap > max(previous.size, 6) * 1.0 and not _BULLET_RUN.match(previous.text.strip()):
-                pieces.append(("\t", False))
-            elif gap > previous.size * 0.15 and not previous.text.endswith(" ") and not run.text.startswith(" "):
-                pieces.append((" ", previous.bold and run.bold))
-        pieces.append((run.text, run.bold))
+                pieces.append(("\t", ""))
+            elif gap > previous.size * 0.15 and not previous.text.endswith(" ") and not text.startswith(" "):
+                pieces.append((" ", previous.mark if previous.mark == run.mark else ""))
+        pieces.append((text, run.mark))
         previous = run
-    merged: list[list] = []
-    for text, bold in pieces:
-        if merged and merged[-1][1] == bold and text != "\t" and merged[-1][0] != "\t":
+    merged: list[list[str]] = []
+    for text, mark in pieces:
+        if merged and merged[-1][1] == mark and text != "\t" and merged[-1][0] != "\t":
             merged[-1][0] += text
         else:
-            merged.append([text, bold])
+            merged.append([text, mark])
     out = []
-    for text, bold in merged:
-        if text == "\t":
-            out.append("\t")
-        elif bold and text.strip():
+    for text, mark in merged:
+        if text != "\t" and mark and text.strip():
             core = " ".join(text.split())
-            out.append(f"{' ' if text[:1].isspace() else ''}**{core}**{' ' if text[-1:].isspace() else ''}")
+            out.append(f"{' ' if text[:1].isspace() else ''}{mark}{core}{mark}{' ' if text[-1:].isspace() else ''}")
         else:
             out.append(text)
     cells = [" ".join("".join(cell).split()) for cell in "".join(out).split("\t")]
     text = " | ".join(cell for cell in cells if cell)
-    return _Line(_EMPTY_BOLD.sub(r"\1", text), max(r.size for r in line))
+    return _Line(_EMPTY_BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text), max(r.size for r in line))
 
 
 def _layout(pdf) -> list[list[_Line]]:
@@ -251,10 +261,10 @@ def _font_headings(layout: list[list[_Line]]) -> list[_Entry]:
     if not weight:
         return []
     body = weight.most_common(1)[0][0]
-    found = [(n, " ".join(line.text.replace("**", "").translate(_LIGATURES).split()), round(line.size, 1))
+    found = [(n, " ".join(line.text.replace("*", "").translate(_LIGATURES).split()), round(line.size, 1))
              for n, lines in enumerate(layout) for line in lines
              if line.size >= body * 1.15 and 0 < len(line.text.strip()) <= 80
-             and any(c.isalpha() for c in line.text) and not _PAGE_NUMBER.match(line.text.replace("**", "").strip())]
+             and any(c.isalpha() for c in line.text) and not _PAGE_NUMBER.match(line.text.replace("*", "").strip())]
     sizes = sorted({size for _, _, size in found}, reverse=True)
     return [_Entry(title, min(sizes.index(size) + 1, 3), n) for n, title, size in found]
 
@@ -281,7 +291,7 @@ def _strip_running_lines(pages: list[list[str]]) -> list[list[str]]:
     quarter of the pages, or (a chapter's running head) on 3 pages or more and on at least 40%
     of the pages from its first to its last."""
     def key(line: str) -> str:
-        return _DIGITS.sub("#", " ".join(line.replace("**", "").split()).casefold())
+        return _DIGITS.sub("#", " ".join(line.replace("*", "").split()).casefold())
 
     edges: dict[str, list[int]] = {}
     for number, lines in enumerate(pages):
@@ -298,7 +308,7 @@ def _strip_running_lines(pages: list[list[str]]) -> list[list[str]]:
         head, tail = set(range(min(2, len(content)))), set(range(max(0, len(content) - 2), len(content)))
         kept = [line for i, line in enumerate(content)
                 if not ((i in head or i in tail) and (key(line) in running
-                                                     or _PAGE_NUMBER.match(line.replace("**", "").strip())))]
+                                                     or _PAGE_NUMBER.match(line.replace("*", "").strip())))]
         out.append(kept)
     return out
 
@@ -315,7 +325,7 @@ def _clean(lines: list[str]) -> str:
 def _find_heading(lines: list[str], title: str, start: int) -> int | None:
     wanted = " ".join(title.split()).casefold()
     for i in range(start, len(lines)):
-        line = " ".join(lines[i].replace("**", "").split()).casefold()
+        line = " ".join(lines[i].replace("*", "").split()).casefold()
         if line == wanted or (line.startswith(wanted) and len(line) <= len(wanted) + 8):
             return i
     return None
