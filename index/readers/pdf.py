@@ -120,11 +120,16 @@ def _runs(page) -> list[_Run]:
     textpage = page.get_textpage()
     try:
         runs = []
-        for i in range(textpage.count_rects()):
-            x0, y0, x1, y1 = textpage.get_rect(i)
-            # a box a little narrower: a slanted (italic) neighbour's glyph box reaches into this one
-            inset = min(1.0, (x1 - x0) / 4)
-            text = textpage.get_text_bounded(x0 + inset, y0, x1 - inset, y1).replace("\r", " ").replace("\n", " ")
+        rects = [textpage.get_rect(i) for i in range(textpage.count_rects())]
+        for i, (x0, y0, x1, y1) in enumerate(rects):
+            # a slanted (italic) neighbour's glyph box reaches into this box: read it narrower
+            # there, or the character is read twice ('Water(r(Dionysus')
+            left = right = 0.0
+            if i and _overlaps(rects[i - 1], rects[i]):
+                left = min(2.0, rects[i - 1][2] - x0 + 0.3)
+            if i + 1 < len(rects) and _overlaps(rects[i], rects[i + 1]):
+                right = min(2.0, x1 - rects[i + 1][0] + 0.3)
+            text = textpage.get_text_bounded(x0 + left, y0, x1 - right, y1).replace("\r", " ").replace("\n", " ")
             if not text.strip():
                 continue
             mid = (y0 + y1) / 2
@@ -134,6 +139,11 @@ def _runs(page) -> list[_Run]:
         return runs
     finally:
         textpage.close()
+
+
+def _overlaps(before: tuple, after: tuple) -> bool:
+    """Two boxes on one line (their heights overlap) where the first reaches past the second's start."""
+    return before[2] > after[0] > before[0] and min(before[3], after[3]) > max(before[1], after[1])
 
 
 def _group_lines(runs: list[_Run]) -> list[list[_Run]]:
