@@ -15,6 +15,8 @@ page numbers, justified text, lists, tables):
 - two columns: a page of numbered sentences in two columns, written across the page line by
   line; share of consecutive sentences that come out in order (1.0 = column by column);
 - tables: a 4x6 table; share of rows whose cells come out in order on one line.
+The last row is crossbook's reader itself (index/readers/pdf.py: the whole book, sections,
+cleaning and Markdown included).
 Needs the dev extras plus `pip install pypdfium2==5.15.2 pdfplumber==0.11.10`. Printed,
 never asserted.
 """
@@ -65,7 +67,21 @@ def plumber_pages(path: Path) -> list[str]:
         return [page.extract_text() or "" for page in pdf.pages]
 
 
-LIBRARIES = {"pypdf 7.1.1": pypdf_pages, "pypdfium2 5.15.2": pdfium_pages, "pdfplumber 0.11.10": plumber_pages}
+def crossbook_text(path: Path) -> list[str]:
+    """crossbook's PDF reader (pypdfium2's boxes, laid out): the whole book's Markdown."""
+    from index.readers import read_book
+
+    return [read_book(path).text]
+
+
+def page_count(path: Path) -> int:
+    import pypdfium2 as pdfium
+
+    return len(pdfium.PdfDocument(str(path)))
+
+
+LIBRARIES = {"pypdf 7.1.1": pypdf_pages, "pypdfium2 5.15.2": pdfium_pages, "pdfplumber 0.11.10": plumber_pages,
+             "crossbook reader (pypdfium2 boxes)": crossbook_text}
 
 
 def two_column_pdf(path: Path, sentences: int = 40) -> Path:
@@ -149,9 +165,9 @@ def main() -> None:
                     texts = extract(pdf)
                     best = min(best, time.perf_counter() - start)
                 seconds += best
-                pages += len(texts)
+                pages += page_count(pdf)
                 text = "\n".join(texts)
-                joined = re.sub(r"(\w)-\s*\n\s*([a-z])", r"\1\2", text).lower()
+                joined = re.sub(r"(\w)-\s*\n\s*([a-z])", r"\1\2", text).replace("*", "").lower()
                 markdown = md.read_text(encoding="utf-8")
                 words = set(w.lower() for w in _WORD.findall(markdown))
                 found = set(_WORD.findall(joined))
