@@ -17,8 +17,9 @@ def test_a_table_reads_as_one_line_per_row_with_cells_joined(tmp_path):
         assert " | ".join(row) in lines
 
 
-def two_column_page(path, sentences=30):
-    """Two columns whose content stream runs across the page line by line."""
+def two_column_page(path, sentences=30, offset=0):
+    """Two columns whose content stream runs across the page line by line; ``offset`` sets the
+    right column's baselines that much lower (columns whose paragraphs space differently)."""
     pdf = canvas.Canvas(str(path), pagesize=LETTER)
     pdf.setFont("Helvetica-Bold", 16)
     pdf.drawString(72, 740, "Marsh Roads")  # a title on the left, above both columns
@@ -27,7 +28,7 @@ def two_column_page(path, sentences=30):
     for row in range(half):
         y = 700 - row * 14
         pdf.drawString(72, y, f"Sentence S{row:03d} tells of the winding marsh road.")
-        pdf.drawString(324, y, f"Sentence S{row + half:03d} tells of the stony hill road.")
+        pdf.drawString(324, y - offset, f"Sentence S{row + half:03d} tells of the stony hill road.")
     pdf.showPage()
     pdf.save()
     return path
@@ -38,6 +39,12 @@ def test_a_two_column_page_reads_column_by_column(tmp_path):
     at = [text.index(f"S{n:03d}") for n in range(30)]
     assert at == sorted(at)
     assert "Sentence S000 tells of the winding marsh road." in text.splitlines()
+
+
+def test_two_columns_whose_baselines_differ_read_column_by_column(tmp_path):
+    text = read_book(two_column_page(tmp_path / "columns.pdf", offset=6)).text
+    at = [text.index(f"S{n:03d}") for n in range(30)]
+    assert at == sorted(at) and " | " not in text
 
 
 def test_a_table_is_not_taken_for_two_columns(tmp_path):

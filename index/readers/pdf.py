@@ -177,7 +177,8 @@ def _gutter(lines: list[list[_Run]], width: float) -> float | None:
     starts just after it."""
     wide = width * 0.28
     spans = [_segments(line) for line in lines]
-    if len(lines) < 10 or sum(1 for segs in spans if sum(1 for a, b in segs if b - a >= wide) >= 2) < 5:
+    # quick no: a right column needs wide stretches that start right of the page's middle third's start
+    if len(lines) < 10 or sum(1 for segs in spans for a, b in segs if b - a >= wide and a >= width * 0.35) < 5:
         return None
     best = None
     for step in range(0, 31):
