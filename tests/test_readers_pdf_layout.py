@@ -111,3 +111,19 @@ def test_italic_runs_become_markdown_emphasis(tmp_path):
     pdf.showPage()
     pdf.save()
     assert "- *Attracts Monster Hordes* (Loki, Tlaltecuhtli)" in read_book(tmp_path / "italic.pdf").text
+
+
+def test_a_paragraphs_lines_are_one_line_and_paragraphs_stay_apart(tmp_path):
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph
+
+    style = getSampleStyleSheet()["BodyText"]
+    first = ("A caster who knows the old words may call the frost. " * 4
+             + "The spell that answers is <b>Frost Lance</b>, and the cold it brings lingers on the ground.")
+    second = "<b>Ember Surge:</b> three sixes while casting set the air alight around the caster."
+    SimpleDocTemplate(str(tmp_path / "para.pdf"), pagesize=LETTER).build([Paragraph(first, style),
+                                                                          Paragraph(second, style)])
+    lines = [line for line in read_book(tmp_path / "para.pdf").text.splitlines() if line.strip()]
+    assert lines[-2].startswith("A caster who knows") and lines[-2].endswith("lingers on the ground.")
+    assert "**Frost Lance**" in lines[-2]  # mid-sentence bold is never a line's lead
+    assert lines[-1] == "**Ember Surge:** three sixes while casting set the air alight around the caster."

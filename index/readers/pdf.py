@@ -59,6 +59,10 @@ class _Run:
 class _Line:
     text: str  # Markdown: bold runs as **x**, table cells joined with " | "
     size: float
+    x0: float = 0.0
+    x1: float = 0.0
+    y0: float = 0.0
+    y1: float = 0.0
 
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|\bbx|-bd", re.I)
@@ -244,7 +248,47 @@ def _line_text(line: list[_Run]) -> _Line:
             out.append(text)
     cells = [" ".join("".join(cell).split()) for cell in "".join(out).split("\t")]
     text = " | ".join(cell for cell in cells if cell)
-    return _Line(_EMPTY_BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text), max(r.size for r in line))
+    return _Line(_EMPTY_BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text), max(r.size for r in line),
+                 min(r.x0 for r in line), max(r.x1 for r in line), min(r.y0 for r in line), max(r.y1 for r in line))
+
+
+def _reflow(lines: list[_Line]) -> list[_Line]:
+    """A paragraph's lines joined into one: a line goes on the one before it when that one
+    runs to the right edge of its column (the longest line starting near it), sits just below
+    it (top to top at most 1.3 times the font size: no paragraph space), starts where it starts (no indent) in the same size, and neither
+    is a table row or the next a list item. A bold lead or a name set over a line break is
+    then one run of text, as in Markdown; a bold phrase that starts a printed line mid-sentence
+    is no longer a line's lead."""
+    out: list[_Line] = []
+    for line in lines:
+        if out:
+            before = out[-1]
+            edge = max(other.x1 for other in lines if abs(other.x0 - line.x0) <= 40)
+            if (before.x1 >= edge - 2 * line.size and 0 < before.y1 - line.y1 <= 1.3 * line.size
+                    and _continues(before, line) and abs(line.size - before.size) < 0.5
+                    and " | " not in before.text and " | " not in line.text
+                    and not _BULLET.match(line.text) and not line.text.startswith("- ")):
+                text = before.text + " " + line.text
+                if before.text.endswith("-") and line.text[:1].islower():  # a word hyphenated across lines
+                    text = before.text + "\n" + line.text
+                out[-1] = _Line(_join_emphasis(text), before.size,
+                                before.x0, line.x1, line.y0, line.y1)  # the last line's box: where the next one goes on
+                continue
+        out.append(line)
+    return out
+
+
+def _continues(before: _Line, line: _Line) -> bool:
+    """The next line starts where the paragraph's lines start (no indent), or, under a list
+    item, where its text starts (past the bullet)."""
+    if abs(line.x0 - before.x0) <= 0.8 * line.size:
+        return True
+    return before.text.startswith("- ") and 0 < line.x0 - before.x0 <= 2.5 * line.size
+
+
+def _join_emphasis(text: str) -> str:
+    """``**a** **b**`` across a joined line break is ``**a b**``."""
+    return text.replace("** **", " ")
 
 
 def _layout(pdf) -> list[list[_Line]]:
@@ -258,7 +302,7 @@ def _layout(pdf) -> list[list[_Line]]:
             lines = []
         finally:
             page.close()
-        pages.append([_line_text(line) for line in lines])
+        pages.append(_reflow([_line_text(line) for line in lines]))
     return pages
 
 
