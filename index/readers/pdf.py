@@ -1,13 +1,15 @@
-"""The PDF reader (pypdfium2, PDFium's text layer with its boxes): sections from the outline, each with the pages it spans.
+"""The PDF reader (pypdfium2): sections from the outline, each with the pages it spans.
 
+- Lines are built from PDFium's text boxes: a two-column page is read column by column,
+  table cells (a wide gap) are joined with ' | ' one row per line, bold and italic runs are
+  **x** and *x*, bullets are '- ', and a paragraph's printed lines are joined into one.
 - Sections come from the outline (bookmarks), nested by level; a section runs from its
-  entry's heading (found on the entry's page) to the next entry's. With no outline, one
-  section per page, with a warning.
-- Running headers and footers (a first or last line repeated on many pages, page numbers)
-  are removed; words hyphenated across lines are joined; ligatures (fi, fl, ff...) and soft
-  hyphens are normalised.
+  entry's heading (found on the entry's page) to the next entry's. With no outline, headings
+  from the font size, else one section per page, with a warning.
+- Running heads and feet (the book's or a chapter's title, page numbers) are removed; words
+  hyphenated across lines are joined; ligatures (fi, fl, ff...) and soft hyphens are
+  normalised. Pages are the printed numbers where the page labels give arabic ones.
 - Encrypted, image-only (no text layer) and damaged PDFs are one line that names the fix.
-Bodies are Markdown: a heading line, then the text.
 """
 
 from __future__ import annotations
