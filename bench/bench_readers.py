@@ -4,7 +4,8 @@ index answers where-else on a twin as on its Markdown original.
     python bench/bench_readers.py               # Fate shelf + sample corpus
     python bench/bench_readers.py --speed-only  # no ingest
 
-Twins: bench/twins/pdf_twin.py (a LaTeX-like PDF: outline, running header, page numbers),
+Twins: bench/twins/pdf_twin.py (a LaTeX-like PDF: outline, running heads with the chapter's
+title, page numbers, tables; `--format pdf2` the same in two columns),
 bench/twins/epub_twin.py (pandoc-like EPUB 3) and an HTML page per book
 (markdown-it-py's rendering inside site chrome). Speed: each reader's time on every book,
 and on one large book (the whole Fate shelf as one file, ~1.4 MB of Markdown); ebooklib's
@@ -121,6 +122,8 @@ def agreement(work: Path, shelf: str, formats: tuple[str, ...] = ("epub", "html"
             write_html(original, folders["html"] / f"{original.stem}.html", title)
         if "pdf" in folders:
             write_pdf(original, folders["pdf"] / f"{original.stem}.pdf", title)
+        if "pdf2" in folders:  # the same PDF twin set in two columns
+            write_pdf(original, folders["pdf2"] / f"{original.stem}.pdf", title, columns=2)
     start = time.perf_counter()
     ingest(work / f"{shelf}-md-index", originals)
     md_seconds = time.perf_counter() - start
@@ -152,8 +155,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--speed-only", action="store_true", help="Measure reading speed only (no ingest).")
     parser.add_argument("--shelf", choices=sorted(SHELVES), action="append", help="Shelves to compare (default: both).")
-    parser.add_argument("--format", choices=("pdf", "epub", "html"), action="append", dest="formats",
-                        help="Twins to compare (default: both).")
+    parser.add_argument("--format", choices=("pdf", "pdf2", "epub", "html"), action="append", dest="formats",
+                        help="Twins to compare (default: pdf, epub, html; pdf2 is the PDF twin in two columns).")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

@@ -1,8 +1,10 @@
 """A PDF twin of a Markdown book, typeset the way a LaTeX book is: an outline (bookmarks) by
-heading level, a running header with the book's title, a page number in the footer,
-justified paragraphs, bulleted lists and tables. Written with reportlab's platypus.
+heading level, running headers as LaTeX's book class sets them (the page number at the outer
+edge, the book's title on even pages and the current chapter's on odd ones), justified
+paragraphs, bulleted lists and tables; ``columns=2`` sets the text in two columns. Written
+with reportlab's platypus.
 
-    write_pdf(markdown_path, out_path, title)
+    write_pdf(markdown_path, out_path, title, columns=1)
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from markdown_it import MarkdownIt
 from reportlab.lib.enums import TA_JUSTIFY
 from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.styles import getSampleStyleSheet
-from reportlab.platypus import ListFlowable, Paragraph, SimpleDocTemplate, Spacer, Table
+from reportlab.platypus import BaseDocTemplate, Frame, ListFlowable, PageTemplate, Paragraph, Spacer, Table
 
 from index.markdown_repair import repair_headings
 
@@ -35,24 +37,32 @@ def _para(html: str, style) -> Paragraph:
         return Paragraph(plain or "&nbsp;", style)
 
 
-class _Book(SimpleDocTemplate):
+class _Book(BaseDocTemplate):
     def afterFlowable(self, flowable):
         level = getattr(flowable, "outline_level", None)
         if level is None:
             return
-        # an outline cannot skip a level (a book's ### under a #): as LaTeX's hyperref, nest it one deeper
-        level = min(level, getattr(self, "last_level", -1) + 1)
-        self.last_level = level
+        # an outline cannot skip a level (a book's ### under a #): as LaTeX's hyperref, an entry
+        # nests one below its nearest shallower heading, and its siblings stay its siblings
+        stack = self.__dict__.setdefault("heading_stack", [])
+        while stack and stack[-1] >= level:
+            stack.pop()
+        stack.append(level)
+        level = len(stack) - 1
+        if level == 0:
+            self.chapter = flowable.getPlainText()
         key = f"h{id(flowable)}"
         self.canv.bookmarkPage(key)
         self.canv.addOutlineEntry(flowable.getPlainText(), key, level=level, closed=True)
 
 
-def write_pdf(markdown_path: Path, out_path: Path, title: str) -> Path:
+def write_pdf(markdown_path: Path, out_path: Path, title: str, columns: int = 1) -> Path:
     styles = getSampleStyleSheet()
     body = styles["BodyText"].clone("body", alignment=TA_JUSTIFY)
     heading_styles = [styles[f"Heading{min(n, 6)}"] for n in range(1, 7)]
-    md = MarkdownIt("commonmark").enable("table")
+    # raw HTML in the Markdown (<strong>, <em>, <br>) is set as its formatting, as the EPUB twin does
+    md = MarkdownIt("commonmark", {"html": True}).enable("table")
+    quote = body.clone("quote", leftIndent=18)
     text, _ = repair_headings(markdown_path.read_text(encoding="utf-8"))
     tokens = md.parse(text)
     story, i, outline_top = [], 0, None
@@ -65,8 +75,9 @@ def write_pdf(markdown_path: Path, out_path: Path, title: str) -> Path:
             para.outline_level = level - 1
             story.append(para)
             i += 3
-        elif token.type == "paragraph_open" and token.level == 0:
-            story.append(_para(_inline(md.renderInline(tokens[i + 1].content)), body))
+        elif token.type == "paragraph_open":  # a list's paragraphs are read with their list
+            style = body if token.level == 0 else quote  # a blockquote's paragraphs are indented
+            story.append(_para(_inline(md.renderInline(tokens[i + 1].content)), style))
             i += 3
         elif token.type in ("bullet_list_open", "ordered_list_open") and token.level == 0:
             items, depth = [], 0
@@ -92,7 +103,10 @@ def write_pdf(markdown_path: Path, out_path: Path, title: str) -> Path:
             width = max(len(r) for r in rows)
             story.append(Table([r + [""] * (width - len(r)) for r in rows], repeatRows=1))
             i += 1
-        elif token.type in ("fence", "code_block", "html_block") and token.level == 0:
+        elif token.type == "html_block":  # its text, bold and italic kept
+            story.append(_para(_inline(token.content), body))
+            i += 1
+        elif token.type in ("fence", "code_block"):
             story.append(_para(token.content.replace("&", "&amp;").replace("<", "&lt;"), body))
             i += 1
         else:
@@ -106,10 +120,20 @@ def write_pdf(markdown_path: Path, out_path: Path, title: str) -> Path:
     def decorate(canvas, doc):
         canvas.saveState()
         canvas.setFont("Helvetica", 8)
-        canvas.drawString(72, LETTER[1] - 40, title)
-        canvas.drawCentredString(LETTER[0] / 2, 30, str(doc.page))
+        top = LETTER[1] - 40
+        if doc.page % 2:  # odd: chapter title left, number right
+            canvas.drawString(72, top, getattr(doc, "chapter", title).upper())
+            canvas.drawRightString(LETTER[0] - 72, top, str(doc.page))
+        else:
+            canvas.drawString(72, top, str(doc.page))
+            canvas.drawRightString(LETTER[0] - 72, top, title)
         canvas.restoreState()
 
-    doc = _Book(str(out_path), pagesize=LETTER, title=title)
-    doc.build(story, onFirstPage=decorate, onLaterPages=decorate)
+    margin, gap = 72, 18
+    width, height = LETTER[0] - 2 * margin, LETTER[1] - 2 * margin
+    column = (width - gap * (columns - 1)) / columns
+    frames = [Frame(margin + n * (column + gap), margin, column, height, id=f"c{n}") for n in range(columns)]
+    doc = _Book(str(out_path), pagesize=LETTER, title=title,
+                pageTemplates=[PageTemplate(id="page", frames=frames, onPage=decorate)])
+    doc.build(story)
     return out_path

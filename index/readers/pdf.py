@@ -1,20 +1,22 @@
-"""The PDF reader (pypdf): sections from the outline, each with the pages it spans.
+"""The PDF reader (pypdfium2): sections from the outline, each with the pages it spans.
 
+- Lines are built from PDFium's text boxes: a two-column page is read column by column,
+  table cells (a wide gap) are joined with ' | ' one row per line, bold and italic runs are
+  **x** and *x*, bullets are '- ', and a paragraph's printed lines are joined into one.
 - Sections come from the outline (bookmarks), nested by level; a section runs from its
-  entry's heading (found on the entry's page) to the next entry's. With no outline, one
-  section per page, with a warning.
-- Running headers and footers (a first or last line repeated on many pages, page numbers)
-  are removed; words hyphenated across lines are joined; ligatures (fi, fl, ff...) and soft
-  hyphens are normalised.
+  entry's heading (found on the entry's page) to the next entry's. With no outline, headings
+  from the font size, else one section per page, with a warning.
+- Running heads and feet (the book's or a chapter's title, page numbers) are removed; words
+  hyphenated across lines are joined; ligatures (fi, fl, ff...) and soft hyphens are
+  normalised. Pages are the printed numbers where the page labels give arabic ones.
 - Encrypted, image-only (no text layer) and damaged PDFs are one line that names the fix.
-Bodies are Markdown: a heading line, then the text.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import BadInput
@@ -22,7 +24,9 @@ from ..models import Section
 from .source import SourceBook, read_bytes, sha256_bytes
 
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
-                            "\ufb05": "st", "\ufb06": "st", "\u00ad": None})
+                            "\ufb05": "st", "\ufb06": "st", "\u00ad": None,
+                            # PDFium marks a hyphen that ends a line so
+                            "\x02": "-", "\ufffe": "-"})
 _HYPHEN_BREAK = re.compile(r"(\w)-\n(?=[a-z])")
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:/|of)\s*\d{1,4})?$|^[ivxlc]{1,6}$", re.I)
@@ -35,127 +39,303 @@ class _Entry:
     page: int  # 0-based
 
 
-def _open(path: Path, data: bytes):
-    from io import BytesIO
+@dataclass(frozen=True)
+class _Run:
+    """A run of text PDFium sets in one box (one font, no wide gap), in PDF points."""
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    text: str
+    bold: bool
+    size: float
+    italic: bool = False
 
-    from pypdf import PdfReader
-
-    try:
-        reader = PdfReader(BytesIO(data), strict=False)
-        encrypted = reader.is_encrypted
-        if encrypted and not reader.decrypt(""):
-            raise BadInput(f"'{path}' is an encrypted PDF: decrypt it first (e.g. qpdf --decrypt --password=... IN OUT)")
-        len(reader.pages)
-    except BadInput:
-        raise
-    except Exception as exc:  # pypdf raises many kinds for a damaged file
-        raise BadInput(f"'{path}' is a damaged or truncated PDF ({type(exc).__name__}): "
-                       "download or export it again") from None
-    return reader
-
-
-def _entries(reader, nodes, level: int = 1) -> list[_Entry]:
-    out: list[_Entry] = []
-    for node in nodes:
-        if isinstance(node, list):
-            out.extend(_entries(reader, node, level + 1))
-            continue
-        try:
-            page = reader.get_destination_page_number(node)
-        except Exception:
-            continue
-        title = " ".join(str(node.title or "").split())
-        if title and page is not None and page >= 0:
-            out.append(_Entry(title, level, page))
-    return out
+    @property
+    def mark(self) -> str:
+        """Its Markdown emphasis: ** for bold, * for italic (bold wins)."""
+        return "**" if self.bold else "*" if self.italic else ""
 
 
-def _font_headings(reader) -> list[_Entry]:
-    """Headings found from the font size where a PDF has no outline: lines set larger than the
-    body text (the size most characters have), short, with letters; the largest size is level 1."""
-    lines: list[tuple[int, str, float]] = []
-    for number, page in enumerate(reader.pages):
-        current: dict = {"y": None, "text": "", "size": 0.0}
-
-        def visit(text, cm, tm, font, size, current=current, number=number):
-            y = round(tm[5] * cm[3] + cm[5], 1)
-            scale = abs(tm[3] * cm[3]) or 1.0
-            if current["y"] is not None and abs(y - current["y"]) > 1 and current["text"].strip():
-                lines.append((number, current["text"], current["size"]))
-                current["text"], current["size"] = "", 0.0
-            if text.strip():
-                current["y"] = y
-                current["size"] = max(current["size"], round(size * scale, 1))
-            current["text"] += text
-
-        try:
-            page.extract_text(visitor_text=visit)
-        except Exception:
-            continue
-        if current["text"].strip():
-            lines.append((number, current["text"], current["size"]))
-    weight: Counter = Counter()
-    for _, text, size in lines:
-        weight[size] += len(text.strip())
-    if not weight:
-        return []
-    body = weight.most_common(1)[0][0]
-    found = [(n, " ".join(t.translate(_LIGATURES).split()), size) for n, t, size in lines
-             if size >= body * 1.15 and 0 < len(t.strip()) <= 80 and any(c.isalpha() for c in t)
-             and not _PAGE_NUMBER.match(t.strip())]
-    sizes = sorted({size for _, _, size in found}, reverse=True)
-    return [_Entry(title, min(sizes.index(size) + 1, 3), n) for n, title, size in found]
+@dataclass(frozen=True)
+class _Line:
+    text: str  # Markdown: bold runs as **x**, table cells joined with " | "
+    size: float
+    x0: float = 0.0
+    x1: float = 0.0
+    y0: float = 0.0
+    y1: float = 0.0
 
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|\bbx|-bd", re.I)
 _BULLET = re.compile(r"^\s*[\u2022\u25e6\u2023\u2043\u25aa\u25cf\u00b7]\s*")
-_EMPTY_BOLD = re.compile(r"\*\*(\s*)\*\*")
+_BULLET_RUN = re.compile(r"^[\u2022\u25e6\u2023\u2043\u25aa\u25cf\u00b7\-\u2013]$")
+_ITALIC_FONT = re.compile(r"italic|oblique|cmti|cmsl|\bit\b|-it\b", re.I)
+_EMPTY_BOLD = re.compile(r"\*\*(\s*)\*\*|(?<!\*)\*(\s+)\*(?!\*)")
 
 
-def _bold(font) -> bool:
+def _open(path: Path, data: bytes):
+    import pypdfium2 as pdfium
+
     try:
-        return bool(_BOLD_FONT.search(str(font.get("/BaseFont", "")))) if font else False
-    except Exception:
-        return False
+        pdf = pdfium.PdfDocument(data)
+        len(pdf)
+    except pdfium.PdfiumError as exc:
+        if getattr(exc, "err_code", None) == 4:  # FPDF_ERR_PASSWORD
+            raise BadInput(f"'{path}' is an encrypted PDF: decrypt it first "
+                           "(e.g. qpdf --decrypt --password=... IN OUT)") from None
+        raise BadInput(f"'{path}' is a damaged or truncated PDF ({exc}): download or export it again") from None
+    return pdf
 
 
-def _page_text(page) -> str:
-    """A page's text as pypdf lays it out, with runs set in a bold font marked ``**x**``."""
-    parts: list[str] = []
-
-    def visit(text, cm, tm, font, size):
-        if not text:
-            return
-        if not _bold(font) or not text.strip():
-            parts.append(text)
-            return
-        for n, piece in enumerate(text.split("\n")):
-            if n:
-                parts.append("\n")
-            core = piece.strip()
-            if core:
-                lead, tail = piece[:len(piece) - len(piece.lstrip())], piece[len(piece.rstrip()):]
-                parts.append(f"{lead}**{core}**{tail}")
-
-    page.extract_text(visitor_text=visit)
-    return _EMPTY_BOLD.sub(r"\1", "".join(parts))
+def _entries(pdf) -> list[_Entry]:
+    out: list[_Entry] = []
+    try:
+        for mark in pdf.get_toc():
+            dest = mark.get_dest()
+            page = dest.get_index() if dest is not None else None
+            title = " ".join((mark.get_title() or "").split())
+            if title and page is not None and page >= 0:
+                out.append(_Entry(title, mark.level + 1, page))
+    except Exception:  # a broken outline reads as none
+        return []
+    return out
 
 
-def _page_lines(reader, path: Path) -> list[list[str]]:
+def _font_of(raw, index: int) -> tuple[bool, bool, float]:
+    """(bold, italic, size) of the font a character is set in."""
+    import ctypes
+
+    import pypdfium2.raw as pdfium_c
+
+    if index < 0:
+        return False, False, 0.0
+    size = float(pdfium_c.FPDFText_GetFontSize(raw, index))
+    buffer = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    pdfium_c.FPDFText_GetFontInfo(raw, index, buffer, 128, ctypes.byref(flags))
+    name = buffer.value.decode("utf-8", "replace")
+    bold = pdfium_c.FPDFText_GetFontWeight(raw, index) >= 600 or bool(_BOLD_FONT.search(name))
+    italic = bool(flags.value & 0x40) or bool(_ITALIC_FONT.search(name))  # 0x40: the descriptor's Italic flag
+    return bold, italic, size
+
+
+def _runs(page) -> list[_Run]:
+    import pypdfium2.raw as pdfium_c
+
+    textpage = page.get_textpage()
+    try:
+        runs = []
+        rects = [textpage.get_rect(i) for i in range(textpage.count_rects())]
+        for i, (x0, y0, x1, y1) in enumerate(rects):
+            # a slanted (italic) neighbour's glyph box reaches into this box: read it narrower
+            # there, or the character is read twice ('Water(r(Dionysus')
+            left = right = 0.0
+            if i and _overlaps(rects[i - 1], rects[i]):
+                left = min(2.0, rects[i - 1][2] - x0 + 0.3)
+            if i + 1 < len(rects) and _overlaps(rects[i], rects[i + 1]):
+                right = min(2.0, x1 - rects[i + 1][0] + 0.3)
+            text = textpage.get_text_bounded(x0 + left, y0, x1 - right, y1).replace("\r", " ").replace("\n", " ")
+            if not text.strip():
+                continue
+            mid = (y0 + y1) / 2
+            index = pdfium_c.FPDFText_GetCharIndexAtPos(textpage.raw, min(x0 + 1.5, x1), mid, 2.0, 2.0)
+            bold, italic, size = _font_of(textpage.raw, index)
+            runs.append(_Run(x0, y0, x1, y1, text, bold, size or (y1 - y0), italic))
+        return runs
+    finally:
+        textpage.close()
+
+
+def _overlaps(before: tuple, after: tuple) -> bool:
+    """Two boxes on one line (their heights overlap) where the first reaches past the second's start."""
+    return before[2] > after[0] > before[0] and min(before[3], after[3]) > max(before[1], after[1])
+
+
+def _group_lines(runs: list[_Run]) -> list[list[_Run]]:
+    """Runs on one baseline make a line (a run whose middle lies within the line's height)."""
+    lines: list[list[_Run]] = []
+    for run in sorted(runs, key=lambda r: (-r.y1, r.x0)):
+        mid = (run.y0 + run.y1) / 2
+        for line in lines[-3:]:
+            if min(r.y0 for r in line) <= mid <= max(r.y1 for r in line):
+                line.append(run)
+                break
+        else:
+            lines.append([run])
+    return [sorted(line, key=lambda r: r.x0) for line in lines]
+
+
+def _segments(line: list[_Run]) -> list[tuple[float, float]]:
+    """A line's stretches of text: runs closer than an em (or 6 pt) apart are one stretch."""
+    spans: list[list[float]] = []
+    for run in line:
+        if spans and run.x0 - spans[-1][1] <= max(run.size, 6):
+            spans[-1][1] = max(spans[-1][1], run.x1)
+        else:
+            spans.append([run.x0, run.x1])
+    return [(a, b) for a, b in spans]
+
+
+def _gutter(lines: list[list[_Run]], width: float) -> float | None:
+    """The x of a two-column page's gutter: no text crosses it on most lines, and on at least
+    five lines each a stretch of text at least 28% of the page wide ends just before it /
+    starts just after it."""
+    wide = width * 0.28
+    spans = [_segments(line) for line in lines]
+    # quick no: a right column needs wide stretches that start right of the page's middle third's start
+    if len(lines) < 10 or sum(1 for segs in spans for a, b in segs if b - a >= wide and a >= width * 0.35) < 5:
+        return None
+    best = None
+    for step in range(0, 31):
+        x = width * (0.35 + step * 0.01)
+        crossing = sum(1 for segs in spans if any(a < x < b for a, b in segs))
+        left = sum(1 for segs in spans if any(x - 60 <= b <= x and b - a >= wide for a, b in segs))
+        right = sum(1 for segs in spans if any(x <= a <= x + 60 and b - a >= wide for a, b in segs))
+        if left >= 5 and right >= 5 and crossing <= max(2, len(lines) // 6):
+            if best is None or crossing < best[0]:
+                best = (crossing, x)
+    return best[1] if best else None
+
+
+def _columns(lines: list[list[_Run]], width: float) -> list[list[_Run]]:
+    """Lines in reading order: on a two-column page, the left column's lines then the right's,
+    band by band (a line across the gutter, such as a heading set full width, ends a band)."""
+    gutter = _gutter(lines, width)
+    if gutter is None:
+        return lines
+    out: list[list[_Run]] = []
+    left: list[list[_Run]] = []
+    right: list[list[_Run]] = []
+    for line in lines:
+        if any(r.x0 < gutter < r.x1 for r in line):
+            out += left + right + [line]
+            left, right = [], []
+            continue
+        parts = [r for r in line if r.x1 <= gutter], [r for r in line if r.x0 >= gutter]
+        if parts[0]:
+            left.append(parts[0])
+        if parts[1]:
+            right.append(parts[1])
+    return out + left + right
+
+
+def _line_text(line: list[_Run]) -> _Line:
+    """A line's Markdown: bold runs as **x**, italic ones as *x*; cells set apart by a wide gap
+    (a table's) joined with ' | '."""
+    pieces: list[tuple[str, str]] = []  # (text, emphasis mark); "\t" marks a cell break
+    previous: _Run | None = None
+    for run in line:
+        text = run.text
+        if previous is not None:
+            gap = run.x0 - previous.x1
+            if gap > max(previous.size, 6) * 1.0 and not _BULLET_RUN.match(previous.text.strip()):
+                pieces.append(("\t", ""))
+            elif gap > previous.size * 0.15 and not previous.text.endswith(" ") and not text.startswith(" "):
+                pieces.append((" ", previous.mark if previous.mark == run.mark else ""))
+        pieces.append((text, run.mark))
+        previous = run
+    merged: list[list[str]] = []
+    for text, mark in pieces:
+        if merged and merged[-1][1] == mark and text != "\t" and merged[-1][0] != "\t":
+            merged[-1][0] += text
+        else:
+            merged.append([text, mark])
+    out = []
+    for text, mark in merged:
+        if text != "\t" and mark and text.strip():
+            core = " ".join(text.split())
+            out.append(f"{' ' if text[:1].isspace() else ''}{mark}{core}{mark}{' ' if text[-1:].isspace() else ''}")
+        else:
+            out.append(text)
+    cells = [" ".join("".join(cell).split()) for cell in "".join(out).split("\t")]
+    text = " | ".join(cell for cell in cells if cell)
+    return _Line(_EMPTY_BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text), max(r.size for r in line),
+                 min(r.x0 for r in line), max(r.x1 for r in line), min(r.y0 for r in line), max(r.y1 for r in line))
+
+
+def _reflow(lines: list[_Line]) -> list[_Line]:
+    """A paragraph's lines joined into one: a line goes on the one before it when that one
+    runs to the right edge of its column (the longest line starting near it), sits just below
+    it (top to top at most 1.3 times the font size: no paragraph space), starts where it starts (no indent) in the same size, and neither
+    is a table row or the next a list item. A bold lead or a name set over a line break is
+    then one run of text, as in Markdown; a bold phrase that starts a printed line mid-sentence
+    is no longer a line's lead."""
+    out: list[_Line] = []
+    for line in lines:
+        if out:
+            before = out[-1]
+            edge = max(other.x1 for other in lines if abs(other.x0 - line.x0) <= 40)
+            if (before.x1 >= edge - 2 * line.size and 0 < before.y1 - line.y1 <= 1.3 * line.size
+                    and _continues(before, line) and abs(line.size - before.size) < 0.5
+                    and " | " not in before.text and " | " not in line.text
+                    and not _BULLET.match(line.text) and not line.text.startswith("- ")):
+                text = before.text + " " + line.text
+                if before.text.endswith("-") and line.text[:1].islower():  # a word hyphenated across lines
+                    text = before.text + "\n" + line.text
+                out[-1] = _Line(_join_emphasis(text), before.size,
+                                before.x0, line.x1, line.y0, line.y1)  # the last line's box: where the next one goes on
+                continue
+        out.append(line)
+    return out
+
+
+def _continues(before: _Line, line: _Line) -> bool:
+    """The next line starts where the paragraph's lines start (no indent), or, under a list
+    item, where its text starts (past the bullet)."""
+    if abs(line.x0 - before.x0) <= 0.8 * line.size:
+        return True
+    return before.text.startswith("- ") and 0 < line.x0 - before.x0 <= 2.5 * line.size
+
+
+def _join_emphasis(text: str) -> str:
+    """``**a** **b**`` across a joined line break is ``**a b**``."""
+    return text.replace("** **", " ")
+
+
+def _layout(pdf) -> list[list[_Line]]:
     pages = []
-    for page in reader.pages:
+    for number in range(len(pdf)):
+        page = pdf[number]
         try:
-            text = _page_text(page)
+            width = page.get_width()
+            lines = _columns(_group_lines(_runs(page)), width)
         except Exception:
-            text = ""
-        text = text.translate(_LIGATURES)
+            lines = []
+        finally:
+            page.close()
+        pages.append(_reflow([_line_text(line) for line in lines]))
+    return pages
+
+
+def _font_headings(layout: list[list[_Line]]) -> list[_Entry]:
+    """Headings found from the font size where a PDF has no outline: lines set larger than the
+    body text (the size most characters have), short, with letters; the largest size is level 1."""
+    weight: Counter = Counter()
+    for lines in layout:
+        for line in lines:
+            weight[round(line.size, 1)] += len(line.text)
+    if not weight:
+        return []
+    body = weight.most_common(1)[0][0]
+    found = [(n, " ".join(line.text.replace("*", "").translate(_LIGATURES).split()), round(line.size, 1))
+             for n, lines in enumerate(layout) for line in lines
+             if line.size >= body * 1.15 and 0 < len(line.text.strip()) <= 80
+             and any(c.isalpha() for c in line.text) and not _PAGE_NUMBER.match(line.text.replace("*", "").strip())]
+    sizes = sorted({size for _, _, size in found}, reverse=True)
+    return [_Entry(title, min(sizes.index(size) + 1, 3), n) for n, title, size in found]
+
+
+def _page_lines(layout: list[list[_Line]], path: Path) -> list[list[str]]:
+    pages = []
+    for page in layout:
         lines: list[str] = []
-        for line in text.splitlines():
-            line = _BULLET.sub("- ", line.rstrip())
+        for line in page:
+            text = _BULLET.sub("- ", line.text.translate(_LIGATURES).rstrip())
             if lines and lines[-1] == "-":  # a bullet set apart from its item's text
-                lines[-1] = "- " + line.strip()
+                lines[-1] = "- " + text.strip()
             else:
-                lines.append(line.rstrip() if line.strip() != "-" else "-")
+                lines.append(text if text.strip() != "-" else "-")
         pages.append(lines)
     if not any(line.strip() for lines in pages for line in lines):
         raise BadInput(f"'{path}' has no text layer (a scanned or image-only PDF): run OCR first, "
@@ -164,23 +344,28 @@ def _page_lines(reader, path: Path) -> list[list[str]]:
 
 
 def _strip_running_lines(pages: list[list[str]]) -> list[list[str]]:
-    """Drop page numbers, and first/last lines repeated (digits aside) on many pages."""
+    """Drop page numbers, and first/last lines repeated (digits aside) as running heads: on a
+    quarter of the pages, or (a chapter's running head) on 3 pages or more and on at least 40%
+    of the pages from its first to its last."""
     def key(line: str) -> str:
-        return _DIGITS.sub("#", " ".join(line.replace("**", "").split()).casefold())
+        return _DIGITS.sub("#", " ".join(line.replace("*", "").split()).casefold())
 
-    edges: Counter = Counter()
-    for lines in pages:
+    edges: dict[str, list[int]] = {}
+    for number, lines in enumerate(pages):
         content = [line for line in lines if line.strip()]
-        edges.update({key(line) for line in content[:2] + content[-2:]})
+        for k in {key(line) for line in content[:2] + content[-2:]}:
+            edges.setdefault(k, []).append(number)
     threshold = max(3, len(pages) // 4)
-    running = {k for k, n in edges.items() if n >= threshold}
+    running = {k for k, seen in edges.items()
+               if len(seen) >= threshold or (len(seen) >= 3 and len(k) <= 100
+                                             and len(seen) >= 0.4 * (seen[-1] - seen[0] + 1))}
     out = []
     for lines in pages:
         content = [line for line in lines if line.strip()]
         head, tail = set(range(min(2, len(content)))), set(range(max(0, len(content) - 2), len(content)))
         kept = [line for i, line in enumerate(content)
                 if not ((i in head or i in tail) and (key(line) in running
-                                                     or _PAGE_NUMBER.match(line.replace("**", "").strip())))]
+                                                     or _PAGE_NUMBER.match(line.replace("*", "").strip())))]
         out.append(kept)
     return out
 
@@ -197,7 +382,7 @@ def _clean(lines: list[str]) -> str:
 def _find_heading(lines: list[str], title: str, start: int) -> int | None:
     wanted = " ".join(title.split()).casefold()
     for i in range(start, len(lines)):
-        line = " ".join(lines[i].replace("**", "").split()).casefold()
+        line = " ".join(lines[i].replace("*", "").split()).casefold()
         if line == wanted or (line.startswith(wanted) and len(line) <= len(wanted) + 8):
             return i
     return None
@@ -234,20 +419,51 @@ def _sections(pages: list[list[str]], entries: list[_Entry]) -> list[Section]:
     return sections
 
 
+def _printed_numbers(pdf) -> list[int]:
+    """Each page's number as printed, from the PDF's page labels: a page labelled with an
+    arabic number ("117") is that number; any other page (roman front matter "xii", "A-3",
+    no labels) keeps its physical number (1-based)."""
+    numbers = []
+    for index in range(len(pdf)):
+        try:
+            label = pdf.get_page_label(index)
+        except Exception:
+            label = ""
+        numbers.append(int(label) if label.isdigit() and len(label) <= 6 else index + 1)
+    return numbers
+
+
+def _with_printed_pages(section: Section, printed: list[int]) -> Section:
+    if section.pages is None:
+        return section
+    first, last = printed[section.pages[0] - 1], printed[section.pages[1] - 1]
+    if first > last:  # across a change of numbering (front matter into the body): physical pages
+        return section
+    return replace(section, pages=(first, last))
+
+
 def read(path: Path) -> SourceBook:
-    """A PDF book: outline sections with their pages (else a section per page, with a warning)."""
+    """A PDF book: outline sections with their pages (else headings from the font size, else
+    a section per page, with a warning). Raises BadInput for an encrypted, image-only or
+    damaged PDF."""
     data = read_bytes(path)
-    reader = _open(path, data)
-    pages = _strip_running_lines(_page_lines(reader, path))
+    pdf = _open(path, data)
     try:
-        entries = _entries(reader, reader.outline)
-    except Exception:
-        entries = []
+        layout = _layout(pdf)
+        pages = _strip_running_lines(_page_lines(layout, path))
+        entries = _entries(pdf)
+        printed = _printed_numbers(pdf)
+        try:
+            title = " ".join(str(pdf.get_metadata_value("Title") or "").split())
+        except Exception:
+            title = ""
+    finally:
+        pdf.close()
     warnings: list[str] = []
     if entries:
         entries.sort(key=lambda e: e.page)  # an outline out of page order still reads in order
     else:
-        entries = _font_headings(reader)
+        entries = _font_headings(layout)
         if entries:
             warnings.append(f"'{path}' has no outline (bookmarks): headings found from the font size")
     if entries:
@@ -256,9 +472,6 @@ def read(path: Path) -> SourceBook:
         warnings.append(f"'{path}' has no outline (bookmarks) nor larger headings: ingested as one section per page")
         sections = [Section(f"Page {n}", 1, (f"Page {n}",), f"# Page {n}\n\n{_clean(lines)}\n\n", 0, pages=(n, n))
                     for n, lines in enumerate(pages, 1) if _clean(lines)]
-    try:
-        title = " ".join(str((reader.metadata or {}).get("/Title") or "").split())
-    except Exception:
-        title = ""
+    sections = [_with_printed_pages(section, printed) for section in sections]
     return SourceBook(path=path, format="pdf", title=title or path.stem, sections=tuple(sections),
                       sha256=sha256_bytes(data), warnings=tuple(warnings))
