@@ -35,11 +35,12 @@ from .glossary import glossary_terms, table_terms
 from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
 from .text import first_body_sentence, sentence_around
 
-VERSION = "rules/5"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/6"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
 )
 _CATALOG_MIN = 3
+_LEAD_IN = re.compile(r":[\s*_#]*$")  # a heading that ends with a colon
 _SCOPED_MIN = 2  # different entries a lead is defined under to be scoped to each
 _LEGAL = re.compile(r"\b(?:licen[sc]e|legal|copyright|credits|acknowledge?ments|attribution)\b", re.IGNORECASE)
 
@@ -189,6 +190,8 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
                 continue
         if node.key == title_key or pack.is_stop(heading) or pack.is_stop(named.name):
             continue
+        if _LEAD_IN.search(heading):
+            continue  # "Expertise:", "Using skills:": a field to fill or a lead-in, not a name
         label = _label_kind(node, repeats)
         if label == "repeated":
             labels.add(id(node))

@@ -1,0 +1,35 @@
+"""Issue 18: structure is not an entity. A heading that ends with a colon ("Expertise:",
+"Using skills:") is a field to fill in or a lead-in to what follows, and defines nothing.
+
+The fixture marked "Ironsworn" is an excerpt of the Ironsworn SRD by Shawn Tomkin (CC BY 4.0,
+corpora/ironsworn/README.md).
+"""
+
+from __future__ import annotations
+
+from index.chunking import parent_chunks, split_sections
+from index.extract.rules import book_mentions
+from index.packs import load_pack
+
+GENERIC = load_pack("generic")
+
+
+def defined(text: str, book: str = "Book") -> set[str]:
+    parents = parent_chunks(book, split_sections(text))
+    return {m.name for found in book_mentions(parents, GENERIC, book) for m in found if m.mention_type == "defines"}
+
+
+def test_a_heading_ending_with_a_colon_defines_nothing():
+    # Ironsworn: the Kindred asset's fields, among assets
+    text = ("# Assets\n\n## Companions\n\n### Kindred\n\nYour friend stands by you.\n\n"
+            "#### Expertise:\n\n#### Health: 4\n\n"
+            "### Hawk\n\nYour hawk lends its expertise.\n\n### Hound\n\nYour hound is your steadfast companion.\n")
+    found = defined(text)
+    assert {"Kindred", "Hawk", "Hound"} <= found
+    assert "Expertise" not in found
+
+
+def test_the_same_heading_without_the_colon_still_defines():
+    text = ("# Assets\n\n## Companions\n\n### Kindred\n\nYour friend stands by you.\n\n"
+            "### Expertise\n\nExpertise is what your companion knows.\n\n### Hawk\n\nYour hawk can aid you.\n")
+    assert "Expertise" in defined(text)
