@@ -33,3 +33,16 @@ def test_the_same_heading_without_the_colon_still_defines():
     text = ("# Assets\n\n## Companions\n\n### Kindred\n\nYour friend stands by you.\n\n"
             "### Expertise\n\nExpertise is what your companion knows.\n\n### Hawk\n\nYour hawk can aid you.\n")
     assert "Expertise" in defined(text)
+
+
+def test_a_numbered_step_defines_nothing_but_its_terms_do():
+    # after Atomic Robo (Fate SRD): the steps of a procedure, each a heading
+    text = ("# Book\n\n## Brainstorms\n\nA brainstorm is how the team solves a mystery. Mission Overview comes "
+            "first, Expected Obstacles next, Resource Allocation last.\n\n"
+            "### Step One: Mission Overview\n\nSay what the mission is.\n\n"
+            "### Step Two: Expected Obstacles\n\nList what stands in the way.\n\n"
+            "### Step Three: Resource Allocation\n\nSpend your resources.\n\n"
+            "**Red Tape.** Paperwork slows you down.\n")
+    found = defined(text)
+    assert not found & {"Mission Overview", "Expected Obstacles", "Resource Allocation"}
+    assert "Red Tape" in found

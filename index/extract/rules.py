@@ -35,12 +35,13 @@ from .glossary import glossary_terms, table_terms
 from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
 from .text import first_body_sentence, sentence_around
 
-VERSION = "rules/6"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/7"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
 )
 _CATALOG_MIN = 3
 _LEAD_IN = re.compile(r":[\s*_#]*$")  # a heading that ends with a colon
+_STEP = re.compile(r"(?:step|phase|stage)\b", re.IGNORECASE)
 _SCOPED_MIN = 2  # different entries a lead is defined under to be scoped to each
 _LEGAL = re.compile(r"\b(?:licen[sc]e|legal|copyright|credits|acknowledge?ments|attribution)\b", re.IGNORECASE)
 
@@ -192,6 +193,8 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
             continue
         if _LEAD_IN.search(heading):
             continue  # "Expertise:", "Using skills:": a field to fill or a lead-in, not a name
+        if named.qualifier and _STEP.match(named.qualifier):
+            continue  # "Step 1: Begin the Brainstorm": a step of a procedure, not a thing
         label = _label_kind(node, repeats)
         if label == "repeated":
             labels.add(id(node))
