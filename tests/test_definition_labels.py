@@ -46,3 +46,12 @@ def test_a_numbered_step_defines_nothing_but_its_terms_do():
     found = defined(text)
     assert not found & {"Mission Overview", "Expected Obstacles", "Resource Allocation"}
     assert "Red Tape" in found
+
+
+def test_a_slash_inside_a_phrase_is_no_alias_pair():
+    from index.extract.headings import heading_name
+
+    # Ironsworn: "Ask a Yes/No Question" is one heading, not "Ask a Yes" aka "No Question"
+    assert heading_name("Ask a Yes/No Question").name == "Ask a Yes/No Question"
+    assert heading_name("Frostbite/Chilblains").aliases == ("Chilblains",)
+    assert heading_name("Mighty Blow/Crushing Strike").aliases == ("Crushing Strike",)

@@ -108,7 +108,8 @@ def heading_name(heading: str) -> HeadingName | None:
         text = text[prefix.end():].strip()
     if "/" in text and " / " not in text and text.count("/") == 1:
         left, right = (part.strip() for part in text.split("/"))
-        if left and right and not any(c.isdigit() for c in text):
+        # "Frostbite/Chilblains", "Title/Lineage": two names; "Ask a Yes/No Question": one phrase
+        if left and right and not any(c.isdigit() for c in text) and not topical_strength(left):
             text = left
             aliases.append(right)
     elif " / " in text:
