@@ -55,3 +55,13 @@ def test_a_slash_inside_a_phrase_is_no_alias_pair():
     assert heading_name("Ask a Yes/No Question").name == "Ask a Yes/No Question"
     assert heading_name("Frostbite/Chilblains").aliases == ("Chilblains",)
     assert heading_name("Mighty Blow/Crushing Strike").aliases == ("Crushing Strike",)
+
+
+def test_a_line_of_its_own_does_not_swallow_the_next_lead_and_an_italic_one_is_no_lead():
+    from index.extract.glossary import glossary_terms
+
+    # a stat block: "**Actions**" on its own line, then the creature's actions
+    text = "*Huge Beast, Wild*\n\n**Wounds:** 3\n\n**Actions**\n\n**Tail Sweep.** Hit: 4 damage.\n"
+    names = [t.name for t in glossary_terms(text)]
+    assert "Tail Sweep" in names
+    assert "Huge Beast, Wild" not in names
