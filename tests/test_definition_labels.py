@@ -65,3 +65,11 @@ def test_a_line_of_its_own_does_not_swallow_the_next_lead_and_an_italic_one_is_n
     names = [t.name for t in glossary_terms(text)]
     assert "Tail Sweep" in names
     assert "Huge Beast, Wild" not in names
+
+
+def test_a_step_in_bold_is_no_entry_in_any_case():
+    text = ("# Book\n\n## Playing\n\n**Describe What Your Character Does.** Then roll.\n\n"
+            "**Roll the Dice.** Add your skill.\n\n**Describe what your character does.** Say it.\n\n"
+            "**Read Their Intent.** Ask what the foe wants.\n")
+    found = defined(text)
+    assert not found & {"Describe What Your Character Does", "Describe what your character does"}

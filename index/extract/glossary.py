@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .headings import clean_text, heading_name, is_topical, topical_strength
+from .headings import clean_text, heading_name, is_instruction, is_topical, topical_strength
 
 _LINE_START = r"^[ \t]*(?:>[ \t]*)*(?P<item>(?:[-*+]|\d+[.)])[ \t]+)?"
 _EMPHASIS_LEAD = re.compile(
@@ -73,8 +73,8 @@ def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     title_case = all(w[0].isupper() for w in long_words)
     if len(words) >= 3 and not title_case:
         return None  # a sentence opening ("Anyone can offer a compel"), not a name
-    if topical_strength(named.name) == 2 and not title_case:
-        return None
+    if topical_strength(named.name) == 2 and not title_case or is_instruction(named.name):
+        return None  # a sentence, or a step set in title case ("Describe What Your Character Does")
     return named.name, named.aliases
 
 

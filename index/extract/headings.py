@@ -235,6 +235,13 @@ def topical_strength(name: str) -> int:
     return 0
 
 
+def is_instruction(name: str) -> bool:
+    """True for an instruction to the reader ("Describe What Your Character Does", "Pick
+    Your Approach"): an imperative opening with a pronoun after it, in any case."""
+    lowered = [w.lower().strip(",.:;!?\"“”'‘’()") for w in name.split()]
+    return len(lowered) > 1 and lowered[0] in _IMPERATIVES and any(w in _PROSE_WORDS for w in lowered[1:])
+
+
 def is_topical(name: str) -> bool:
     """True when a (cleaned) heading reads as a prose title, not the name of a thing."""
     return topical_strength(name) > 0
