@@ -100,3 +100,18 @@ def test_where_else_lists_the_owners_of_a_sub_entry(tmp_path, cli, cli_json):
     # the scoped entry itself is found by its full name, and a name with no sub-entry has no note
     assert cli_json("where-else", "Cave Bear › Bite")["entities"][0]["name"] == "Cave Bear › Bite"
     assert "sub_entries" not in cli_json("where-else", "Gore")
+
+
+def test_a_table_in_an_entrys_label_section_lists_that_entrys_things():
+    # a class's spell list, repeated under every class: its rows are the class's, scoped to it;
+    # the spells' own catalog (another book) defines them shelf-wide
+    classes = "".join(
+        f"### {name}\n\nA {name} is a class of the realm.\n\n#### Spells Known\n\n"
+        f"| Spell | Level |\n|---|---|\n| Frost Lance | 1 |\n| {spell} | 2 |\n\n"
+        for name, spell in (("Wizard", "Ember Ward"), ("Sorcerer", "Mist Step"), ("Warlock", "Hex Bolt")))
+    found = defined("# Heroes\n\n## Classes\n\nPick one.\n\n" + classes, book="Heroes")
+    assert {"Wizard › Ember Ward", "Sorcerer › Mist Step", "Warlock › Hex Bolt"} <= found
+    assert not found & {"Frost Lance", "Ember Ward", "Mist Step"}  # Frost Lance: in every list, a label
+    # a catalog table (its section is no label) still defines its rows
+    catalog = "# Gear\n\n## Equipment\n\n| Item | Cost |\n|---|---|\n| Rope | 1 sp |\n| Lantern | 5 sp |\n"
+    assert {"Rope", "Lantern"} <= defined(catalog, book="Gear")

@@ -35,7 +35,7 @@ from .glossary import glossary_terms, table_terms
 from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
 from .text import first_body_sentence, sentence_around
 
-VERSION = "rules/10"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/11"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
 )
@@ -143,6 +143,7 @@ class HeadingAnalysis:
     definitions: dict[str, list[HeadingName]] = field(default_factory=dict)
     catalogs: dict[str, list[str]] = field(default_factory=dict)
     topical: list[str] = field(default_factory=list)
+    labels: set[str] = field(default_factory=set)  # parent ids of label sections ("Spells Known")
 
 
 def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, list[HeadingName]]:
@@ -198,6 +199,7 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
         label = _label_kind(node, repeats)
         if label == "repeated":
             labels.add(id(node))
+            analysis.labels.add(node.parent.id)
         if label:
             continue
         strength[id(node)] = topical_strength(named.name)
@@ -242,7 +244,8 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
 
 def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> list[list[RawMention]]:
     """The definitions of every parent of one book, in order (pure)."""
-    by_heading = heading_definitions(parents, pack, book)
+    analysis = analyse_headings(parents, pack, book)
+    by_heading = analysis.definitions
     terms = {parent.id: [*glossary_terms(parent.text), *table_terms(parent.text)] for parent in parents}
     # a bold lead repeated across sections is a label ("**Overcome:**" in every skill), not a definition
     spread = Counter(key for found in terms.values() for key in {normalize_name(t.name) for t in found})
@@ -274,7 +277,10 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
                 continue  # "Delay success", "Epic quest": a list item's phrase, not a name
             name, aliases = term.name, term.aliases
             owner = owner_of.get(parent.id)
-            if owner and len(term_owners[key]) >= _SCOPED_MIN and "" not in term_owners[key]:
+            # a table in a label section of an entry (a class's "Spells Known") lists that
+            # entry's things, which a catalog elsewhere on the shelf may define: not a catalog
+            in_entry_list = term.source == "table" and parent.id in analysis.labels
+            if owner and (in_entry_list or len(term_owners[key]) >= _SCOPED_MIN and "" not in term_owners[key]):
                 name, aliases = f"{owner}{SUB_ENTRY_SEPARATOR}{term.name}", ()
             mentions.append(RawMention(
                 name=name, entity_type=inner_type, mention_type="defines",
