@@ -339,6 +339,11 @@ def _render_where_else(console: Console, result: dict) -> None:
     if result.get("matched_by") in ("alias", "accents") and result["entities"]:
         names = ", ".join(e["name"] for e in result["entities"])
         console.print(f"[dim]'{escape(result['query'])}' is {escape(names)} (matched by {result['matched_by']})[/dim]")
+    if result.get("sub_entries"):
+        owners = [e["owner"] for e in result["sub_entries"]]
+        console.print(f"[dim]'{escape(result['query'])}' is a sub-entry of {len(owners)} "
+                      f"{'entry' if len(owners) == 1 else 'different entries'} ({escape(', '.join(owners[:8]))}"
+                      f"{', ...' if len(owners) > 8 else ''}): each is its owner's own, not one thing[/dim]")
     if not result["entities"]:
         console.print(f"No mention of '{escape(result['query'])}' matches the filters given")
     for entity in result["entities"]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from .errors import BadInput, BookNotFound, EntityNotFound
-from .models import BookInfo, Mention, page_range
+from .models import SUB_ENTRY_SEPARATOR, BookInfo, Mention, page_range
 from .normalize import fold_accents, normalize_name, normalized_tokens
 
 # its columns are Mention's fields, in order (the pages as two columns, ``located`` joins
@@ -233,7 +233,9 @@ def where_else(
     ``books`` and ``exclude_books`` name books as resolve_book() takes them.
     ``name`` is matched as resolve_entity() does (name, alias, any case, accents folded).
     Returns {"query", "normalized", "matched_by", "entities": [{id, name, entity_type,
-    books: [{book, mentions}]}]}; an entity defined under three or more different entries
+    books: [{book, mentions}]}]}, and "sub_entries": [{name, owner, entity_type}] when the name
+    is stored as the sub-entry of owners ("Ember Drake › Bite"; with no shelf-wide entity of
+    that name, those are the entities, matched_by "sub-entry"); an entity defined under three or more different entries
     ("Bite" under every creature) also has "defined_under": {owners, examples}.
     The entity exists but the filters leave no mention: ``entities`` is empty (a query
     with no hits is not an error). Raises BadInput for an empty name, BookNotFound for a
@@ -244,8 +246,12 @@ def where_else(
     exclude_books = resolve_books(db, exclude_books, "--exclude-book")
     normalized = _check_name(name)
     rows = _dict_rows(db, WHERE_ELSE_SQL, [normalized])
+    scoped = scoped_entries(db, normalized)
     if rows:  # the name itself (entity GC leaves no entity without a mention)
         keys, matched_by = [normalized], "name"
+    elif scoped:  # "Bite": no shelf-wide entity, each owner's own ("Ember Drake › Bite")
+        keys, matched_by = [entry["normalized"] for entry in scoped], "sub-entry"
+        rows = [row for key in keys for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
     else:
         keys, matched_by = resolve_entity(db, name)
         rows = [row for key in keys for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
@@ -282,8 +288,27 @@ def where_else(
     # a defined entity before one that is only referenced
     out.sort(key=lambda e: (e["books"][0]["mentions"][0]["mention_type"] != "defines", e["entity_type"]))
     total = sum(len(g["mentions"]) for e in out for g in e["books"])
-    return {"query": name, "normalized": keys[0], "matched_by": matched_by,
-            "entities": _first_mentions(out, limit), "total_mentions": total, "limit": limit}
+    result = {"query": name, "normalized": keys[0], "matched_by": matched_by,
+              "entities": _first_mentions(out, limit), "total_mentions": total, "limit": limit}
+    if scoped:
+        result["sub_entries"] = [{"name": e["name"], "owner": e["owner"], "entity_type": e["entity_type"]}
+                                 for e in scoped]
+    return result
+
+
+def scoped_entries(db: Database, normalized: str) -> list[dict]:
+    """The entities stored as a sub-entry of an owner under the name ``normalized`` ("Ember
+    Drake › Bite" for "bite"), by owner: dicts with id, name, normalized, entity_type, owner."""
+    rows = db.execute(
+        "SELECT id, name, normalized, entity_type FROM entities WHERE instr(name, ?) > 0 AND normalized LIKE ?",
+        [SUB_ENTRY_SEPARATOR, f"%{normalized}"]).fetchall()
+    out = []
+    for entity_id, entity_name, key, entity_type in rows:
+        owner, _, own_name = entity_name.rpartition(SUB_ENTRY_SEPARATOR)
+        if normalize_name(own_name) == normalized:
+            out.append({"id": entity_id, "name": entity_name, "normalized": key, "entity_type": entity_type,
+                        "owner": owner})
+    return sorted(out, key=lambda e: (e["owner"].casefold(), e["entity_type"]))
 
 
 def _first_mentions(entities: list[dict], limit: int | None) -> list[dict]:

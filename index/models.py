@@ -7,6 +7,9 @@ from typing import Literal
 
 MentionType = Literal["defines", "references"]
 MENTION_TYPES = ("defines", "references")
+# between an owner and its sub-entry in a scoped name ("Ember Drake › Bite"): a generic name
+# defined under several entries of a book is each entry's own, not one shelf-wide entity
+SUB_ENTRY_SEPARATOR = " › "
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .headings import clean_text, heading_name, is_topical, topical_strength
+from .headings import clean_text, heading_name, is_instruction, is_topical, topical_strength
 
 _LINE_START = r"^[ \t]*(?:>[ \t]*)*(?P<item>(?:[-*+]|\d+[.)])[ \t]+)?"
 _EMPHASIS_LEAD = re.compile(
     _LINE_START + r"(?P<open>\*\*\*|\*\*|__|\*|_|<strong>|<b>|<em>|<i>)\s*(?P<term>[^*_<>\n]{2,90}?)\s*"
-    r"(?P<punct>[.:—–])?\s*(?P<close>\*\*\*|\*\*|__|\*|_|</strong>|</b>|</em>|</i>)\s*(?P<after>[.:—–])?[ \t]*(?P<rest>\S)",
+    r"(?P<punct>[.:—–])?\s*(?P<close>\*\*\*|\*\*|__|\*|_|</strong>|</b>|</em>|</i>)\s*(?P<after>[.:—–])?[ \t]*(?=(?P<rest>\S))",
     re.MULTILINE,
 )
 _PLAIN_LEAD = re.compile(_LINE_START + r"(?P<term>[A-Z][^:\n*_<>]{0,40}?):[ \t]+(?P<rest>\S)", re.MULTILINE)
@@ -73,15 +73,26 @@ def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     title_case = all(w[0].isupper() for w in long_words)
     if len(words) >= 3 and not title_case:
         return None  # a sentence opening ("Anyone can offer a compel"), not a name
-    if topical_strength(named.name) == 2 and not title_case:
-        return None
+    if topical_strength(named.name) == 2 and not title_case or is_instruction(named.name):
+        return None  # a sentence, or a step set in title case ("Describe What Your Character Does")
     return named.name, named.aliases
+
+
+def _emphasis_leads(text: str) -> list[re.Match]:
+    """The emphasized leads of ``text``. The text after a lead is only looked at (a bold line
+    of its own, "**Actions**", must not swallow the lead of the next line); an italic line of
+    its own ("*Huge Beast, Wild*", a creature's size and kind) is a subtitle, not a lead."""
+    return [m for m in _EMPHASIS_LEAD.finditer(text)
+            if not (m.group("open") in _ITALIC and "\n" in text[m.end("close"):m.start("rest")])]
+
+
+_ITALIC = ("*", "_", "<em>", "<i>")
 
 
 def entry_leads(text: str) -> list[tuple[int, int]]:
     """(line start, term start) of every line that opens with an emphasized lead or a
     ``- Name:`` item: where a glossary entry, and the paragraph about it, begins."""
-    leads = [*_EMPHASIS_LEAD.finditer(text), *(m for m in _PLAIN_LEAD.finditer(text) if m.group("item"))]
+    leads = [*_emphasis_leads(text), *(m for m in _PLAIN_LEAD.finditer(text) if m.group("item"))]
     return sorted((m.start(), m.start("term")) for m in leads)
 
 
@@ -103,7 +114,7 @@ def glossary_terms(text: str) -> list[TermSpan]:
     only with its punctuation (``**Term.** text``) and a name-like shape.
     """
     out: list[TermSpan] = []
-    emphasis = list(_EMPHASIS_LEAD.finditer(text))
+    emphasis = _emphasis_leads(text)
     plain = [m for m in _PLAIN_LEAD.finditer(text) if m.group("item")]
     for leads, plain_kind in ((emphasis, False), (plain, True)):
         for run in _runs(leads, text):

@@ -108,7 +108,8 @@ def heading_name(heading: str) -> HeadingName | None:
         text = text[prefix.end():].strip()
     if "/" in text and " / " not in text and text.count("/") == 1:
         left, right = (part.strip() for part in text.split("/"))
-        if left and right and not any(c.isdigit() for c in text):
+        # "Frostbite/Chilblains", "Title/Lineage": two names; "Ask a Yes/No Question": one phrase
+        if left and right and not any(c.isdigit() for c in text) and not topical_strength(left):
             text = left
             aliases.append(right)
     elif " / " in text:
@@ -232,6 +233,13 @@ def topical_strength(name: str) -> int:
     if any(w in _RELATING for w in lowered[1:-1]):
         return 1  # "Advantages in a Challenge", "Aspects as Magic": a topic relating two things
     return 0
+
+
+def is_instruction(name: str) -> bool:
+    """True for an instruction to the reader ("Describe What Your Character Does", "Pick
+    Your Approach"): an imperative opening with a pronoun after it, in any case."""
+    lowered = [w.lower().strip(",.:;!?\"“”'‘’()") for w in name.split()]
+    return len(lowered) > 1 and lowered[0] in _IMPERATIVES and any(w in _PROSE_WORDS for w in lowered[1:])
 
 
 def is_topical(name: str) -> bool:

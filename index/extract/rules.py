@@ -27,7 +27,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from ..models import ChunkExtraction, ParentChunk, RawMention
+from ..models import SUB_ENTRY_SEPARATOR, ChunkExtraction, ParentChunk, RawMention
 from ..normalize import normalize_name, normalized_tokens, normalized_words, singular
 from ..packs import DomainPack
 from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
@@ -35,11 +35,14 @@ from .glossary import glossary_terms, table_terms
 from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
 from .text import first_body_sentence, sentence_around
 
-VERSION = "rules/4"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/11"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
 )
 _CATALOG_MIN = 3
+_LEAD_IN = re.compile(r":[\s*_#]*$")  # a heading that ends with a colon
+_STEP = re.compile(r"(?:step|phase|stage)\b", re.IGNORECASE)
+_SCOPED_MIN = 2  # different entries a lead is defined under to be scoped to each
 _LEGAL = re.compile(r"\b(?:licen[sc]e|legal|copyright|credits|acknowledge?ments|attribution)\b", re.IGNORECASE)
 
 
@@ -140,6 +143,7 @@ class HeadingAnalysis:
     definitions: dict[str, list[HeadingName]] = field(default_factory=dict)
     catalogs: dict[str, list[str]] = field(default_factory=dict)
     topical: list[str] = field(default_factory=list)
+    labels: set[str] = field(default_factory=set)  # parent ids of label sections ("Spells Known")
 
 
 def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, list[HeadingName]]:
@@ -188,9 +192,14 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
                 continue
         if node.key == title_key or pack.is_stop(heading) or pack.is_stop(named.name):
             continue
+        if _LEAD_IN.search(heading):
+            continue  # "Expertise:", "Using skills:": a field to fill or a lead-in, not a name
+        if named.qualifier and _STEP.match(named.qualifier):
+            continue  # "Step 1: Begin the Brainstorm": a step of a procedure, not a thing
         label = _label_kind(node, repeats)
         if label == "repeated":
             labels.add(id(node))
+            analysis.labels.add(node.parent.id)
         if label:
             continue
         strength[id(node)] = topical_strength(named.name)
@@ -235,13 +244,21 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
 
 def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> list[list[RawMention]]:
     """The definitions of every parent of one book, in order (pure)."""
-    by_heading = heading_definitions(parents, pack, book)
+    analysis = analyse_headings(parents, pack, book)
+    by_heading = analysis.definitions
     terms = {parent.id: [*glossary_terms(parent.text), *table_terms(parent.text)] for parent in parents}
     # a bold lead repeated across sections is a label ("**Overcome:**" in every skill), not a definition
     spread = Counter(key for found in terms.values() for key in {normalize_name(t.name) for t in found})
     heading_keys = {normalize_name(named.name) for names in by_heading.values() for named in names}
     # one-word names the book defines: the heads a sentence-case entry may be a kind of
     single_keys = {k for k in (*heading_keys, *spread) if "_" not in k}
+    owner_of = _owners(parents, by_heading)
+    # a lead defined under two or more different entries ("Recuperate" under Make Camp and
+    # under Sojourn): each entry's own sub-entry, scoped to it, not one shelf-wide entity
+    term_owners: dict[str, set[str]] = defaultdict(set)
+    for parent in parents:
+        for term in terms[parent.id]:
+            term_owners[normalize_name(term.name)].add(owner_of.get(parent.id) or "")
     out: list[list[RawMention]] = []
     for parent in parents:
         mentions: list[RawMention] = []
@@ -258,12 +275,35 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
                 continue  # the book's heading defines it; or a label repeated across sections
             if term.source != "table" and not _kind_of_a_term(term.name, single_keys):
                 continue  # "Delay success", "Epic quest": a list item's phrase, not a name
+            name, aliases = term.name, term.aliases
+            owner = owner_of.get(parent.id)
+            # a table in a label section of an entry (a class's "Spells Known") lists that
+            # entry's things, which a catalog elsewhere on the shelf may define: not a catalog
+            in_entry_list = term.source == "table" and parent.id in analysis.labels
+            if owner and (in_entry_list or len(term_owners[key]) >= _SCOPED_MIN and "" not in term_owners[key]):
+                name, aliases = f"{owner}{SUB_ENTRY_SEPARATOR}{term.name}", ()
             mentions.append(RawMention(
-                name=term.name, entity_type=inner_type, mention_type="defines",
+                name=name, entity_type=inner_type, mention_type="defines",
                 context=sentence_around(parent.text, term.start, term.end), source=term.source,
-                aliases=term.aliases,
+                aliases=aliases,
             ))
         out.append(mentions)
+    return out
+
+
+def _owners(parents: list[ParentChunk], by_heading: dict[str, list[HeadingName]]) -> dict[str, str]:
+    """parent id -> the entry it belongs to: the name defined by its own heading or by the
+    nearest heading above it that defines one (a label section such as "Actions" under a
+    creature belongs to the creature)."""
+    defined_at = {parent.heading_path: names[0].name for parent in parents
+                  if (names := by_heading.get(parent.id)) and len(names) == 1}
+    out = {}
+    for parent in parents:
+        path = parent.heading_path
+        for depth in range(len(path), 0, -1):
+            if path[:depth] in defined_at:
+                out[parent.id] = defined_at[path[:depth]]
+                break
     return out
 
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from ..models import MENTION_TYPES, RawMention
+from ..models import MENTION_TYPES, SUB_ENTRY_SEPARATOR, RawMention
 from ..normalize import collapse_whitespace, normalize_name
 from .text import CONTEXT_LIMIT, sentence_span
 
@@ -162,7 +162,9 @@ def verify_mentions(
 
 def _grounded_context(mention: RawMention, chunk: ChunkText, out: Verified) -> str | None:
     """The context to store for ``mention`` (the chunk's own text), or None after counting
-    why it is dropped."""
+    why it is dropped. A scoped sub-entry ("Ember Drake › Bite") is grounded by its own name:
+    its owner is the heading the chunk sits under."""
+    mention = replace(mention, name=mention.name.rsplit(SUB_ENTRY_SEPARATOR, 1)[-1])
     if not normalize_name(mention.name):
         out.dropped["empty_name"] += 1
         return None

@@ -1,0 +1,117 @@
+"""Issue 18: a lead a book defines under two or more different entries ("Bite" under the Cave
+Bear and under the Hill Wolf) is each entry's own sub-entry, stored scoped to its owner
+("Cave Bear › Bite"), and `where-else Bite` lists those owners.
+
+The fixture marked "Ironsworn" is an excerpt of the Ironsworn SRD by Shawn Tomkin (CC BY 4.0,
+corpora/ironsworn/README.md).
+"""
+
+from __future__ import annotations
+
+from index.chunking import parent_chunks, split_sections
+from index.extract.rules import book_mentions
+from index.extract.verify import ChunkText, verify_mentions
+from index.models import RawMention
+from index.packs import load_pack
+from tests.helpers import write
+
+GENERIC = load_pack("generic")
+
+BESTIARY = """# Bestiary
+
+## Creatures
+
+### Cave Bear
+
+A Cave Bear is a beast of the hills.
+
+**Bite.** Hit: 4 damage.
+
+**Crushing Hug.** The bear grapples its prey.
+
+### Hill Wolf
+
+A Hill Wolf hunts in packs.
+
+**Bite.** Hit: 2 damage, and the target is knocked prone.
+
+### Marsh Boar
+
+A Marsh Boar roots in the reeds.
+
+**Gore.** Hit: 3 damage.
+"""
+
+
+def defined(text: str, book: str = "Bestiary") -> set[str]:
+    parents = parent_chunks(book, split_sections(text))
+    return {m.name for found in book_mentions(parents, GENERIC, book) for m in found if m.mention_type == "defines"}
+
+
+def test_a_lead_defined_under_two_entries_is_scoped_to_each():
+    found = defined(BESTIARY)
+    assert {"Cave Bear › Bite", "Hill Wolf › Bite"} <= found
+    assert "Bite" not in found
+    # a lead only one entry has keeps its own name; the entries themselves are untouched
+    assert {"Crushing Hug", "Gore", "Cave Bear", "Hill Wolf", "Marsh Boar"} <= found
+
+
+def test_a_lead_also_defined_outside_any_entry_is_not_scoped():
+    # a glossary section that is no entry of its own defines Bite for the whole book
+    text = BESTIARY + "\n## Glossary of Attacks\n\nSee below.\n\n**Bite.** An attack with the teeth.\n"
+    found = defined(text)
+    assert not {name for name in found if "›" in name}
+
+
+def test_options_of_two_moves_are_each_moves_own():
+    # after Ironsworn: two moves both offer "Recuperate"
+    text = ("# Ironsworn\n\n## Moves\n\n### Heal\n\nWhen you treat an injury, roll +iron.\n\n"
+            "### Respite\n\nWhen you rest and recover, roll +supply.\n\n"
+            "- Recuperate: Take +1 health for you and any companions.\n- Partake: Suffer -1 supply.\n"
+            "- Relax: Take +1 spirit.\n\n"
+            "### Sojourn\n\nWhen you spend time in a community, roll +heart.\n\n"
+            "- Mend: Clear a wounded debility and take +1 health.\n- Recuperate: Take +2 health.\n"
+            "- Provision: Take +2 supply.\n")
+    found = defined(text)
+    assert {"Respite › Recuperate", "Sojourn › Recuperate", "Partake", "Provision"} <= found
+    assert "Recuperate" not in found
+
+
+def test_a_scoped_name_is_grounded_by_its_own_name():
+    chunk = ChunkText("**Bite.** Hit: 4 damage.")
+    mention = RawMention(name="Cave Bear › Bite", entity_type="other", mention_type="defines",
+                         context="**Bite.** Hit: 4 damage.", source="glossary")
+    assert [m.name for m in verify_mentions([mention], chunk, ("other",)).mentions] == ["Cave Bear › Bite"]
+    missing = RawMention(name="Cave Bear › Claw", entity_type="other", mention_type="defines",
+                         context="**Bite.** Hit: 4 damage.", source="glossary")
+    assert not verify_mentions([missing], chunk, ("other",)).mentions
+
+
+def test_where_else_lists_the_owners_of_a_sub_entry(tmp_path, cli, cli_json):
+    book = write(tmp_path / "bestiary.md", BESTIARY)
+    cli_json("ingest", book, "--relations", "off")
+    result = cli_json("where-else", "bite")
+    assert result["matched_by"] == "sub-entry"
+    assert [e["owner"] for e in result["sub_entries"]] == ["Cave Bear", "Hill Wolf"]
+    assert {e["name"] for e in result["entities"]} == {"Cave Bear › Bite", "Hill Wolf › Bite"}
+    shown = cli("where-else", "Bite")
+    assert shown.exit_code == 0, shown.stderr
+    assert "sub-entry of 2 different entries (Cave Bear, Hill Wolf)" in shown.stdout
+    # the scoped entry itself is found by its full name, and a name with no sub-entry has no note
+    assert cli_json("where-else", "Cave Bear › Bite")["entities"][0]["name"] == "Cave Bear › Bite"
+    assert "sub_entries" not in cli_json("where-else", "Gore")
+
+
+def test_a_table_in_an_entrys_label_section_lists_that_entrys_things():
+    # a class's spell list, repeated under every class: its rows are the class's, scoped to it;
+    # the spells' own catalog (another book) defines them shelf-wide
+    classes = "".join(
+        f"### {name}\n\nA {name} is a class of the realm.\n\n#### Spells Known\n\n"
+        f"| Spell | Level |\n|---|---|\n| Frost Lance | 1 |\n| {spell} | 2 |\n\n"
+        for name, spell in (("Wizard", "Ember Ward"), ("Sorcerer", "Mist Step"), ("Warlock", "Hex Bolt")))
+    found = defined("# Heroes\n\n## Classes\n\nPick one.\n\n" + classes, book="Heroes")
+    assert {"Wizard › Ember Ward", "Sorcerer › Mist Step", "Warlock › Hex Bolt"} <= found
+    assert not found & {"Frost Lance", "Ember Ward", "Mist Step"}  # Frost Lance: in every list, a label
+    # a catalog table (its section is no label) still defines its rows
+    catalog = "# Gear\n\n## Equipment\n\n| Item | Cost |\n|---|---|\n| Rope | 1 sp |\n| Lantern | 5 sp |\n"
+    assert {"Rope", "Lantern"} <= defined(catalog, book="Gear")
