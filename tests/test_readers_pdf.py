@@ -10,36 +10,7 @@ from reportlab.pdfgen import canvas
 from index.errors import BadInput
 from index.readers import read_book
 from index.readers.pdf import normalise_text
-from tests.helpers import BOOK_A, write
-
-
-def make_pdf(path, pages, outline=(), title="The Book", encrypt=None, running=True):
-    """``pages``: a list of lists of lines; ``outline``: (title, level, page index) entries."""
-    pdf = canvas.Canvas(str(path), pagesize=A5, encrypt=encrypt)
-    pdf.setTitle(title)
-    keys = {}
-    for n, lines in enumerate(pages):
-        for entry_title, level, page in outline:
-            if page == n:
-                key = f"k{len(keys)}"
-                keys[key] = (entry_title, level)
-                pdf.bookmarkPage(key)
-                pdf.addOutlineEntry(entry_title, key, level=level - 1)
-        y = 560
-        if running:
-            pdf.drawString(40, 580, "The Book - Running Header")
-        for line in lines:
-            if line is None:  # an image, no text
-                pdf.rect(40, 200, 200, 200, fill=1)
-                continue
-            pdf.drawString(40, y, line)
-            y -= 16
-        if running:
-            pdf.drawString(200, 20, str(n + 1))
-        pdf.showPage()
-    pdf.save()
-    return path
-
+from tests.helpers import BOOK_A, make_pdf, write
 
 PAGES = [
     ["Conditions", "A condition changes what a creature can do.", "Chilled", "A Chilled creature loses 1 Speed.",

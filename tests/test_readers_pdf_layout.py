@@ -59,7 +59,7 @@ def test_pages_are_the_printed_numbers_of_the_page_labels(tmp_path):
     from pypdf import PdfReader, PdfWriter
     from pypdf.constants import PageLabelStyle
 
-    from tests.test_readers_pdf import make_pdf
+    from tests.helpers import make_pdf
 
     pages = [["Preface", "Why this book."], ["More preface."], ["Spells", "Spells are cast."], ["Ember burns."],
              ["Frost Lance", "Frost Lance chills."], ["Ice Wall", "A wall of ice."]]
