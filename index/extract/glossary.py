@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..normalize import singular
 from .headings import clean_text, heading_name, is_instruction, is_topical, topical_strength
 
 _LINE_START = r"^[ \t]*(?:>[ \t]*)*(?P<item>(?:[-*+]|\d+[.)])[ \t]+)?"
@@ -39,6 +40,7 @@ class TermSpan:
 
 
 # bold leads that introduce a remark, not a term
+_OUTCOME = re.compile(r"^(?:if|when|whenever|unless|on\s+an?)\b", re.IGNORECASE)
 _REMARKS = {"important", "special", "note", "notes", "example", "examples", "warning", "tip", "tips",
             "hint", "optional", "remember", "caution", "reminder", "variant", "variants", "design note",
             "gm tip", "sidebar", "errata", "summary", "result", "results", "effect", "effects", "cost",
@@ -49,6 +51,8 @@ def _term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     named = heading_name(raw)
     if named is None or is_topical(named.name) or named.name.lower() in _REMARKS:
         return None
+    if any(c.isdigit() for c in named.name):
+        return None  # "Effect 5", "Rank 2": a numbered row or a level, not a name
     words = named.name.split()
     if len(words) > 5 or not named.name[0].isupper():
         return None
@@ -68,6 +72,8 @@ def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     first = named.name.lstrip("\"“'‘")
     if not first or not (first[0].isupper() or first[0].isdigit()) or any(c.isdigit() for c in named.name):
         return None
+    if _OUTCOME.match(named.name):
+        return None  # "On a Weak Hit", "If you tie": an outcome of a roll, not a name
     words = named.name.split()
     long_words = [w for w in words[1:] if len(w) > 3]
     title_case = all(w[0].isupper() for w in long_words)
@@ -76,6 +82,36 @@ def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     if topical_strength(named.name) == 2 and not title_case or is_instruction(named.name):
         return None  # a sentence, or a step set in title case ("Describe What Your Character Does")
     return named.name, named.aliases
+
+
+_LISTED_NAME = r"[\"“‘']?[A-Z][\w’'-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w’'-]*){0,2}(?:\s*\([^()\n]{1,30}\))?"
+_NAME_LIST = re.compile(rf"^[\s:.—–]*{_LISTED_NAME}(?:\s*[,;]\s*(?:and\s+|or\s+)?{_LISTED_NAME}){{2,}}[\s.]*$")
+
+
+def _lists_names(term: str, text: str, at: int) -> bool:
+    """True when a plural ``term`` is followed, to the end of its line from ``at``, only by a
+    list of three or more names ("**Approaches:** Careful, Clever, Flashy, Forceful."): the
+    lead labels a group of things, it is not one. A singular lead over a list ("**Battle:**
+    Athletics, Melee, Physique") is a thing made of them, and stays."""
+    last = re.sub(r"[^\w]", "", term.split()[-1].lower()) if term.split() else ""
+    if not last or singular(last) == last:
+        return False
+    end = text.find("\n", at)
+    line = text[at:] if end < 0 else text[at:end]
+    return _NAME_LIST.match(re.sub(r"</?\w+[^>]*>|[*_]", "", line)) is not None
+
+
+_LIST_ITEM = re.compile(r"\n[ \t]*(?:>[ \t]*)*(?:[-*+]|\d+[.)])[ \t]+\S")
+
+
+def _heads_a_list(text: str, at: int) -> bool:
+    """True when nothing but punctuation follows a lead on its line and a list comes next
+    ("**Moderate Consequences:**" over a list of them): the lead titles the list, as a
+    category heading does; its items are the things."""
+    end = text.find("\n", at)
+    if end < 0 or re.sub(r"</?\w+[^>]*>", "", text[at:end]).strip(" \t:.—–*_"):
+        return False
+    return _LIST_ITEM.match(text, end + (1 if text.startswith("\n\n", end) else 0)) is not None
 
 
 def _emphasis_leads(text: str) -> list[re.Match]:
@@ -120,7 +156,9 @@ def glossary_terms(text: str) -> list[TermSpan]:
         for run in _runs(leads, text):
             catalog = len(run) >= _RUN_MIN
             for match in run:
-                if plain_kind and not catalog:
+                rest = match.start("rest")
+                if plain_kind and not catalog or _lists_names(match.group("term"), text, rest) \
+                        or _heads_a_list(text, rest):
                     continue
                 punctuated = plain_kind or match.group("punct") or match.group("after")
                 if catalog:

@@ -12,7 +12,9 @@
 ``is_topical`` says whether a heading reads as prose rather than a name: questions,
 exclamations, gerund or imperative openings ("Choosing a Path", "Make Characters"),
 prepositional or pronoun openings ("As a First-Level Hero", "Your Character Idea"),
-"Parts of a Talent", long phrases.
+"Parts of a Talent", long phrases; and the book's structure: a page that gathers other
+things ("Skill List", "Moves Summary"), more of a kind ("New Skills"), a count ("Fifteen
+skills", "Number of Zones") or a topic word ("Limits").
 """
 
 from __future__ import annotations
@@ -158,7 +160,23 @@ _GENERIC_HEADS = {
     "list", "lists", "table", "tables", "summary", "overview", "elements", "structure", "history",
     "examples", "example", "sorts", "varieties", "forms", "components", "options", "notes", "role",
     "roles", "nature", "purpose", "purposes", "art", "arts", "importance", "meaning", "limits",
+    "number", "amount",
 }
+# the last word of a heading that gathers other things ("Skill List", "Moves Summary",
+# "Table of Contents"): a page of the book, not a thing in it
+_COLLECTIONS = {"list", "lists", "summary", "summaries", "glossary", "index", "contents", "overview",
+                "checklist", "cheatsheet", "toc"}
+# one word that titles a section about a topic, never a thing ("Limits", "Basics", "Examples")
+_TOPIC_WORDS = {"basics", "rules", "examples", "options", "notes", "limits", "tips", "variants",
+                "introduction", "credits", "types", "kinds", "uses"}
+# an adjective that opens a heading about a group of things ("New Skills", "Additional Flaws",
+# "Special Actions"): more of a kind, not a named thing
+_GROUP_ADJECTIVES = {"new", "additional", "other", "more", "optional", "alternate", "alternative",
+                     "further", "extra", "sample", "typical", "various", "different", "miscellaneous",
+                     "assorted"}
+_NUMBER_NAMES = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+                 "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
+                 "twenty", "thirty", "forty", "fifty", "hundred"}
 _PROSE_WORDS = {"you", "your", "you’re", "you're", "we", "our", "i", "my", "me", "us", "is", "are", "do",
                 "does", "don’t", "don't", "can", "can’t", "can't", "will", "won’t", "won't", "should",
                 "must", "isn’t", "isn't", "aren’t", "aren't", "was", "were", "it’s", "it's", "vs", "vs.",
@@ -216,9 +234,13 @@ def topical_strength(name: str) -> int:
     words = [w for w in re.split(r"[\s—–]+", raw) if w]
     if len(words) > 6:
         return 2
-    if len(words) == 1:
-        return 0  # a single word is a name: "Will", "Fail", "Burning"
     lowered = [w.lower().strip(",.:;!?\"“”'‘’()") for w in words]
+    if lowered[-1] in _COLLECTIONS or lowered[0] in _NUMBER_NAMES:
+        return 2  # "Skill List", "Moves Summary", "Fifteen skills": a page or a count, not a thing
+    if len(words) == 1:
+        return 2 if lowered[0] in _TOPIC_WORDS else 0  # otherwise a name: "Will", "Fail", "Burning"
+    if is_group_heading(name):
+        return 2  # "New Skills", "Additional Flaws": more of a kind, not a thing
     if any(w in _PROSE_WORDS for w in lowered):
         return 2
     if len(lowered) >= 3 and lowered[0] in _GENERIC_HEADS and lowered[1] in ("of", "for", "and"):
@@ -233,6 +255,13 @@ def topical_strength(name: str) -> int:
     if any(w in _RELATING for w in lowered[1:-1]):
         return 1  # "Advantages in a Challenge", "Aspects as Magic": a topic relating two things
     return 0
+
+
+def is_group_heading(name: str) -> bool:
+    """True for a heading over more things of a kind ("New Skills", "Other Solutions"): no
+    thing itself, though its sections may be a catalog of things."""
+    lowered = [w.lower().strip(",.:;!?\"“”'‘’()") for w in name.split()]
+    return len(lowered) > 1 and lowered[0] in _GROUP_ADJECTIVES and singular(lowered[-1]) != lowered[-1]
 
 
 def is_instruction(name: str) -> bool:

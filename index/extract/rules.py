@@ -32,10 +32,18 @@ from ..normalize import normalize_name, normalized_tokens, normalized_words, sin
 from ..packs import DomainPack
 from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
 from .glossary import glossary_terms, table_terms
-from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
+from .headings import (
+    HeadingName,
+    clean_text,
+    conjoined_names,
+    heading_name,
+    is_group_heading,
+    is_topical,
+    topical_strength,
+)
 from .text import first_body_sentence, sentence_around
 
-VERSION = "rules/11"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/12"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
 )
@@ -82,7 +90,8 @@ def _tree(parents: list[ParentChunk]) -> list[_Node]:
 
 def _catalog_min(parent: _Node) -> int:
     """Entries needed under ``parent`` to make a catalog: 3, or 2 under a plural name ("Rituals")."""
-    if parent.named is not None and parent.key and not is_topical(parent.named.name):
+    if parent.named is not None and parent.key and (not is_topical(parent.named.name)
+                                                    or is_group_heading(parent.named.name)):
         last = normalized_words(parent.named.name).rsplit("_", 1)[-1]
         if singular(last) != last:
             return 2

@@ -1,0 +1,61 @@
+"""Names that are the book's structure, not things in it (issue 18, definitions precision):
+pages that gather other things, groups of a kind, counts and numbered rows, leads that label
+a list, and the outcomes of a roll. Each case failed on rules/11."""
+
+import pytest
+
+from index.extract.glossary import glossary_terms
+from index.extract.headings import is_topical
+
+
+@pytest.mark.parametrize("heading", [
+    "Skill List", "Moves Summary", "Table of Contents", "Move Glossary", "Overview",  # a page of the book
+    "New Skills", "Additional Flaws", "Other Solutions",                              # more of a kind
+    "Fifteen skills", "Number of Zones",                                              # a count
+    "Limits", "Basics",                                                               # a topic word
+])
+def test_structure_headings_name_nothing(heading):
+    assert is_topical(heading)
+
+
+@pytest.mark.parametrize("heading", [
+    "Battle", "Zone Aspects", "Special Effects", "Listening Post", "Indexed Archive", "New Moon Rite",
+])
+def test_names_that_look_alike_stay_names(heading):
+    assert not is_topical(heading)
+
+
+def names(text: str) -> list[str]:
+    return [t.name for t in glossary_terms(text)]
+
+
+def test_a_plural_lead_over_a_list_of_names_labels_the_list():
+    text = ("* **Approaches:** Careful, Clever, Flashy, Forceful, Quick, Sneaky.\n"
+            "* **Roles:** Driver, Hitter, Hacker, and Thief.\n"
+            "* **Column:** A roughly equal number of skills rated at each tier.\n")
+    assert names(text) == ["Column"]
+
+
+def test_a_singular_lead_over_a_list_is_a_thing_made_of_them():
+    text = ("> **Battle:** Athletics, Intimidation, Melee, Missile, Physique\n"
+            "> **Talk:** Contacts, Deceit, Empathy, Rapport, Will\n")
+    assert names(text) == ["Battle", "Talk"]
+
+
+def test_a_lead_alone_on_its_line_over_a_list_titles_the_list():
+    text = ("<strong>Mild Consequences</strong>:\n\n- <em>Clamor of Armies</em> (Ares)\n\n"
+            "<strong>Recovery:</strong> Mild consequences are easily cleared.\n\n"
+            "**Ember Ward:**\nA ward of embers.\n")
+    assert "Mild Consequences" not in names(text)
+    assert "Recovery" in names(text)
+
+
+def test_roll_outcomes_and_numbered_rows_are_not_names():
+    text = ("**ON A STRONG HIT**, things come to pass as you hoped.\n"
+            "**ON A WEAK HIT**, your life takes an unexpected turn.\n"
+            "**ON A MISS**, your fears are realized.\n\n"
+            "- If you tie: You attain your goal at a cost.\n- Succeed: You attain it.\n- Fail: You don't.\n\n"
+            "<strong>Effect 5:</strong> A character may spend all remaining points.\n")
+    found = names(text)
+    assert not [n for n in found if n.lower().startswith(("on a", "if you")) or "5" in n]
+    assert {"Succeed", "Fail"} <= set(found)
