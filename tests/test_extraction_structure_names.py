@@ -59,3 +59,26 @@ def test_roll_outcomes_and_numbered_rows_are_not_names():
     found = names(text)
     assert not [n for n in found if n.lower().startswith(("on a", "if you")) or "5" in n]
     assert {"Succeed", "Fail"} <= set(found)
+
+
+def test_a_list_bullet_opens_no_emphasis():
+    text = ("* Fair (+2) **Chain Link Fence**, Great (+4) difficulty to remove\n"
+            "* The big bad may **reduce the stress** of successful attacks.\n"
+            "* **Taking Cover**: You can use advantages to represent cover.\n")
+    assert names(text) == ["Taking Cover"]
+
+
+def test_a_licensing_section_defines_nothing(tmp_path):
+    from index.extract.rules import heading_definitions
+    from index.models import ParentChunk
+    from index.packs import load_pack
+
+    def parent(i, path):
+        return ParentChunk(id=f"p{i}", book="B", ordinal=i, heading=path[-1], heading_path=path, part=0,
+                           text=f"## {path[-1]}\n{path[-1]} is a thing the book names elsewhere.\n",
+                           sha256="", token_count=10)
+
+    parents = [parent(0, ("Rules",)), parent(1, ("Rules", "Zones")), parent(2, ("Rules", "Boosts")),
+               parent(3, ("Rules", "Licensing"))]
+    defined = {n.name for names in heading_definitions(parents, load_pack("generic"), "B").values() for n in names}
+    assert "Licensing" not in defined and "Zones" in defined

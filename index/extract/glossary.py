@@ -117,9 +117,12 @@ def _heads_a_list(text: str, at: int) -> bool:
 def _emphasis_leads(text: str) -> list[re.Match]:
     """The emphasized leads of ``text``. The text after a lead is only looked at (a bold line
     of its own, "**Actions**", must not swallow the lead of the next line); an italic line of
-    its own ("*Huge Beast, Wild*", a creature's size and kind) is a subtitle, not a lead."""
+    its own ("*Huge Beast, Wild*", a creature's size and kind) is a subtitle, not a lead; a
+    ``*`` or ``_`` followed by a space opens no emphasis ("* Fair (+2) **Fence**" is a list
+    item), as in CommonMark."""
     return [m for m in _EMPHASIS_LEAD.finditer(text)
-            if not (m.group("open") in _ITALIC and "\n" in text[m.end("close"):m.start("rest")])]
+            if not (m.group("open") in _ITALIC and "\n" in text[m.end("close"):m.start("rest")])
+            and not (m.group("open")[0] in "*_" and text[m.end("open"):m.end("open") + 1].isspace())]
 
 
 _ITALIC = ("*", "_", "<em>", "<i>")

@@ -43,7 +43,7 @@ from .headings import (
 )
 from .text import first_body_sentence, sentence_around
 
-VERSION = "rules/12"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/13"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
 )
@@ -51,7 +51,7 @@ _CATALOG_MIN = 3
 _LEAD_IN = re.compile(r":[\s*_#]*$")  # a heading that ends with a colon
 _STEP = re.compile(r"(?:step|phase|stage)\b", re.IGNORECASE)
 _SCOPED_MIN = 2  # different entries a lead is defined under to be scoped to each
-_LEGAL = re.compile(r"\b(?:licen[sc]e|legal|copyright|credits|acknowledge?ments|attribution)\b", re.IGNORECASE)
+_LEGAL = re.compile(r"\b(?:licen[sc](?:e|es|ing)|legal|copyright|credits|acknowledge?ments|attribution)\b", re.IGNORECASE)
 
 
 def _in_legal_section(parent: ParentChunk) -> bool:
