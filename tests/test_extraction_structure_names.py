@@ -82,3 +82,15 @@ def test_a_licensing_section_defines_nothing(tmp_path):
                parent(3, ("Rules", "Licensing"))]
     defined = {n.name for names in heading_definitions(parents, load_pack("generic"), "B").values() for n in names}
     assert "Licensing" not in defined and "Zones" in defined
+
+
+def test_a_lead_joining_a_group_to_something_is_a_topic():
+    text = ("<strong>Zones and Ranged Weapons</strong>: An equipment stunt could affect other zones.\n\n"
+            "<strong>Equipment Stunts and Weight</strong>: Equipment stunts can also add weight.\n\n"
+            "<strong>Cloak and Dagger</strong>: You strike from the shadows.\n")
+    assert names(text) == ["Cloak and Dagger"]
+
+
+def test_a_heading_joining_a_name_and_a_phrase_is_a_topic():
+    assert is_topical("Zones and the Battlefield")
+    assert not is_topical("Aspects and Fate Points")  # two names: each defined (conjoined_names)

@@ -47,9 +47,20 @@ _REMARKS = {"important", "special", "note", "notes", "example", "examples", "war
             "requirements", "prerequisite", "prerequisites", "duration", "range", "source", "sources"}
 
 
+def _joins_groups(name: str) -> bool:
+    """True for a lead that joins a group to something ("Zones and Ranged Weapons",
+    "Equipment Stunts and Weight"): a paragraph about how two things meet, not a name;
+    a name that joins two single things ("Cloak and Dagger") stays."""
+    parts = re.split(r"\s+(?:and|&)\s+", name)
+    if len(parts) < 2:
+        return False
+    lasts = [re.sub(r"[^\w]", "", p.split()[-1].lower()) for p in parts if p.split()]
+    return any(w and singular(w) != w for w in lasts)
+
+
 def _term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     named = heading_name(raw)
-    if named is None or is_topical(named.name) or named.name.lower() in _REMARKS:
+    if named is None or is_topical(named.name) or named.name.lower() in _REMARKS or _joins_groups(named.name):
         return None
     if any(c.isdigit() for c in named.name):
         return None  # "Effect 5", "Rank 2": a numbered row or a level, not a name
@@ -67,7 +78,7 @@ def _term(raw: str) -> tuple[str, tuple[str, ...]] | None:
 def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     """A term that is one entry of a run of entries: names may be phrases ("Always a Way Out")."""
     named = heading_name(raw)
-    if named is None or named.name.lower() in _REMARKS or len(named.name.split()) > 12:
+    if named is None or named.name.lower() in _REMARKS or len(named.name.split()) > 12 or _joins_groups(named.name):
         return None
     first = named.name.lstrip("\"“'‘")
     if not first or not (first[0].isupper() or first[0].isdigit()) or any(c.isdigit() for c in named.name):

@@ -254,6 +254,8 @@ def topical_strength(name: str) -> int:
         return 1  # "Ouch! Damage, Stress, and Consequences", "Rules of Thumb:"
     if any(w in _RELATING for w in lowered[1:-1]):
         return 1  # "Advantages in a Challenge", "Aspects as Magic": a topic relating two things
+    if "and" in lowered[1:-1] and not conjoined_names(raw):
+        return 1  # "Zones and the Battlefield": a topic joining two things, not two names
     return 0
 
 
