@@ -59,6 +59,7 @@ SAMPLE = ROOT / "sample_corpus"
 FATE_GOLD = ROOT / "bench" / "fate" / "gold.json"
 FATE_RELATIONS = ROOT / "bench" / "fate" / "gold_relations.json"
 EDGES_OUT = ROOT / ".crossbook-eval" / "fate-edges-sample.md"
+LAST_ROUND = ROOT / "bench" / "eval_last_round.json"  # the figures of the round before (stop 16)
 
 
 # -- the sample corpus ----------------------------------------------------------------------
@@ -308,28 +309,47 @@ def fmt(value: float | None) -> str:
     return "  -  " if value is None else f"{value:.2f}"
 
 
-def print_table(results: list[dict]) -> None:
-    names = [r["shelf"] for r in results]
-    width = max(12, *(len(n) for n in names))
-    print(f"| {'figure':<36} | " + " | ".join(f"{n:>{width}}" for n in names) + " |")
-    print(f"|{'-' * 38}|" + "|".join("-" * (width + 2) for _ in names) + "|")
-
-    def row(label: str, cells: list[str]) -> None:
-        print(f"| {label:<36} | " + " | ".join(f"{c:>{width}}" for c in cells) + " |")
-
+def table_rows(r: dict) -> dict[str, str]:
+    """One shelf's results as the table's cells, by row label."""
+    cells: dict[str, str] = {}
     for key, label in (("definitions", "definitions"), ("cross_book_references", "cross-book references"),
                        ("relationships", "relationships")):
-        row(f"{label}: precision", [fmt(r[key]["precision"]) for r in results])
-        row(f"{label}: recall", [fmt(r[key]["recall"]) for r in results])
-        row(f"{label}: gold / found", ["no gold" if not r[key]["gold"] else f"{r[key]['gold']} / {r[key]['found']}"
-                                       for r in results])
-    row("book titles right", [f"{r['titles']['correct']} / {r['titles']['expected']}" for r in results])
+        cells[f"{label}: precision"] = fmt(r[key]["precision"])
+        cells[f"{label}: recall"] = fmt(r[key]["recall"])
+        cells[f"{label}: gold / found"] = "no gold" if not r[key]["gold"] else f"{r[key]['gold']} / {r[key]['found']}"
+    cells["book titles right"] = f"{r['titles']['correct']} / {r['titles']['expected']}"
     for what, label in (("defs", "definitions"), ("edges", "edges")):
-        row(f"hand-read {label}: precision", [fmt(r["hand"][what]["precision"]) for r in results])
-        row(f"hand-read {label}: right / read", [f"{r['hand'][what]['right']} / {r['hand'][what]['read']}"
-                                                  for r in results])
-        row(f"stored {label}", [f"{r['hand'][what]['stored']}" for r in results])
-    row("ingest seconds", [f"{r['ingest_seconds']}" for r in results])
+        hand = r["hand"][what]
+        cells[f"hand-read {label}: precision"] = fmt(hand["precision"])
+        if what == "defs":
+            cells["  the same, a note an entity (#17)"] = fmt(hand.get("precision_notes_as_entities"))
+        cells[f"hand-read {label}: right / read"] = f"{hand['right']} / {hand['read']}"
+        cells[f"stored {label}"] = f"{hand['stored']}"
+    cells["ingest seconds"] = f"{r['ingest_seconds']}"
+    return cells
+
+
+def print_table(results: list[dict], last: dict[str, dict] | None = None) -> None:
+    """The shelves side by side; with ``last`` (shelf -> last round's results), each cell
+    is "now (last round)"."""
+    columns = []
+    for r in results:
+        now = table_rows(r)
+        before = table_rows(last[r["shelf"]]) if last and r["shelf"] in last else {}
+        columns.append({k: (f"{v} ({before[k]})" if k in before else v) for k, v in now.items()})
+    names = [r["shelf"] + (" (last round)" if last and r["shelf"] in last else "") for r in results]
+    width = max(12, *(len(n) for n in names), *(len(c) for col in columns for c in col.values()))
+    print(f"| {'figure':<36} | " + " | ".join(f"{n:>{width}}" for n in names) + " |")
+    print(f"|{'-' * 38}|" + "|".join("-" * (width + 2) for _ in names) + "|")
+    for label in columns[0]:
+        print(f"| {label:<36} | " + " | ".join(f"{col.get(label, '-'):>{width}}" for col in columns) + " |")
+
+
+def load_last_round(path: Path | None) -> dict[str, dict] | None:
+    """shelf -> results of the last round (``--json`` output saved at its end), or None."""
+    if path is None or not path.exists():
+        return None
+    return {r["shelf"]: r for r in json.loads(path.read_text(encoding="utf-8"))["results"]}
 
 
 def print_fate_details(fate: dict) -> None:
@@ -357,6 +377,8 @@ def main() -> int:
     parser.add_argument("--shelf", choices=("fate", "sample", "ironsworn", "all"), default="all",
                         help="which shelf to score")
     parser.add_argument("--json", action="store_true", help="print the results as one JSON document")
+    parser.add_argument("--last-round", type=Path, default=LAST_ROUND,
+                        help="the last round's --json output, printed next to this round's figures")
     parser.add_argument("--edges-out", type=Path, default=EDGES_OUT,
                         help="where to write the hand-check sample of found Fate edges")
     args = parser.parse_args()
@@ -374,7 +396,7 @@ def main() -> int:
         print(json.dumps({"results": results, "seconds": round(total, 1)}, ensure_ascii=False, indent=1))
         return 0
     print(f"extraction eval (offline defaults: rules extractor, no vectors), {total:.0f}s\n")
-    print_table(results)
+    print_table(results, load_last_round(args.last_round))
     for r in results:
         if r["shelf"] == "fate":
             print_fate_details(r)

@@ -5,7 +5,9 @@
 
 Each shelf is ingested with the offline defaults into .crossbook-eval/hand-<shelf>/ (kept, so
 the defs and edges samples come from one index; --fresh rebuilds it). The Ironsworn vault is
-ingested as today's code reads a directory: every note is a book of its own (bench/shelves.py).
+one book, read by the vault reader (bench/shelves.py). A vault note's own definition that a
+reader marks wrong (a topic or an index note) is counted twice: as read, and as issue 17
+has it (every note is an entity, as the vault's gold counts it): ``precision_notes_as_entities``.
 
 Labels live in bench/hand_labels/<shelf>-<what>.json as {"items": [{"key": [...], "verdict":
 "right"|"wrong", "class": "..."}]}; the key of a definition is (book, heading path, name), of an
@@ -42,7 +44,7 @@ LABELS = ROOT / "bench" / "hand_labels"
 WORK = ROOT / ".crossbook-eval"
 
 DEFS_SQL = """
-SELECT m.book, c.heading_path, m.name, e.name AS entity, e.entity_type, m.context
+SELECT m.book, c.heading_path, m.name, e.name AS entity, e.entity_type, m.context, m.source
 FROM entity_mentions m JOIN entities e ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id
 WHERE m.mention_type = 'defines'
 ORDER BY m.book, c.ordinal, m.id
@@ -125,14 +127,20 @@ def score(shelf: str, what: str, items: list[dict], n: int, seed: int) -> dict:
     this index's own seeded sample that carry no label are returned as ``unread``."""
     labels = load_labels(shelf, what)
     key = def_key if what == "defs" else edge_key
-    stored = {tuple(key(item)) for item in items}
+    stored = {tuple(key(item)): item for item in items}
     read = [v for k, v in labels.items() if k in stored]
     right = sum(v["verdict"] == "right" for v in read)
     wrong = Counter(v.get("class", "other") for v in read if v["verdict"] != "right")
+    # a vault note's own definition read as wrong (a topic or index note): issue 17 makes
+    # every note an entity, and a vault's gold counts it right; both figures are reported
+    wrong_notes = sum(1 for k, v in labels.items() if k in stored and v["verdict"] != "right"
+                      and stored[k].get("source") == "note")
     picked = pick(items, n, seed)
     unread = [item for item in picked if tuple(key(item)) not in labels]
     return {"stored": len(items), "labelled": len(labels), "read": len(read), "right": right,
             "precision": right / len(read) if read else None, "wrong_classes": dict(wrong.most_common()),
+            "wrong_notes": wrong_notes,
+            "precision_notes_as_entities": (right + wrong_notes) / len(read) if read and wrong_notes else None,
             "unread_in_sample": len(unread), "unread": unread}
 
 
