@@ -32,7 +32,9 @@ def names(text: str) -> list[str]:
 def test_a_plural_lead_over_a_list_of_names_labels_the_list():
     text = ("* **Approaches:** Careful, Clever, Flashy, Forceful, Quick, Sneaky.\n"
             "* **Roles:** Driver, Hitter, Hacker, and Thief.\n"
-            "* **Column:** A roughly equal number of skills rated at each tier.\n")
+            "* **Column:** A roughly equal number of skills rated at each tier.\n"
+            "**Spells** Frost Lance, Ember Ward.\n"
+            "**Allies:** Marsh Hag and Cave Troll\n")
     assert names(text) == ["Column"]
 
 

@@ -96,12 +96,12 @@ def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 _LISTED_NAME = r"[\"“‘']?[A-Z][\w’'-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w’'-]*){0,2}(?:\s*\([^()\n]{1,30}\))?"
-_NAME_LIST = re.compile(rf"^[\s:.—–]*{_LISTED_NAME}(?:\s*[,;]\s*(?:and\s+|or\s+)?{_LISTED_NAME}){{2,}}[\s.]*$")
+_NAME_LIST = re.compile(rf"^[\s:.—–]*{_LISTED_NAME}(?:(?:\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+){_LISTED_NAME}){{1,}}[\s.]*$")
 
 
 def _lists_names(term: str, text: str, at: int) -> bool:
     """True when a plural ``term`` is followed, to the end of its line from ``at``, only by a
-    list of three or more names ("**Approaches:** Careful, Clever, Flashy, Forceful."): the
+    list of two or more names ("**Approaches:** Careful, Clever, Flashy, Forceful."): the
     lead labels a group of things, it is not one. A singular lead over a list ("**Battle:**
     Athletics, Melee, Physique") is a thing made of them, and stays."""
     last = re.sub(r"[^\w]", "", term.split()[-1].lower()) if term.split() else ""
