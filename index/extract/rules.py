@@ -43,7 +43,7 @@ from .headings import (
 )
 from .text import first_body_sentence, sentence_around
 
-VERSION = "rules/15"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/16"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
 )
@@ -289,7 +289,10 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
             # a table in a label section of an entry (a class's "Spells Known") lists that
             # entry's things, which a catalog elsewhere on the shelf may define: not a catalog
             in_entry_list = term.source == "table" and parent.id in analysis.labels
-            if owner and (in_entry_list or len(term_owners[key]) >= _SCOPED_MIN and "" not in term_owners[key]):
+            shared = len(term_owners[key]) >= _SCOPED_MIN and "" not in term_owners[key]
+            if term.source == "table" and (in_entry_list or shared):
+                continue  # an entry's list of things ("Spells Known"): its rows are references
+            if owner and shared:
                 name, aliases = f"{owner}{SUB_ENTRY_SEPARATOR}{term.name}", ()
             mentions.append(RawMention(
                 name=name, entity_type=inner_type, mention_type="defines",
