@@ -67,7 +67,7 @@ EVIDENCE_BONUS = 0.5         # x (1 + this) when the seed's sentence the questio
 EVIDENCE_MIN_SHARED = 2      # a sentence describes the question when it shares this many content words
 BEST_BONUS = 0.5             # x (1 + this) when the sentence that best matched the question names it
                              # and the question does not (it describes the bridge, "that spell")
-HOP_WEIGHT = 0.2             # how much a followed entity's weight adds to a section's hop score
+HOP_WEIGHT = 0.3             # how much a followed entity's weight adds to a section's hop score
 DEFINES_BONUS = 0.15         # + this for a section that defines the entity it was reached by
 REFERENCE_SHARE = 0.3        # the share of HOP_WEIGHT for a section that only mentions it
 FUSION_K = 1                 # reciprocal rank fusion of the hops' lists: sum of 1 / (K + rank)
