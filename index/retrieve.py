@@ -13,11 +13,13 @@ sections. ``retrieve`` follows the entity index across books (the design's secti
    times a bonus when the question names its type ("that spell", "which condition"), by
    the index's pack type names and cue words, times the bridge signals of index/bridge.py
    (is it defined off the seed's path, does the question ask for its heading category, is
-   it in the sentence the question describes);
+   it in the sentence the question describes, is it named in the sentence that best
+   matched the question over every seed while the question does not name it);
 3. the best-weighted entities (overall, and the best of each seed) that lead somewhere are
    followed into the sections of other books (or other notes of a vault) that define or
    mention them, hop-1 sections included: the index knows where to look, so no extra
-   embedding is computed;
+   embedding is computed. So is what the question names and a seed lists without a
+   stored mention (lowercase, a table row: ``listed_names``);
 4. a reached section's hop score is its own similarity to the question plus the weight
    of the entity that led to it (``hop_score``). The final order fuses the two hops'
    lists by reciprocal rank (``rank_fusion``): the best of each hop lead, and a section
@@ -48,7 +50,7 @@ from .vectors import VectorHit, VectorStore
 
 # child chunks fetched per wanted section: several children of one section collapse to one
 OVERSAMPLE = 4
-# Every number below is measured with bench/eval_retrieval.py on both shelves (README).
+# Every number below is measured with bench/eval_retrieval.py on the three shelves (docs/retrieval.md).
 SEEDS_PER_HOP = 7            # sections of a hop whose entities are followed
 LINKED_SEEDS = 3             # + sections defining an entity the question names
 LINK_WORDS = 5               # longest name looked up in the question
