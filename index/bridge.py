@@ -130,6 +130,23 @@ def best_sentences(sentences: list[tuple[int, float, str]], min_shared: int = 2)
     return [tokens for shared, similarity, tokens in sentences if (shared, similarity) == top]
 
 
+def sentence_evidence(children: dict[str, list[tuple[str, float]]], question_words: set[str],
+                      min_shared: int = 2) -> tuple[dict[str, list[str]], list[str]]:
+    """The sentences the question describes, given each seed's matched child chunks as
+    (text, similarity to the question): per seed, its sentences sharing the most content
+    words (at least ``min_shared``); and over every seed, ``best_sentences``. All as
+    ``normalized_tokens`` strings."""
+    per_seed: dict[str, list[str]] = {}
+    every: list[tuple[int, float, str]] = []
+    for seed, texts in children.items():
+        found = [(len(shared), similarity, tokens) for text, similarity in texts
+                 for shared, tokens in shared_sentences(text, question_words)]
+        most = max((shared for shared, _, _ in found), default=0)
+        per_seed[seed] = [tokens for shared, _, tokens in found if shared == most >= min_shared]
+        every.extend(found)
+    return per_seed, best_sentences(every, min_shared)
+
+
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|[.!?;:]")
 
 

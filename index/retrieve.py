@@ -378,15 +378,9 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
     asked = {s.chunk_id: bridge.asked_words(asking, s.section) for s in seeds}
     # the sentences the question describes, within the child chunks it matched: each
     # seed's best, and the best over every seed (the one sentence that matched the question)
-    sentences: dict[str, list[str]] = {}
-    candidates: list[tuple[int, float, str]] = []
-    for seed in seeds:
-        found = [(len(shared), sim, tokens) for child, sim in matched.get(seed.chunk_id, ())
-                 for shared, tokens in bridge.shared_sentences(child_text.get(child, ""), question_words)]
-        most = max((n for n, _, _ in found), default=0)
-        sentences[seed.chunk_id] = [t for n, _, t in found if n == most >= EVIDENCE_MIN_SHARED]
-        candidates.extend(found)
-    best_sentences = bridge.best_sentences(candidates, EVIDENCE_MIN_SHARED)
+    sentences, best_sentences = bridge.sentence_evidence(
+        {s.chunk_id: [(child_text.get(child, ""), sim) for child, sim in matched.get(s.chunk_id, ())] for s in seeds},
+        question_words, EVIDENCE_MIN_SHARED)
     question_tokens = normalized_tokens(question) if question else ""
     # per entity and path: followed from a seed of another book, it leads to other books
     best: dict[tuple[int, tuple[str, ...]], Followed] = {}
