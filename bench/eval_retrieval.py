@@ -401,6 +401,8 @@ def main() -> int:
     parser.add_argument("--verbose", action="store_true", help="one line per question")
     args = parser.parse_args()
     wanted = {"both": ("sample", "fate"), "all": ("sample", "fate", "ironsworn")}.get(args.shelf, (args.shelf,))
+    if args.index is not None and len(wanted) > 1:
+        parser.error("--index asks one shelf's questions: give --shelf sample, fate or ironsworn")
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         shelves = []
