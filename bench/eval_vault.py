@@ -12,7 +12,8 @@ generic pack, local embedder), into an index cached like eval_retrieval.py's. Fi
 - precision of stored definitions, over the definitions read by hand
   (bench/ironsworn/hand_labels.json; ``--sample 60`` prints a seeded sample to label);
 - retrieve vs search on bench/ironsworn/questions.json (two-note questions), as
-  eval_retrieval.py reports them;
+  eval_retrieval.py reports them (the same shelf and cached index: eval_retrieval.py
+  also prints it next to the other shelves);
 - ingest (+ embed) time.
 
 ``--score-index DIR --as-directory`` scores an index built otherwise (e.g. by older code
@@ -36,21 +37,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.eval_retrieval import Shelf, ask, build_index, report  # noqa: E402
+from bench.eval_retrieval import ask, build_index, report, vault_shelf  # noqa: E402
 from bench.ironsworn.build_gold import vault_dir  # noqa: E402
 from index.normalize import normalize_name  # noqa: E402
 
 HERE = ROOT / "bench" / "ironsworn"
 TITLE = "Ironsworn"
-
-
-def vault_shelf(vault: Path) -> Shelf:
-    spec = json.loads((HERE / "questions.json").read_text(encoding="utf-8"))
-    manifest = f"[[books]]\npath = {json.dumps(str(vault.resolve()))}\ntitle = {json.dumps(TITLE)}\n"
-    notes = sorted(p for p in vault.rglob("*.md"))
-    # a gold section's "file" is a note of the one book
-    titles = {p.relative_to(vault).as_posix(): TITLE for p in notes}
-    return Shelf("Ironsworn vault", manifest, notes, spec["questions"], titles)
 
 
 def note_of_chunks(db: sqlite3.Connection, vault: Path, as_directory: bool) -> dict[str, str]:

@@ -95,16 +95,76 @@ def asked_words(question_words: set[str], seed_heading_path: str) -> set[str]:
     return question_words - content_words(seed_heading_path)
 
 
+def shared_sentences(text: str, question_words: set[str]) -> list[tuple[frozenset[str], str]]:
+    """(the question's content words it uses, ``normalized_tokens`` of the sentence) for
+    every sentence or line of ``text`` (a list item, a table row) sharing at least one."""
+    scored = []
+    for sentence in _SENTENCE.split(text):
+        shared = content_words(sentence) & question_words
+        if shared:
+            scored.append((frozenset(shared), normalized_tokens(sentence)))
+    return scored
+
+
 def evidence_sentences(text: str, question_words: set[str], min_shared: int = 2) -> list[str]:
     """The sentences (or lines) of ``text`` sharing the most content words with the
     question, as ``normalized_tokens`` strings to look names up in; none when the best
     shares fewer than ``min_shared`` words (a section the question does not describe)."""
-    scored = []
-    for sentence in _SENTENCE.split(text):
-        shared = len(content_words(sentence) & question_words)
-        if shared:
-            scored.append((shared, sentence))
+    scored = [(len(shared), tokens) for shared, tokens in shared_sentences(text, question_words)]
     best = max((shared for shared, _ in scored), default=0)
     if best < min_shared:
         return []
-    return [normalized_tokens(sentence) for shared, sentence in scored if shared == best]
+    return [tokens for shared, tokens in scored if shared == best]
+
+
+def best_sentences(sentences: list[tuple[int, float, str]], min_shared: int = 2) -> list[str]:
+    """Of many sections' sentences, given as (content words shared with the question, the
+    similarity of the child chunk holding it to the question, its ``normalized_tokens``),
+    the ones that match the question best: the most shared words, and of those the ones
+    in the child chunk most similar to the question (three sections may each share two
+    words; the one the question describes is the one that matched). None when the best
+    shares fewer than ``min_shared`` words."""
+    top = max(((shared, similarity) for shared, similarity, _ in sentences), default=(0, 0.0))
+    if top[0] < min_shared:
+        return []
+    return [tokens for shared, similarity, tokens in sentences if (shared, similarity) == top]
+
+
+def sentence_evidence(children: dict[str, list[tuple[str, float]]], question_words: set[str],
+                      min_shared: int = 2) -> tuple[dict[str, list[str]], list[str]]:
+    """The sentences the question describes, given each seed's matched child chunks as
+    (text, similarity to the question): per seed, its sentences sharing the most content
+    words (at least ``min_shared``); and over every seed, ``best_sentences``. All as
+    ``normalized_tokens`` strings."""
+    per_seed: dict[str, list[str]] = {}
+    every: list[tuple[int, float, str]] = []
+    for seed, texts in children.items():
+        found = [(len(shared), similarity, tokens) for text, similarity in texts
+                 for shared, tokens in shared_sentences(text, question_words)]
+        most = max((shared for shared, _, _ in found), default=0)
+        per_seed[seed] = [tokens for shared, _, tokens in found if shared == most >= min_shared]
+        every.extend(found)
+    return per_seed, best_sentences(every, min_shared)
+
+
+_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|[.!?;:]")
+
+
+def named_category_words(question: str) -> set[str]:
+    """Content words the question only uses right after a name: "the Horse's Mighty
+    ability", "the Corruption theme". They say what kind of thing the named topic is, not
+    what the question asks for, unless the question also uses them on their own ("Bold
+    approach replaces ... that replaced approach" asks for an approach)."""
+    after_name: set[str] = set()
+    free: set[str] = set()
+    previous_is_name, sentence_start = False, True
+    for token in _TOKEN.findall(question):
+        if token in ".!?;:":
+            previous_is_name, sentence_start = False, True
+            continue
+        words = content_words(token)
+        (after_name if previous_is_name else free).update(words)
+        # a capitalized word names something, unless it only opens the sentence ("Which")
+        previous_is_name = token[0].isupper() and not (sentence_start and not words)
+        sentence_start = False
+    return after_name - free

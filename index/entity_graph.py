@@ -137,6 +137,22 @@ def defining_sections(db: Database, normalized_names: list[str]) -> list[tuple[s
     return [tuple(row) for row in db.execute(sql, list(normalized_names))]
 
 
+def named_entities(db: Database, normalized_names: list[str]) -> list[tuple[int, str, str, str, int]]:
+    """(entity id, name, entity type, normalized name, sections mentioning it) of every
+    entity whose normalized name is in ``normalized_names`` and that some section defines."""
+    if not normalized_names:
+        return []
+    sql = f"""
+    SELECT e.id, e.name, e.entity_type, e.normalized,
+           (SELECT count(*) FROM entity_mentions d WHERE d.entity_id = e.id) AS sections
+    FROM entities e
+    WHERE e.normalized IN ({_marks(normalized_names)})
+      AND EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id AND m.mention_type = 'defines')
+    ORDER BY e.id
+    """
+    return [tuple(row) for row in db.execute(sql, list(normalized_names))]
+
+
 def entity_sections(db: Database, entity_ids: list[int], referenced_ids: list[int],
                     limit_per_book: int) -> list[EntitySection]:
     """Sections mentioning each entity, definitions first: every definition of

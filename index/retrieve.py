@@ -13,11 +13,13 @@ sections. ``retrieve`` follows the entity index across books (the design's secti
    times a bonus when the question names its type ("that spell", "which condition"), by
    the index's pack type names and cue words, times the bridge signals of index/bridge.py
    (is it defined off the seed's path, does the question ask for its heading category, is
-   it in the sentence the question describes);
+   it in the sentence the question describes, is it named in the sentence that best
+   matched the question over every seed while the question does not name it);
 3. the best-weighted entities (overall, and the best of each seed) that lead somewhere are
    followed into the sections of other books (or other notes of a vault) that define or
    mention them, hop-1 sections included: the index knows where to look, so no extra
-   embedding is computed;
+   embedding is computed. So is what the question names and a seed lists without a
+   stored mention (lowercase, a table row: ``listed_names``);
 4. a reached section's hop score is its own similarity to the question plus the weight
    of the entity that led to it (``hop_score``). The final order fuses the two hops'
    lists by reciprocal rank (``rank_fusion``): the best of each hop lead, and a section
@@ -48,7 +50,7 @@ from .vectors import VectorHit, VectorStore
 
 # child chunks fetched per wanted section: several children of one section collapse to one
 OVERSAMPLE = 4
-# Every number below is measured with bench/eval_retrieval.py on both shelves (README).
+# Every number below is measured with bench/eval_retrieval.py on the three shelves (docs/retrieval.md).
 SEEDS_PER_HOP = 7            # sections of a hop whose entities are followed
 LINKED_SEEDS = 3             # + sections defining an entity the question names
 LINK_WORDS = 5               # longest name looked up in the question
@@ -64,7 +66,10 @@ CUE_SHARE = 0.3              # ... x (1 + TYPE_BONUS * CUE_SHARE) when it only u
 LOCAL_ONLY = 0.5             # weight x this for an entity only the seed's own books define
 CATEGORY_BONUS = 1.0         # x (1 + this) when the question asks for the entity's category
 EVIDENCE_BONUS = 0.5         # x (1 + this) when the seed's sentence the question describes names it
-HOP_WEIGHT = 0.2             # how much a followed entity's weight adds to a section's hop score
+EVIDENCE_MIN_SHARED = 2      # a sentence describes the question when it shares this many content words
+BEST_BONUS = 0.5             # x (1 + this) when the sentence that best matched the question names it
+                             # and the question does not (it describes the bridge, "that spell")
+HOP_WEIGHT = 0.3             # how much a followed entity's weight adds to a section's hop score
 DEFINES_BONUS = 0.15         # + this for a section that defines the entity it was reached by
 REFERENCE_SHARE = 0.3        # the share of HOP_WEIGHT for a section that only mentions it
 FUSION_K = 1                 # reciprocal rank fusion of the hops' lists: sum of 1 / (K + rank)
@@ -210,6 +215,23 @@ def question_names(question: str) -> list[str]:
     return sorted(names, key=lambda n: (-names[n], n))
 
 
+def question_phrases(question: str) -> list[str]:
+    """Normalized names the question may use for entities in any case: every run of up to
+    LINK_WORDS words ("the frightened condition" gives "frightened", "frightened_condition",
+    "condition"...), none opening or closing on a stopword ("of", "the", "which")."""
+    words = [re.sub(r"['’]s$", "", word) for word in _WORD.findall(question)]
+    phrases: set[str] = set()
+    for start in range(len(words)):
+        for end in range(start + 1, min(len(words), start + LINK_WORDS) + 1):
+            part = words[start:end]
+            if {part[0].casefold(), part[-1].casefold()} & bridge.STOPWORDS:
+                continue
+            name = normalize_name(" ".join(part))
+            if name:
+                phrases.add(name)
+    return sorted(phrases)
+
+
 def rank_fusion(lists: list[list[str]], k: float = FUSION_K) -> dict[str, float]:
     """Reciprocal rank fusion: item -> sum over the lists of 1 / (k + its rank there). The
     best of each hop's list lead the result (an answer needs the section the question is
@@ -305,6 +327,8 @@ class Followed:
     weight: float
     seed: Passage
     sections: int = 0            # sections of the index that mention the entity
+    described: bool = False      # the best-matched sentence names it, the question does not
+    named: bool = False          # the question names it, the seed lists it unlinked (listed_names)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -313,13 +337,36 @@ def _name_keys(name: str) -> tuple[str, str]:
     return normalize_name(name), normalized_words(name)
 
 
+def listed_names(db: Database, seeds: list[Passage], mentions: list[graph.SeedMention],
+                 question: str) -> list[graph.SeedMention]:
+    """What the question names and a seed lists, though the index stores no mention of it
+    there: entities of the index (defined somewhere) whose name is a phrase of the
+    question in any case (``question_phrases``) and occurs in the seed's text, a table row
+    or a lowercase "frightened" included (the extractor links capitalized names in prose).
+    Returns them as mentions of those seeds, to be followed (``_hop``)."""
+    stored = {(m.chunk_id, m.entity_id) for m in mentions}
+    named = graph.named_entities(db, question_phrases(question))
+    unlinked: list[graph.SeedMention] = []
+    for seed in seeds if named else ():
+        tokens = normalized_tokens(seed.text)
+        for entity_id, name, entity_type, _, sections in named:
+            if (seed.chunk_id, entity_id) not in stored and any(
+                    f"_{key}_" in tokens for key in _name_keys(name) if key):
+                unlinked.append(graph.SeedMention(entity_id, name, entity_type, seed.chunk_id, name, sections))
+    return unlinked
+
+
 def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[tuple[str, float]]],
-                    types: dict[str, float], question_words: frozenset[str] = frozenset()) -> list[Followed]:
+                    types: dict[str, float], question_words: frozenset[str] = frozenset(),
+                    question: str = "") -> list[Followed]:
     """Every entity the seeds mention, weighted by ``entity_weight`` times the bridge
     signals of index/bridge.py (``bridge_factor``); per entity and seed path the best
     seed wins. Best first."""
     mentions = graph.seed_mentions(db, [s.chunk_id for s in seeds])
     total = graph.section_count(db)
+    unlinked = listed_names(db, seeds, mentions, question) if question else []
+    unlinked_pairs = {(m.chunk_id, m.entity_id) for m in unlinked}
+    mentions = mentions + unlinked
     child_text = graph.chunk_texts(db, [c for s in seeds for c, _ in matched.get(s.chunk_id, ())])
     child_tokens = {child: normalized_tokens(text) for child, text in child_text.items()}
     defined_at = graph.definitions(db, sorted({m.entity_id for m in mentions}))
@@ -327,11 +374,14 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
     for m in mentions:
         names.setdefault((m.chunk_id, m.entity_id), set(_name_keys(m.name))).update(_name_keys(m.surface))
     by_seed = {s.chunk_id: s for s in seeds}
-    asked = {s.chunk_id: bridge.asked_words(question_words, s.section) for s in seeds}
-    # the sentences the question describes, within the child chunks it matched
-    sentences = {s.chunk_id: bridge.evidence_sentences(
-        "\n".join(child_text.get(child, "") for child, _ in matched.get(s.chunk_id, ())), question_words)
-        for s in seeds}
+    asking = question_words - bridge.named_category_words(question) if question else question_words
+    asked = {s.chunk_id: bridge.asked_words(asking, s.section) for s in seeds}
+    # the sentences the question describes, within the child chunks it matched: each
+    # seed's best, and the best over every seed (the one sentence that matched the question)
+    sentences, best_sentences = bridge.sentence_evidence(
+        {s.chunk_id: [(child_text.get(child, ""), sim) for child, sim in matched.get(s.chunk_id, ())] for s in seeds},
+        question_words, EVIDENCE_MIN_SHARED)
+    question_tokens = normalized_tokens(question) if question else ""
     # per entity and path: followed from a seed of another book, it leads to other books
     best: dict[tuple[int, tuple[str, ...]], Followed] = {}
     for m in mentions:
@@ -349,10 +399,17 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
                                            asked[seed.chunk_id]),
             in_evidence=any(f"_{name}_" in sentence for sentence in sentences[seed.chunk_id] for name in wanted),
         )
+        # the sentence that best matched the question names it, and the question does not:
+        # the question describes it ("that attack move"), so it is the bridge
+        described = (any(f"_{name}_" in sentence for sentence in best_sentences for name in wanted)
+                     and not any(f"_{name}_" in question_tokens for name in wanted))
+        if described:
+            weight *= 1.0 + BEST_BONUS
         key = (m.entity_id, seed.path_books)
         current = best.get(key)
         if current is None or weight > current.weight:
-            best[key] = Followed(m.entity_id, m.name, m.entity_type, weight, seed, m.sections)
+            best[key] = Followed(m.entity_id, m.name, m.entity_type, weight, seed, m.sections, described,
+                                 (m.chunk_id, m.entity_id) in unlinked_pairs)
     return sorted(best.values(), key=lambda f: (-f.weight, f.name))
 
 
@@ -449,9 +506,10 @@ def _ppr_weights(seeds: list[Passage], followed: list[Followed],
 
 def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds: list[Passage],
          matched: dict[str, list[tuple[str, float]]], types: dict[str, float], books: tuple[str, ...],
-         hop: int, ranking: str, question_words: frozenset[str] = frozenset()) -> tuple[list[Followed], list[Passage]]:
+         hop: int, ranking: str, question_words: frozenset[str] = frozenset(),
+         question: str = "") -> tuple[list[Followed], list[Passage]]:
     """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
-    weighted = [f for f in weigh_entities(db, seeds, matched, types, question_words) if f.weight > 0]
+    weighted = [f for f in weigh_entities(db, seeds, matched, types, question_words, question) if f.weight > 0]
     # an entity no other book mentions leads nowhere: follow the best ones that lead somewhere
     # the candidates: a few times what is followed, overall and per seed (an entity that
     # leads nowhere is skipped, and reading every mention of every entity costs time)
@@ -459,7 +517,8 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
     candidates = []
     for rank, f in enumerate(weighted):
         per_seed_seen[f.seed.chunk_id] = per_seed_seen.get(f.seed.chunk_id, 0) + 1
-        if rank < CANDIDATES * ENTITIES_PER_HOP or per_seed_seen[f.seed.chunk_id] <= CANDIDATES * ENTITIES_PER_SEED:
+        if (rank < CANDIDATES * ENTITIES_PER_HOP or per_seed_seen[f.seed.chunk_id] <= CANDIDATES * ENTITIES_PER_SEED
+                or f.named):
             candidates.append(f)
     reached = _reach(db, candidates, books)
     leading = {id(f) for f, _ in reached}
@@ -472,6 +531,8 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
             per_seed[f.seed.chunk_id] = per_seed.get(f.seed.chunk_id, 0) + 1
             if f not in followed:
                 followed.append(f)
+    # and what the question names that a seed lists, however low its weight
+    followed.extend(f for f in weighted if f.named and id(f) in leading and f not in followed)
     kept = {id(f) for f in followed}
     reached = [(f, section) for f, section in reached if id(f) in kept]
     if len(reached) > REACHED_SECTIONS:
@@ -566,7 +627,7 @@ def retrieve(
             break
         seeds_used.extend(s.chunk_id for s in seeds)
         followed, found = _hop(vectors, db, question_vector, seeds, matched, types, books, hop, ranking,
-                               question_words)
+                               question_words, question)
         hop_lists.append([p.chunk_id for p in found])
         followed_out.extend({"hop": hop, "entity": f.name, "entity_type": f.entity_type,
                              "weight": round(f.weight, 4), "from_chunk": f.seed.chunk_id} for f in followed)
