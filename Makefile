@@ -38,7 +38,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 # recall@k of the second-hop gold section: plain search vs multi-hop retrieve; then
-# definitions, cross-book references, relationships and titles on sample_corpus and the Fate shelf
+# definitions, cross-book references, relationships and titles: sample_corpus, Fate and the Ironsworn vault side by side
 eval: $(STAMP)
 	$(BIN)/python bench/eval_retrieval.py
 	$(BIN)/python bench/eval_extraction.py
