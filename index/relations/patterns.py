@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from ..extract.glossary import entry_leads
 from ..extract.text import sentence_span
-from ..models import RawRelation
+from ..models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..normalize import normalize_name, normalized_words
 
 EXTRACTOR = "pattern"
@@ -108,15 +108,27 @@ def _paragraph_subjects(text: str, entities: list[PatternEntity], occurrences) -
     return out
 
 
+_BLANK_LINE = re.compile(r"\n[ \t\xa0\r]*\n")
+
+
 def _subject_at(position: int, section_subject: int | None, paragraphs: list[tuple[int, int]], text: str) -> int | None:
     subject = section_subject
     for start, index in paragraphs:
         if start <= position:
-            # a glossary paragraph runs to the next blank line
-            end = text.find("\n\n", start)
-            if end == -1 or position < end:
+            # a glossary paragraph runs to the next blank line (one of spaces only is blank too)
+            blank = _BLANK_LINE.search(text, start)
+            if blank is None or position < blank.start():
                 subject = index
     return subject
+
+
+def _owner_of(index: int | None, entities: list[PatternEntity]) -> int | None:
+    """The entity that acts in a sub-entry's sentences: its owner ("Cave Bear" for "Cave Bear ›
+    Bite"), when the chunk's entities hold it; else the entity itself."""
+    if index is None or SUB_ENTRY_SEPARATOR not in entities[index].name:
+        return index
+    owner = normalize_name(entities[index].name.rpartition(SUB_ENTRY_SEPARATOR)[0])
+    return next((i for i, e in enumerate(entities) if normalize_name(e.name) == owner), index)
 
 
 _USE = re.compile(r"(?<![\w-])(?:you\s+(?:can\s+|may\s+)?|can\s+|may\s+|instead\s+)use\s+(?:your\s+|their\s+|its\s+)?$",
@@ -238,9 +250,12 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
     # "Limitations") is a topic whose sentences are about the players, not about it
     heading_subjects = [i for i, e in enumerate(entities)
                         if e.defines == "heading" and normalize_name(e.name) == normalized_words(e.name)]
-    section_subject = heading_subjects[0] if heading_subjects else None
+    section_subject = _owner_of(heading_subjects[0] if heading_subjects else None, entities)
     occurrences = _occurrences(text, entities)
-    paragraphs = _paragraph_subjects(text, entities, occurrences)
+    # the implicit subject of a sub-entry's sentences is its owner: the creature, not its "Bite"
+    leads = _paragraph_subjects(text, entities, occurrences)
+    paragraphs = [(start, _owner_of(index, entities)) for start, index in leads]
+    lead_terms = {index for _, index in leads if _owner_of(index, entities) != index}
     out: list[RawRelation] = []
     seen: set[tuple] = set()
 
@@ -286,7 +301,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             """An entity before ``at`` that is not the subject, the target, part of the verb
             ("defend against") or an instrument ("use Provoke to defend against Fight")."""
             return any(
-                lo <= o[0] < at and o[2] not in (subject, index) and not verb[0] <= o[0] < verb[1]
+                lo <= o[0] < at and o[2] not in (subject, index, *lead_terms) and not verb[0] <= o[0] < verb[1]
                 and not _USE.search(text[max(lo, o[0] - 30):o[0]])
                 and not _ROLL_AFTER.match(text, o[1])  # "a DC 13 Constitution saving throw or be Poisoned"
                 for o in occurrences
