@@ -46,9 +46,9 @@ class PatternEntity:
     @property
     def condition_like(self) -> bool:
         """A one-word state: "Grappled", or anything filed as a condition or status."""
-        if " " in self.name.strip():
-            return False
-        return self.name.endswith("ed") or self.filed_as_condition
+        if self.filed_as_condition:
+            return True  # "Heavily Obscured" filed under Conditions
+        return " " not in self.name.strip() and self.name.endswith("ed")
 
     @property
     def filed_as_condition(self) -> bool:
@@ -67,7 +67,13 @@ _VERBS = {
     "inflicts": r"(?:inflicts?|imposes?|causes?|afflicts?|applies)",
 }
 _VERB_RE = {kind: re.compile(rf"(?<![\w-]){pattern}(?![\w-])", re.IGNORECASE) for kind, pattern in _VERBS.items()}
-_STATE = re.compile(r"(?<![\w-])(?:is|are|be|becomes?|is\s+knocked|knocked|falls?|left)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_STATE = re.compile(r"(?<![\w-])(?:is|are|be|becomes?|is\s+knocked|knocked|falls?|left"
+                    r"|(?:gains?|suffers?|takes?)\s+(?:an?\s+|one\s+|\d+\s+)?levels?\s+of)\s+(?:\w+\s+)?$", re.IGNORECASE)
+# "a creature that is Poisoned": the state describes who a rule is about, nobody inflicts it
+_RELATIVE_STATE = re.compile(r"(?<![\w-])(?:that|who|which|already)\s+(?:is|are|has|have|becomes?)\s+(?:\w+\s+)?$",
+                             re.IGNORECASE)
+_CONDITION_WORD = re.compile(r"\s*conditions?\b", re.IGNORECASE)
+_LIST_GAP = re.compile(r"(?:[\s*_,;]|\band\b|\bor\b)*", re.IGNORECASE)
 # a category line is a noun phrase with its kind in parentheses ("Weapon (longsword), rare"),
 # not the opening of a sentence ("Sometimes a player (or GM) may...")
 _CATEGORY_LINE = re.compile(r"^\s*[*_]*\s*(?![^(\n]*\b(?:a|an|the|or|if|when|you|your)\s)[A-Z][\w' -]{1,30}?\s*"
@@ -231,6 +237,32 @@ _VERB_BEFORE = re.compile("|".join(p for p in _VERBS.values()), re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 
+def _names_condition(text: str, occurrences, end: int) -> bool:
+    """True when "condition(s)" follows the name ending at ``end``, maybe after more names of a
+    list ("the Blinded and Deafened conditions")."""
+    starts = {o[0]: o[1] for o in occurrences}
+    at = end
+    while True:
+        if _CONDITION_WORD.match(text, at):
+            return True
+        gap = _LIST_GAP.match(text, at).end()
+        if gap == at or gap not in starts:
+            return False
+        at = starts[gap]
+
+
+def _list_start(text: str, occurrences, entities, start: int) -> int:
+    """Where the list of states that ends with the name at ``start`` begins ("is Poisoned and
+    Frightened": at "Poisoned")."""
+    at = start
+    while True:
+        earlier = [o for o in occurrences if o[1] <= at and entities[o[2]].condition_like and _in_list(text, o[1], at)
+                   and text[o[1]:at].strip(" *_")]
+        if not earlier:
+            return at
+        at = earlier[-1][0]
+
+
 def _lead_in(text: str, at: int) -> str:
     """The line ending in ':' that introduces the list item at ``at`` ('' when none)."""
     line_start = text.rfind("\n", 0, at) + 1
@@ -313,11 +345,15 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             continue  # "Talk" in "requires Fast Talk": part of a longer name, not this entity
         # "has the Grappled condition", "is Dazed": a state written as a name ("its function is
         # specialized" names no condition)
-        if re.match(r"\s*conditions?\b", text[end:end + 12], re.IGNORECASE) or (
-            _STATE.search(before[-40:]) and entity.condition_like and (named or entity.filed_as_condition)
+        list_start = _list_start(text, occurrences, entities, start) if entity.condition_like else start
+        state_before = text[lo:list_start]
+        if _names_condition(text, occurrences, end) or (
+            _STATE.search(state_before[-40:]) and entity.condition_like and (named or entity.filed_as_condition)
         ):
-            if not _CONDITIONAL.search(before) and not named_before(start):  # "if the caster becomes Dazed"
-                emit(subject, index, "inflicts", start, end)
+            if _CONDITIONAL.search(before) or named_before(list_start) or _RELATIVE_STATE.search(state_before[-40:]):
+                continue  # "if the caster becomes Dazed", "a creature that is Poisoned"
+            counter = _VERB_RE["counters"].search(before)  # "immune to the Poisoned condition"
+            emit(subject, index, "counters" if counter else "inflicts", start, end)
             continue
         if not named:
             continue  # a lowercase common noun ("your powers", "an attack") is no target
