@@ -281,6 +281,8 @@ class _OfflineAnalysis:
         its heading's entity, and a sub-entry's owner is added, so they can be subjects."""
         place = self.places.get(chunk_id)
         labels = place.labels if place is not None else frozenset()
+        if place is not None and place.is_label:
+            labels = labels | {place.heading}  # "Gear" over a captain's gear list is no end either
         # a sub-entry is written by its own name ("Bite" for "Cave Bear › Bite")
         rows = {
             key: [e["name"], tuple(sorted({*e["forms"], *(f.rpartition(SUB_ENTRY_SEPARATOR)[2] for f in e["forms"])})),

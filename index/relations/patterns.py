@@ -263,6 +263,69 @@ def _list_start(text: str, occurrences, entities, start: int) -> int:
         at = earlier[-1][0]
 
 
+# the titles of an entry's spell list and gear list ("Spells Known", "Innate Spellcasting",
+# "Starting Equipment"): one modifier word at most, so "Skills and Gear" is a topic, no list
+_LIST_TITLES = {
+    "casts": re.compile(r"(?:[\w'’-]+\s+)?(?:spells?|cantrips|spellcasting|rituals|prayers)(?:\s+(?:known|list|prepared))?",
+                        re.IGNORECASE),
+    "wields": re.compile(r"(?:[\w'’-]+\s+)?(?:gear|equipment|weapons|armou?r|inventory|possessions|loadout)", re.IGNORECASE),
+}
+_LEAD_LABEL = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__|<strong>|<b>)?(?P<label>[A-Z][\w'’ -]{1,30}?)"
+                         r"(?:\*\*|__|</strong>|</b>)?[ \t]*[:.](?:\*\*|__|</strong>|</b>)?[ \t]*(?P<rest>.*)$", re.MULTILINE)
+_TABLE_ROW = re.compile(r"^[ \t]*\|")
+
+
+def list_kind(title: str) -> str | None:
+    """'casts' for a spell list's title, 'wields' for a gear list's, else None."""
+    title = re.sub(r"[*_#:]+", " ", title).strip()
+    return next((kind for kind, pattern in _LIST_TITLES.items() if pattern.fullmatch(title)), None)
+
+
+def _list_blocks(text: str) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of the spell and gear lists of a chunk: the whole body under such a
+    heading, the rest of a "**Spells:** ..." line, and the list items after "Gear:" alone."""
+    out = []
+    first_end = text.find("\n") if "\n" in text else len(text)
+    if text.lstrip().startswith("#") and (kind := list_kind(text[:first_end].lstrip("# \t"))):
+        out.append((kind, first_end, len(text)))
+    for lead in _LEAD_LABEL.finditer(text):
+        kind = list_kind(lead.group("label"))
+        if kind is None:
+            continue
+        if lead.group("rest").strip(" *_"):
+            out.append((kind, lead.start("rest"), lead.end("rest")))
+        else:
+            blank = _BLANK_LINE.search(text, lead.end() + 1)
+            out.append((kind, lead.end(), blank.start() if blank else len(text)))
+    return out
+
+
+def _list_item(text: str, occurrences, start: int, block_lo: int) -> bool:
+    """True when the name at ``start`` is an item of a list: the name a list item or a table
+    row opens with, or one of a line that holds only names ("Longbow, Chain Shirt (2)")."""
+    line_lo = max(text.rfind("\n", 0, start) + 1, block_lo)
+    line_hi = text.find("\n", start)
+    line_hi = len(text) if line_hi == -1 else line_hi
+    head = text[line_lo:start]
+    if _LIST_ITEM.match(head + " ") or _TABLE_ROW.match(head):
+        return not re.sub(r"^[ \t]*(?:[-*+]|\d+[.)]|\|)|[\s*_\[\]]", "", head)
+    rest = re.sub(r"\([^()]*\)|\d+(?:/\w+)?|\b(?:each|at will|day)\b", "", text[line_lo:line_hi], flags=re.IGNORECASE)
+    return not _strip_entities(rest, _occurrences_in(rest, text, occurrences, line_lo), 0, len(rest)).strip(".")
+
+
+def _occurrences_in(rest: str, text: str, occurrences, line_lo: int) -> list[tuple[int, int, int]]:
+    """The occurrences of names of ``text`` found again in ``rest`` (a cleaned copy of a line)."""
+    out, at = [], 0
+    for start, end, index in occurrences:
+        if start < line_lo:
+            continue
+        found = rest.find(text[start:end], at)
+        if found >= 0:
+            out.append((found, found + end - start, index))
+            at = found + end - start
+    return out
+
+
 def _lead_in(text: str, at: int) -> str:
     """The line ending in ':' that introduces the list item at ``at`` ('' when none)."""
     line_start = text.rfind("\n", 0, at) + 1
@@ -385,6 +448,16 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                 break
             emit(subject, index, kind, start, end)  # enumerations: "casts Light, Sunburst and X"
             break
+    # a spell list or a gear list of an entry: "#### Spells" + "- Firebolt", "**Gear:** Longbow, Chain Shirt"
+    for kind, block_lo, block_hi in _list_blocks(text):
+        for start, end, index in occurrences:
+            if not block_lo <= start < block_hi or not _list_item(text, occurrences, start, block_lo):
+                continue
+            subject = _subject_at(start, section_subject, paragraphs, text)
+            if subject is None or subject == index or _fragment(text, start, end):
+                continue
+            if _is_named(text, start, end) or entities[index].category:
+                emit(subject, index, kind, start, end)
     # "Drawbacks are aspects", "A Longsword is a martial weapon": the copula of a definition
     for match in _COPULA.finditer(text):
         head = [o for o in occurrences if o[1] <= match.start() and o[1] >= match.start() - 1]

@@ -10,7 +10,9 @@ labels of its book and the entry it belongs to. Read-only SQL and pure helpers.
 - The *owner* of a chunk is the entry it belongs to: the entity defined by the heading of
   the nearest section at or above it that defines exactly one, skipping labels (an
   "Actions" section under a creature belongs to the creature). It is the implicit subject
-  of a label section's sentences, and of its sub-entries' ("Cave Bear › Bite").
+  of a label section's sentences, and of its sub-entries' ("Cave Bear › Bite"); a spell list
+  or gear list section ("Spells", "Starting Equipment") is taken as a label section too, so
+  its items are what its entry casts or wields.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from sqlite_utils import Database
 from ..models import SUB_ENTRY_SEPARATOR
 from ..normalize import normalize_name
 from ..store import in_values
+from .patterns import list_kind
 
 LABEL_MIN = 3
 PATH_SEPARATOR = " > "
@@ -39,8 +42,9 @@ class Owner:
 @dataclass(frozen=True)
 class ChunkPlace:
     labels: frozenset[str]          # normalized block labels of the chunk's book
-    is_label: bool                  # the chunk's own heading is a block label
+    is_label: bool                  # the chunk's own heading is a block label, or a spell or gear list's
     owner: Owner | None             # the entry the chunk belongs to (None: none above it)
+    heading: str = ""               # the chunk's own heading, normalized
 
 
 def is_label_name(name: str, labels: frozenset[str]) -> bool:
@@ -75,7 +79,8 @@ def chunk_places(db: Database, chunks: set[str] | None) -> dict[str, ChunkPlace]
         for chunk_id, path, heading, _ in rows:
             if wanted is not None and chunk_id not in wanted:
                 continue
-            out[chunk_id] = ChunkPlace(labels, normalize_name(heading) in labels, _owner(book, path, labels, defined))
+            is_label = normalize_name(heading) in labels or list_kind(heading) is not None
+            out[chunk_id] = ChunkPlace(labels, is_label, _owner(book, path, labels, defined), normalize_name(heading))
     return out
 
 
@@ -93,7 +98,7 @@ def book_labels(rows: list[tuple[str, str, str, bool]]) -> frozenset[str]:
 def _owner(book: str, path: str, labels: frozenset[str], defined: dict) -> Owner | None:
     titles = path.split(PATH_SEPARATOR)
     for depth in range(len(titles), 0, -1):
-        if normalize_name(titles[depth - 1]) in labels:
+        if normalize_name(titles[depth - 1]) in labels or list_kind(titles[depth - 1]):
             continue
         found = [o for o in defined.get((book, PATH_SEPARATOR.join(titles[:depth])), [])
                  if normalize_name(o.name) not in labels]
