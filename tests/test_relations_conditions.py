@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from bench.scoring import index_edges
+from index.pipeline import ingest_paths
 from index.relations.patterns import PatternEntity, pattern_relations
+from tests.conftest import make_job
+from tests.helpers import write
 
 ENTITIES = [
     PatternEntity("Ember Drake", ("Ember Drake",), "creature", "heading"),
@@ -47,3 +51,37 @@ def test_immune_to_a_condition_counters_it():
 ])
 def test_a_state_only_described_is_no_edge(sentence):
     assert found(sentence) == set()
+
+
+SHELF = """# Frostlands
+
+## Conditions
+
+### Chilled
+
+A chilled creature moves at half speed.
+
+## Perils
+
+### Avalanche
+
+Snow falls on everything below.
+
+## Creatures
+
+### Ice Wraith
+
+The Ice Wraith leaves its prey Chilled.
+
+### Frost Giant
+
+The Frost Giant causes an Avalanche.
+"""
+
+
+def test_a_parsed_inflicts_needs_a_condition_at_its_end(tmp_path, fake_svo):
+    job = make_job(tmp_path / "index")
+    ingest_paths(job, [write(tmp_path / "frost.md", SHELF)])
+    found = {(e["source"], e["relation_type"], e["target"]) for e in index_edges(job.db)}
+    assert ("Ice Wraith", "inflicts", "Chilled") in found
+    assert not any(target == "Avalanche" for _, _, target in found)  # "causes an Avalanche" names no state

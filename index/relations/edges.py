@@ -328,7 +328,9 @@ class _OfflineAnalysis:
         if self.refiner is not None:
             return self.refiner.refine(text, raw)  # seed 003 phase 2: one request per chunk with candidates
         forms = {n: f for n, f, *_ in entities}
-        return [r for r in raw if _kept_offline(r, forms, self.ontology)]
+        states = {n for n, f, k, d, c in entities
+                  if PatternEntity(name=n, forms=f, entity_type=k[1], defines=d or None, category=c).condition_like}
+        return [r for r in raw if _kept_offline(r, forms, self.ontology, states)]
 
 
 def _chunk_entities(db: Database, chunks: set[str] | None) -> dict[str, dict[tuple[str, str], dict]]:
@@ -375,14 +377,20 @@ def _offline_claims(text: str, entities: list[tuple], raw: list[RawRelation]) ->
     return claims
 
 
-def _kept_offline(rel: RawRelation, forms: dict[str, tuple[str, ...]], ontology: Ontology) -> bool:
+def _kept_offline(rel: RawRelation, forms: dict[str, tuple[str, ...]], ontology: Ontology, states: set[str]) -> bool:
     """Offline, precision over volume (the refine mode lets a model judge the rest): a verb the
     ontology does not know ("uses", "witnesses") is no edge, nor is an SVO parse between common
-    nouns ("a character needs skills") rather than names."""
-    if (normalize_type(rel.relation_type or "", ontology) or "custom:").startswith("custom:"):
+    nouns ("a character needs skills") rather than names, nor an SVO ``inflicts`` whose
+    condition end is no condition or state (``states``: "your foe inflicts harm")."""
+    relation_type = normalize_type(rel.relation_type or "", ontology) or "custom:"
+    if relation_type.startswith("custom:"):
         return False
     if rel.extractor != "spacy":
         return True
+    if relation_type in ("inflicts", "inflicted_by"):
+        condition = rel.target_name if relation_type == "inflicts" else rel.source_name
+        if condition not in states:
+            return False
     return all(not_common_noun(rel.evidence, forms.get(name, (name,))) for name in (rel.source_name, rel.target_name))
 
 
