@@ -326,6 +326,11 @@ def _occurrences_in(rest: str, text: str, occurrences, line_lo: int) -> list[tup
     return out
 
 
+_WHEN_YOU = re.compile(r"(?<![\w-])when(?:ever)?\s+you\s+(?:use\s+|make\s+|roll\s+)?(?:an?\s+|the\s+)?[*_\[]*$",
+                       re.IGNORECASE)
+_BONUS = re.compile(r"(?<![\w-])(?:add|take|get|gain)s?\s+(?:an?\s+)?\+\d|\+\d+\s+(?:bonus\s+)?(?:to|on)\b", re.IGNORECASE)
+
+
 def _lead_in(text: str, at: int) -> str:
     """The line ending in ':' that introduces the list item at ``at`` ('' when none)."""
     line_start = text.rfind("\n", 0, at) + 1
@@ -458,6 +463,15 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                 continue
             if _is_named(text, start, end) or entities[index].category:
                 emit(subject, index, kind, start, end)
+    # "When you Secure an Advantage by aiming, add +1": a bonus on the move or skill it names
+    for start, end, index in occurrences:
+        if not _WHEN_YOU.search(text, max(0, start - 40), start) or not _is_named(text, start, end):
+            continue
+        subject = _subject_at(start, section_subject, paragraphs, text)
+        lo, hi = sentence_span(text, start, end, limit=400)
+        quoted = re.search(r"[“\"]", text[max(0, lo - 2):start])  # a rule quoted in an example is the quoted entry's
+        if subject is not None and subject != index and not quoted and _BONUS.search(text, end, hi):
+            emit(subject, index, "modifies", start, end)
     # "Drawbacks are aspects", "A Longsword is a martial weapon": the copula of a definition
     for match in _COPULA.finditer(text):
         head = [o for o in occurrences if o[1] <= match.start() and o[1] >= match.start() - 1]
