@@ -117,15 +117,22 @@ def _paragraph_subjects(text: str, entities: list[PatternEntity], occurrences) -
 _BLANK_LINE = re.compile(r"\n[ \t\xa0\r]*\n")
 
 
-def _subject_at(position: int, section_subject: int | None, paragraphs: list[tuple[int, int]], text: str) -> int | None:
-    subject = section_subject
-    for start, index in paragraphs:
-        if start <= position:
-            # a glossary paragraph runs to the next blank line (one of spaces only is blank too)
-            blank = _BLANK_LINE.search(text, start)
-            if blank is None or position < blank.start():
-                subject = index
-    return subject
+def _subject_at(position: int, section_subject: int | None, paragraphs: list[tuple[int, int]], text: str,
+                leads: tuple[int, ...] = ()) -> int | None:
+    """The implicit subject at ``position``: the term of the glossary paragraph it is in; in
+    a chunk with such terms, nobody in the paragraph of a lead that names no entity (an entry
+    of the catalog the index does not hold: "- **Martial Artist:** +1 to Combat" among stunts
+    under "Add a Bonus"); else the section's. A paragraph runs to the next blank line (one of
+    spaces only is blank too) or to the next lead."""
+    subjects = {start: index for start, index in paragraphs}
+    opened = [start for start in sorted({*subjects, *leads}) if start <= position]
+    if not opened:
+        return section_subject
+    start = opened[-1]
+    blank = _BLANK_LINE.search(text, start)
+    if blank is not None and blank.start() <= position:
+        return section_subject
+    return subjects[start] if start in subjects else (None if subjects else section_subject)
 
 
 def _owner_of(index: int | None, entities: list[PatternEntity]) -> int | None:
@@ -169,7 +176,8 @@ def _sentence_start(text: str, at: int) -> bool:
     """True when only markup or a list marker stands between ``at`` and the sentence start."""
     lo, _ = sentence_span(text, at, at + 1, limit=400)
     return not re.sub(r"[\s*_>#\-+]|\b(?:an?|the)\b", "", text[lo:at], flags=re.IGNORECASE)
-_CLAUSE = re.compile(r"[;:][*_]*\s|[.!?][*_)\]]+\s|,\s+(?:and|but|or|then)\s", re.IGNORECASE)
+# markup may close after the punctuation: "**Term:**", "<strong>Term:</strong>"
+_CLAUSE = re.compile(r"[;:](?:[*_]|</\w+>)*\s|[.!?](?:[*_)\]]|</\w+>)+\s|,\s+(?:and|but|or|then)\s", re.IGNORECASE)
 _CONDITIONAL = re.compile(r"(?<![\w-])(?:if|unless|when|whenever|while|once|until)(?![\w-])", re.IGNORECASE)
 _NEGATION = re.compile(r"(?<![\w-])(?:not|no|cannot|can't|without|never)(?![\w-])", re.IGNORECASE)
 _PASSIVE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+$", re.IGNORECASE)
@@ -209,7 +217,7 @@ _ROLE_SUBJECT = re.compile(r"\b(?:the|your|an?)\s+(?:target|opponent|enemy|enemi
 
 def _implicit_clause(before: str, verb_at: int) -> bool:
     """True when nothing but a pronoun or "the <noun>" stands before the verb in its clause."""
-    clause = re.split(r"[.;:!?][*_)\]]*\s|\n", before[:verb_at])[-1]
+    clause = re.split(r"[.;:!?](?:[*_)\]]|</\w+>)*\s|\n", before[:verb_at])[-1]
     return bool(_IMPLICIT_SUBJECT.match(clause)) and not _ROLE_SUBJECT.search(clause)
 
 
@@ -356,6 +364,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
     leads = _paragraph_subjects(text, entities, occurrences)
     paragraphs = [(start, _owner_of(index, entities)) for start, index in leads]
     lead_terms = {index for _, index in leads if _owner_of(index, entities) != index}
+    lead_lines = tuple(line_start for line_start, _ in entry_leads(text))
     out: list[RawRelation] = []
     seen: set[tuple] = set()
 
@@ -391,7 +400,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         clauses = list(_CLAUSE.finditer(text, lo, start))
         lo = clauses[-1].end() if clauses else lo  # "..., and it inflicts Frozen": its own clause
         before = text[lo:start]
-        subject = _subject_at(start, section_subject, paragraphs, text)
+        subject = _subject_at(start, section_subject, paragraphs, text, lead_lines)
         if subject is None or subject == index:
             continue
         if _NEGATION.search(before):
@@ -458,7 +467,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         for start, end, index in occurrences:
             if not block_lo <= start < block_hi or not _list_item(text, occurrences, start, block_lo):
                 continue
-            subject = _subject_at(start, section_subject, paragraphs, text)
+            subject = _subject_at(start, section_subject, paragraphs, text, lead_lines)
             if subject is None or subject == index or _fragment(text, start, end):
                 continue
             if _is_named(text, start, end) or entities[index].category:
@@ -467,7 +476,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
     for start, end, index in occurrences:
         if not _WHEN_YOU.search(text, max(0, start - 40), start) or not _is_named(text, start, end):
             continue
-        subject = _subject_at(start, section_subject, paragraphs, text)
+        subject = _subject_at(start, section_subject, paragraphs, text, lead_lines)
         lo, hi = sentence_span(text, start, end, limit=400)
         quoted = re.search(r"[“\"]", text[max(0, lo - 2):start])  # a rule quoted in an example is the quoted entry's
         if subject is not None and subject != index and not quoted and _BONUS.search(text, end, hi):

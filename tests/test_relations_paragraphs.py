@@ -1,0 +1,27 @@
+"""Whose sentence is it: the implicit subject of a catalog entry's paragraph
+(index/relations/patterns.py). HTML leads ("<strong>Term:</strong> You gain +2 to Will")
+read as Markdown ones do, and a paragraph ends at the next lead, so a catalog entry the index
+does not hold lends its sentence to nobody, not to the entry above it or to the section."""
+
+from __future__ import annotations
+
+from index.relations.patterns import PatternEntity, pattern_relations
+
+SKILLS = [PatternEntity(name, (name,), category="Skills") for name in ("Will", "Combat", "Athletics")]
+
+
+def found(text: str, *terms: str) -> set[tuple[str, str, str]]:
+    entities = [PatternEntity("Add a Bonus", ("Add a Bonus",), defines="heading"),
+                *(PatternEntity(t, (t,), defines="glossary") for t in terms), *SKILLS]
+    return {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)}
+
+
+def test_an_html_lead_is_the_subject_of_its_sentence():
+    text = "### Add a Bonus\n\n<strong>Master Shielding:</strong> You gain +2 to Will when keeping your barriers.\n"
+    assert found(text, "Master Shielding") == {("Master Shielding", "modifies", "Will")}
+
+
+def test_an_entry_the_index_does_not_hold_lends_its_sentence_to_nobody():
+    text = ("### Add a Bonus\n\n- <strong>Expert Marksman:</strong> +1 to attack with Combat when using a firearm.\n"
+            "- <strong>Martial Artist:</strong> +1 to create an advantage with Athletics when fighting unarmed.\n")
+    assert found(text, "Expert Marksman") == {("Expert Marksman", "modifies", "Combat")}
