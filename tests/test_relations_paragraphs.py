@@ -5,7 +5,7 @@ does not hold lends its sentence to nobody, not to the entry above it or to the 
 
 from __future__ import annotations
 
-from index.relations.patterns import PatternEntity, pattern_relations
+from index.relations.patterns import PatternEntity, only_in_longer_names, pattern_relations
 
 SKILLS = [PatternEntity(name, (name,), category="Skills") for name in ("Will", "Combat", "Athletics")]
 
@@ -25,3 +25,18 @@ def test_an_entry_the_index_does_not_hold_lends_its_sentence_to_nobody():
     text = ("### Add a Bonus\n\n- <strong>Expert Marksman:</strong> +1 to attack with Combat when using a firearm.\n"
             "- <strong>Martial Artist:</strong> +1 to create an advantage with Athletics when fighting unarmed.\n")
     assert found(text, "Expert Marksman") == {("Expert Marksman", "modifies", "Combat")}
+
+
+def test_a_bare_that_points_back_at_a_sentence_not_at_the_entry():
+    entities = [PatternEntity("Rapport", ("Rapport",), defines="heading"), *SKILLS]
+    text = "### Rapport\n\nYou might want to stand firm against a mob. That requires Will."
+    assert pattern_relations(text, entities) == []
+    text = "### Rapport\n\nThis skill requires Will."
+    assert [(r.source_name, r.target_name) for r in pattern_relations(text, entities)] == [("Rapport", "Will")]
+
+
+def test_a_word_of_a_longer_name_is_not_the_entity():
+    evidence = "Because I am a Giant Creature of Destruction that wields a Big-Ass Axe"
+    assert only_in_longer_names(evidence, ("Creature",))
+    assert not only_in_longer_names("A Creature wields an axe.", ("Creature",))
+    assert not only_in_longer_names(evidence, ("Dragon",))

@@ -52,7 +52,7 @@ from ..normalize import collapse_whitespace, normalize_name
 from ..store import in_values
 from .normalize import INVALID, normalize_type, orient, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
-from .patterns import PatternEntity, not_common_noun, pattern_relations
+from .patterns import PatternEntity, not_common_noun, only_in_longer_names, pattern_relations
 from .structure import chunk_places, defined_entities, is_label_name
 
 EventFn = Callable[[dict], None]
@@ -391,7 +391,9 @@ def _kept_offline(rel: RawRelation, forms: dict[str, tuple[str, ...]], ontology:
         condition = rel.target_name if relation_type == "inflicts" else rel.source_name
         if condition not in states:
             return False
-    return all(not_common_noun(rel.evidence, forms.get(name, (name,))) for name in (rel.source_name, rel.target_name))
+    return all(not_common_noun(rel.evidence, forms.get(name, (name,)))
+               and not only_in_longer_names(rel.evidence, forms.get(name, (name,)))
+               for name in (rel.source_name, rel.target_name))
 
 
 # -- phase B: resolve, normalize, validate, dedup; applied as a diff ---------------------------

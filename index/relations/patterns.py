@@ -159,6 +159,14 @@ def _is_named(text: str, start: int, end: int) -> bool:
     return text[start:start + 1].isupper() or bool(_EMPHASIS_BEFORE.search(text[max(0, start - 8):start]))
 
 
+def only_in_longer_names(evidence: str, forms) -> bool:
+    """True when every occurrence of the entity in ``evidence`` is a word of a longer name
+    ("Creature" in "a Giant Creature of Destruction"); False when it stands alone once, or
+    does not occur."""
+    spans = [m for form in forms for m in _form_pattern(form).finditer(evidence)]
+    return bool(spans) and all(_fragment(evidence, m.start(), m.end()) for m in spans)
+
+
 def not_common_noun(evidence: str, forms) -> bool:
     """False when ``evidence`` writes the entity only as a common noun ("a character needs
     skills"): every occurrence lowercase and not emphasized. True when it occurs as a name,
@@ -183,8 +191,9 @@ _NEGATION = re.compile(r"(?<![\w-])(?:not|no|cannot|can't|without|never)(?![\w-]
 _PASSIVE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+$", re.IGNORECASE)
 # what may stand before the verb when the entry's entity is its unnamed subject
 _IMPLICIT_SUBJECT = re.compile(
-    r"^[\s*_.:;,\-–—(\[]*(?:(?:it|they|he|she|this|these|the|its|their|his|her|which|that|who)"
-    r"(?:\s+[\w'’-]+)?)?(?:\s+(?:also|can|may|will|then|often|usually|always|innately|instead))*"
+    r"^[\s*_.:;,\-–—(\[]*(?:(?:it|they|he|she|the|its|their|his|her|which|who)(?:\s+[\w'’-]+)?"
+    # "This spell requires": the entry; a bare "That requires Will" points back at a sentence
+    r"|(?:this|these|that|those)\s+[\w'’-]+)?(?:\s+(?:also|can|may|will|then|often|usually|always|innately|instead))*"
     r"(?:\s*(?:you\s+)?(?:can\s+)?(?:gain|gets?|receives?|take|takes|have|has|add|adds)(?:\s+an?)?)?"
     r"(?:\s*\+\s?\d+\s+(?:bonus\s+)?(?:to|on))?\s*$",
     re.IGNORECASE,
