@@ -144,10 +144,13 @@ def _owner_of(index: int | None, entities: list[PatternEntity]) -> int | None:
     return next((i for i, e in enumerate(entities) if normalize_name(e.name) == owner), index)
 
 
-_USE = re.compile(r"(?<![\w-])(?:you\s+(?:can\s+|may\s+)?|can\s+|may\s+|instead\s+)use\s+(?:your\s+|their\s+|its\s+)?$",
-                  re.IGNORECASE)
-# "you can use Provoke to" before a verb is the instrument, not a subject
-_USE_CLAUSE = re.compile(r"(?:you\s+)?(?:can\s+|may\s+)?use\s+\S+(?:\s+\S+)?\s+to\s*$", re.IGNORECASE)
+# "you can use Lore", and the imperative that opens a clause ("Use Will instead of Physique")
+_USE = re.compile(r"(?:(?<![\w-])(?:you\s+(?:can\s+|may\s+)?|can\s+|may\s+|instead\s+)|^[\s*_\-–—]*)use\s+"
+                  r"(?:your\s+|their\s+|its\s+)?$", re.IGNORECASE)
+# "you can use Provoke to", "use Lore as a defense": before a verb, the instrument, not a subject
+_USE_CLAUSE = re.compile(r"(?:you\s+)?(?:can\s+|may\s+)?use\s+\S+(?:\s+\S+)?\s+(?:to|as\s+an?)\s*$", re.IGNORECASE)
+# the skill a stunt replaces is no subject: "use Investigate instead of Empathy to defend against Deceive"
+_REPLACED = re.compile(r"(?<![\w-])(?:instead\s+of|in\s+place\s+of)\s+(?:your\s+)?$", re.IGNORECASE)
 _COPULA = re.compile(r"\s+(?:is|are)\s+(?:an?\s+|new\s+|special\s+|a\s+kind\s+of\s+|a\s+type\s+of\s+)?", re.IGNORECASE)
 
 
@@ -420,7 +423,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             ("defend against") or an instrument ("use Provoke to defend against Fight")."""
             return any(
                 lo <= o[0] < at and o[2] not in (subject, index, *lead_terms) and not verb[0] <= o[0] < verb[1]
-                and not _USE.search(text[max(lo, o[0] - 30):o[0]])
+                and not _USE.search(text[max(lo, o[0] - 30):o[0]]) and not _REPLACED.search(text[max(lo, o[0] - 30):o[0]])
                 and not _ROLL_AFTER.match(text, o[1])  # "a DC 13 Constitution saving throw or be Poisoned"
                 for o in occurrences
             ) and not _in_enumeration(text, occurrences, lo, start)
@@ -443,8 +446,11 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             continue
         if not named:
             continue  # a lowercase common noun ("your powers", "an attack") is no target
-        use = _USE.search(before[-30:])
-        if use and not named_before(start):
+        use = _USE.search(before[-30:] if len(before) > 30 else before)
+        # the imperative is the entry's only in an entry's own paragraph: a section's
+        # "Use Lore as your Hard approach" advises the reader
+        imperative = use is not None and use.group(0).strip(" \t*_-–—").lower().startswith("use")
+        if use and not named_before(start) and not (imperative and subject == section_subject):
             # "you can use Lore instead of Empathy", "use Physique to defend against Fight"
             emit(subject, index, "modifies", start, end)
             continue
