@@ -40,3 +40,10 @@ def test_a_word_of_a_longer_name_is_not_the_entity():
     assert only_in_longer_names(evidence, ("Creature",))
     assert not only_in_longer_names("A Creature wields an axe.", ("Creature",))
     assert not only_in_longer_names(evidence, ("Dragon",))
+
+
+def test_a_kind_of_with_a_modifier_is_a_variant():
+    entities = [PatternEntity("Boosts", ("Boosts", "boost"), defines="heading"), PatternEntity("Aspects", ("aspect",))]
+    for sentence in ("Boosts are a super-transient kind of aspect.", "A boost is a special kind of aspect."):
+        relations = pattern_relations(f"### Boosts\n\n{sentence}", entities)
+        assert [(r.source_name, r.relation_type, r.target_name) for r in relations] == [("Boosts", "variant_of", "Aspects")]

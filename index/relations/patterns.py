@@ -151,7 +151,9 @@ _USE = re.compile(r"(?:(?<![\w-])(?:you\s+(?:can\s+|may\s+)?|can\s+|may\s+|inste
 _USE_CLAUSE = re.compile(r"(?:you\s+)?(?:can\s+|may\s+)?use\s+\S+(?:\s+\S+)?\s+(?:to|as\s+an?)\s*$", re.IGNORECASE)
 # the skill a stunt replaces is no subject: "use Investigate instead of Empathy to defend against Deceive"
 _REPLACED = re.compile(r"(?<![\w-])(?:instead\s+of|in\s+place\s+of)\s+(?:your\s+)?$", re.IGNORECASE)
-_COPULA = re.compile(r"\s+(?:is|are)\s+(?:an?\s+|new\s+|special\s+|a\s+kind\s+of\s+|a\s+type\s+of\s+)?", re.IGNORECASE)
+# "is a special kind of", "are a super-transient kind of", "are new": one modifier word at most
+_COPULA = re.compile(r"\s+(?:is|are)\s+(?:(?:an?\s+)?(?:[\w-]+\s+)?(?:kind|type|sort|form|variety)\s+of\s+(?:an?\s+)?"
+                     r"|(?:an?\s+)?(?:new\s+|special\s+)?)", re.IGNORECASE)
 
 
 _EMPHASIS_BEFORE = re.compile(r"(?:\*|_|<em>|<i>|<strong>|<b>)\s*$", re.IGNORECASE)
