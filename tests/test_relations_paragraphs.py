@@ -47,3 +47,9 @@ def test_a_kind_of_with_a_modifier_is_a_variant():
     for sentence in ("Boosts are a super-transient kind of aspect.", "A boost is a special kind of aspect."):
         relations = pattern_relations(f"### Boosts\n\n{sentence}", entities)
         assert [(r.source_name, r.relation_type, r.target_name) for r in relations] == [("Boosts", "variant_of", "Aspects")]
+
+
+def test_an_entry_that_replaces_another_is_its_variant():
+    entities = [PatternEntity("Wise", ("Wise",), defines="heading"), PatternEntity("Careful", ("Careful",), category="Approaches")]
+    relations = pattern_relations("### Wise\n\nWise is action that relies on planning. It replaces Careful.", entities)
+    assert [(r.source_name, r.relation_type, r.target_name) for r in relations] == [("Wise", "variant_of", "Careful")]

@@ -65,6 +65,7 @@ _VERBS = {
     "requires": r"(?:requires?|prerequisites?\s*:|requirements?\s*:)",
     "modifies": r"(?:\+\s?\d+\s+(?:bonus\s+)?(?:to|on)|bonus\s+(?:to|on))",
     "inflicts": r"(?:inflicts?|imposes?|causes?|afflicts?|applies)",
+    "variant_of": r"(?:replaces)",  # "Wise ... It replaces Careful": the entry stands in for it
 }
 _VERB_RE = {kind: re.compile(rf"(?<![\w-]){pattern}(?![\w-])", re.IGNORECASE) for kind, pattern in _VERBS.items()}
 _STATE = re.compile(r"(?<![\w-])(?:is|are|be|becomes?|is\s+knocked|knocked|falls?|left"
