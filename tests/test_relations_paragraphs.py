@@ -53,3 +53,10 @@ def test_an_entry_that_replaces_another_is_its_variant():
     entities = [PatternEntity("Wise", ("Wise",), defines="heading"), PatternEntity("Careful", ("Careful",), category="Approaches")]
     relations = pattern_relations("### Wise\n\nWise is action that relies on planning. It replaces Careful.", entities)
     assert [(r.source_name, r.relation_type, r.target_name) for r in relations] == [("Wise", "variant_of", "Careful")]
+
+
+def test_an_entry_that_names_itself_after_an_introduction_is_the_subject():
+    entities = [PatternEntity("Crumbling Ledge", ("Crumbling Ledge",), defines="heading"),
+                PatternEntity("Prone", ("Prone",), category="Conditions")]
+    text = "### Crumbling Ledge\n\nOn a failure, the Crumbling Ledge inflicts Prone and 2d6 falling damage."
+    assert [(r.source_name, r.target_name) for r in pattern_relations(text, entities)] == [("Crumbling Ledge", "Prone")]

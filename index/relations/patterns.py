@@ -236,6 +236,22 @@ def _implicit_clause(before: str, verb_at: int) -> bool:
     return bool(_IMPLICIT_SUBJECT.match(clause)) and not _ROLE_SUBJECT.search(clause)
 
 
+_INTRO = re.compile(r"^[^,]{1,40},\s*")  # "On a failure, ", "Once per day, "
+_AUXILIARY = r"(?:\s+(?:also|can|may|will|then|often|usually|always|instead))*"
+
+
+def _own_name_clause(before: str, verb_at: int, subject: PatternEntity) -> bool:
+    """True when the entry names itself before the verb, maybe after a short introduction:
+    "On a failure, the Crumbling Ledge inflicts Prone"."""
+    clause = re.split(r"[.;:!?](?:[*_)\]]|</\w+>)*\s|\n", before[:verb_at])[-1]
+    for candidate in (clause, _INTRO.sub("", clause, count=1)):
+        for form in subject.forms:
+            pattern = r"^[\s*_]*(?:the\s+|an?\s+)?" + _form_pattern(form).pattern + _AUXILIARY + r"[\s*_]*$"
+            if re.match(pattern, candidate, _form_pattern(form).flags):
+                return True
+    return False
+
+
 def _strip_entities(text: str, occurrences, lo: int, hi: int) -> str:
     """The text between ``lo`` and ``hi`` without entity names, articles and list punctuation."""
     parts, at = [], lo
@@ -475,7 +491,8 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                 break  # the verb's object is an earlier name; this one is further on
             gap = _strip_entities(text, occurrences, lo + last.end(), start)
             if len(gap) > 40 or named_before(lo + last.start(), (lo + last.start(), lo + last.end())) \
-                    or not _implicit_clause(_USE_CLAUSE.sub(" ", before[:last.start()]), last.start()) \
+                    or not (_implicit_clause(_USE_CLAUSE.sub(" ", before[:last.start()]), last.start())
+                            or _own_name_clause(before, last.start(), entities[subject])) \
                     or _PASSIVE.search(before[:last.start()]):
                 break
             emit(subject, index, kind, start, end)  # enumerations: "casts Light, Sunburst and X"
