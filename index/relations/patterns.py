@@ -241,10 +241,12 @@ _AUXILIARY = r"(?:\s+(?:also|can|may|will|then|often|usually|always|instead))*"
 
 
 def _own_name_clause(before: str, verb_at: int, subject: PatternEntity) -> bool:
-    """True when the entry names itself before the verb, maybe after a short introduction:
-    "On a failure, the Crumbling Ledge inflicts Prone"."""
+    """True when the entry names itself before the verb after a short introduction: "On a
+    failure, the Crumbling Ledge inflicts Prone" (a plain "Frost Lance inflicts Chilled" is
+    the SVO path's)."""
     clause = re.split(r"[.;:!?](?:[*_)\]]|</\w+>)*\s|\n", before[:verb_at])[-1]
-    for candidate in (clause, _INTRO.sub("", clause, count=1)):
+    candidate = _INTRO.sub("", clause, count=1)
+    if candidate != clause:
         for form in subject.forms:
             pattern = r"^[\s*_]*(?:the\s+|an?\s+)?" + _form_pattern(form).pattern + _AUXILIARY + r"[\s*_]*$"
             if re.match(pattern, candidate, _form_pattern(form).flags):
