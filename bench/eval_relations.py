@@ -7,6 +7,17 @@ types and compares with ``gold_relations.json`` on (book, section, source, targe
 Prints figures; asserts nothing.
 
     python bench/eval_relations.py [--corpus sample_corpus] [--verbose]
+
+With --shelf (fate, ironsworn, sample or all) it reports, per shelf, what ingest stores: the
+edges (by type), on Fate the stated relationships found against bench/fate/gold_relations.json
+(scored as bench/eval_extraction.py scores them), and the hand-read precision of the saved
+labels (bench/hand_labels/<shelf>-edges.json, bench/hand_sample.py's scoring). The shelf's
+index is the one bench/hand_sample.py keeps (.crossbook-eval/hand-<shelf>/, built when
+missing); its relationships are derived again with the current code first (claims and rows
+only: entities and mentions do not depend on index/relations), so a relationship rule is
+measured on all three shelves in seconds.
+
+    python bench/eval_relations.py --shelf all [--json] [--show-unread]
 """
 
 from __future__ import annotations
@@ -22,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.scoring import prf  # noqa: E402
+from bench.scoring import index_edges, prf  # noqa: E402
+from index import meta  # noqa: E402
 from index.config import load_settings  # noqa: E402
 from index.db import open_db  # noqa: E402
 from index.manifest import rebuild  # noqa: E402
@@ -86,12 +98,76 @@ def section_entities(db) -> dict[str, tuple[dict, list[svo.ChunkEntity]]]:
     return out
 
 
+def rederive(db) -> None:
+    """Derive the index's relationships again with the current code (every chunk's claims
+    and every row), as a full refresh does."""
+    from index.relations import edges
+
+    with db.atomic():
+        db.execute("DELETE FROM relation_svo_chunks")
+        edges.load_parser(meta.relations_mode(db))
+        edges.refresh(db)
+
+
+def shelf_report(shelf: str, fresh: bool, show_unread: bool) -> dict:
+    """Edges stored, found vs gold (Fate) and hand-read precision of one shelf's index."""
+    from bench.hand_sample import open_shelf
+    from bench.hand_sample import score as hand_score
+
+    db = open_shelf(shelf, fresh)
+    rederive(db)
+    stored = index_edges(db)
+    title_file = {row["title"]: Path(row["path"]).name for row in db.query("SELECT title, path FROM books")}
+    db.close()
+    report = {"shelf": shelf, "edges": len(stored),
+              "by_type": dict(Counter(e["relation_type"] for e in stored).most_common())}
+    if shelf == "fate":
+        from bench.eval_extraction import FATE_GOLD, FATE_RELATIONS, score_fate
+
+        gold = json.loads(FATE_GOLD.read_text(encoding="utf-8"))
+        gold_relations = json.loads(FATE_RELATIONS.read_text(encoding="utf-8"))["relations"]
+        rel = score_fate(gold, gold_relations, [], [dict(e) for e in stored], title_file)["relationships"]
+        report["gold"] = {"found": rel["correct"], "of": rel["gold"]}
+    hand = hand_score(shelf, "edges", stored, 100, 0)
+    unread = hand.pop("unread")
+    report["hand"] = hand
+    if show_unread:
+        report["unread"] = [{k: e[k] for k in ("book", "source", "relation_type", "target", "evidence")}
+                            for e in unread]
+    return report
+
+
+def shelves_main(args) -> int:
+    shelves = ("fate", "ironsworn", "sample") if args.shelf == "all" else (args.shelf,)
+    reports = [shelf_report(shelf, args.fresh, args.show_unread) for shelf in shelves]
+    if args.json:
+        print(json.dumps(reports, ensure_ascii=False, indent=1))
+        return 0
+    for r in reports:
+        hand = r["hand"]
+        gold = f", gold found {r['gold']['found']}/{r['gold']['of']}" if "gold" in r else ""
+        precision = f"{hand['precision']:.2f}" if hand["precision"] is not None else "-"
+        print(f"{r['shelf']:<10} edges {r['edges']}{gold}; hand {hand['right']}/{hand['read']} right ({precision}), "
+              f"wrong {hand['wrong_classes']}, unread in sample {hand['unread_in_sample']}")
+        print(f"{'':<10} by type {r['by_type']}")
+        for e in r.get("unread", []):
+            print(f"{'':<12}{e['source']} --{e['relation_type']}--> {e['target']}  | {' '.join(e['evidence'].split())[:200]}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=ROOT / "sample_corpus")
+    parser.add_argument("--shelf", choices=("fate", "ironsworn", "sample", "all"),
+                        help="report what ingest stores on a development shelf (see the docstring)")
+    parser.add_argument("--fresh", action="store_true", help="with --shelf: rebuild the shelf's index first")
+    parser.add_argument("--json", action="store_true", help="with --shelf: one JSON document")
+    parser.add_argument("--show-unread", action="store_true", help="with --shelf: list the sampled edges not labelled yet")
     parser.add_argument("--verbose", action="store_true", help="list misses and false positives")
     parser.add_argument("--local-types", action="store_true", help="map types with the local table, not the ontology")
     args = parser.parse_args()
+    if args.shelf:
+        return shelves_main(args)
     manifest = args.corpus / "crossbook.toml"
     gold_rows = json.loads((args.corpus / "gold_relations.json").read_text(encoding="utf-8"))["relations"]
     gold = {(g["book"], g["path"], g["source"], g["target"], g["type"]) for g in gold_rows}

@@ -27,6 +27,7 @@ SAMPLE_EDGES = {
     ('Cinder Imp', 'inflicts', 'Burning'),
     ('Cinder Wall', 'inflicts', 'Burning'),
     ('Cinder Wall', 'requires', 'Kindle'),
+    ('Crumbling Ledge', 'inflicts', 'Prone'),
     ('Circle of Warding', 'requires', 'Warding Chalk'),
     ('Climbing Kit', 'modifies', 'Climb'),
     ('Deep Freeze', 'inflicts', 'Frozen'),

@@ -47,12 +47,13 @@ from sqlite_utils import Database
 from .. import meta
 from ..extract.verify import ChunkText
 from ..link_state import categories
-from ..models import ChunkExtraction, RawRelation
+from ..models import SUB_ENTRY_SEPARATOR, ChunkExtraction, RawRelation
 from ..normalize import collapse_whitespace, normalize_name
 from ..store import in_values
 from .normalize import INVALID, normalize_type, orient, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
-from .patterns import PatternEntity, not_common_noun, pattern_relations
+from .patterns import PatternEntity, not_common_noun, only_in_longer_names, pattern_relations
+from .structure import chunk_places, defined_entities, is_label_name
 
 EventFn = Callable[[dict], None]
 POLARITIES = ("asserted", "denied", "uncertain")
@@ -269,13 +270,35 @@ class _OfflineAnalysis:
         # the offline filter keeps only ontology types: another ontology re-derives every chunk
         self.vocabulary = hashlib.sha256((index_ontology_json(db) or "").encode()).hexdigest()
         self.refined_by = refiner.label if refiner is not None else None
+        self.places = chunk_places(db, chunks)
+        self.owners = defined_entities(db, {
+            normalize_name(e["name"].rpartition(SUB_ENTRY_SEPARATOR)[0])
+            for entry in self.per_chunk.values() for e in entry.values() if SUB_ENTRY_SEPARATOR in e["name"]})
 
     def entities(self, chunk_id: str) -> list[tuple]:
-        """(name, written forms, key, defines, filed) of each entity the chunk mentions, sorted."""
-        return sorted(
-            (e["name"], tuple(sorted(e["forms"])), key, e["defines"] or "", self.category.get(key, ""))
-            for key, e in self.per_chunk.get(chunk_id, {}).items()
-        )
+        """(name, written forms, key, defines, filed) of each entity the chunk mentions, sorted.
+        Block labels are left out (index/relations/structure.py); a label section's owner is
+        its heading's entity, and a sub-entry's owner is added, so they can be subjects."""
+        place = self.places.get(chunk_id)
+        labels = place.labels if place is not None else frozenset()
+        if place is not None and place.is_label:
+            labels = labels | {place.heading}  # "Gear" over a captain's gear list is no end either
+        # a sub-entry is written by its own name ("Bite" for "Cave Bear › Bite")
+        rows = {
+            key: [e["name"], tuple(sorted({*e["forms"], *(f.rpartition(SUB_ENTRY_SEPARATOR)[2] for f in e["forms"])})),
+                  key, e["defines"] or "", self.category.get(key, "")]
+            for key, e in self.per_chunk.get(chunk_id, {}).items() if not is_label_name(e["name"], labels)
+        }
+        owners = [(o, "") for name, *_ in list(rows.values()) if SUB_ENTRY_SEPARATOR in name
+                  and (o := self.owners.get(normalize_name(name.rpartition(SUB_ENTRY_SEPARATOR)[0])))]
+        if place is not None and place.is_label and place.owner is not None:
+            owners.append((place.owner, "heading"))
+        for owner, defines in owners:
+            if is_label_name(owner.name, labels):
+                continue
+            row = rows.setdefault(owner.key, [owner.name, (owner.name,), owner.key, "", self.category.get(owner.key, "")])
+            row[3] = defines or row[3]
+        return sorted(tuple(row) for row in rows.values())
 
     def changed(self, chunk_id: str, sha: str, entities: list[tuple]) -> bool:
         """Whether the chunk's signature changed; if so its offline claims go and the new
@@ -305,7 +328,9 @@ class _OfflineAnalysis:
         if self.refiner is not None:
             return self.refiner.refine(text, raw)  # seed 003 phase 2: one request per chunk with candidates
         forms = {n: f for n, f, *_ in entities}
-        return [r for r in raw if _kept_offline(r, forms, self.ontology)]
+        states = {n for n, f, k, d, c in entities
+                  if PatternEntity(name=n, forms=f, entity_type=k[1], defines=d or None, category=c).condition_like}
+        return [r for r in raw if _kept_offline(r, forms, self.ontology, states)]
 
 
 def _chunk_entities(db: Database, chunks: set[str] | None) -> dict[str, dict[tuple[str, str], dict]]:
@@ -352,15 +377,23 @@ def _offline_claims(text: str, entities: list[tuple], raw: list[RawRelation]) ->
     return claims
 
 
-def _kept_offline(rel: RawRelation, forms: dict[str, tuple[str, ...]], ontology: Ontology) -> bool:
+def _kept_offline(rel: RawRelation, forms: dict[str, tuple[str, ...]], ontology: Ontology, states: set[str]) -> bool:
     """Offline, precision over volume (the refine mode lets a model judge the rest): a verb the
     ontology does not know ("uses", "witnesses") is no edge, nor is an SVO parse between common
-    nouns ("a character needs skills") rather than names."""
-    if (normalize_type(rel.relation_type or "", ontology) or "custom:").startswith("custom:"):
+    nouns ("a character needs skills") rather than names, nor an SVO ``inflicts`` whose
+    condition end is no condition or state (``states``: "your foe inflicts harm")."""
+    relation_type = normalize_type(rel.relation_type or "", ontology) or "custom:"
+    if relation_type.startswith("custom:"):
         return False
     if rel.extractor != "spacy":
         return True
-    return all(not_common_noun(rel.evidence, forms.get(name, (name,))) for name in (rel.source_name, rel.target_name))
+    if relation_type in ("inflicts", "inflicted_by"):
+        condition = rel.target_name if relation_type == "inflicts" else rel.source_name
+        if condition not in states:
+            return False
+    return all(not_common_noun(rel.evidence, forms.get(name, (name,)))
+               and not only_in_longer_names(rel.evidence, forms.get(name, (name,)))
+               for name in (rel.source_name, rel.target_name))
 
 
 # -- phase B: resolve, normalize, validate, dedup; applied as a diff ---------------------------

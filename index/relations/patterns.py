@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from ..extract.glossary import entry_leads
 from ..extract.text import sentence_span
-from ..models import RawRelation
+from ..models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..normalize import normalize_name, normalized_words
 
 EXTRACTOR = "pattern"
@@ -46,9 +46,9 @@ class PatternEntity:
     @property
     def condition_like(self) -> bool:
         """A one-word state: "Grappled", or anything filed as a condition or status."""
-        if " " in self.name.strip():
-            return False
-        return self.name.endswith("ed") or self.filed_as_condition
+        if self.filed_as_condition:
+            return True  # "Heavily Obscured" filed under Conditions
+        return " " not in self.name.strip() and self.name.endswith("ed")
 
     @property
     def filed_as_condition(self) -> bool:
@@ -65,9 +65,16 @@ _VERBS = {
     "requires": r"(?:requires?|prerequisites?\s*:|requirements?\s*:)",
     "modifies": r"(?:\+\s?\d+\s+(?:bonus\s+)?(?:to|on)|bonus\s+(?:to|on))",
     "inflicts": r"(?:inflicts?|imposes?|causes?|afflicts?|applies)",
+    "variant_of": r"(?:replaces)",  # "Wise ... It replaces Careful": the entry stands in for it
 }
 _VERB_RE = {kind: re.compile(rf"(?<![\w-]){pattern}(?![\w-])", re.IGNORECASE) for kind, pattern in _VERBS.items()}
-_STATE = re.compile(r"(?<![\w-])(?:is|are|be|becomes?|is\s+knocked|knocked|falls?|left)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_STATE = re.compile(r"(?<![\w-])(?:is|are|be|becomes?|is\s+knocked|knocked|falls?|left"
+                    r"|(?:gains?|suffers?|takes?)\s+(?:an?\s+|one\s+|\d+\s+)?levels?\s+of)\s+(?:\w+\s+)?$", re.IGNORECASE)
+# "a creature that is Poisoned": the state describes who a rule is about, nobody inflicts it
+_RELATIVE_STATE = re.compile(r"(?<![\w-])(?:that|who|which|already)\s+(?:is|are|has|have|becomes?)\s+(?:\w+\s+)?$",
+                             re.IGNORECASE)
+_CONDITION_WORD = re.compile(r"\s*conditions?\b", re.IGNORECASE)
+_LIST_GAP = re.compile(r"(?:[\s*_,;]|\band\b|\bor\b)*", re.IGNORECASE)
 # a category line is a noun phrase with its kind in parentheses ("Weapon (longsword), rare"),
 # not the opening of a sentence ("Sometimes a player (or GM) may...")
 _CATEGORY_LINE = re.compile(r"^\s*[*_]*\s*(?![^(\n]*\b(?:a|an|the|or|if|when|you|your)\s)[A-Z][\w' -]{1,30}?\s*"
@@ -108,22 +115,46 @@ def _paragraph_subjects(text: str, entities: list[PatternEntity], occurrences) -
     return out
 
 
-def _subject_at(position: int, section_subject: int | None, paragraphs: list[tuple[int, int]], text: str) -> int | None:
-    subject = section_subject
-    for start, index in paragraphs:
-        if start <= position:
-            # a glossary paragraph runs to the next blank line
-            end = text.find("\n\n", start)
-            if end == -1 or position < end:
-                subject = index
-    return subject
+_BLANK_LINE = re.compile(r"\n[ \t\xa0\r]*\n")
 
 
-_USE = re.compile(r"(?<![\w-])(?:you\s+(?:can\s+|may\s+)?|can\s+|may\s+|instead\s+)use\s+(?:your\s+|their\s+|its\s+)?$",
-                  re.IGNORECASE)
-# "you can use Provoke to" before a verb is the instrument, not a subject
-_USE_CLAUSE = re.compile(r"(?:you\s+)?(?:can\s+|may\s+)?use\s+\S+(?:\s+\S+)?\s+to\s*$", re.IGNORECASE)
-_COPULA = re.compile(r"\s+(?:is|are)\s+(?:an?\s+|new\s+|special\s+|a\s+kind\s+of\s+|a\s+type\s+of\s+)?", re.IGNORECASE)
+def _subject_at(position: int, section_subject: int | None, paragraphs: list[tuple[int, int]], text: str,
+                leads: tuple[int, ...] = ()) -> int | None:
+    """The implicit subject at ``position``: the term of the glossary paragraph it is in; in
+    a chunk with such terms, nobody in the paragraph of a lead that names no entity (an entry
+    of the catalog the index does not hold: "- **Martial Artist:** +1 to Combat" among stunts
+    under "Add a Bonus"); else the section's. A paragraph runs to the next blank line (one of
+    spaces only is blank too) or to the next lead."""
+    subjects = {start: index for start, index in paragraphs}
+    opened = [start for start in sorted({*subjects, *leads}) if start <= position]
+    if not opened:
+        return section_subject
+    start = opened[-1]
+    blank = _BLANK_LINE.search(text, start)
+    if blank is not None and blank.start() <= position:
+        return section_subject
+    return subjects[start] if start in subjects else (None if subjects else section_subject)
+
+
+def _owner_of(index: int | None, entities: list[PatternEntity]) -> int | None:
+    """The entity that acts in a sub-entry's sentences: its owner ("Cave Bear" for "Cave Bear ›
+    Bite"), when the chunk's entities hold it; else the entity itself."""
+    if index is None or SUB_ENTRY_SEPARATOR not in entities[index].name:
+        return index
+    owner = normalize_name(entities[index].name.rpartition(SUB_ENTRY_SEPARATOR)[0])
+    return next((i for i, e in enumerate(entities) if normalize_name(e.name) == owner), index)
+
+
+# "you can use Lore", and the imperative that opens a clause ("Use Will instead of Physique")
+_USE = re.compile(r"(?:(?<![\w-])(?:you\s+(?:can\s+|may\s+)?|can\s+|may\s+|instead\s+)|^[\s*_\-–—]*)use\s+"
+                  r"(?:your\s+|their\s+|its\s+)?$", re.IGNORECASE)
+# "you can use Provoke to", "use Lore as a defense": before a verb, the instrument, not a subject
+_USE_CLAUSE = re.compile(r"(?:you\s+)?(?:can\s+|may\s+)?use\s+\S+(?:\s+\S+)?\s+(?:to|as\s+an?)\s*$", re.IGNORECASE)
+# the skill a stunt replaces is no subject: "use Investigate instead of Empathy to defend against Deceive"
+_REPLACED = re.compile(r"(?<![\w-])(?:instead\s+of|in\s+place\s+of)\s+(?:your\s+)?$", re.IGNORECASE)
+# "is a special kind of", "are a super-transient kind of", "are new": one modifier word at most
+_COPULA = re.compile(r"\s+(?:is|are)\s+(?:(?:an?\s+)?(?:[\w-]+\s+)?(?:kind|type|sort|form|variety)\s+of\s+(?:an?\s+)?"
+                     r"|(?:an?\s+)?(?:new\s+|special\s+)?)", re.IGNORECASE)
 
 
 _EMPHASIS_BEFORE = re.compile(r"(?:\*|_|<em>|<i>|<strong>|<b>)\s*$", re.IGNORECASE)
@@ -132,6 +163,14 @@ _EMPHASIS_BEFORE = re.compile(r"(?:\*|_|<em>|<i>|<strong>|<b>)\s*$", re.IGNORECA
 def _is_named(text: str, start: int, end: int) -> bool:
     """A name as the text writes it: capitalized, or emphasized (``*fireball*``)."""
     return text[start:start + 1].isupper() or bool(_EMPHASIS_BEFORE.search(text[max(0, start - 8):start]))
+
+
+def only_in_longer_names(evidence: str, forms) -> bool:
+    """True when every occurrence of the entity in ``evidence`` is a word of a longer name
+    ("Creature" in "a Giant Creature of Destruction"); False when it stands alone once, or
+    does not occur."""
+    spans = [m for form in forms for m in _form_pattern(form).finditer(evidence)]
+    return bool(spans) and all(_fragment(evidence, m.start(), m.end()) for m in spans)
 
 
 def not_common_noun(evidence: str, forms) -> bool:
@@ -151,14 +190,16 @@ def _sentence_start(text: str, at: int) -> bool:
     """True when only markup or a list marker stands between ``at`` and the sentence start."""
     lo, _ = sentence_span(text, at, at + 1, limit=400)
     return not re.sub(r"[\s*_>#\-+]|\b(?:an?|the)\b", "", text[lo:at], flags=re.IGNORECASE)
-_CLAUSE = re.compile(r"[;:][*_]*\s|[.!?][*_)\]]+\s|,\s+(?:and|but|or|then)\s", re.IGNORECASE)
+# markup may close after the punctuation: "**Term:**", "<strong>Term:</strong>"
+_CLAUSE = re.compile(r"[;:](?:[*_]|</\w+>)*\s|[.!?](?:[*_)\]]|</\w+>)+\s|,\s+(?:and|but|or|then)\s", re.IGNORECASE)
 _CONDITIONAL = re.compile(r"(?<![\w-])(?:if|unless|when|whenever|while|once|until)(?![\w-])", re.IGNORECASE)
 _NEGATION = re.compile(r"(?<![\w-])(?:not|no|cannot|can't|without|never)(?![\w-])", re.IGNORECASE)
 _PASSIVE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+$", re.IGNORECASE)
 # what may stand before the verb when the entry's entity is its unnamed subject
 _IMPLICIT_SUBJECT = re.compile(
-    r"^[\s*_.:;,\-–—(\[]*(?:(?:it|they|he|she|this|these|the|its|their|his|her|which|that|who)"
-    r"(?:\s+[\w'’-]+)?)?(?:\s+(?:also|can|may|will|then|often|usually|always|innately|instead))*"
+    r"^[\s*_.:;,\-–—(\[]*(?:(?:it|they|he|she|the|its|their|his|her|which|who)(?:\s+[\w'’-]+)?"
+    # "This spell requires": the entry; a bare "That requires Will" points back at a sentence
+    r"|(?:this|these|that|those)\s+[\w'’-]+)?(?:\s+(?:also|can|may|will|then|often|usually|always|innately|instead))*"
     r"(?:\s*(?:you\s+)?(?:can\s+)?(?:gain|gets?|receives?|take|takes|have|has|add|adds)(?:\s+an?)?)?"
     r"(?:\s*\+\s?\d+\s+(?:bonus\s+)?(?:to|on))?\s*$",
     re.IGNORECASE,
@@ -191,8 +232,26 @@ _ROLE_SUBJECT = re.compile(r"\b(?:the|your|an?)\s+(?:target|opponent|enemy|enemi
 
 def _implicit_clause(before: str, verb_at: int) -> bool:
     """True when nothing but a pronoun or "the <noun>" stands before the verb in its clause."""
-    clause = re.split(r"[.;:!?][*_)\]]*\s|\n", before[:verb_at])[-1]
+    clause = re.split(r"[.;:!?](?:[*_)\]]|</\w+>)*\s|\n", before[:verb_at])[-1]
     return bool(_IMPLICIT_SUBJECT.match(clause)) and not _ROLE_SUBJECT.search(clause)
+
+
+_INTRO = re.compile(r"^[^,]{1,40},\s*")  # "On a failure, ", "Once per day, "
+_AUXILIARY = r"(?:\s+(?:also|can|may|will|then|often|usually|always|instead))*"
+
+
+def _own_name_clause(before: str, verb_at: int, subject: PatternEntity) -> bool:
+    """True when the entry names itself before the verb after a short introduction: "On a
+    failure, the Crumbling Ledge inflicts Prone" (a plain "Frost Lance inflicts Chilled" is
+    the SVO path's)."""
+    clause = re.split(r"[.;:!?](?:[*_)\]]|</\w+>)*\s|\n", before[:verb_at])[-1]
+    candidate = _INTRO.sub("", clause, count=1)
+    if candidate != clause:
+        for form in subject.forms:
+            pattern = r"^[\s*_]*(?:the\s+|an?\s+)?" + _form_pattern(form).pattern + _AUXILIARY + r"[\s*_]*$"
+            if re.match(pattern, candidate, _form_pattern(form).flags):
+                return True
+    return False
 
 
 def _strip_entities(text: str, occurrences, lo: int, hi: int) -> str:
@@ -219,6 +278,100 @@ _VERB_BEFORE = re.compile("|".join(p for p in _VERBS.values()), re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 
+def _names_condition(text: str, occurrences, end: int) -> bool:
+    """True when "condition(s)" follows the name ending at ``end``, maybe after more names of a
+    list ("the Blinded and Deafened conditions")."""
+    starts = {o[0]: o[1] for o in occurrences}
+    at = end
+    while True:
+        if _CONDITION_WORD.match(text, at):
+            return True
+        gap = _LIST_GAP.match(text, at).end()
+        if gap == at or gap not in starts:
+            return False
+        at = starts[gap]
+
+
+def _list_start(text: str, occurrences, entities, start: int) -> int:
+    """Where the list of states that ends with the name at ``start`` begins ("is Poisoned and
+    Frightened": at "Poisoned")."""
+    at = start
+    while True:
+        earlier = [o for o in occurrences if o[1] <= at and entities[o[2]].condition_like and _in_list(text, o[1], at)
+                   and text[o[1]:at].strip(" *_")]
+        if not earlier:
+            return at
+        at = earlier[-1][0]
+
+
+# the titles of an entry's spell list and gear list ("Spells Known", "Innate Spellcasting",
+# "Starting Equipment"): one modifier word at most, so "Skills and Gear" is a topic, no list
+_LIST_TITLES = {
+    "casts": re.compile(r"(?:[\w'’-]+\s+)?(?:spells?|cantrips|spellcasting|rituals|prayers)(?:\s+(?:known|list|prepared))?",
+                        re.IGNORECASE),
+    "wields": re.compile(r"(?:[\w'’-]+\s+)?(?:gear|equipment|weapons|armou?r|inventory|possessions|loadout)", re.IGNORECASE),
+}
+_LEAD_LABEL = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__|<strong>|<b>)?(?P<label>[A-Z][\w'’ -]{1,30}?)"
+                         r"(?:\*\*|__|</strong>|</b>)?[ \t]*[:.](?:\*\*|__|</strong>|</b>)?[ \t]*(?P<rest>.*)$", re.MULTILINE)
+_TABLE_ROW = re.compile(r"^[ \t]*\|")
+
+
+def list_kind(title: str) -> str | None:
+    """'casts' for a spell list's title, 'wields' for a gear list's, else None."""
+    title = re.sub(r"[*_#:]+", " ", title).strip()
+    return next((kind for kind, pattern in _LIST_TITLES.items() if pattern.fullmatch(title)), None)
+
+
+def _list_blocks(text: str) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of the spell and gear lists of a chunk: the whole body under such a
+    heading, the rest of a "**Spells:** ..." line, and the list items after "Gear:" alone."""
+    out = []
+    first_end = text.find("\n") if "\n" in text else len(text)
+    if text.lstrip().startswith("#") and (kind := list_kind(text[:first_end].lstrip("# \t"))):
+        out.append((kind, first_end, len(text)))
+    for lead in _LEAD_LABEL.finditer(text):
+        kind = list_kind(lead.group("label"))
+        if kind is None:
+            continue
+        if lead.group("rest").strip(" *_"):
+            out.append((kind, lead.start("rest"), lead.end("rest")))
+        else:
+            blank = _BLANK_LINE.search(text, lead.end() + 1)
+            out.append((kind, lead.end(), blank.start() if blank else len(text)))
+    return out
+
+
+def _list_item(text: str, occurrences, start: int, block_lo: int) -> bool:
+    """True when the name at ``start`` is an item of a list: the name a list item or a table
+    row opens with, or one of a line that holds only names ("Longbow, Chain Shirt (2)")."""
+    line_lo = max(text.rfind("\n", 0, start) + 1, block_lo)
+    line_hi = text.find("\n", start)
+    line_hi = len(text) if line_hi == -1 else line_hi
+    head = text[line_lo:start]
+    if _LIST_ITEM.match(head + " ") or _TABLE_ROW.match(head):
+        return not re.sub(r"^[ \t]*(?:[-*+]|\d+[.)]|\|)|[\s*_\[\]]", "", head)
+    rest = re.sub(r"\([^()]*\)|\d+(?:/\w+)?|\b(?:each|at will|day)\b", "", text[line_lo:line_hi], flags=re.IGNORECASE)
+    return not _strip_entities(rest, _occurrences_in(rest, text, occurrences, line_lo), 0, len(rest)).strip(".")
+
+
+def _occurrences_in(rest: str, text: str, occurrences, line_lo: int) -> list[tuple[int, int, int]]:
+    """The occurrences of names of ``text`` found again in ``rest`` (a cleaned copy of a line)."""
+    out, at = [], 0
+    for start, end, index in occurrences:
+        if start < line_lo:
+            continue
+        found = rest.find(text[start:end], at)
+        if found >= 0:
+            out.append((found, found + end - start, index))
+            at = found + end - start
+    return out
+
+
+_WHEN_YOU = re.compile(r"(?<![\w-])when(?:ever)?\s+you\s+(?:use\s+|make\s+|roll\s+)?(?:an?\s+|the\s+)?[*_\[]*$",
+                       re.IGNORECASE)
+_BONUS = re.compile(r"(?<![\w-])(?:add|take|get|gain)s?\s+(?:an?\s+)?\+\d|\+\d+\s+(?:bonus\s+)?(?:to|on)\b", re.IGNORECASE)
+
+
 def _lead_in(text: str, at: int) -> str:
     """The line ending in ':' that introduces the list item at ``at`` ('' when none)."""
     line_start = text.rfind("\n", 0, at) + 1
@@ -238,9 +391,13 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
     # "Limitations") is a topic whose sentences are about the players, not about it
     heading_subjects = [i for i, e in enumerate(entities)
                         if e.defines == "heading" and normalize_name(e.name) == normalized_words(e.name)]
-    section_subject = heading_subjects[0] if heading_subjects else None
+    section_subject = _owner_of(heading_subjects[0] if heading_subjects else None, entities)
     occurrences = _occurrences(text, entities)
-    paragraphs = _paragraph_subjects(text, entities, occurrences)
+    # the implicit subject of a sub-entry's sentences is its owner: the creature, not its "Bite"
+    leads = _paragraph_subjects(text, entities, occurrences)
+    paragraphs = [(start, _owner_of(index, entities)) for start, index in leads]
+    lead_terms = {index for _, index in leads if _owner_of(index, entities) != index}
+    lead_lines = tuple(line_start for line_start, _ in entry_leads(text))
     out: list[RawRelation] = []
     seen: set[tuple] = set()
 
@@ -276,7 +433,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         clauses = list(_CLAUSE.finditer(text, lo, start))
         lo = clauses[-1].end() if clauses else lo  # "..., and it inflicts Frozen": its own clause
         before = text[lo:start]
-        subject = _subject_at(start, section_subject, paragraphs, text)
+        subject = _subject_at(start, section_subject, paragraphs, text, lead_lines)
         if subject is None or subject == index:
             continue
         if _NEGATION.search(before):
@@ -286,8 +443,8 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             """An entity before ``at`` that is not the subject, the target, part of the verb
             ("defend against") or an instrument ("use Provoke to defend against Fight")."""
             return any(
-                lo <= o[0] < at and o[2] not in (subject, index) and not verb[0] <= o[0] < verb[1]
-                and not _USE.search(text[max(lo, o[0] - 30):o[0]])
+                lo <= o[0] < at and o[2] not in (subject, index, *lead_terms) and not verb[0] <= o[0] < verb[1]
+                and not _USE.search(text[max(lo, o[0] - 30):o[0]]) and not _REPLACED.search(text[max(lo, o[0] - 30):o[0]])
                 and not _ROLL_AFTER.match(text, o[1])  # "a DC 13 Constitution saving throw or be Poisoned"
                 for o in occurrences
             ) and not _in_enumeration(text, occurrences, lo, start)
@@ -298,16 +455,23 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             continue  # "Talk" in "requires Fast Talk": part of a longer name, not this entity
         # "has the Grappled condition", "is Dazed": a state written as a name ("its function is
         # specialized" names no condition)
-        if re.match(r"\s*conditions?\b", text[end:end + 12], re.IGNORECASE) or (
-            _STATE.search(before[-40:]) and entity.condition_like and (named or entity.filed_as_condition)
+        list_start = _list_start(text, occurrences, entities, start) if entity.condition_like else start
+        state_before = text[lo:list_start]
+        if _names_condition(text, occurrences, end) or (
+            _STATE.search(state_before[-40:]) and entity.condition_like and (named or entity.filed_as_condition)
         ):
-            if not _CONDITIONAL.search(before) and not named_before(start):  # "if the caster becomes Dazed"
-                emit(subject, index, "inflicts", start, end)
+            if _CONDITIONAL.search(before) or named_before(list_start) or _RELATIVE_STATE.search(state_before[-40:]):
+                continue  # "if the caster becomes Dazed", "a creature that is Poisoned"
+            counter = _VERB_RE["counters"].search(before)  # "immune to the Poisoned condition"
+            emit(subject, index, "counters" if counter else "inflicts", start, end)
             continue
         if not named:
             continue  # a lowercase common noun ("your powers", "an attack") is no target
-        use = _USE.search(before[-30:])
-        if use and not named_before(start):
+        use = _USE.search(before[-30:] if len(before) > 30 else before)
+        # the imperative is the entry's only in an entry's own paragraph: a section's
+        # "Use Lore as your Hard approach" advises the reader
+        imperative = use is not None and use.group(0).strip(" \t*_-–—").lower().startswith("use")
+        if use and not named_before(start) and not (imperative and subject == section_subject):
             # "you can use Lore instead of Empathy", "use Physique to defend against Fight"
             emit(subject, index, "modifies", start, end)
             continue
@@ -329,11 +493,31 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                 break  # the verb's object is an earlier name; this one is further on
             gap = _strip_entities(text, occurrences, lo + last.end(), start)
             if len(gap) > 40 or named_before(lo + last.start(), (lo + last.start(), lo + last.end())) \
-                    or not _implicit_clause(_USE_CLAUSE.sub(" ", before[:last.start()]), last.start()) \
+                    or not (_implicit_clause(_USE_CLAUSE.sub(" ", before[:last.start()]), last.start())
+                            or _own_name_clause(before, last.start(), entities[subject])) \
                     or _PASSIVE.search(before[:last.start()]):
                 break
             emit(subject, index, kind, start, end)  # enumerations: "casts Light, Sunburst and X"
             break
+    # a spell list or a gear list of an entry: "#### Spells" + "- Firebolt", "**Gear:** Longbow, Chain Shirt"
+    for kind, block_lo, block_hi in _list_blocks(text):
+        for start, end, index in occurrences:
+            if not block_lo <= start < block_hi or not _list_item(text, occurrences, start, block_lo):
+                continue
+            subject = _subject_at(start, section_subject, paragraphs, text, lead_lines)
+            if subject is None or subject == index or _fragment(text, start, end):
+                continue
+            if _is_named(text, start, end) or entities[index].category:
+                emit(subject, index, kind, start, end)
+    # "When you Secure an Advantage by aiming, add +1": a bonus on the move or skill it names
+    for start, end, index in occurrences:
+        if not _WHEN_YOU.search(text, max(0, start - 40), start) or not _is_named(text, start, end):
+            continue
+        subject = _subject_at(start, section_subject, paragraphs, text, lead_lines)
+        lo, hi = sentence_span(text, start, end, limit=400)
+        quoted = re.search(r"[“\"]", text[max(0, lo - 2):start])  # a rule quoted in an example is the quoted entry's
+        if subject is not None and subject != index and not quoted and _BONUS.search(text, end, hi):
+            emit(subject, index, "modifies", start, end)
     # "Drawbacks are aspects", "A Longsword is a martial weapon": the copula of a definition
     for match in _COPULA.finditer(text):
         head = [o for o in occurrences if o[1] <= match.start() and o[1] >= match.start() - 1]

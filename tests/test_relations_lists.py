@@ -1,0 +1,100 @@
+"""Issue 18: an entry's spell list and gear list ("#### Spells" + items, "**Gear:** Longbow,
+Chain Shirt") become ``casts`` and ``wields`` from the entry (index/relations/patterns.py,
+index/relations/structure.py); a catalog of spells with no entry above it is no one's list,
+and a parenthesized list of who has a spell ("Rank 2 Charm (Bard, Sage)") is no category."""
+
+from __future__ import annotations
+
+from bench.scoring import index_edges
+from index.pipeline import ingest_paths
+from index.relations.patterns import PatternEntity, list_kind, pattern_relations
+from tests.conftest import make_job
+from tests.helpers import write
+
+BOOK = """# Bestiary of the Marches
+
+## Spells
+
+### Firebolt
+
+A mote of fire streaks toward a creature.
+
+### Mist Step
+
+You teleport a short distance.
+
+## Gear
+
+### Longbow
+
+A ranged weapon.
+
+### Chain Shirt
+
+Light armor.
+
+## Creatures
+
+### Marsh Hag
+
+A Marsh Hag lurks in the reeds.
+
+#### Spells
+
+- Firebolt
+- Mist Step (1/day)
+
+### Bandit Captain
+
+A Bandit Captain leads outlaws.
+
+#### Gear
+
+Longbow, Chain Shirt
+"""
+
+
+def test_an_entrys_spell_and_gear_lists_are_what_it_casts_and_wields(tmp_path, fake_svo):
+    job = make_job(tmp_path / "index")
+    ingest_paths(job, [write(tmp_path / "bestiary.md", BOOK)])
+    found = {(e["source"], e["relation_type"], e["target"]) for e in index_edges(job.db)}
+    assert found == {("Marsh Hag", "casts", "Firebolt"), ("Marsh Hag", "casts", "Mist Step"),
+                     ("Bandit Captain", "wields", "Longbow"), ("Bandit Captain", "wields", "Chain Shirt")}
+
+
+HAG = [PatternEntity("Marsh Hag", ("Marsh Hag",), "creature", "heading"),
+       PatternEntity("Firebolt", ("Firebolt",), category="Spells"),
+       PatternEntity("Mist Step", ("Mist Step",), category="Spells"),
+       PatternEntity("Longbow", ("Longbow", "longbow"), category="Gear"),
+       PatternEntity("Bard", ("Bard",), category="Classes"),
+       PatternEntity("Sage", ("Sage",), category="Classes")]
+
+
+def relations(body: str) -> set[tuple[str, str, str]]:
+    text = f"### Marsh Hag\n\nA hag of the reeds.\n\n{body}"
+    return {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, HAG)}
+
+
+def test_a_lead_line_lists_what_the_entry_casts_and_wields():
+    assert relations("**Spells:** Firebolt, Mist Step (at will)\n\n**Gear:** longbow") == {
+        ("Marsh Hag", "casts", "Firebolt"), ("Marsh Hag", "casts", "Mist Step"), ("Marsh Hag", "wields", "Longbow")}
+    assert relations("Spells:\n- Firebolt\n- Mist Step\n\nShe fears the Bard.") == {
+        ("Marsh Hag", "casts", "Firebolt"), ("Marsh Hag", "casts", "Mist Step")}
+
+
+def test_prose_after_a_list_title_is_no_list():
+    # a sentence is no list: the verb patterns read it ("casts Firebolt"), not the list rule
+    assert relations("**Spells:** She fears the Bard and the Sage.") == set()
+    assert relations("**Gear:** Longbow, Firebolt scrolls and a cart of stolen goods.") == set()
+
+
+def test_a_parenthesized_list_of_classes_is_no_category_and_no_list():
+    text = "### Charm\n\nRank 2 Charm (Bard, Sage)\n\nThe target is charmed."
+    entities = [PatternEntity("Charm", ("Charm",), defines="heading"), *HAG[4:]]
+    assert pattern_relations(text, entities) == []
+
+
+def test_list_titles():
+    assert [list_kind(t) for t in ("Spells", "Spells Known", "Innate Spellcasting", "Starting Equipment", "Gear:")] == [
+        "casts", "casts", "casts", "wields", "wields"]
+    assert [list_kind(t) for t in ("Skills and Gear", "Spell Effects Explained", "Actions")] == [None, None, None]

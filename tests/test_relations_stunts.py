@@ -1,0 +1,33 @@
+"""How a stunt or an ability reads against a skill (index/relations/patterns.py): "Use Will
+instead of Physique" in the entry's own paragraph modifies Will (the replaced skill is no
+subject), "use Lore as a defense against Provoke" also counters Provoke, and the same
+imperative in a section's advice ("Use Lore as your Hard approach") is the reader's."""
+
+from __future__ import annotations
+
+from index.relations.patterns import PatternEntity, pattern_relations
+
+SKILLS = [PatternEntity(name, (name,), category="Skills") for name in ("Will", "Physique", "Lore", "Provoke")]
+
+
+def found(text: str, *terms: str) -> set[tuple[str, str, str]]:
+    entities = [PatternEntity("Will Stunts", ("Will Stunts",), defines="heading"),
+                *(PatternEntity(t, (t,), defines="glossary") for t in terms), *SKILLS]
+    return {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)}
+
+
+def test_an_imperative_in_an_entrys_paragraph_is_the_entrys():
+    text = "###### Will Stunts\n\n* **Strength From Determination.** Use Will instead of Physique on overcome rolls.\n"
+    assert found(text, "Strength From Determination") == {("Strength From Determination", "modifies", "Will")}
+
+
+def test_a_skill_used_as_a_defense_counters_what_it_defends_against():
+    text = "###### Will Stunts\n\n* **Shield of Reason.** You can use Lore as a defense against Provoke attempts.\n"
+    assert found(text, "Shield of Reason") == {("Shield of Reason", "modifies", "Lore"),
+                                               ("Shield of Reason", "counters", "Provoke")}
+
+
+def test_an_imperative_in_a_sections_advice_is_the_readers():
+    entities = [PatternEntity("Opposition", ("Opposition",), defines="heading"), *SKILLS]
+    text = "### Opposition\n\nUse Lore or Will as your Hard approaches."
+    assert pattern_relations(text, entities) == []
