@@ -31,3 +31,13 @@ def test_an_imperative_in_a_sections_advice_is_the_readers():
     entities = [PatternEntity("Opposition", ("Opposition",), defines="heading"), *SKILLS]
     text = "### Opposition\n\nUse Lore or Will as your Hard approaches."
     assert pattern_relations(text, entities) == []
+
+
+def test_a_stunt_quoted_as_an_example_is_not_the_sections():
+    entities = [PatternEntity("Gear", ("Gear",), defines="heading"), *SKILLS]
+    quoted = ("### Gear\n\nGear can be a stunt, like “Grapnel Gun: +2 to overcome with Physique when there's "
+              "an anchor around.” But you can combine those into a gadget.")
+    assert pattern_relations(quoted, entities) == []
+    plain = "### Gear\n\nGrapnel Gun: +2 to overcome with Physique when there's an anchor around."
+    assert {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(plain, entities)} \
+        == {("Gear", "modifies", "Physique")}

@@ -254,6 +254,18 @@ def _own_name_clause(before: str, verb_at: int, subject: PatternEntity) -> bool:
     return False
 
 
+_OPEN_QUOTE = re.compile(r"“|(?:^|(?<=[\s(]))\"")
+_CLOSE_QUOTE = re.compile(r"”|\"(?=[\s.,;:!?)]|$)")
+
+
+def _quoted(text: str, lo: int, at: int) -> bool:
+    """True when ``at`` lies inside a quotation opened after ``lo``: 'a stunt, like “Grapnel
+    Gun: +2 to overcome with Athletics”' quotes an example, it is not the section's rule."""
+    span = text[lo:at]
+    opened = list(_OPEN_QUOTE.finditer(span))
+    return bool(opened) and not _CLOSE_QUOTE.search(span, opened[-1].end())
+
+
 def _strip_entities(text: str, occurrences, lo: int, hi: int) -> str:
     """The text between ``lo`` and ``hi`` without entity names, articles and list punctuation."""
     parts, at = [], lo
@@ -430,6 +442,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                 emit(section_subject, index, "variant_of", start, end)
     for start, end, index in (occurrences if section_subject is not None or paragraphs else []):
         lo, _hi = sentence_span(text, start, end, limit=400)
+        sentence_lo = lo
         clauses = list(_CLAUSE.finditer(text, lo, start))
         lo = clauses[-1].end() if clauses else lo  # "..., and it inflicts Frozen": its own clause
         before = text[lo:start]
@@ -495,7 +508,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             if len(gap) > 40 or named_before(lo + last.start(), (lo + last.start(), lo + last.end())) \
                     or not (_implicit_clause(_USE_CLAUSE.sub(" ", before[:last.start()]), last.start())
                             or _own_name_clause(before, last.start(), entities[subject])) \
-                    or _PASSIVE.search(before[:last.start()]):
+                    or _PASSIVE.search(before[:last.start()]) or _quoted(text, sentence_lo, lo + last.start()):
                 break
             emit(subject, index, kind, start, end)  # enumerations: "casts Light, Sunburst and X"
             break
