@@ -34,6 +34,8 @@ def found(sentence: str) -> set[tuple[str, str, str]]:
     ("it must succeed on a DC 13 Constitution saving throw or be Poisoned.", {"Poisoned"}),
     ("the target gains one level of Exhaustion.", {"Exhaustion"}),
     ("the area is Heavily Obscured.", {"Heavily Obscured"}),  # a condition of two words
+    ("the blast leaves the target Blinded until dawn.", {"Blinded"}),  # a causative with its object
+    ("the tail knocks it Prone.", {"Prone"}),
 ])
 def test_a_stated_condition_is_inflicted_by_the_entry(sentence, targets):
     assert found(sentence) == {("Ember Drake", "inflicts", t) for t in targets}

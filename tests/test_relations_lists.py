@@ -82,6 +82,26 @@ def test_a_lead_line_lists_what_the_entry_casts_and_wields():
         ("Marsh Hag", "casts", "Firebolt"), ("Marsh Hag", "casts", "Mist Step")}
 
 
+def test_a_stat_blocks_closed_bold_title_opens_a_list_among_action_leads():
+    # the leads ("**Claw.**") are the catalog's entries; the list's own title is none of them
+    entities = [*HAG, PatternEntity("Claw", ("Claw",), defines="glossary")]
+    text = ("### Marsh Hag\n\n**Actions**\n\n**Claw.** The hag claws one target.\n\n"
+            "**Spells** Firebolt, Mist Step.\n")
+    assert {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)} == {
+        ("Marsh Hag", "casts", "Firebolt"), ("Marsh Hag", "casts", "Mist Step")}
+
+
+def test_a_class_table_of_spells_it_can_prepare_is_what_it_casts():
+    entities = [PatternEntity("Warden", ("Warden",), defines="heading"), *HAG[1:3]]
+    text = ("### Warden\n\nWardens guard the marches.\n\n**Spells you can prepare**\n\n"
+            "| Spell | Level |\n|---|---|\n| Firebolt | 1 |\n| Mist Step | 2 |\n\nThen roll.\n")
+    assert {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)} == {
+        ("Warden", "casts", "Firebolt"), ("Warden", "casts", "Mist Step")}
+    # a paragraph of prose after the title is no list
+    prose = "### Warden\n\n**Spells you can prepare**\n\nAsk the Firebolt keeper.\n"
+    assert pattern_relations(prose, entities) == []
+
+
 def test_prose_after_a_list_title_is_no_list():
     # a sentence is no list: the verb patterns read it ("casts Firebolt"), not the list rule
     assert relations("**Spells:** She fears the Bard and the Sage.") == set()
@@ -95,6 +115,7 @@ def test_a_parenthesized_list_of_classes_is_no_category_and_no_list():
 
 
 def test_list_titles():
-    assert [list_kind(t) for t in ("Spells", "Spells Known", "Innate Spellcasting", "Starting Equipment", "Gear:")] == [
-        "casts", "casts", "casts", "wields", "wields"]
+    assert [list_kind(t) for t in ("Spells", "Spells Known", "Innate Spellcasting", "Starting Equipment", "Gear:",
+                                   "Spells you can prepare", "Spells you know")] == [
+        "casts", "casts", "casts", "wields", "wields", "casts", "casts"]
     assert [list_kind(t) for t in ("Skills and Gear", "Spell Effects Explained", "Actions")] == [None, None, None]

@@ -69,7 +69,10 @@ _VERBS = {
 }
 _VERB_RE = {kind: re.compile(rf"(?<![\w-]){pattern}(?![\w-])", re.IGNORECASE) for kind, pattern in _VERBS.items()}
 _STATE = re.compile(r"(?<![\w-])(?:is|are|be|becomes?|is\s+knocked|knocked|falls?|left"
-                    r"|(?:gains?|suffers?|takes?)\s+(?:an?\s+|one\s+|\d+\s+)?levels?\s+of)\s+(?:\w+\s+)?$", re.IGNORECASE)
+                    r"|(?:gains?|suffers?|takes?)\s+(?:an?\s+|one\s+|\d+\s+)?levels?\s+of"
+                    # a causative with its object: "leaves the target Slowed", "knocks it Prone"
+                    r"|(?:leaves|leaving|knocks|knocking|renders|rendering)\s+(?:the|a|an|its|their|each|every)?\s*\w+)"
+                    r"\s+(?:\w+\s+)?$", re.IGNORECASE)
 # "a creature that is Poisoned": the state describes who a rule is about, nobody inflicts it
 _RELATIVE_STATE = re.compile(r"(?<![\w-])(?:that|who|which|already)\s+(?:is|are|has|have|becomes?)\s+(?:\w+\s+)?$",
                              re.IGNORECASE)
@@ -319,12 +322,15 @@ def _list_start(text: str, occurrences, entities, start: int) -> int:
 # the titles of an entry's spell list and gear list ("Spells Known", "Innate Spellcasting",
 # "Starting Equipment"): one modifier word at most, so "Skills and Gear" is a topic, no list
 _LIST_TITLES = {
-    "casts": re.compile(r"(?:[\w'’-]+\s+)?(?:spells?|cantrips|spellcasting|rituals|prayers)(?:\s+(?:known|list|prepared))?",
+    "casts": re.compile(r"(?:[\w'’-]+\s+)?(?:spells?|cantrips|spellcasting|rituals|prayers)"
+                        r"(?:\s+(?:known|list|prepared)|\s+(?:you|it|they|we)\s+(?:can\s+|may\s+)?(?:cast|prepare|learn|know))?",
                         re.IGNORECASE),
     "wields": re.compile(r"(?:[\w'’-]+\s+)?(?:gear|equipment|weapons|armou?r|inventory|possessions|loadout)", re.IGNORECASE),
 }
-_LEAD_LABEL = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__|<strong>|<b>)?(?P<label>[A-Z][\w'’ -]{1,30}?)"
-                         r"(?:\*\*|__|</strong>|</b>)?[ \t]*[:.](?:\*\*|__|</strong>|</b>)?[ \t]*(?P<rest>.*)$", re.MULTILINE)
+# "**Spells:** Firebolt", "Gear. Longbow", and a stat block's closed bold label "**Spells** Firebolt"
+_LEAD_LABEL = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?P<open>\*\*|__|<strong>|<b>)?(?P<label>[A-Z][\w'’ -]{1,30}?)"
+                         r"(?:\*\*|__|</strong>|</b>)?(?:[ \t]*[:.]|(?(open)(?<=\*\*|__)|(?!))|(?(open)(?<=</b>)|(?!))"
+                         r"|(?(open)(?<=</strong>)|(?!)))(?:\*\*|__|</strong>|</b>)?[ \t]*(?P<rest>.*)$", re.MULTILINE)
 _TABLE_ROW = re.compile(r"^[ \t]*\|")
 
 
@@ -347,8 +353,12 @@ def _list_blocks(text: str) -> list[tuple[str, int, int]]:
             continue
         if lead.group("rest").strip(" *_"):
             out.append((kind, lead.start("rest"), lead.end("rest")))
-        else:
-            blank = _BLANK_LINE.search(text, lead.end() + 1)
+        else:  # the list or table under the title, a blank line between them or none
+            body = re.compile(r"(?:[ \t\xa0\r]*\n)*").match(text, lead.end()).end()
+            first = text[body:text.find("\n", body) if "\n" in text[body:] else len(text)]
+            if not (_LIST_ITEM.match(first) or _TABLE_ROW.match(first)):
+                body = lead.end()
+            blank = _BLANK_LINE.search(text, body + 1)
             out.append((kind, lead.end(), blank.start() if blank else len(text)))
     return out
 
@@ -514,10 +524,13 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
             break
     # a spell list or a gear list of an entry: "#### Spells" + "- Firebolt", "**Gear:** Longbow, Chain Shirt"
     for kind, block_lo, block_hi in _list_blocks(text):
+        # the list's own title ("**Spells** Frost Lance") is no lead of a catalog entry
+        title_line = text.rfind("\n", 0, block_lo) + 1
+        leads_around = tuple(line for line in lead_lines if line != title_line)
         for start, end, index in occurrences:
             if not block_lo <= start < block_hi or not _list_item(text, occurrences, start, block_lo):
                 continue
-            subject = _subject_at(start, section_subject, paragraphs, text, lead_lines)
+            subject = _subject_at(start, section_subject, paragraphs, text, leads_around)
             if subject is None or subject == index or _fragment(text, start, end):
                 continue
             if _is_named(text, start, end) or entities[index].category:
