@@ -152,7 +152,8 @@ def _owner_of(index: int | None, entities: list[PatternEntity]) -> int | None:
 _USE = re.compile(r"(?:(?<![\w-])(?:you\s+(?:can\s+|may\s+)?|can\s+|may\s+|instead\s+)|^[\s*_\-–—]*)use\s+"
                   r"(?:your\s+|their\s+|its\s+)?$", re.IGNORECASE)
 # "you can use Provoke to", "use Lore as a defense": before a verb, the instrument, not a subject
-_USE_CLAUSE = re.compile(r"(?:you\s+)?(?:can\s+|may\s+)?use\s+\S+(?:\s+\S+)?\s+(?:to|as\s+an?)\s*$", re.IGNORECASE)
+_USE_CLAUSE = re.compile(r"(?:you\s+)?(?:can\s+|may\s+)?use\s+\S+(?:\s+\S+)?"
+                         r"(?:\s+(?:instead\s+of|in\s+place\s+of)\s+\S+(?:\s+\S+)?)?\s+(?:to|as\s+an?)\s*$", re.IGNORECASE)
 # the skill a stunt replaces is no subject: "use Investigate instead of Empathy to defend against Deceive"
 _REPLACED = re.compile(r"(?<![\w-])(?:instead\s+of|in\s+place\s+of)\s+(?:your\s+)?$", re.IGNORECASE)
 # "is a special kind of", "are a super-transient kind of", "are new": one modifier word at most
@@ -203,7 +204,7 @@ _IMPLICIT_SUBJECT = re.compile(
     r"^[\s*_.:;,\-–—(\[]*(?:(?:it|they|he|she|the|its|their|his|her|which|who)(?:\s+[\w'’-]+)?"
     # "This spell requires": the entry; a bare "That requires Will" points back at a sentence
     r"|(?:this|these|that|those)\s+[\w'’-]+)?(?:\s+(?:also|can|may|will|then|often|usually|always|innately|instead))*"
-    r"(?:\s*(?:you\s+)?(?:can\s+)?(?:gain|gets?|receives?|take|takes|have|has|add|adds)(?:\s+an?)?)?"
+    r"(?:\s*(?:you\s+)?(?:can\s+)?(?:gain|gets?|receives?|take|takes|have|has|add|adds)(?:\s+an?)?(?:\s+(?:additional|extra))?)?"
     r"(?:\s*\+\s?\d+\s+(?:bonus\s+)?(?:to|on))?\s*$",
     re.IGNORECASE,
 )
@@ -233,13 +234,16 @@ _ROLE_SUBJECT = re.compile(r"\b(?:the|your|an?)\s+(?:target|opponent|enemy|enemi
                            r"[^.;:]*$", re.IGNORECASE)
 
 
+_INTRO = re.compile(r"^[^,]{1,40},\s*")  # "On a failure, ", "Once per day, "
+
+
 def _implicit_clause(before: str, verb_at: int) -> bool:
     """True when nothing but a pronoun or "the <noun>" stands before the verb in its clause."""
     clause = re.split(r"[.;:!?](?:[*_)\]]|</\w+>)*\s|\n", before[:verb_at])[-1]
+    clause = _INTRO.sub("", clause, count=1) if _INTRO.match(clause) and not _IMPLICIT_SUBJECT.match(clause) else clause
     return bool(_IMPLICIT_SUBJECT.match(clause)) and not _ROLE_SUBJECT.search(clause)
 
 
-_INTRO = re.compile(r"^[^,]{1,40},\s*")  # "On a failure, ", "Once per day, "
 _AUXILIARY = r"(?:\s+(?:also|can|may|will|then|often|usually|always|instead))*"
 
 
@@ -259,6 +263,18 @@ def _own_name_clause(before: str, verb_at: int, subject: PatternEntity) -> bool:
 
 _OPEN_QUOTE = re.compile(r"“|(?:^|(?<=[\s(]))\"")
 _CLOSE_QUOTE = re.compile(r"”|\"(?=[\s.,;:!?)]|$)")
+
+
+# "+1 to attack rolls and your attacks are Weapon:2": past a copula the name is another clause's
+_COPULA_WORD = re.compile(r"(?<![\w-])(?:is|are|was|were)(?![\w-])", re.IGNORECASE)
+_EXAMPLE_OPEN = re.compile(r"\((?:like|e\.g\.|for\s+example|for\s+instance|such\s+as|say)\b", re.IGNORECASE)
+
+
+def _in_example(text: str, lo: int, at: int) -> bool:
+    """True when ``at`` lies in a parenthesized example opened after ``lo``: "(like causing
+    distractions so one person can use Stealth)" is no rule of the section's."""
+    opened = list(_EXAMPLE_OPEN.finditer(text, lo, at))
+    return bool(opened) and ")" not in text[opened[-1].end():at]
 
 
 def _quoted(text: str, lo: int, at: int) -> bool:
@@ -407,6 +423,22 @@ def _lead_in(text: str, at: int) -> str:
     return ""
 
 
+# the heading of a section of ways to use one thing: "Athletics Stunts", "Sneak Attack Feats"
+_KIND_SECTION = re.compile(r"^#+\s*[*_]*\s*(?P<owner>[^\n]+?)\s+(?:stunts|feats|talents|edges|techniques|maneuvers|tricks)"
+                           r"[*_\s]*$", re.IGNORECASE | re.MULTILINE)
+
+
+def _kind_section_owner(text: str, entities: list[PatternEntity]) -> int | None:
+    """The entity a chunk's heading names as the thing its entries are stunts of ("Crafts"
+    for "###### Crafts Stunts"), when the chunk mentions it."""
+    first = text.lstrip().split("\n", 1)[0]
+    match = _KIND_SECTION.match(first)
+    if match is None:
+        return None
+    owner = normalize_name(match.group("owner"))
+    return next((i for i, e in enumerate(entities) if normalize_name(e.name) == owner), None)
+
+
 def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelation]:
     """Implicit-subject relationships of one chunk (see the module docstring), in text order."""
     # an entry names one thing ("Frost Wyrm", "Athletics"); a plural heading ("Chases",
@@ -459,14 +491,16 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         subject = _subject_at(start, section_subject, paragraphs, text, lead_lines)
         if subject is None or subject == index:
             continue
-        if _NEGATION.search(before):
-            continue  # "can still cast most spells, but not Thunderclap"
+        if _NEGATION.search(before) or _in_example(text, sentence_lo, start):
+            continue  # "can still cast most spells, but not Thunderclap"; "(like using Stealth to ...)"
         # an entity named before ``at`` in the clause is its own subject: the SVO path's case
-        def named_before(at: int, verb: tuple[int, int] = (0, 0)) -> bool:
+        def named_before(at: int, verb: tuple[int, int] = (0, 0), capitalized: bool = False) -> bool:
             """An entity before ``at`` that is not the subject, the target, part of the verb
-            ("defend against") or an instrument ("use Provoke to defend against Fight")."""
+            ("defend against") or an instrument ("use Provoke to defend against Fight");
+            ``capitalized``: only a name as names are written counts."""
             return any(
                 lo <= o[0] < at and o[2] not in (subject, index, *lead_terms) and not verb[0] <= o[0] < verb[1]
+                and (not capitalized or _is_named(text, o[0], o[1]))
                 and not _USE.search(text[max(lo, o[0] - 30):o[0]]) and not _REPLACED.search(text[max(lo, o[0] - 30):o[0]])
                 and not _ROLL_AFTER.match(text, o[1])  # "a DC 13 Constitution saving throw or be Poisoned"
                 for o in occurrences
@@ -494,7 +528,9 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         # the imperative is the entry's only in an entry's own paragraph: a section's
         # "Use Lore as your Hard approach" advises the reader
         imperative = use is not None and use.group(0).strip(" \t*_-–—").lower().startswith("use")
-        if use and not named_before(start) and not (imperative and subject == section_subject):
+        # "you use Contacts": the reader acts, so "a conflict" before it is no other agent
+        readers = use is not None and (imperative or use.group(0).lstrip(" \t*_-–—").lower().startswith("you"))
+        if use and not named_before(start, capitalized=readers) and not (imperative and subject == section_subject):
             # "you can use Lore instead of Empathy", "use Physique to defend against Fight"
             emit(subject, index, "modifies", start, end)
             continue
@@ -515,7 +551,7 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                    and not _in_list(text, o[1], start) for o in occurrences):
                 break  # the verb's object is an earlier name; this one is further on
             gap = _strip_entities(text, occurrences, lo + last.end(), start)
-            if len(gap) > 40 or named_before(lo + last.start(), (lo + last.start(), lo + last.end())) \
+            if len(gap) > 40 or _COPULA_WORD.search(text, lo + last.end(), start) or named_before(lo + last.start(), (lo + last.start(), lo + last.end())) \
                     or not (_implicit_clause(_USE_CLAUSE.sub(" ", before[:last.start()]), last.start())
                             or _own_name_clause(before, last.start(), entities[subject])) \
                     or _PASSIVE.search(before[:last.start()]) or _quoted(text, sentence_lo, lo + last.start()):
@@ -544,6 +580,15 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         quoted = re.search(r"[“\"]", text[max(0, lo - 2):start])  # a rule quoted in an example is the quoted entry's
         if subject is not None and subject != index and not quoted and _BONUS.search(text, end, hi):
             emit(subject, index, "modifies", start, end)
+    # "###### Crafts Stunts": an entry of the section that names the skill is a way to use it
+    owner = _kind_section_owner(text, entities)
+    for start, end, index in (occurrences if owner is not None else []):
+        if index != owner or not _is_named(text, start, end):
+            continue
+        subject = _subject_at(start, None, paragraphs, text, lead_lines)  # an entry's paragraph only
+        lo, _hi = sentence_span(text, start, end, limit=400)
+        if subject is not None and subject != owner and not _NEGATION.search(text[lo:start]):
+            emit(subject, owner, "modifies", start, end)
     # "Drawbacks are aspects", "A Longsword is a martial weapon": the copula of a definition
     for match in _COPULA.finditer(text):
         head = [o for o in occurrences if o[1] <= match.start() and o[1] >= match.start() - 1]
