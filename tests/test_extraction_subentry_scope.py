@@ -129,3 +129,22 @@ def test_a_spell_list_row_references_the_spell_another_book_defines(tmp_path, cl
     places = {(m["book"], m["mention_type"]) for e in result["entities"] for b in e["books"] for m in b["mentions"]}
     assert ("Grimoire", "defines") in places and ("Heroes", "references") in places
     assert ("Heroes", "defines") not in places
+
+
+STAT_BLOCKS = "# Bestiary\n\n## Creatures\n\n" + "".join(
+    f"### {name}\n\nA {name} of the hills.\n\n**Wounds** 12 **Pace** 6\n\n**Actions**\n\n"
+    f"**Bite.** The {name.lower()} bites one target.\n\n**{own}.** {text}\n\n**Gear** A hide.\n\n"
+    for name, own, text in [("Cave Bear", "Crushing Hug", "The bear grapples its prey."),
+                            ("Hill Wolf", "Howl", "Every creature that hears it is frightened."),
+                            ("Marsh Boar", "Gore", "The boar gores one target."),
+                            ("Ash Hound", "Ember Breath", "The hound breathes embers.")])
+
+
+def test_an_action_in_many_entries_is_scoped_and_their_labels_define_nothing():
+    found = defined(STAT_BLOCKS)
+    # "**Bite.**" with its sentence in four creatures: each creature's own action
+    assert {"Cave Bear › Bite", "Hill Wolf › Bite", "Marsh Boar › Bite", "Ash Hound › Bite"} <= found
+    assert {"Crushing Hug", "Howl", "Gore", "Ember Breath"} <= found
+    # the stat block's labels, repeated in every entry, are structure: neither scoped nor plain
+    assert not {n for n in found if n.rpartition(" › ")[2] in ("Wounds", "Pace", "Actions", "Gear")}
+    assert "Bite" not in found

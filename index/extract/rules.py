@@ -280,16 +280,19 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
         inner_type = pack.type_for((*parent.heading_path, ""))
         for term in ([] if _in_legal_section(parent) else terms[parent.id]):
             key = normalize_name(term.name)
-            if key in heading_keys or spread[key] >= _CATALOG_MIN:
+            owner = owner_of.get(parent.id)
+            shared = len(term_owners[key]) >= _SCOPED_MIN and "" not in term_owners[key]
+            # a creature's "**Bite.** The drake bites ..." in many creatures: each its owner's
+            # (a stat block's "**Wounds** 12", "**Overcome:**" in every skill stay labels)
+            sub_entry = owner and shared and term.source == "glossary" and _ACTION_LEAD.match(parent.text, term.end)
+            if key in heading_keys or (spread[key] >= _CATALOG_MIN and not sub_entry):
                 continue  # the book's heading defines it; or a label repeated across sections
             if term.source != "table" and not _kind_of_a_term(term.name, single_keys):
                 continue  # "Delay success", "Epic quest": a list item's phrase, not a name
             name, aliases = term.name, term.aliases
-            owner = owner_of.get(parent.id)
             # a table in a label section of an entry (a class's "Spells Known") lists that
             # entry's things, which a catalog elsewhere on the shelf may define: not a catalog
             in_entry_list = term.source == "table" and parent.id in analysis.labels
-            shared = len(term_owners[key]) >= _SCOPED_MIN and "" not in term_owners[key]
             if term.source == "table" and (in_entry_list or shared):
                 continue  # an entry's list of things ("Spells Known"): its rows are references
             if owner and shared:
@@ -301,6 +304,10 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
             ))
         out.append(mentions)
     return out
+
+
+# the period that closes an action's lead: "**Bite.** The drake bites", "***Claw.*** It"
+_ACTION_LEAD = re.compile(r"(?:[*_]*\.[*_]*|</(?:strong|b|em|i)>\.|\.</(?:strong|b|em|i)>)[ \t]+\S")
 
 
 def _owners(parents: list[ParentChunk], by_heading: dict[str, list[HeadingName]]) -> dict[str, str]:
