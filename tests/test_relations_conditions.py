@@ -87,3 +87,14 @@ def test_a_parsed_inflicts_needs_a_condition_at_its_end(tmp_path, fake_svo):
     found = {(e["source"], e["relation_type"], e["target"]) for e in index_edges(job.db)}
     assert ("Ice Wraith", "inflicts", "Chilled") in found
     assert not any(target == "Avalanche" for _, _, target in found)  # "causes an Avalanche" names no state
+
+
+def test_what_an_entrys_action_inflicts_the_entry_inflicts():
+    text = "### Ember Drake\n\n**Tail Sweep.** Every creature next to the drake must save or be knocked Prone.\n"
+    action = PatternEntity("Tail Sweep", ("Tail Sweep",), "other", "glossary")
+    found = {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, [*ENTITIES, action])}
+    assert found == {("Tail Sweep", "inflicts", "Prone"), ("Ember Drake", "inflicts", "Prone")}
+    # a lead under a heading that defines nothing is nobody's action
+    topic = text.replace("### Ember Drake", "### Hazards")
+    found = {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(topic, [*ENTITIES[1:], action])}
+    assert found == {("Tail Sweep", "inflicts", "Prone")}

@@ -452,6 +452,10 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
     paragraphs = [(start, _owner_of(index, entities)) for start, index in leads]
     lead_terms = {index for _, index in leads if _owner_of(index, entities) != index}
     lead_lines = tuple(line_start for line_start, _ in entry_leads(text))
+    # the actions of an entry ("### Ember Drake" + "**Tail Sweep.** ... knocked Prone"): what
+    # one inflicts, the entry inflicts too
+    lead_owned = {index for _, index in leads if section_subject is not None
+                  and entities[section_subject].defines == "heading" and index != section_subject}
     out: list[RawRelation] = []
     seen: set[tuple] = set()
 
@@ -521,6 +525,8 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                 continue  # "if the caster becomes Dazed", "a creature that is Poisoned"
             counter = _VERB_RE["counters"].search(before)  # "immune to the Poisoned condition"
             emit(subject, index, "counters" if counter else "inflicts", start, end)
+            if not counter and section_subject is not None and subject in lead_owned:
+                emit(section_subject, index, "inflicts", start, end)  # "Tail Sweep" knocks Prone: so does its drake
             continue
         if not named:
             continue  # a lowercase common noun ("your powers", "an attack") is no target
