@@ -69,6 +69,31 @@ def test_a_sub_entry_sentence_has_its_owner_as_subject(tmp_path, fake_svo):
     assert not any("›" in source for source, _, _ in found)
 
 
+ACTION_HEADINGS = "# Bestiary\n\n## Creatures\n\n" + "".join(
+    f"### {name}\n\nA {name.lower()} of the wilds.\n\n#### Actions\n\n##### Bite\n\nThe {name.lower()} bites.\n\n"
+    f"##### {own}\n\n{text}\n\n"
+    for name, own, text in [("Ember Drake", "Tail Sweep", "Every creature next to it must save or be knocked Prone."),
+                            ("Ash Wolf", "Howl", "Every creature that hears it must save or become Frightened."),
+                            ("Cave Troll", "Club", "The troll swings its club.")]
+) + "## Conditions\n\n" + "".join(f"### {c}\n\nA {c.lower()} creature suffers.\n\n" for c in ("Prone", "Frightened"))
+
+
+def test_a_section_inside_an_entrys_label_section_belongs_to_the_entry(tmp_path, fake_svo):
+    # "#### Actions" has no text of its own, only its actions: a label all the same, and each
+    # action under it ("##### Tail Sweep") speaks for its creature
+    assert edges_of(tmp_path, ACTION_HEADINGS) == {("Ember Drake", "inflicts", "Prone"),
+                                                  ("Ash Wolf", "inflicts", "Frightened")}
+
+
+def test_a_heading_with_sections_under_it_counts_as_having_a_body():
+    rows = [(str(i), f"B > {n} > Actions", "Actions", False) for i, n in enumerate(("Bear", "Wolf", "Boar"))]
+    assert book_labels(rows) == frozenset()  # three empty "Actions" (embedded notes): no label
+    actions = [(f"a{i}", f"B > {n} > Actions > {a}", a, True) for i, (n, a) in enumerate(
+        (("Bear", "Bite"), ("Wolf", "Howl"), ("Boar", "Gore")))]
+    assert book_labels(rows + actions) == frozenset({"action"})
+    assert book_labels(rows + actions[:2]) == frozenset()  # over sections under two parents only
+
+
 GRIMOIRE = """# Grimoire of the Marches
 
 ## Spells

@@ -3,7 +3,8 @@ labels of its book and the entry it belongs to. Read-only SQL and pure helpers.
 
 - A *block label* is a heading a book repeats over sections of different entries ("Actions",
   "Spells", "Gear", "Enhancements" under each power): a heading title that opens
-  ``LABEL_MIN`` or more sections with a body of their own, under as many different parents.
+  ``LABEL_MIN`` or more sections with a body of their own (or sections under them), under as
+  many different parents.
   A section embedded in several notes (an Obsidian ``![[Note]]``) repeats its title with no
   body of its own, so it is no label. A label is structure, never a relationship's subject
   or target.
@@ -79,8 +80,10 @@ def chunk_places(db: Database, chunks: set[str] | None) -> dict[str, ChunkPlace]
         for chunk_id, path, heading, _ in rows:
             if wanted is not None and chunk_id not in wanted:
                 continue
-            is_label = normalize_name(heading) in labels or list_kind(heading) is not None
-            out[chunk_id] = ChunkPlace(labels, is_label, _owner(book, path, labels, defined), normalize_name(heading))
+            owner = _owner(book, path, labels, defined)
+            is_label = normalize_name(heading) in labels or list_kind(heading) is not None \
+                or _under_a_label(path, labels, owner is not None)
+            out[chunk_id] = ChunkPlace(labels, is_label, owner, normalize_name(heading))
     return out
 
 
@@ -88,11 +91,20 @@ def book_labels(rows: list[tuple[str, str, str, bool]]) -> frozenset[str]:
     """The normalized headings that open ``LABEL_MIN`` or more sections with a body, under as
     many different parents; ``rows``: (chunk id, heading path, heading, has a body)."""
     parents: dict[str, set[str]] = defaultdict(set)
+    # a heading over sections of its own ("#### Actions" + "##### Bite") has a body too
+    opens = {path.rpartition(PATH_SEPARATOR)[0] for _, path, _, _ in rows}
     for _, path, heading, has_body in rows:
         key = normalize_name(heading)
-        if key and has_body and path.endswith(heading):
+        if key and (has_body or path in opens) and path.endswith(heading):
             parents[key].add(path[: -len(heading)])
     return frozenset(k for k, seen in parents.items() if len(seen) >= LABEL_MIN)
+
+
+def _under_a_label(path: str, labels: frozenset[str], owned: bool) -> bool:
+    """True for a section inside an entry's label section: "Tail Sweep" under the drake's
+    "Actions" is a detail of the drake, as the label section is."""
+    titles = path.split(PATH_SEPARATOR)[:-1]
+    return owned and any(normalize_name(t) in labels for t in titles)
 
 
 def _owner(book: str, path: str, labels: frozenset[str], defined: dict) -> Owner | None:
