@@ -36,6 +36,8 @@ def found(sentence: str) -> set[tuple[str, str, str]]:
     ("the area is Heavily Obscured.", {"Heavily Obscured"}),  # a condition of two words
     ("the blast leaves the target Blinded until dawn.", {"Blinded"}),  # a causative with its object
     ("the tail knocks it Prone.", {"Prone"}),
+    # a condition of the main clause after an if-clause about something else
+    ("if the target is a Large or smaller creature, it has the Prone condition.", {"Prone"}),
 ])
 def test_a_stated_condition_is_inflicted_by_the_entry(sentence, targets):
     assert found(sentence) == {("Ember Drake", "inflicts", t) for t in targets}
@@ -48,6 +50,7 @@ def test_immune_to_a_condition_counters_it():
 @pytest.mark.parametrize("sentence", [
     "a creature that is Poisoned takes 2 damage.",
     "if the target is Prone, it takes double damage.",
+    "if a Poisoned creature is poisoned again, it becomes Frightened.",  # a state's own rule
     "the drake can't be Frightened.",
     "the drake has advantage against a Frightened creature.",
 ])

@@ -102,6 +102,15 @@ def test_a_class_table_of_spells_it_can_prepare_is_what_it_casts():
     assert pattern_relations(prose, entities) == []
 
 
+def test_the_following_spells_inline_are_what_the_entry_casts():
+    entities = [*HAG, PatternEntity("Spellcasting", ("Spellcasting",), defines="glossary")]
+    text = ("### Marsh Hag\n\n***Spellcasting.*** The hag casts one of the following spells, requiring no "
+            "components: At will: *Firebolt*; 1/day each: *Mist Step*. The Bard hates it.\n")
+    # the action "Spellcasting" is the hag's: the hag casts them; the next sentence is no list
+    assert {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)} == {
+        ("Marsh Hag", "casts", "Firebolt"), ("Marsh Hag", "casts", "Mist Step")}
+
+
 def test_prose_after_a_list_title_is_no_list():
     # a sentence is no list: the verb patterns read it ("casts Firebolt"), not the list rule
     assert relations("**Spells:** She fears the Bard and the Sage.") == set()

@@ -423,6 +423,10 @@ def _lead_in(text: str, at: int) -> str:
     return ""
 
 
+_FOLLOWING = re.compile(r"(?<![\w-])(?P<kind>(?:innately\s+|can\s+)?casts?|wields?|carr(?:y|ies))\s+"
+                        r"(?:one\s+of\s+|any\s+of\s+|each\s+of\s+)?the\s+following\b[^.\n:]*:", re.IGNORECASE)
+
+
 # the heading of a section of ways to use one thing: "Athletics Stunts", "Sneak Attack Feats"
 _KIND_SECTION = re.compile(r"^#+\s*[*_]*\s*(?P<owner>[^\n]+?)\s+(?:stunts|feats|talents|edges|techniques|maneuvers|tricks)"
                            r"[*_\s]*$", re.IGNORECASE | re.MULTILINE)
@@ -521,7 +525,13 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         if _names_condition(text, occurrences, end) or (
             _STATE.search(state_before[-40:]) and entity.condition_like and (named or entity.filed_as_condition)
         ):
-            if _CONDITIONAL.search(before) or named_before(list_start) or _RELATIVE_STATE.search(state_before[-40:]):
+            # "If the target is Large or smaller, it has the Prone condition": the condition is
+            # the main clause's; "if the caster becomes Dazed" holds the state in the if-clause
+            comma = before.rfind(",") if _CONDITIONAL.match(before.lstrip(" *_")) else -1
+            if comma >= 0 and any(lo <= o[0] < lo + comma and entities[o[2]].condition_like for o in occurrences):
+                comma = -1  # "If a Chilled creature is chilled again, it becomes Frozen": a state's own rule
+            main = before[comma + 1:]
+            if _CONDITIONAL.search(main) or named_before(list_start) or _RELATIVE_STATE.search(state_before[-40:]):
                 continue  # "if the caster becomes Dazed", "a creature that is Poisoned"
             counter = _VERB_RE["counters"].search(before)  # "immune to the Poisoned condition"
             emit(subject, index, "counters" if counter else "inflicts", start, end)
@@ -564,6 +574,19 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
                 break
             emit(subject, index, kind, start, end)  # enumerations: "casts Light, Sunburst and X"
             break
+    # "The hag casts one of the following spells: At will: *Fire Bolt*, *Mist Step*": each name
+    # after the colon, to the end of the paragraph; an entry's action casts for the entry
+    for following in _FOLLOWING.finditer(text):
+        subject = _subject_at(following.start(), section_subject, paragraphs, text, lead_lines)
+        subject = section_subject if subject in lead_owned else subject
+        blank = _BLANK_LINE.search(text, following.end())
+        hi = blank.start() if blank else len(text)
+        stop = re.compile(r"\.\s+[A-Z]").search(text, following.end(), hi)
+        hi = stop.start() if stop else hi
+        kind = "casts" if following.group("kind").lower().endswith(("cast", "casts")) else "wields"
+        for start, end, index in occurrences:
+            if following.end() <= start < hi and subject is not None and _is_named(text, start, end):
+                emit(subject, index, kind, start, end)
     # a spell list or a gear list of an entry: "#### Spells" + "- Firebolt", "**Gear:** Longbow, Chain Shirt"
     for kind, block_lo, block_hi in _list_blocks(text):
         # the list's own title ("**Spells** Frost Lance") is no lead of a catalog entry
