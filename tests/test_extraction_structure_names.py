@@ -12,7 +12,7 @@ from index.extract.headings import is_topical
     "Skill List", "Moves Summary", "Table of Contents", "Move Glossary", "Overview",  # a page of the book
     "New Skills", "Additional Flaws", "Other Solutions",                              # more of a kind
     "Fifteen skills", "Number of Zones",                                              # a count
-    "Limits", "Basics",                                                               # a topic word
+    "Limits", "Basics", "Features",                                                   # a topic word
 ])
 def test_structure_headings_name_nothing(heading):
     assert is_topical(heading)

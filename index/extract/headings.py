@@ -168,7 +168,7 @@ _COLLECTIONS = {"list", "lists", "summary", "summaries", "glossary", "index", "c
                 "checklist", "cheatsheet", "toc"}
 # one word that titles a section about a topic, never a thing ("Limits", "Basics", "Examples")
 _TOPIC_WORDS = {"basics", "rules", "examples", "options", "notes", "limits", "tips", "variants",
-                "introduction", "credits", "types", "kinds", "uses"}
+                "introduction", "credits", "types", "kinds", "uses", "features"}
 # an adjective that opens a heading about a group of things ("New Skills", "Additional Flaws",
 # "Special Actions"): more of a kind, not a named thing
 _GROUP_ADJECTIVES = {"new", "additional", "other", "more", "optional", "alternate", "alternative",
