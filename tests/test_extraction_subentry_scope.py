@@ -148,3 +148,10 @@ def test_an_action_in_many_entries_is_scoped_and_their_labels_define_nothing():
     # the stat block's labels, repeated in every entry, are structure: neither scoped nor plain
     assert not {n for n in found if n.rpartition(" › ")[2] in ("Wounds", "Pace", "Actions", "Gear")}
     assert "Bite" not in found
+
+
+def test_a_stat_line_closed_by_a_period_is_no_action():
+    text = STAT_BLOCKS.replace("**Wounds** 12 **Pace** 6", "**Speed.** 30 ft.\n\n**Senses.** darkvision 60 ft.")
+    found = defined(text)
+    assert not {n for n in found if n.rpartition(" › ")[2] in ("Speed", "Senses")}
+    assert "Cave Bear › Bite" in found

@@ -306,8 +306,9 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
     return out
 
 
-# the period that closes an action's lead: "**Bite.** The drake bites", "***Claw.*** It"
-_ACTION_LEAD = re.compile(r"(?:[*_]*\.[*_]*|</(?:strong|b|em|i)>\.|\.</(?:strong|b|em|i)>)[ \t]+\S")
+# the period that closes an action's lead and its sentence: "**Bite.** The drake bites",
+# "***Claw.*** *Melee Attack:*" (a stat line's "**Speed.** 30 ft." or "**Senses.** darkvision" is none)
+_ACTION_LEAD = re.compile(r"(?:[*_]*\.[*_]*|</(?:strong|b|em|i)>\.|\.</(?:strong|b|em|i)>)[ \t]+(?:[*_]+|<(?:em|i)>)?[A-Z]")
 
 
 def _owners(parents: list[ParentChunk], by_heading: dict[str, list[HeadingName]]) -> dict[str, str]:
