@@ -128,3 +128,11 @@ def test_list_titles():
                                    "Spells you can prepare", "Spells you know")] == [
         "casts", "casts", "casts", "wields", "wields", "casts", "casts"]
     assert [list_kind(t) for t in ("Skills and Gear", "Spell Effects Explained", "Actions")] == [None, None, None]
+
+
+def test_the_following_spells_on_lines_of_uses_after_a_blank_line():
+    entities = [*HAG, PatternEntity("Innate Spellcasting", ("Innate Spellcasting",), defines="glossary")]
+    text = ("### Marsh Hag\n\n***Innate Spellcasting.*** The hag can innately cast the following spells:\n\n"
+            "At will: *Firebolt*\n3/day each: *mist step*\n\nShe keeps a *longbow* and fears the Bard.\n")
+    assert {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)} == {
+        ("Marsh Hag", "casts", "Firebolt"), ("Marsh Hag", "casts", "Mist Step")}

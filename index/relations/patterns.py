@@ -427,6 +427,10 @@ _FOLLOWING = re.compile(r"(?<![\w-])(?P<kind>(?:innately\s+|can\s+)?casts?|wield
                         r"(?:one\s+of\s+|any\s+of\s+|each\s+of\s+)?the\s+following\b[^.\n:]*:", re.IGNORECASE)
 
 
+_USES_LINE = re.compile(r"\s*\n[ \t>*_-]*(?:at\s+will|\d+/(?:day|rest)(?:\s+each)?|cantrips|\d+(?:st|nd|rd|th)\s+level)\b"
+                        r"[^\n]*", re.IGNORECASE)
+
+
 # the heading of a section of ways to use one thing: "Athletics Stunts", "Sneak Attack Feats"
 _KIND_SECTION = re.compile(r"^#+\s*[*_]*\s*(?P<owner>[^\n]+?)\s+(?:stunts|feats|talents|edges|techniques|maneuvers|tricks)"
                            r"[*_\s]*$", re.IGNORECASE | re.MULTILINE)
@@ -583,6 +587,9 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         hi = blank.start() if blank else len(text)
         stop = re.compile(r"\.\s+[A-Z]").search(text, following.end(), hi)
         hi = stop.start() if stop else hi
+        # the lines of uses that follow it: "At will: *detect magic*", "3/day each: *fog cloud*"
+        while not stop and (use_line := _USES_LINE.match(text, hi)):
+            hi = use_line.end()
         kind = "casts" if following.group("kind").lower().endswith(("cast", "casts")) else "wields"
         for start, end, index in occurrences:
             if following.end() <= start < hi and subject is not None and _is_named(text, start, end):
