@@ -32,6 +32,8 @@ near-duplicate is created); when several definitions of that name exist and none
 type, or there is no definition, it keeps its own type. So "Shield" the spell and "Shield" the
 armor, each defined, stay two entities. Linker references are not resolved: the linker
 points them at a defined entity, and relinking replaces them when that changes.
+Before resolution, a table row's definition yields to any other kind of definition of its
+name on the shelf and is a reference while that one is stored (``_catalog_rows_yield``).
 """
 
 from __future__ import annotations
@@ -54,9 +56,10 @@ from .relations.ontology import Ontology
 from .store import delete_book_rows, ensure_entity, get_book, in_values
 from .vectors import forget_synced
 
-# crossbook_meta 'link_state': the version of the incremental state (link_state.py) the
-# index holds; any other value (an index made before m006) makes the next refresh a full one
-LINK_STATE_VERSION = "1"
+# crossbook_meta 'link_state': the version of the derived state the index holds; any other
+# value (an index made before m006, or before table rows yielded to other definitions: "1")
+# makes the next refresh a full one
+LINK_STATE_VERSION = "2"
 T = TypeVar("T")
 
 
@@ -66,16 +69,17 @@ def resolve_entities(db: Database, normalized: Iterable[str] | None = None) -> t
     condition, params = in_values("m.normalized", normalized)
     rows = db.execute(
         "SELECT m.id, m.entity_id, m.normalized, m.declared_type, m.mention_type, m.name,"
-        " m.book, c.ordinal, m.chunk_id FROM entity_mentions m JOIN chunks c ON c.id = m.chunk_id"
+        " m.book, c.ordinal, m.chunk_id, m.source FROM entity_mentions m JOIN chunks c ON c.id = m.chunk_id"
         f" WHERE m.source != 'linker' AND {condition}", params,
     ).fetchall()
+    rows = _catalog_rows_yield(db, rows)
     defined: dict[str, set[str]] = defaultdict(set)
     for _, _, name_key, declared, mention_type, *_ in rows:
         if mention_type == "defines":
             defined[name_key].add(declared)
     targets: dict[int, tuple[str, str]] = {}
     names: dict[tuple[str, str], tuple] = {}
-    for mention_id, _, name_key, declared, mention_type, name, book, ordinal, _ in rows:
+    for mention_id, _, name_key, declared, mention_type, name, book, ordinal, *_ in rows:
         types = defined.get(name_key, set())
         if mention_type == "defines" or declared in types or len(types) != 1:
             key = (name_key, declared)
@@ -110,6 +114,32 @@ def resolve_entities(db: Database, normalized: Iterable[str] | None = None) -> t
     ]
     db.conn.executemany("UPDATE entity_mentions SET entity_id = ? WHERE id = ?", [u[:2] for u in updates])
     return {u[2] for u in updates}, renamed
+
+
+def _catalog_rows_yield(db: Database, rows: list) -> list:
+    """A table row's definition (``source = 'table'``, always extracted as ``defines``) is a
+    reference when the shelf defines the same name otherwise (a heading, a lead, a note, the
+    model), with the same type or ``other`` on either side: a class's spell table or a gear
+    list names what a spell chapter or an equipment chapter defines (issue 18: rows naming
+    entities defined elsewhere on the shelf are references). Rows of two catalogs both stay
+    definitions. It is derived from the stored books, so the row defines again when that
+    other definition goes. Updates the rows that change; returns ``rows`` as they are now."""
+    full: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        if row[9] != "table" and row[4] == "defines":
+            full[row[2]].add(row[3])
+    out, changed = [], []
+    for row in rows:
+        if row[9] == "table":
+            declared = row[3]
+            kinds = full.get(row[2], ())
+            derived = "references" if any(k == declared or "other" in (k, declared) for k in kinds) else "defines"
+            if derived != row[4]:
+                changed.append((derived, row[0]))
+                row = (*row[:4], derived, *row[5:])
+        out.append(row)
+    db.conn.executemany("UPDATE entity_mentions SET mention_type = ? WHERE id = ?", changed)
+    return out
 
 
 def index_terms(db: Database) -> set[str]:

@@ -155,3 +155,36 @@ def test_a_stat_line_closed_by_a_period_is_no_action():
     found = defined(text)
     assert not {n for n in found if n.rpartition(" › ")[2] in ("Speed", "Senses")}
     assert "Cave Bear › Bite" in found
+
+
+GRIMOIRE = ("# Grimoire\n\n## Spells\n\n### Ember Ward\n\nA ward of embers.\n\n"
+            "### Mist Step\n\nA step through mist.\n")
+ONE_CLASS = ("# Heroes\n\n## Classes\n\n### Wizard\n\nA Wizard is a class of the realm.\n\n"
+             "| Spell | Level |\n|---|---|\n| Ember Ward | 1 |\n| Mist Step | 2 |\n| Hex Bolt | 3 |\n")
+
+
+def places(cli_json, name: str) -> set[tuple[str, str]]:
+    result = cli_json("where-else", name)
+    return {(m["book"], m["mention_type"]) for e in result["entities"] for b in e["books"] for m in b["mentions"]}
+
+
+def test_a_table_row_another_book_defines_is_a_reference_until_that_book_goes(tmp_path, cli_json):
+    # one class's spell table (no label section, no row under two entries): its rows define
+    # what no other book defines ("Hex Bolt"), and reference what the Grimoire defines
+    heroes = write(tmp_path / "heroes.md", ONE_CLASS)
+    cli_json("ingest", heroes, "--relations", "off")
+    assert places(cli_json, "Ember Ward") == {("Heroes", "defines")}
+    grimoire = write(tmp_path / "grimoire.md", GRIMOIRE)
+    cli_json("ingest", grimoire, "--relations", "off")
+    assert places(cli_json, "Ember Ward") == {("Grimoire", "defines"), ("Heroes", "references")}
+    assert places(cli_json, "Hex Bolt") == {("Heroes", "defines")}
+    # derived state: the row defines again when the book that defined its name is deleted
+    cli_json("delete-book", "Grimoire")
+    assert places(cli_json, "Ember Ward") == {("Heroes", "defines")}
+
+
+def test_rows_of_two_catalogs_both_define(tmp_path, cli_json):
+    for title in ("Gear", "Kit"):
+        write(tmp_path / f"{title}.md", f"# {title}\n\n## Equipment\n\n| Item | Cost |\n|---|---|\n| Rope | 1 sp |\n| Lantern | 5 sp |\n")
+    cli_json("ingest", tmp_path / "Gear.md", tmp_path / "Kit.md", "--relations", "off")
+    assert places(cli_json, "Rope") == {("Gear", "defines"), ("Kit", "defines")}

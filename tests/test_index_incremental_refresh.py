@@ -228,8 +228,12 @@ NAMES = ["Zorn", "Fire Bolt", "Frost Lance", "Cloak of the Vale (Mistcloak)", "R
 WORDS = ["zorn", "zorn", "zorns", "Zorn's", "fire bolts", "Firebolt", "Frost Lance's", "Mistcloak",
          "*Fire* Bolt", "causes", "the", "rope", "Chilled", "cast"]
 BOOKS = ["Alpha", "Beta", "Gamma"]
-sentence = st.lists(st.sampled_from(NAMES[:3] + ["Rope", "Chilled"] + WORDS), min_size=1, max_size=7).map(
+words = st.lists(st.sampled_from(NAMES[:3] + ["Rope", "Chilled"] + WORDS), min_size=1, max_size=7).map(
     lambda ws: " ".join(ws) + ".")
+# a catalog table: its rows define, unless another book defines the name otherwise (derived)
+table = st.lists(st.sampled_from(NAMES[:3] + ["Rope", "Chilled"]), min_size=2, max_size=3, unique=True).map(
+    lambda rows: "\n\n| Name | Cost |\n|---|---|\n" + "".join(f"| {r} | 1 |\n" for r in rows) + "\n")
+sentence = st.one_of(words, words, table)
 section = st.tuples(st.sampled_from(["Spells", "Notes"]), st.sampled_from(NAMES), st.lists(sentence, max_size=3))
 operation = st.one_of(
     st.tuples(st.just("ingest"), st.sampled_from(BOOKS), st.lists(section, min_size=1, max_size=4)),
@@ -245,6 +249,10 @@ operation = st.one_of(
                                ("Notes", "Rope", ["Fire Bolts and zorns.", "zorn Zorn's rope."])]),
           ("ingest", "Beta", [("Spells", "Fire Bolt", ["Fire Bolt is cast.", "zorn zorn zorn zorn zorn."]),
                               ("Notes", "Cloak of the Vale (Mistcloak)", ["Cloak of the Vale is a cloak."])]),
+          ("delete", "Beta", None)])
+# a table row of Alpha yields to Beta's definition of the name, and defines again when Beta goes
+@example([("ingest", "Alpha", [("Notes", "Zorn", ["\n\n| Name | Cost |\n|---|---|\n| Rope | 1 |\n| Fire Bolt | 2 |\n\n"])]),
+          ("ingest", "Beta", [("Spells", "Fire Bolt", ["Fire Bolt is cast."])]),
           ("delete", "Beta", None)])
 def test_any_sequence_equals_a_full_refresh_and_a_fresh_build(tmp_path_factory, operations):
     tmp = tmp_path_factory.mktemp("seq")

@@ -34,7 +34,11 @@ NAMES = ["Shield", "Fire Bolt", "Greater Shield", "Light", "Frost", "Rope"]
 WORDS = ["cast", "wield", "the", "light", "and", "Firebolt", "rope"]
 BOOKS = ["Alpha", "Beta", "Gamma"]
 
-sentence = st.lists(st.sampled_from(NAMES + WORDS), min_size=1, max_size=6).map(lambda ws: " ".join(ws) + ".")
+words = st.lists(st.sampled_from(NAMES + WORDS), min_size=1, max_size=6).map(lambda ws: " ".join(ws) + ".")
+# a catalog table: its rows define, unless another book defines the name otherwise (derived)
+table = st.lists(st.sampled_from(NAMES), min_size=2, max_size=3, unique=True).map(
+    lambda rows: "\n\n| Name | Cost |\n|---|---|\n" + "".join(f"| {r} | 1 |\n" for r in rows) + "\n")
+sentence = st.one_of(words, words, table)
 section = st.tuples(st.sampled_from(["Spells", "Equipment", "Misc"]), st.sampled_from(NAMES), st.lists(sentence, max_size=3))
 book_text = st.lists(section, min_size=1, max_size=4)
 operation = st.one_of(
