@@ -188,3 +188,20 @@ def test_rows_of_two_catalogs_both_define(tmp_path, cli_json):
         write(tmp_path / f"{title}.md", f"# {title}\n\n## Equipment\n\n| Item | Cost |\n|---|---|\n| Rope | 1 sp |\n| Lantern | 5 sp |\n")
     cli_json("ingest", tmp_path / "Gear.md", tmp_path / "Kit.md", "--relations", "off")
     assert places(cli_json, "Rope") == {("Gear", "defines"), ("Kit", "defines")}
+
+
+def test_a_heading_that_adds_a_singular_to_its_parents_name_is_an_entry():
+    # a bestiary's family: "Centaur Lancer" under "Centaur" is a kind of centaur, an entry;
+    # "Athletics Stunts" under "Athletics" (a plural added) is the parent's list, a label
+    text = ("# Bestiary\n\n## Monsters\n\n### Centaur\n\nCentaurs roam the plains.\n\n"
+            "#### Centaur Lancer\n\nA centaur with a lance charges.\n\n"
+            "#### Centaur Raider\n\nA centaur raider strikes from afar.\n\n"
+            "#### Centaur Chieftain\n\nThe chieftain leads the herd.\n\n"
+            "### Azer\n\nFire dwarves.\n\n#### Fire Bat\n\nA bat of flame.\n\n"
+            "#### Azer Soldier\n\nThe azer soldier guards the forge.\n\n"
+            "#### Azer Forgemaster\n\nThe forgemaster commands the soldiers.\n\n"
+            "## Skills\n\n### Athletics\n\nRun and jump.\n\n#### Athletics Stunts\n\nThese stunts help.\n\n"
+            "### Fight\n\nHit things.\n\n### Notice\n\nSee things.\n")
+    found = defined(text)
+    assert {"Centaur Lancer", "Centaur Raider", "Centaur Chieftain", "Azer Soldier", "Azer Forgemaster", "Fire Bat"} <= found
+    assert "Athletics Stunts" not in found and "Athletics" in found

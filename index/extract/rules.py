@@ -8,7 +8,8 @@ definitions never depend on the other books, and the index equals a fresh build)
   a Talent") define nothing, nor do the book's title and the pack's stop and category
   headings;
 - **labels** define nothing: a heading repeated under sibling entries ("Enhancements" under
-  every power) or one that repeats its parent's name ("Athletics Stunts" under "Athletics");
+  every power) or one that adds a plural to its parent's name ("Athletics Stunts" under
+  "Athletics"; an added singular, "Centaur Lancer" under "Centaur", is a kind: an entry);
 - **category** headings define nothing: a heading over three or more entries (the entries
   form a catalog and each defines itself);
 - any other heading defines its name when it is an entry of a catalog (three or more
@@ -43,7 +44,7 @@ from .headings import (
 )
 from .text import first_body_sentence, sentence_around
 
-VERSION = "rules/17"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/18"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
 )
@@ -100,11 +101,14 @@ def _catalog_min(parent: _Node) -> int:
 
 def _label_kind(node: _Node, repeats: dict[str, list[_Node]]) -> str | None:
     """"repeated" for a heading repeated under sibling entries ("Enhancements" under every
-    power), "prefixed" for one that adds a word to its parent's name ("Athletics Stunts"
-    under "Athletics"), else None."""
+    power), "prefixed" for one that adds a plural to its parent's name ("Athletics Stunts"
+    under "Athletics": the parent's things), else None. An added singular names a kind of the
+    parent, an entry of its own ("Centaur Lancer" under "Centaur", "Bone Imp Archer")."""
     if node.up is not None and node.up.key and node.key.startswith(node.up.key + "_") \
             and "_" not in node.key[len(node.up.key) + 1:]:
-        return "prefixed"
+        added = node.named.name.split()[-1].lower() if node.named else ""
+        if normalize_name(added) != added:
+            return "prefixed"
     same = repeats.get(node.key, [])
     if len(same) < 2:
         return None
