@@ -57,8 +57,8 @@ from .store import delete_book_rows, ensure_entity, get_book, in_values
 from .vectors import forget_synced
 
 # crossbook_meta 'link_state': the version of the derived state the index holds; any other
-# value (an index made before m006, or before table rows yielded to other definitions: "1")
-# makes the next refresh a full one
+# value (an index made before m006, or before table rows yielded to other definitions and
+# states linked in lowercase: "1") makes the next refresh a full one
 LINK_STATE_VERSION = "2"
 T = TypeVar("T")
 
@@ -162,7 +162,7 @@ def index_terms(db: Database) -> set[str]:
 def build_linker(db: Database, pack: DomainPack, terms: set[str] | None = None) -> Linker:
     """A linker over every defined entity's names (as written), the pack's and the books'
     aliases, and the corpus terms (``index_terms(db)`` unless given), from the stored rows."""
-    targets = [LinkTarget(key, set(state.names), set(state.books))
+    targets = [LinkTarget(key, set(state.names), set(state.books), state.category)
                for key, state in sorted(link_state.target_states(db, pack).items())]
     return Linker(targets, _cues(pack), index_terms(db) if terms is None else terms)
 

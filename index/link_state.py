@@ -218,6 +218,8 @@ def update_targets(db: Database, pack: DomainPack, normalized: Iterable[str] | N
             changes.names.update((before.names if before else ()) + (after.names if after else ()))
         if (before and before.category) != (after and after.category):
             changes.categories.add(key)
+            # a state links in lowercase where a state goes (linker.files_as_state): relink
+            changes.names.update((before.names if before else ()) + (after.names if after else ()))
     db.conn.executemany("DELETE FROM link_targets WHERE normalized = ? AND entity_type = ?", changed)
     db.conn.executemany("DELETE FROM link_names WHERE normalized = ? AND entity_type = ?", changed)
     db.conn.executemany(
@@ -246,11 +248,11 @@ def candidate_targets(db: Database, words: set[str] | None) -> list[LinkTarget]:
         }
     targets = []
     condition, params = in_values("normalized", None if keys is None else {k[0] for k in keys})
-    for n, t, names, books in db.execute(
-        f"SELECT normalized, entity_type, names, books FROM link_targets WHERE {condition}", params
+    for n, t, names, books, category in db.execute(
+        f"SELECT normalized, entity_type, names, books, category FROM link_targets WHERE {condition}", params
     ):
         if keys is None or (n, t) in keys:
-            targets.append(LinkTarget((n, t), set(json.loads(names)), set(json.loads(books))))
+            targets.append(LinkTarget((n, t), set(json.loads(names)), set(json.loads(books)), category))
     return sorted(targets, key=lambda t: t.key)
 
 

@@ -226,7 +226,7 @@ def test_a_name_with_no_word_needs_a_scan(tmp_path):
 
 NAMES = ["Zorn", "Fire Bolt", "Frost Lance", "Cloak of the Vale (Mistcloak)", "Rope", "Chilled"]
 WORDS = ["zorn", "zorn", "zorns", "Zorn's", "fire bolts", "Firebolt", "Frost Lance's", "Mistcloak",
-         "*Fire* Bolt", "causes", "the", "rope", "Chilled", "cast"]
+         "*Fire* Bolt", "causes", "the", "rope", "Chilled", "cast", "is chilled"]
 BOOKS = ["Alpha", "Beta", "Gamma"]
 words = st.lists(st.sampled_from(NAMES[:3] + ["Rope", "Chilled"] + WORDS), min_size=1, max_size=7).map(
     lambda ws: " ".join(ws) + ".")
@@ -234,7 +234,9 @@ words = st.lists(st.sampled_from(NAMES[:3] + ["Rope", "Chilled"] + WORDS), min_s
 table = st.lists(st.sampled_from(NAMES[:3] + ["Rope", "Chilled"]), min_size=2, max_size=3, unique=True).map(
     lambda rows: "\n\n| Name | Cost |\n|---|---|\n" + "".join(f"| {r} | 1 |\n" for r in rows) + "\n")
 sentence = st.one_of(words, words, table)
-section = st.tuples(st.sampled_from(["Spells", "Notes"]), st.sampled_from(NAMES), st.lists(sentence, max_size=3))
+# a name filed under Conditions links in lowercase where a state goes ("is chilled")
+section = st.tuples(st.sampled_from(["Spells", "Notes", "Conditions"]), st.sampled_from(NAMES),
+                    st.lists(sentence, max_size=3))
 operation = st.one_of(
     st.tuples(st.just("ingest"), st.sampled_from(BOOKS), st.lists(section, min_size=1, max_size=4)),
     st.tuples(st.just("delete"), st.sampled_from(BOOKS), st.none()),
@@ -250,6 +252,10 @@ operation = st.one_of(
           ("ingest", "Beta", [("Spells", "Fire Bolt", ["Fire Bolt is cast.", "zorn zorn zorn zorn zorn."]),
                               ("Notes", "Cloak of the Vale (Mistcloak)", ["Cloak of the Vale is a cloak."])]),
           ("delete", "Beta", None)])
+# "is chilled" links once Chilled is filed under Conditions, and no longer when it is re-filed
+@example([("ingest", "Alpha", [("Notes", "Zorn", ["Rope is chilled."])]),
+          ("ingest", "Beta", [("Conditions", "Chilled", ["Chilled is cold."])]),
+          ("ingest", "Beta", [("Notes", "Chilled", ["Chilled is cold."])])])
 # a table row of Alpha yields to Beta's definition of the name, and defines again when Beta goes
 @example([("ingest", "Alpha", [("Notes", "Zorn", ["\n\n| Name | Cost |\n|---|---|\n| Rope | 1 |\n| Fire Bolt | 2 |\n\n"])]),
           ("ingest", "Beta", [("Spells", "Fire Bolt", ["Fire Bolt is cast."])]),

@@ -31,7 +31,7 @@ type = "equipment"
 """
 
 NAMES = ["Shield", "Fire Bolt", "Greater Shield", "Light", "Frost", "Rope"]
-WORDS = ["cast", "wield", "the", "light", "and", "Firebolt", "rope"]
+WORDS = ["cast", "wield", "the", "light", "and", "Firebolt", "rope", "is frost"]
 BOOKS = ["Alpha", "Beta", "Gamma"]
 
 words = st.lists(st.sampled_from(NAMES + WORDS), min_size=1, max_size=6).map(lambda ws: " ".join(ws) + ".")
@@ -39,7 +39,8 @@ words = st.lists(st.sampled_from(NAMES + WORDS), min_size=1, max_size=6).map(lam
 table = st.lists(st.sampled_from(NAMES), min_size=2, max_size=3, unique=True).map(
     lambda rows: "\n\n| Name | Cost |\n|---|---|\n" + "".join(f"| {r} | 1 |\n" for r in rows) + "\n")
 sentence = st.one_of(words, words, table)
-section = st.tuples(st.sampled_from(["Spells", "Equipment", "Misc"]), st.sampled_from(NAMES), st.lists(sentence, max_size=3))
+section = st.tuples(st.sampled_from(["Spells", "Equipment", "Misc", "Conditions"]), st.sampled_from(NAMES),
+                    st.lists(sentence, max_size=3))
 book_text = st.lists(section, min_size=1, max_size=4)
 operation = st.one_of(
     st.tuples(st.just("ingest"), st.sampled_from(BOOKS), book_text),

@@ -77,3 +77,22 @@ def test_an_emphasized_lowercase_word_is_the_name_the_book_emphasizes():
     # the same word, plain or inside a longer emphasized phrase, stays an ordinary word
     assert names(SHIELDS.link("In dim light it waits.", "X", set())) == []
     assert names(SHIELDS.link("It waits *in dim light* for you.", "X", set())) == []
+
+
+def test_a_state_links_in_lowercase_where_a_state_goes():
+    # books write conditions in lowercase; a rare one is no corpus term, but "is weakened"
+    # names the condition the shelf files under Conditions
+    states = Linker([LinkTarget(("weakened", "other"), {"Weakened"}, {"Core"}, "Conditions"),
+                     LinkTarget(("stuck", "other"), {"Stuck"}, {"Core"}, "Conditions"),
+                     LinkTarget(("frozen", "other"), {"Frozen"}, {"Core"}, "Conditions"),
+                     LinkTarget(("blessed", "other"), {"Blessed"}, {"Core"}, "Spells")], CUES)
+    assert names(states.link("Hit: the target is weakened until the end of its turn.", "X", set())) == [
+        ("weakened", "other")]
+    assert names(states.link("The target is also stuck (save ends).", "X", set())) == [("stuck", "other")]
+    assert names(states.link("It ends the stuck condition.", "X", set())) == [("stuck", "other")]
+    # elsewhere, or where the word describes a noun or is an idiom's adjective, it is a word
+    assert names(states.link("A weakened wall falls; we are here, stuck.", "X", set())) == []
+    assert names(states.link("The wraith is the frozen ghost of a traveler.", "X", set())) == []
+    assert names(states.link("It is weakened to the bone? No: frozen.", "X", set())) == []
+    # a name filed elsewhere (a spell) is no state
+    assert names(states.link("The cleric is blessed.", "X", set())) == []

@@ -13,7 +13,10 @@ A match counts when it is whole words (a possessive ``'s`` may follow) and its c
   English prose (``lowercase_terms``; "aspect", "stress" and "consequence" in the Fate books),
   or the book emphasizes that very occurrence ("it casts *fireball*": stat blocks write
   spell and item names in lowercase italics);
-- an all-lowercase name matches any case.
+- an all-lowercase name matches any case;
+- a state (a target filed or typed as a condition or status, ``files_as_state``) matches in
+  lowercase where a state goes: "the target is weakened", "becomes dazed", "the stuck
+  condition" (books write conditions in lowercase; a rare one is no corpus term).
 Where matches overlap, the longest wins ("Greater Shield" over "Shield"). A name defined
 with several types ("Shield" the spell and the armor) goes to the type whose cue words occur
 in the sentence; on a tie, to the one defined in the chunk's own book; otherwise it is
@@ -47,6 +50,29 @@ class LinkTarget:
     key: EntityKey
     names: set[str]                       # as written in definitions, plus aliases
     books: set[str] = field(default_factory=set)  # books that define it
+    category: str = ""                    # where its definition is filed ("Conditions")
+
+    @property
+    def state(self) -> bool:
+        """A condition, not the page of conditions ("Conditions" itself)."""
+        return files_as_state(self.key[1], self.category) and not files_as_state("", self.key[0])
+
+
+def files_as_state(entity_type: str, category: str) -> bool:
+    """Typed or filed under a heading as a condition or status ("Conditions > Grappled")."""
+    filed = f"{entity_type} {category}".lower()
+    return any(w in filed for w in ("condition", "status", "state", "affliction"))
+
+
+# a state named in lowercase where a state goes: "the target is weakened", "is also stuck",
+# "becomes dazed", "knocked prone", "the stuck condition"; not a word describing a noun ("is
+# the frozen ghost") nor an idiom's adjective ("is prone to howling", "vulnerable to fire")
+_STATE_BEFORE = re.compile(
+    r"(?<![\w-])(?:is|are|be|been|being|becomes?|became|knocked|falls?|left)\s+"
+    r"(?:(?!(?:the|a|an|its|their|his|her|this|that|these|those|your|our|my|some|any|no|every|each)\b)\w+\s+)?$",
+    re.IGNORECASE)
+_STATE_IDIOM_AFTER = re.compile(r"\s+(?:to|of|for|with|about|by)\b", re.IGNORECASE)
+_CONDITION_AFTER = re.compile(r"\s+conditions?\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -192,6 +218,9 @@ class Linker:
             for written, entity_keys in variants.items():
                 if self._case_ok(written, found, emphasized):
                     keys |= entity_keys
+            if not keys and found.islower() and (_CONDITION_AFTER.match(view, end) or (
+                    _STATE_BEFORE.search(view[max(0, start - 30):start]) and not _STATE_IDIOM_AFTER.match(view, end))):
+                keys = {k for entity_keys in variants.values() for k in entity_keys if self.targets[k].state}
             if keys:
                 yield start, stop, found, keys
 

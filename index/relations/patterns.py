@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..extract.glossary import entry_leads
+from ..extract.linker import files_as_state
 from ..extract.text import sentence_span
 from ..models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..normalize import normalize_name, normalized_words
@@ -53,8 +54,7 @@ class PatternEntity:
     @property
     def filed_as_condition(self) -> bool:
         """Typed or filed under a heading as a condition ("Conditions > Grappled")."""
-        filed = f"{self.entity_type} {self.category}".lower()
-        return any(w in filed for w in ("condition", "status", "state", "affliction"))
+        return files_as_state(self.entity_type, self.category)
 
 
 _VERBS = {
