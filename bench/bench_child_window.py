@@ -22,10 +22,10 @@ sys.path.insert(0, str(ROOT))
 
 from bench.eval_retrieval import distractor_books  # noqa: E402
 from bench.results_json import record  # noqa: E402
-from index import minilm  # noqa: E402
-from index.chunking import parent_chunks, split_sections  # noqa: E402
-from index.config import Settings  # noqa: E402
-from index.embed import LocalEmbedder, child_splitter, embedding_text  # noqa: E402
+from crossbook.core.chunking import parent_chunks, split_sections  # noqa: E402
+from crossbook.core.config import Settings  # noqa: E402
+from crossbook.vectors import minilm  # noqa: E402
+from crossbook.vectors.embed import LocalEmbedder, child_splitter, embedding_text  # noqa: E402
 
 
 def overflow(paths: list[Path], split) -> tuple[int, int]:

@@ -19,8 +19,8 @@ sys.path.insert(0, str(ROOT))
 
 import tiktoken  # noqa: E402
 
-from index.chunking import child_chunks, parent_chunks, split_sections  # noqa: E402
-from index.tokens import count_tokens  # noqa: E402
+from crossbook.core.chunking import child_chunks, parent_chunks, split_sections  # noqa: E402
+from crossbook.core.tokens import count_tokens  # noqa: E402
 
 WORDS = "the frost wyrm casts a lance of ice at chilled foes while ember burns low in the hearth".split()
 

@@ -32,12 +32,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.results_json import record  # noqa: E402
-from index import minilm  # noqa: E402
-from index.chunking import child_chunks, parent_chunks, split_sections  # noqa: E402
-from index.config import load_settings  # noqa: E402
-from index.db import open_db  # noqa: E402
-from index.embed import LocalEmbedder, TorchEmbedder, embed_all  # noqa: E402
-from index.vectors import WRITE_BATCH, ChildRow, embedding_text, open_vectors  # noqa: E402
+from crossbook.core.chunking import child_chunks, parent_chunks, split_sections  # noqa: E402
+from crossbook.core.config import load_settings  # noqa: E402
+from crossbook.storage.db import open_db  # noqa: E402
+from crossbook.vectors import minilm  # noqa: E402
+from crossbook.vectors.chroma import WRITE_BATCH, ChildRow, embedding_text, open_vectors  # noqa: E402
+from crossbook.vectors.embed import LocalEmbedder, TorchEmbedder, embed_all  # noqa: E402
 
 
 def sample_children() -> list[str]:
@@ -53,8 +53,8 @@ def startup_seconds(embedder: str, cache: Path) -> float:
     code = (
         "import sys, time; t = time.perf_counter()\n"
         "from pathlib import Path\n"
-        "from index.embed import EMBEDDERS\n"
-        "from index.config import Settings\n"
+        "from crossbook.vectors.embed import EMBEDDERS\n"
+        "from crossbook.core.config import Settings\n"
         f"EMBEDDERS[{embedder!r}](Settings(model_cache=Path({str(cache)!r}))).embed(['warm up'])\n"
         "print(time.perf_counter() - t)\n"
     )

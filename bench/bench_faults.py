@@ -25,11 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from index.db import open_db  # noqa: E402
-from index.errors import ChunksFailed  # noqa: E402
-from index.extract.openai_extractor import OpenAIExtractor  # noqa: E402
-from index.packs import load_pack  # noqa: E402
-from index.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.core.errors import ChunksFailed  # noqa: E402
+from crossbook.core.packs import load_pack  # noqa: E402
+from crossbook.extract.openai_extractor import OpenAIExtractor  # noqa: E402
+from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.storage.db import open_db  # noqa: E402
 from tests.fakes import FAULT_KINDS, INJECTION, FaultInjector, ScriptedOpenAI  # noqa: E402
 from tests.helpers import openai_settings, render_book, shelf_headings, shelf_responder, snapshot, write  # noqa: E402
 

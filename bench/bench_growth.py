@@ -24,9 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.results_json import record  # noqa: E402
-from index.config import Settings  # noqa: E402
-from index.db import open_db  # noqa: E402
-from index.pipeline import Ingest, delete_book, ingest_paths  # noqa: E402
+from crossbook.core.config import Settings  # noqa: E402
+from crossbook.ingest.pipeline import Ingest, delete_book, ingest_paths  # noqa: E402
+from crossbook.storage.db import open_db  # noqa: E402
 
 WORDS = ("the a of to and in it is you can when your roll target turn take make each one with "
          "this that for on as any other an at by if its not or may gain use once more than "

@@ -13,10 +13,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from index.config import Settings
-from index.db import open_db
-from index.lookup import where_else
-from index.pipeline import Ingest, delete_book, ingest_paths
+from crossbook.core.config import Settings
+from crossbook.ingest.pipeline import Ingest, delete_book, ingest_paths
+from crossbook.query.lookup import where_else
+from crossbook.storage.db import open_db
 
 WORDS = ("attack defense roll turn weapon armor cost point round target damage skill spell range "
          "effect hit miss level bonus penalty check move").split()

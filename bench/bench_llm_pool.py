@@ -26,10 +26,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.results_json import record  # noqa: E402
-from index.db import open_db  # noqa: E402
-from index.extract.openai_extractor import OpenAIExtractor  # noqa: E402
-from index.packs import load_pack  # noqa: E402
-from index.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.core.packs import load_pack  # noqa: E402
+from crossbook.extract.openai_extractor import OpenAIExtractor  # noqa: E402
+from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.storage.db import open_db  # noqa: E402
 from tests.fakes import ScriptedOpenAI  # noqa: E402
 from tests.helpers import heading_responder, openai_settings, write  # noqa: E402
 

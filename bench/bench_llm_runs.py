@@ -38,7 +38,7 @@ FAULTS = ("rate_limit", "server_error", "dropped_connection", "truncated", "non_
 def one_run(book: Path, work: Path, server: ScriptedOpenAI, args) -> dict:
     index = work / "index"
     shutil.rmtree(index, ignore_errors=True)
-    command = [sys.executable, "-m", "cli.main", "--index", str(index), "--embedder", args.embedder, "-q",
+    command = [sys.executable, "-m", "crossbook.cli.main", "--index", str(index), "--embedder", args.embedder, "-q",
                "ingest", str(book), "--extractor", "openai", "--base-url", server.base_url,
                "--model", "scripted", "--concurrency", str(args.concurrency), "--allow-partial", "--json"]
     env = {"PATH": "/usr/bin:/bin", "HOME": str(work), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",

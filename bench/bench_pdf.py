@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.twins.pdf_twin import write_pdf  # noqa: E402
-from index.readers import read_book  # noqa: E402
+from crossbook.readers import read_book  # noqa: E402
 
 FATE = ROOT.parent / "shared" / "corpora" / "fate"
 CHARS_PER_PAGE = 3200  # the twin sets about this much Markdown on a Letter page
@@ -33,7 +33,7 @@ CHARS_PER_PAGE = 3200  # the twin sets about this much Markdown on a Letter page
 def ingest_seconds(index: Path, book: Path) -> float:
     env = {**os.environ, "CROSSBOOK_EMBEDDER": "hash", "CROSSBOOK_EXTRACTOR": "rules"}
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "cli.main", "--index", str(index), "--quiet", "ingest", str(book),
+    subprocess.run([sys.executable, "-m", "crossbook.cli.main", "--index", str(index), "--quiet", "ingest", str(book),
                     "--book", "Fate Shelf"], check=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
 

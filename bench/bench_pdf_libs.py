@@ -69,7 +69,7 @@ def plumber_pages(path: Path) -> list[str]:
 
 def crossbook_text(path: Path) -> list[str]:
     """crossbook's PDF reader (pypdfium2's boxes, laid out): the whole book's Markdown."""
-    from index.readers import read_book
+    from crossbook.readers import read_book
 
     return [read_book(path).text]
 

@@ -32,8 +32,8 @@ from markdown_it import MarkdownIt  # noqa: E402
 
 from bench.twins.epub_twin import write_epub  # noqa: E402
 from bench.twins.pdf_twin import write_pdf  # noqa: E402
-from index.markdown_repair import repair_headings  # noqa: E402
-from index.readers import read_book  # noqa: E402
+from crossbook.core.markdown_repair import repair_headings  # noqa: E402
+from crossbook.readers import read_book  # noqa: E402
 
 FATE = ROOT.parent / "shared" / "corpora" / "fate"
 SHELVES = {"fate": FATE, "sample": ROOT / "sample_corpus"}
@@ -92,13 +92,13 @@ def speed(work: Path) -> None:
 
 def ingest(index: Path, paths: list[Path]) -> None:
     env = {**os.environ, "CROSSBOOK_EMBEDDER": "hash"}
-    subprocess.run([sys.executable, "-m", "cli.main", "--index", str(index), "--quiet", "ingest", *map(str, paths)],
+    subprocess.run([sys.executable, "-m", "crossbook.cli.main", "--index", str(index), "--quiet", "ingest", *map(str, paths)],
                    check=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
 
 
 def answers(index: Path) -> dict[str, set]:
-    from index.db import open_db
-    from index.lookup import list_entities, where_else
+    from crossbook.query.lookup import list_entities, where_else
+    from crossbook.storage.db import open_db
 
     db = open_db(index)
     out = {}

@@ -54,8 +54,8 @@ def names(rng: random.Random, count: int) -> list[str]:
 # -- llm_calls ----------------------------------------------------------------------------------
 
 def bench_llm_calls() -> dict:
-    from index.db import open_db
-    from index.pipeline import Ingest, ingest_paths
+    from crossbook.ingest.pipeline import Ingest, ingest_paths
+    from crossbook.storage.db import open_db
     from tests.fakes import ScriptedOpenAI
     from tests.helpers import heading_responder, openai_settings
 
@@ -105,10 +105,10 @@ def generated_shelf(directory: Path, megabytes: float, per_book: int = 400, seed
 
 def ingest_child(shelf: Path, index_dir: Path) -> dict:
     """In this (fresh) process: ingest every book of ``shelf``; the timings and peak RSS."""
-    from index.config import Settings
-    from index.db import open_db
-    from index.pipeline import Ingest, ingest_paths
-    from index.vectors import open_vectors
+    from crossbook.core.config import Settings
+    from crossbook.ingest.pipeline import Ingest, ingest_paths
+    from crossbook.storage.db import open_db
+    from crossbook.vectors.chroma import open_vectors
 
     phases: dict[str, float] = {}
     started: dict[str, float] = {}
@@ -141,7 +141,7 @@ def run_child(*args: str) -> dict:
 def bare_copy_seconds(source_db: Path, target_dir: Path) -> tuple[float, int]:
     """Seconds to insert every row of ``source_db`` into a fresh index of the same schema
     with ``executemany`` in one transaction (foreign keys on, the same indexes); rows."""
-    from index.db import open_db
+    from crossbook.storage.db import open_db
 
     source = sqlite3.connect(source_db)
     first = ["books", "chunks", "entities"]
@@ -213,9 +213,9 @@ def synthetic_index(index_dir: Path, mentions: int, book_mentions: int, settle: 
     references found, entities resolved). ``relations``: the index's relationship mode
     ("off": the offline analysis of every chunk would take hours at a million mentions).
     Returns the entities' names."""
-    from index.db import open_db
-    from index.normalize import normalize_name
-    from index.packs import load_pack
+    from crossbook.core.normalize import normalize_name
+    from crossbook.core.packs import load_pack
+    from crossbook.storage.db import open_db
 
     rng = random.Random(seed)
     books = max(2, mentions // book_mentions)
@@ -256,7 +256,7 @@ def synthetic_index(index_dir: Path, mentions: int, book_mentions: int, settle: 
             "INSERT INTO entity_mentions (entity_id, book, chunk_id, mention_type, name, normalized, declared_type, context, source)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", mention_rows)
     if settle:
-        from index import derived
+        from crossbook.shelf import derived
 
         with db.atomic():
             derived.refresh(db, load_pack("generic"), "", None)
@@ -275,9 +275,9 @@ def median_seconds(call, repeats: int) -> float:
 
 
 def bench_where_else(index_dir: Path, entity_names: list[str], mentions: int) -> dict:
-    from index.db import open_db
-    from index.lookup import WHERE_ELSE_SQL, where_else
-    from index.normalize import normalize_name
+    from crossbook.core.normalize import normalize_name
+    from crossbook.query.lookup import WHERE_ELSE_SQL, where_else
+    from crossbook.storage.db import open_db
 
     db = open_db(index_dir)
     sample = random.Random(3).sample(entity_names, 200)
@@ -297,8 +297,8 @@ def bench_where_else(index_dir: Path, entity_names: list[str], mentions: int) ->
 
 
 def bench_delete_book(index_dir: Path, work: Path, book_mentions: int) -> dict:
-    from index.db import open_db
-    from index.pipeline import delete_book
+    from crossbook.ingest.pipeline import delete_book
+    from crossbook.storage.db import open_db
 
     title = "Book 000"
     count = sqlite3.connect(index_dir / "crossbook.db").execute(

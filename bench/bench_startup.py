@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from bench.results_json import record  # noqa: E402
 
 SAMPLE = ROOT / "sample_corpus"
-CROSSBOOK = [sys.executable, "-c", "import sys; from cli.main import run; sys.exit(run())"]
+CROSSBOOK = [sys.executable, "-c", "import sys; from crossbook.cli.main import run; sys.exit(run())"]
 
 
 def environment(model_cache: Path) -> dict[str, str]:
@@ -84,7 +84,7 @@ def main() -> int:
             "typer_app": [sys.executable, "-c", TYPER_APP],
             "python": [sys.executable, "-c", "pass"],
             # what a cold search cannot go below: chromadb's import (crossbook's faster one)
-            "chromadb": [sys.executable, "-c", "from index.vectors import import_chromadb; import_chromadb()"],
+            "chromadb": [sys.executable, "-c", "from crossbook.vectors.chroma import import_chromadb; import_chromadb()"],
             "where_else": [*base, "where-else", "Frost Lance"],
             "search": [*base, "search", "a spell that freezes the enemy", "-k", "5"],
             "skip_unchanged": [*base, *config, "ingest", str(SAMPLE / "bestiary.md")],

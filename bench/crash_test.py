@@ -50,11 +50,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from index.chunking import book_title  # noqa: E402
-from index.config import Settings  # noqa: E402
-from index.db import open_db  # noqa: E402
-from index.pipeline import Ingest, ingest_paths  # noqa: E402
-from index.readers import read_book  # noqa: E402
+from crossbook.core.chunking import book_title  # noqa: E402
+from crossbook.core.config import Settings  # noqa: E402
+from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.readers import read_book  # noqa: E402
+from crossbook.storage.db import open_db  # noqa: E402
 from tests.helpers import render_book, snapshot  # noqa: E402
 
 SAMPLE = ROOT / "sample_corpus"
@@ -165,7 +165,7 @@ class Crossbook:
         self.cwd = work
 
     def start(self, args: list[str]) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", "cli.main", "--index", str(self.index), "-q", *args],
+        return subprocess.Popen([sys.executable, "-m", "crossbook.cli.main", "--index", str(self.index), "-q", *args],
                                 cwd=self.cwd, env={**self.env, "PYTHONPATH": str(ROOT)},
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 

@@ -47,12 +47,12 @@ from bench.hand_sample import definitions as stored_definitions  # noqa: E402
 from bench.hand_sample import score as hand_score  # noqa: E402
 from bench.scoring import Figure, compare, index_edges, prf  # noqa: E402
 from bench.shelves import IRONSWORN_GOLD, ingest_ironsworn, ironsworn_notes  # noqa: E402
-from index.config import load_settings  # noqa: E402
-from index.db import open_db  # noqa: E402
-from index.errors import CrossbookError  # noqa: E402
-from index.manifest import read_manifest, rebuild  # noqa: E402
-from index.normalize import normalize_name  # noqa: E402
-from index.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.core.config import load_settings  # noqa: E402
+from crossbook.core.errors import CrossbookError  # noqa: E402
+from crossbook.core.normalize import normalize_name  # noqa: E402
+from crossbook.ingest.manifest import read_manifest, rebuild  # noqa: E402
+from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.storage.db import open_db  # noqa: E402
 from tests.gold import score_index  # noqa: E402
 
 SAMPLE = ROOT / "sample_corpus"

@@ -34,12 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.scoring import index_edges, prf  # noqa: E402
-from index import meta  # noqa: E402
-from index.config import load_settings  # noqa: E402
-from index.db import open_db  # noqa: E402
-from index.manifest import rebuild  # noqa: E402
-from index.pipeline import Ingest  # noqa: E402
-from index.relations import svo  # noqa: E402
+from crossbook.core.config import load_settings  # noqa: E402
+from crossbook.ingest.manifest import rebuild  # noqa: E402
+from crossbook.ingest.pipeline import Ingest  # noqa: E402
+from crossbook.relations import svo  # noqa: E402
+from crossbook.storage import meta  # noqa: E402
+from crossbook.storage.db import open_db  # noqa: E402
 
 # Used when no ontology module with a normalize function is importable: the gold types of
 # the sample corpus and the verbs that express them.
@@ -63,9 +63,9 @@ def type_mapper(settings) -> tuple[object, str]:
     """The ontology's normalizer (index/relations/normalize.py) when it is importable, else
     the local table; returns (raw type -> type, what was used)."""
     try:
-        from index.packs import load_pack
-        from index.relations.normalize import normalize_type
-        from index.relations.ontology import ontology_for
+        from crossbook.core.packs import load_pack
+        from crossbook.relations.normalize import normalize_type
+        from crossbook.relations.ontology import ontology_for
 
         ontology = ontology_for(settings, load_pack(settings.pack))
         return (lambda t: normalize_type(t, ontology) or t), "the ontology (index.relations.normalize.normalize_type)"
@@ -101,7 +101,7 @@ def section_entities(db) -> dict[str, tuple[dict, list[svo.ChunkEntity]]]:
 def rederive(db) -> None:
     """Derive the index's relationships again with the current code (every chunk's claims
     and every row), as a full refresh does."""
-    from index.relations import edges
+    from crossbook.relations import edges
 
     with db.atomic():
         db.execute("DELETE FROM relation_svo_chunks")

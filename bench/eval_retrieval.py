@@ -49,13 +49,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from index.config import load_settings  # noqa: E402
-from index.db import open_db  # noqa: E402
-from index.manifest import rebuild  # noqa: E402
-from index.normalize import normalize_name  # noqa: E402
-from index.pipeline import Ingest  # noqa: E402
-from index.retrieve import retrieve, search  # noqa: E402
-from index.vectors import open_vectors  # noqa: E402
+from crossbook.core.config import load_settings  # noqa: E402
+from crossbook.core.normalize import normalize_name  # noqa: E402
+from crossbook.ingest.manifest import rebuild  # noqa: E402
+from crossbook.ingest.pipeline import Ingest  # noqa: E402
+from crossbook.query.retrieve import retrieve, search  # noqa: E402
+from crossbook.storage.db import open_db  # noqa: E402
+from crossbook.vectors.chroma import open_vectors  # noqa: E402
 
 # what the retrieval code may change without the cached index going stale
 LATENCY_RUNS = 3

@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.eval_retrieval import ask, build_index, report, vault_shelf  # noqa: E402
 from bench.ironsworn.build_gold import vault_dir  # noqa: E402
-from index.normalize import normalize_name  # noqa: E402
+from crossbook.core.normalize import normalize_name  # noqa: E402
 
 HERE = ROOT / "bench" / "ironsworn"
 TITLE = "Ironsworn"

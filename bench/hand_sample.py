@@ -33,11 +33,11 @@ from bench.fate.fate_text import BOOKS as FATE_BOOKS  # noqa: E402
 from bench.fate.fate_text import CORPUS as FATE_CORPUS  # noqa: E402
 from bench.scoring import index_edges  # noqa: E402
 from bench.shelves import ingest_ironsworn  # noqa: E402
-from index.config import load_settings  # noqa: E402
-from index.db import open_db  # noqa: E402
-from index.errors import CrossbookError  # noqa: E402
-from index.manifest import rebuild  # noqa: E402
-from index.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.core.config import load_settings  # noqa: E402
+from crossbook.core.errors import CrossbookError  # noqa: E402
+from crossbook.ingest.manifest import rebuild  # noqa: E402
+from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.storage.db import open_db  # noqa: E402
 
 SAMPLE = ROOT / "sample_corpus"
 LABELS = ROOT / "bench" / "hand_labels"

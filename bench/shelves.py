@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from index.errors import CrossbookError
-from index.pipeline import Ingest, ingest_paths
+from crossbook.core.errors import CrossbookError
+from crossbook.ingest.pipeline import Ingest, ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 IRONSWORN = Path("/work/shared/corpora/ironsworn/vault")

@@ -27,13 +27,48 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("cli", "index")
+# the installed names of the repository's folders (pyproject.toml's package-dir)
+IMPORT_NAMES = {"index": ("crossbook",), "cli": ("crossbook", "cli")}
+# The stage packages in pipeline order: a package may import only those before it
+# (docs/development.md says what each owns).
+STAGES = ("core", "readers", "storage", "extract", "linking", "relations", "vectors", "shelf", "query",
+          "ingest", "cli")
 
 
 def module_name(path: Path) -> str:
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
-    return ".".join(parts)
+    return ".".join(IMPORT_NAMES[parts[0]] + tuple(parts[1:]))
+
+
+def stage_of(module: str) -> str | None:
+    """crossbook.extract.rules -> 'extract'; the top package crossbook itself -> None."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in STAGES else None
+
+
+def backward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """(importer, imported) pairs where a stage imports a later stage."""
+    found = []
+    for source, targets in graph.items():
+        a = stage_of(source)
+        for target in targets:
+            b = stage_of(target)
+            if a and b and STAGES.index(b) > STAGES.index(a):
+                found.append((source, target))
+    return sorted(found)
+
+
+def long_functions(files: dict[str, Path], limit: int, skip: tuple[str, ...] = ("migrations",)) -> list[tuple[int, str]]:
+    """Functions longer than ``limit`` lines, outside modules named in ``skip``."""
+    return [(n, name) for n, name in longest_functions(files, len(files) * 100)
+            if n > limit and not any(f".{s}." in f".{name}" for s in skip)]
+
+
+def flat_modules() -> list[str]:
+    """The modules directly in index/ (its stage packages aside)."""
+    return sorted(p.name for p in (ROOT / "index").glob("*.py"))
 
 
 def project_files() -> dict[str, Path]:
@@ -124,7 +159,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def package_of(module: str, files: dict[str, Path]) -> str:
-    """index.extract.rules -> index.extract; index.pipeline -> index; a package is itself."""
+    """crossbook.extract.rules -> crossbook.extract; a package is itself."""
     if files[module].name == "__init__.py":
         return module
     return module.rpartition(".")[0] or module
@@ -172,7 +207,7 @@ def module_path(filename):
     parts = list(rel.with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
-    return ".".join(parts)
+    return ".".join({"index": ["crossbook"], "cli": ["crossbook", "cli"]}[parts[0]] + parts[1:])
 def profile(frame, event, arg):
     if event != "call" or frame.f_code.co_name == "<module>":
         return
@@ -181,9 +216,9 @@ def profile(frame, event, arg):
         return
     visited.add(mod)
     caller = frame.f_back
-    if caller is not None and caller.f_code.co_name == "ingest_book" and module_of(caller.f_code.co_filename) == "index.pipeline":
+    if caller is not None and caller.f_code.co_name == "ingest_book" and module_of(caller.f_code.co_filename) == "crossbook.ingest.pipeline":
         direct.add(mod)
-from cli.main import run
+from crossbook.cli.main import run
 sys.argv = ["crossbook", "--index", sys.argv[2], "ingest", sys.argv[3], "-q"]
 sys.setprofile(profile)
 try:
@@ -191,7 +226,7 @@ try:
 except SystemExit:
     pass
 sys.setprofile(None)
-print(json.dumps({"visited": sorted(visited), "direct": sorted(direct - {"index.pipeline"})}))
+print(json.dumps({"visited": sorted(visited), "direct": sorted(direct - {"crossbook.ingest.pipeline"})}))
 """
 
 
@@ -226,6 +261,9 @@ def main() -> None:
         "package_cycles": cycles(package_graph(top, files)),
         "package_cycles_with_lazy": cycles(package_graph(every, files)),
         "lazy_imports": sum(len(every[m] - top[m]) for m in files),
+        "backward_stage_imports": backward_imports(every),
+        "flat_modules_in_index": flat_modules(),
+        "functions_over_100_lines": long_functions(files, 100),
         "longest_functions": longest_functions(files, args.top),
         "ingest_modules": ingest["visited"],
         "ingest_book_calls": ingest["direct"],
@@ -240,6 +278,12 @@ def main() -> None:
         found = figures[key]
         print(f"{key.replace('_', ' ')}: {len(found)}" + "".join(f"\n  {' <-> '.join(c)}" for c in found))
     print(f"imports made inside functions (project modules): {figures['lazy_imports']}")
+    print(f"stage imports against the order {' < '.join(STAGES)}: {len(figures['backward_stage_imports'])}"
+          + "".join(f"\n  {a} -> {b}" for a, b in figures["backward_stage_imports"]))
+    print(f"modules directly in index/: {len(figures['flat_modules_in_index'])} "
+          f"({', '.join(figures['flat_modules_in_index'])})")
+    print(f"functions over 100 lines outside migrations: {len(figures['functions_over_100_lines'])}"
+          + "".join(f"\n  {n:4d}  {name}" for n, name in figures["functions_over_100_lines"]))
     print("longest functions:")
     for length, name in figures["longest_functions"]:
         print(f"  {length:4d}  {name}")

@@ -9,12 +9,10 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from index.config import CONFIG_FILE, Settings, load_settings
-
-from .choices import check_embedder, check_extractor, check_ontology, check_pack, check_relations
-from .cost_output import DRY_RUN_OPT, MAX_COST_OPT, PRICE_TABLE_OPT, dry_run_or_budget
-from .group import GlobalOptionsGroup, examples
-from .output import (
+from crossbook.cli.choices import check_embedder, check_extractor, check_ontology, check_pack, check_relations
+from crossbook.cli.cost_output import DRY_RUN_OPT, MAX_COST_OPT, PRICE_TABLE_OPT, dry_run_or_budget
+from crossbook.cli.group import GlobalOptionsGroup, examples
+from crossbook.cli.output import (
     EventWriter,
     cli_errors,
     emit,
@@ -25,10 +23,11 @@ from .output import (
     section_in_book,
     warn,
 )
+from crossbook.core.config import CONFIG_FILE, Settings, load_settings
 
 if TYPE_CHECKING:
-    from .progress import ProgressReporter
-from .writing import open_writable
+    from crossbook.cli.progress import ProgressReporter
+from crossbook.cli.writing import open_writable
 
 app = typer.Typer(
     cls=GlobalOptionsGroup,
@@ -67,7 +66,7 @@ class State:
 
     def progress(self, label: str, books: Optional[int] = None, transient: bool = False) -> "ProgressReporter":
         """The progress display on stderr (nothing with --quiet)."""
-        from .progress import ProgressReporter  # rich's live display: not for a query
+        from crossbook.cli.progress import ProgressReporter  # rich's live display: not for a query
 
         return ProgressReporter(label, books=books, quiet=self.quiet, transient=transient)
 
@@ -77,7 +76,7 @@ class State:
                  "wait": self.wait, **flags}
         settings = load_settings(flags, os.environ, path, config_required=path == self.config)
         if settings.model_cache is None:  # one ONNX graph per user, shared by every index
-            from .paths import model_cache_dir
+            from crossbook.cli.paths import model_cache_dir
 
             settings = replace(settings, model_cache=model_cache_dir(os.environ))
         return settings
@@ -126,7 +125,7 @@ def main(
 
 
 def open_index(settings: Settings, create: bool = False):
-    from index.db import open_db
+    from crossbook.storage.db import open_db
 
     return open_db(settings.index_dir, create=create)
 
@@ -176,8 +175,8 @@ def ingest(
     if no_wait and not batch:
         raise typer.BadParameter("--no-wait goes with --batch", param_hint="--no-wait")
     with cli_errors(state.debug, as_json):
-        from index.books import find_books
-        from index.pipeline import Ingest, ingest_books, load_books
+        from crossbook.ingest.books import find_books
+        from crossbook.ingest.pipeline import Ingest, ingest_books, load_books
 
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
@@ -186,14 +185,14 @@ def ingest(
         )
         _check_extractor(settings, dry_run)
         if batch:
-            from index.batch_ingest import check_batch_settings
+            from crossbook.ingest.batch import check_batch_settings
 
             check_batch_settings(settings)
         paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book)
         # every bad path fails here, before the index is touched
         books_read = load_books(paths, book, fmt, as_book)
         count = len(books_read)
-        from index.llm_cost import estimate_ingest
+        from crossbook.ingest.cost import estimate_ingest
 
         if dry_run_or_budget(lambda: estimate_ingest(settings, books_read, force), settings.max_cost, dry_run, as_json):
             return
@@ -205,7 +204,7 @@ def ingest(
                 job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
                              events=progress.watching(sink))
                 if batch:
-                    from .batch_output import ingest_through_batch
+                    from crossbook.cli.batch_output import ingest_through_batch
 
                     results = ingest_through_batch(job, paths, book, force, not no_wait, sink, as_json)
                     if results is None:  # --no-wait: submitted, reported
@@ -221,28 +220,28 @@ def open_vector_store(settings: Settings, db, check: bool = True, embedder=None,
     from commands that need vectors). Raises EmbedderMismatch before anything is written.
     ``warm``: the command embeds a query, so load the model while chromadb imports.
     ``lazy``: open Chroma only when a book needs it (the pipeline opens it before writing)."""
-    from index.vectors import open_vectors
+    from crossbook.vectors.chroma import open_vectors
 
     return open_vectors(settings, db, check=check, embedder=embedder, warm=warm, lazy=lazy)
 
 
 def model_load_reporter(embedder, progress):
     """``embedder`` whose model load shows on ``progress`` (cli/progress.py)."""
-    from .progress import ModelLoadReporter
+    from crossbook.cli.progress import ModelLoadReporter
 
     return ModelLoadReporter(embedder, progress)
 
 
 def _check_chroma(settings: Settings) -> None:
-    from index.vectors import check_chroma_server
+    from crossbook.vectors.chroma import check_chroma_server
 
     check_chroma_server(settings)
 
 
 def _check_extractor(settings: Settings, dry_run: bool = False) -> None:
-    from index.config import effective_mode, require_model_endpoint
-    from index.errors import ConfigError
-    from index.relations.ontology import load_ontology
+    from crossbook.core.config import effective_mode, require_model_endpoint
+    from crossbook.core.errors import ConfigError
+    from crossbook.relations.ontology import load_ontology
 
     # settings that would otherwise fail after the index directory was created; a dry run
     # calls no model, so it needs no API key
@@ -251,7 +250,7 @@ def _check_extractor(settings: Settings, dry_run: bool = False) -> None:
     if effective_mode(settings.relations, settings.extractor) == "refine" and not dry_run:
         require_model_endpoint(settings, "--relations refine", "use --relations spacy")
     if settings.embedder is not None:
-        from index.embed import EMBEDDERS
+        from crossbook.vectors.embed import EMBEDDERS
 
         if settings.embedder not in EMBEDDERS:
             raise ConfigError(f"unknown embedder '{settings.embedder}' (choose one of: {', '.join(EMBEDDERS)})")
@@ -289,11 +288,11 @@ def delete_book_cmd(
     """Remove a book and everything derived from it; drop entities left with no mention."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.pipeline import delete_book, index_refiner
+        from crossbook.ingest.pipeline import delete_book, index_refiner
 
         settings = state.settings()
         db = open_writable(ctx, settings)
-        from index import store
+        from crossbook.storage import store
 
         if store.get_book(db, title) is None:  # before Chroma is opened: a fast, clear error
             delete_book(db, title)
@@ -325,7 +324,7 @@ def where_else_cmd(
     """Where else does this entity appear? Mentions across books, definitions first."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import where_else
+        from crossbook.query.lookup import where_else
 
         db = open_index(state.settings())
         result = where_else(
@@ -375,7 +374,7 @@ def entity(
     """One entity: its type, where it is defined, and references per book."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import entity_detail
+        from crossbook.query.lookup import entity_detail
 
         db = open_index(state.settings())
         result = entity_detail(db, name)
@@ -412,7 +411,7 @@ def books(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """The books in the index, with their counts and how they were ingested."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import list_books
+        from crossbook.query.lookup import list_books
 
         db = open_index(state.settings())
         rows = list_books(db)
@@ -456,7 +455,7 @@ def entities(
     """List entities with their type, where they are defined and how often they are mentioned."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import books_left, list_entities
+        from crossbook.query.lookup import books_left, list_entities
 
         db = open_index(state.settings())
         books = books_left(db, book, exclude_book)
@@ -483,7 +482,7 @@ def stats(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """What the index holds: books, sections, entities per type, mentions, relationships, size, embedder."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import index_stats
+        from crossbook.query.lookup import index_stats
 
         settings = state.settings()
         db = open_index(settings)
@@ -536,16 +535,16 @@ def rebuild(
     """Reconcile the index with a manifest: add, update, delete, skip unchanged books."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.manifest import read_manifest
-        from index.manifest import rebuild as run_rebuild
-        from index.pipeline import Ingest
+        from crossbook.ingest.manifest import read_manifest
+        from crossbook.ingest.manifest import rebuild as run_rebuild
+        from crossbook.ingest.pipeline import Ingest
 
         entries = read_manifest(manifest)
         count = len(entries)
         settings = state.settings(config=manifest, extractor=extractor, relations=relations,
                                   ontology=tuple(ontology) or None, max_cost=max_cost, price_table=price_table)
         _check_extractor(settings, dry_run)
-        from index.llm_cost import estimate_rebuild
+        from crossbook.ingest.cost import estimate_rebuild
 
         if dry_run_or_budget(lambda: estimate_rebuild(settings, entries), settings.max_cost, dry_run, as_json):
             return

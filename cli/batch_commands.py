@@ -8,10 +8,10 @@ from typing import Optional
 
 import typer
 
-from .app import JSON_OPT, State, app, open_index
-from .batch_output import ingest_hint, render_batches
-from .group import examples
-from .output import cli_errors, emit
+from crossbook.cli.app import JSON_OPT, State, app, open_index
+from crossbook.cli.batch_output import ingest_hint, render_batches
+from crossbook.cli.group import examples
+from crossbook.cli.output import cli_errors, emit
 
 batch_app = typer.Typer(no_args_is_help=True, help="OpenAI Batch API batches submitted by ingest --batch.")
 app.add_typer(batch_app, name="batch")
@@ -46,8 +46,8 @@ def collect(
     """Store the answers of the batches that have ended in the LLM cache (then ingest again: 0 requests)."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.batch_ingest import short_message
-        from index.errors import BatchFailed
+        from crossbook.core.errors import BatchFailed
+        from crossbook.ingest.batch import short_message
 
         reports = _poll(state, ids, base_url, uncollected=not ids, wait=wait)
         short = [r for r in reports if r.ended and r.status != "completed"]
@@ -72,7 +72,7 @@ def forget(
     """Stop waiting for batches: the next ingest --batch submits their unanswered chunks again."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.extract import batch
+        from crossbook.extract import batch
 
         reports = batch.forget(open_index(state.settings()), ids)
         emit({"batches": [r.to_dict() for r in reports]}, as_json, lambda c: render_batches(c, reports))
@@ -80,7 +80,7 @@ def forget(
 
 def _poll(state: State, ids: Optional[list[str]], base_url: Optional[str], uncollected: bool, **options):
     """Refresh (and collect, unless told not to) the batches named, or the recorded ones."""
-    from index.extract import batch
+    from crossbook.extract import batch
 
     settings = state.settings(base_url=base_url)
     db = open_index(settings)

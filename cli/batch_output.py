@@ -11,7 +11,7 @@ import shlex
 from rich.console import Console
 from rich.markup import escape
 
-from .output import warn
+from crossbook.cli.output import warn
 
 SHOWN_FAILURES = 10  # chunks listed per batch in text output
 
@@ -19,8 +19,8 @@ SHOWN_FAILURES = 10  # chunks listed per batch in text output
 def ingest_through_batch(job, paths, title, force: bool, wait: bool, sink, as_json: bool):
     """Run ``ingest --batch``; returns the ingest results, or None when ``--no-wait``
     submitted the batches (they are then reported here)."""
-    from index.batch_ingest import ingest_through_batch as run
-    from index.extract.batch import batch_ids
+    from crossbook.extract.batch import batch_ids
+    from crossbook.ingest.batch import ingest_through_batch as run
 
     try:
         outcome = run(job, paths, title=title, force=force, wait=wait)

@@ -2,9 +2,9 @@
 
 import typer
 
-from .app import JSON_OPT, State, app, open_index
-from .output import cli_errors, emit
-from .writing import open_writable
+from crossbook.cli.app import JSON_OPT, State, app, open_index
+from crossbook.cli.output import cli_errors, emit
+from crossbook.cli.writing import open_writable
 
 cache_app = typer.Typer(no_args_is_help=True, help="The cache of LLM answers in the index.")
 app.add_typer(cache_app, name="cache")
@@ -19,7 +19,7 @@ def prune(
     """Remove cached LLM answers that no stored chunk uses (edited sections, deleted books, other models)."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.llm_cache import prune as run_prune
+        from crossbook.storage.llm_cache import prune as run_prune
 
         settings = state.settings()
         db = open_index(settings) if dry_run else open_writable(ctx, settings)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 import typer
 
-from index.errors import CrossbookError
+from crossbook.core.errors import CrossbookError
 
 
 def checked(check: Callable[[Any], object]) -> Callable[[Any], Any]:
@@ -33,19 +33,19 @@ def checked(check: Callable[[Any], object]) -> Callable[[Any], Any]:
 
 
 def _pack(value: str) -> None:
-    from index.packs import load_pack
+    from crossbook.core.packs import load_pack
 
     load_pack(value)
 
 
 def _relations(value: str) -> None:
-    from index.config import effective_mode
+    from crossbook.core.config import effective_mode
 
     effective_mode(value, "rules")
 
 
 def _ontology(values: list[str]) -> None:
-    from index.relations.ontology import load_ontology
+    from crossbook.relations.ontology import load_ontology
 
     load_ontology(tuple(values))
 
@@ -56,7 +56,7 @@ def _one_of(values: Callable[[], tuple[str, ...]], what: str) -> Callable[[str],
 
     def check(value: str) -> None:
         if value not in values():
-            from index.errors import BadInput
+            from crossbook.core.errors import BadInput
 
             raise BadInput(f"unknown {what} '{value}' (choose one of: {', '.join(values())})")
 
@@ -73,7 +73,7 @@ def _listed(module: str, name: str) -> Callable[[], tuple[str, ...]]:
     return lambda: tuple(getattr(importlib.import_module(module), name))
 
 
-check_status = checked(_one_of(_listed("index.relations.query", "STATUSES"), "status"))
-check_export_format = checked(_one_of(_listed("index.relations.query", "EXPORT_FORMATS"), "export format"))
-check_extractor = checked(_one_of(_listed("index.extract", "EXTRACTORS"), "extractor"))
-check_embedder = checked(_one_of(_listed("index.embed", "EMBEDDERS"), "embedder"))
+check_status = checked(_one_of(_listed("crossbook.query.review", "STATUSES"), "status"))
+check_export_format = checked(_one_of(_listed("crossbook.query.review", "EXPORT_FORMATS"), "export format"))
+check_extractor = checked(_one_of(_listed("crossbook.extract", "EXTRACTORS"), "extractor"))
+check_embedder = checked(_one_of(_listed("crossbook.vectors.embed", "EMBEDDERS"), "embedder"))

@@ -1,4 +1,4 @@
-"""`ingest`/`rebuild` --dry-run and --max-cost: the estimate (index/llm_cost.py), shown or checked."""
+"""`ingest`/`rebuild` --dry-run and --max-cost: the estimate (index/ingest/cost.py), shown or checked."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .output import emit
+from crossbook.cli.output import emit
 
 DRY_RUN_OPT = typer.Option(
     False, "--dry-run", help="Call nothing, write nothing: print the chunks to extract, cached answers, tokens and price.")
@@ -23,7 +23,7 @@ def dry_run_or_budget(estimate: Callable[[], dict], max_cost: float | None, dry_
     --max-cost: raise BudgetExceeded when the estimate is over it. Else do nothing."""
     if not dry_run and max_cost is None:
         return False
-    from index.llm_cost import check_budget
+    from crossbook.ingest.cost import check_budget
 
     result = estimate()
     check_budget(result, max_cost)

@@ -14,7 +14,7 @@ import typer
 from rich.markup import escape
 from typer.core import TyperArgument, TyperGroup
 
-from .coercion import quick_coercion
+from crossbook.cli.coercion import quick_coercion
 
 
 class GlobalOptionsGroup(TyperGroup):

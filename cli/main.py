@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import sys
 
-from . import batch_commands, cache_commands, pack_commands, relations_commands, vector_commands  # noqa: F401
-from .app import app
+from crossbook.cli import batch_commands, cache_commands, pack_commands, relations_commands, vector_commands  # noqa: F401
+from crossbook.cli.app import app
 
 __all__ = ["app", "run"]
 
@@ -19,7 +19,7 @@ def run() -> None:
     try:
         app(prog_name="crossbook")
     except BrokenPipeError:  # stdout closed outside a command's error handling (--help | head)
-        from .output import closed_stdout
+        from crossbook.cli.output import closed_stdout
 
         closed_stdout()
         sys.exit(0)

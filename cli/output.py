@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, NoReturn
 import typer
 from rich.console import Console
 
-from index.errors import CrossbookError
+from crossbook.core.errors import CrossbookError
 
 
 class ResultConsole(Console):

@@ -5,8 +5,8 @@ from typing import List
 
 import typer
 
-from .app import State, app
-from .output import cli_errors
+from crossbook.cli.app import State, app
+from crossbook.cli.output import cli_errors
 
 pack_app = typer.Typer(no_args_is_help=True, help="Domain packs: entity types, heading rules, stop headings.")
 app.add_typer(pack_app, name="pack")
@@ -24,10 +24,10 @@ def suggest(
     """
     state: State = ctx.obj
     with cli_errors(state.debug):
-        from index.books import find_books
-        from index.pack_suggest import suggest_pack
-        from index.packs import load_pack
-        from index.readers import read_book
+        from crossbook.core.packs import load_pack
+        from crossbook.extract.pack_suggest import suggest_pack
+        from crossbook.ingest.books import find_books
+        from crossbook.readers import read_book
 
         books = [read_book(p) for p in find_books(paths)]
         text = suggest_pack([(b.path.stem, b.text) for b in books], load_pack("generic"), name=name)

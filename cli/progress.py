@@ -24,7 +24,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from .output import stderr
+from crossbook.cli.output import stderr
 
 LOADING_MODEL = "loading model"
 

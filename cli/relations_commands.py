@@ -1,6 +1,6 @@
 """Relationship commands: relations, review, export (registered on the app by import).
 
-Library code is in index/relations/query.py; this module parses, calls and renders.
+Library code is in index/query/review.py; this module parses, calls and renders.
 """
 
 from pathlib import Path
@@ -10,11 +10,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .app import BOOK_HELP, EXCLUDE_BOOKS_OPT, JSON_OPT, State, app, open_index
-from .choices import check_export_format, check_status
-from .group import examples
-from .output import cli_errors, emit, plain_table, relation_label, section_in_book, stderr, warn
-from .writing import open_writable, writing
+from crossbook.cli.app import BOOK_HELP, EXCLUDE_BOOKS_OPT, JSON_OPT, State, app, open_index
+from crossbook.cli.choices import check_export_format, check_status
+from crossbook.cli.group import examples
+from crossbook.cli.output import cli_errors, emit, plain_table, relation_label, section_in_book, stderr, warn
+from crossbook.cli.writing import open_writable, writing
 
 ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
 
@@ -46,8 +46,8 @@ def relations(
     """Typed relationships between entities, with their evidence, status and review state."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import resolve_book, resolve_books
-        from index.relations.query import list_relationships
+        from crossbook.query.lookup import resolve_book, resolve_books
+        from crossbook.query.review import list_relationships
 
         db = open_index(state.settings())
         rows = list_relationships(db, relation_type=relation_type, status=status,
@@ -71,7 +71,7 @@ def _render_decision(console: Console, row: dict) -> None:
 def _decide(ctx: typer.Context, relationship_id: int, action: str, as_json: bool, **kwargs) -> None:
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.relations.query import review
+        from crossbook.query.review import review
 
         db = open_writable(ctx, state.settings())
         row = review(db, relationship_id, action, **kwargs)
@@ -97,9 +97,9 @@ def review_main(
         return
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.errors import BadInput
-        from index.lookup import resolve_book, resolve_books
-        from index.relations.query import list_relationships, review
+        from crossbook.core.errors import BadInput
+        from crossbook.query.lookup import resolve_book, resolve_books
+        from crossbook.query.review import list_relationships, review
 
         settings = state.settings()
         db = open_index(settings)
@@ -180,13 +180,13 @@ def export(
     """Export the relationship graph for graph tools (networkx, Gephi, Neo4j import)."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.errors import BadInput
-        from index.relations.query import export as run_export
+        from crossbook.core.errors import BadInput
+        from crossbook.query.review import export as run_export
 
         db = open_index(state.settings())
         if as_json and output is None:
             # --json asks for one JSON document: the graph itself, whatever --format says
-            from index.relations.query import export_graph
+            from crossbook.query.review import export_graph
 
             emit(export_graph(db, include_invalid), True, lambda c: None)
             return

@@ -8,10 +8,19 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from .app import BOOKS_OPT, EXCLUDE_BOOKS_OPT, JSON_OPT, State, app, model_load_reporter, open_index, open_vector_store
-from .group import examples
-from .output import cli_errors, emit, location, section_in_book
-from .writing import open_writable
+from crossbook.cli.app import (
+    BOOKS_OPT,
+    EXCLUDE_BOOKS_OPT,
+    JSON_OPT,
+    State,
+    app,
+    model_load_reporter,
+    open_index,
+    open_vector_store,
+)
+from crossbook.cli.group import examples
+from crossbook.cli.output import cli_errors, emit, location, section_in_book
+from crossbook.cli.writing import open_writable
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
 
@@ -34,8 +43,8 @@ def search(
     """Plain vector search over child chunks; returns their parent sections."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import books_left
-        from index.retrieve import search as run_search
+        from crossbook.query.lookup import books_left
+        from crossbook.query.retrieve import search as run_search
 
         settings = state.settings()
         db = open_index(settings)
@@ -65,8 +74,8 @@ def retrieve(
     """Multi-hop retrieval: vector search, then the entities it found, into the sections of other books."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index.lookup import books_left
-        from index.retrieve import retrieve as run_retrieve
+        from crossbook.query.lookup import books_left
+        from crossbook.query.retrieve import retrieve as run_retrieve
 
         settings = state.settings()
         db = open_index(settings)
@@ -104,8 +113,8 @@ def doctor(
     """Report drift between SQLite and the Chroma vectors; --repair fixes it. Exit 1 if drift remains."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index import doctor as checks
-        from index.vectors import embedder_for_id, recorded_embedder
+        from crossbook.vectors import doctor as checks
+        from crossbook.vectors.chroma import embedder_for_id, recorded_embedder
 
         settings = state.settings()
         db = open_writable(ctx, settings) if repair else open_index(settings)
@@ -155,11 +164,11 @@ def reembed(
     """Re-embed every child chunk with the embedder given by --embedder, and switch the index to it."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from index import doctor as checks
+        from crossbook.vectors import doctor as checks
 
         settings = state.settings()
         db = open_writable(ctx, settings)
-        from index.embed import get_embedder
+        from crossbook.vectors.embed import get_embedder
 
         with open_vector_store(settings, db, check=False, embedder=get_embedder(settings)) as new:
             with state.progress("reembed") as progress:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from index.config import Settings
-from index.db import open_db
-from index.pipeline import Ingest
+from crossbook.core.config import Settings
+from crossbook.ingest.pipeline import Ingest
+from crossbook.storage.db import open_db
 from tests.fakes import FakeChunkEntity, FakeSVO, ScriptedOpenAI
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +57,7 @@ def runner() -> CliRunner:
 @pytest.fixture
 def cli(runner):
     """Run crossbook with args; returns the Click result (stdout and stderr kept apart)."""
-    from cli.main import app
+    from crossbook.cli.main import app
 
     def invoke(*args, input=None):
         return runner.invoke(app, [str(a) for a in args], input=input, catch_exceptions=False)
@@ -92,7 +92,7 @@ def scripted_openai():
 @pytest.fixture
 def fake_svo(monkeypatch):
     """FakeSVO in place of spaCy's relation candidates (index/relations/svo.py); ``.calls`` counts the chunks parsed."""
-    from index.relations import edges as derive
+    from crossbook.relations import edges as derive
 
     fake = FakeSVO()
     monkeypatch.setattr(derive, "load_svo", lambda: (fake, FakeChunkEntity))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from cli.main import app
+from crossbook.cli.main import app
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -27,8 +27,8 @@ from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 
-from index.extract import ExtractionRun
-from index.models import ChunkExtraction, RawMention, RawRelation
+from crossbook.core.models import ChunkExtraction, RawMention, RawRelation
+from crossbook.extract import ExtractionRun
 
 
 @dataclass(frozen=True)

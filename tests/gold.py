@@ -8,7 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from index.normalize import normalize_name
+from crossbook.core.normalize import normalize_name
 
 Key = tuple[str, str, str, str]  # (book, section path, normalized name, type)
 

@@ -6,8 +6,8 @@ import json
 import re
 from pathlib import Path
 
-from index.config import Settings
-from index.db import open_db
+from crossbook.core.config import Settings
+from crossbook.storage.db import open_db
 from tests.fakes import completion_body, passage_of
 
 BOOK_A = """# Core Rules
@@ -129,7 +129,7 @@ class FailingChunkExtractor:
         return getattr(self.inner, name)
 
     def extract(self, book, parents, known=None, progress=None, **kwargs):
-        from index.extract import FailedChunk
+        from crossbook.extract import FailedChunk
 
         run = self.inner.extract(book, parents, known=known, progress=progress, **kwargs)
         last = parents[-1]
@@ -154,11 +154,11 @@ def _die(*args, **kwargs):
 # it committed (the book is wholly new, and SQLite and Chroma agree after the next command or
 # doctor --repair).
 KILL_POINTS = {
-    "kill:write": ("ingest", "index.store", "insert_mentions"),          # rows half replaced
-    "kill:derive": ("ingest", "index.derived", "gc_entities"),           # relinked, derived, not GC'd
-    "kill:embed": ("ingest", "index.vectors.VectorStore", "write"),      # half the vectors upserted
-    "kill:sync_note": ("ingest", "index.vectors", "children_digest"),    # Chroma done, SQLite's note not
-    "kill:delete_vectors": ("delete", "index.vectors.VectorStore", "delete_book"),  # SQLite deleted it
+    "kill:write": ("ingest", "crossbook.storage.store", "insert_mentions"),          # rows half replaced
+    "kill:derive": ("ingest", "crossbook.shelf.derived", "gc_entities"),           # relinked, derived, not GC'd
+    "kill:embed": ("ingest", "crossbook.vectors.chroma.VectorStore", "write"),      # half the vectors upserted
+    "kill:sync_note": ("ingest", "crossbook.vectors.chroma", "children_digest"),    # Chroma done, SQLite's note not
+    "kill:delete_vectors": ("delete", "crossbook.vectors.chroma.VectorStore", "delete_book"),  # SQLite deleted it
 }
 
 
@@ -166,7 +166,7 @@ class Replay:
     """One live index under a sequence of operations, with the books it must hold after each.
 
     ``OPERATIONS`` maps an operation's name to the method that applies it; the sequences are
-    (name, title, sections) triples. A book is its file (index/identity.py): ``files`` says
+    (name, title, sections) triples. A book is its file (index/ingest/identity.py): ``files`` says
     which file holds each book, and "rename" gives a book's file another title."""
 
     def __init__(self, tmp: Path, pack: Path, make_job, vectors: bool = False):
@@ -176,7 +176,7 @@ class Replay:
         self.files: dict[str, Path] = {}  # title -> the file that holds it
         self.vectors = None
         if vectors:
-            from index.vectors import open_vectors
+            from crossbook.vectors.chroma import open_vectors
 
             self.vectors = open_vectors(Settings(index_dir=tmp / "live", embedder="hash"), self.job.db, lazy=True)
             self.job.vectors = self.vectors
@@ -194,7 +194,7 @@ class Replay:
         return write(path, text), text
 
     def ingest(self, title, sections) -> None:
-        from index.pipeline import ingest_paths
+        from crossbook.ingest.pipeline import ingest_paths
 
         path, text = self._file(title, sections)
         ingest_paths(self.job, [path])
@@ -203,7 +203,7 @@ class Replay:
 
     def rename(self, title, sections) -> None:
         """The book's file gets another title (and these sections): the same book, renamed."""
-        from index.pipeline import ingest_paths
+        from crossbook.ingest.pipeline import ingest_paths
 
         new_title = f"{title} Renamed"
         if title not in self.current or new_title in self.current:
@@ -216,7 +216,7 @@ class Replay:
         self.current[new_title], self.files[new_title] = text, path
 
     def delete(self, title, _sections) -> None:
-        from index.pipeline import delete_book
+        from crossbook.ingest.pipeline import delete_book
 
         if title in self.current:
             delete_book(self.job.db, title, self.vectors)
@@ -231,8 +231,8 @@ class Replay:
 
     def fail_chunk(self, title, sections) -> None:
         """An ingest whose last chunk fails: it raises, and leaves the index as it was."""
-        from index.errors import ChunksFailed
-        from index.pipeline import ingest_paths
+        from crossbook.core.errors import ChunksFailed
+        from crossbook.ingest.pipeline import ingest_paths
 
         before = self.state()
         path, _ = self._file(title, sections)
@@ -256,7 +256,7 @@ class Replay:
         kind, owner, attribute = KILL_POINTS[point]
         try:
             target = importlib.import_module(owner)
-        except ModuleNotFoundError:  # a class: "index.vectors.VectorStore"
+        except ModuleNotFoundError:  # a class: "crossbook.vectors.chroma.VectorStore"
             module, _, name = owner.rpartition(".")
             target = getattr(importlib.import_module(module), name)
         replacement = _write_half_then_die(target.write) if point == "kill:embed" else _die
@@ -267,7 +267,7 @@ class Replay:
         try:
             with mock.patch.object(target, attribute, replacement):
                 if kind == "ingest":
-                    from index.pipeline import ingest_paths
+                    from crossbook.ingest.pipeline import ingest_paths
 
                     ingest_paths(self.job, [path], force=True)
                 else:
@@ -287,8 +287,8 @@ class Replay:
         """The next command, then ``doctor --repair``: ingesting every book again (unchanged)
         must bring its vectors in line (nothing missing or stale); what is left (vectors of a
         book whose delete was killed) is for doctor --repair. Then SQLite and Chroma agree."""
-        from index import doctor
-        from index.pipeline import ingest_paths
+        from crossbook.ingest.pipeline import ingest_paths
+        from crossbook.vectors import doctor
 
         if self.vectors is None:
             return
@@ -327,7 +327,7 @@ def replay_equals_fresh_build(operations, pack_text: str, make_job, vectors: boo
     replay (its counts of failures survived and vector repairs)."""
     import tempfile
 
-    from index.pipeline import ingest_paths
+    from crossbook.ingest.pipeline import ingest_paths
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -353,7 +353,7 @@ def shelf_responder(names: list[str]):
     verbatim sentence verification would choose (index/extract/verify.py) as its context;
     each reference is also a relationship from the heading's entity. Instructions inside
     the passage are ignored, as the system prompt asks."""
-    from index.extract.verify import ChunkText
+    from crossbook.extract.verify import ChunkText
 
     def respond(request: dict):
         passage = passage_of(request)

@@ -66,7 +66,7 @@ def main() -> None:
     fault_rate = float(sys.argv[5]) if len(sys.argv) > 5 else 0.0
     finder = SlowImport(module, delay)
     sys.meta_path.insert(0, finder)
-    from cli.main import app
+    from crossbook.cli.main import app
     from tests.fakes import FaultInjector, ScriptedOpenAI
     from tests.helpers import heading_responder
 

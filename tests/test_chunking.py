@@ -1,8 +1,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from index.chunking import book_title, child_chunks, parent_chunks, split_sections
-from index.tokens import count_tokens
+from crossbook.core.chunking import book_title, child_chunks, parent_chunks, split_sections
+from crossbook.core.tokens import count_tokens
 
 DOC = """Credits: written for the tests.
 

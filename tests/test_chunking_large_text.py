@@ -10,8 +10,8 @@ import random
 
 import tiktoken
 
-from index.chunking import child_chunks, parent_chunks, split_sections
-from index.tokens import count_tokens
+from crossbook.core.chunking import child_chunks, parent_chunks, split_sections
+from crossbook.core.tokens import count_tokens
 
 WORDS = "the frost wyrm casts a lance of ice at chilled foes while ember burns low in the hearth".split()
 

@@ -124,7 +124,7 @@ def test_unknown_extractor_and_pack(seeded, cli, tmp_path, index_dir):
 
 
 def test_debug_shows_the_traceback(seeded, cli):
-    from index.errors import BookNotFound
+    from crossbook.core.errors import BookNotFound
     with pytest.raises(BookNotFound):
         cli("--debug", "delete-book", "Nope")
 

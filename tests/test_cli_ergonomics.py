@@ -34,7 +34,7 @@ def test_a_closed_stdout_ends_the_command_quietly_with_exit_0(sample_index, inde
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before the first write (`| head` that has read enough)
     try:
-        done = subprocess.run([sys.executable, "-m", "cli.main", "--index", str(index_dir), *args],
+        done = subprocess.run([sys.executable, "-m", "crossbook.cli.main", "--index", str(index_dir), *args],
                               stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120,
                               env={**os.environ, "PYTHONPATH": str(SAMPLE.parent)})
     finally:

@@ -130,8 +130,8 @@ def test_suggestions_are_ranked_by_similarity_in_any_case(shelf, cli):
 
 
 def test_suggest_ranks_the_closest_name_first_and_maps_aliases(shelf, index_dir):
-    from index.db import open_db
-    from index.lookup import suggest
+    from crossbook.query.lookup import suggest
+    from crossbook.storage.db import open_db
 
     db = open_db(index_dir)
     assert suggest(db, "SHEILD")[0] == "Shield"
@@ -180,7 +180,7 @@ def test_export_json_without_output_is_one_json_document(shelf, cli):
 def test_openai_retries_are_warnings(capsys):
     import logging
 
-    from cli.output import report_retries
+    from crossbook.cli.output import report_retries
 
     report_retries()
     logging.getLogger("openai._base_client").info("Retrying request in %f seconds (retry %i of %s)", 0.5, 1, 5)

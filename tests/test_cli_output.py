@@ -2,7 +2,7 @@
 
 import json
 
-from index.extract.rules import VERSION as RULES_VERSION
+from crossbook.extract.rules import VERSION as RULES_VERSION
 from tests.helpers import BOOK_A, BOOK_B, write
 
 

@@ -40,15 +40,15 @@ def test_quiet_prints_no_progress(two_books, cli):
 @pytest.fixture
 def terminal(monkeypatch):
     """The progress console as a 120-column terminal writing to a buffer."""
-    import cli.progress
+    import crossbook.cli.progress as progress
 
     buffer = io.StringIO()
-    monkeypatch.setattr(cli.progress, "stderr", Console(file=buffer, force_terminal=True, width=120))
+    monkeypatch.setattr(progress, "stderr", Console(file=buffer, force_terminal=True, width=120))
     return buffer
 
 
 def test_on_a_terminal_the_bars_name_book_phase_count_and_eta(terminal):
-    from cli.progress import ProgressReporter
+    from crossbook.cli.progress import ProgressReporter
 
     with ProgressReporter("ingest", books=2, tty=True) as progress:
         sink = progress.watching(lambda event: None)
@@ -67,7 +67,7 @@ def test_on_a_terminal_the_bars_name_book_phase_count_and_eta(terminal):
 
 
 def test_on_a_terminal_quiet_shows_nothing(terminal):
-    from cli.progress import ProgressReporter
+    from crossbook.cli.progress import ProgressReporter
 
     with ProgressReporter("ingest", books=1, tty=True, quiet=True) as progress:
         progress.event({"event": "book.start", "book": "Core Rules"})
@@ -76,12 +76,12 @@ def test_on_a_terminal_quiet_shows_nothing(terminal):
 
 
 def test_a_local_model_load_is_its_own_phase(monkeypatch):
-    import index.embed
-    from cli.progress import LOADING_MODEL, ModelLoadReporter
+    import crossbook.vectors.embed as embed
+    from crossbook.cli.progress import LOADING_MODEL, ModelLoadReporter
 
     loaded = []
 
-    class FakeLocal(index.embed.LocalEmbedder):
+    class FakeLocal(embed.LocalEmbedder):
         def load_model(self):
             loaded.append(True)
 
@@ -95,17 +95,17 @@ def test_a_local_model_load_is_its_own_phase(monkeypatch):
     embedder.embed(["b"])
     assert calls == [(LOADING_MODEL, 0, 1), (LOADING_MODEL, 1, 1)] and loaded == [True]
     # an embedder with nothing to load reports nothing
-    hashed = ModelLoadReporter(index.embed.HashEmbedder(), lambda *call: calls.append(call))
+    hashed = ModelLoadReporter(embed.HashEmbedder(), lambda *call: calls.append(call))
     hashed.embed(["c"])
     assert len(calls) == 2
 
 
 def test_plain_loading_model_line(capsys, monkeypatch):
-    import cli.progress
-    from cli.progress import LOADING_MODEL, ProgressReporter
+    import crossbook.cli.progress as progress
+    from crossbook.cli.progress import LOADING_MODEL, ProgressReporter
 
     buffer = io.StringIO()
-    monkeypatch.setattr(cli.progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    monkeypatch.setattr(progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
     with ProgressReporter("rebuild", books=1, tty=False) as progress:
         progress.event({"event": "book.start", "book": "Bestiary"})
         progress(LOADING_MODEL, 0, 1)
@@ -119,11 +119,11 @@ def test_plain_loading_model_line(capsys, monkeypatch):
     ("embed", "'Grimoire' is in the index without all its vectors (run: crossbook doctor --repair"),
 ])
 def test_ctrl_c_says_what_the_index_holds(phase, expected, monkeypatch):
-    import cli.progress
-    from cli.progress import ProgressReporter
+    import crossbook.cli.progress as progress
+    from crossbook.cli.progress import ProgressReporter
 
     buffer = io.StringIO()
-    monkeypatch.setattr(cli.progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    monkeypatch.setattr(progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
     with pytest.raises(KeyboardInterrupt):
         with ProgressReporter("ingest", books=2, tty=False, quiet=True) as progress:
             progress.event({"event": "book.start", "book": "Core Rules"})

@@ -35,8 +35,8 @@ def test_global_options_after_a_subcommand_of_a_group(other_index, cli):
 def test_an_option_value_and_text_after_double_dash_stay_put():
     from typer.main import get_command
 
-    from cli.group import hoist_global_options
-    from cli.main import app
+    from crossbook.cli.group import hoist_global_options
+    from crossbook.cli.main import app
 
     group = get_command(app)
     assert hoist_global_options(group, ["where-else", "--", "--debug"]) == ["where-else", "--", "--debug"]
@@ -178,13 +178,13 @@ def test_shell_completion_is_offered(cli, monkeypatch):
 def test_a_read_only_index_can_be_queried(other_index, cli, cli_json, monkeypatch):
     import sqlite3
 
-    import index.db
+    import crossbook.storage.db as db_module
 
-    monkeypatch.setattr(index.db, "_writable", lambda path: False)
+    monkeypatch.setattr(db_module, "_writable", lambda path: False)
     assert [b["title"] for b in cli_json("books", "--index", other_index)] == ["Core Rules"]
     assert cli_json("where-else", "chilled", "--index", other_index)["entities"][0]["name"] == "Chilled"
     assert cli_json("stats", "--index", other_index)["books"] == 1
-    db = index.db.open_db(other_index)
+    db = db_module.open_db(other_index)
     with pytest.raises(sqlite3.OperationalError, match="readonly"):  # opened read-only: nothing is written
         db.execute("DELETE FROM books")
 
@@ -192,14 +192,14 @@ def test_a_read_only_index_can_be_queried(other_index, cli, cli_json, monkeypatc
 def test_a_write_to_a_read_only_index_says_so(cli, monkeypatch, tmp_path):
     import sqlite3
 
-    import index.lookup
+    import crossbook.query.lookup as lookup
 
     def refuse(*args, **kwargs):
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     write(tmp_path / "a.md", BOOK_A)
     cli("ingest", tmp_path / "a.md", "--relations", "off")
-    monkeypatch.setattr(index.lookup, "list_books", refuse)
+    monkeypatch.setattr(lookup, "list_books", refuse)
     result = cli("books", "--json")
     assert result.exit_code == 1 and "Error: the index is read-only" in result.stderr
     assert json.loads(result.stdout)["error"]["code"] == "index_read_only"

@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 import typer
 
-from cli.coercion import QuickCoercion
-from cli.main import app
+from crossbook.cli.coercion import QuickCoercion
+from crossbook.cli.main import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_corpus"
 
 # imported by none of the commands below: each costs start-up and none is used by them
 NOT_FOR_QUERIES = ("pydantic", "importlib.metadata", "rich.progress", "rich.table", "tomllib",
-                   "index.embed", "chromadb", "onnxruntime", "markdown_it", "spacy", "openai")
+                   "crossbook.vectors.embed", "chromadb", "onnxruntime", "markdown_it", "spacy", "openai")
 
 
 def imported_modules(*args: str) -> list[str]:
@@ -28,7 +28,7 @@ def imported_modules(*args: str) -> list[str]:
     code = (
         "import sys, json, atexit\n"
         f"atexit.register(lambda: print(json.dumps(sorted(m for m in {NOT_FOR_QUERIES!r} if m in sys.modules))))\n"
-        "from cli.main import run\n"
+        "from crossbook.cli.main import run\n"
         "sys.argv = ['crossbook', *sys.argv[1:]]\n"
         "run()\n"
     )
@@ -90,9 +90,9 @@ def test_every_parameter_converts_values_as_typer_does(value):
 def test_where_else_mentions_are_the_mention_shape(cli, index_dir):
     """where_else returns its rows as they come (no Mention.to_dict() per row): each must
     still be exactly a Mention's dict, for a name, an alias and folded accents."""
-    from index.db import open_db
-    from index.lookup import where_else
-    from index.models import Mention
+    from crossbook.core.models import Mention
+    from crossbook.query.lookup import where_else
+    from crossbook.storage.db import open_db
 
     assert cli("--embedder", "hash", "rebuild", SAMPLE / "crossbook.toml").exit_code == 0
     db = open_db(index_dir)

@@ -4,7 +4,7 @@
 'httpx' has no attribute 'Response'": request threads used the openai client (which looks
 ``httpx`` up in ``sys.modules`` on every request) while the main thread was importing
 chromadb (which imports httpx). The fix imports everything a run will import on the main
-thread before the first request thread starts (index/preload.py), and the request threads
+thread before the first request thread starts (index/ingest/preload.py), and the request threads
 import nothing for the first time. The subprocess tests make the window wide (the import
 sleeps a second while half done) so the old code fails every time, not at random.
 """
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from index.db import open_db
-from index.extract.openai_extractor import OpenAIExtractor
-from index.packs import load_pack
-from index.pipeline import Ingest, ingest_paths
+from crossbook.core.packs import load_pack
+from crossbook.extract.openai_extractor import OpenAIExtractor
+from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.storage.db import open_db
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, write
 
 ROOT = Path(__file__).resolve().parent.parent

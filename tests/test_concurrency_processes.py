@@ -1,7 +1,7 @@
 """Issue 10, "Prove it": two writers and readers on one index, as real processes.
 
 Two `crossbook ingest` runs (spaCy relations on: long write transactions) start together on an index that already holds a book: the
-second waits for the first (index/lock.py), both succeed, and the index equals a fresh
+second waits for the first (index/storage/lock.py), both succeed, and the index equals a fresh
 build of the same books. Meanwhile a reader thread (its own connection each time) and
 `crossbook where-else` processes keep answering. The old code: one writer died with
 "database is locked"."""
@@ -13,8 +13,8 @@ import threading
 import time
 from pathlib import Path
 
-from index.db import open_db
-from index.lookup import list_books, where_else
+from crossbook.query.lookup import list_books, where_else
+from crossbook.storage.db import open_db
 from tests.helpers import BOOK_A, snapshot, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +24,7 @@ SAMPLE = ROOT / "sample_corpus"
 def crossbook(index_dir: Path, *args: str) -> subprocess.Popen:
     # CROSSBOOK_WAIT rather than --wait: the same test runs on the old code (which had neither)
     env = {**os.environ, "CROSSBOOK_INDEX": str(index_dir), "CROSSBOOK_EMBEDDER": "hash", "CROSSBOOK_WAIT": "300"}
-    return subprocess.Popen([sys.executable, "-m", "cli.main", "-q", *args], cwd=ROOT, env=env,
+    return subprocess.Popen([sys.executable, "-m", "crossbook.cli.main", "-q", *args], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 

@@ -1,10 +1,10 @@
 """Issue 10 item 3: slow work stays outside the write transaction. Loading spaCy's model took
 seconds inside it (the first chunk analysed loaded it there)."""
 
-from index.config import Settings
-from index.db import open_db
-from index.pipeline import Ingest, ingest_paths
-from index.relations import svo
+from crossbook.core.config import Settings
+from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.relations import svo
+from crossbook.storage.db import open_db
 from tests.conftest import SAMPLE
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from index.errors import IndexBusy
-from index.lock import writer_lock
+from crossbook.core.errors import IndexBusy
+from crossbook.storage.lock import writer_lock
 from tests.helpers import BOOK_A, BOOK_B, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,7 +105,7 @@ def test_wait_zero_fails_at_once_and_the_library_raises_index_busy(index_dir):
 
 
 def test_the_lock_is_reentrant_in_one_thread(index_dir):
-    from index.db import open_db
+    from crossbook.storage.db import open_db
 
     with writer_lock(index_dir, 0):
         with writer_lock(index_dir, 0):  # open_db migrating under a command that holds it
@@ -116,7 +116,7 @@ def test_the_lock_is_reentrant_in_one_thread(index_dir):
 
 def test_a_killed_writer_leaves_no_lock(index_dir):
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from pathlib import Path; from index.lock import writer_lock\n"
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from crossbook.storage.lock import writer_lock\n"
          f"with writer_lock(Path({str(index_dir)!r}), 0, command='ingest'):\n"
          "    print('held', flush=True); time.sleep(60)"],
         cwd=ROOT, stdout=subprocess.PIPE, text=True)
@@ -142,7 +142,7 @@ def test_the_lock_file_does_not_make_a_new_index_directory_look_foreign(index_di
 OPEN_AT = """
 import sys, time
 from pathlib import Path
-from index.db import open_db
+from crossbook.storage.db import open_db
 start = float(sys.argv[2])
 while time.time() < start:
     pass

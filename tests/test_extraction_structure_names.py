@@ -4,8 +4,8 @@ a list, and the outcomes of a roll. Each case failed on rules/11."""
 
 import pytest
 
-from index.extract.glossary import glossary_terms
-from index.extract.headings import is_topical
+from crossbook.extract.glossary import glossary_terms
+from crossbook.extract.headings import is_topical
 
 
 @pytest.mark.parametrize("heading", [
@@ -71,9 +71,9 @@ def test_a_list_bullet_opens_no_emphasis():
 
 
 def test_a_licensing_section_defines_nothing(tmp_path):
-    from index.extract.rules import heading_definitions
-    from index.models import ParentChunk
-    from index.packs import load_pack
+    from crossbook.core.models import ParentChunk
+    from crossbook.core.packs import load_pack
+    from crossbook.extract.rules import heading_definitions
 
     def parent(i, path):
         return ParentChunk(id=f"p{i}", book="B", ordinal=i, heading=path[-1], heading_path=path, part=0,

@@ -3,7 +3,7 @@ owner's sub-entry; where-else says so instead of presenting one shelf-wide thing
 
 from __future__ import annotations
 
-from index.lookup import sub_entry_owners
+from crossbook.query.lookup import sub_entry_owners
 from tests.helpers import write
 
 CREATURE = "# {book}\n\n## {creature}\n\n{creature} is a beast of the hills.\n\n**Bite.** Hit: 4 damage.\n"

@@ -8,11 +8,11 @@ corpora/ironsworn/README.md).
 
 from __future__ import annotations
 
-from index.chunking import parent_chunks, split_sections
-from index.extract.rules import book_mentions
-from index.extract.verify import ChunkText, verify_mentions
-from index.models import RawMention
-from index.packs import load_pack
+from crossbook.core.chunking import parent_chunks, split_sections
+from crossbook.core.models import RawMention
+from crossbook.core.packs import load_pack
+from crossbook.extract.rules import book_mentions
+from crossbook.extract.verify import ChunkText, verify_mentions
 from tests.helpers import write
 
 GENERIC = load_pack("generic")

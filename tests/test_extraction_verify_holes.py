@@ -6,8 +6,8 @@ import unicodedata
 
 import pytest
 
-from index.extract.verify import ChunkText, verify_mentions
-from index.models import RawMention
+from crossbook.core.models import RawMention
+from crossbook.extract.verify import ChunkText, verify_mentions
 
 TYPES = ("spell", "condition", "other")
 

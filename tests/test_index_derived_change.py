@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from index import derived, meta, store
-from index.config import Settings
-from index.db import open_db
-from index.pipeline import Ingest, ingest_paths
-from index.relations import edges
-from index.relations.query import list_relationships, review
-from index.vectors import META_SYNCED
+from crossbook.core.config import Settings
+from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.query.review import list_relationships, review
+from crossbook.relations import edges
+from crossbook.shelf import derived
+from crossbook.storage import meta, store
+from crossbook.storage.db import open_db
+from crossbook.vectors.chroma import META_SYNCED
 from tests.conftest import SAMPLE
 
 BOOKS = [SAMPLE / "core_rules.md", SAMPLE / "grimoire.md", SAMPLE / "bestiary.md"]

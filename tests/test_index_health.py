@@ -6,7 +6,7 @@ import json
 import os
 import shutil
 
-from index.pipeline import delete_book, ingest_paths
+from crossbook.ingest.pipeline import delete_book, ingest_paths
 from tests.conftest import make_job
 from tests.fakes import ScriptedExtractor, m
 from tests.helpers import BOOK_A, snapshot, write
@@ -39,7 +39,7 @@ def test_after_delete_book_no_entity_keeps_a_name_from_a_deleted_mention(tmp_pat
 
 
 def _collections(index_dir) -> list[str]:
-    from index.vectors import import_chromadb
+    from crossbook.vectors.chroma import import_chromadb
 
     chromadb = import_chromadb()
     from chromadb.config import Settings as ChromaSettings

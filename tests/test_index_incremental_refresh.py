@@ -1,4 +1,4 @@
-"""Incremental refresh (index/derived.py, index/link_state.py): a change relinks and
+"""Incremental refresh (index/shelf/derived.py, index/linking/link_state.py): a change relinks and
 re-derives only what it can affect, and the result equals a full refresh of the same index
 and a fresh build of the same books, on the cases a narrow scope could miss."""
 
@@ -10,12 +10,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from index import derived, link_state
-from index.config import Settings
-from index.db import open_db
-from index.pipeline import Ingest, delete_book, ingest_paths
-from index.relations import edges as derive
-from index.store import set_meta
+from crossbook.core.config import Settings
+from crossbook.ingest.pipeline import Ingest, delete_book, ingest_paths
+from crossbook.linking import link_state
+from crossbook.relations import edges as derive
+from crossbook.shelf import derived
+from crossbook.storage.db import open_db
+from crossbook.storage.store import set_meta
 from tests.fakes import FakeChunkEntity, FakeSVO
 from tests.helpers import relationship_rows, render_book, snapshot, write
 
@@ -281,7 +282,7 @@ def test_any_sequence_equals_a_full_refresh_and_a_fresh_build(tmp_path_factory, 
 def test_known_entities_from_the_name_index_equal_those_of_a_linker_over_every_target(tmp_path):
     """The prompt's known entities (openai extractor) come from the targets the chunk's words
     can match; an index made before m006 builds the linker over every target instead."""
-    from index.chunking import parent_chunks, split_sections
+    from crossbook.core.chunking import parent_chunks, split_sections
 
     shelf = Shelf(tmp_path)
     shelf.ingest("Grimoire", spells(("Frost Lance", "Frost Lance is a spell you cast."),
@@ -301,8 +302,8 @@ def test_claims_elsewhere_are_resolved_again_only_when_the_entities_of_their_nam
     """A model's reference to an entity defined elsewhere changes nothing another book's
     claims resolve against; another definition of a name they use does (without the
     linker, which would relink the chunks naming it anyway)."""
-    from index.extract.verify import ChunkText
-    from index.models import RawMention
+    from crossbook.core.models import RawMention
+    from crossbook.extract.verify import ChunkText
     from tests.conftest import RELATIONS_PACK
     from tests.fakes import SentenceExtractor
 

@@ -2,7 +2,7 @@
 search, retrieve and doctor failed with "attempt to write a readonly database".
 
 Tests run as root, where chmod stops no write, so read-only is simulated as the system
-shows it to a user: ``os.access(..., W_OK)`` is false under the index (index/db.py then
+shows it to a user: ``os.access(..., W_OK)`` is false under the index (index/storage/db.py then
 opens SQLite with ``mode=ro``, which refuses every write for real), and Chroma's
 PersistentClient fails on the store as it does on a read-only file system (checked by hand
 on a read-only bind mount, where the old code failed in search, retrieve and doctor). The

@@ -1,4 +1,4 @@
-"""A book is its source file; its title is its display name (index/identity.py, issue 10
+"""A book is its source file; its title is its display name (index/ingest/identity.py, issue 10
 items 1 and 2): renames update, clashes are errors that name the fix, paths do not depend
 on the cwd."""
 
@@ -7,8 +7,8 @@ import os
 import shutil
 import sqlite3
 
-from index.db import open_db
-from index.migrations import migrations
+from crossbook.storage.db import open_db
+from crossbook.storage.migrations import migrations
 from tests.helpers import BOOK_A, BOOK_B, snapshot
 from tests.helpers import write as write_file
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from index.llm_cost import load_price_table, prompt_tokens
+from crossbook.ingest.cost import load_price_table, prompt_tokens
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, snapshot, write
 
 
@@ -133,8 +133,8 @@ def test_the_output_ratio_is_measured_on_the_cached_answers(cli, corpus, index_d
     assert cli("ingest", *books, *openai_args).exit_code == 0
     books[1].write_text(books[1].read_text().replace("Cost: 3 Ember.", "Cost: 4 Ember.", 1))
     estimate = json.loads(cli("ingest", *books, *openai_args, "--dry-run", "--json").stdout)
-    from index.db import open_db
-    from index.tokens import count_tokens
+    from crossbook.core.tokens import count_tokens
+    from crossbook.storage.db import open_db
 
     rows = open_db(index_dir).execute(
         "SELECT c.text, l.response FROM llm_cache l JOIN llm_cache_chunks k ON k.key = l.key"

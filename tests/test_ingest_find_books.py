@@ -2,7 +2,7 @@
 
 import json
 
-from index.books import find_books
+from crossbook.ingest.books import find_books
 from tests.helpers import BOOK_A, write
 
 

@@ -1,6 +1,6 @@
 """The corpus linker: whole words, case-aware, longest match, cue-based disambiguation."""
 
-from index.extract.linker import Linker, LinkTarget
+from crossbook.linking.linker import Linker, LinkTarget
 
 CUES = {"spell": ("cast", "casts"), "equipment": ("wield", "wields", "armor")}
 

@@ -1,4 +1,4 @@
-from index.normalize import normalize_name, normalized_tokens
+from crossbook.core.normalize import normalize_name, normalized_tokens
 
 
 def test_articles_case_and_punctuation_collapse():

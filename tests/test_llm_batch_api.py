@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from index.batch_ingest import ingest_through_batch
-from index.db import open_db
-from index.errors import BatchFailed
-from index.pipeline import Ingest, ingest_paths
+from crossbook.core.errors import BatchFailed
+from crossbook.ingest.batch import ingest_through_batch
+from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.storage.db import open_db
 from tests.conftest import make_job
 from tests.fakes import completion_body, passage_of
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, snapshot, write
@@ -275,7 +275,7 @@ def test_batch_bad_input_is_one_line(tmp_path, index_dir, scripted_openai, cli, 
 
 
 def test_ctrl_c_while_waiting_says_the_batch_goes_on(tmp_path, index_dir, scripted_openai, batch_cli, monkeypatch):
-    from index.extract import batch
+    from crossbook.extract import batch
 
     scripted_openai.responder = heading_responder()
     real_refresh = batch.refresh
@@ -294,7 +294,7 @@ def test_ctrl_c_while_waiting_says_the_batch_goes_on(tmp_path, index_dir, script
 
 
 def test_input_files_respect_the_api_limits():
-    from index.extract.batch import BatchRequest, input_files
+    from crossbook.extract.batch import BatchRequest, input_files
 
     requests = [BatchRequest(f"key{i % 5}", "Book", "b.md", f"c{i}", "Book: S", {"n": "x" * 50}, None) for i in range(7)]
     files = input_files(requests, max_requests=2)
@@ -308,7 +308,7 @@ def test_input_files_respect_the_api_limits():
 
 
 def test_a_shelf_over_the_limit_goes_in_several_batches(tmp_path, scripted_openai, monkeypatch):
-    from index.extract import batch
+    from crossbook.extract import batch
 
     monkeypatch.setattr(batch, "MAX_REQUESTS", 4)
     scripted_openai.responder = heading_responder()
@@ -331,7 +331,7 @@ def test_a_batch_submitted_by_a_process_that_exited_is_collected_by_another(tmp_
     book = write(tmp_path / "a.md", BOOK_A)
 
     def crossbook(*args):
-        return subprocess.run([sys.executable, "-c", "from cli.main import run; run()", *map(str, args)],
+        return subprocess.run([sys.executable, "-c", "from crossbook.cli.main import run; run()", *map(str, args)],
                               env=dict(os.environ), cwd=ROOT, capture_output=True, text=True, timeout=120)
 
     submitted = crossbook("ingest", book, *_openai_flags(scripted_openai), "--batch", "--no-wait", "--json")

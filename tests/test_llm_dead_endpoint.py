@@ -34,10 +34,10 @@ def test_a_dead_base_url_fails_with_one_short_line(cli, tmp_path, index_dir):
 
 
 def test_retries_are_said_once_per_reason(tmp_path, index_dir, scripted_openai):
-    from index.db import open_db
-    from index.extract.openai_extractor import OpenAIExtractor
-    from index.packs import load_pack
-    from index.pipeline import Ingest, ingest_paths
+    from crossbook.core.packs import load_pack
+    from crossbook.extract.openai_extractor import OpenAIExtractor
+    from crossbook.ingest.pipeline import Ingest, ingest_paths
+    from crossbook.storage.db import open_db
     from tests.helpers import heading_responder, openai_settings
 
     scripted_openai.responder = heading_responder()

@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from index.db import open_db
-from index.extract.openai_extractor import OpenAIExtractor
-from index.packs import load_pack
-from index.pipeline import Ingest, ingest_paths
+from crossbook.core.packs import load_pack
+from crossbook.extract.openai_extractor import OpenAIExtractor
+from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.storage.db import open_db
 from tests.fakes import FAULT_KINDS, INJECTION, VALID_ANSWER_FAULTS, FaultInjector, ScriptedOpenAI
 from tests.helpers import openai_settings, render_book, shelf_headings, shelf_responder, snapshot, write
 
@@ -87,7 +87,7 @@ def test_the_api_key_never_appears_in_output_logs_or_tracebacks(cli, tmp_path, c
         # --debug prints the traceback: run the real program to see it
         server.responder = refused
         env = {**os.environ, "CROSSBOOK_INDEX": str(tmp_path / "index2"), "OPENAI_API_KEY": secret}
-        proc = subprocess.run([sys.executable, "-c", "from cli.main import run; run()", "--debug", *map(str, args)], env=env,
+        proc = subprocess.run([sys.executable, "-c", "from crossbook.cli.main import run; run()", "--debug", *map(str, args)], env=env,
                               cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert proc.returncode == 1 and "Traceback" in proc.stderr and "HTTP 401" in proc.stderr
         seen += [proc.stdout, proc.stderr]
@@ -95,8 +95,8 @@ def test_the_api_key_never_appears_in_output_logs_or_tracebacks(cli, tmp_path, c
 
 
 def test_the_api_key_never_appears_in_an_embedding_error(tmp_path):
-    from index.config import Settings
-    from index.embed import EmbeddingFailed, OpenAIEmbedder
+    from crossbook.core.config import Settings
+    from crossbook.vectors.embed import EmbeddingFailed, OpenAIEmbedder
 
     secret = "sk-test-SECRET-embed-77"
     with ScriptedOpenAI() as server:

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from index.db import open_db
-from index.errors import ChunksFailed
-from index.extract.openai_extractor import OpenAIExtractor
-from index.packs import load_pack
-from index.pipeline import Ingest, ingest_paths
+from crossbook.core.errors import ChunksFailed
+from crossbook.core.packs import load_pack
+from crossbook.extract.openai_extractor import OpenAIExtractor
+from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.storage.db import open_db
 from tests.fakes import ScriptedOpenAI, Stall, completion_body, passage_of
 from tests.helpers import BOOK_A, heading_responder, openai_settings, snapshot, write
 

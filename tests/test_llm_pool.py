@@ -8,12 +8,12 @@ import time
 
 import pytest
 
-from index.db import open_db
-from index.errors import ChunksFailed, ExtractionFailed
-from index.extract.openai_extractor import OpenAIExtractor
-from index.extract.request_pool import PoolClosed, RequestPool
-from index.packs import load_pack
-from index.pipeline import ingest_paths
+from crossbook.core.errors import ChunksFailed, ExtractionFailed
+from crossbook.core.packs import load_pack
+from crossbook.extract.openai_extractor import OpenAIExtractor
+from crossbook.extract.request_pool import PoolClosed, RequestPool
+from crossbook.ingest.pipeline import ingest_paths
+from crossbook.storage.db import open_db
 from tests.conftest import make_job
 from tests.fakes import Stall, completion_body, passage_of
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, snapshot, write

@@ -1,4 +1,4 @@
-"""The wheel ships every directory of cli/ and index/ (setuptools warns about, and will
+"""The wheel ships every directory of cli/ and index/ (as crossbook.cli and crossbook) (setuptools warns about, and will
 later drop, a directory missing from `packages`), with its data files."""
 
 import tomllib
@@ -18,7 +18,8 @@ def test_every_source_directory_is_a_declared_package_with_its_data():
             files = [p for p in directory.iterdir() if p.is_file() and p.suffix != ".pyc"]
             if not files:
                 continue
-            package = ".".join(directory.relative_to(ROOT).parts)
+            parts = directory.relative_to(ROOT).parts  # index/ installs as crossbook, cli/ as crossbook.cli
+            package = ".".join(("crossbook",) + parts[1:] if parts[0] == "index" else ("crossbook",) + parts)
             assert package in packages, package
             for extra in {p.suffix for p in files} - {".py"}:
                 assert f"*{extra}" in data.get(package, []), (package, extra)

@@ -5,9 +5,9 @@ from dataclasses import replace
 
 import pytest
 
-import index.pipeline
+import crossbook.ingest.pipeline as pipeline
 from bench.twins.epub_twin import write_epub
-from index.readers import read_book
+from crossbook.readers import read_book
 from tests.conftest import SAMPLE
 
 
@@ -23,7 +23,7 @@ def _paged(path, fmt=None):
 def shelf(cli, tmp_path, monkeypatch):
     """Grimoire as an EPUB (chapter files), the bestiary with pages, core rules as Markdown."""
     grimoire = write_epub(SAMPLE / "grimoire.md", tmp_path / "grimoire.epub", "The Ashen Grimoire")
-    monkeypatch.setattr(index.pipeline, "read_book",
+    monkeypatch.setattr(pipeline, "read_book",
                         lambda path, fmt=None: _paged(path, fmt) if path.name == "bestiary.md" else read_book(path, fmt))
     result = cli("ingest", grimoire, SAMPLE / "bestiary.md", SAMPLE / "core_rules.md")
     assert result.exit_code == 0, result.stderr

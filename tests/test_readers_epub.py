@@ -6,8 +6,8 @@ import pytest
 from ebooklib import epub
 
 from bench.twins.epub_twin import write_epub
-from index.errors import BadInput
-from index.readers import detect_format, read_book
+from crossbook.core.errors import BadInput
+from crossbook.readers import detect_format, read_book
 from tests.conftest import SAMPLE
 from tests.helpers import assert_same_answers
 

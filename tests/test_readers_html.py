@@ -3,9 +3,9 @@
 import pytest
 from markdown_it import MarkdownIt
 
-from index.errors import BadInput
-from index.readers import read_book
-from index.readers.html_markdown import html_to_markdown
+from crossbook.core.errors import BadInput
+from crossbook.readers import read_book
+from crossbook.readers.html_markdown import html_to_markdown
 from tests.conftest import SAMPLE
 from tests.helpers import assert_same_answers
 

@@ -7,9 +7,9 @@ import pytest
 from reportlab.lib.pagesizes import A5
 from reportlab.pdfgen import canvas
 
-from index.errors import BadInput
-from index.readers import read_book
-from index.readers.pdf import normalise_text
+from crossbook.core.errors import BadInput
+from crossbook.readers import read_book
+from crossbook.readers.pdf import normalise_text
 from tests.helpers import BOOK_A, make_pdf, write
 
 PAGES = [

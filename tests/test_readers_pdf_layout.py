@@ -5,7 +5,7 @@ from reportlab.lib.pagesizes import LETTER
 from reportlab.pdfgen import canvas
 from reportlab.platypus import SimpleDocTemplate, Table
 
-from index.readers import read_book
+from crossbook.readers import read_book
 
 
 def test_a_table_reads_as_one_line_per_row_with_cells_joined(tmp_path):

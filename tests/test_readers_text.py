@@ -4,9 +4,9 @@ import codecs
 
 import pytest
 
-from index.errors import BadInput
-from index.readers import detect_format, read_book
-from index.readers.text import to_markdown
+from crossbook.core.errors import BadInput
+from crossbook.readers import detect_format, read_book
+from crossbook.readers.text import to_markdown
 
 
 def test_the_format_comes_from_the_content_then_the_suffix(tmp_path):

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from index.books import find_books
-from index.chunking import parent_chunks
-from index.errors import BadInput
-from index.readers import read_book
-from index.readers.vault.links import NoteIndex
+from crossbook.core.chunking import parent_chunks
+from crossbook.core.errors import BadInput
+from crossbook.ingest.books import find_books
+from crossbook.readers import read_book
+from crossbook.readers.vault.links import NoteIndex
 from tests.helpers import vault
 
 

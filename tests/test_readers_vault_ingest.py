@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from index.db import open_db
-from index.extract.openai_extractor import OpenAIExtractor
-from index.lookup import where_else
-from index.packs import load_pack, parse_pack
-from index.pipeline import Ingest, ingest_paths
+from crossbook.core.packs import load_pack, parse_pack
+from crossbook.extract.openai_extractor import OpenAIExtractor
+from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.query.lookup import where_else
+from crossbook.storage.db import open_db
 from tests.helpers import heading_responder, openai_settings, vault, write
 
 NOTES = {
@@ -28,7 +28,7 @@ NOTES = {
 
 
 def ingest(index_dir: Path, paths, job=None):
-    from index.config import load_settings
+    from crossbook.core.config import load_settings
 
     if job is None:
         settings = load_settings({"index_dir": index_dir, "embedder": "hash"}, {}, None)
@@ -88,7 +88,7 @@ def test_a_link_outranks_the_linker_and_needs_no_guess(tmp_path, index_dir):
 
 
 def test_the_pack_types_notes_by_folder_and_tag_and_links_follow(tmp_path, index_dir):
-    from index.config import load_settings
+    from crossbook.core.config import load_settings
 
     pack_file = tmp_path / "pack.toml"
     pack_file.write_text(

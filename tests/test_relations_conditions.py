@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bench.scoring import index_edges
-from index.pipeline import ingest_paths
-from index.relations.patterns import PatternEntity, pattern_relations
+from crossbook.ingest.pipeline import ingest_paths
+from crossbook.relations.patterns import PatternEntity, pattern_relations
 from tests.conftest import make_job
 from tests.helpers import write
 

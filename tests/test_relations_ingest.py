@@ -5,13 +5,13 @@ import sqlite3
 
 import pytest
 
-from index.config import Settings
-from index.db import open_db
-from index.extract import ExtractionRun
-from index.lookup import entity_detail, list_books
-from index.models import ChunkExtraction, RawMention, RawRelation
-from index.pipeline import Ingest, delete_book, ingest_paths
-from index.relations.query import export_graphml, list_relationships, review
+from crossbook.core.config import Settings
+from crossbook.core.models import ChunkExtraction, RawMention, RawRelation
+from crossbook.extract import ExtractionRun
+from crossbook.ingest.pipeline import Ingest, delete_book, ingest_paths
+from crossbook.query.lookup import entity_detail, list_books
+from crossbook.query.review import export_graphml, list_relationships, review
+from crossbook.storage.db import open_db
 from tests.helpers import write
 
 PACK = """

@@ -7,7 +7,7 @@ are the case that breaks an ingest-time-only resolution."""
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from index.pipeline import ingest_paths
+from crossbook.ingest.pipeline import ingest_paths
 from tests.conftest import RELATIONS_PACK, pack_job
 from tests.fakes import NAMES, SentenceExtractor
 from tests.helpers import render_book, replay_equals_fresh_build, snapshot, write

@@ -6,8 +6,8 @@ and a parenthesized list of who has a spell ("Rank 2 Charm (Bard, Sage)") is no 
 from __future__ import annotations
 
 from bench.scoring import index_edges
-from index.pipeline import ingest_paths
-from index.relations.patterns import PatternEntity, list_kind, pattern_relations
+from crossbook.ingest.pipeline import ingest_paths
+from crossbook.relations.patterns import PatternEntity, list_kind, pattern_relations
 from tests.conftest import make_job
 from tests.helpers import write
 

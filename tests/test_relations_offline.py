@@ -5,10 +5,10 @@ others use the ``fake_svo`` fixture (tests/conftest.py) to count which chunks ar
 
 import pytest
 
-from index.config import effective_mode
-from index.pipeline import delete_book, ingest_paths
-from index.relations import edges as derive
-from index.relations.query import list_relationships
+from crossbook.core.config import effective_mode
+from crossbook.ingest.pipeline import delete_book, ingest_paths
+from crossbook.query.review import list_relationships
+from crossbook.relations import edges as derive
 from tests.conftest import SAMPLE, make_job
 from tests.helpers import BOOK_A, BOOK_B, write
 
@@ -149,6 +149,6 @@ def test_relations_mode_auto_and_unknown():
     assert effective_mode("auto", "rules") == "spacy"
     assert effective_mode("auto", "openai") == "llm"
     assert effective_mode("off", "openai") == "off"
-    from index.errors import ConfigError
+    from crossbook.core.errors import ConfigError
     with pytest.raises(ConfigError, match="unknown relations mode 'graph'"):
         effective_mode("graph", "rules")

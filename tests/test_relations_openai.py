@@ -3,11 +3,11 @@ entities by id, the cache, and the pure parse of relationship items."""
 
 import json
 
-from index.db import open_db
-from index.extract.parse import parse_extraction
-from index.lookup import list_books
-from index.pipeline import Ingest, ingest_paths
-from index.relations.query import list_relationships
+from crossbook.extract.parse import parse_extraction
+from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.query.lookup import list_books
+from crossbook.query.review import list_relationships
+from crossbook.storage.db import open_db
 from tests.fakes import passage_of, relation, relations_responder
 from tests.helpers import BOOK_A, BOOK_B, openai_settings, snapshot, write
 

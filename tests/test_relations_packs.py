@@ -4,11 +4,11 @@ import json
 
 import pytest
 
-from index.config import Settings
-from index.errors import ConfigError
-from index.packs import load_pack
-from index.relations.normalize import INVALID, READY, normalize_type, orient, validate
-from index.relations.ontology import (
+from crossbook.core.config import Settings
+from crossbook.core.errors import ConfigError
+from crossbook.core.packs import load_pack
+from crossbook.relations.normalize import INVALID, READY, normalize_type, orient, validate
+from crossbook.relations.ontology import (
     active_pack_names,
     load_ontology,
     merge_ontology,

@@ -5,7 +5,7 @@ does not hold lends its sentence to nobody, not to the entry above it or to the 
 
 from __future__ import annotations
 
-from index.relations.patterns import PatternEntity, only_in_longer_names, pattern_relations
+from crossbook.relations.patterns import PatternEntity, only_in_longer_names, pattern_relations
 
 SKILLS = [PatternEntity(name, (name,), category="Skills") for name in ("Will", "Combat", "Athletics")]
 

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from index.db import open_db
-from index.models import RawRelation
-from index.pipeline import Ingest, delete_book, index_refiner, ingest_paths
-from index.relations.refine import RefineParseError, parse_refinement
+from crossbook.core.models import RawRelation
+from crossbook.ingest.pipeline import Ingest, delete_book, index_refiner, ingest_paths
+from crossbook.relations.refine import RefineParseError, parse_refinement
+from crossbook.storage.db import open_db
 from tests.conftest import SAMPLE
 from tests.fakes import completion_body
 from tests.helpers import openai_settings

@@ -12,8 +12,8 @@ import json
 import re
 from contextlib import contextmanager
 
-from index.db import open_db
-from index.pipeline import Ingest, delete_book, index_refiner, ingest_paths
+from crossbook.ingest.pipeline import Ingest, delete_book, index_refiner, ingest_paths
+from crossbook.storage.db import open_db
 from tests.conftest import SAMPLE
 from tests.fakes import completion_body
 from tests.helpers import openai_settings

@@ -6,9 +6,9 @@ line even with Windows line ends. Offline path, patterns only (the ``fake_svo`` 
 from __future__ import annotations
 
 from bench.scoring import index_edges
-from index.pipeline import ingest_paths
-from index.relations.patterns import PatternEntity, pattern_relations
-from index.relations.structure import book_labels
+from crossbook.ingest.pipeline import ingest_paths
+from crossbook.relations.patterns import PatternEntity, pattern_relations
+from crossbook.relations.structure import book_labels
 from tests.conftest import make_job
 from tests.helpers import write
 

@@ -5,7 +5,7 @@ imperative in a section's advice ("Use Lore as your Hard approach") is the reade
 
 from __future__ import annotations
 
-from index.relations.patterns import PatternEntity, pattern_relations
+from crossbook.relations.patterns import PatternEntity, pattern_relations
 
 SKILLS = [PatternEntity(name, (name,), category="Skills") for name in ("Will", "Physique", "Lore", "Provoke")]
 

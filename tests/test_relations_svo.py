@@ -9,9 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from index.normalize import normalize_name
-from index.relations import svo
-from index.relations.svo import ChunkEntity, candidate_relations
+from crossbook.core.normalize import normalize_name
+from crossbook.relations import svo
+from crossbook.relations.svo import ChunkEntity, candidate_relations
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_corpus"
 
@@ -195,10 +195,10 @@ def test_sentences_without_two_entities_are_not_parsed():
 def test_sample_corpus_precision_recall_floor(tmp_path):
     """The offline path against sample_corpus/gold_relations.json (bench/eval_relations.py
     prints the full figures; measured P 0.97, R 0.97). Floors sit just under them."""
-    from index.config import load_settings
-    from index.db import open_db
-    from index.manifest import rebuild
-    from index.pipeline import Ingest
+    from crossbook.core.config import load_settings
+    from crossbook.ingest.manifest import rebuild
+    from crossbook.ingest.pipeline import Ingest
+    from crossbook.storage.db import open_db
 
     manifest = SAMPLE / "crossbook.toml"
     settings = load_settings({"index_dir": tmp_path / "eval", "embedder": "hash"}, {}, manifest)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from index import bridge
-from index import retrieve as rules
+from crossbook.query import bridge
+from crossbook.query import retrieve as rules
 
 # -- the pure parts -----------------------------------------------------------------------------
 
@@ -59,7 +59,7 @@ def shelf_db(cli, tmp_path, index_dir):
                                              encoding="utf-8")
     result = cli("rebuild", tmp_path / "crossbook.toml")
     assert result.exit_code == 0, result.stderr
-    from index.db import open_db
+    from crossbook.storage.db import open_db
 
     return open_db(index_dir)
 

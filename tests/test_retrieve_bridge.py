@@ -1,4 +1,4 @@
-"""Which entity of a seed section is the bridge: the signals of index/bridge.py, one at a
+"""Which entity of a seed section is the bridge: the signals of index/query/bridge.py, one at a
 time, then together in retrieve.weigh_entities on a small shelf with the generic pack
 (no entity types to lean on, as on a shelf nobody wrote a pack for)."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from index import bridge
-from index import retrieve as rules
+from crossbook.query import bridge
+from crossbook.query import retrieve as rules
 from tests.conftest import RETRIEVE_SHELF
 
 # -- the pure signals ----------------------------------------------------------------------------
@@ -86,7 +86,7 @@ def generic_shelf(cli, tmp_path, index_dir):
                                              encoding="utf-8")
     result = cli("rebuild", tmp_path / "crossbook.toml")
     assert result.exit_code == 0, result.stderr
-    from index.db import open_db
+    from crossbook.storage.db import open_db
 
     db = open_db(index_dir)
     wraith_id, text = db.execute(
@@ -136,8 +136,8 @@ def test_a_section_hop_1_found_is_reached_again_through_the_bridge(generic_shelf
     """When every section is a hop-1 seed (a small shelf, or a question close to both), the
     bridge's definition must still be credited by hop 2, so the fusion lifts it above
     sections only one hop found."""
-    from index.config import load_settings
-    from index.vectors import open_vectors
+    from crossbook.core.config import load_settings
+    from crossbook.vectors.chroma import open_vectors
 
     monkeypatch.setattr(rules, "SEEDS_PER_HOP", 50)
     db, _, _ = generic_shelf
@@ -153,7 +153,7 @@ def test_a_section_hop_1_found_is_reached_again_through_the_bridge(generic_shelf
 def test_what_a_query_remembers_is_read_again_once_the_index_changes(generic_shelf, cli):
     """Definitions and the section count are kept between queries on one open index; a
     change by another process (here the CLI's own connection) is seen at the next query."""
-    from index import entity_graph as graph
+    from crossbook.query import entity_graph as graph
 
     db, _, _ = generic_shelf
     [lance] = [r[0] for r in db.execute("SELECT id FROM entities WHERE name = 'Frost Lance'")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from index import retrieve as rules
+from crossbook.query import retrieve as rules
 
 SHELF = {
     "core.md": ("# Core Rules\n\n## Conditions\n\n### Frightened\n\n"
@@ -28,9 +28,9 @@ def shelf(cli, tmp_path, index_dir):
     (tmp_path / "crossbook.toml").write_text("".join(f'[[books]]\npath = "{name}"\n' for name in SHELF),
                                              encoding="utf-8")
     assert cli("rebuild", tmp_path / "crossbook.toml").exit_code == 0
-    from index.config import load_settings
-    from index.db import open_db
-    from index.vectors import open_vectors
+    from crossbook.core.config import load_settings
+    from crossbook.storage.db import open_db
+    from crossbook.vectors.chroma import open_vectors
 
     db = open_db(index_dir)
     settings = load_settings({"index_dir": index_dir}, {"CROSSBOOK_EMBEDDER": "hash"}, None)

@@ -1,13 +1,13 @@
 """Multi-hop retrieval: every result says how it was reached, the path is real, and each
-ranking rule of index/retrieve.py holds on a small fixture."""
+ranking rule of index/query/retrieve.py holds on a small fixture."""
 
 from __future__ import annotations
 
 import pytest
 
-from index import retrieve as rules
-from index.entity_graph import personalized_pagerank
-from index.packs import load_pack
+from crossbook.core.packs import load_pack
+from crossbook.query import retrieve as rules
+from crossbook.query.entity_graph import personalized_pagerank
 from tests.conftest import RETRIEVE_SHELF as SHELF
 from tests.conftest import SAMPLE
 
@@ -140,9 +140,9 @@ def test_question_names_are_runs_of_capitalized_words():
 
 
 def test_a_question_naming_an_entity_seeds_its_definition(sample_index, index_dir):
-    from index.config import load_settings
-    from index.db import open_db
-    from index.vectors import open_vectors
+    from crossbook.core.config import load_settings
+    from crossbook.storage.db import open_db
+    from crossbook.vectors.chroma import open_vectors
 
     settings = load_settings({"index_dir": index_dir}, {"CROSSBOOK_EMBEDDER": "hash"}, None)
     db = open_db(index_dir)
@@ -172,7 +172,7 @@ def wraith_index(cli, tmp_path):
 
 
 def test_weigh_entities_follows_what_the_matched_child_names(wraith_index, index_dir):
-    from index.db import open_db
+    from crossbook.storage.db import open_db
 
     db = open_db(index_dir)
     wraith_id, wraith_text = db.execute(
@@ -209,9 +209,9 @@ def test_personalized_pagerank_spreads_from_the_seeds_through_specific_links():
 
 
 def test_ppr_ranking_keeps_the_provenance(sample_index, cli, index_dir):
-    from index.config import load_settings
-    from index.db import open_db
-    from index.vectors import open_vectors
+    from crossbook.core.config import load_settings
+    from crossbook.storage.db import open_db
+    from crossbook.vectors.chroma import open_vectors
 
     settings = load_settings({"index_dir": index_dir}, {"CROSSBOOK_EMBEDDER": "hash"}, None)
     db = open_db(index_dir)

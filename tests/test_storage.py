@@ -2,9 +2,9 @@
 
 import pytest
 
-from index.db import open_db
-from index.lookup import WHERE_ELSE_SQL, cross_book
-from index.pipeline import delete_book, ingest_paths
+from crossbook.ingest.pipeline import delete_book, ingest_paths
+from crossbook.query.lookup import WHERE_ELSE_SQL, cross_book
+from crossbook.storage.db import open_db
 from tests.conftest import make_job
 from tests.fakes import ScriptedExtractor, m
 from tests.helpers import BOOK_A, BOOK_B, snapshot, write
@@ -62,8 +62,8 @@ def test_a_new_definition_re_resolves_earlier_references(tmp_path, index_dir):
 
 def test_crash_during_reingest_keeps_the_previous_version(tmp_path, index_dir):
     book = write(tmp_path / "a.md", BOOK_A)
-    from index.extract.rules import RulesExtractor
-    from index.packs import load_pack
+    from crossbook.core.packs import load_pack
+    from crossbook.extract.rules import RulesExtractor
     job = make_job(index_dir, pack="gurps", extractor=RulesExtractor(load_pack("generic")))
     ingest_paths(job, [book])
     before = snapshot(index_dir)
@@ -76,8 +76,8 @@ def test_crash_during_reingest_keeps_the_previous_version(tmp_path, index_dir):
 
 def test_failure_inside_the_write_transaction_rolls_back(tmp_path, index_dir, monkeypatch):
     book = write(tmp_path / "a.md", BOOK_A)
-    from index.extract.rules import RulesExtractor
-    from index.packs import load_pack
+    from crossbook.core.packs import load_pack
+    from crossbook.extract.rules import RulesExtractor
     job = make_job(index_dir, pack="gurps", extractor=RulesExtractor(load_pack("generic")))
     ingest_paths(job, [book])
     before = snapshot(index_dir)
@@ -85,7 +85,7 @@ def test_failure_inside_the_write_transaction_rolls_back(tmp_path, index_dir, mo
 
     def crash(*args, **kwargs):
         raise RuntimeError("disk on fire")
-    from index import derived
+    from crossbook.shelf import derived
     monkeypatch.setattr(derived, "gc_entities", crash)  # the last step of the write
     with pytest.raises(RuntimeError):
         ingest_paths(job, [book])

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from index.config import load_settings
-from index.db import open_db
-from index.vectors import META_DIMENSION, child_rows, open_vectors
+from crossbook.core.config import load_settings
+from crossbook.storage.db import open_db
+from crossbook.vectors.chroma import META_DIMENSION, child_rows, open_vectors
 from tests.helpers import BOOK_A, BOOK_B, write
 
 
@@ -53,7 +53,7 @@ def test_reingest_replaces_vectors_and_keeps_unchanged_ones(two_books, index_dir
     before = vectors.stored("Core Rules")
     write(a, BOOK_A.replace("A Prone fighter is easy to hit.", "A Prone fighter is easy to hit and slow to rise."))
     embedded = []
-    from index import vectors as vectors_module
+    from crossbook.vectors import chroma as vectors_module
 
     real_write = vectors_module.VectorStore.write
     monkeypatch.setattr(vectors_module.VectorStore, "write",
@@ -101,7 +101,7 @@ def test_doctor_finds_and_repairs_each_kind_of_drift(two_books, index_dir, cli, 
 
 
 def test_crash_between_sqlite_and_chroma_is_repaired_by_the_next_ingest(tmp_path, cli, index_dir, monkeypatch):
-    from index import vectors as vectors_module
+    from crossbook.vectors import chroma as vectors_module
 
     a = write(tmp_path / "a.md", BOOK_A)
 
@@ -119,7 +119,7 @@ def test_crash_between_sqlite_and_chroma_is_repaired_by_the_next_ingest(tmp_path
 
 
 def test_a_different_embedder_is_a_clear_error_and_reembed_switches(two_books, cli, monkeypatch):
-    from index.embed import EMBEDDERS, HashEmbedder
+    from crossbook.vectors.embed import EMBEDDERS, HashEmbedder
 
     # a second hashed space stands in for another model (the local one is tested below)
     EMBEDDERS["hash128"] = lambda settings: HashEmbedder(128)
@@ -148,7 +148,7 @@ def test_a_different_embedder_is_a_clear_error_and_reembed_switches(two_books, c
 
 
 def test_vectors_embed_the_book_and_section_path_and_the_index_records_that(two_books, index_dir):
-    from index.vectors import CHUNK_CONTEXT, META_CONTEXT, embedding_text
+    from crossbook.vectors.chroma import CHUNK_CONTEXT, META_CONTEXT, embedding_text
 
     db, vectors = _vectors(index_dir)
     row = next(r for r in child_rows(db) if r.heading_path.endswith("Frost Lance"))
@@ -160,7 +160,7 @@ def test_vectors_embed_the_book_and_section_path_and_the_index_records_that(two_
 
 
 def test_vectors_of_another_chunk_context_are_refused_until_reembed(two_books, index_dir, cli):
-    from index.vectors import META_CONTEXT
+    from crossbook.vectors.chroma import META_CONTEXT
 
     db, vectors = _vectors(index_dir)
     # an index whose vectors were made from another text than this crossbook's (here: one

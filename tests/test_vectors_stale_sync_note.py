@@ -5,7 +5,7 @@ matching its children, skipped the sync, and left the book without vectors."""
 
 import pytest
 
-from index.vectors import VectorStore
+from crossbook.vectors.chroma import VectorStore
 from tests.helpers import BOOK_B, write
 
 
@@ -29,7 +29,7 @@ def test_the_next_ingest_repairs_vectors_after_a_crash_whatever_came_before(betw
         assert cli("doctor", "--repair").exit_code == 0
     else:  # another version, killed after Chroma was written but before SQLite's note of it
         with monkeypatch.context() as patch:
-            patch.setattr("index.vectors.children_digest", _die)
+            patch.setattr("crossbook.vectors.chroma.children_digest", _die)
             with pytest.raises(Killed):
                 cli("ingest", write(tmp_path / "b.md", BOOK_B + "\n### Ward\nWard costs 1 Ember.\n"))
         assert cli("doctor").exit_code == 0  # SQLite and Chroma agree; only the note is old

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 
-from index import store
-from index.config import load_settings
-from index.db import open_db
-from index.vectors import VectorStore, child_rows, open_vectors
+from crossbook.core.config import load_settings
+from crossbook.storage import store
+from crossbook.storage.db import open_db
+from crossbook.vectors.chroma import VectorStore, child_rows, open_vectors
 from tests.helpers import BOOK_A, write
 
 

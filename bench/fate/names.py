@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from index.normalize import normalize_name  # noqa: E402
+from crossbook.core.normalize import normalize_name  # noqa: E402
 
 _ES = re.compile(r"(?:ss|x|z|ch|sh)es$")
 

@@ -67,7 +67,7 @@ def _top_level_blocks(text: str) -> list[_Block]:
 def split_sections(text: str) -> list[Section]:
     """Split a Markdown document into sections (text before the first heading is its own).
 
-    Headings are found in the structure view (index/markdown_repair.py), so broken
+    Headings are found in the structure view (index/core/markdown_repair.py), so broken
     ``#>Title</h1>`` and HTML headings count; each section's text is the original lines.
     """
     return split_sections_report(text)[0]
@@ -102,7 +102,7 @@ def split_sections_report(text: str) -> tuple[list[Section], RepairReport]:
 
 
 def book_title(text: str, fallback: str) -> str:
-    """The book's title (index/titles.py: front matter, title page, sole opening ``#``,
+    """The book's title (index/core/titles.py: front matter, title page, sole opening ``#``,
     licence attribution), else ``fallback`` (the file stem)."""
     view, _ = repair_headings(text)
     headings = [(b.heading_level, b.heading_text, b.start) for b in _top_level_blocks(view) if b.heading_level]

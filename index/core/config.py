@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .errors import ConfigError
-from .lock import DEFAULT_WAIT
 
 DEFAULT_INDEX = ".crossbook"
+DEFAULT_WAIT = 30.0       # seconds a writer waits for another one; the CLI's --wait (env CROSSBOOK_WAIT)
 CONFIG_FILE = "crossbook.toml"
 
 
@@ -39,9 +39,9 @@ class Settings:
     relations: str = "auto"          # "auto", "llm", "spacy" or "off"
     ontology: tuple[str, ...] = ()   # extra ontology packs (names or paths)
     batch_poll: float = 30.0         # seconds between two checks of a Batch API batch (ingest --batch)
-    price_table: str | None = None   # a TOML of model prices over the shipped one (index/llm_cost.py)
+    price_table: str | None = None   # a TOML of model prices over the shipped one (index/ingest/cost.py)
     max_cost: float | None = None    # USD: an ingest whose estimate is higher stops before any call
-    wait: float = DEFAULT_WAIT       # seconds a writer waits for another one (index/lock.py)
+    wait: float = DEFAULT_WAIT       # seconds a writer waits for another one (index/storage/lock.py)
 
     @property
     def db_path(self) -> Path:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .errors import ConfigError
 
-PACK_DIR = Path(__file__).parent / "packs"
+PACK_DIR = Path(__file__).resolve().parent.parent / "packs"  # data files, beside the stage packages
 
 
 @dataclass(frozen=True)

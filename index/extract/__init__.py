@@ -19,7 +19,7 @@ def get_extractor(settings, pack, cache=None, client=None, ontology=None) -> Ext
     """Build the extractor named by ``settings.extractor``; a model extractor given the
     ``ontology`` also asks for relationships (relations mode 'llm'). Raises ConfigError if
     the name is unknown."""
-    from ..errors import ConfigError
+    from ..core.errors import ConfigError
 
     if settings.extractor == "rules":
         from .rules import RulesExtractor

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
-from ..models import ChunkExtraction, ParentChunk
+from ..core.models import ChunkExtraction, ParentChunk
 
 ProgressFn = Callable[[str, int, int], None]
 

@@ -23,8 +23,8 @@ from typing import Callable, Iterable
 
 from sqlite_utils import Database
 
-from .. import store
-from ..errors import BatchNotFound, ConfigError
+from ..core.errors import BatchNotFound, ConfigError
+from ..storage import store
 from .openai_extractor import completion_answer, endpoint_errors, make_client
 from .parse import ParseError
 

@@ -19,8 +19,8 @@ from typing import Callable, Iterator, TypeVar
 
 import openai
 
-from ..config import require_model_endpoint
-from ..errors import ExtractionFailed, redact
+from ..core.config import require_model_endpoint
+from ..core.errors import ExtractionFailed, redact
 from .parse import ParseError
 
 RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)

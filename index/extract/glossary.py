@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..normalize import singular
+from ..core.normalize import singular
 from .headings import clean_text, heading_name, is_instruction, is_topical, topical_strength
 
 _LINE_START = r"^[ \t]*(?:>[ \t]*)*(?P<item>(?:[-*+]|\d+[.)])[ \t]+)?"

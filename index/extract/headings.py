@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..normalize import singular
-from ..titles import clean_inline
+from ..core.normalize import singular
+from ..core.titles import clean_inline
 
 _NUMBER_WORDS = r"one|two|three|four|five|six|seven|eight|nine|ten|[ivxlc]+|\d+[a-z]?"
 _PREFIX = re.compile(

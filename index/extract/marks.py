@@ -24,9 +24,9 @@ target's type, so it resolves to that note's entity when two notes share a name.
 
 from __future__ import annotations
 
-from ..models import ChunkExtraction, ParentChunk, RawMention
-from ..normalize import collapse_whitespace, normalize_name
-from ..packs import DomainPack
+from ..core.models import ChunkExtraction, ParentChunk, RawMention
+from ..core.normalize import collapse_whitespace, normalize_name
+from ..core.packs import DomainPack
 from .text import first_body_sentence
 from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 

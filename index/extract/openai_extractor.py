@@ -27,11 +27,11 @@ from typing import Iterator
 import openai
 from openai.types.chat import ChatCompletion
 
-from .. import store
-from ..errors import ExtractionFailed, redact
-from ..models import ChunkExtraction, ParentChunk
-from ..packs import DomainPack
-from ..preload import import_optional
+from ..core.errors import ExtractionFailed, redact
+from ..core.imports import import_optional
+from ..core.models import ChunkExtraction, ParentChunk
+from ..core.packs import DomainPack
+from ..storage import store
 from .base import ExtractionRun, FailedChunk, KnownEntity, ProgressFn, no_progress
 from .completion import (  # noqa: F401  (backoff_seconds, retry_after_seconds, make_client: re-exported)
     GaveUp,
@@ -76,7 +76,7 @@ class OpenAIExtractor:
         self._retry_notes: queue.SimpleQueue[tuple[str, str]] = queue.SimpleQueue()
         self._retries_said: dict[str, int] = {}
         # called once on this (the main) thread before the first request thread starts: the
-        # pipeline imports there whatever its write phase will import (index/preload.py)
+        # pipeline imports there whatever its write phase will import (index/ingest/preload.py)
         self.before_requests = _nothing
         self._pool: RequestPool | None = None  # shared by every book this extractor extracts
         self._owners: dict = {}  # future -> the PendingExtraction it belongs to
@@ -305,7 +305,7 @@ def _nothing() -> None:
 
 def load_request_modules(client) -> None:
     """Import, on the calling thread, every module a request thread will use, so none is
-    imported for the first time in one (index/preload.py): the chat resources the client
+    imported for the first time in one (index/ingest/preload.py): the chat resources the client
     loads at its first ``client.chat`` (and jiter with them), and ``httpx``, which the
     client looks up in ``sys.modules`` on every request and chromadb imports."""
     import_optional("httpx")

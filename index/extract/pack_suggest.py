@@ -13,10 +13,10 @@ import json
 import re
 from collections import defaultdict
 
-from .chunking import book_title, parent_chunks, split_sections
-from .extract.rules import analyse_headings
-from .normalize import normalize_name
-from .packs import DomainPack
+from ..core.chunking import book_title, parent_chunks, split_sections
+from ..core.normalize import normalize_name
+from ..core.packs import DomainPack
+from .rules import analyse_headings
 
 SAMPLE_MEMBERS = 5
 

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..models import ChunkExtraction, RawMention, RawRelation
+from ..core.models import ChunkExtraction, RawMention, RawRelation
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*)\n```\s*$", re.DOTALL)
 # one or two sentences; the child splitter keeps room for this much beside each child

@@ -13,7 +13,7 @@ The same request also asks for a ``situating_context`` (seed 002's contextual em
 as in Anthropic's contextual retrieval): one or two sentences, in the model's own words,
 that situate the passage within the book. It is not verified against the passage, so it is
 never a mention nor evidence: it only joins the embedding text of the passage's children
-(index/vectors.py).
+(index/vectors/chroma.py).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ..models import ParentChunk
-from ..packs import DomainPack
+from ..core.models import ParentChunk
+from ..core.packs import DomainPack
 from .parse import MAX_SITUATING_CHARS
 
 PROMPT_VERSION = "entities-relations-situating-v4"

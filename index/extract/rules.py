@@ -19,7 +19,7 @@ definitions never depend on the other books, and the index equals a fresh build)
 - inside any section: glossary paragraphs (``**Term.** text``), definition lists and the first
   column of catalog tables define their terms (index/extract/glossary.py).
 
-References are not found here but by the corpus linker (``index/extract/linker.py``).
+References are not found here but by the corpus linker (``index/linking/linker.py``).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from ..models import SUB_ENTRY_SEPARATOR, ChunkExtraction, ParentChunk, RawMention
-from ..normalize import normalize_name, normalized_tokens, normalized_words, singular
-from ..packs import DomainPack
+from ..core.models import SUB_ENTRY_SEPARATOR, ChunkExtraction, ParentChunk, RawMention
+from ..core.normalize import normalize_name, normalized_tokens, normalized_words, singular
+from ..core.packs import DomainPack
 from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
 from .glossary import glossary_terms, table_terms
 from .headings import (

@@ -18,8 +18,8 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from ..models import MENTION_TYPES, SUB_ENTRY_SEPARATOR, RawMention
-from ..normalize import collapse_whitespace, normalize_name
+from ..core.models import MENTION_TYPES, SUB_ENTRY_SEPARATOR, RawMention
+from ..core.normalize import collapse_whitespace, normalize_name
 from .text import CONTEXT_LIMIT, sentence_span
 
 MAX_CONTEXT = 2 * CONTEXT_LIMIT

@@ -20,15 +20,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from . import derived, store
-from .chunking import parent_chunks
-from .config import Settings
-from .errors import BatchFailed, ConfigError
-from .extract import batch
-from .extract.batch import BatchReport, BatchRequest
-from .extract.openai_extractor import known_to_json
-from .extract.prompt import PROMPT_VERSION
-from .models import IngestResult
+from ..core.chunking import parent_chunks
+from ..core.config import Settings
+from ..core.errors import BatchFailed, ConfigError
+from ..core.models import IngestResult
+from ..extract import batch
+from ..extract.batch import BatchReport, BatchRequest
+from ..extract.openai_extractor import known_to_json
+from ..extract.prompt import PROMPT_VERSION
+from ..shelf import derived
+from ..storage import store
 from .pipeline import Ingest, ingest_paths, load_books
 
 

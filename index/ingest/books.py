@@ -6,8 +6,8 @@ from __future__ import annotations
 from fnmatch import fnmatch
 from pathlib import Path, PurePosixPath
 
-from .errors import BadInput
-from .readers import BOOK_SUFFIXES, is_vault
+from ..core.errors import BadInput
+from ..readers import BOOK_SUFFIXES, is_vault
 
 # files a directory of books holds that are not books (any case, any suffix)
 NOT_BOOKS = ("readme", "changelog", "license", "licence")

@@ -9,7 +9,7 @@ as the structured-output format. The answer's length cannot be counted before it
 it is estimated as ``output_ratio`` x the passage's tokens + ``output_per_request`` (the
 price table's ``[estimate]``), the ratio measured on the index's own cached answers of the
 model once there are enough of them (unless a price table file sets it). The price comes from the table shipped in
-``index/prices.toml``, overridden key by key by ``Settings.price_table``.
+``index/ingest/prices.toml``, overridden key by key by ``Settings.price_table``.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import store
-from .config import Settings
-from .db import open_for_planning
-from .errors import BudgetExceeded, ConfigError
-from .extract.prompt import PROMPT_VERSION
+from ..core.config import Settings
+from ..core.errors import BudgetExceeded, ConfigError
+from ..core.tokens import count_tokens
+from ..extract.prompt import PROMPT_VERSION
+from ..readers import SourceBook
+from ..storage import store
+from ..storage.db import open_for_planning
 from .pipeline import Ingest, plan_book
-from .readers import SourceBook
-from .tokens import count_tokens
 
 if TYPE_CHECKING:
     from .manifest import ManifestBook
@@ -65,7 +65,7 @@ class PriceTable:
 def load_price_table(override: str | None = None) -> PriceTable:
     """The shipped price table, with ``override`` (a TOML file of the same shape) merged over
     it key by key. Raises ConfigError for a file that is missing or malformed."""
-    shipped = tomllib.loads(resources.files("index").joinpath("prices.toml").read_text(encoding="utf-8"))
+    shipped = tomllib.loads(resources.files(__package__).joinpath("prices.toml").read_text(encoding="utf-8"))
     tables, source = [shipped], "shipped price table"
     if override:
         path = Path(override)

@@ -20,9 +20,9 @@ from typing import Callable
 
 from sqlite_utils import Database
 
-from . import store
-from .errors import BadInput
-from .readers import SourceBook
+from ..core.errors import BadInput
+from ..readers import SourceBook
+from ..storage import store
 
 # how a user gives a book another title, for each command that reads books
 INGEST_RETITLE = "a 'title:' line in its front matter, or ingest it on its own with --book 'OTHER TITLE'"

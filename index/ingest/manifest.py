@@ -1,6 +1,6 @@
 """Rebuild from a manifest: the [[books]] of a crossbook.toml are read, ingested (added,
 updated, a file whose title changed renames its book) and the books it no longer lists
-deleted, each book through index/pipeline.py."""
+deleted, each book through index/ingest/pipeline.py."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import store
-from .errors import BadInput, ConfigError, CrossbookError
+from ..core.errors import BadInput, ConfigError, CrossbookError
+from ..core.models import IngestResult
+from ..readers import SourceBook, read_book
+from ..storage import store
 from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, source_of
-from .models import IngestResult
 from .pipeline import Ingest, delete_book, ingest_all
-from .readers import SourceBook, read_book
 
 
 @dataclass(frozen=True)

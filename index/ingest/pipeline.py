@@ -1,4 +1,4 @@
-"""Orchestration: ingest_books(), delete_book() (rebuild() is index/manifest.py). Each book
+"""Orchestration: ingest_books(), delete_book() (rebuild() is index/ingest/manifest.py). Each book
 is one transaction.
 
 Ingest runs in stages (``ingest_book``): plan, extract and verify, write, vectors. It does
@@ -18,15 +18,22 @@ from typing import Callable
 
 from sqlite_utils import Database
 
-from . import derived, llm_cache, meta, preload, store
+from ..core.chunking import parent_chunks
+from ..core.config import Settings, effective_mode
+from ..core.errors import BadInput, BookNotFound, ChunksFailed, CrossbookError
+from ..core.models import IngestResult
+from ..core.packs import DomainPack, load_pack
+from ..extract import ExtractionRun, Extractor, ProgressFn, get_extractor, no_progress
+from ..extract.marks import NoteMarks
+from ..extract.verify import ChunkText
+from ..readers import SourceBook, read_book
+from ..relations import edges as relations
+from ..relations.ontology import Ontology, ontology_for
+from ..shelf import derived
+from ..storage import llm_cache, meta, store
+from ..vectors.embed import child_splitter
+from . import preload
 from .books import find_books
-from .chunking import parent_chunks
-from .config import Settings, effective_mode
-from .embed import child_splitter
-from .errors import BadInput, BookNotFound, ChunksFailed, CrossbookError
-from .extract import ExtractionRun, Extractor, ProgressFn, get_extractor, no_progress
-from .extract.marks import NoteMarks
-from .extract.verify import ChunkText
 from .identity import (
     INGEST_RETITLE,
     check_titles_free,
@@ -35,11 +42,6 @@ from .identity import (
     renamed_from,
     source_of,
 )
-from .models import IngestResult
-from .packs import DomainPack, load_pack
-from .readers import SourceBook, read_book
-from .relations import edges as relations
-from .relations.ontology import Ontology, ontology_for
 
 WarnFn = Callable[[str], None]
 EventFn = Callable[[dict], None]
@@ -62,7 +64,7 @@ class Ingest:
     progress: ProgressFn = no_progress
     warn: WarnFn = _no_warn
     extractor: Extractor | None = None
-    # the derived vector store (index/vectors.py); None = SQLite only
+    # the derived vector store (index/vectors/chroma.py); None = SQLite only
     vectors: object | None = None
     events: EventFn = _no_event
     # confirms offline relationship candidates in 'refine' mode (index/relations/refine.py)
@@ -92,7 +94,7 @@ class Ingest:
         if hasattr(self.extractor, "before_requests"):  # no first import while its threads run
             self.extractor.before_requests = lambda: preload.before_requests(self.vectors, self.relations_mode)
         if self.refiner is None and self.relations_mode == "refine":
-            from .relations.refiner import get_refiner  # noqa: PLC0415 - imports openai
+            from ..relations.refiner import get_refiner  # noqa: PLC0415 - imports openai
 
             self.refiner = get_refiner(self.settings, self.ontology, cache=self.db)
 
@@ -457,7 +459,7 @@ def index_refiner(db: Database, settings: Settings):
     """The refiner an index built in 'refine' mode needs to re-derive (delete-book), else None."""
     if meta.relations_mode(db) != "refine":
         return None
-    from .relations.refiner import get_refiner  # noqa: PLC0415 - imports openai
+    from ..relations.refiner import get_refiner  # noqa: PLC0415 - imports openai
 
     return get_refiner(settings, relations.index_ontology(db), cache=db)
 

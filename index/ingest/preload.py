@@ -1,4 +1,4 @@
-"""Imports made on the main thread before any worker thread starts (issue 19).
+"""Imports made on the main thread before any worker thread starts .
 
 Python imports a module in two steps: it is put in ``sys.modules`` first, then its body
 runs. A thread that finds it there meanwhile sees it partially initialized: the openai
@@ -13,17 +13,7 @@ use when it is made). Whatever the main thread imports later is then already com
 
 from __future__ import annotations
 
-import importlib
-
-
-def import_optional(*names: str) -> None:
-    """Import each of ``names`` now if it is installed (one that is not cannot be imported
-    half-way by anyone either)."""
-    for name in names:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pass
+from ..core.imports import import_optional
 
 
 def before_requests(vectors: object | None, relations_mode: str) -> None:
@@ -32,7 +22,7 @@ def before_requests(vectors: object | None, relations_mode: str) -> None:
     made), the embedder's runtime and model, and spaCy when the relations mode parses.
     Raises what opening the store or loading the model raises (VectorStoreError,
     ConfigError): the same errors the first book's write would raise."""
-    from .relations import edges as relations
+    from ..relations import edges as relations
 
     import_optional("httpx")  # chromadb's: the module the openai client looks up per request
     if vectors is not None:

@@ -5,7 +5,7 @@
   chunk is a run of those words, so an FTS5 phrase query per name form finds every chunk that
   can contain the name (and a few that cannot: relinking those changes nothing).
 - **Word counts** (``book_words``, ``shelf_words``): each book's lowercase word counts and
-  their shelf totals. The corpus-term rule (index/extract/linker.py) needs shelf-wide counts;
+  their shelf totals. The corpus-term rule (index/linking/linker.py) needs shelf-wide counts;
   a book's change adds or subtracts its own counts.
 - **Link targets** (``link_targets``, ``link_names``): every defined entity's linker names
   (its definitions' names, the pack's and the books' aliases), the books that define it and
@@ -27,11 +27,11 @@ from typing import Iterable
 
 from sqlite_utils import Database
 
-from . import meta
-from .extract.linker import LinkTarget, lowercase_terms, lowercase_word_counts, name_words, plural
-from .normalize import normalize_name
-from .packs import DomainPack
-from .store import in_values
+from ..core.normalize import normalize_name
+from ..core.packs import DomainPack
+from ..storage import meta
+from ..storage.store import in_values
+from .linker import LinkTarget, lowercase_terms, lowercase_word_counts, name_words, plural
 
 EntityKey = tuple[str, str]
 _PHRASES_PER_QUERY = 200

@@ -2,7 +2,7 @@
 
 Every name (and alias) of every defined entity, in its singular and plural forms, goes into
 one Aho-Corasick automaton; each chunk is scanned once, in its match view
-(index/extract/matchview.py: markup dropped, whitespace and line breaks collapsed, quotes
+(index/linking/matchview.py: markup dropped, whitespace and line breaks collapsed, quotes
 straightened), and every match is mapped back to the stored text for its context.
 
 A match counts when it is whole words (a possessive ``'s`` may follow) and its case fits:
@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 
 import ahocorasick
 
-from ..normalize import singular
+from ..core.normalize import singular
+from ..extract.text import sentence_span
 from .matchview import MatchView, match_view
-from .text import sentence_span
 
 EntityKey = tuple[str, str]  # (normalized name, entity type)
 _WORD = re.compile(r"\w", re.UNICODE)
@@ -121,7 +121,7 @@ _WORDS = re.compile(r"\w+", re.UNICODE)
 def view_words(view_text: str) -> str:
     """A match view's words as the automaton compares them (lowercased, one space between):
     every name form the linker matches in a chunk is a run of these words
-    (index/link_state.py indexes them to find the chunks that can contain a name)."""
+    (index/linking/link_state.py indexes them to find the chunks that can contain a name)."""
     return " ".join(_WORDS.findall(_lower_same_length(view_text)))
 
 

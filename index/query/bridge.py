@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .normalize import normalize_name, normalized_tokens, singular
+from ..core.normalize import normalize_name, normalized_tokens, singular
 
 # words that say nothing about what a question asks for
 STOPWORDS = frozenset("""

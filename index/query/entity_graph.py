@@ -2,7 +2,7 @@
 PageRank over it.
 
 The graph is bipartite: parent sections on one side, entities on the other, an edge for
-every stored mention. ``retrieve`` (index/retrieve.py) reads the mentions of its hop-1
+every stored mention. ``retrieve`` (index/query/retrieve.py) reads the mentions of its hop-1
 sections, how many sections mention each entity (for specificity), and the sections of
 other books that mention the entities it follows.
 """

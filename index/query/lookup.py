@@ -13,9 +13,9 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from .errors import BadInput, BookNotFound, EntityNotFound
-from .models import SUB_ENTRY_SEPARATOR, BookInfo, Mention, page_range
-from .normalize import fold_accents, normalize_name, normalized_tokens
+from ..core.errors import BadInput, BookNotFound, EntityNotFound
+from ..core.models import SUB_ENTRY_SEPARATOR, BookInfo, Mention, page_range
+from ..core.normalize import fold_accents, normalize_name, normalized_tokens
 
 # its columns are Mention's fields, in order (the pages as two columns, ``located`` joins
 # them): a row is a mention as where_else returns it
@@ -157,7 +157,7 @@ def _known_names(db: Database) -> dict[str, tuple[str, set[str]]]:
         " WHERE m.normalized != e.normalized OR m.name != e.name ORDER BY 1"
     ):
         add(written, key)
-    from .store import index_pack  # the pack parser is only needed off the fast path
+    from ..storage.store import index_pack  # the pack parser is only needed off the fast path
 
     pack = index_pack(db)
     if pack is not None:
@@ -522,8 +522,8 @@ def index_stats(db: Database, index_dir: Path) -> dict:
     source and kind, relationships per type, status and review state, the embedder its
     vectors were made with, and its size on disk (SQLite, and everything in ``index_dir``,
     embedded Chroma included)."""
-    from .store import partial_books
-    from .vectors import recorded_embedder
+    from ..storage.store import partial_books
+    from ..vectors.chroma import recorded_embedder
 
     one = lambda sql: db.execute(sql).fetchone()[0]  # noqa: E731
     index_dir = Path(index_dir)

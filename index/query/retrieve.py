@@ -11,7 +11,7 @@ sections. ``retrieve`` follows the entity index across books (the design's secti
    one the question is about is usually in the passage that matched), times its
    specificity (an IDF over sections: "Fate Point", mentioned everywhere, says little),
    times a bonus when the question names its type ("that spell", "which condition"), by
-   the index's pack type names and cue words, times the bridge signals of index/bridge.py
+   the index's pack type names and cue words, times the bridge signals of index/query/bridge.py
    (is it defined off the seed's path, does the question ask for its heading category, is
    it in the sentence the question describes, is it named in the sentence that best
    matched the question over every seed while the question does not name it);
@@ -40,13 +40,14 @@ from functools import lru_cache
 
 from sqlite_utils import Database
 
-from . import bridge, meta
+from ..core.errors import BadInput
+from ..core.models import page_range
+from ..core.normalize import normalize_name, normalized_tokens, normalized_words
+from ..core.packs import DomainPack, parse_pack
+from ..storage import meta
+from ..vectors.chroma import VectorHit, VectorStore
+from . import bridge
 from . import entity_graph as graph
-from .errors import BadInput
-from .models import page_range
-from .normalize import normalize_name, normalized_tokens, normalized_words
-from .packs import DomainPack, parse_pack
-from .vectors import VectorHit, VectorStore
 
 # child chunks fetched per wanted section: several children of one section collapse to one
 OVERSAMPLE = 4
@@ -160,7 +161,7 @@ def entity_weight(evidence: float, in_matched_child: bool, spec: float, type_mat
 
 
 def bridge_factor(leads_elsewhere: bool, category: bool, in_evidence: bool) -> float:
-    """The bridge signals (index/bridge.py) as one factor of an entity's weight: LOCAL_ONLY
+    """The bridge signals (index/query/bridge.py) as one factor of an entity's weight: LOCAL_ONLY
     for an entity no other book defines, x (1 + CATEGORY_BONUS) when the question asks for
     its category, x (1 + EVIDENCE_BONUS) when the seed's sentence that the question
     describes names it."""
@@ -360,7 +361,7 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
                     types: dict[str, float], question_words: frozenset[str] = frozenset(),
                     question: str = "") -> list[Followed]:
     """Every entity the seeds mention, weighted by ``entity_weight`` times the bridge
-    signals of index/bridge.py (``bridge_factor``); per entity and seed path the best
+    signals of index/query/bridge.py (``bridge_factor``); per entity and seed path the best
     seed wins. Best first."""
     mentions = graph.seed_mentions(db, [s.chunk_id for s in seeds])
     total = graph.section_count(db)

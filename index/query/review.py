@@ -15,11 +15,11 @@ from collections import defaultdict
 
 from sqlite_utils import Database
 
-from ..derived import refresh_reviewed
-from ..errors import BadInput, CrossbookError
-from ..store import now_iso
-from .edges import index_ontology
-from .normalize import normalize_type, orient
+from ..core.errors import BadInput, CrossbookError
+from ..relations import edges
+from ..relations.edges import index_ontology
+from ..relations.normalize import normalize_type, orient
+from ..storage.store import now_iso
 
 STATUSES = ("ready", "invalid", "pending_entities")
 DECISIONS = {"accept": "accepted", "reject": "rejected", "adjust": "adjusted"}
@@ -136,7 +136,7 @@ def review(
             " relation_type = excluded.relation_type, flipped = excluded.flipped, decided_at = excluded.decided_at",
             [row["fingerprint"], DECISIONS[action], stored_type, int(flipped), now_iso()],
         )
-        refresh_reviewed(db, row["chunk_id"])  # a decision changes its own chunk's rows only
+        edges.refresh_relationships(db, chunks={row["chunk_id"]})  # a decision changes its own chunk's rows only
     rows = list(db.query(ROW_SQL + " WHERE r.fingerprint = ? ORDER BY r.id", [row["fingerprint"]]))
     return _row(rows[0]) if rows else {**row, "review_state": DECISIONS[action]}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib import import_module
 from pathlib import Path
 
-from ..errors import BadInput
+from ..core.errors import BadInput
 from .source import SourceBook, decode_text, read_bytes, sha256_bytes
 
 __all__ = ["FORMATS", "BOOK_SUFFIXES", "SourceBook", "decode_text", "detect_format", "is_vault",
@@ -34,7 +34,7 @@ _SUFFIXES = {
     ".html": "html", ".htm": "html", ".xhtml": "html",
     ".txt": "text", ".text": "text",
 }
-# the files a directory of books gives (README, LICENSE... are left out by name: index/books.py)
+# the files a directory of books gives (README, LICENSE... are left out by name: index/ingest/books.py)
 BOOK_SUFFIXES = tuple(_SUFFIXES)
 VAULT_MARKERS = (".obsidian", "SUMMARY.md")
 

@@ -26,7 +26,7 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from ..errors import BadInput
+from ..core.errors import BadInput
 from .html_markdown import HEADINGS, LEVEL_ATTR, body_of, parse_html, tag_of, to_markdown
 from .markdown import from_text
 from .source import SourceBook, read_bytes, sha256_bytes

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import BadInput
+from ..core.errors import BadInput
 from .html_markdown import body_of, parse_html, tag_of, to_markdown
 from .markdown import from_text
 from .source import SourceBook, read_bytes, sha256_bytes

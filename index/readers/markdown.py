@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..chunking import book_title, split_sections_report
+from ..core.chunking import book_title, split_sections_report
 from .source import SourceBook, decode_text, read_bytes, sha256_bytes
 
 
 def read(path: Path) -> SourceBook:
-    """A Markdown book: its headings give the tree; its title comes from index/titles.py."""
+    """A Markdown book: its headings give the tree; its title comes from index/core/titles.py."""
     data = read_bytes(path)
     text = decode_text(path, data)
     return from_text(path, text, sha256_bytes(data), "markdown")

@@ -19,8 +19,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..errors import BadInput
-from ..models import Section
+from ..core.errors import BadInput
+from ..core.models import Section
 from .source import SourceBook, read_bytes, sha256_bytes
 
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",

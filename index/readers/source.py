@@ -14,8 +14,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import BadInput
-from ..models import Section
+from ..core.errors import BadInput
+from ..core.models import Section
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..tokens import split_tokens
+from ..core.tokens import split_tokens
 from .markdown import from_text
 from .source import SourceBook, decode_text, read_bytes, sha256_bytes
 

@@ -23,7 +23,7 @@ Dropped vs pending (the rule that keeps the index invariant):
   order books were ingested in.
 
 ``entity_relationships`` is recomputed from the claims at every refresh (it is derived
-state, like linker references), for the chunks the change can affect (index/derived.py: all
+state, like linker references), for the chunks the change can affect (index/shelf/derived.py: all
 of them on a full refresh), and applied as a diff, so a row that does not change keeps its id. A relationship asserted only by a deleted book loses its claims
 (ON DELETE CASCADE) and so its row.
 
@@ -44,12 +44,12 @@ from typing import Callable
 
 from sqlite_utils import Database
 
-from .. import meta
+from ..core.models import SUB_ENTRY_SEPARATOR, ChunkExtraction, RawRelation
+from ..core.normalize import collapse_whitespace, normalize_name
 from ..extract.verify import ChunkText
-from ..link_state import categories
-from ..models import SUB_ENTRY_SEPARATOR, ChunkExtraction, RawRelation
-from ..normalize import collapse_whitespace, normalize_name
-from ..store import in_values
+from ..linking.link_state import categories
+from ..storage import meta
+from ..storage.store import in_values
 from .normalize import INVALID, normalize_type, orient, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
 from .patterns import PatternEntity, not_common_noun, only_in_longer_names, pattern_relations
@@ -68,7 +68,7 @@ def _no_event(event: dict) -> None:
 
 def set_index_ontology(db: Database, ontology: Ontology) -> None:
     """Store the merged ontology (source documents in crossbook_meta, types in relation_types);
-    index/derived.py calls it when the index's settings change."""
+    index/shelf/derived.py calls it when the index's settings change."""
     text = ontology.to_json()
     if meta.ontology_json(db) == text:
         return
@@ -226,8 +226,8 @@ def refresh_svo_claims(
     'refine' mode) in step with each chunk's text and entities: a chunk (of ``chunks``, or
     any) is analysed again only when its (text, entity list, vocabulary) signature changed;
     each new claim is reported as a ``relation.candidate`` event. Needs the link targets'
-    categories current (index/link_state.py). Returns chunks analysed. Given ``chunks``, the
-    mode is taken to be the one the claims were made in (index/derived.py refreshes all
+    categories current (index/linking/link_state.py). Returns chunks analysed. Given ``chunks``, the
+    mode is taken to be the one the claims were made in (index/shelf/derived.py refreshes all
     when it changes)."""
     if mode not in ("spacy", "refine"):
         if chunks is None:
@@ -633,7 +633,7 @@ def refresh(
 ) -> dict:
     """The derived relationship state: offline claims (in 'spacy' and 'refine' modes; refined
     by ``refiner`` in 'refine' mode), then the rows; of every chunk, or of ``chunks`` and of
-    the chunks whose claims name one of the normalized ``names`` (index/derived.py)."""
+    the chunks whose claims name one of the normalized ``names`` (index/shelf/derived.py)."""
     mode = meta.relations_mode(db)
     refresh_svo_claims(db, mode, events, refiner, chunks)
     if chunks is not None and names:

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
 
-from ..errors import ConfigError
-from ..packs import find_pack_file
+from ..core.errors import ConfigError
+from ..core.packs import find_pack_file
 
 ONTOLOGY_DIR = Path(__file__).resolve().parent.parent / "ontology"
 DEFAULT_PACKS = ("rulebook",)

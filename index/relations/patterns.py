@@ -26,11 +26,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
+from ..core.normalize import normalize_name, normalized_words
 from ..extract.glossary import entry_leads
-from ..extract.linker import files_as_state
 from ..extract.text import sentence_span
-from ..models import SUB_ENTRY_SEPARATOR, RawRelation
-from ..normalize import normalize_name, normalized_words
+from ..linking.linker import files_as_state
 
 EXTRACTOR = "pattern"
 CONFIDENCE = 0.7

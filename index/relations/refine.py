@@ -19,7 +19,7 @@ import json
 from dataclasses import replace
 from typing import Protocol
 
-from ..models import RawRelation
+from ..core.models import RawRelation
 
 REFINE_VERSION = "refine-v1"
 REFINED = "llm-refine"

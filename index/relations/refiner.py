@@ -4,7 +4,7 @@ request and parses the answer; index/extract/completion.py makes the call, with 
 
 No request is made inside a write transaction: the write runs with the refiner in
 ``cache_only`` mode, where a chunk whose answer is not cached keeps its offline candidates
-and is noted in ``missed``; index/derived.py's ``write_refined`` then rolls the write back,
+and is noted in ``missed``; index/shelf/derived.py's ``write_refined`` then rolls the write back,
 asks for the missed chunks (``ask_missed``), outside the transaction, and writes again.
 """
 
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import time
 
-from .. import store
-from ..errors import ExtractionFailed
+from ..core.errors import ExtractionFailed
+from ..core.models import RawRelation
 from ..extract.completion import GaveUp, SoloPool, complete, make_client
 from ..extract.prompt import cache_key
-from ..models import RawRelation
+from ..storage import store
 from .ontology import Ontology
 from .refine import REFINE_VERSION, RefineParseError, build_refine_messages, parse_refinement, refine_schema
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from ..models import SUB_ENTRY_SEPARATOR
-from ..normalize import normalize_name
-from ..store import in_values
+from ..core.models import SUB_ENTRY_SEPARATOR
+from ..core.normalize import normalize_name
+from ..storage.store import in_values
 from .patterns import list_kind
 
 LABEL_MIN = 3

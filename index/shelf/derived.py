@@ -5,7 +5,7 @@ collection, kept a function of the stored books after every change.
 ``refresh`` (after, in the same write transaction) updates what the change can affect and
 nothing else, so a book's ingest costs about the same on a shelf of 1 book or 100:
 
-1. the book's chunk words and lowercase word counts are indexed (index/link_state.py), and
+1. the book's chunk words and lowercase word counts are indexed (index/linking/link_state.py), and
    the shelf's corpus terms recomputed from the per-book counts;
 2. entity resolution runs over the mentions of the normalized names the book had or has;
 3. the link targets of those names are recomputed and compared with the stored ones; the
@@ -45,16 +45,17 @@ from typing import Callable, Iterable, Iterator, TypeVar
 
 from sqlite_utils import Database
 
-from . import link_state, meta
-from .extract import KnownEntity
-from .extract.linker import Linker, LinkTarget, lowercase_terms, lowercase_word_counts, view_words
-from .extract.matchview import match_view
-from .normalize import normalize_name
-from .packs import DomainPack
-from .relations import edges as relations
-from .relations.ontology import Ontology
-from .store import delete_book_rows, ensure_entity, get_book, in_values
-from .vectors import forget_synced
+from ..core.normalize import normalize_name
+from ..core.packs import DomainPack
+from ..extract import KnownEntity
+from ..linking import link_state
+from ..linking.linker import Linker, LinkTarget, lowercase_terms, lowercase_word_counts, view_words
+from ..linking.matchview import match_view
+from ..relations import edges as relations
+from ..relations.ontology import Ontology
+from ..storage import meta
+from ..storage.store import delete_book_rows, ensure_entity, get_book, in_values
+from ..vectors.chroma import forget_synced
 
 # crossbook_meta 'link_state': the version of the derived state the index holds; any other
 # value (an index made before m006, or before table rows yielded to other definitions and
@@ -401,13 +402,6 @@ def refresh_vocabulary(db: Database, ontology: Ontology) -> bool:
     relations.set_index_ontology(db, ontology)
     relations.refresh_relationships(db)
     return True
-
-
-def refresh_reviewed(db: Database, chunk_id: str) -> dict:
-    """After a review decision on a relationship of ``chunk_id`` (relation_reviews holds it):
-    re-derive that chunk's relationships, the only rows a decision, keyed by a fingerprint
-    that names its chunk, can change. Returns refresh_relationships' counts."""
-    return relations.refresh_relationships(db, chunks={chunk_id})
 
 
 @dataclass(frozen=True)

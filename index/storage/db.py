@@ -14,7 +14,7 @@ from typing import Iterator
 
 from sqlite_utils import Database
 
-from .errors import IndexMissing, IndexReadOnly, NotAnIndex
+from ..core.errors import IndexMissing, IndexReadOnly, NotAnIndex
 from .lock import DEFAULT_WAIT, LOCK_FILE, WaitFn, writer_lock
 from .migrations import migrations
 
@@ -56,7 +56,7 @@ def check_index_dir(index_dir: Path, *, create: bool = False) -> None:
 @contextlib.contextmanager
 def open_for_writing(index_dir: Path, *, create: bool = False, wait: float = DEFAULT_WAIT,
                      command: str = "", on_wait: WaitFn | None = None) -> Iterator[Database]:
-    """The index opened by its one writer (index/lock.py): checked, then locked (waiting up
+    """The index opened by its one writer (index/storage/lock.py): checked, then locked (waiting up
     to ``wait`` seconds for another writer, then IndexBusy), then opened and migrated. The
     connection is closed and the lock released when the block ends."""
     check_index_dir(index_dir, create=create)
@@ -73,7 +73,7 @@ def open_db(index_dir: Path, *, create: bool = False, wait: float = DEFAULT_WAIT
 
     ``create=False`` is for read commands: a missing index raises IndexMissing.
     Raises NotAnIndex when the directory or file holds something else. Migrations run under
-    the writer lock (index/lock.py; up to ``wait`` seconds for it, then IndexBusy), so two
+    the writer lock (index/storage/lock.py; up to ``wait`` seconds for it, then IndexBusy), so two
     processes opening a new or older index do not both migrate it.
     """
     db_path = index_dir / "crossbook.db"

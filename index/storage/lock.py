@@ -5,7 +5,7 @@ decisions, cache prune) takes the lock before the database is opened, so before 
 run, and holds it to its end, Chroma writes included; a second writer waits up to ``wait``
 seconds and then raises IndexBusy naming the holder's pid. Readers never take it: SQLite's
 WAL lets them read the last committed state while a writer writes. A reader that finds the
-schema out of date takes it too, to migrate (index/db.py).
+schema out of date takes it too, to migrate (index/storage/db.py).
 
 The kernel drops an flock when its process dies, SIGKILL included, so a crashed writer
 leaves no stale lock; the pid in the file is only for the message. The lock is re-entrant
@@ -26,10 +26,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator
 
-from .errors import IndexBusy, IndexReadOnly
+from ..core.config import DEFAULT_WAIT
+from ..core.errors import IndexBusy, IndexReadOnly
 
 LOCK_FILE = "crossbook.lock"
-DEFAULT_WAIT = 30.0       # seconds; the CLI's --wait (env CROSSBOOK_WAIT)
 POLL_SECONDS = 0.1
 
 WaitFn = Callable[[str], None]

@@ -1,9 +1,9 @@
 """The index's settings and notes in ``crossbook_meta``, each behind a typed accessor: no
-other module names a key of its own here, except the vector store's (index/vectors.py keeps
+other module names a key of its own here, except the vector store's (index/vectors/chroma.py keeps
 its namespaced keys as constants).
 
 The four settings that derived state is a function of (``derived_settings``: pack, link,
-relations mode, ontology) are written only through ``index/derived.py``, which refreshes
+relations mode, ontology) are written only through ``index/shelf/derived.py``, which refreshes
 everything when one of them changes.
 """
 

@@ -299,7 +299,7 @@ def m004_llm_partial(db: Database) -> None:
 
 @migrations()
 def m005_book_identity(db: Database) -> None:
-    """A book is its source file; the title is its display name (index/identity.py).
+    """A book is its source file; the title is its display name (index/ingest/identity.py).
 
     ``source`` is the file's resolved absolute path, so no command depends on the directory
     it runs from. A book stored before this migration keeps ``source`` NULL until its next
@@ -317,7 +317,7 @@ def m005_book_identity(db: Database) -> None:
 
 @migrations()
 def m006_incremental_relink(db: Database) -> None:
-    """What lets a change relink only what it touches (index/derived.py, issue 11):
+    """What lets a change relink only what it touches (index/shelf/derived.py, issue 11):
 
     link_chunks + link_words: each parent chunk's words as the linker reads them (its match
       view, lowercased, one space between words) under SQLite FTS5, to find the chunks that

@@ -1,7 +1,7 @@
 """SQLite reads and writes for books, chunks, mentions, index metadata and the LLM cache.
 
 Derived state (entities' resolution, linker references, relationships, GC) lives in
-index/derived.py.
+index/shelf/derived.py.
 
 All functions here expect to run inside the caller's ``db.atomic()`` block when they write.
 """
@@ -15,10 +15,10 @@ from typing import Iterable
 
 from sqlite_utils import Database
 
+from ..core.models import ChildChunk, ParentChunk, RawMention
+from ..core.normalize import normalize_name
+from ..core.packs import DomainPack, parse_pack
 from . import meta
-from .models import ChildChunk, ParentChunk, RawMention
-from .normalize import normalize_name
-from .packs import DomainPack, parse_pack
 
 
 def now_iso() -> str:
@@ -41,7 +41,7 @@ def get_book(db: Database, title: str) -> dict | None:
 
 
 def get_book_by_source(db: Database, source: str) -> dict | None:
-    """The book stored from the file ``source`` (index/identity.py), if any."""
+    """The book stored from the file ``source`` (index/ingest/identity.py), if any."""
     rows = list(db.query("SELECT * FROM books WHERE source = ?", [source]))
     return rows[0] if rows else None
 
@@ -170,8 +170,8 @@ def set_book_partial(db: Database, title: str, missing_chunks: int) -> None:
 # -- index metadata ---------------------------------------------------------------------------
 
 def set_meta(db: Database, key: str, value: str) -> None:
-    """A note of the vector store's (its own keys, index/vectors.py); the index's settings
-    have typed accessors in index/meta.py."""
+    """A note of the vector store's (its own keys, index/vectors/chroma.py); the index's settings
+    have typed accessors in index/storage/meta.py."""
     meta.put(db, key, value)
 
 

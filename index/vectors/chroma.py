@@ -28,11 +28,11 @@ from urllib.parse import urlsplit
 
 from sqlite_utils import Database
 
-from . import store
-from .config import Settings
+from ..core.config import Settings
+from ..core.errors import ConfigError, CrossbookError
+from ..storage import store
 from .embed import Embedder, embed_all, embedder_for_id, embedder_option, get_embedder
 from .embed import embedding_text as embed_text_of
-from .errors import ConfigError, CrossbookError
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -324,7 +324,7 @@ class VectorStore:
         report.deleted = self.delete_ids(report.orphaned)
         return report
 
-    # -- the pipeline's interface (index/pipeline.py) -------------------------------------------
+    # -- the pipeline's interface (index/ingest/pipeline.py) -------------------------------------------
 
     def replace_book(self, db: Database, title: str, children: list, progress: ProgressFn | None = None) -> SyncReport:
         """After the book's SQLite transaction committed: bring its vectors in line.
@@ -533,7 +533,7 @@ def chroma_client(settings: Settings):
                 raise VectorStoreError(f"cannot open the Chroma store at {path}: {exc}") from None
         # a read-only index (a shared or archived copy): Chroma writes to its store when it
         # opens it, so queries read a temporary copy (removed at exit); SQLite is opened
-        # read-only (index/db.py) and a command that writes fails there first
+        # read-only (index/storage/db.py) and a command that writes fails there first
         try:
             return chromadb.PersistentClient(path=str(read_only_copy(path)), settings=chroma_settings), str(path)
         except Exception as exc:

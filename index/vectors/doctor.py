@@ -21,10 +21,9 @@ from dataclasses import asdict, dataclass, field
 
 from sqlite_utils import Database
 
-from . import store
-from .embed import option_makes
-from .errors import CrossbookError
-from .vectors import (
+from ..core.errors import CrossbookError
+from ..storage import store
+from .chroma import (
     META_DIMENSION,
     META_EMBEDDER,
     ProgressFn,
@@ -35,6 +34,7 @@ from .vectors import (
     diff,
     mismatch_message,
 )
+from .embed import option_makes
 
 
 @dataclass

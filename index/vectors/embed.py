@@ -25,10 +25,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Protocol
 
+from ..core.config import Settings
+from ..core.errors import ConfigError, CrossbookError, redact
+from ..core.models import ChildChunk, ParentChunk
 from . import minilm
-from .config import Settings
-from .errors import ConfigError, CrossbookError, redact
-from .models import ChildChunk, ParentChunk
 
 ProgressFn = Callable[[str, int, int], None]
 LOCAL_MODEL = minilm.MODEL_NAME
@@ -118,7 +118,7 @@ class MiniLMWindow:
 
 
 class LocalEmbedder(MiniLMWindow):
-    """all-MiniLM-L6-v2 as an ONNX graph on onnxruntime (index/minilm.py), no torch.
+    """all-MiniLM-L6-v2 as an ONNX graph on onnxruntime (index/vectors/minilm.py), no torch.
 
     ``fp32`` gives the vectors sentence-transformers gives (cosine 1.0), so it keeps the id
     ``local:all-MiniLM-L6-v2`` and indexes built with either work with both. ``int8``
@@ -225,7 +225,7 @@ def child_splitter(child_tokens: int, embedder: Embedder | None = None,
     leaves beside the section path they are embedded with (and, when the extractor writes
     ``situating`` contexts, SITUATING_TOKENS for one), so no tail goes unembedded.
     Otherwise ``child_tokens`` tiktoken tokens."""
-    from .chunking import child_chunks  # markdown-it: not for the commands that only query
+    from ..core.chunking import child_chunks  # markdown-it: not for the commands that only query
 
     count = getattr(embedder, "count_tokens", None)
     if count is None:

@@ -32,7 +32,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import ConfigError
+from ..core.errors import ConfigError
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 # bump when build_graph changes what it writes: cached graphs of the old version are not reused

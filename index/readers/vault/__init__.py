@@ -23,9 +23,9 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ...chunking import split_sections
-from ...errors import BadInput
-from ...models import Section
+from ...core.chunking import split_sections
+from ...core.errors import BadInput
+from ...core.models import Section
 from ..source import SourceBook
 from .links import NOTE_SUFFIXES, NoteIndex
 from .render import Rendered, render_note
