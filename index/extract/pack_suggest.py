@@ -1,8 +1,9 @@
 """``crossbook pack suggest``: a draft domain pack from the heading structure of books. Pure.
 
 Each catalog a book holds (a category heading over three or more entries, as the offline
-extractor sees it: index/extract/rules.py) becomes an entity type named after its category,
-in the singular ("Spells" -> ``spell``), with a heading rule and sample members; the books'
+extractor sees it: index/extract/rules.py) becomes an entity type: the kind its category
+names (index/extract/entry_kinds.py: "Spell Descriptions" -> ``spell``, "Monsters A–Z" ->
+``creature``), else its category in the singular ("Powers" -> ``power``), with a heading rule and sample members; the books'
 prose headings are listed as stop-heading candidates. The user edits the draft and passes
 it with ``--pack``.
 """
@@ -16,6 +17,7 @@ from collections import defaultdict
 from ..core.chunking import book_title, parent_chunks, split_sections
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
+from .entry_kinds import heading_kind
 from .rules import analyse_headings
 
 SAMPLE_MEMBERS = 5
@@ -25,6 +27,8 @@ _GENERIC_TAIL = ("catalog", "catalogue", "list", "lists", "table", "tables", "in
 
 
 def _type_name(category: str) -> str:
+    if kind := heading_kind(category):
+        return kind  # "Spell Descriptions" -> spell, "Monsters A–Z" -> creature: the kinds the extractor gives
     words = normalize_name(category).split("_")
     while len(words) > 1 and words[-1] in _GENERIC_TAIL:
         words.pop()  # "Powers Catalog" -> power

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import normalize_name, normalized_words
+from ..extract.entry_kinds import THING_KINDS
 from ..extract.glossary import entry_leads
 from ..extract.text import sentence_span
 from ..linking.linker import files_as_state
@@ -197,7 +198,7 @@ def _sentence_start(text: str, at: int) -> bool:
 # markup may close after the punctuation: "**Term:**", "<strong>Term:</strong>"
 _CLAUSE = re.compile(r"[;:](?:[*_]|</\w+>)*\s|[.!?](?:[*_)\]]|</\w+>)+\s|,\s+(?:and|but|or|then)\s", re.IGNORECASE)
 _CONDITIONAL = re.compile(r"(?<![\w-])(?:if|unless|when|whenever|while|once|until)(?![\w-])", re.IGNORECASE)
-_NEGATION = re.compile(r"(?<![\w-])(?:not|no|cannot|can't|without|never)(?![\w-])", re.IGNORECASE)
+_NEGATION = re.compile(r"(?<![\w-])(?:not|no|cannot|without|never|\w+n['’]t)(?![\w-])", re.IGNORECASE)
 _PASSIVE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+$", re.IGNORECASE)
 # what may stand before the verb when the entry's entity is its unnamed subject
 _IMPLICIT_SUBJECT = re.compile(
@@ -424,7 +425,8 @@ def _lead_in(text: str, at: int) -> str:
 
 
 _FOLLOWING = re.compile(r"(?<![\w-])(?P<kind>(?:innately\s+|can\s+)?casts?|wields?|carr(?:y|ies))\s+"
-                        r"(?:one\s+of\s+|any\s+of\s+|each\s+of\s+)?the\s+following\b[^.\n:]*:", re.IGNORECASE)
+                        r"(?:one\s+of\s+|any\s+of\s+|each\s+of\s+)?the\s+following\b"
+                        r"(?:[^.\n:]|\n(?![ \t]*\n))*:", re.IGNORECASE)  # a hard-wrapped line goes on
 
 
 _USES_LINE = re.compile(r"\s*\n[ \t>*_-]*(?:at\s+will|\d+/(?:day|rest)(?:\s+each)?|cantrips|\d+(?:st|nd|rd|th)\s+level)\b"
@@ -486,9 +488,10 @@ class ChunkScan:
 def chunk_scan(text: str, entities: list[PatternEntity]) -> ChunkScan:
     """Read a chunk's occurrences and implicit subjects once, for every family."""
     # an entry names one thing ("Frost Wyrm", "Athletics"); a plural heading ("Chases",
-    # "Limitations") is a topic whose sentences are about the players, not about it
-    heading_subjects = [i for i, e in enumerate(entities)
-                        if e.defines == "heading" and normalize_name(e.name) == normalized_words(e.name)]
+    # "Limitations") is a topic whose sentences are about the players, not about it, unless
+    # the book says what kind of thing it is ("Rod of Fetters", an item)
+    heading_subjects = [i for i, e in enumerate(entities) if e.defines == "heading" and (
+        normalize_name(e.name) == normalized_words(e.name) or e.entity_type in THING_KINDS)]
     section_subject = _owner_of(heading_subjects[0] if heading_subjects else None, entities)
     occurrences = _occurrences(text, entities)
     # the implicit subject of a sub-entry's sentences is its owner: the creature, not its "Bite"
@@ -546,19 +549,29 @@ def _clause_at(scan: ChunkScan, start: int, end: int, index: int) -> _Clause | N
     subject = scan.subject_at(start)
     if subject is None or subject == index:
         return None
-    if _NEGATION.search(before) or _in_example(text, sentence_lo, start):
+    if _negated(before) or _in_example(text, sentence_lo, start):
         return None  # "can still cast most spells, but not Thunderclap"; "(like using Stealth to ...)"
     if _fragment(text, start, end):
         return None  # "Talk" in "requires Fast Talk": part of a longer name, not this entity
     return _Clause(start, end, index, subject, lo, sentence_lo, before)
 
 
+# a negation in a relative clause describes who is meant ("each creature that isn’t an aberration")
+_RELATIVE_BEFORE = re.compile(r"(?<![\w-])(?:that|who|which)\s+$", re.IGNORECASE)
+
+
+def _negated(before: str) -> bool:
+    """True when the clause before an occurrence holds a negation, other than a relative clause's."""
+    return any(not _RELATIVE_BEFORE.search(before, 0, m.start()) for m in _NEGATION.finditer(before))
+
+
 def _named_before(scan: ChunkScan, clause: _Clause, at: int, verb: tuple[int, int] = (0, 0),
-                  capitalized: bool = False) -> bool:
-    """An entity before ``at`` in the clause that is not the subject, the target, part of the
-    verb ("defend against") or an instrument ("use Provoke to defend against Fight"): its own
-    subject, the SVO path's case. ``capitalized``: only a name as names are written counts."""
-    text, lo = scan.text, clause.lo
+                  capitalized: bool = False, lo: int | None = None) -> bool:
+    """An entity before ``at`` in the clause (from ``lo`` when given) that is not the subject,
+    the target, part of the verb ("defend against") or an instrument ("use Provoke to defend
+    against Fight"): its own subject, the SVO path's case. ``capitalized``: only a name as
+    names are written counts."""
+    text, lo = scan.text, clause.lo if lo is None else lo
     return any(
         lo <= o[0] < at and o[2] not in (clause.subject, clause.index, *scan.lead_terms) and not verb[0] <= o[0] < verb[1]
         and (not capitalized or _is_named(text, o[0], o[1]))
@@ -579,18 +592,40 @@ def _state_claim(scan: ChunkScan, clause: _Clause, named: bool) -> bool:
         return False
     # "If the target is Large or smaller, it has the Prone condition": the condition is
     # the main clause's; "if the caster becomes Dazed" holds the state in the if-clause
-    comma = before.rfind(",") if _CONDITIONAL.match(before.lstrip(" *_")) else -1
+    # (the last comma before the list of states: "..., the target is restrained, blinded")
+    comma = before.rfind(",", 0, list_start - clause.lo) if _CONDITIONAL.match(before.lstrip(" *_")) else -1
     if comma >= 0 and any(clause.lo <= o[0] < clause.lo + comma and scan.entities[o[2]].condition_like
                           for o in scan.occurrences):
         comma = -1  # "If a Chilled creature is chilled again, it becomes Frozen": a state's own rule
     main = before[comma + 1:]
-    if _CONDITIONAL.search(main) or _named_before(scan, clause, list_start) or _RELATIVE_STATE.search(state_before[-40:]):
+    # the if-clause's nouns are no subject of the main clause ("If the target is a Large or
+    # smaller creature, it is grappled")
+    # and a common noun before the state is who suffers it ("the target must succeed on a saving
+    # throw or be charmed"): only a name is another agent
+    if _CONDITIONAL.search(main) or _named_before(scan, clause, list_start, capitalized=True, lo=clause.lo + comma + 1) \
+            or _RELATIVE_STATE.search(state_before[-40:]):
         return True  # "if the caster becomes Dazed", "a creature that is Poisoned"
-    counter = _VERB_RE["counters"].search(before)  # "immune to the Poisoned condition"
+    counter = _VERB_RE["counters"].search(main)  # "immune to the Poisoned condition" ("Until this grapple ends" is no cure)
+    if not counter and _own_state(scan, main):
+        return True  # "The rug is incapacitated while ...": the entry's own state, inflicted on nobody
     scan.emit(clause.subject, clause.index, "counters" if counter else "inflicts", start, clause.end)
     if not counter and scan.section_subject is not None and clause.subject in scan.lead_owned:
         scan.emit(scan.section_subject, clause.index, "inflicts", start, clause.end)  # "Tail Sweep" knocks Prone
     return True
+
+
+# the subject of a state's clause: "The rug is incapacitated", "the sword must succeed ... or fall"
+_STATE_SUBJECT = re.compile(r"^[\s*_]*(?:the|this|that)\s+([\w'’-]+)\b", re.IGNORECASE)
+
+
+def _own_state(scan: ChunkScan, main: str) -> bool:
+    """True when the clause's subject is the section's entry itself, by a word of its name
+    ("The rug is incapacitated" in "Rug of Smothering"): a trait it has, not a state it inflicts."""
+    subject = _STATE_SUBJECT.match(main)
+    if subject is None or scan.section_subject is None:
+        return False
+    name = scan.entities[scan.section_subject].name.rpartition(SUB_ENTRY_SEPARATOR)[2]
+    return normalize_name(subject.group(1)) in normalize_name(name).split("_")
 
 
 def _use_claim(scan: ChunkScan, clause: _Clause) -> bool:
@@ -729,6 +764,34 @@ def copula_family(scan: ChunkScan) -> None:
             scan.emit(head[0][2], tail[0][2], "variant_of", head[0][0], tail[0][1])
 
 
+# a spell an entry lets its user cast: "expend 5 charges to cast *Bind the Beast* from it",
+# "You always have the *Beast Speech* spell prepared", "you know the *Light* cantrip"
+_USE_BEFORE = re.compile(r"(?:(?<![\w-])cast\s+(?:the\s+)?|(?<![\w-])(?:always\s+)?(?:have|has)\s+the\s+"
+                         r"|(?<![\w-])(?:know|knows|learn|learns)\s+the\s+)[*_]*$", re.IGNORECASE)
+_USE_AFTER = {
+    "cast": re.compile(r"[*_]*(?:\s+spell)?\s+from\s+(?:it|this|them|the)\b", re.IGNORECASE),
+    "have": re.compile(r"[*_]*\s+(?:spell|cantrip)s?\b", re.IGNORECASE),
+}
+
+
+def spell_use_family(scan: ChunkScan) -> None:
+    """An item's "cast *X* from it" and a feature's "always have the *X* spell prepared" or
+    "know the *X* cantrip": the entry (the creature or class owning an action) casts X. A
+    condition is never cast."""
+    text = scan.text
+    for start, end, index in scan.occurrences:
+        before = _USE_BEFORE.search(text, max(0, start - 40), start)
+        if before is None or scan.entities[index].condition_like:
+            continue
+        after = _USE_AFTER["cast" if before.group(0).lower().startswith("cast") else "have"]
+        if not after.match(text, end) or not _is_named(text, start, end):
+            continue
+        subject = scan.subject_at(start)
+        subject = scan.section_subject if subject in scan.lead_owned else subject
+        if subject is not None and not _NEGATION.search(text[sentence_span(text, start, end, limit=400)[0]:start]):
+            scan.emit(subject, index, "casts", start, end)
+
+
 # the pattern families, run in turn over one chunk; a claim a family makes first is not repeated
 FAMILIES = (
     category_line_family,
@@ -738,6 +801,7 @@ FAMILIES = (
     when_you_family,
     kind_section_family,
     copula_family,
+    spell_use_family,
 )
 
 
