@@ -22,10 +22,14 @@ def test_a_heading_names_its_entries_kind():
     assert heading_kind("Spell Level") is None
     assert heading_kind("Spell Lists") is None
     assert heading_kind("Spellcasting") is None
+    # chapters that discuss their topics as often as they list entries
+    assert heading_kind("Optional Rules") is None and heading_kind("Skills") is None
+    assert heading_kind("Skills and Gear") is None
 
 
 def test_a_bracket_names_the_entrys_own_kind():
     assert bracket_kind("Condition") == "condition"
+    assert bracket_kind("Skill") == "skill"
     assert bracket_kind("Level 2 Evocation") is None
 
 
@@ -118,3 +122,15 @@ def test_a_section_without_the_shape_its_kind_shows_is_a_topic():
 def test_a_phrase_heading_names_no_kind():
     assert heading_kind("Casting a Spell") is None
     assert heading_kind("Using Magic Items") is None
+
+
+def test_a_part_of_an_entry_that_states_its_kind_is_a_feature():
+    spell = "*Level 5 Evocation (Cleric)*\n\nChoose one effect:\n\n"
+    leads = "**Courage.** Creatures can't be frightened.\n\n**Daylight.** Bright light fills it.\n\n" \
+            "**Silence.** No sound can reach it.\n"
+    text = f"# Book\n\n## Spell Descriptions\n\n### Hallow\n\n{spell}{leads}\n### Ward\n\n{spell}\n"
+    types = _types(load_pack("generic"), text)
+    assert types["Hallow"] == "spell" and types["Courage"] == "feature"
+    # a section that states no kind keeps its parts untyped: another book may define the same name
+    plain = "# Book\n\n## Advice\n\n### Tough Scenes\n\nSome advice.\n\n" + leads
+    assert _types(load_pack("generic"), plain).get("Courage") == "other"

@@ -110,7 +110,7 @@ LURKER = PatternEntity("Fen Lurker", ("Fen Lurker",), "creature", "heading")
 BITE = PatternEntity("Fen Lurker › Bite", ("Bite",), "feature", "glossary")
 CREATURE = PatternEntity("Creature", ("creature",), "feature", "glossary")  # a common noun the shelf defines
 TARGET = PatternEntity("Targets", ("target",), "other")
-STATES = [PatternEntity(c, (c.lower(),), "condition", "heading", "Conditions")
+STATES = [PatternEntity(c, (c.lower(),), "condition", None, "Conditions")
           for c in ("Grappled", "Restrained", "Blinded", "Charmed", "Frightened", "Incapacitated")]
 
 
@@ -139,3 +139,48 @@ def test_an_action_imposes_its_condition_from_the_creature(action, conditions):
 ])
 def test_the_creatures_own_state_is_no_edge(action):
     assert _lurker(action) == set()
+
+
+BEAST = PatternEntity("Beasts", ("Beast",), "other", "heading")
+
+
+def test_a_name_in_the_if_clause_is_no_agent_of_the_main_clause():
+    assert _lurker("If the target is a Beast, it is grappled (escape DC 13).") == {("Fen Lurker", "inflicts", "Grappled")}
+    text = "#### Fen Lurker\n\n***Bite.*** If the target is a Beast, it is grappled.\n"
+    assert ("Fen Lurker", "inflicts", "Grappled") in _edges(text, [LURKER, BITE, BEAST, *STATES])
+
+
+@pytest.mark.parametrize("action", [
+    "Each creature within 30 feet can’t be frightened while it can see an ally.",  # a typographic contraction
+    "Magic can neither reduce its speed nor cause it to be grappled or restrained.",
+])
+def test_a_denied_state_is_no_edge(action):
+    assert _lurker(action) == set()
+
+
+def test_a_sub_entrys_own_state_is_no_edge():
+    armor = PatternEntity("Animated Armor › Antimagic Susceptibility", ("Antimagic Susceptibility",), "feature", "glossary")
+    text = "***Antimagic Susceptibility.*** The armor is incapacitated while in the area of an antimagic field.\n"
+    assert _edges(text, [armor, *STATES]) == set()
+
+
+def test_a_field_label_is_no_verb_and_object():
+    time = PatternEntity("Time", ("Time",), "other", "heading")
+    text = "#### Still the Foe\n\n*Level 2 Enchantment (Bard)*\n\n**Casting Time:** 1 action\n"
+    assert _edges(text, [PatternEntity("Still the Foe", ("Still the Foe",), "spell", "heading"), time]) == set()
+
+
+def test_the_word_after_a_closing_emphasis_is_no_name():
+    helm = PatternEntity("Helm of Tongues", ("Helm of Tongues",), "item", "heading")
+    spells = PatternEntity("Spells", ("spell",), "other", "heading")
+    tongues = PatternEntity("Comprehend Languages", ("comprehend languages",), "spell")
+    text = ("#### Helm of Tongues\n\n*Wondrous item, uncommon*\n\nWhile wearing this helm, you can use an action to "
+            "cast the *comprehend languages* spell from it at will.\n")
+    assert _edges(text, [helm, spells, tongues]) == {("Helm of Tongues", "casts", "Comprehend Languages")}
+
+
+def test_a_verb_without_an_object_counters_nothing():
+    ball = PatternEntity("Crystal Orb", ("Crystal Orb",), "item", "heading")
+    scrying = PatternEntity("Scrying", ("scrying",), "spell")
+    text = "#### Crystal Orb\n\n*Wondrous item, rare*\n\nThe effect lasts, but it ends if *scrying* ends.\n"
+    assert _edges(text, [ball, scrying]) == set()

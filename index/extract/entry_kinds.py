@@ -36,15 +36,19 @@ KIND_WORDS: dict[str, str] = {
     "feature": "feature", "class feature": "feature", "trait": "feature", "feat": "feature",
     "talent": "feature",
     "class": "class",
-    "skill": "skill",
-    "rule": "rule", "rules definition": "rule", "mechanic": "rule",
+    "rule definition": "rule",
 }
+# kinds a bracket may name though no heading gathers them by that word: a "Skills" chapter or
+# "Optional Rules" discusses its topics as often as it lists entries ("Stealth [Skill]" is one)
+_BRACKET_WORDS = {**KIND_WORDS, "skill": "skill", "rule": "rule"}
 # words after the kind noun that still leave the heading a catalog of that kind:
 # "Spell Descriptions", "Monsters A–Z", "Rules Definitions", "Magic Items (A)"
 _TAIL_WORDS = {"description", "definition", "entry", "catalog", "catalogue", "compendium", "reference",
                "a-z", "a–z", "a", "z", "alphabetical"}
 # a phrase, not a catalog's name: "Casting a Spell", "Using Magic Items", "Spells of the Fen"
-_PHRASE_WORDS = {"a", "an", "the", "of", "to", "for", "with", "in", "on", "at", "by", "your", "my", "our", "their"}
+# "Skills and Gear" names two kinds, so none
+_PHRASE_WORDS = {"a", "an", "the", "of", "to", "for", "with", "in", "on", "at", "by", "your", "my", "our", "their",
+                 "and", "or", "&"}
 # kinds whose entries show their kind (a stat block, a category line): where some entries under
 # a heading do, a section under it that does not is a topic about them ("Monsters > Armor Class")
 SHAPED_KINDS = frozenset({"creature", "spell", "item"})
@@ -62,9 +66,13 @@ def heading_kind(heading: str) -> str | None:
     """The kind of the entries a heading gathers ("Spell Descriptions" -> spell), or None:
     its last words name a kind, after catalog words such as "Descriptions" or "A–Z"."""
     words = _words(heading)
+    if not words or len(words) > 5 or _PHRASE_WORDS & set(words) or words[0].endswith("ing"):
+        return None
+    if len(words) >= 2 and (two := f"{words[-2]} {words[-1]}") in KIND_WORDS:
+        return KIND_WORDS[two]  # "Rules Definitions", before "Definitions" goes as a catalog word
     while words and words[-1] in _TAIL_WORDS:
         words.pop()
-    if not words or len(words) > 4 or _PHRASE_WORDS & set(words) or words[0].endswith("ing"):
+    if not words:
         return None
     if len(words) >= 2 and (two := f"{words[-2]} {words[-1]}") in KIND_WORDS:
         return KIND_WORDS[two]
@@ -77,7 +85,7 @@ def bracket_kind(qualifier: str | None) -> str | None:
         return None
     for part in qualifier.split(";"):
         words = _words(part)
-        if len(words) == 1 and (kind := KIND_WORDS.get(words[0])):
+        if len(words) == 1 and (kind := _BRACKET_WORDS.get(words[0])):
             return kind
     return None
 

@@ -268,24 +268,26 @@ def _marked_entry(node: _Node, title_key: str) -> bool:
 
 def _heading_type(pack: DomainPack, parent: ParentChunk, named: HeadingName, owned: bool, through, marked) -> str:
     """The type of a heading's entity: the pack's heading rule; else the kind it states of
-    itself; else a section inside another entry is a part of it, a feature (a class's "Wild
-    Tongue" under "Classes > Warden"); else the kind the headings above it name."""
+    itself; else, outside another entry, the kind the headings above it name (a section
+    inside an entry is a part of it, of no kind the book states: "Classes > Warden > Wild
+    Tongue")."""
     by_pack = pack.type_for(parent.heading_path)
     if by_pack != "other":
         return by_pack
     if owned:
-        return own_kind(parent.text, named.qualifier) or "feature"
+        return own_kind(parent.text, named.qualifier) or "other"
     return entry_kind(parent.heading_path, parent.text, named.qualifier, through, marked.__getitem__) or "other"
 
 
-def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, source: str) -> str:
+def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, source: str, marked: bool) -> str:
     """The type of a term defined inside a section: the pack's rule; else a part of an entry
-    (a creature's "**Bite.**", a class's "**Rage.**") is a feature; else the kind the
-    section's own heading names ("Conditions" over "**Blinded.**" leads)."""
+    that states its kind (a stat block's "***Bite.***", a spell's or an item's options) is a
+    feature; else the kind the section's own heading names ("Conditions" over "**Blinded.**"
+    leads)."""
     by_pack = pack.type_for((*parent.heading_path, ""))
     if by_pack != "other":
         return by_pack
-    if owned and source == "glossary":
+    if owned and source == "glossary" and marked:
         return "feature"
     return heading_kind(parent.heading or "") or "other"
 
@@ -329,6 +331,7 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
                 context=context, source="heading", aliases=named.aliases,
             ))
         stat_block = stat_block_kind(parent.text) is not None
+        states_kind = stat_block or own_kind(parent.text, None) is not None  # a creature's, a spell's, an item's section
         for term in ([] if _in_legal_section(parent) else terms[parent.id]):
             key = normalize_name(term.name)
             if stat_block and not (term.source == "glossary" and _ACTION_LEAD.match(parent.text, term.end)):
@@ -351,7 +354,7 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
             if owner and shared:
                 name, aliases = f"{owner}{SUB_ENTRY_SEPARATOR}{term.name}", ()
             mentions.append(RawMention(
-                name=name, entity_type=_term_type(pack, parent, bool(owner), term.source), mention_type="defines",
+                name=name, entity_type=_term_type(pack, parent, bool(owner), term.source, states_kind), mention_type="defines",
                 context=sentence_around(parent.text, term.start, term.end), source=term.source,
                 aliases=aliases,
             ))

@@ -162,7 +162,8 @@ _COPULA = re.compile(r"\s+(?:is|are)\s+(?:(?:an?\s+)?(?:[\w-]+\s+)?(?:kind|type|
                      r"|(?:an?\s+)?(?:new\s+|special\s+)?)", re.IGNORECASE)
 
 
-_EMPHASIS_BEFORE = re.compile(r"(?:\*|_|<em>|<i>|<strong>|<b>)\s*$", re.IGNORECASE)
+# an opening mark: "*fireball*", not the closing one of a name before it ("*comprehend languages* spell")
+_EMPHASIS_BEFORE = re.compile(r"(?:(?<![\w.,;:!?’'])[*_]+|<em>|<i>|<strong>|<b>)\s*$", re.IGNORECASE)
 
 
 def _is_named(text: str, start: int, end: int) -> bool:
@@ -198,7 +199,9 @@ def _sentence_start(text: str, at: int) -> bool:
 # markup may close after the punctuation: "**Term:**", "<strong>Term:</strong>"
 _CLAUSE = re.compile(r"[;:](?:[*_]|</\w+>)*\s|[.!?](?:[*_)\]]|</\w+>)+\s|,\s+(?:and|but|or|then)\s", re.IGNORECASE)
 _CONDITIONAL = re.compile(r"(?<![\w-])(?:if|unless|when|whenever|while|once|until)(?![\w-])", re.IGNORECASE)
-_NEGATION = re.compile(r"(?<![\w-])(?:not|no|cannot|without|never|\w+n['’]t)(?![\w-])", re.IGNORECASE)
+_NEGATION = re.compile(r"(?<![\w-])(?:not|no|cannot|can't|without|never)(?![\w-])", re.IGNORECASE)
+# a state denied by any contraction, typographic apostrophes too: "can’t be frightened", "isn’t knocked prone"
+_STATE_NEGATION = re.compile(r"(?<![\w-])(?:\w+n['’]t|not|never|cannot|neither|nor)(?![\w-])", re.IGNORECASE)
 _PASSIVE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+$", re.IGNORECASE)
 # what may stand before the verb when the entry's entity is its unnamed subject
 _IMPLICIT_SUBJECT = re.compile(
@@ -538,6 +541,11 @@ class _Clause:
     before: str         # the clause up to the occurrence
 
 
+# a field label that opens a line: "**Casting Time:**", "- Casting Time:"
+_FIELD_LABEL = re.compile(r"(?:^|\n)[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__)?[\w'’ -]{0,30}$")
+_LABEL_END = re.compile(r"(?:\*\*|__)?:|:(?:\*\*|__)")
+
+
 def _clause_at(scan: ChunkScan, start: int, end: int, index: int) -> _Clause | None:
     """The occurrence's clause, or None when no implicit subject can claim it."""
     text = scan.text
@@ -553,6 +561,8 @@ def _clause_at(scan: ChunkScan, start: int, end: int, index: int) -> _Clause | N
         return None  # "can still cast most spells, but not Thunderclap"; "(like using Stealth to ...)"
     if _fragment(text, start, end):
         return None  # "Talk" in "requires Fast Talk": part of a longer name, not this entity
+    if _FIELD_LABEL.search(text, max(0, start - 40), start) and _LABEL_END.match(text, end):
+        return None  # "**Casting Time:** 1 action": a field's label, no verb and its object
     return _Clause(start, end, index, subject, lo, sentence_lo, before)
 
 
@@ -560,9 +570,9 @@ def _clause_at(scan: ChunkScan, start: int, end: int, index: int) -> _Clause | N
 _RELATIVE_BEFORE = re.compile(r"(?<![\w-])(?:that|who|which)\s+$", re.IGNORECASE)
 
 
-def _negated(before: str) -> bool:
+def _negated(before: str, negation: re.Pattern = _NEGATION) -> bool:
     """True when the clause before an occurrence holds a negation, other than a relative clause's."""
-    return any(not _RELATIVE_BEFORE.search(before, 0, m.start()) for m in _NEGATION.finditer(before))
+    return any(not _RELATIVE_BEFORE.search(before, 0, m.start()) for m in negation.finditer(before))
 
 
 def _named_before(scan: ChunkScan, clause: _Clause, at: int, verb: tuple[int, int] = (0, 0),
@@ -602,11 +612,12 @@ def _state_claim(scan: ChunkScan, clause: _Clause, named: bool) -> bool:
     # smaller creature, it is grappled")
     # and a common noun before the state is who suffers it ("the target must succeed on a saving
     # throw or be charmed"): only a name is another agent
-    if _CONDITIONAL.search(main) or _named_before(scan, clause, list_start, capitalized=True, lo=clause.lo + comma + 1) \
+    if _CONDITIONAL.search(main) or _negated(main, _STATE_NEGATION) \
+            or _named_before(scan, clause, list_start, capitalized=True, lo=clause.lo + comma + 1) \
             or _RELATIVE_STATE.search(state_before[-40:]):
         return True  # "if the caster becomes Dazed", "a creature that is Poisoned"
     counter = _VERB_RE["counters"].search(main)  # "immune to the Poisoned condition" ("Until this grapple ends" is no cure)
-    if not counter and _own_state(scan, main):
+    if not counter and _own_state(scan, main, clause.subject):
         return True  # "The rug is incapacitated while ...": the entry's own state, inflicted on nobody
     scan.emit(clause.subject, clause.index, "counters" if counter else "inflicts", start, clause.end)
     if not counter and scan.section_subject is not None and clause.subject in scan.lead_owned:
@@ -618,14 +629,18 @@ def _state_claim(scan: ChunkScan, clause: _Clause, named: bool) -> bool:
 _STATE_SUBJECT = re.compile(r"^[\s*_]*(?:the|this|that)\s+([\w'’-]+)\b", re.IGNORECASE)
 
 
-def _own_state(scan: ChunkScan, main: str) -> bool:
-    """True when the clause's subject is the section's entry itself, by a word of its name
-    ("The rug is incapacitated" in "Rug of Smothering"): a trait it has, not a state it inflicts."""
+def _own_state(scan: ChunkScan, main: str, subject_index: int) -> bool:
+    """True when the clause's subject is the entry itself, by a word of its name ("The rug is
+    incapacitated" in "Rug of Smothering", or in its "Animated Armor › Antimagic
+    Susceptibility"): a trait it has, not a state it inflicts."""
     subject = _STATE_SUBJECT.match(main)
-    if subject is None or scan.section_subject is None:
+    if subject is None:
         return False
-    name = scan.entities[scan.section_subject].name.rpartition(SUB_ENTRY_SEPARATOR)[2]
-    return normalize_name(subject.group(1)) in normalize_name(name).split("_")
+    if scan.section_subject is None:
+        return normalize_name(subject.group(1)) in normalize_name(
+            scan.entities[subject_index].name.partition(SUB_ENTRY_SEPARATOR)[0]).split("_")
+    names = (scan.entities[scan.section_subject].name, scan.entities[subject_index].name.partition(SUB_ENTRY_SEPARATOR)[0])
+    return any(normalize_name(subject.group(1)) in normalize_name(name).split("_") for name in names)
 
 
 def _use_claim(scan: ChunkScan, clause: _Clause) -> bool:
@@ -645,6 +660,9 @@ def _use_claim(scan: ChunkScan, clause: _Clause) -> bool:
     return False
 
 
+_INTRANSITIVE_AFTER = re.compile(r"\s+(?:if|when|unless|once|after|before|early|as|at|on)\b", re.IGNORECASE)
+
+
 def _verb_claim(scan: ChunkScan, clause: _Clause) -> None:
     """The verbs of the module docstring with the implicit subject before them, or the verb of
     the line ending in ':' that introduces a list item."""
@@ -662,6 +680,8 @@ def _verb_claim(scan: ChunkScan, clause: _Clause) -> None:
                 scan.emit(clause.subject, clause.index, kind, start, clause.end)  # "casts the following spells:"
                 break
             continue
+        if kind == "counters" and _INTRANSITIVE_AFTER.match(text, lo + last.end()):
+            break  # "it ends if *scrying* ends": the verb has no object
         if any(lo + last.end() <= o[0] < start and _is_named(text, o[0], o[1])
                and not _in_list(text, o[1], start) for o in scan.occurrences):
             break  # the verb's object is an earlier name; this one is further on
