@@ -184,3 +184,11 @@ def test_a_verb_without_an_object_counters_nothing():
     scrying = PatternEntity("Scrying", ("scrying",), "spell")
     text = "#### Crystal Orb\n\n*Wondrous item, rare*\n\nThe effect lasts, but it ends if *scrying* ends.\n"
     assert _edges(text, [ball, scrying]) == set()
+
+
+def test_a_word_of_a_name_is_no_verb():
+    orb = PatternEntity("Orb of Dragons", ("Orb of Dragons",), "item", "heading")
+    spells = [PatternEntity(n, (n.lower(),), "spell") for n in ("Cure Wounds", "Daylight")]
+    text = ("#### Orb of Dragons\n\n*Wondrous item, artifact*\n\nYou can cast one of the following spells from it: "
+            "*cure wounds* (3 charges), *daylight* (1 charge).\n")
+    assert _edges(text, [orb, *spells]) == {("Orb of Dragons", "casts", "Cure Wounds"), ("Orb of Dragons", "casts", "Daylight")}

@@ -673,7 +673,9 @@ def _verb_claim(scan: ChunkScan, clause: _Clause) -> None:
             continue  # "cause a mild consequence to a named NPC": one inflicts states
         last = None
         for match in verb.finditer(before):
-            last = match
+            if not (_EMPHASIS_BEFORE.search(before, 0, match.start())
+                    and any(o[0] <= lo + match.start() < o[1] for o in scan.occurrences)):
+                last = match  # a word of an emphasized name is no verb: "*cure wounds*", "*dispel magic*"
         if last is None:
             intro = verb.search(lead_in) if lead_in else None
             if intro and _implicit_clause(lead_in, intro.start()) and not _named_before(scan, clause, start):
