@@ -308,6 +308,9 @@ def refresh(
     if meta.link_on(db):
         search = changes.names | _term_names(db, pack, terms ^ terms_before)
         relinked = link_state.chunks_naming(db, search) if search else set()
+        if relinked is not None and changes.local_names:
+            local = link_state.chunks_naming(db, changes.local_names)
+            relinked = None if local is None else relinked | link_state.chunks_of_books(db, local, changes.local_books)
         if relinked is not None:
             relinked |= set(views) | retargeted
         relink_chunks(db, pack, relinked, terms, views)
