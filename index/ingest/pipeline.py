@@ -4,9 +4,10 @@ is one transaction.
 Ingest runs in stages (``ingest_book``): plan, extract and verify, write, vectors. It does
 all slow, fallible work (reading, chunking, the extractor's calls) before it opens the write
 transaction, so an LLM error or Ctrl-C leaves the previous version of the book fully in the
-index. The transaction replaces the book's rows and refreshes the derived state through
-``derived.change``; no model call happens inside it (the refiner of ``--relations refine``
-answers from its cache there: ``derived.write_refined``).
+index. Every change of the shelf (ingest, a rename, delete-book) goes through its one door,
+``Door.change`` (index/shelf/door.py): the vector store opened, the slow work done, the rows
+replaced and the derived state refreshed in one transaction with no model call inside it
+(the refiner of ``--relations refine`` answers from its cache there), then the vectors synced.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..readers import SourceBook, read_book
 from ..relations import edges as relations
 from ..relations.ontology import Ontology, ontology_for
 from ..shelf import derived
+from ..shelf.door import Door, Written
 from ..storage import llm_cache, meta, store
 from ..vectors.embed import child_splitter
 from . import preload
@@ -97,6 +99,11 @@ class Ingest:
             from ..relations.refiner import get_refiner  # noqa: PLC0415 - imports openai
 
             self.refiner = get_refiner(self.settings, self.ontology, cache=self.db)
+
+    @property
+    def door(self) -> Door:
+        """The one door this job's changes of the shelf go through (index/shelf/door.py)."""
+        return Door(self.db, self.vectors, self.refiner, self.events, self.progress)
 
     @property
     def relations_mode(self) -> str:
@@ -182,19 +189,23 @@ def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
     """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError.
     ``plan``: the book as ``plan_book`` left it, its requests possibly under way.
 
-    The stages: plan (``plan_book``: read the index, decide, chunk), extract and verify
-    (``extract_book``: every model call), write (``write_book``: one transaction), then
-    the vectors (``sync_vectors``). A reader's book (index/readers) comes in before plan."""
+    The stages: plan (``plan_book``: read the index, decide, chunk), then the shelf's one door
+    (index/shelf/door.py) runs extract and verify (``extract_book``: every model call), write
+    (``write_book``: one transaction) and the vectors in their order. A reader's book
+    (index/readers) comes in before plan."""
     job.events({"event": "book.start", "book": title, "path": str(book.path)})
     plan = plan or plan_book(job, book, title, force)
     if plan.unchanged:
         keep_unchanged(job, plan, title)
         return plan.result
-    if job.vectors is not None:
-        job.vectors.open()  # a Chroma that refuses fails the book before SQLite is written
-    extracted = extract_book(job, plan, title)
-    written = write_book(job, plan, extracted, title)
-    sync_vectors(job, title, extracted.children, written.previous_title)
+    refine_calls = job.refiner.calls if job.refiner is not None else 0
+    extracted, written = job.door.change(lambda extracted, emit: write_book(job, plan, extracted, title, emit),
+                                         prepare=lambda: extract_book(job, plan, title))
+    if job.refiner is not None:
+        plan.result.refine_calls = job.refiner.calls - refine_calls
+    for warning in written.pending:  # a relationship whose endpoint is not found is named
+        job.warn(warning)
+    job.progress("write", 1, 1)
     return _summed(plan, extracted, written)
 
 
@@ -202,12 +213,13 @@ def keep_unchanged(job: Ingest, plan: BookPlan, title: str) -> None:
     """An unchanged book: note where its file is now, re-derive the relationships when the
     relation vocabulary changed (nothing else), and repair its vectors if a crash left them behind."""
     db, source = job.db, source_of(plan.book.path)
-    with db.atomic():
+
+    def note() -> None:
         if store.get_book(db, title)["source"] != source:  # the file moved (or predates sources)
             store.set_book_source(db, title, source, source)
         derived.refresh_vocabulary(db, job.ontology)
-    if job.vectors is not None:
-        job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
+
+    job.door.keep(title, note)
 
 
 @dataclass
@@ -291,26 +303,14 @@ class WrittenBook:
     pending: list[str]
 
 
-def write_book(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -> WrittenBook:
-    """Replace the book's rows and refresh the derived state, in one transaction with no model
-    call inside it (``derived.write_refined``); an earlier title of its file goes as a
-    delete-book would. Fills the result's counts; tells the pending claims."""
-    job.progress("write", 0, 1)
-    job.events({"event": "phase.start", "phase": "write", "book": title})
-    refine_calls = job.refiner.calls if job.refiner is not None else 0
-    written = derived.write_refined(job.db, job.refiner, lambda emit: _write(job, plan, extracted, title, emit),
-                                    job.events)
-    if job.refiner is not None:
-        plan.result.refine_calls = job.refiner.calls - refine_calls
-    job.events({"event": "phase.done", "phase": "write", "book": title})
-    for warning in written.pending:  # seed 001: a relationship whose endpoint is not found is named
-        job.warn(warning)
-    return written
-
-
-def _write(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str, emit: EventFn) -> WrittenBook:
-    """The write transaction's body (``write_book``)."""
+def write_book(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str,
+               emit: EventFn) -> Written[tuple[ExtractedBook, WrittenBook]]:
+    """The write transaction's body (``Door.change``): replace the book's rows and refresh the
+    derived state; an earlier title of its file goes as a delete-book would. Fills the
+    result's counts; notes the pending claims."""
     db, pack, result = job.db, job.pack, plan.result
+    job.progress("write", 0, 1)
+    emit({"event": "phase.start", "phase": "write", "book": title})
     source = source_of(plan.book.path)
     # now, not when planned: an earlier book of this run may have taken the old title
     previous_title = result.renamed_from = renamed_from(db, source, title)
@@ -331,7 +331,10 @@ def _write(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str, em
         "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
     emit({"event": "phase.done", "phase": "relation_normalize", "book": title,
           "relationships": result.relationships, "pending": len(pending)})
-    return WrittenBook(previous_title, pending)
+    emit({"event": "phase.done", "phase": "write", "book": title})
+    gone = (previous_title,) if previous_title is not None else ()
+    return Written((extracted, WrittenBook(previous_title, pending)), gone=gone, stored=title,
+                   children=extracted.children)
 
 
 def _store_rows(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
@@ -349,16 +352,6 @@ def _store_rows(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: st
     result.situating_contexts = store.insert_situating_contexts(db, {
         p.id: e.situating_context for p, e in zip(plan.parents, run.chunks) if e is not None and e.situating_context})
     result.relation_claims = derived.store_book_claims(db, title, extracted.claims, extracted.dropped_relations)
-
-
-def sync_vectors(job: Ingest, title: str, children: list, previous_title: str | None) -> None:
-    """SQLite is the source of truth and is committed first; Chroma follows it. A crash in
-    between is found by `crossbook doctor` and repaired by the next ingest of the book."""
-    if job.vectors is not None:
-        if previous_title is not None:
-            job.vectors.delete_book(previous_title)
-        job.vectors.replace_book(job.db, title, children, progress=job.progress)
-    job.progress("write", 1, 1)
 
 
 def _summed(plan: BookPlan, extracted: ExtractedBook, written: WrittenBook) -> IngestResult:
@@ -471,19 +464,15 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
     if store.get_book(db, title) is None:
         raise BookNotFound(f"book '{title}' is not in the index (see: crossbook books)")
     pack = store.index_pack(db) or load_pack("generic")
-    if vectors is not None:
-        vectors.open()  # a Chroma that refuses fails the delete before SQLite is written
 
-    def write(emit) -> tuple[int, int]:
+    def write(_, emit) -> Written[tuple[int, int]]:
         entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
         derived.remove(db, title, pack, refiner=refiner)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_after = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
-        return entities_before - entities_after, relationships_before - relationships_after
+        return Written((entities_before - entities_after, relationships_before - relationships_after), gone=(title,))
 
-    entities_removed, relationships_removed = derived.write_refined(db, refiner, write, _no_event)
-    if vectors is not None:
-        vectors.delete_book(title)
+    entities_removed, relationships_removed = Door(db, vectors, refiner).change(write)
     return {"title": title, "deleted": True, "entities_removed": entities_removed,
             "relationships_removed": relationships_removed}
