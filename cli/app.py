@@ -177,6 +177,7 @@ def ingest(
     with cli_errors(state.debug, as_json):
         from crossbook.ingest.books import find_books
         from crossbook.ingest.pipeline import ingest_books, load_books
+        from crossbook.ingest.unchanged import stored_files_at
 
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
@@ -189,8 +190,10 @@ def ingest(
 
             check_batch_settings(settings)
         paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book)
-        # every bad path fails here, before the index is touched
-        books_read = load_books(paths, book, fmt, as_book)
+        # every bad path fails here, before the index is touched; a file the index holds
+        # unchanged (its size and time, else its hash) is not read (not for --batch, which plans every chunk)
+        stored = None if force or batch else stored_files_at(settings.index_dir)
+        books_read = load_books(paths, book, fmt, as_book, stored)
         count = len(books_read)
         from crossbook.ingest.cost import estimate_ingest
 

@@ -14,6 +14,7 @@ from ..readers import SourceBook, read_book
 from ..storage import store
 from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, source_of
 from .pipeline import Ingest, delete_book, ingest_all
+from .unchanged import stored_files, unread_book
 
 
 @dataclass(frozen=True)
@@ -42,13 +43,16 @@ def read_manifest(path: Path) -> list[ManifestBook]:
     return out
 
 
-def read_manifest_books(entries: list[ManifestBook]) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
+def read_manifest_books(entries: list[ManifestBook], stored: dict[str, dict] | None = None,
+                        ) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
     """Read each entry's book: (position, book, title) of those read, and the error of each
-    other position."""
+    other position. ``stored`` (``unchanged.stored_files``): a file its stamp finds unchanged
+    is not read."""
     readable, unreadable = [], {}
     for n, entry in enumerate(entries):
         try:
-            book = read_book(entry.path, entry.format)
+            book = (unread_book(stored, entry.path, entry.title, entry.format) if stored else None) \
+                or read_book(entry.path, entry.format)
             readable.append((n, book, entry.title or book.title))
         except CrossbookError as exc:
             unreadable[n] = exc
@@ -63,7 +67,7 @@ def rebuild(job: Ingest, manifest: Path) -> dict:
     entries = read_manifest(manifest)
     summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
     _check_distinct_files(manifest, entries)
-    readable, unreadable = read_manifest_books(entries)
+    readable, unreadable = read_manifest_books(entries, stored_files(job.db))
     failed_sources = {source_of(entries[n].path) for n in unreadable}
     titled = [(title, str(entries[n].path)) for n, _, title in readable]
     titled += [(entries[n].title, str(entries[n].path)) for n in unreadable if entries[n].title]

@@ -44,6 +44,7 @@ from .identity import (
     renamed_from,
     source_of,
 )
+from .unchanged import UnreadBook, record_stamp, stamp_is_current, stored_files, unread_book
 
 WarnFn = Callable[[str], None]
 EventFn = Callable[[dict], None]
@@ -122,10 +123,12 @@ class Ingest:
 
 
 def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
-               as_book: bool = False) -> list[tuple[SourceBook, str]]:
+               as_book: bool = False, stored: dict[str, dict] | None = None) -> list[tuple[SourceBook, str]]:
     """Read and check every book before anything is written; returns (book, title) pairs.
     A file named twice (itself and in its directory) is one book. ``fmt`` reads every file
-    with that format's reader; ``as_book`` reads each folder given as one book. Raises BadInput."""
+    with that format's reader; ``as_book`` reads each folder given as one book. ``stored``
+    (``unchanged.stored_files``): a file its stamp finds unchanged is not read (an
+    ``UnreadBook`` stands in for it). Raises BadInput."""
     files, sources = [], set()
     for path in find_books(paths, as_book=as_book):
         if source_of(path) not in sources:
@@ -135,7 +138,7 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
         raise BadInput(f"--book names one book, but {len(files)} files were given")
     books = []
     for path in files:
-        book = read_book(path, fmt)
+        book = (unread_book(stored, path, title, fmt) if stored else None) or read_book(path, fmt)
         books.append((book, title or book.title))
     check_unique_titles([(name, str(book.path)) for book, name in books], INGEST_RETITLE)
     return books
@@ -175,6 +178,8 @@ def plan_book(job: Ingest, book: SourceBook, title: str, force: bool = False) ->
     ):
         result.status = "unchanged"
         return plan
+    if isinstance(book, UnreadBook):  # unchanged on disk, but changed for the index (extractor, pack)
+        book = plan.book = book.read()
     plan.sections = list(book.sections)
     result.warnings.extend(book.warnings)
     plan.parents = parent_chunks(title, plan.sections, settings.parent_tokens)
@@ -218,6 +223,8 @@ def keep_unchanged(job: Ingest, plan: BookPlan, title: str) -> None:
         if store.get_book(db, title)["source"] != source:  # the file moved (or predates sources)
             store.set_book_source(db, title, source, source)
         derived.refresh_vocabulary(db, job.ontology)
+        if not stamp_is_current(db, title, plan.book.path):  # the next run skips it without reading it
+            record_stamp(db, title, plan.book)
 
     job.door.keep(title, note)
 
@@ -346,6 +353,7 @@ def _store_rows(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: st
         drop_reasons=dict(extracted.dropped), parents=plan.parents, children=extracted.children,
     )
     store.set_book_partial(db, title, result.partial)
+    record_stamp(db, title, plan.book)
     failed = {f.chunk_id for f in run.failed}
     llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items() if k not in failed})
     store.insert_mentions(db, title, extracted.kept)
@@ -381,7 +389,8 @@ def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force
     """Check every path first (BadInput changes nothing), then ingest book by book. A book
     whose chunks failed extraction does not stop the others: ChunksFailed is raised at the
     end, naming every failed chunk (the books that succeeded are stored)."""
-    return ingest_books(job, load_books(paths, title, fmt, as_book), force)
+    stored = None if force else stored_files(job.db)
+    return ingest_books(job, load_books(paths, title, fmt, as_book, stored), force)
 
 
 def ingest_books(job: Ingest, books: list[tuple[SourceBook, str]], force: bool = False) -> list[IngestResult]:

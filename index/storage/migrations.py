@@ -497,3 +497,18 @@ def m011_note_marks(db: Database) -> None:
         CREATE INDEX idx_mention_normalized ON entity_mentions(normalized);
         """
     )
+
+
+@migrations()
+def m012_book_file_stamp(db: Database) -> None:
+    """What lets an unchanged book be skipped before it is read: its file's size and
+    modification time when it was stored (checked against its bytes' hash then), and the
+    title its reader gave it (a book stored under --book is not the title its file gives).
+    NULL: not known (a folder, or a book stored before this migration): the book is read."""
+    db.executescript(
+        """
+        ALTER TABLE books ADD COLUMN file_size INTEGER;
+        ALTER TABLE books ADD COLUMN file_mtime_ns INTEGER;
+        ALTER TABLE books ADD COLUMN read_title TEXT;
+        """
+    )
