@@ -193,7 +193,8 @@ def ingest(
         # every bad path fails here, before the index is touched; a file the index holds
         # unchanged (its size and time, else its hash) is not read (not for --batch, which plans every chunk)
         stored = None if force or batch else stored_files_at(settings.index_dir)
-        books_read = load_books(paths, book, fmt, as_book, stored)
+        with state.progress("ingest", transient=True) as reading:
+            books_read = load_books(paths, book, fmt, as_book, stored, progress=reading)
         count = len(books_read)
         from crossbook.ingest.cost import estimate_ingest
 

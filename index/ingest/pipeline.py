@@ -123,12 +123,14 @@ class Ingest:
 
 
 def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
-               as_book: bool = False, stored: dict[str, dict] | None = None) -> list[tuple[SourceBook, str]]:
+               as_book: bool = False, stored: dict[str, dict] | None = None,
+               progress: ProgressFn = no_progress) -> list[tuple[SourceBook, str]]:
     """Read and check every book before anything is written; returns (book, title) pairs.
     A file named twice (itself and in its directory) is one book. ``fmt`` reads every file
     with that format's reader; ``as_book`` reads each folder given as one book. ``stored``
     (``unchanged.stored_files``): a file its stamp finds unchanged is not read (an
-    ``UnreadBook`` stands in for it). Raises BadInput."""
+    ``UnreadBook`` stands in for it). ``progress("read NAME", i, n)`` before each file is
+    read (reading a large PDF takes a while). Raises BadInput."""
     files, sources = [], set()
     for path in find_books(paths, as_book=as_book):
         if source_of(path) not in sources:
@@ -137,8 +139,11 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
     if title is not None and len(files) != 1:
         raise BadInput(f"--book names one book, but {len(files)} files were given")
     books = []
-    for path in files:
-        book = (unread_book(stored, path, title, fmt) if stored else None) or read_book(path, fmt)
+    for i, path in enumerate(files):
+        book = unread_book(stored, path, title, fmt) if stored else None
+        if book is None:
+            progress(f"read {path.name}", i, len(files))
+            book = read_book(path, fmt)
         books.append((book, title or book.title))
     check_unique_titles([(name, str(book.path)) for book, name in books], INGEST_RETITLE)
     return books
