@@ -10,7 +10,7 @@ import pytest
 
 from crossbook.core.models import RawRelation
 from crossbook.ingest.pipeline import Ingest, delete_book, index_refiner, ingest_paths
-from crossbook.relations.refine import RefineParseError, parse_refinement
+from crossbook.relations.refine_prompt import RefineParseError, parse_refinement
 from crossbook.storage.db import open_db
 from tests.conftest import SAMPLE
 from tests.fakes import completion_body

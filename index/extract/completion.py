@@ -1,5 +1,5 @@
 """One chat completion with retries: the loop the extractor (openai_extractor.py) and the
-relationship refiner (index/relations/refiner.py) share.
+relationship refiner (index/relations/openai_refiner.py) share.
 
 429, 5xx and dropped connections are retried with exponential backoff that honours
 ``Retry-After``; a request that stalls past the client's timeout is retried at once (it has

@@ -28,7 +28,7 @@ from ..extract import ExtractionRun, Extractor, ProgressFn, get_extractor, no_pr
 from ..extract.marks import NoteMarks
 from ..extract.verify import ChunkText
 from ..readers import SourceBook, read_book
-from ..relations import edges as relations
+from ..relations import edges
 from ..relations.ontology import Ontology, ontology_for
 from ..shelf import derived
 from ..shelf.door import Door, Written
@@ -70,7 +70,7 @@ class Ingest:
     # the derived vector store (index/vectors/chroma.py); None = SQLite only
     vectors: object | None = None
     events: EventFn = _no_event
-    # confirms offline relationship candidates in 'refine' mode (index/relations/refine.py)
+    # confirms offline relationship candidates in 'refine' mode (index/relations/openai_refiner.py)
     refiner: object | None = None
     pack: DomainPack = field(init=False)
     ontology: Ontology = field(init=False)
@@ -97,7 +97,7 @@ class Ingest:
         if hasattr(self.extractor, "before_requests"):  # no first import while its threads run
             self.extractor.before_requests = lambda: preload.before_requests(self.vectors, self.relations_mode)
         if self.refiner is None and self.relations_mode == "refine":
-            from ..relations.refiner import get_refiner  # noqa: PLC0415 - imports openai
+            from ..relations.openai_refiner import get_refiner  # noqa: PLC0415 - imports openai
 
             self.refiner = get_refiner(self.settings, self.ontology, cache=self.db)
 
@@ -256,7 +256,7 @@ def extract_book(job: Ingest, plan: BookPlan, title: str) -> ExtractedBook:
     children = [c for p in plan.parents for c in split_children(p)]
     extracted = ExtractedBook(_extraction_run(job, plan, title), children)
     _verify(job, plan, extracted, title)
-    relations.load_parser(job.relations_mode)  # seconds: before the write transaction, not inside it
+    edges.load_parser(job.relations_mode)  # seconds: before the write transaction, not inside it
     return extracted
 
 
@@ -295,11 +295,11 @@ def _verify(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -
         extracted.repaired.update(verified.repaired)
         extracted.dropped.update(extraction.dropped)
         if llm:
-            chunk_claims, chunk_drops = relations.prepare_claims(extraction, chunk_text)
+            chunk_claims, chunk_drops = edges.prepare_claims(extraction, chunk_text)
             extracted.claims[parent.id] = chunk_claims
             extracted.dropped_relations.update(chunk_drops)
             for claim in chunk_claims:
-                job.events(relations.candidate_event(title, parent.id, claim))
+                job.events(edges.candidate_event(title, parent.id, claim))
     if llm:
         job.events({"event": "phase.done", "phase": "relation_discovery", "book": title,
                     "candidates": sum(len(c) for c in extracted.claims.values()),
@@ -466,9 +466,9 @@ def index_refiner(db: Database, settings: Settings):
     """The refiner an index built in 'refine' mode needs to re-derive (delete-book), else None."""
     if meta.relations_mode(db) != "refine":
         return None
-    from ..relations.refiner import get_refiner  # noqa: PLC0415 - imports openai
+    from ..relations.openai_refiner import get_refiner  # noqa: PLC0415 - imports openai
 
-    return get_refiner(settings, relations.index_ontology(db), cache=db)
+    return get_refiner(settings, edges.index_ontology(db), cache=db)
 
 
 def delete_book(db: Database, title: str, vectors: object | None = None, refiner: object | None = None) -> dict:
