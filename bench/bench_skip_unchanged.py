@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bench_growth import WORDS, invented  # noqa: E402
 from bench.results_json import record  # noqa: E402
 from crossbook.core.config import Settings  # noqa: E402
-from crossbook.ingest.pipeline import Ingest, ingest_books, ingest_paths, load_books  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, ingest_books, ingest_paths, load_books  # noqa: E402
 from crossbook.ingest.unchanged import stored_files  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 from crossbook.vectors.chroma import open_vectors  # noqa: E402
@@ -54,7 +54,7 @@ def make_pdf(path: Path, pages: int, rng: random.Random) -> Path:
     return path
 
 
-def timed(job: Ingest, paths: list[Path], fast: bool) -> list[float]:
+def timed(job: IngestJob, paths: list[Path], fast: bool) -> list[float]:
     """Seconds per book to ingest each unchanged book on its own."""
     out = []
     for path in paths:
@@ -84,7 +84,7 @@ def main() -> None:
         paths.append(md)
         settings = Settings(index_dir=tmp / "index", embedder="hash")
         db = open_db(settings.index_dir, create=True)
-        job = Ingest(db, settings, vectors=open_vectors(settings, db, lazy=True))
+        job = IngestJob(db, settings, vectors=open_vectors(settings, db, lazy=True))
         t0 = time.perf_counter()
         ingest_paths(job, paths)
         first = time.perf_counter() - t0

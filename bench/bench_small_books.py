@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bench_growth import WORDS, invented  # noqa: E402
 from bench.results_json import record  # noqa: E402
 from crossbook.core.config import Settings  # noqa: E402
-from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 from crossbook.vectors.chroma import open_vectors  # noqa: E402
 
@@ -86,7 +86,7 @@ def main() -> None:
         settings = Settings(index_dir=tmp / "index", embedder="hash")
         db = open_db(settings.index_dir, create=True)
         vectors = None if args.no_vectors else open_vectors(settings, db, lazy=True)
-        job = Ingest(db, settings, vectors=vectors)
+        job = IngestJob(db, settings, vectors=vectors)
         cpu, wall = [], []
         for k, path in enumerate(paths, 1):
             t0, c0 = time.perf_counter(), time.process_time()

@@ -36,7 +36,7 @@ from bench.shelves import ingest_ironsworn  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.core.errors import CrossbookError  # noqa: E402
 from crossbook.ingest.manifest import rebuild  # noqa: E402
-from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 
 SAMPLE = ROOT / "sample_corpus"
@@ -57,11 +57,11 @@ def build(shelf: str, index_dir: Path):
         manifest = SAMPLE / "crossbook.toml"
         settings = load_settings({"index_dir": index_dir}, {}, manifest)
         db = open_db(settings.index_dir, create=True)
-        rebuild(Ingest(db, settings), manifest)
+        rebuild(IngestJob(db, settings), manifest)
         return db
     settings = load_settings({"index_dir": index_dir}, {}, None)
     db = open_db(settings.index_dir, create=True)
-    job = Ingest(db, settings)
+    job = IngestJob(db, settings)
     if shelf == "ironsworn":
         ingest_ironsworn(job)
         return db

@@ -217,16 +217,16 @@ def run_writing(ctx: typer.Context, settings: Settings, label: str, books: int, 
     """The setup every command that ingests shares (ingest, rebuild): the Chroma server
     checked, the index held for writing, its vector store (opened when a book needs it), the
     events file, the progress display and the model-load note, then ``work(job, sink)`` with
-    the ``Ingest`` job, and ``report(sink, result)`` once the progress display is gone (not
+    the ``IngestJob`` job, and ``report(sink, result)`` once the progress display is gone (not
     when ``work`` returns None)."""
-    from crossbook.ingest.pipeline import Ingest
+    from crossbook.ingest.pipeline import IngestJob
 
     _check_chroma(settings)
     db = open_writable(ctx, settings, create=True)
     with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
         with ctx.obj.progress(label, books=books) as progress:
             vectors.embedder = model_load_reporter(vectors.embedder, progress)
-            job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors, events=progress.watching(sink))
+            job = IngestJob(db, settings, progress=progress, warn=warn, vectors=vectors, events=progress.watching(sink))
             result = work(job, sink)
         if result is not None:
             report(sink, result)

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from crossbook.core.config import Settings
-from crossbook.ingest.pipeline import Ingest, delete_book, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths
 from crossbook.linking import link_state
 from crossbook.relations import edges as derive
 from crossbook.shelf import derived
@@ -59,7 +59,7 @@ class Shelf:
         self.tmp = tmp_path
         self.pack = write(tmp_path / "pack.toml", PACK)
         self.dir = tmp_path / name
-        self.job = Ingest(open_db(self.dir, create=True), Settings(index_dir=self.dir, pack=str(self.pack)))
+        self.job = IngestJob(open_db(self.dir, create=True), Settings(index_dir=self.dir, pack=str(self.pack)))
         self.db = self.job.db
 
     def ingest(self, title: str, text: str) -> None:
@@ -350,7 +350,7 @@ def test_claims_elsewhere_are_resolved_again_only_when_the_entities_of_their_nam
             return run
 
     pack = write(tmp_path / "pack.toml", RELATIONS_PACK)
-    job = Ingest(open_db(tmp_path / "i", create=True), Settings(index_dir=tmp_path / "i", pack=str(pack), link=False))
+    job = IngestJob(open_db(tmp_path / "i", create=True), Settings(index_dir=tmp_path / "i", pack=str(pack), link=False))
     job.extractor = ReferencingExtractor(job.pack)
 
     def ingest(title, sections):

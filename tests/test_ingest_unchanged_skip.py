@@ -10,7 +10,7 @@ import pytest
 
 from crossbook.core.config import Settings
 from crossbook.ingest import pipeline
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
 from tests.helpers import write
 
@@ -20,7 +20,7 @@ BOOK = "# Grimoire\n\n## Spells\n\n### Frost Lance\n\nFrost Lance is a spell you
 @pytest.fixture
 def shelf(tmp_path):
     settings = Settings(index_dir=tmp_path / "index")
-    return Ingest(open_db(settings.index_dir, create=True), settings)
+    return IngestJob(open_db(settings.index_dir, create=True), settings)
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def test_a_book_stored_under_another_title_is_read_and_renamed(shelf, tmp_path, 
 def test_a_book_unchanged_on_disk_but_not_for_the_index_is_read(shelf, tmp_path, reads):
     path = write(tmp_path / "grimoire.md", BOOK)
     ingest_paths(shelf, [path])
-    gurps = Ingest(shelf.db, Settings(index_dir=tmp_path / "index", pack="gurps"))
+    gurps = IngestJob(shelf.db, Settings(index_dir=tmp_path / "index", pack="gurps"))
     assert [r.status for r in ingest_paths(gurps, [path])] == ["updated"]
     assert len(reads) == 2
     assert [r.status for r in ingest_paths(gurps, [path], force=True)] == ["updated"]

@@ -31,7 +31,7 @@ from ..extract.prompt import PROMPT_VERSION
 from ..readers import SourceBook
 from ..shelf import derived
 from ..storage import store
-from .pipeline import Ingest, ingest_books, load_books
+from .pipeline import IngestJob, ingest_books, load_books
 
 
 @dataclass
@@ -54,7 +54,7 @@ def check_batch_settings(settings: Settings) -> None:
         raise ConfigError("--batch sends the chunks to a model: it needs --extractor openai")
 
 
-def plan(job: Ingest, books: list[tuple[SourceBook, str]]) -> tuple[list[BatchRequest], set[str], int]:
+def plan(job: IngestJob, books: list[tuple[SourceBook, str]]) -> tuple[list[BatchRequest], set[str], int]:
     """The requests to submit for ``books`` (as ``load_books`` read them: chunks with no
     cached answer, not waiting in a batch, not left to the synchronous path), the batches to
     wait for, and how many chunks are cached."""
@@ -83,7 +83,7 @@ def plan(job: Ingest, books: list[tuple[SourceBook, str]]) -> tuple[list[BatchRe
     return todo, set(waiting.values()), cached
 
 
-def ingest_through_batch(job: Ingest, paths: list[Path], title: str | None = None, force: bool = False,
+def ingest_through_batch(job: IngestJob, paths: list[Path], title: str | None = None, force: bool = False,
                          wait: bool = True, sleep: Callable[[float], None] = time.sleep,
                          books: list[tuple[SourceBook, str]] | None = None) -> BatchIngest:
     """Submit the uncached chunks of ``paths`` as Batch API batches (or find them waiting in

@@ -28,7 +28,7 @@ from ..extract.prompt import PROMPT_VERSION
 from ..readers import SourceBook
 from ..storage import store
 from ..storage.db import open_for_planning
-from .pipeline import Ingest, plan_book
+from .pipeline import IngestJob, plan_book
 
 if TYPE_CHECKING:
     from .manifest import ManifestBook
@@ -126,7 +126,7 @@ def estimate_ingest(settings: Settings, books: list[tuple[SourceBook, str]], for
     them) with ``settings``; calls nothing and writes nothing. Raises ConfigError."""
     db = open_for_planning(settings.index_dir)
     try:
-        return _estimate(Ingest(db, planning(settings)), books, force)
+        return _estimate(IngestJob(db, planning(settings)), books, force)
     finally:
         db.conn.close()
 
@@ -139,7 +139,7 @@ def estimate_rebuild(settings: Settings, entries: list[ManifestBook]) -> dict:
     readable, unreadable = read_manifest_books(entries)
     db = open_for_planning(settings.index_dir)
     try:
-        job = Ingest(db, planning(settings))
+        job = IngestJob(db, planning(settings))
         estimate = _estimate(job, [(book, title) for _, book, title in readable], False)
         listed = {title for _, _, title in readable} | {e.title for e in entries if e.title}
         estimate["deleted"] = [t for t in store.book_titles(db) if t not in listed]
@@ -149,7 +149,7 @@ def estimate_rebuild(settings: Settings, entries: list[ManifestBook]) -> dict:
     return estimate
 
 
-def _estimate(job: Ingest, books: list[tuple[SourceBook, str]], force: bool) -> dict:
+def _estimate(job: IngestJob, books: list[tuple[SourceBook, str]], force: bool) -> dict:
     extractor = job.extractor
     plan_requests = getattr(extractor, "plan", None)   # only an LLM extractor has requests to plan
     table = load_price_table(job.settings.price_table) if plan_requests is not None else None

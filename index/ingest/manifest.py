@@ -13,7 +13,7 @@ from ..core.models import IngestResult
 from ..readers import SourceBook, read_book
 from ..storage import store
 from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, source_of
-from .pipeline import Ingest, delete_book, ingest_all
+from .pipeline import IngestJob, delete_book, ingest_all
 from .unchanged import stored_files, unread_book
 
 
@@ -59,7 +59,7 @@ def read_manifest_books(entries: list[ManifestBook], stored: dict[str, dict] | N
     return readable, unreadable
 
 
-def rebuild(job: Ingest, manifest: Path) -> dict:
+def rebuild(job: IngestJob, manifest: Path) -> dict:
     """Reconcile the index with a manifest: add, update (a file whose title changed renames
     its book), delete, skip. Two entries with one file or one title raise BadInput before
     anything changes. A book that fails is reported, does not stop the others, and keeps its

@@ -59,7 +59,7 @@ def _no_event(event: dict) -> None:
 
 
 @dataclass
-class Ingest:
+class IngestJob:
     """Everything needed to ingest books with one set of settings."""
 
     db: Database
@@ -165,7 +165,7 @@ class BookPlan:
         return self.result.status == "unchanged"
 
 
-def plan_book(job: Ingest, book: SourceBook, title: str, force: bool = False) -> BookPlan:
+def plan_book(job: IngestJob, book: SourceBook, title: str, force: bool = False) -> BookPlan:
     """Decide whether ``book`` changed and cut it into parent chunks; reads the index, writes nothing."""
     db, settings, pack = job.db, job.settings, job.pack
     existing = store.get_book(db, title)
@@ -194,7 +194,7 @@ def plan_book(job: Ingest, book: SourceBook, title: str, force: bool = False) ->
     return plan
 
 
-def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
+def ingest_book(job: IngestJob, book: SourceBook, title: str, force: bool = False,
                 plan: BookPlan | None = None) -> IngestResult:
     """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError.
     ``plan``: the book as ``plan_book`` left it, its requests possibly under way.
@@ -219,7 +219,7 @@ def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
     return _summed(plan, extracted, written)
 
 
-def keep_unchanged(job: Ingest, plan: BookPlan, title: str) -> None:
+def keep_unchanged(job: IngestJob, plan: BookPlan, title: str) -> None:
     """An unchanged book: note where its file is now, re-derive the relationships when the
     relation vocabulary changed (nothing else), and repair its vectors if a crash left them behind."""
     db, source = job.db, source_of(plan.book.path)
@@ -247,7 +247,7 @@ class ExtractedBook:
     dropped_relations: Counter = field(default_factory=Counter)
 
 
-def extract_book(job: Ingest, plan: BookPlan, title: str) -> ExtractedBook:
+def extract_book(job: IngestJob, plan: BookPlan, title: str) -> ExtractedBook:
     """Every slow, fallible step before the write: the extractor's calls (or the answers of
     requests already under way), verification of mentions and claims against the chunk
     text, child chunks, and spaCy's model. Raises ChunksFailed (without --allow-partial)."""
@@ -260,7 +260,7 @@ def extract_book(job: Ingest, plan: BookPlan, title: str) -> ExtractedBook:
     return extracted
 
 
-def _extraction_run(job: Ingest, plan: BookPlan, title: str) -> ExtractionRun:
+def _extraction_run(job: IngestJob, plan: BookPlan, title: str) -> ExtractionRun:
     """The extractor's answers for the book's chunks; failed chunks stop it unless partial books are allowed."""
     parents, result = plan.parents, plan.result
     job.events({"event": "phase.start", "phase": "extract", "book": title, "chunks": len(parents)})
@@ -279,7 +279,7 @@ def _extraction_run(job: Ingest, plan: BookPlan, title: str) -> ExtractionRun:
     return run
 
 
-def _verify(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
+def _verify(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
     """Keep the mentions (and in 'llm' mode the relationship claims) the chunk text bears out."""
     llm = job.relations_mode == "llm"
     if llm:
@@ -315,7 +315,7 @@ class WrittenBook:
     pending: list[str]
 
 
-def write_book(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str,
+def write_book(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str,
                emit: EventFn) -> Written[tuple[ExtractedBook, WrittenBook]]:
     """The write transaction's body (``Door.change``): replace the book's rows and refresh the
     derived state; an earlier title of its file goes as a delete-book would. Fills the
@@ -349,7 +349,7 @@ def write_book(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str
                    children=extracted.children)
 
 
-def _store_rows(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
+def _store_rows(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
     """The book's own rows: the book, its chunks, mentions, situating contexts and claims."""
     db, run, result, source = job.db, extracted.run, plan.result, source_of(plan.book.path)
     store.insert_book(
@@ -389,7 +389,7 @@ def _failed_message(title: str, failed: list, parents: int) -> str:
             "or add --allow-partial to store the book without them")
 
 
-def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force: bool = False,
+def ingest_paths(job: IngestJob, paths: list[Path], title: str | None = None, force: bool = False,
                  fmt: str | None = None, as_book: bool = False) -> list[IngestResult]:
     """Check every path first (BadInput changes nothing), then ingest book by book. A book
     whose chunks failed extraction does not stop the others: ChunksFailed is raised at the
@@ -398,7 +398,7 @@ def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force
     return ingest_books(job, load_books(paths, title, fmt, as_book, stored), force)
 
 
-def ingest_books(job: Ingest, books: list[tuple[SourceBook, str]], force: bool = False) -> list[IngestResult]:
+def ingest_books(job: IngestJob, books: list[tuple[SourceBook, str]], force: bool = False) -> list[IngestResult]:
     """``ingest_paths`` for books already read (``load_books``)."""
     check_titles_free(job.db, books, ingest_may_take({source_of(book.path) for book, _ in books}))
     results, failures = [], []
@@ -421,7 +421,7 @@ def ingest_books(job: Ingest, books: list[tuple[SourceBook, str]], force: bool =
     return results
 
 
-def ingest_all(job: Ingest, books: list[tuple[SourceBook, str]],
+def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
                on_book: Callable[[int, IngestResult | CrossbookError], None], force: bool = False) -> None:
     """Ingest ``books`` in their order, one write transaction each, calling ``on_book(position,
     result or the CrossbookError it raised)`` after each (raising there stops the run).

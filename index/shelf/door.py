@@ -1,6 +1,6 @@
 """The one door a change of the shelf goes through, SQLite and Chroma together.
 
-Ingest, delete-book, a rename, rebuild (each of its books) and reembed change the shelf only
+IngestJob, delete-book, a rename, rebuild (each of its books) and reembed change the shelf only
 here; no caller composes the steps, because their order is what makes a crash safe:
 
 1. the vector store is opened: a Chroma that refuses fails the change before anything else;
