@@ -125,6 +125,7 @@ class ProgressReporter:
         self.book = event["book"]
         self._books_seen += 1
         self._phase = None
+        self._current = (f"{self.book}: ", "planning", 0, 0, time.monotonic())  # chunking, before its first phase
         if self._progress is None and not self.quiet and self.books and self.books > 1:
             stderr.print(f"{self._books_seen}/{self.books} {self.book}", markup=False)
 
@@ -173,9 +174,9 @@ class ProgressReporter:
         if current is None or now - self._said_at < self.heartbeat:
             return
         where, phase, done, total, started = current
-        if phase != LOADING_MODEL and done >= total:
+        if phase != LOADING_MODEL and total and done >= total:
             return  # the phase ended; the next one will say so
-        shown = f"{LOADING_MODEL}..." if phase == LOADING_MODEL else f"{phase} {done}/{total}"
+        shown = f"{LOADING_MODEL}..." if phase == LOADING_MODEL else f"{phase} {done}/{total}" if total else phase
         with self._lock:
             stderr.print(f"{where}{shown} ({now - started:.0f} s)", markup=False)
             self._said_at = now

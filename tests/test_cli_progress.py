@@ -173,3 +173,17 @@ def test_events_carry_their_time_and_the_embed_phase(two_books, cli):
     embeds = [(e["event"], e["book"]) for e in events if e.get("phase") == "embed"]
     assert embeds == [("phase.start", "Core Rules"), ("phase.done", "Core Rules"),
                       ("phase.start", "Grimoire"), ("phase.done", "Grimoire")]
+
+
+def test_off_a_terminal_a_book_being_planned_is_said_before_its_first_phase(monkeypatch):
+    import crossbook.cli.progress as progress
+    from crossbook.cli.progress import ProgressReporter
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    reporter = ProgressReporter("rebuild", books=1, tty=False, heartbeat=5.0)
+    reporter("read manual.pdf", 0, 1)  # rebuild reads its books first
+    reporter.tick(reporter._current[4] + 5.0)
+    reporter.event({"event": "book.start", "book": "Manual"})
+    reporter.tick(reporter._current[4] + 10.0)
+    assert buffer.getvalue().splitlines() == ["rebuild read manual.pdf 0/1 (5 s)", "Manual: planning (10 s)"]
