@@ -29,7 +29,7 @@ from lxml import etree
 from ..core.errors import BadInput
 from .html_markdown import HEADINGS, LEVEL_ATTR, body_of, parse_html, tag_of, to_markdown
 from .markdown import from_text
-from .source import SourceBook, read_bytes, sha256_bytes
+from .source import MIB, ReadLimits, SourceBook, read_bytes, sha256_bytes
 
 _XHTML_TYPES = ("application/xhtml+xml", "text/html", "application/xml", "text/x-oeb1-document")
 # font obfuscation (IDPF, Adobe): allowed by the spec in DRM-free books
@@ -76,8 +76,9 @@ def _text(element) -> str:
 
 
 class _Archive:
-    def __init__(self, path: Path, data: bytes):
+    def __init__(self, path: Path, data: bytes, limits: ReadLimits = ReadLimits()):
         self.path = path
+        self.limits = limits
         try:
             self.zip = zipfile.ZipFile(io.BytesIO(data))
             self.names = set(self.zip.namelist())
@@ -88,11 +89,25 @@ class _Archive:
     def read(self, name: str) -> bytes | None:
         if name not in self.names:
             return None
+        info = self.zip.getinfo(name)
+        self._check_inflation(info)
         try:
-            return self.zip.read(name)
+            with self.zip.open(info) as member:  # never more than it declares (zipfile stops there)
+                return member.read(self.limits.max_member_bytes + 1)
         except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError):
             raise BadInput(f"'{self.path}' is not a readable EPUB: '{name}' in its zip archive is damaged "
                            "(download or export it again)") from None
+
+    def _check_inflation(self, info: zipfile.ZipInfo) -> None:
+        """Refuse a member whose declared size or compression ratio is a zip bomb's, before reading it."""
+        limits, size = self.limits, info.file_size
+        ratio = size / max(info.compress_size, 1)
+        if size > limits.max_member_bytes or (size > limits.ratio_floor and ratio > limits.max_ratio):
+            raise BadInput(
+                f"'{self.path}' is refused: '{info.filename}' in its archive would inflate to {size / MIB:,.0f} MiB "
+                f"({ratio:,.0f} times its compressed size; the limits are {limits.max_member_bytes / MIB:,.0f} MiB "
+                f"and {limits.max_ratio:,.0f} times), as a zip bomb does; if the book is genuine, raise "
+                "epub_max_member_mb / epub_max_ratio (CROSSBOOK_EPUB_MAX_MEMBER_MB, CROSSBOOK_EPUB_MAX_RATIO)")
 
     def xml(self, name: str, what: str):
         data = self.read(name)
@@ -295,10 +310,11 @@ def _title_heading(chapter: _Chapter) -> None:
     _insert_heading(body, body, TocEntry(label, chapter.file, None, 1))
 
 
-def read(path: Path) -> SourceBook:
-    """An EPUB as a book (see the module docstring). Raises BadInput."""
+def read(path: Path, limits: ReadLimits = ReadLimits()) -> SourceBook:
+    """An EPUB as a book (see the module docstring); a member over ``limits`` refuses it
+    before it is read. Raises BadInput."""
     data = read_bytes(path)
-    archive = _Archive(path, data)
+    archive = _Archive(path, data, limits)
     _check_drm(archive)
     package_file = _package_path(archive)
     package = archive.xml(package_file, "package file")
