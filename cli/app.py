@@ -176,7 +176,8 @@ def ingest(
         raise typer.BadParameter("--no-wait goes with --batch", param_hint="--no-wait")
     with cli_errors(state.debug, as_json):
         from crossbook.ingest.books import find_books
-        from crossbook.ingest.pipeline import Ingest, ingest_books, load_books
+        from crossbook.ingest.pipeline import Ingest, ingest_books, load_books, skipped_error
+        from crossbook.readers import ReadLimits
 
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
@@ -188,9 +189,14 @@ def ingest(
             from crossbook.ingest.batch import check_batch_settings
 
             check_batch_settings(settings)
-        paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book)
-        # every bad path fails here, before the index is touched
-        books_read = load_books(paths, book, fmt, as_book)
+        paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book, warn=warn)
+        # every bad path fails here, before the index is touched; a book that cannot be read
+        # is skipped (the others are ingested) and the run ends with an error that names it
+        skipped: list[str] = []
+        books_read = load_books(paths, book, fmt, as_book, ReadLimits.of(settings), skipped)
+        for reason in skipped:
+            warn(f"skipped: {reason}")
+        paths = [read.path for read, _ in books_read]  # --batch reads them again: the good ones
         count = len(books_read)
         from crossbook.ingest.cost import estimate_ingest
 
@@ -211,6 +217,8 @@ def ingest(
                         return
                 else:
                     results = ingest_books(job, books_read, force=force)
+            if skipped:
+                raise skipped_error(skipped, len(results))
             sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results, state.quiet))
 
 

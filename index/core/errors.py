@@ -67,3 +67,11 @@ class BatchFailed(ExtractionFailed):
     (the answers that came back are cached)."""
 class BudgetExceeded(CrossbookError):
     """An ingest's estimated LLM cost is over --max-cost (nothing was called or written)."""
+
+
+class BooksSkipped(CrossbookError):
+    """Some books of a run could not be read and were skipped; the others were ingested."""
+
+    def __init__(self, message: str, skipped: list[str]):
+        super().__init__(message)
+        self.skipped = skipped
