@@ -434,6 +434,9 @@ def _render_books(console: Console, rows) -> None:
                         "ingested", "source")
     for b in rows:
         title = escape(b.title) + (f" (partial: {b.partial} without entities)" if b.partial else "")
+        if b.pages_without_text:
+            title += f" ({len(b.pages_without_text)} scanned {'page' if len(b.pages_without_text) == 1 else 'pages'}" \
+                     " without text, left out)"
         table.add_row(str(b.id), title, escape(b.format or "-"), str(b.sections), str(b.entities_defined),
                       str(b.mentions), str(b.dropped_mentions), escape(b.extractor), b.ingested_at,
                       escape(_shown_path(b.source or b.path)))

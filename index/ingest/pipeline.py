@@ -362,6 +362,7 @@ def _store_rows(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: st
         db, title=title, path=source, source=source, sha256=plan.book.sha256,
         extractor=job.extractor_label, pack=job.pack.label, model=job.extractor.model, fmt=plan.book.format,
         drop_reasons=dict(extracted.dropped), parents=plan.parents, children=extracted.children,
+        pages_without_text=plan.book.pages_without_text,
     )
     store.set_book_partial(db, title, result.partial)
     failed = {f.chunk_id for f in run.failed}

@@ -478,6 +478,7 @@ def list_books(db: Database) -> list[BookInfo]:
             relationships=r["relationships"], dropped_relations=sum(relation_drops.values()),
             relation_drop_reasons=dict(sorted(relation_drops.items())),
             partial=r.get("partial", 0), format=r.get("format"), source=r.get("source") or r["path"],
+            pages_without_text=json.loads(r.get("pages_without_text") or "[]"),
         ))
     return out
 

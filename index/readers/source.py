@@ -31,6 +31,7 @@ class SourceBook:
     sections: tuple[Section, ...]
     sha256: str                  # of the source's bytes (a vault: of its notes' paths and bytes)
     warnings: tuple[str, ...] = ()
+    pages_without_text: tuple[int, ...] = ()  # a PDF's pages with no text layer (scanned), as printed
 
     @property
     def text(self) -> str:
