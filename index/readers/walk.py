@@ -9,6 +9,7 @@ directory tree only, never a file's bytes.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -27,47 +28,58 @@ def walk_folder(root: Path, stop: Callable[[Path], bool] | None = None) -> Walk:
     """The files below ``root`` (see the module docstring); a directory for which ``stop``
     is true is listed in ``stopped`` and not walked."""
     real_root = root.resolve()
-    seen = {real_root}
+    seen = {_identity(root)}
     found = Walk()
     pending = [root]
     while pending:
         folder = pending.pop()
         try:
-            entries = sorted(folder.iterdir(), reverse=True)
+            with os.scandir(folder) as listing:
+                entries = sorted((entry for entry in listing if not entry.name.startswith(".")),
+                                 key=lambda entry: entry.name, reverse=True)
         except OSError as exc:
             found.skipped.append(f"cannot read folder '{folder}' ({exc.strerror}): skipped")
             continue
         for entry in entries:
-            if entry.name.startswith("."):
+            path = folder / entry.name
+            if entry.is_symlink() and not _link_inside(path, real_root, found.skipped):
                 continue
-            real = _inside(entry, real_root, found.skipped)
-            if real is None:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
                 continue
-            if entry.is_dir():
-                if real in seen:
+            if is_dir:
+                identity = _identity(path)
+                if identity in seen:
                     continue  # a link back to a directory walked already
-                seen.add(real)
-                if stop is not None and stop(entry):
-                    found.stopped.append(entry)
+                seen.add(identity)
+                if stop is not None and stop(path):
+                    found.stopped.append(path)
                 else:
-                    pending.append(entry)
+                    pending.append(path)
             elif entry.is_file():
-                found.files.append(entry)
+                found.files.append(path)
     found.files.sort()
     found.stopped.sort()
     return found
 
 
-def _inside(entry: Path, real_root: Path, skipped: list[str]) -> Path | None:
-    """``entry``'s real path when it lies inside ``real_root``; None (with a line in
-    ``skipped``) for a link that leads outside it or to nothing."""
+def _identity(folder: Path) -> tuple[int, int]:
+    """A directory's identity on disk (device, inode): the same through any link."""
+    status = folder.stat()
+    return status.st_dev, status.st_ino
+
+
+def _link_inside(link: Path, real_root: Path, skipped: list[str]) -> bool:
+    """Whether ``link`` leads to a place inside ``real_root``; when not (outside it, or
+    nowhere), a line in ``skipped`` says so."""
     try:
-        real = entry.resolve(strict=entry.is_symlink())
+        real = link.resolve(strict=True)
     except (OSError, RuntimeError):
-        skipped.append(f"'{entry}' is a broken link or a link loop: skipped")
-        return None
-    if entry.is_symlink() and real != real_root and not real.is_relative_to(real_root):
-        skipped.append(f"'{entry}' links to '{real}', outside the folder given: skipped "
+        skipped.append(f"'{link}' is a broken link or a link loop: skipped")
+        return False
+    if real != real_root and not real.is_relative_to(real_root):
+        skipped.append(f"'{link}' links to '{real}', outside the folder given: skipped "
                        "(links are followed only inside it)")
-        return None
-    return real
+        return False
+    return True
