@@ -174,3 +174,19 @@ def test_a_note_named_summary_is_kept_in_an_obsidian_vault(tmp_path, cli, cli_js
     assert result.exit_code == 0, result.stderr
     hits = cli_json("search", "party met the wraith", "-k", "3")
     assert any("party met" in json.dumps(hit) for hit in hits["results"]), hits
+
+
+def test_a_reader_that_fails_unexpectedly_skips_only_its_book(tmp_path, cli, cli_json, monkeypatch):
+    from crossbook.readers import html
+
+    def crash(path):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(html, "read", crash)
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    write(shelf / "a.md", BOOK_A)
+    write(shelf / "page.html", "<html><body><h1>Deep</h1><p>Nested.</p></body></html>")
+    result = cli("ingest", shelf, "--relations", "off")
+    _one_error(result, "1 book could not be read", "page.html' could not be read (unexpected RecursionError")
+    assert [b["title"] for b in cli_json("books")] == ["Core Rules"]

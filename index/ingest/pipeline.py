@@ -133,10 +133,11 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
     for path in files:
         try:
             book = read_book(path, fmt, limits)
-        except BadInput as exc:
+        except Exception as exc:  # a reader's failure, foreseen (BadInput) or not, skips only its book
             if skipped is None or len(files) == 1:
                 raise
-            skipped.append(str(exc))
+            skipped.append(str(exc) if isinstance(exc, BadInput) else
+                           f"'{path}' could not be read (unexpected {type(exc).__name__}: {exc})")
             continue
         books.append((book, title or book.title))
     if not books and skipped:
