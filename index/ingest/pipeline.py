@@ -411,7 +411,7 @@ def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force
     """Check every path first (BadInput changes nothing), then ingest book by book. A book
     whose chunks failed extraction does not stop the others: ChunksFailed is raised at the
     end, naming every failed chunk (the books that succeeded are stored)."""
-    return ingest_books(job, load_books(paths, title, fmt, as_book), force)
+    return ingest_books(job, load_books(paths, title, fmt, as_book, ReadLimits.of(job.settings)), force)
 
 
 def ingest_books(job: Ingest, books: list[tuple[SourceBook, str]], force: bool = False) -> list[IngestResult]:
