@@ -64,6 +64,23 @@ def test_an_epub_chapter_that_inflates_a_thousandfold_is_refused_before_it_is_re
     assert snapshot(index_dir) == seeded
 
 
+def test_many_small_members_that_inflate_together_are_refused(tmp_path, cli, seeded, index_dir):
+    chapters = 40
+    package = PACKAGE.replace('<item id="c1" href="ch1.xhtml" media-type="application/xhtml+xml"/>', "".join(
+        f'<item id="c{n}" href="ch{n}.xhtml" media-type="application/xhtml+xml"/>' for n in range(chapters)))
+    package = package.replace('<itemref idref="c1"/>', "".join(f'<itemref idref="c{n}"/>' for n in range(chapters)))
+    chapter = "<html><body><h1>Boom</h1>" + ("<p>" + "a" * 1017 + "</p>") * 500 + "</body></html>"  # 500 KB each
+    path = tmp_path / "many.epub"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("mimetype", "application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        archive.writestr("META-INF/container.xml", CONTAINER)
+        archive.writestr("OEBPS/content.opf", package)
+        for n in range(chapters):
+            archive.writestr(f"OEBPS/ch{n}.xhtml", chapter)
+    _one_error(cli("ingest", path), "many.epub", "members read would inflate", "zip bomb")
+    assert snapshot(index_dir) == seeded
+
+
 def test_the_limits_are_settings(tmp_path, cli, seeded, index_dir, monkeypatch):
     import random
 

@@ -79,6 +79,7 @@ class _Archive:
     def __init__(self, path: Path, data: bytes, limits: ReadLimits = ReadLimits()):
         self.path = path
         self.limits = limits
+        self.inflated = self.compressed = self.members_read = 0  # the members read so far, together
         try:
             self.zip = zipfile.ZipFile(io.BytesIO(data))
             self.names = set(self.zip.namelist())
@@ -99,15 +100,24 @@ class _Archive:
                            "(download or export it again)") from None
 
     def _check_inflation(self, info: zipfile.ZipInfo) -> None:
-        """Refuse a member whose declared size or compression ratio is a zip bomb's, before reading it."""
-        limits, size = self.limits, info.file_size
-        ratio = size / max(info.compress_size, 1)
-        if size > limits.max_member_bytes or (size > limits.ratio_floor and ratio > limits.max_ratio):
-            raise BadInput(
-                f"'{self.path}' is refused: '{info.filename}' in its archive would inflate to {size / MIB:,.0f} MiB "
-                f"({ratio:,.0f} times its compressed size; the limits are {limits.max_member_bytes / MIB:,.0f} MiB "
-                f"and {limits.max_ratio:,.0f} times), as a zip bomb does; if the book is genuine, raise "
-                "epub_max_member_mb / epub_max_ratio (CROSSBOOK_EPUB_MAX_MEMBER_MB, CROSSBOOK_EPUB_MAX_RATIO)")
+        """Refuse a member whose declared size or compression ratio is a zip bomb's, before
+        reading it; and the members read so far with it, taken together (many small
+        members that each pass)."""
+        limits = self.limits
+        self.inflated += info.file_size
+        self.compressed += info.compress_size
+        for what, size, packed, most in (
+            (f"'{info.filename}' in its archive", info.file_size, info.compress_size, limits.max_member_bytes),
+            (f"its {self.members_read + 1} members read", self.inflated, self.compressed, limits.max_total_bytes),
+        ):
+            ratio = size / max(packed, 1)
+            if size > most or (size > limits.ratio_floor and ratio > limits.max_ratio):
+                raise BadInput(
+                    f"'{self.path}' is refused: {what} would inflate to {size / MIB:,.0f} MiB ({ratio:,.0f} times "
+                    f"the compressed size; the limits are {most / MIB:,.0f} MiB and {limits.max_ratio:,.0f} times), "
+                    "as a zip bomb does; if the book is genuine, raise epub_max_member_mb / epub_max_ratio "
+                    "(CROSSBOOK_EPUB_MAX_MEMBER_MB, CROSSBOOK_EPUB_MAX_RATIO)")
+        self.members_read += 1
 
     def xml(self, name: str, what: str):
         data = self.read(name)

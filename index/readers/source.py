@@ -44,11 +44,17 @@ class ReadLimits:
     """How far a member of an archive (an EPUB's chapter) may inflate before a reader
     refuses the book, checked on its declared size before a byte of it is read: at most
     ``max_member_bytes``, and, past ``ratio_floor`` bytes, at most ``max_ratio`` times its
-    compressed size (XHTML compresses 3-10x; a zip bomb 1000x)."""
+    compressed size (XHTML compresses 3-10x; a zip bomb 1000x). The members read, taken
+    together, are held to the same ratio and to ``max_total_bytes``."""
 
     max_member_bytes: int = 64 * MIB
     max_ratio: float = 100.0
     ratio_floor: int = MIB
+
+    @property
+    def max_total_bytes(self) -> int:
+        """What the members a book reads may inflate to together (the ratio holds for them too)."""
+        return 4 * self.max_member_bytes
 
     @classmethod
     def of(cls, settings: Settings) -> "ReadLimits":
