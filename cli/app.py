@@ -192,15 +192,19 @@ def ingest(
         paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book, warn=warn)
         # every bad path fails here, before the index is touched; a book that cannot be read
         # is skipped (the others are ingested) and the run ends with an error that names it
-        skipped: list[str] = []
+        skipped: list[tuple[Path, str]] = []
         books_read = load_books(paths, book, fmt, as_book, ReadLimits.of(settings), skipped)
-        for reason in skipped:
+        for _, reason in skipped:
             warn(f"skipped: {reason}")
         paths = [read.path for read, _ in books_read]  # --batch reads them again: the good ones
         count = len(books_read)
         from crossbook.ingest.cost import estimate_ingest
 
-        if dry_run_or_budget(lambda: estimate_ingest(settings, books_read, force), settings.max_cost, dry_run, as_json):
+        def estimate() -> dict:  # the books that cannot be read are listed as rebuild's are
+            return {**estimate_ingest(settings, books_read, force),
+                    "failed": [{"path": str(path), "error": reason} for path, reason in skipped]}
+
+        if dry_run_or_budget(estimate, settings.max_cost, dry_run, as_json):
             return
         _check_chroma(settings)
         db = open_writable(ctx, settings, create=True)

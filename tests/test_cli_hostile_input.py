@@ -207,3 +207,17 @@ def test_a_reader_that_fails_unexpectedly_skips_only_its_book(tmp_path, cli, cli
     result = cli("ingest", shelf, "--relations", "off")
     _one_error(result, "1 book could not be read", "page.html' could not be read (unexpected RecursionError")
     assert [b["title"] for b in cli_json("books")] == ["Core Rules"]
+
+
+def test_a_dry_run_lists_the_book_it_would_skip(tmp_path, cli, index_dir):
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    write(shelf / "a.md", BOOK_A)
+    (shelf / "broken.pdf").write_bytes(b"%PDF-1.4\n truncated")
+    result = cli("ingest", shelf, "--dry-run", "--json")
+    assert result.exit_code == 0, result.stderr
+    estimate = json.loads(result.stdout)
+    assert [b["title"] for b in estimate["books"]] == ["Core Rules"]
+    [failed] = estimate["failed"]
+    assert failed["path"].endswith("broken.pdf") and "damaged or truncated PDF" in failed["error"]
+    assert "Warning: skipped:" in result.stderr and not index_dir.exists()

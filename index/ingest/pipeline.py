@@ -115,13 +115,13 @@ class Ingest:
 
 def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
                as_book: bool = False, limits: ReadLimits = ReadLimits(),
-               skipped: list[str] | None = None) -> list[tuple[SourceBook, str]]:
+               skipped: list[tuple[Path, str]] | None = None) -> list[tuple[SourceBook, str]]:
     """Read and check every book before anything is written; returns (book, title) pairs.
     A file named twice (itself and in its directory) is one book. ``fmt`` reads every file
     with that format's reader; ``as_book`` reads each folder given as one book; ``limits``
     bound an archive's members. With ``skipped`` (a list) and several books, a book that
-    cannot be read is left out and its one-line reason appended there (``skipped_error``
-    reports them after the others are ingested). Raises BadInput."""
+    cannot be read is left out and (its path, its one-line reason) appended there
+    (``skipped_error`` reports them after the others are ingested). Raises BadInput."""
     files, sources = [], set()
     for path in find_books(paths, as_book=as_book):
         if source_of(path) not in sources:
@@ -136,24 +136,24 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
         except Exception as exc:  # a reader's failure, foreseen (BadInput) or not, skips only its book
             if skipped is None or len(files) == 1:
                 raise
-            skipped.append(str(exc) if isinstance(exc, BadInput) else
-                           f"'{path}' could not be read (unexpected {type(exc).__name__}: {exc})")
+            skipped.append((path, str(exc) if isinstance(exc, BadInput) else
+                            f"'{path}' could not be read (unexpected {type(exc).__name__}: {exc})"))
             continue
         books.append((book, title or book.title))
     if not books and skipped:
-        raise BadInput(f"none of the {len(files)} books could be read: {skipped[0]}"
+        raise BadInput(f"none of the {len(files)} books could be read: {skipped[0][1]}"
                        + (f" (and {len(skipped) - 1} more)" if len(skipped) > 1 else ""))
     check_book_titles_unique(books)
     return books
 
 
-def skipped_error(skipped: list[str], ingested: int) -> BooksSkipped:
+def skipped_error(skipped: list[tuple[Path, str]], ingested: int) -> BooksSkipped:
     """The error a run ends with when ``skipped`` books could not be read (``load_books``)
     and ``ingested`` others were: one line that names each and why."""
     books = "book" if len(skipped) == 1 else "books"
     return BooksSkipped(f"{len(skipped)} {books} could not be read and {'was' if len(skipped) == 1 else 'were'} "
                         f"skipped (the other {ingested} {'is' if ingested == 1 else 'are'} in the index): "
-                        + "; ".join(skipped), skipped)
+                        + "; ".join(reason for _, reason in skipped), [str(path) for path, _ in skipped])
 
 
 @dataclass
