@@ -152,6 +152,8 @@ def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
         if debug:
             raise
         details = {"suggestions": exc.suggestions} if getattr(exc, "suggestions", None) else {}
+        if getattr(exc, "skipped", None):  # BooksSkipped: the files left out, for a script
+            details["skipped"] = exc.skipped
         fail(error_code(exc), str(exc), as_json, **details)
     except KeyboardInterrupt:
         stderr.print("Interrupted.", markup=False)

@@ -173,6 +173,10 @@ def test_one_bad_book_in_a_folder_is_skipped_and_the_good_ones_are_ingested(tmp_
                        "broken.pdf", "damaged or truncated PDF")
     assert "Warning: skipped:" in result.stderr and error
     assert sorted(b["title"] for b in cli_json("books")) == ["Core Rules", "Grimoire"]
+    again = cli("ingest", shelf, "--relations", "off", "--json")
+    assert again.exit_code == 1
+    error = json.loads(again.stdout)["error"]
+    assert error["code"] == "books_skipped" and [p.rsplit("/", 1)[-1] for p in error["skipped"]] == ["broken.pdf"]
     # the same shelf ingested without the bad book gives the same index
     fresh = tmp_path / "fresh"
     (shelf / "broken.pdf").unlink()
