@@ -16,6 +16,7 @@ chunk each, with a warning.
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 from ..core.titles import split_front_matter
@@ -55,7 +56,8 @@ def _capitals_kept(lines: list[str]) -> set[str]:
 
 def _keeps_capitals(word: str, elsewhere: set[str]) -> bool:
     letters = word.replace("'", "").replace("\u2019", "")
-    return (not any(c in "AEIOUYaeiouy" for c in letters) or (len(letters) == 2 and letters.lower() not in
+    bare = unicodedata.normalize("NFD", letters)  # É is a vowel
+    return (not any(c in "AEIOUYaeiouy" for c in bare) or (len(letters) == 2 and letters.lower() not in
             _TWO_LETTER_WORDS) or letters in elsewhere)
 
 
