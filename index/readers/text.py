@@ -64,14 +64,14 @@ def _keeps_capitals(word: str, elsewhere: set[str]) -> bool:
 def caps_title(line: str, elsewhere: set[str] = frozenset()) -> str:
     """An ALL-CAPS heading in title case (module docstring): ``MAGE'S ARMOR`` is
     ``Mage's Armor``, ``HP AND AC`` is ``HP and AC``."""
-    first = True
 
     def word_case(match: re.Match) -> str:
-        nonlocal first
-        word, was_first, first = match.group(0), first, False
+        word, before = match.group(0), line[:match.start()]
+        # a title's first word, or a subtitle's (after a colon or a dash), is capitalised
+        opens = not any(c.isalnum() for c in before) or before.rstrip().endswith((":", "\u2014", "\u2013"))
         if _keeps_capitals(word, elsewhere):
             return word
-        if not was_first and word.lower() in _MINOR_WORDS:
+        if not opens and word.lower() in _MINOR_WORDS:
             return word.lower()
         return word[0].upper() + word[1:].lower()
 
