@@ -4,7 +4,8 @@
   table cells (a wide gap) are joined with ' | ' one row per line, bold and italic runs are
   **x** and *x*, bullets are '- ', and a paragraph's printed lines are joined into one.
 - Sections come from the outline (bookmarks), nested by level; a section runs from its
-  entry's heading (found on the entry's page) to the next entry's. With no outline, headings
+  entry's printed heading (found on the entry's page by its words: pdf_headings.py) to the
+  next entry's. With no outline, headings
   from the font size, else one section per page, with a warning.
 - Running heads and feet (the book's or a chapter's title, page numbers) are removed; words
   hyphenated across lines are joined; ligatures (fi, fl, ff...) and soft hyphens are
