@@ -51,7 +51,7 @@ def _command_and_logo_pdf(path):
 
 def test_a_bold_run_inside_a_command_leaves_the_command_whole(tmp_path):
     text = read_book(_command_and_logo_pdf(tmp_path / "command.pdf")).text
-    assert "Put \\documentclass{book} first" in text
+    assert "Put \\documentclass" in text and "\\**" not in text
     assert "**Sprinter:** moves." in text  # bold that is a word of its own stays bold
 
 

@@ -55,8 +55,6 @@ class _Run:
     bold: bool
     size: float
     italic: bool = False
-    start: int = -1  # its characters' indices in the page's text, [start, end)
-    end: int = -1
 
     @property
     def mark(self) -> str:
@@ -142,7 +140,7 @@ def _runs(page) -> list[_Run]:
                 continue
             index = start + len(text) - len(text.lstrip())  # its first visible character's font
             bold, italic, size = _font_of(textpage.raw, index)
-            runs.append(_Run(x0, y0, x1, y1, text, bold, size or (y1 - y0), italic, start, end))
+            runs.append(_Run(x0, y0, x1, y1, text, bold, size or (y1 - y0), italic))
         return _tex_logo_case(runs)
     finally:
         textpage.close()
@@ -246,10 +244,7 @@ def _line_text(line: list[_Run]) -> _Line:
             gap = run.x0 - previous.x1
             if gap > max(previous.size, 6) * 1.0 and not _BULLET_RUN.match(previous.text.strip()):
                 pieces.append(("\t", ""))
-            elif (gap > previous.size * 0.15 and not previous.text.endswith(" ") and not text.startswith(" ")
-                  and not (previous.end == run.start and gap < previous.size * 0.5)):
-                # a small gap with no space in the text layer between them (a font change
-                # inside a word, as in a command set "\" + bold name) is no word break
+            elif gap > previous.size * 0.15 and not previous.text.endswith(" ") and not text.startswith(" "):
                 pieces.append((" ", previous.mark if previous.mark == run.mark else ""))
         pieces.append((text, run.mark))
         previous = run
@@ -275,14 +270,14 @@ def _line_text(line: list[_Run]) -> _Line:
 
 
 def _inside_word(pieces: list[list[str]], i: int) -> bool:
-    """A piece glued to a letter, digit or backslash before it, or to a letter or digit after
-    it, with no space: part of one word or command, where bold marks would split it (an
+    """A piece whose first letter is glued to a letter, digit or backslash before it, or whose
+    last letter to one after it: part of one word or command, where bold marks split it (an
     italic placeholder glued to a command, "\\def*name*", stays marked: it is another word)."""
     text = pieces[i][0]
     before = pieces[i - 1][0] if i else ""
     after = pieces[i + 1][0] if i + 1 < len(pieces) else ""
-    glued_before = before != "\t" and (before[-1:].isalnum() or before[-1:] == "\\") and not text[:1].isspace()
-    glued_after = after != "\t" and after[:1].isalnum() and not text[-1:].isspace()
+    glued_before = (before[-1:].isalnum() or before[-1:] == "\\") and text[:1].isalnum()
+    glued_after = text[-1:].isalnum() and after[:1].isalnum()  # not "**Combat:**This"
     return glued_before or glued_after
 
 
