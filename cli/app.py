@@ -426,11 +426,15 @@ def _render_books(console: Console, rows) -> None:
                         "ingested", "source")
     for b in rows:
         title = escape(b.title) + (f" (partial: {b.partial} without entities)" if b.partial else "")
+        title += " (vectors missing)" if b.vectors_complete is False else ""
         table.add_row(str(b.id), title, escape(b.format or "-"), str(b.sections), str(b.entities_defined),
                       str(b.mentions), str(b.dropped_mentions), escape(b.extractor), b.ingested_at,
                       escape(_shown_path(b.source or b.path)))
     table.columns[-1].overflow = "fold"  # a path is worth whole, not cut with an ellipsis
     console.print(table)
+    unsynced = sum(b.vectors_complete is False for b in rows)
+    if unsynced:
+        console.print(f"{unsynced} {'book is' if unsynced == 1 else 'books are'} missing vectors: run crossbook doctor --repair")
 
 
 def _shown_path(path: str) -> str:

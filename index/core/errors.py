@@ -67,3 +67,11 @@ class BatchFailed(ExtractionFailed):
     (the answers that came back are cached)."""
 class BudgetExceeded(CrossbookError):
     """An ingest's estimated LLM cost is over --max-cost (nothing was called or written)."""
+
+
+class SectionNotFound(CrossbookError):
+    """No chunk with that id, or no section of the book at that page or heading path."""
+
+
+class VectorsMissing(CrossbookError):
+    """A book's sections have no vectors (its ingest stopped before embedding them)."""

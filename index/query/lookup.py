@@ -464,6 +464,9 @@ def list_books(db: Database) -> list[BookInfo]:
       (SELECT count(*) FROM relation_claims c WHERE c.book = b.title AND c.status = 'pending_entities') AS unresolved
     FROM books b ORDER BY b.title
     """
+    from ..vectors.chroma import unsynced_books  # no chromadb: SQLite's notes of what was embedded
+
+    unsynced = unsynced_books(db)
     out = []
     for r in db.query(sql):
         # ingest-time drops (fixed with the book) + endpoints unresolved in the index as it is now
@@ -478,6 +481,7 @@ def list_books(db: Database) -> list[BookInfo]:
             relationships=r["relationships"], dropped_relations=sum(relation_drops.values()),
             relation_drop_reasons=dict(sorted(relation_drops.items())),
             partial=r.get("partial", 0), format=r.get("format"), source=r.get("source") or r["path"],
+            vectors_complete=None if unsynced is None else r["title"] not in unsynced,
         ))
     return out
 

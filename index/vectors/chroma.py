@@ -215,8 +215,7 @@ class VectorStore:
         self.collection
 
     def collection_name(self, embedder_id: str) -> str:
-        digest = hashlib.sha256(embedder_id.encode()).hexdigest()[:10]
-        return f"{COLLECTION_PREFIX}{self.index_id}-{digest}"
+        return collection_name(self.index_id, embedder_id)
 
     @property
     def collection(self):
@@ -362,6 +361,15 @@ class VectorStore:
             store.set_meta(db, self.synced_key(title), children_digest(rows))
         return report
 
+    def mark_all(self, db: Database) -> None:
+        """Note every book as synced with this collection (after a sync of the whole index)."""
+        by_book: dict[str, list[ChildRow]] = {title: [] for (title,) in db.execute("SELECT title FROM books")}
+        for row in child_rows(db):
+            by_book.setdefault(row.book, []).append(row)
+        with db.atomic():
+            for title, rows in by_book.items():
+                store.set_meta(db, self.synced_key(title), children_digest(rows))
+
     def delete_book(self, title: str) -> None:
         """Remove every vector of the book, from this index's collections of every embedder
         (so delete-book is complete whichever --embedder it ran with)."""
@@ -445,6 +453,31 @@ def forget_synced(db: Database, title: str) -> None:
             if key.split(":", 2)[2:] == [title]]  # META_SYNCED:<collection>:<title>
     for key in keys:
         db.execute("DELETE FROM crossbook_meta WHERE key = ?", [key])
+
+
+def collection_name(index: str, embedder_id: str) -> str:
+    """The Chroma collection of one index and one embedder."""
+    digest = hashlib.sha256(embedder_id.encode()).hexdigest()[:10]
+    return f"{COLLECTION_PREFIX}{index}-{digest}"
+
+
+def unsynced_books(db: Database) -> set[str] | None:
+    """The books whose vectors SQLite does not note as matching their children (an ingest
+    stopped between its SQLite commit and its embedding, or the vectors were lost), from
+    SQLite alone; None when the index records no vectors at all."""
+    recorded, index = recorded_embedder(db), store.get_meta(db, META_INDEX_ID)
+    if recorded is None or index is None:
+        return None
+    prefix = f"{META_SYNCED}:{collection_name(index, recorded)}:"
+    marks = {key[len(prefix):]: value for key, value in db.execute(
+        "SELECT key, value FROM crossbook_meta WHERE substr(key, 1, ?) = ?", [len(prefix), prefix])}
+    by_book: dict[str, list[ChildRow]] = {title: [] for (title,) in db.execute("SELECT title FROM books")}
+    sql = ("SELECT c.id, c.book, c.parent_id, c.heading_path, '', c.sha256, s.context FROM chunks c"
+           " LEFT JOIN situating_contexts s ON s.chunk_id = c.parent_id WHERE c.kind = 'child'"
+           " ORDER BY c.book, c.parent_id, c.ordinal")  # child_rows' order: the digest depends on it
+    for row in db.execute(sql):
+        by_book.setdefault(row[1], []).append(ChildRow(*row))
+    return {title for title, rows in by_book.items() if marks.get(title) != children_digest(rows)}
 
 
 def recorded_embedder(db: Database) -> str | None:
