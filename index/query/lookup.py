@@ -144,7 +144,7 @@ def _closest(query: str, choices: list[str], limit: int = 5, cutoff: float = 60)
 def _known_names(db: Database) -> dict[str, tuple[str, set[str]]]:
     """Every name the index knows an entity by -> (that name as written, the entities'
     normalized keys): entity names, names mentions were written with (an alias the linker
-    found), and the aliases of the index's domain pack."""
+    found), the aliases the books declare, and the aliases of the index's domain pack."""
     names: dict[str, tuple[str, set[str]]] = {}
 
     def add(written: str, key: str) -> None:
@@ -155,6 +155,11 @@ def _known_names(db: Database) -> dict[str, tuple[str, set[str]]]:
     for written, key in db.execute(
         "SELECT DISTINCT m.name, e.normalized FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
         " WHERE m.normalized != e.normalized OR m.name != e.name ORDER BY 1"
+    ):
+        add(written, key)
+    for written, key in db.execute(  # names a book gives an entity: "Frost Lance (Ice Spear)", "aka", aliases:
+        "SELECT DISTINCT a.alias, a.canonical FROM entity_aliases a"
+        " WHERE EXISTS (SELECT 1 FROM entities e WHERE e.normalized = a.canonical) ORDER BY 1"
     ):
         add(written, key)
     from ..storage.store import index_pack  # the pack parser is only needed off the fast path
