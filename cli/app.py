@@ -282,7 +282,7 @@ def _render_ingest(console: Console, results, quiet: bool = False) -> None:
 @app.command("delete-book", epilog=examples("crossbook delete-book \"Martial Arts\""))
 def delete_book_cmd(
     ctx: typer.Context,
-    title: str = typer.Argument(..., help="Title of the book to remove (see: crossbook books)."),
+    title: str = typer.Argument(..., help=f"The book to remove: {BOOK_HELP}."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Remove a book and everything derived from it; drop entities left with no mention."""
@@ -292,10 +292,9 @@ def delete_book_cmd(
 
         settings = state.settings()
         db = open_writable(ctx, settings)
-        from crossbook.storage import store
+        from crossbook.query.lookup import resolve_book
 
-        if store.get_book(db, title) is None:  # before Chroma is opened: a fast, clear error
-            delete_book(db, title)
+        title = resolve_book(db, title, "")  # before Chroma is opened: a fast, clear error
         with open_vector_store(settings, db, check=False) as vectors:
             result = delete_book(db, title, vectors, index_refiner(db, settings))
         emit(result, as_json, lambda c: c.print(

@@ -76,15 +76,19 @@ def resolve_book(db: Database, name: str, option: str = "--book") -> str:
     any case or accents, the book's id (``crossbook books`` shows it), or a unique prefix
     of the title (a leading "The" optional: "ashen" finds "The Ashen Grimoire").
 
-    Raises BookNotFound naming the candidates when none or several books match.
+    ``option`` names where the name was given (``--book``), for the errors; "" for a
+    command's own argument (``delete-book``, ``show``). Every command that names a book
+    resolves it here. Raises BookNotFound naming the candidates when none or several
+    books match, BadInput for an empty name.
     """
     rows = _book_rows(db)
     titles = [title for _, title in rows]
     if name in titles:
         return name
     key = fold_accents(normalize_name(name))
+    named = f"{option} '{name}'" if option else f"book '{name}'"
     if not key:
-        raise BadInput(f"{option} is empty (give a book title, a prefix of one, or its id; see: crossbook books)")
+        raise BadInput(f"{option or 'the book'} is empty (give a book title, a prefix of one, or its id; see: crossbook books)")
     same = [t for t in titles if fold_accents(normalize_name(t)) == key]
     if len(same) == 1:
         return same[0]
@@ -96,12 +100,13 @@ def resolve_book(db: Database, name: str, option: str = "--book") -> str:
     if len(prefixed) == 1:
         return prefixed[0]
     if prefixed:
-        raise BookNotFound(f"{option} '{name}' matches several books: {_listing(prefixed)} (give more of the title)")
+        raise BookNotFound(f"{named} matches several books: {_listing(prefixed)} (give more of the title)")
     if not titles:
-        raise BookNotFound(f"{option} '{name}': the index has no books yet (run: crossbook ingest BOOK)")
+        raise BookNotFound(f"{named}: the index has no books yet (run: crossbook ingest BOOK)")
     close = _closest(name, titles)
     hint = f"did you mean {_listing(close)}?" if close else f"books: {_listing(titles)}"
-    raise BookNotFound(f"{option} '{name}' is not a book in the index ({hint} see: crossbook books)")
+    missing = f"{option} '{name}' is not a book in the index" if option else f"book '{name}' is not in the index"
+    raise BookNotFound(f"{missing} ({hint} see: crossbook books)")
 
 
 def resolve_books(db: Database, names: tuple[str, ...] | list[str], option: str = "--book") -> tuple[str, ...]:

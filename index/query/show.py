@@ -87,7 +87,7 @@ def show_chunk(db: Database, chunk_id: str) -> list[ShownSection]:
 def show_page(db: Database, book: str, page: int) -> list[ShownSection]:
     """The sections of ``book`` (named as resolve_book() takes it) on page ``page``, in
     order. Raises BookNotFound, BadInput (a book without pages) or SectionNotFound."""
-    title = resolve_book(db, book, "book")
+    title = resolve_book(db, book, "")
     first, last = db.conn.execute(
         "SELECT min(page_start), max(coalesce(page_end, page_start)) FROM chunks WHERE book = ? AND kind = 'parent'",
         [title]).fetchone()
@@ -108,7 +108,7 @@ def show_heading(db: Database, book: str, heading_path: str) -> list[ShownSectio
     """The sections of ``book`` whose heading path is ``heading_path`` (" > " between
     headings, any case, the book's own title optional), or, when none is, ends with it.
     Several sections can share a path. Raises BookNotFound, BadInput or SectionNotFound."""
-    title = resolve_book(db, book, "book")
+    title = resolve_book(db, book, "")
     wanted = _path_key(heading_path)
     if not wanted:
         raise BadInput("the heading path is empty (give it as 'Chapter > Section')")
@@ -152,6 +152,6 @@ def show_target(db: Database, target: str, *, heading_path: str | None = None,
 
 def _book_or_none(db: Database, name: str) -> str | None:
     try:
-        return resolve_book(db, name, "book")
+        return resolve_book(db, name, "")
     except CrossbookError:
         return None
