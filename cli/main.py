@@ -12,6 +12,7 @@ import sys
 from crossbook.cli import (  # noqa: F401
     batch_commands,
     cache_commands,
+    mcp_commands,
     pack_commands,
     relations_commands,
     show_commands,
