@@ -55,7 +55,7 @@ def build_server(shelf: Shelf, *, allow_ingest: bool = False):
     """The MCPServer with crossbook's tools over ``shelf``."""
     from mcp.server.mcpserver import MCPServer
 
-    server = MCPServer(name="crossbook", instructions=INSTRUCTIONS, log_level="WARNING")
+    server = MCPServer(name="crossbook", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
     lock = threading.Lock()
     for fn in _query_tools(shelf):
         server.add_tool(_guarded(lock, fn), structured_output=True)
@@ -63,6 +63,15 @@ def build_server(shelf: Shelf, *, allow_ingest: bool = False):
         for fn in _writing_tools(shelf):
             server.add_tool(_guarded(lock, fn), structured_output=True)
     return server
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("crossbook")
+    except PackageNotFoundError:  # a checkout that was never installed
+        return ""
 
 
 def _query_tools(shelf: Shelf) -> list[Callable[..., dict]]:
