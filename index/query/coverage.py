@@ -12,8 +12,7 @@ from ..vectors.chroma import unsynced_books
 
 def books_without_vectors(db: Database, books: tuple[str, ...] = ()) -> list[str]:
     """The titles among ``books`` (every book when empty) whose vectors are not all there."""
-    unsynced = unsynced_books(db) or set()
-    return sorted(unsynced & set(books)) if books else sorted(unsynced)
+    return sorted(unsynced_books(db, tuple(books)) or ())
 
 
 def vectors_missing_message(titles: list[str]) -> str:

@@ -461,21 +461,24 @@ def collection_name(index: str, embedder_id: str) -> str:
     return f"{COLLECTION_PREFIX}{index}-{digest}"
 
 
-def unsynced_books(db: Database) -> set[str] | None:
-    """The books whose vectors SQLite does not note as matching their children (an ingest
-    stopped between its SQLite commit and its embedding, or the vectors were lost), from
-    SQLite alone; None when the index records no vectors at all."""
+def unsynced_books(db: Database, books: tuple[str, ...] = ()) -> set[str] | None:
+    """The books (of ``books``, or of the index) whose vectors SQLite does not note as
+    matching their children (an ingest stopped between its SQLite commit and its
+    embedding, or the vectors were lost), from SQLite alone; None when the index records no
+    vectors at all."""
     recorded, index = recorded_embedder(db), store.get_meta(db, META_INDEX_ID)
     if recorded is None or index is None:
         return None
     prefix = f"{META_SYNCED}:{collection_name(index, recorded)}:"
     marks = {key[len(prefix):]: value for key, value in db.execute(
         "SELECT key, value FROM crossbook_meta WHERE substr(key, 1, ?) = ?", [len(prefix), prefix])}
-    by_book: dict[str, list[ChildRow]] = {title: [] for (title,) in db.execute("SELECT title FROM books")}
+    titles = f" IN ({','.join('?' * len(books))})" if books else " IS NOT NULL"
+    by_book: dict[str, list[ChildRow]] = {
+        title: [] for (title,) in db.execute(f"SELECT title FROM books WHERE title{titles}", list(books))}
     sql = ("SELECT c.id, c.book, c.parent_id, c.heading_path, '', c.sha256, s.context FROM chunks c"
-           " LEFT JOIN situating_contexts s ON s.chunk_id = c.parent_id WHERE c.kind = 'child'"
+           f" LEFT JOIN situating_contexts s ON s.chunk_id = c.parent_id WHERE c.kind = 'child' AND c.book{titles}"
            " ORDER BY c.book, c.parent_id, c.ordinal")  # child_rows' order: the digest depends on it
-    for row in db.execute(sql):
+    for row in db.execute(sql, list(books)):
         by_book.setdefault(row[1], []).append(ChildRow(*row))
     return {title for title, rows in by_book.items() if marks.get(title) != children_digest(rows)}
 
