@@ -6,7 +6,7 @@ Tests run as root, where file modes stop no write, so the CLI runs in a child pr
 without that privilege: as ``nobody`` when that user can run this Python, else as root with
 every capability dropped (``setpriv``), where the owner's mode bits apply as to any user.
 The index's files must come out byte for byte as they went in, and the child's temporary
-directory must be empty afterwards.
+directory must be empty afterwards; ``crossbook mcp`` serves the same index to the same user.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import anyio
 import pytest
 
 from tests.conftest import SAMPLE
@@ -39,12 +40,12 @@ def _files(index_dir: Path) -> dict[str, str]:
 def _as_nobody() -> list[str] | None:
     """A command prefix that runs as ``nobody``, when that user exists and can run this Python."""
     try:
-        pwd.getpwnam("nobody")
+        nobody = pwd.getpwnam("nobody")
     except KeyError:
         return None
-    prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
     if shutil.which("setpriv") is None:
         return None
+    prefix = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
     probe = subprocess.run([*prefix, sys.executable, "-c", "import crossbook"], capture_output=True)
     return prefix if probe.returncode == 0 else None
 
@@ -105,9 +106,24 @@ def test_a_user_without_write_permission_queries_a_read_only_index(cli, shared_d
     assert len(run("retrieve", "What does the spell the Rime Wraith casts cost?", "-k", "3")["results"]) == 3
     doctor = run("doctor")
     assert doctor["ok"] and doctor["vectors"] == doctor["chunks"] > 0
-    assert run("where-else", "Shield")["entities"]
+    chunk = run("where-else", "Shield")["entities"][0]["books"][0]["mentions"][0]["chunk_id"]
+    assert run("show", chunk)["sections"][0]["chunk_id"] == chunk
+    assert all(book["vectors_complete"] for book in run("books"))
+    assert anyio.run(_mcp_search, [*prefix, *CROSSBOOK, "--index", str(index_dir), "mcp"], env, shared_dir) == 3
     assert list(child_tmp.iterdir()) == [], "a temporary copy of the vectors was left behind"
     assert _files(index_dir) == before
+
+
+async def _mcp_search(command: list[str], env: dict, cwd: Path) -> int:
+    """How many sections ``crossbook mcp`` (run by ``command``) finds for a search."""
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    server = StdioServerParameters(command=command[0], args=command[1:], env=env, cwd=cwd)
+    async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        result = await session.call_tool("search", {"query": "frost breath", "k": 3})
+        assert not result.is_error, result.content
+        return len(result.structured_content["results"])
 
 
 def test_a_writing_command_on_a_read_only_index_fails_with_one_line(cli, shared_dir):
