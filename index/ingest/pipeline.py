@@ -20,13 +20,12 @@ from sqlite_utils import Database
 
 from ..core.chunking import parent_chunks
 from ..core.config import Settings, effective_mode
-from ..core.errors import BadInput, ChunksFailed, CrossbookError
+from ..core.errors import BadInput, BookNotFound, ChunksFailed, CrossbookError
 from ..core.models import IngestResult
 from ..core.packs import DomainPack, load_pack
 from ..extract import ExtractionRun, Extractor, ProgressFn, get_extractor, no_progress
 from ..extract.marks import NoteMarks
 from ..extract.verify import ChunkText
-from ..query.lookup import resolve_book
 from ..readers import SourceBook, read_book
 from ..relations import edges as relations
 from ..relations.ontology import Ontology, ontology_for
@@ -467,11 +466,10 @@ def index_refiner(db: Database, settings: Settings):
 
 def delete_book(db: Database, title: str, vectors: object | None = None, refiner: object | None = None) -> dict:
     """Remove a book, its chunks, its mentions, what was derived from its definitions, and
-    entities left with no mention, in one transaction. ``title`` names the book as
-    resolve_book() takes it (any case, a unique prefix, its id). Raises BookNotFound. An
-    index in 'refine' mode needs its ``refiner`` (``index_refiner``) to re-derive what the
-    book touched."""
-    title = resolve_book(db, title, "")
+    entities left with no mention, in one transaction. Raises BookNotFound. An index in
+    'refine' mode needs its ``refiner`` (``index_refiner``) to re-derive what the book touched."""
+    if store.get_book(db, title) is None:
+        raise BookNotFound(f"book '{title}' is not in the index (see: crossbook books)")
     pack = store.index_pack(db) or load_pack("generic")
     if vectors is not None:
         vectors.open()  # a Chroma that refuses fails the delete before SQLite is written
