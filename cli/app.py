@@ -294,7 +294,7 @@ def _render_ingest(console: Console, results, quiet: bool = False) -> None:
 @app.command("delete-book", epilog=examples("crossbook delete-book \"Martial Arts\""))
 def delete_book_cmd(
     ctx: typer.Context,
-    title: str = typer.Argument(..., help="Title of the book to remove (see: crossbook books)."),
+    title: str = typer.Argument(..., help=f"The book to remove: {BOOK_HELP}."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Remove a book and everything derived from it; drop entities left with no mention."""
@@ -304,10 +304,9 @@ def delete_book_cmd(
 
         settings = state.settings()
         db = open_writable(ctx, settings)
-        from crossbook.storage import store
+        from crossbook.query.lookup import resolve_book
 
-        if store.get_book(db, title) is None:  # before Chroma is opened: a fast, clear error
-            delete_book(db, title)
+        title = resolve_book(db, title, "")  # before Chroma is opened: a fast, clear error
         with open_vector_store(settings, db, check=False) as vectors:
             result = delete_book(db, title, vectors, index_refiner(db, settings))
         emit(result, as_json, lambda c: c.print(
@@ -441,11 +440,15 @@ def _render_books(console: Console, rows) -> None:
         if b.pages_without_text:
             title += f" ({len(b.pages_without_text)} scanned {'page' if len(b.pages_without_text) == 1 else 'pages'}" \
                      " without text, left out)"
+        title += " (vectors missing)" if b.vectors_complete is False else ""
         table.add_row(str(b.id), title, escape(b.format or "-"), str(b.sections), str(b.entities_defined),
                       str(b.mentions), str(b.dropped_mentions), escape(b.extractor), b.ingested_at,
                       escape(_shown_path(b.source or b.path)))
     table.columns[-1].overflow = "fold"  # a path is worth whole, not cut with an ellipsis
     console.print(table)
+    unsynced = sum(b.vectors_complete is False for b in rows)
+    if unsynced:
+        console.print(f"{unsynced} {'book is' if unsynced == 1 else 'books are'} missing vectors: run crossbook doctor --repair")
 
 
 def _shown_path(path: str) -> str:
