@@ -21,7 +21,7 @@ from crossbook.cli.app import (
     open_vector_store,
 )
 from crossbook.cli.group import examples
-from crossbook.cli.output import cli_errors, emit, location, section_in_book
+from crossbook.cli.output import cli_errors, emit, location, section_in_book, warn
 from crossbook.cli.writing import open_writable
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
@@ -48,16 +48,18 @@ def search(
         from crossbook.query.retrieve import search as run_search
 
         passages = querying(state, "search", book, exclude_book,
-                            lambda db, vectors, books: run_search(vectors, db, query, k=k, books=books)) or []
+                            lambda db, vectors, books: run_search(vectors, db, query, k=k, books=books), len) or []
         emit({"query": query, "k": k, "results": passages}, as_json,
              lambda c: _render_passages(c, passages))
 
 
-def querying(state: State, label: str, book: list[str], exclude_book: list[str], work: Callable):
+def querying(state: State, label: str, book: list[str], exclude_book: list[str], work: Callable,
+             count: Callable):
     """The setup the commands that search share (search, retrieve): the index opened, the
     books left by --book and --exclude-book, the vector store with its model warming, the
-    progress display and the model-load note; returns ``work(db, vectors, books)``, or None
-    when every book was excluded (nothing to search)."""
+    progress display and the model-load note; returns ``work(db, vectors, books)`` once the
+    books' vectors are checked for what it found (``count(result)`` passages), or None when
+    every book was excluded (nothing to search)."""
     from crossbook.query.lookup import books_left
 
     settings = state.settings()
@@ -67,7 +69,9 @@ def querying(state: State, label: str, book: list[str], exclude_book: list[str],
         return None
     with open_vector_store(settings, db, warm=True) as vectors, state.progress(label, transient=True) as progress:
         vectors.embedder = model_load_reporter(vectors.embedder, progress)
-        return work(db, vectors, books)
+        result = work(db, vectors, books)
+    _check_vectors(db, books, count(result))
+    return result
 
 
 @app.command(epilog=examples(
@@ -88,9 +92,20 @@ def retrieve(
         from crossbook.query.retrieve import retrieve as run_retrieve
 
         result = querying(state, "retrieve", book, exclude_book,
-                          lambda db, vectors, books: run_retrieve(vectors, db, question, hops=hops, k=k, books=books))
+                          lambda db, vectors, books: run_retrieve(vectors, db, question, hops=hops, k=k, books=books),
+                          lambda found: len(found["results"]))
         result = result or {"question": question, "hops": hops, "k": k, "results": []}
         emit(result, as_json, lambda c: _render_passages(c, result["results"]))
+
+
+def _check_vectors(db, books: tuple[str, ...], found: int) -> None:
+    """No result from a book without its vectors is an error that names the fix; some
+    results, a warning."""
+    from crossbook.query.coverage import check_vectors, vectors_missing_message
+
+    missing = check_vectors(db, books, found)
+    if missing:
+        warn(vectors_missing_message(missing))
 
 
 def _render_passages(console: Console, passages) -> None:

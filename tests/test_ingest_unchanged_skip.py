@@ -29,9 +29,9 @@ def reads(monkeypatch):
     seen = []
     original = pipeline.read_book
 
-    def counting(path, fmt=None):
+    def counting(path, *args):
         seen.append(path.name)
-        return original(path, fmt)
+        return original(path, *args)
 
     monkeypatch.setattr(pipeline, "read_book", counting)
     monkeypatch.setattr("crossbook.ingest.unchanged.read_book", counting)

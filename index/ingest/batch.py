@@ -28,7 +28,7 @@ from ..extract import batch
 from ..extract.batch import BatchReport, BatchRequest
 from ..extract.openai_extractor import known_to_json
 from ..extract.prompt import PROMPT_VERSION
-from ..readers import SourceBook
+from ..readers import ReadLimits, SourceBook
 from ..shelf import derived
 from ..storage import store
 from .pipeline import IngestJob, ingest_books, load_books
@@ -96,7 +96,7 @@ def ingest_through_batch(job: IngestJob, paths: list[Path], title: str | None = 
     so each book is read once."""
     check_batch_settings(job.settings)
     extractor = job.extractor
-    books = load_books(paths, title) if books is None else books
+    books = load_books(paths, title, limits=ReadLimits.of(job.settings)) if books is None else books
     requests, waiting, cached = plan(job, books)
     client = extractor.client.with_options(max_retries=job.settings.max_retries)
     secret = job.settings.api_key

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..core.errors import BadInput, ConfigError, CrossbookError
 from ..core.models import IngestResult
 from ..extract import ProgressFn, no_progress
-from ..readers import SourceBook, read_book
+from ..readers import ReadLimits, SourceBook, read_book
 from ..storage import store
 from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, source_of
 from .pipeline import IngestJob, delete_book, ingest_all
@@ -44,19 +44,20 @@ def read_manifest(path: Path) -> list[ManifestBook]:
     return out
 
 
-def read_manifest_books(entries: list[ManifestBook], stored: dict[str, dict] | None = None,
-                        progress: ProgressFn = no_progress,
+def read_manifest_books(entries: list[ManifestBook], limits: ReadLimits = ReadLimits(),
+                        stored: dict[str, dict] | None = None, progress: ProgressFn = no_progress,
                         ) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
-    """Read each entry's book: (position, book, title) of those read, and the error of each
-    other position. ``stored`` (``unchanged.stored_files``): a file its stamp finds unchanged
-    is not read; ``progress("read NAME", i, n)`` before a file is read."""
+    """Read each entry's book (an archive's members held to ``limits``): (position, book,
+    title) of those read, and the error of each other position. ``stored``
+    (``unchanged.stored_files``): a file its stamp finds unchanged is not read;
+    ``progress("read NAME", i, n)`` before a file is read."""
     readable, unreadable = [], {}
     for n, entry in enumerate(entries):
         try:
-            book = unread_book(stored, entry.path, entry.title, entry.format) if stored else None
+            book = unread_book(stored, entry.path, entry.title, entry.format, limits) if stored else None
             if book is None:
                 progress(f"read {entry.path.name}", n, len(entries))
-                book = read_book(entry.path, entry.format)
+                book = read_book(entry.path, entry.format, limits)
             readable.append((n, book, entry.title or book.title))
         except CrossbookError as exc:
             unreadable[n] = exc
@@ -71,7 +72,8 @@ def rebuild(job: IngestJob, manifest: Path) -> dict:
     entries = read_manifest(manifest)
     summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
     _check_distinct_files(manifest, entries)
-    readable, unreadable = read_manifest_books(entries, stored_files(job.db), job.progress)
+    readable, unreadable = read_manifest_books(entries, ReadLimits.of(job.settings), stored_files(job.db),
+                                               job.progress)
     failed_sources = {source_of(entries[n].path) for n in unreadable}
     titled = [(title, str(entries[n].path)) for n, _, title in readable]
     titled += [(entries[n].title, str(entries[n].path)) for n in unreadable if entries[n].title]

@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from ..core.errors import CrossbookError
-from ..readers import SourceBook, read_book
+from ..readers import ReadLimits, SourceBook, read_book
 from ..storage.db import open_for_planning
 from .identity import source_of
 
@@ -31,9 +31,10 @@ class UnreadBook(SourceBook):
     """A book file found unchanged by its stamp or hash: its stored title and hash, no sections."""
 
     reader_format: str | None = None  # --format, when given
+    limits: ReadLimits = ReadLimits()
 
     def read(self) -> SourceBook:
-        return read_book(self.path, self.reader_format)
+        return read_book(self.path, self.reader_format, self.limits)
 
 
 def file_hash(path: Path) -> str:
@@ -55,7 +56,8 @@ def stored_files(db: Database) -> dict[str, dict]:
         " WHERE source IS NOT NULL AND file_size IS NOT NULL")}
 
 
-def unread_book(stored: dict[str, dict], path: Path, title: str | None, fmt: str | None) -> UnreadBook | None:
+def unread_book(stored: dict[str, dict], path: Path, title: str | None, fmt: str | None,
+                limits: ReadLimits = ReadLimits()) -> UnreadBook | None:
     """``path``'s book without reading it when its stored stamp (or hash) says it did not
     change and it keeps its stored title; else None (read it)."""
     row = stored.get(source_of(path)) if path.is_file() else None
@@ -72,7 +74,7 @@ def unread_book(stored: dict[str, dict], path: Path, title: str | None, fmt: str
     if stat.st_mtime_ns != row["file_mtime_ns"] and file_hash(path) != row["sha256"]:
         return None
     return UnreadBook(path=path, format=row["format"], title=row["read_title"], sections=(),
-                      sha256=row["sha256"], reader_format=fmt)
+                      sha256=row["sha256"], reader_format=fmt, limits=limits)
 
 
 def record_stamp(db: Database, title: str, book: SourceBook) -> None:

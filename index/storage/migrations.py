@@ -500,7 +500,14 @@ def m011_note_marks(db: Database) -> None:
 
 
 @migrations()
-def m012_book_file_stamp(db: Database) -> None:
+def m012_pages_without_text(db: Database) -> None:
+    """A PDF's pages with no text layer (scanned), as printed: a JSON list, so ``books``
+    shows how much of a partly scanned book was left out ('[]': none, or not a PDF)."""
+    db.executescript("ALTER TABLE books ADD COLUMN pages_without_text TEXT NOT NULL DEFAULT '[]';")
+
+
+@migrations()
+def m013_book_file_stamp(db: Database) -> None:
     """What lets an unchanged book be skipped before it is read: its file's size and
     modification time when it was stored (checked against its bytes' hash then), and the
     title its reader gave it (a book stored under --book is not the title its file gives).
