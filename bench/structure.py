@@ -1,4 +1,4 @@
-"""The shape of the code, in figures (issue 20): import cycles, longest functions, the modules
+"""The shape of the code, in figures: import cycles, longest functions, the modules
 one ingest visits, and the README's length. Read-only; prints, asserts nothing.
 
     import graph   every import in cli/ and index/, at module level and inside functions
@@ -32,7 +32,7 @@ IMPORT_NAMES = {"index": ("crossbook",), "cli": ("crossbook", "cli")}
 # The stage packages in pipeline order: a package may import only those before it
 # (docs/development.md says what each owns).
 STAGES = ("core", "readers", "storage", "extract", "linking", "relations", "vectors", "shelf", "query",
-          "ingest", "cli")
+          "ingest", "api", "cli")
 
 
 def module_name(path: Path) -> str:

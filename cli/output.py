@@ -9,14 +9,15 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import re
 import sqlite3
 import sys
+from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, NoReturn
 
 import typer
 from rich.console import Console
 
+from crossbook.core import errors
 from crossbook.core.errors import CrossbookError
 
 
@@ -115,8 +116,8 @@ def report_retries() -> None:
 
 def error_code(exc: BaseException) -> str:
     """A stable machine-readable name for an error: its class in snake_case
-    (EntityNotFound -> "entity_not_found")."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
+    (EntityNotFound -> "entity_not_found"), as CrossbookError.code gives it."""
+    return errors.error_code(exc)
 
 
 def fail(code: str, message: str, as_json: bool, exit_code: int = 1, **details: Any) -> NoReturn:
@@ -152,6 +153,8 @@ def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
         if debug:
             raise
         details = {"suggestions": exc.suggestions} if getattr(exc, "suggestions", None) else {}
+        if getattr(exc, "skipped", None):  # BooksSkipped: the files left out, for a script
+            details["skipped"] = exc.skipped
         fail(error_code(exc), str(exc), as_json, **details)
     except KeyboardInterrupt:
         stderr.print("Interrupted.", markup=False)
@@ -178,8 +181,9 @@ def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
 
 class EventWriter:
     """``--events FILE|-``: one JSON object per line (NDJSON), flushed as it happens, so a
-    script can follow a long ingest. ``-`` is stdout; the command's result then goes to
-    stdout as the last event, ``{"event": "result", ...}``, and its text form to stderr."""
+    script can follow a long ingest; each record gets ``time``, when it happened (UTC, ISO
+    8601). ``-`` is stdout; the command's result then goes to stdout as the last event,
+    ``{"event": "result", ...}``, and its text form to stderr."""
 
     def __init__(self, target: str | None):
         self.target = target
@@ -202,7 +206,8 @@ class EventWriter:
         stream = sys.stdout if self.to_stdout else self._file
         if stream is None:
             return
-        stream.write(json.dumps(event, ensure_ascii=False, default=_default) + "\n")
+        stamped = {**event, "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds")}
+        stream.write(json.dumps(stamped, ensure_ascii=False, default=_default) + "\n")
         stream.flush()
 
     def emit(self, result: Any, as_json: bool, render: Callable[[Console], None]) -> None:

@@ -86,7 +86,7 @@ def check(db: Database, vectors: VectorStore, selected: str | None = None) -> Do
     --embedder the user chose, if any: one other than the recorded embedder is reported
     (switching is reembed's job)."""
     rows = child_rows(db)
-    present = vectors.find_collection()  # a check creates no collection (issue 10)
+    present = vectors.find_collection()  # a check creates no collection: doctor on a fresh index must leave it as it was
     stored = vectors.stored() if present else {}
     drift = diff(rows, stored)
     problems = []
@@ -113,6 +113,7 @@ def repair(db: Database, vectors: VectorStore, progress: ProgressFn | None = Non
     if rebuilt:
         vectors.drop_collection(db, vectors.collection_name(vectors.embedder.id))
     synced: SyncReport = vectors.sync(db, None, progress)  # missing, stale and orphaned
+    vectors.mark_all(db)  # every book's vectors now match it (``books`` no longer flags one)
     dropped = vectors.other_collections()
     for name in dropped:
         vectors.drop_collection(db, name)
@@ -141,6 +142,7 @@ def reembed(db: Database, new: VectorStore, progress: ProgressFn | None = None) 
     dimension = new.stored_dimension()
     if dimension is not None:
         new.record_embedder(db, dimension)
+        new.mark_all(db)
     elif store.get_meta(db, META_EMBEDDER) is not None:
         # an index with no chunks: forget the old embedder
         with db.atomic():
