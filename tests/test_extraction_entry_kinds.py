@@ -99,6 +99,8 @@ def test_the_extractor_types_entries_without_a_pack_and_a_pack_overrides():
 def test_a_lone_entry_under_a_kind_heading_defines():
     text = "# Book\n\n## Monsters A–Z\n\n### Gloom Hydra\n\nThe hydra lurks in fens.\n"
     assert _types(load_pack("generic"), text) == {"Gloom Hydra": "creature"}
+    topic = "# Book\n\n## Equipment\n\n### Equipment Sample Stunts\n\nSome stunts.\n"
+    assert _types(load_pack("generic"), topic) == {}
 
 
 def test_pack_suggest_drafts_the_kinds_names():

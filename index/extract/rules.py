@@ -262,7 +262,9 @@ def _marked_entry(node: _Node, title_key: str) -> bool:
     ("Monsters A–Z" > "Gloom Hydra"; index/extract/entry_kinds.py)."""
     if own_kind(node.parent.text, node.named.qualifier if node.named else None):
         return True
+    # (a plural, "Equipment Sample Stunts" under "Equipment", is a topic, as elsewhere)
     return not node.children and node.up is not None and node.up.key != title_key \
+        and normalize_name(node.named.name) == normalized_words(node.named.name) \
         and heading_kind(node.up.parent.heading or "") is not None
 
 
