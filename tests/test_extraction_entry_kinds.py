@@ -136,3 +136,10 @@ def test_a_part_of_an_entry_that_states_its_kind_is_a_feature():
     # a section that states no kind keeps its parts untyped: another book may define the same name
     plain = "# Book\n\n## Advice\n\n### Tough Scenes\n\nSome advice.\n\n" + leads
     assert _types(load_pack("generic"), plain).get("Courage") == "other"
+
+
+def test_pack_suggest_names_a_catalog_by_the_kind_its_entries_state():
+    stat = "*Large celestial, lawful good*\n\n**Armor Class** 17\n\n**Hit Points** 136\n"
+    book = "# Book\n\n## Angels\n\n" + "".join(f"### {n}\n\n{stat}\n" for n in ("Deva", "Planetar", "Solar"))
+    draft = suggest_pack([("book", book)], load_pack("generic"))
+    assert 'name = "creature"' in draft and 'name = "angel"' not in draft
