@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from bench.scoring import index_edges  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.core.normalize import normalize_name  # noqa: E402
-from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 
 SHELF = ROOT.parent / "shared" / "corpora" / "srd51" / "markdown"
@@ -47,7 +47,7 @@ def _open(index: str | None):
     if index:
         return open_db(Path(index), create=False)
     directory = Path(tempfile.mkdtemp(prefix="crossbook-srd51-"))
-    job = Ingest(open_db(directory, create=True), load_settings({"index_dir": directory}, {}, None))
+    job = IngestJob(open_db(directory, create=True), load_settings({"index_dir": directory}, {}, None))
     ingest_paths(job, [_shelf()])
     return job.db
 

@@ -192,3 +192,14 @@ def test_a_word_of_a_name_is_no_verb():
     text = ("#### Orb of Dragons\n\n*Wondrous item, artifact*\n\nYou can cast one of the following spells from it: "
             "*cure wounds* (3 charges), *daylight* (1 charge).\n")
     assert _edges(text, [orb, *spells]) == {("Orb of Dragons", "casts", "Cure Wounds"), ("Orb of Dragons", "casts", "Daylight")}
+
+
+def test_a_creatures_spellcasting_lead_the_index_does_not_hold_speaks_for_it():
+    deva = PatternEntity("Deva", ("Deva",), "creature", "heading")
+    bolt = PatternEntity("Deva › Mace", ("Mace",), "feature", "glossary")
+    spells = [PatternEntity(n, (n.lower(),), "spell") for n in ("Detect Magic", "Commune")]
+    text = ("#### Deva\n\n***Innate Spellcasting.*** The deva can innately cast the following spells, requiring only "
+            "verbal components:\n\nAt will: *detect magic*\n1/day each: *commune*\n\n***Mace.*** The deva hits.\n")
+    assert _edges(text, [deva, bolt, *spells]) == {("Deva", "casts", "Detect Magic"), ("Deva", "casts", "Commune")}
+    untyped = PatternEntity("Deva", ("Deva",), "other", "heading")
+    assert _edges(text, [untyped, bolt, *spells]) == set()  # a topic's unknown lead speaks for nobody

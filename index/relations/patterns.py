@@ -472,6 +472,18 @@ class ChunkScan:
         section = self.section_subject if section == -1 else section
         return _subject_at(position, section, self.paragraphs, self.text, self.lead_lines if leads is None else leads)
 
+    def owner_at(self, position: int) -> int | None:
+        """Who acts in a list of uses at ``position``: the implicit subject, the entry for its
+        own action's lead, and for a lead the index does not hold ("***Innate
+        Spellcasting.***") the section's entry when the book gives it a kind (a creature)."""
+        subject = self.subject_at(position)
+        if subject in self.lead_owned:
+            return self.section_subject
+        if subject is None and self.section_subject is not None \
+                and self.entities[self.section_subject].entity_type in THING_KINDS:
+            return self.section_subject
+        return subject
+
     def emit(self, source: int, target: int, kind: str, at: int, end: int) -> None:
         """One claim, its evidence the sentence around ``at:end``; once per (source, target, kind)."""
         if source == target:
@@ -718,8 +730,7 @@ def following_family(scan: ChunkScan) -> None:
     after the colon, to the end of the paragraph; an entry's action casts for the entry."""
     text = scan.text
     for following in _FOLLOWING.finditer(text):
-        subject = scan.subject_at(following.start())
-        subject = scan.section_subject if subject in scan.lead_owned else subject
+        subject = scan.owner_at(following.start())
         blank = _BLANK_LINE.search(text, following.end())
         hi = blank.start() if blank else len(text)
         stop = re.compile(r"\.\s+[A-Z]").search(text, following.end(), hi)
@@ -808,8 +819,7 @@ def spell_use_family(scan: ChunkScan) -> None:
         after = _USE_AFTER["cast" if before.group(0).lower().startswith("cast") else "have"]
         if not after.match(text, end) or not _is_named(text, start, end):
             continue
-        subject = scan.subject_at(start)
-        subject = scan.section_subject if subject in scan.lead_owned else subject
+        subject = scan.owner_at(start)
         if subject is not None and not _NEGATION.search(text[sentence_span(text, start, end, limit=400)[0]:start]):
             scan.emit(subject, index, "casts", start, end)
 
