@@ -1,4 +1,4 @@
-"""Benchmark: the LLM path under injected faults (issue 10, "prove it").
+"""Benchmark: the LLM path under injected faults.
 
 Ingests a shelf (the sample corpus plus a generated book citing it) through the scripted
 OpenAI-compatible server of tests/fakes.py, once fault-free and then once per fault kind

@@ -1,4 +1,4 @@
-"""Benchmark: does the k-th book's ingest grow with the shelf? (issue 11, item 2)
+"""Benchmark: does the k-th book's ingest grow with the shelf?
 
 Generates a shelf of books deterministically (a core book, then supplements that define their
 own names and refer to names of the core and of earlier supplements, in singular, plural and

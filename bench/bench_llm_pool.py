@@ -1,4 +1,4 @@
-"""Benchmark: LLM request throughput across books (issue 11 item 4).
+"""Benchmark: LLM request throughput across books.
 
 Generates --books books of --sections parent chunks each and ingests them in one run
 through the scripted OpenAI-compatible server of tests/fakes.py, run in its own process,

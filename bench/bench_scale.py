@@ -1,4 +1,4 @@
-"""Benchmark: crossbook against the bare SQLite work it stands on (issue 11, item 7).
+"""Benchmark: crossbook against the bare SQLite work it stands on.
 
 Each ratio is measured in one run of this script, numerator and denominator side by side,
 and merged into bench/results.json under its own key; nothing is asserted.

@@ -1,4 +1,4 @@
-"""Crash loop (issue 10, "Prove it"): SIGKILL crossbook commands at random points and check
+"""Crash loop: SIGKILL crossbook commands at random points and check
 what the index holds after each kill.
 
 A shelf of four books (the sample corpus's three and a generated 60-section codex; each but

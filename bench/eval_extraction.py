@@ -322,7 +322,7 @@ def table_rows(r: dict) -> dict[str, str]:
         hand = r["hand"][what]
         cells[f"hand-read {label}: precision"] = fmt(hand["precision"])
         if what == "defs":
-            cells["  the same, a note an entity (#17)"] = fmt(hand.get("precision_notes_as_entities"))
+            cells["  the same, a note an entity"] = fmt(hand.get("precision_notes_as_entities"))
         cells[f"hand-read {label}: right / read"] = f"{hand['right']} / {hand['read']}"
         cells[f"stored {label}"] = f"{hand['stored']}"
     cells["ingest seconds"] = f"{r['ingest_seconds']}"

@@ -6,7 +6,7 @@
 Each shelf is ingested with the offline defaults into .crossbook-eval/hand-<shelf>/ (kept, so
 the defs and edges samples come from one index; --fresh rebuilds it). The Ironsworn vault is
 one book, read by the vault reader (bench/shelves.py). A vault note's own definition that a
-reader marks wrong (a topic or an index note) is counted twice: as read, and as issue 17
+reader marks wrong (a topic or an index note) is counted twice: as read, and as the vault rule
 has it (every note is an entity, as the vault's gold counts it): ``precision_notes_as_entities``.
 
 Labels live in bench/hand_labels/<shelf>-<what>.json as {"items": [{"key": [...], "verdict":
@@ -131,7 +131,7 @@ def score(shelf: str, what: str, items: list[dict], n: int, seed: int) -> dict:
     read = [v for k, v in labels.items() if k in stored]
     right = sum(v["verdict"] == "right" for v in read)
     wrong = Counter(v.get("class", "other") for v in read if v["verdict"] != "right")
-    # a vault note's own definition read as wrong (a topic or index note): issue 17 makes
+    # a vault note's own definition read as wrong (a topic or index note): the vault rule makes
     # every note an entity, and a vault's gold counts it right; both figures are reported
     wrong_notes = sum(1 for k, v in labels.items() if k in stored and v["verdict"] != "right"
                       and stored[k].get("source") == "note")

@@ -33,7 +33,7 @@ def test_quiet_prints_no_progress(two_books, cli):
     assert result.exit_code == 0 and result.stderr == ""
     assert "Core Rules: added" in result.stdout and "Grimoire: added" in result.stdout
     again = cli("-q", "ingest", *two_books)
-    # issue 19: one count, not one "unchanged, skipped" line per book
+    # one count, not one "unchanged, skipped" line per book
     assert again.stderr == "" and again.stdout == "2 unchanged books skipped\n"
 
 

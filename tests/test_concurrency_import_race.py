@@ -1,4 +1,4 @@
-"""Issue 19 item 1: no module is imported in one thread while another thread uses it.
+"""No module is imported in one thread while another thread uses it.
 
 ``crossbook ingest --extractor openai`` crashed at random with "partially initialized module
 'httpx' has no attribute 'Response'": request threads used the openai client (which looks

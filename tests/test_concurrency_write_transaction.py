@@ -1,4 +1,4 @@
-"""Issue 10 item 3: slow work stays outside the write transaction. Loading spaCy's model took
+"""Slow work stays outside the write transaction. Loading spaCy's model took
 seconds inside it (the first chunk analysed loaded it there)."""
 
 from crossbook.core.config import Settings

@@ -170,7 +170,7 @@ def test_sample_corpus_call_counts_through_the_cli(cli, corpus, index_dir, scrip
 
 
 def test_each_retry_is_said_with_its_reason(tmp_path, index_dir, scripted_openai):
-    # issue 12: six silent retries to a dead endpoint; now each one is a warning naming the chunk
+    # six silent retries to a dead endpoint; now each one is a warning naming the chunk
     scripted_openai.responder = heading_responder()
     scripted_openai.enqueue({"error": {"message": "slow down"}}, status=429, headers={"retry-after": "3"})
     scripted_openai.enqueue({"error": {"message": "boom"}}, status=503)

@@ -1,4 +1,4 @@
-"""Derived state changes through one unit (issue 20, item 1): ``derived.change`` does the whole
+"""Derived state changes through one unit: ``derived.change`` does the whole
 sequence a book write, a rename and a delete share, and a review decision re-derives only the
 chunks of the relationship it decided."""
 

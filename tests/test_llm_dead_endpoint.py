@@ -1,4 +1,4 @@
-"""Issue 19: a dead --base-url (connection refused) took 36 to 65 s, printed about 150
+"""A dead --base-url (connection refused) took 36 to 65 s, printed about 150
 warnings and ended with one 846-character error. Now a connection that cannot be opened,
 while the endpoint never answered in the run, is tried 3 times; then the run stops with
 one short line, and retries are said once per reason, not once per chunk."""

@@ -1,4 +1,4 @@
-"""Prove it (issue 10): a shelf ingested through ~15% injected faults equals the fault-free index,
+"""Prove it: a shelf ingested through ~15% injected faults equals the fault-free index,
 and the API key never shows, whatever fails."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The LLM path under faults (issue 10 item 5): nothing valid is lost, nothing invalid is kept."""
+"""The LLM path under faults: nothing valid is lost, nothing invalid is kept."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A note vault ingested (issue 17): one book, notes define, links reference, changes and
+"""A note vault ingested: one book, notes define, links reference, changes and
 other shelves. Excerpts follow the Ironsworn vault (CC-BY 4.0, Shawn Tomkin; Obsidian
 conversion by the Obsidian-TTRPG-Community)."""
 

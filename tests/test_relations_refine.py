@@ -1,4 +1,4 @@
-"""Seed 003 phase 2 (issue 8): a model confirms and types the offline relationship candidates,
+"""Relationship refinement: a model confirms and types the offline relationship candidates,
 one request per parent chunk that has candidates, cached; a model failure loses nothing."""
 
 from __future__ import annotations

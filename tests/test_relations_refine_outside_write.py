@@ -1,4 +1,4 @@
-"""No model call inside a write transaction (issue 20, item 2): with ``--relations refine``
+"""No model call inside a write transaction: with ``--relations refine``
 every refinement request is made while no SQLite write transaction is open, in an ingest, a
 re-ingest that changes what other books' chunks hold, and a delete-book; the edges are the
 ones the model's answers give.

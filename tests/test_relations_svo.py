@@ -234,7 +234,7 @@ def test_sample_corpus_precision_recall_floor(tmp_path):
 
 
 def test_sentence_cache_does_not_depend_on_parse_order():
-    """Issue 10 item 7: two sentences with the same masked text but different mention owners
+    """Two sentences with the same masked text but different mention owners
     ("Lance" names two entities here) must not share a cached result."""
     ents = [entity("Frost Wyrm"), entity("Frost Lance"), entity("Gloom Hound"),
             entity("Ice Lance", "Lance"), entity("Fire Lance", "Lance")]

@@ -1,4 +1,4 @@
-"""What an ingest or rebuild would cost before it runs (issue 11 item 5).
+"""What an ingest or rebuild would cost before it runs: LLM calls, tokens and dollars from the cache and a price table.
 
 ``estimate_ingest`` follows the plan the run itself would follow, without a call and without
 a write: which books are unchanged and skipped (``pipeline.plan_book``), which chunks'
@@ -113,8 +113,8 @@ def prompt_tokens(messages: list[dict], schema: dict) -> int:
 
 
 def planning(settings: Settings) -> Settings:
-    """``settings`` for an estimate: it calls nothing, so no API key is needed (issue 19:
-    ``--dry-run --extractor openai`` refused to run without one). The endpoint, part of
+    """``settings`` for an estimate: it calls nothing, so no API key is needed
+    (``--dry-run --extractor openai`` once refused to run without one). The endpoint, part of
     the cache key, is kept: the answers found cached are those a real run would find."""
     if settings.api_key or settings.base_url:
         return settings

@@ -75,7 +75,7 @@ class IngestJob:
     ontology: Ontology = field(init=False)
 
     def __post_init__(self) -> None:
-        # no --pack: the pack the index was built with (issue 10: an ingest without --pack
+        # no --pack: the pack the index was built with (an ingest without --pack once
         # silently relinked an emberfall shelf with the generic pack)
         stored = store.index_pack(self.db)
         if self.settings.pack is None:

@@ -1,4 +1,4 @@
-"""Seed 003, phase 2: a model confirms and types the offline relationship candidates. Pure.
+"""Relationship refinement: a model confirms and types the offline relationship candidates. Pure.
 
 The offline path (index/relations/patterns.py and svo.py) proposes candidates per parent
 chunk. With ``--relations refine`` and a model configured, the candidates of one chunk go

@@ -121,7 +121,7 @@ def _catalog_rows_yield(db: Database, rows: list) -> list:
     """A table row's definition (``source = 'table'``, always extracted as ``defines``) is a
     reference when the shelf defines the same name otherwise (a heading, a lead, a note, the
     model), with the same type or ``other`` on either side: a class's spell table or a gear
-    list names what a spell chapter or an equipment chapter defines (issue 18: rows naming
+    list names what a spell chapter or an equipment chapter defines (rows naming
     entities defined elsewhere on the shelf are references). Rows of two catalogs both stay
     definitions. It is derived from the stored books, so the row defines again when that
     other definition goes. Updates the rows that change; returns ``rows`` as they are now."""
@@ -456,7 +456,7 @@ def store_book_claims(db: Database, book: str, claims: dict, dropped) -> int:
 
 
 def pending_warnings(db: Database, book: str) -> list[str]:
-    """Seed 001's warning for each claim of ``book`` whose endpoint the index cannot resolve."""
+    """The warning for each claim of ``book`` whose endpoint the index cannot resolve."""
     return [edges.skip_warning(claim) for claim in edges.pending_claims(db, book)]
 
 

@@ -317,7 +317,7 @@ def m005_book_identity(db: Database) -> None:
 
 @migrations()
 def m006_incremental_relink(db: Database) -> None:
-    """What lets a change relink only what it touches (index/shelf/derived.py, issue 11):
+    """What lets a change relink only what it touches (index/shelf/derived.py):
 
     link_chunks + link_words: each parent chunk's words as the linker reads them (its match
       view, lowercased, one space between words) under SQLite FTS5, to find the chunks that
@@ -420,7 +420,7 @@ def m007_llm_batches(db: Database) -> None:
 
 @migrations()
 def m008_situating_context(db: Database) -> None:
-    """Seed 002's situating context: one or two sentences the model wrote about each parent
+    """The situating context (contextual embeddings): one or two sentences the model wrote about each parent
     chunk (``--extractor openai``), prepended to the embedding text of its children. It is
     model-written and unverified, so it lives apart from entity_mentions and is never a
     mention nor evidence; it goes with its chunk (and so with its book)."""
