@@ -203,8 +203,8 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
                 strength[id(node)] = 0
                 concepts.add(id(node))
                 continue
-        if node.key == title_key or pack.is_stop(heading) or pack.is_stop(named.name):
-            continue
+        if node.key == title_key or pack.is_stop(heading) or pack.is_stop(named.name) or len(named.name) <= 2:
+            continue  # a title, a label, or an index's letter heading ("A", "B")
         if _LEAD_IN.search(heading):
             continue  # "Expertise:", "Using skills:": a field to fill or a lead-in, not a name
         if named.qualifier and _STEP.match(named.qualifier):

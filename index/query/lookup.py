@@ -15,7 +15,7 @@ from sqlite_utils import Database
 
 from ..core.errors import BadInput, BookNotFound, EntityNotFound
 from ..core.models import SUB_ENTRY_SEPARATOR, BookInfo, Mention, page_range
-from ..core.normalize import fold_accents, normalize_name, normalized_tokens
+from ..core.normalize import fold_accents, normalize_name, normalized_tokens, unslashed
 
 # its columns are Mention's fields, in order (the pages as two columns, ``located`` joins
 # them): a row is a mention as where_else returns it
@@ -199,8 +199,13 @@ def resolve_entity(db: Database, name: str) -> tuple[list[str], str]:
 
     Raises BadInput for an empty name and EntityNotFound with ranked suggestions."""
     normalized = _check_name(name)
-    if db.execute("SELECT 1 FROM entities WHERE normalized = ? LIMIT 1", [normalized]).fetchone():
-        return [normalized], "name"
+    # "definecolor" finds \definecolor, and "caption" lists the \caption command beside the
+    # caption package: a name that differs only by a word's opening backslash is its twin
+    bare = unslashed(normalized)
+    twins = [r[0] for r in db.execute("SELECT DISTINCT normalized FROM entities WHERE normalized IN (?, ?, ?)",
+                                      [normalized, bare, "\\" + bare])]
+    if twins:
+        return sorted(twins, key=lambda key: key != normalized), "name"
     known = _known_names(db)
     if normalized in known:
         return sorted(known[normalized][1]), "alias"

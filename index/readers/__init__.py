@@ -15,7 +15,7 @@ from pathlib import Path
 from ..core.errors import BadInput
 from .source import SourceBook, decode_text, read_bytes, sha256_bytes
 
-__all__ = ["FORMATS", "BOOK_SUFFIXES", "SourceBook", "decode_text", "detect_format", "is_vault",
+__all__ = ["FORMATS", "BOOK_SUFFIXES", "SourceBook", "decode_text", "detect_format", "folder_format", "is_vault",
            "read_book", "read_bytes", "sha256_bytes"]
 
 # format -> the module (in this package) whose read(path) reads it
@@ -26,6 +26,7 @@ FORMATS = {
     "html": "html",
     "text": "text",
     "vault": "vault",
+    "docset": "docset",
 }
 _SUFFIXES = {
     ".md": "markdown", ".markdown": "markdown",
@@ -40,16 +41,32 @@ VAULT_MARKERS = (".obsidian", "SUMMARY.md")
 
 
 def is_vault(folder: Path) -> bool:
-    """A folder that is one book: an Obsidian vault (``.obsidian/``) or an mdBook source
-    (``SUMMARY.md``)."""
-    return folder.is_dir() and any((folder / marker).exists() for marker in VAULT_MARKERS)
+    """A folder that is one book: an Obsidian vault (``.obsidian/``), an mdBook source
+    (``SUMMARY.md``) or a documentation tool's HTML build (readers/docset.py)."""
+    from .docset import is_docset
+
+    return folder.is_dir() and (any((folder / marker).exists() for marker in VAULT_MARKERS) or is_docset(folder))
+
+
+def folder_format(folder: Path) -> str:
+    """``docset`` for a documentation build, or a folder of HTML pages with no notes in it;
+    else ``vault`` (a folder of notes)."""
+    from .docset import is_docset, page_files
+    from .vault.links import NOTE_SUFFIXES
+
+    if is_docset(folder):
+        return "docset"
+    if (folder / "SUMMARY.md").exists() or (folder / ".obsidian").exists():
+        return "vault"
+    has_notes = any(p.suffix.lower() in NOTE_SUFFIXES for p in folder.rglob("*") if p.is_file())
+    return "vault" if has_notes or not page_files(folder) else "docset"
 
 
 def detect_format(path: Path, head: bytes | None = None) -> str:
     """The format of ``path``: from its first bytes (``head``; read here when None), then its
     suffix; a folder is a vault. Text with no known suffix is Markdown."""
     if path.is_dir():
-        return "vault"
+        return folder_format(path)
     if head is None:
         try:
             with path.open("rb") as handle:
@@ -76,9 +93,9 @@ def read_book(path: Path, fmt: str | None = None) -> SourceBook:
         raise BadInput(f"unknown format '{fmt}' (choose one of: {', '.join(FORMATS)})")
     if not path.exists():
         raise BadInput(f"path '{path}' does not exist")
-    if path.is_dir() and fmt not in (None, "vault"):
+    if path.is_dir() and fmt not in (None, "vault", "docset"):
         raise BadInput(f"'{path}' is a folder: --format {fmt} reads a file (a folder is read as a vault)")
-    if not path.is_dir() and fmt == "vault":
-        raise BadInput(f"'{path}' is a file: --format vault reads a folder of notes")
+    if not path.is_dir() and fmt in ("vault", "docset"):
+        raise BadInput(f"'{path}' is a file: --format {fmt} reads a folder")
     reader = import_module(f"{__name__}.{FORMATS[fmt or detect_format(path)]}")
     return reader.read(path)
