@@ -192,6 +192,16 @@ def _check_name(name: str) -> str:
     return normalized
 
 
+def backslash_twins(db: Database, normalized: str) -> list[str]:
+    """The entity keys ``normalized`` names with a word's opening backslash folded, itself
+    first: "definecolor" finds ``\\definecolor``, and "caption" lists the ``\\caption``
+    command beside the caption package (both stay entities of their own)."""
+    bare = unslashed(normalized)
+    found = [r[0] for r in db.execute("SELECT DISTINCT normalized FROM entities WHERE normalized IN (?, ?, ?)",
+                                      [normalized, bare, "\\" + bare])]
+    return sorted(found, key=lambda key: (key != normalized, key))
+
+
 def resolve_entity(db: Database, name: str) -> tuple[list[str], str]:
     """The normalized keys of the entities ``name`` stands for, and how it matched: by
     name in any case ("name"), by an alias or another name the index saw it written as
@@ -199,13 +209,9 @@ def resolve_entity(db: Database, name: str) -> tuple[list[str], str]:
 
     Raises BadInput for an empty name and EntityNotFound with ranked suggestions."""
     normalized = _check_name(name)
-    # "definecolor" finds \definecolor, and "caption" lists the \caption command beside the
-    # caption package: a name that differs only by a word's opening backslash is its twin
-    bare = unslashed(normalized)
-    twins = [r[0] for r in db.execute("SELECT DISTINCT normalized FROM entities WHERE normalized IN (?, ?, ?)",
-                                      [normalized, bare, "\\" + bare])]
+    twins = backslash_twins(db, normalized)
     if twins:
-        return sorted(twins, key=lambda key: key != normalized), "name"
+        return twins, "name"
     known = _known_names(db)
     if normalized in known:
         return sorted(known[normalized][1]), "alias"
@@ -252,8 +258,9 @@ def where_else(
     normalized = _check_name(name)
     rows = _dict_rows(db, WHERE_ELSE_SQL, [normalized])
     scoped = scoped_entries(db, normalized)
-    if rows:  # the name itself (entity GC leaves no entity without a mention)
-        keys, matched_by = [normalized], "name"
+    if rows:  # the name itself (entity GC leaves no entity without a mention), and its twin
+        keys, matched_by = backslash_twins(db, normalized) or [normalized], "name"
+        rows += [row for key in keys[1:] for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
     elif scoped:  # "Bite": no shelf-wide entity, each owner's own ("Ember Drake › Bite")
         keys, matched_by = [entry["normalized"] for entry in scoped], "sub-entry"
         rows = [row for key in keys for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]

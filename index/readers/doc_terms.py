@@ -3,7 +3,7 @@
 One convention per documentation tool, never one manual's names:
 
 - a Sphinx object entry (``<dl class="py function"><dt id="json.dump">``): the name it shows
-  (``json.dump``, or ``get`` inside a class, with ``dict.get`` as alias), typed by its class;
+  (``json.dump``, alias ``dump``; ``get`` inside a class, alias ``dict.get``), typed by its class;
 - an options block (``<dt>-a, --all</dt>``, a man page's ``-A, --catenate``): the option,
   its other spellings as aliases;
 - a definition term that is one code or bold run (``<dt><code>--check-device</code></dt>``),
@@ -96,11 +96,13 @@ def _sphinx_term(dt, dl) -> DocTerm | None:
         return DocTerm(found[0], kind, aliases=tuple(found[1:]), target=anchor)
     if not name or len(name) > MAX_TERM:
         return None
-    # the name people look up is the object's own ("namedtuple"); its qualified name, shown
-    # or not ("collections.namedtuple", "dict.get"), is an alias
+    # the name as the entry shows it ("json.dump": the json module's dump, not pickle's), with
+    # the object's own name as an alias; a method shown bare inside its class ("get") has its
+    # qualified name ("dict.get") as the alias
     short = text_of(names[0]).lstrip("@")
     full = anchor if anchor and "." in anchor and anchor.endswith("." + short) else name
-    return DocTerm(short or name, kind, aliases=(full,) if full != short else (), target=anchor)
+    alias = short if name != short else full
+    return DocTerm(name, kind, aliases=(alias,) if alias != name else (), target=anchor)
 
 
 def _one_run(dt) -> str | None:

@@ -77,7 +77,7 @@ class _Page:
     terms: dict[int, list[DocTerm]] = field(default_factory=dict)      # section -> its terms
     anchor_terms: dict[str, DocTerm] = field(default_factory=dict)     # id -> the term there
     anchor_sections: dict[str, int] = field(default_factory=dict)      # id -> its section
-    hrefs: dict[int, list[tuple[str, str]]] = field(default_factory=dict)  # section -> (href, shown)
+    hrefs: dict[int, list[tuple[str, tuple]]] = field(default_factory=dict)  # section -> (href, texts)
 
 
 def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None]:
@@ -123,9 +123,10 @@ def _scan(root) -> tuple[list[str], list, list, list]:
             if term is not None:
                 raw_terms.append((current, term))
         elif tag == "a" and element.get("href") and "headerlink" not in (element.get("class") or ""):
-            shown = text_of(element)
-            if re.search(r"\w", shown):
-                raw_links.append((current, element.get("href"), shown))
+            # the link's text, and its runs (a bold or code run shows in the Markdown as written)
+            shown = [text_of(element)] + [text_of(e) for e in element.iterdescendants() if isinstance(e.tag, str)]
+            if re.search(r"\w", shown[0]):
+                raw_links.append((current, element.get("href"), tuple(t for t in shown if t)))
     return headings, raw_terms, raw_anchors, raw_links
 
 
@@ -235,9 +236,10 @@ def _page_sections(page: _Page, pages: dict[str, _Page]) -> list[Section]:
             terms.insert(0, page.subject)
         own = {normalized_words(t.name) for t in terms}
         links = []
-        for href, shown in page.hrefs.get(i, ()):
+        for href, texts in page.hrefs.get(i, ()):
             found = _target(page, href, pages)
-            if found is not None and normalized_words(found[0]) not in own:
+            shown = next((t for t in texts if t in section.text), None)
+            if found is not None and shown and normalized_words(found[0]) not in own:
                 links.append((found[0], shown, found[1]))
         out.append(replace(section, heading_path=path, file=page.path, terms=tuple(terms),
                            links=tuple(dict.fromkeys(links))))
