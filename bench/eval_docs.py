@@ -9,8 +9,13 @@ Shelves (installed by the system, not in the repository; one line and skipped wh
 - manpages: ``--pages`` git man pages rendered with ``pandoc -f man -t html`` (one page per
   command), where an author's cross-reference (``**git-add**(1)``) is made the link the HTML
   manual has (``<a href="git-add.html">``) when that page is in the set.
+- latex: LaTeX package manuals (PDF; ``apt-get install texlive-latex-recommended-doc``), a book
+  each. Gold: each manual's back index as ``pdftotext`` reads it (commands, and the entries
+  annotated as an option, package or environment, with their pages).
 
 Figures, as the documentation issue asks them:
+- back-index entries found as entities of their manual, and mentioned in a section whose
+  pages include a page the index lists (latex);
 - inventory entries found as entities defined on the page the inventory lists (python);
 - each page defines its subject (python: the page's module; manpages: the command);
 - the authors' links between pages found as references (the linking page's chunks reference
@@ -50,6 +55,9 @@ from crossbook.storage.db import open_db  # noqa: E402
 
 PYDOCS = Path("/usr/share/doc/python3.11/html")
 MAN1 = Path("/usr/share/man/man1")
+LATEX = Path("/usr/share/doc/texlive-doc/latex")
+LATEX_MANUALS = ("xcolor/xcolor.pdf", "microtype/microtype.pdf", "caption/caption.pdf", "etoolbox/etoolbox.pdf",
+                 "mathtools/mathtools.pdf", "listings/listings.pdf", "fancyvrb/fancyvrb-doc.pdf")
 LABELS = ROOT / "bench" / "hand_labels"
 STRUCTURE_LABELS = {normalize_name(n) for n in (
     "Name", "Synopsis", "Description", "Options", "See Also", "Examples", "Example", "Files", "Environment",
@@ -105,13 +113,85 @@ def man_shelf(work: Path, pages: int) -> Path | None:
     return folder
 
 
-def ingest(folder: Path, index: Path) -> float:
+def latex_shelf(work: Path, pages: int) -> list[Path] | None:
+    found = [LATEX / name for name in LATEX_MANUALS if (LATEX / name).is_file()]
+    return found if found and shutil.which("pdftotext") else None
+
+
+def ingest(paths: list[Path], index: Path, as_book: bool = True) -> float:
     settings = load_settings({"index_dir": index}, {}, None)
     db = open_db(index, create=True)
     started = time.perf_counter()
-    ingest_paths(Ingest(db, settings), [folder], as_book=True)
+    ingest_paths(Ingest(db, settings), paths, as_book=as_book)
     db.close()
     return time.perf_counter() - started
+
+
+# an index entry as pdftotext reads a back index: "\colorlet . . . 12", "draft (option) . . 34, 51"
+_GOLD_ENTRY = re.compile(r"(\\[A-Za-z@]+\*?|[A-Za-z][\w@.-]*\*?)(?: \((option|package|environment|env\.)\))?"
+                         r" (?:\. ?){2,}\s*(\d[\d, –-]*)")
+
+
+def index_gold(pdf: Path) -> list[tuple[str, str, set[int]]]:
+    """(name, annotation, pages) of a manual's back-index entries that name a command (a
+    backslash) or an annotated option, package or environment: read with pdftotext from the
+    back index's heading on, independently of crossbook's reader."""
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True).stdout.decode("utf-8", "replace")
+    starts = [m.start() for m in re.finditer(r"(?m)^\f?\s*(?:INDEX|Index)\s*$", text)]
+    if not starts:
+        return []
+    # the back index starts at its first heading in the book's last part (its pages repeat
+    # "INDEX" as a running head)
+    at = next((a for a in starts if a > 0.6 * len(text)), starts[-1])
+    out = []
+    for name, annotation, numbers in _GOLD_ENTRY.findall(text[at:]):
+        if not (name.startswith("\\") or annotation):
+            continue
+        pages = set()
+        for part in re.split(r",\s*", numbers.strip(" ,")):
+            bounds = [int(n) for n in re.findall(r"\d+", part)]
+            if bounds:
+                pages.update(range(bounds[0], bounds[-1] + 1))
+        out.append((name, annotation, pages))
+    return out
+
+
+def score_latex(pdfs: list[Path], index: Path, seconds: float, sample: int) -> dict:
+    db = sqlite3.connect(index / "crossbook.db")
+    result: dict = {"shelf": "latex", "pages": len(pdfs), "ingest_seconds": round(seconds, 1),
+                    "definitions": db.execute("SELECT count(*) FROM entity_mentions WHERE mention_type = 'defines'"
+                                              ).fetchone()[0],
+                    "entities": db.execute("SELECT count(*) FROM entities").fetchone()[0], "books": {}}
+    titles = {Path(p).name: t for t, p in db.execute("SELECT title, path FROM books")}
+    found_total = placed_total = gold_total = 0
+    for pdf in pdfs:
+        book = titles.get(pdf.name)
+        gold = index_gold(pdf)
+        if book is None or not gold:
+            continue
+        rows = db.execute(
+            "SELECT e.normalized, c.page_start, c.page_end FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
+            " JOIN chunks c ON c.id = m.chunk_id WHERE m.book = ?", [book]).fetchall()
+        keys: dict[str, list[tuple[int, int]]] = {}
+        for key, start, end in rows:
+            keys.setdefault(key, []).append((start or 0, end or 0))
+        found = placed = 0
+        for name, _, pages in gold:
+            spans = keys.get(normalize_name(name), [])
+            found += bool(spans)
+            placed += any(lo <= p <= hi for lo, hi in spans for p in pages)
+        result["books"][book] = (found, placed, len(gold))
+        found_total, placed_total, gold_total = found_total + found, placed_total + placed, gold_total + len(gold)
+    result["index_found"] = (found_total, gold_total)
+    result["index_placed"] = (placed_total, gold_total)
+    defs = definitions(db)
+    labels = [d for d in defs if normalize_name(d[1]) in STRUCTURE_LABELS and d[3] != "deflist"]
+    result["label_definitions"] = (len(labels), len(defs), sorted({d[1] for d in labels})[:10])
+    result["short_entities_not_marked"] = sorted({d[1] for d in defs if len(d[1].strip()) <= 2
+                                                  and d[3] not in ("note", "deflist")})
+    result["hand"] = hand("latex", defs, sample)
+    db.close()
+    return result
 
 
 def definitions(db: sqlite3.Connection) -> list[tuple]:
@@ -227,7 +307,26 @@ def ratio(pair) -> str:
     return f"{found}/{total} = {found / total:.3f}" if total else "-"
 
 
+def report_latex(result: dict) -> None:
+    print(f"\nlatex: {result['pages']} package manuals (PDF), a book each, rules extractor, no vectors "
+          f"({result['ingest_seconds']} s); {result['definitions']} definitions, {result['entities']} entities")
+    print(f"  back-index entries found as entities of their manual (>= 0.90): {ratio(result['index_found'])}")
+    print(f"  ... mentioned in a section on a page the index lists (>= 0.80): {ratio(result['index_placed'])}")
+    for book, (found, placed, total) in result["books"].items():
+        print(f"    {book}: found {found}/{total}, on a listed page {placed}/{total}")
+    found, total, names = result["label_definitions"]
+    print(f"  structure labels among definitions (<= 0.02):                  {ratio((found, total))} {names}")
+    print(f"  1-2 character entities no markup defined:                      "
+          f"{result['short_entities_not_marked'] or 'none'}")
+    hand_result = result["hand"]
+    if hand_result["read"]:
+        print(f"  definitions read by hand, right (>= 0.90):                     "
+              f"{ratio((hand_result['right'], hand_result['read']))}")
+
+
 def report(result: dict) -> None:
+    if result["shelf"] == "latex":
+        return report_latex(result)
     print(f"\n{result['shelf']}: {result['pages']} pages, one book, rules extractor, no vectors "
           f"({result['ingest_seconds']} s); {result['definitions']} definitions, {result['entities']} entities")
     if "inventory_found" in result:
@@ -247,21 +346,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=40)
     parser.add_argument("--sample", type=int, default=0, help="print a seeded sample of N stored definitions")
-    parser.add_argument("--shelf", choices=("python", "manpages", "all"), default="all")
+    parser.add_argument("--shelf", choices=("python", "manpages", "latex", "all"), default="all")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory(prefix="crossbook-docs-") as tmp:
         work = Path(tmp)
-        for shelf, build in (("python", python_shelf), ("manpages", man_shelf)):
+        for shelf, build in (("python", python_shelf), ("manpages", man_shelf), ("latex", latex_shelf)):
             if args.shelf not in (shelf, "all"):
                 continue
-            folder = build(work, args.pages)
-            if folder is None:
+            found = build(work, args.pages)
+            if found is None:
                 print(f"{shelf}: documentation not installed here, skipped")
                 continue
-            seconds = ingest(folder, work / f"index-{shelf}")
-            results.append(score(shelf, folder, work / f"index-{shelf}", seconds, args.sample))
+            index = work / f"index-{shelf}"
+            if shelf == "latex":
+                seconds = ingest(found, index, as_book=False)
+                results.append(score_latex(found, index, seconds, args.sample))
+            else:
+                seconds = ingest([found], index)
+                results.append(score(shelf, found, index, seconds, args.sample))
     for result in results:
         print(json.dumps(result)) if args.json else report(result)
 

@@ -208,3 +208,14 @@ def test_where_else_json_names_the_page(sphinx: Path, tmp_path: Path):
     db = ingest(tmp_path / "idx", [sphinx])
     found = where_else(db, "json")
     assert json.dumps(found) and found["entities"][0]["books"][0]["mentions"][0]["file"] == "library/json.html"
+
+
+def test_a_single_man_page_defines_none_of_its_section_labels(tmp_path: Path):
+    page = write(tmp_path / "tar.html", man_page("tar", "an archiving utility").replace(
+        "<h1>CONFIGURATION</h1>", "<h1>FILES</h1><p>The settings file.</p><h1>ENVIRONMENT</h1><p>TAR_OPTIONS.</p>"
+        "<h1>BUGS</h1><p>Report them.</p><h1>CONFIGURATION</h1>"))
+    db = ingest(tmp_path / "idx", [page], as_book=False)
+    defined = {normalize_name(r[0]) for r in db.execute(
+        "SELECT name FROM entity_mentions WHERE mention_type = 'defines'")}
+    for label in ("Name", "Synopsis", "Description", "Options", "Files", "Environment", "Bugs", "See Also"):
+        assert normalize_name(label) not in defined, label

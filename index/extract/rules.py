@@ -291,6 +291,8 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
             sub_entry = owner and shared and term.source == "glossary" and _ACTION_LEAD.match(parent.text, term.end)
             if key in heading_keys or (spread[key] >= _CATALOG_MIN and not sub_entry):
                 continue  # the book's heading defines it; or a label repeated across sections
+            if term.source != "table" and pack.is_stop(term.name):
+                continue  # "**Contents**", "**Index**" in a table of contents: a label, as a heading is
             if term.source != "table" and not _kind_of_a_term(term.name, single_keys):
                 continue  # "Delay success", "Epic quest": a list item's phrase, not a name
             name, aliases = term.name, term.aliases

@@ -98,4 +98,11 @@ def read_book(path: Path, fmt: str | None = None) -> SourceBook:
     if not path.is_dir() and fmt in ("vault", "docset"):
         raise BadInput(f"'{path}' is a file: --format {fmt} reads a folder")
     reader = import_module(f"{__name__}.{FORMATS[fmt or detect_format(path)]}")
-    return reader.read(path)
+    book = reader.read(path)
+    if any(section.pages for section in book.sections):  # a manual's back index: readers/back_index.py
+        from dataclasses import replace
+
+        from .back_index import with_back_index
+
+        book = replace(book, sections=with_back_index(book.sections))
+    return book
