@@ -47,6 +47,8 @@ SPHINX_PICKLE = """<html><body><div role="main"><section id="module-pickle">
 <span class="sig-prename descclassname">pickle.</span><span class="sig-name descname">dump</span>(obj, file)</dt>
 <dd><p>Write the pickled representation of the object to the open file object.</p></dd></dl>
 <p>Call <code>sorted()</code> on the keys first; see <a href="json.html#json.dump"><code>json.dump()</code></a>.</p>
+</section><section id="fallback"><h2>Fallback Values</h2>
+<p>Fallback Values are the values a lookup returns when the key is missing; Fallback Values keep loads safe.</p>
 </section></section></div></body></html>"""
 
 SPHINX_FUNCTIONS = """<html><body><div role="main"><section id="built-in-functions">
@@ -123,6 +125,13 @@ def test_a_page_defines_its_subject_and_its_entries(sphinx: Path, tmp_path: Path
         assert [(m["file"], m["entity_type"]) for m in dumps] == [(f"library/{module}.html", "function")]
     sorted_def = [m for m in mentions(db, "sorted") if m["mention_type"] == "defines"]
     assert sorted_def and "Return a new sorted list" in sorted_def[0]["context"]
+
+
+def test_a_doc_pages_section_headings_in_words_are_topics(sphinx: Path, tmp_path: Path):
+    db = ingest(tmp_path / "idx", [sphinx])
+    defined = {normalize_name(r[0]) for r in db.execute(
+        "SELECT name FROM entity_mentions WHERE mention_type = 'defines'")}
+    assert not {"fallback_value", "basic_usage", "module_interface"} & defined, defined
 
 
 def test_authors_links_are_references_to_what_the_target_documents(sphinx: Path, tmp_path: Path):
@@ -219,3 +228,27 @@ def test_a_single_man_page_defines_none_of_its_section_labels(tmp_path: Path):
         "SELECT name FROM entity_mentions WHERE mention_type = 'defines'")}
     for label in ("Name", "Synopsis", "Description", "Options", "Files", "Environment", "Bugs", "See Also"):
         assert normalize_name(label) not in defined, label
+
+
+def test_a_manuals_back_index_defines_its_commands_where_it_points(tmp_path: Path):
+    from tests.helpers import make_pdf
+
+    pages = [
+        ["Colors in LaTeX documents are named before they are used in the text."],
+        ["The \\definecolor command names a colour from a model and its values.",
+         "Use the draft option while you write."],
+        ["A named colour is mixed with \\colorlet from colours known already."],
+        ["Recall that \\definecolor takes the model first, then the values."],
+        ["A", "\\colorlet . . . . . . . . 3", "D", "\\definecolor . . . . . . 2, 4",
+         "draft (option) . . . . . 2"],
+    ]
+    outline = [("Colors", 1, 0), ("Defining colours", 1, 1), ("Mixing", 1, 2), ("Recap", 1, 3), ("Index", 1, 4)]
+    pdf = make_pdf(tmp_path / "colors.pdf", pages, outline, running=False)
+    db = ingest(tmp_path / "idx", [pdf], as_book=False)
+    found = mentions(db, "definecolor")  # the backslash folded for the lookup
+    assert {(m["entity"], m["entity_type"], m["mention_type"], tuple(m["pages"])) for m in found} >= {
+        ("\\definecolor", "command", "defines", (2, 2)), ("\\definecolor", "command", "references", (4, 4))}
+    assert [(m["entity_type"], m["pages"]) for m in mentions(db, "draft") if m["mention_type"] == "defines"] \
+        == [("option", [2, 2])]
+    defined = {r[0] for r in db.execute("SELECT name FROM entity_mentions WHERE mention_type = 'defines'")}
+    assert not {"A", "D", "Index"} & defined, defined

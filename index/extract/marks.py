@@ -38,6 +38,8 @@ from .text import first_body_sentence
 from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
 _CREATURE_TYPES = ("creature", "monster", "npc")
+# a name that cannot be an ordinary word: a TeX command, an identifier, a call, an option
+CODE_LIKE = re.compile(r"\\[A-Za-z]|\w_\w|\w\.\w|\(\)|^--?\w|[a-z][A-Z]")
 
 
 class NoteMarks:
@@ -55,6 +57,8 @@ class NoteMarks:
         # a documentation page's terms by the page (and #anchor) a hyperlink names them by
         self.doc_types = {term.target: term.kind for parent in parents for term in parent.terms if term.target}
         self.page_labels = page_labels(parents) if self.doc_types else set()
+        # the pages of a documentation set (a page that states its subject)
+        self.doc_pages = {p.file for p in parents if p.file and any(t.subject for t in p.terms)}
 
     def _type(self, name: str, kinds: tuple[str, ...], extraction: ChunkExtraction | None) -> str:
         by_rule = self.pack.type_for((*kinds, name))
@@ -69,7 +73,7 @@ class NoteMarks:
     def verify(self, parent: ParentChunk, mentions: list[RawMention], chunk: ChunkText) -> Verified:
         """The extractor's ``mentions`` verified (verify.py), with this chunk's marks added in
         their place; dropped marks are counted with the extractor's drops."""
-        if not parent.defines and not parent.links and not parent.terms and not self.page_labels:
+        if not parent.defines and not parent.links and not parent.terms and not self.doc_pages:
             return verify_mentions(mentions, chunk, self.pack.type_names)
         marks = self._marks(parent)
         exact = {normalize_name(m.name) for m in marks} | {normalize_name(a) for m in marks for a in m.aliases}
@@ -82,6 +86,11 @@ class NoteMarks:
             guessed = [m for m in guessed if not (m.mention_type == "defines" and m.source == "heading")]
         if self.page_labels:  # "OPTIONS", "CONFIGURATION" on page after page: labels, not names
             guessed = [m for m in guessed if not (m.source == "heading" and normalize_name(m.name) in self.page_labels)]
+        if parent.file in self.doc_pages:
+            # a documentation page documents its subject and its entries; a section heading in
+            # words ("Basic Usage", "Fallback Values", "Exceptions") is a topic of the page
+            guessed = [m for m in guessed if not (m.source == "heading" and m.mention_type == "defines"
+                                                  and not CODE_LIKE.search(m.name))]
         verified = verify_mentions(guessed, chunk, self.pack.type_names)
         seen = {(normalize_name(m.name), m.entity_type, m.mention_type) for m in verified.mentions}
         for mark, surface in self._surfaces(parent, marks):
