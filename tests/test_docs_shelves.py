@@ -252,3 +252,17 @@ def test_a_manuals_back_index_defines_its_commands_where_it_points(tmp_path: Pat
         == [("option", [2, 2])]
     defined = {r[0] for r in db.execute("SELECT name FROM entity_mentions WHERE mention_type = 'defines'")}
     assert not {"A", "D", "Index"} & defined, defined
+
+
+def test_an_option_paragraph_with_its_indented_description_defines_the_option(tmp_path: Path):
+    # pandoc's rendering of a man page whose options are paragraphs (.PP) with an indented body (.RS)
+    root = tmp_path / "git-html"
+    write(root / "git-commit.html", "<h1>NAME</h1><p>git-commit - Record changes to the repository</p>"
+          "<h1>OPTIONS</h1><p>-a, --all</p><blockquote><p>Stage modified files first. Then commit.</p></blockquote>"
+          "<p>--amend</p><blockquote><p>Replace the tip of the branch.</p></blockquote>"
+          "<p>Use --all with care.</p><blockquote><p>A quoted remark.</p></blockquote>")
+    db = ingest(tmp_path / "idx", [root])
+    found = [m for m in mentions(db, "--all") if m["mention_type"] == "defines"]
+    assert [(m["entity_type"], m["context"]) for m in found] == [
+        ("option", "-a, --all > Stage modified files first.")]
+    assert [m["entity_type"] for m in mentions(db, "--amend") if m["mention_type"] == "defines"] == ["option"]

@@ -250,7 +250,7 @@ def _terms_by_part(section: Section, parts: list[str]) -> list[tuple]:
     for term in section.terms:
         # the part with the term's own line (followed by its ": definition"), else the first
         # that shows the name (a table of contents at the page's top shows it first)
-        own = re.compile(rf"(?m)^[^\n]*{re.escape(term.name)}[^\n]*\n: ")
+        own = re.compile(rf"(?m)^(?![>:])[^\n]*{re.escape(term.name)}[^\n]*\n\n?[:>] ")
         at = 0 if term.subject else next((i for i, text in enumerate(parts) if own.search(text)), None)
         if at is None and not term.subject:
             at = next((i for i, text in enumerate(parts) if term.name in text), None)

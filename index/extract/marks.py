@@ -151,19 +151,21 @@ def page_labels(parents: list[ParentChunk], pages: int = 3) -> set[str]:
 
 def _term_context(text: str, name: str) -> str | None:
     """A definition list's term in its words: the term's line (the first that shows the name
-    and is followed by its ``: definition``) through the end of the definition's first
-    sentence, verbatim but for whitespace; None when no such line shows it."""
+    and is followed by its ``: definition``, or an indented ``> description``) through the end
+    of the definition's first sentence, verbatim but for whitespace; None when no line does."""
     lines = text.split("\n")
     offset = 0
     for i, line in enumerate(lines[:-1]):
-        after = lines[i + 1]
-        if name in line and after.startswith(": "):
-            start = offset
-            stop = offset + len(line) + 1 + len(after)
-            cut = re.search(r"(?<=[.!?])\s", text[offset + len(line) + 1:stop])
-            if cut:
-                stop = offset + len(line) + 1 + cut.start()
-            context = collapse_whitespace(text[start:stop])
+        gap = 1 if not lines[i + 1].strip() and i + 2 < len(lines) else 0  # a blank line between
+        after = lines[i + 1 + gap]
+        if name in line and not line.startswith((": ", "> ", ">")) and after.startswith((": ", "> ")):
+            body = offset + len(line) + 1 + gap
+            stop = body + len(after)
+            # the description's first sentence, which may run over its next lines
+            rest = text[body:body + MAX_CONTEXT]
+            cut = re.search(r"(?<=[.!?])\s|\n\s*\n", rest)
+            stop = body + (cut.start() if cut else len(rest))
+            context = collapse_whitespace(text[offset:stop])
             return context if len(context) <= MAX_CONTEXT else collapse_whitespace(line)
         offset += len(line) + 1
     return None

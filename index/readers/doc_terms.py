@@ -7,7 +7,8 @@ One convention per documentation tool, never one manual's names:
 - an options block (``<dt>-a, --all</dt>``, a man page's ``-A, --catenate``): the option,
   its other spellings as aliases;
 - a definition term that is one code or bold run (``<dt><code>--check-device</code></dt>``),
-  typed by the heading it is filed under ("Options", "Environment", "Commands");
+  typed by the heading it is filed under ("Options", "Environment", "Commands"); the same
+  as a paragraph followed by its indented description (a man page's ``-a, --all``);
 - a man page's NAME line (``tar - an archiving utility``, ``ls, dir - list ...``);
 - a page title that names what the page documents: ``tar-create(1)``, "``json`` — JSON
   encoder and decoder", "The ``\\definecolor`` command".
@@ -132,6 +133,25 @@ def dt_term(dt, dl, heading: str | None) -> DocTerm | None:
     if run is None:
         return None
     return DocTerm(run, heading_kind(heading), target=dt.get("id") or "")
+
+
+def paragraph_term(paragraph, heading: str | None) -> DocTerm | None:
+    """The term of a paragraph that a definition follows indented (a ``<blockquote>`` or
+    ``<dd>`` next to it: the form man pages take, ``-a, --all`` then its description): an
+    options block, or one code or bold run; None for any other paragraph."""
+    following = paragraph.getnext()
+    if following is None or not isinstance(following.tag, str) or following.tag.lower() not in ("blockquote", "dd"):
+        return None
+    text = text_of(paragraph)
+    if not text or len(text) > MAX_TERM:
+        return None
+    options = option_names(text)
+    if options:
+        return DocTerm(options[0], "option", aliases=tuple(options[1:]), target=paragraph.get("id") or "")
+    run = _one_run(paragraph)
+    if run is None or run != text:
+        return None
+    return DocTerm(run, heading_kind(heading), target=paragraph.get("id") or "")
 
 
 def name_line(text: str) -> list[str]:

@@ -33,7 +33,7 @@ from ..core.chunking import split_sections
 from ..core.errors import BadInput
 from ..core.models import DocTerm, Section
 from ..core.normalize import normalized_words
-from .doc_terms import dt_term, name_line, text_of, title_subject
+from .doc_terms import dt_term, name_line, paragraph_term, text_of, title_subject
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
 from .source import SourceBook
@@ -118,8 +118,9 @@ def _scan(root) -> tuple[list[str], list, list, list]:
             pending.append(ident)  # a section's id, or an anchor before a heading: the heading's
         elif ident:
             raw_anchors.append((current, ident))
-        if tag == "dt":
-            term = dt_term(element, element.getparent(), headings[-1] if headings else None)
+        if tag in ("dt", "p"):
+            heading = headings[-1] if headings else None
+            term = dt_term(element, element.getparent(), heading) if tag == "dt" else paragraph_term(element, heading)
             if term is not None:
                 raw_terms.append((current, term))
         elif tag == "a" and element.get("href") and "headerlink" not in (element.get("class") or ""):
