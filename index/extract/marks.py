@@ -154,20 +154,35 @@ def _term_context(text: str, name: str) -> str | None:
     and is followed by its ``: definition``, or an indented ``> description``) through the end
     of the definition's first sentence, verbatim but for whitespace; None when no line does."""
     lines = text.split("\n")
-    offset = 0
+    at_start = re.compile(r"^\s*(?:\*\w+\*\s+|[@`\\]*)" + re.escape(name) + r"(?![\w.])")
+    anywhere = re.compile(r"(?<![\w.])" + re.escape(name) + r"(?![\w.])")
+    for shows in (at_start.search, anywhere.search):  # an entry's own line ("*class* x.Y(...)") first
+        found = _term_line(text, lines, shows)
+        if found is not None:
+            return found
+    return None
+
+
+def _term_line(text: str, lines: list[str], shows) -> str | None:
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
     for i, line in enumerate(lines[:-1]):
-        gap = 1 if not lines[i + 1].strip() and i + 2 < len(lines) else 0  # a blank line between
-        after = lines[i + 1 + gap]
-        if name in line and not line.startswith((": ", "> ", ">")) and after.startswith((": ", "> ")):
-            body = offset + len(line) + 1 + gap
-            stop = body + len(after)
+        if not shows(line) or line.lstrip().startswith((": ", ">")):
+            continue
+        # its description: the next line that opens with ": " or "> ", past a blank line or
+        # the other terms of one entry ("re.I" then "re.IGNORECASE", then the description)
+        j = i + 1 + (not lines[i + 1].strip())
+        while j < min(len(lines), i + 6) and lines[j].strip() and not lines[j].lstrip().startswith((": ", "> ")):
+            j += 1
+        if j < len(lines) and lines[j].lstrip().startswith((": ", "> ")):
+            offset, body = starts[i], starts[j]
             # the description's first sentence, which may run over its next lines
             rest = text[body:body + MAX_CONTEXT]
             cut = re.search(r"(?<=[.!?])\s|\n\s*\n", rest)
             stop = body + (cut.start() if cut else len(rest))
             context = collapse_whitespace(text[offset:stop])
             return context if len(context) <= MAX_CONTEXT else collapse_whitespace(line)
-        offset += len(line) + 1
     return None
 
 

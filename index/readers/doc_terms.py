@@ -142,6 +142,8 @@ def paragraph_term(paragraph, heading: str | None) -> DocTerm | None:
     following = paragraph.getnext()
     if following is None or not isinstance(following.tag, str) or following.tag.lower() not in ("blockquote", "dd"):
         return None
+    if any(isinstance(a.tag, str) and a.tag.lower() in ("blockquote", "dd") for a in paragraph.iterancestors()):
+        return None  # a value listed inside an entry's description ("lineNumber" under a color slot)
     text = text_of(paragraph)
     if not text or len(text) > MAX_TERM:
         return None
