@@ -150,3 +150,54 @@ def test_a_page_without_a_declared_charset_is_read_as_utf8_else_as_it_declares(t
     assert "Ally’s Shield" in read_book(path).text
     path.write_bytes('<html><head><meta charset="windows-1252"></head><body><p>Café</p></body></html>'.encode("cp1252"))
     assert "Café" in read_book(path).text
+
+
+SPHINX_PAGE = """<!DOCTYPE html>
+<html><head><title>json — JSON encoder and decoder</title></head><body>
+<div class="related" role="navigation"><ul><li><a href="index.html">index</a></li></ul></div>
+<div class="document"><div class="documentwrapper"><div class="bodywrapper">
+<div class="body" role="main">
+<section id="lists"><h1>Lists<a class="headerlink" href="#lists" title="Permalink to this heading">\u00b6</a></h1>
+<p>Lists hold values.</p>
+<dl class="py function"><dt class="sig" id="json.dump"><code>json.dump</code>(<em>obj</em>)
+<a class="headerlink" href="#json.dump" title="Permalink to this definition">\u00b6</a></dt>
+<dd><p>Write <em>obj</em> to a file.</p></dd></dl>
+<section id="tuples"><h2>Tuples<a href="#tuples">\u00a7</a></h2><p>Tuples are fixed.</p></section>
+</section></div></div></div></div>
+<div class="footer">\u00a9 <a href="../copyright.html">Copyright</a> 2001-2026, A Foundation.
+<br/>Created using <a href="https://www.sphinx-doc.org/">Sphinx</a> 5.3.0.</div>
+</body></html>""".encode()
+
+
+def test_permalink_marks_and_a_theme_footer_are_left_out(tmp_path):
+    # Sphinx writes a "headerlink" anchor drawn as a pilcrow after every heading and definition,
+    # and its themes put the site footer in a <div class="footer"> beside the role="main" block
+    path = tmp_path / "json.html"
+    path.write_bytes(SPHINX_PAGE)
+    book = read_book(path)
+    assert [s.heading for s in book.sections] == ["Lists", "Tuples"]
+    assert "\u00b6" not in book.text and "\u00a7" not in book.text
+    assert "`json.dump`(*obj*)\n: Write *obj* to a file." in book.text
+    assert "Copyright" not in book.text and "Sphinx" not in book.text
+    assert book.sections[-1].text.rstrip().endswith("Tuples are fixed.")
+
+
+def test_a_footer_div_inside_the_main_content_stays():
+    markdown = html_to_markdown(b"<html><body><div role='main'><h1>Notes</h1><p>Text.</p>"
+                                b"<div class='footer'>Signed, Ada.</div></div></body></html>")
+    assert markdown == "# Notes\n\nText.\n\nSigned, Ada.\n"
+
+
+def test_an_xhtml_chapter_with_an_entity_expanding_dtd_stores_no_markup(tmp_path):
+    # the XML parser refuses the nested entities (good); the HTML fallback must not read the
+    # DOCTYPE's internal subset as text ("]>")
+    entities = '<!ENTITY lol "lol">\n' + "".join(
+        f'<!ENTITY lol{i} "{("&lol%s;" % (i - 1 if i > 1 else "")) * 10}">\n' for i in range(1, 10))
+    path = tmp_path / "chapter.xhtml"
+    path.write_text('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html [\n' + entities + ']>\n'
+                    '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Bomb</title></head>'
+                    '<body><h1>Chapter</h1><p>Text &lol9; here.</p></body></html>', encoding="utf-8")
+    book = read_book(path)
+    assert [s.heading for s in book.sections] == ["Chapter"]
+    assert "]>" not in book.text and "ENTITY" not in book.text
+    assert "lollol" not in book.text

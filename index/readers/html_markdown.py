@@ -7,8 +7,10 @@ sets it from the book's navigation), ``<strong>``/``<b>`` ``**x**``, ``<em>``/``
 headings or paragraphs, gives its cells' text in order), ``<dl>`` ``Term`` + ``: text``
 lines (the definition-list form the rules extractor reads), blockquotes ``> x`` and
 ``<pre>`` fenced code. Scripts, styles, forms, ``<nav>``, hidden elements, page-break
-markers, note references and page chrome (a ``<header>``/``<footer>`` around the page's
-``<main>``/``<article>``, or one holding a ``<nav>``) are dropped. Whitespace is collapsed,
+markers, note references, permalink anchors (Sphinx's and MkDocs' ``<a class="headerlink">``
+"¶" after a heading or a definition) and page chrome (a ``<header>``/``<footer>``, or a
+``<div class="footer">`` as Sphinx's themes write it, around the page's ``<main>``,
+``<article>`` or ``role="main"`` block, or one holding a ``<nav>``) are dropped. Whitespace is collapsed,
 entities are decoded, and text that Markdown would read as markup is escaped.
 """
 
@@ -28,6 +30,11 @@ _DROPPED = {
 # epub:type / role values that are navigation or print chrome, not the book's text
 _DROPPED_TYPES = {"pagebreak", "doc-pagebreak", "noteref", "doc-noteref", "toc", "doc-toc", "landmarks",
                   "page-list", "titlepage", "cover", "navigation", "banner", "contentinfo", "search"}
+# a link to the element it sits in, drawn as a mark: Sphinx's and MkDocs' "headerlink" class,
+# or any in-page anchor whose whole text is one of these marks
+_PERMALINK_CLASSES = {"headerlink", "anchor-link", "hash-link", "anchorjs-link"}
+_PERMALINK_MARKS = {"\u00b6", "\u00a7", "#", "\U0001f517"}
+_CHROME_CLASSES = {"footer"}  # a <div> a theme writes as the site's footer
 _BLOCKS = {
     "p", "div", "section", "article", "main", "aside", "header", "footer", "body", "html", "figure",
     "figcaption", "address", "center", "details", "summary", "fieldset", "form", "hgroup", "ul", "ol",
@@ -59,6 +66,8 @@ def parse_html(data: bytes) -> etree._Element:
         except etree.XMLSyntaxError:
             root = None  # an entity XML does not know (&nbsp;), a stray tag: read it as HTML
     if root is None:
+        # the HTML parser does not read a DOCTYPE's internal subset: its "]>" would be text
+        data = _INTERNAL_SUBSET.sub(b"<!DOCTYPE html>", data, count=1)
         parser = html.HTMLParser(no_network=True, huge_tree=True, encoding=_encoding(data))
         root = html.document_fromstring(data, parser=parser)
     for element in root.iter():
@@ -67,6 +76,7 @@ def parse_html(data: bytes) -> etree._Element:
     return root
 
 
+_INTERNAL_SUBSET = re.compile(rb"<!DOCTYPE[^\[>]*\[.*?\]\s*>", re.IGNORECASE | re.DOTALL)
 _DECLARED = re.compile(rb"<meta[^>]+charset|^\s*<\?xml[^>]+encoding", re.IGNORECASE)
 
 
@@ -116,6 +126,23 @@ def html_to_markdown(data: bytes) -> str:
 def _types(element) -> set[str]:
     value = " ".join(filter(None, (element.get(_OPS_TYPE), element.get("epub:type"), element.get("role"))))
     return set(value.lower().split())
+
+
+def _classes(element) -> set[str]:
+    return set((element.get("class") or "").lower().split()) | {(element.get("id") or "").lower()}
+
+
+def _is_main(element) -> bool:
+    """The page's own content: ``<main>``, ``<article>`` or an element with ``role="main"``."""
+    return tag_of(element) in ("main", "article") or (element.get("role") or "").lower() == "main"
+
+
+def _permalink(element) -> bool:
+    """An anchor that links to its own heading or definition, drawn as "¶", "§", "#"."""
+    if _classes(element) & _PERMALINK_CLASSES:
+        return True
+    href = element.get("href") or ""
+    return href.startswith("#") and "".join(element.itertext()).strip() in _PERMALINK_MARKS
 
 
 def _hidden(element) -> bool:
@@ -172,7 +199,7 @@ class _Converter:
         self.root = root
         self.body = body_of(root)
         # header/footer are page chrome when the page marks its content with main/article
-        self.has_main = any(True for _ in self.body.iter("main", "article"))
+        self.has_main = any(_is_main(e) for e in self.body.iter())
         self.plain = 0  # > 0 inside a heading: its text only, no emphasis marks
 
     def convert(self) -> str:
@@ -183,10 +210,12 @@ class _Converter:
     def dropped(self, element, tag: str) -> bool:
         if tag in _DROPPED or _hidden(element) or _types(element) & _DROPPED_TYPES:
             return True
-        if tag in ("header", "footer"):
+        if tag == "a" and _permalink(element):
+            return True
+        if tag in ("header", "footer") or (tag == "div" and _classes(element) & _CHROME_CLASSES):
             if any(True for _ in element.iter("nav")):
                 return True
-            return self.has_main and not any(tag_of(a) in ("main", "article") for a in element.iterancestors())
+            return self.has_main and not any(_is_main(a) for a in element.iterancestors())
         if tag == "sup":  # a footnote mark: "Fate Point<sup><a>1</a></sup>"
             text = "".join(element.itertext()).strip()
             return bool(text) and len(text) <= 3 and not any(c.isalpha() for c in text) and \

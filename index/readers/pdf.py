@@ -4,7 +4,8 @@
   table cells (a wide gap) are joined with ' | ' one row per line, bold and italic runs are
   **x** and *x*, bullets are '- ', and a paragraph's printed lines are joined into one.
 - Sections come from the outline (bookmarks), nested by level; a section runs from its
-  entry's heading (found on the entry's page) to the next entry's. With no outline, headings
+  entry's printed heading (found on the entry's page by its words: pdf_headings.py) to the
+  next entry's. With no outline, headings
   from the font size, else one section per page, with a warning.
 - Running heads and feet (the book's or a chapter's title, page numbers) are removed; words
   hyphenated across lines are joined; ligatures (fi, fl, ff...) and soft hyphens are
@@ -21,12 +22,16 @@ from pathlib import Path
 
 from ..core.errors import BadInput
 from ..core.models import Section
+from .pdf_chars import char_boxes, rect_ranges
+from .pdf_headings import find_heading
 from .source import SourceBook, read_bytes, sha256_bytes
 
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
                             "\ufb05": "st", "\ufb06": "st", "\u00ad": None,
                             # PDFium marks a hyphen that ends a line so
                             "\x02": "-", "\ufffe": "-"})
+# a hyphen that ends a printed line: PDFium gives TeX's as \x02 (or U+FFFE), some writers a soft hyphen
+_LINE_END_HYPHENS = ("-", "\x02", "\ufffe", "\u00ad")
 _HYPHEN_BREAK = re.compile(r"(\w)-\n(?=[a-z])")
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:/|of)\s*\d{1,4})?$|^[ivxlc]{1,6}$", re.I)
@@ -121,35 +126,43 @@ def _font_of(raw, index: int) -> tuple[bool, bool, float]:
 
 
 def _runs(page) -> list[_Run]:
-    import pypdfium2.raw as pdfium_c
-
+    """The page's text boxes as runs, each with the characters that lie in it (pdf_chars)."""
     textpage = page.get_textpage()
     try:
         runs = []
         rects = [textpage.get_rect(i) for i in range(textpage.count_rects())]
-        for i, (x0, y0, x1, y1) in enumerate(rects):
-            # a slanted (italic) neighbour's glyph box reaches into this box: read it narrower
-            # there, or the character is read twice ('Water(r(Dionysus')
-            left = right = 0.0
-            if i and _overlaps(rects[i - 1], rects[i]):
-                left = min(2.0, rects[i - 1][2] - x0 + 0.3)
-            if i + 1 < len(rects) and _overlaps(rects[i], rects[i + 1]):
-                right = min(2.0, x1 - rects[i + 1][0] + 0.3)
-            text = textpage.get_text_bounded(x0 + left, y0, x1 - right, y1).replace("\r", " ").replace("\n", " ")
+        ranges = rect_ranges(char_boxes(textpage), rects)
+        for (x0, y0, x1, y1), (start, end) in zip(rects, ranges):
+            if end <= start:
+                continue
+            text = textpage.get_text_range(start, end - start).replace("\r", " ").replace("\n", " ")
             if not text.strip():
                 continue
-            mid = (y0 + y1) / 2
-            index = pdfium_c.FPDFText_GetCharIndexAtPos(textpage.raw, min(x0 + 1.5, x1), mid, 2.0, 2.0)
+            index = start + len(text) - len(text.lstrip())  # its first visible character's font
             bold, italic, size = _font_of(textpage.raw, index)
             runs.append(_Run(x0, y0, x1, y1, text, bold, size or (y1 - y0), italic))
-        return runs
+        return _tex_logo_case(runs)
     finally:
         textpage.close()
 
 
-def _overlaps(before: tuple, after: tuple) -> bool:
-    """Two boxes on one line (their heights overlap) where the first reaches past the second's start."""
-    return before[2] > after[0] > before[0] and min(before[3], after[3]) > max(before[1], after[1])
+def _tex_logo_case(runs: list[_Run]) -> list[_Run]:
+    """The TeX logos' lowercase letters: TeX sets the e of "TeX" as a lowered capital E and
+    the a of "LaTeX" as a small raised capital A, each its own box, so the text layer says
+    "LATEX"; a lone E between a T and an X set below them, and a lone A after an L set smaller
+    and above it, read as e and a ("LaTeX", "pdfTeX")."""
+    out = list(runs)
+    for i in range(1, len(out) - 1):
+        before, run, after = out[i - 1], out[i], out[i + 1]
+        text = run.text.strip()
+        drop = before.size * 0.15
+        if (text == "E" and before.text.endswith("T") and after.text.startswith("X")
+                and run.y1 < before.y1 - drop and run.y1 < after.y1 - drop):
+            out[i] = replace(run, text=run.text.replace("E", "e"))
+        elif (text == "A" and before.text.endswith("L") and after.text.startswith("T")
+                and run.size < before.size * 0.9 and run.y0 > before.y0 + drop):
+            out[i] = replace(run, text=run.text.replace("A", "a"))
+    return out
 
 
 def _group_lines(runs: list[_Run]) -> list[list[_Run]]:
@@ -242,7 +255,9 @@ def _line_text(line: list[_Run]) -> _Line:
         else:
             merged.append([text, mark])
     out = []
-    for text, mark in merged:
+    for i, (text, mark) in enumerate(merged):
+        if mark == "**" and _inside_word(merged, i):  # "\**documentclass**" would hide "\documentclass"
+            mark = ""
         if text != "\t" and mark and text.strip():
             core = " ".join(text.split())
             out.append(f"{' ' if text[:1].isspace() else ''}{mark}{core}{mark}{' ' if text[-1:].isspace() else ''}")
@@ -252,6 +267,18 @@ def _line_text(line: list[_Run]) -> _Line:
     text = " | ".join(cell for cell in cells if cell)
     return _Line(_EMPTY_BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text), max(r.size for r in line),
                  min(r.x0 for r in line), max(r.x1 for r in line), min(r.y0 for r in line), max(r.y1 for r in line))
+
+
+def _inside_word(pieces: list[list[str]], i: int) -> bool:
+    """A piece whose first letter is glued to a letter, digit or backslash before it, or whose
+    last letter to one after it: part of one word or command, where bold marks split it (an
+    italic placeholder glued to a command, "\\def*name*", stays marked: it is another word)."""
+    text = pieces[i][0]
+    before = pieces[i - 1][0] if i else ""
+    after = pieces[i + 1][0] if i + 1 < len(pieces) else ""
+    glued_before = (before[-1:].isalnum() or before[-1:] == "\\") and text[:1].isalnum()
+    glued_after = text[-1:].isalnum() and after[:1].isalnum()  # not "**Combat:**This"
+    return glued_before or glued_after
 
 
 def _reflow(lines: list[_Line]) -> list[_Line]:
@@ -271,8 +298,9 @@ def _reflow(lines: list[_Line]) -> list[_Line]:
                     and " | " not in before.text and " | " not in line.text
                     and not _BULLET.match(line.text) and not line.text.startswith("- ")):
                 text = before.text + " " + line.text
-                if before.text.endswith("-") and line.text[:1].islower():  # a word hyphenated across lines
-                    text = before.text + "\n" + line.text
+                if before.text.endswith(_LINE_END_HYPHENS) and line.text[:1].islower():
+                    # a word hyphenated across lines: normalise_text joins "-\n" and a lowercase letter
+                    text = before.text[:-1] + "-\n" + line.text
                 out[-1] = _Line(_join_emphasis(text), before.size,
                                 before.x0, line.x1, line.y0, line.y1)  # the last line's box: where the next one goes on
                 continue
@@ -379,34 +407,25 @@ def _clean(lines: list[str]) -> str:
     return normalise_text("\n".join(lines)).strip()
 
 
-def _find_heading(lines: list[str], title: str, start: int) -> int | None:
-    wanted = " ".join(title.split()).casefold()
-    for i in range(start, len(lines)):
-        line = " ".join(lines[i].replace("*", "").split()).casefold()
-        if line == wanted or (line.startswith(wanted) and len(line) <= len(wanted) + 8):
-            return i
-    return None
-
-
 def _sections(pages: list[list[str]], entries: list[_Entry]) -> list[Section]:
-    # each entry's start: (page, line); the heading line itself is left out of the body
-    starts: list[tuple[int, int, bool]] = []
+    # each entry's start: (page, line, lines the printed heading takes, left out of the body)
+    starts: list[tuple[int, int, int]] = []
     for entry in entries:
-        cursor = starts[-1][1] + 1 if starts and starts[-1][0] == entry.page else 0
-        at = _find_heading(pages[entry.page], entry.title, cursor)
-        starts.append((entry.page, at if at is not None else cursor, at is not None))
+        cursor = starts[-1][1] + starts[-1][2] if starts and starts[-1][0] == entry.page else 0
+        at = find_heading(pages[entry.page], entry.title, cursor)
+        starts.append((entry.page, *(at if at is not None else (cursor, 0))))
     sections: list[Section] = []
     before = [line for lines in pages[:entries[0].page] for line in lines] + pages[entries[0].page][:starts[0][1]]
     if _clean(before):
         sections.append(Section(None, 0, (), _clean(before) + "\n\n", 0, pages=(1, entries[0].page + 1)))
     stack: list[tuple[int, str]] = []
     for n, entry in enumerate(entries):
-        page, line, found = starts[n]
+        page, line, heading_lines = starts[n]
         end_page, end_line = (starts[n + 1][0], starts[n + 1][1]) if n + 1 < len(entries) else (len(pages) - 1, None)
         body: list[str] = []
         for p in range(page, end_page + 1):
             lines = pages[p]
-            first = line + (1 if found else 0) if p == page else 0
+            first = line + heading_lines if p == page else 0
             last = end_line if p == end_page and end_line is not None else len(lines)
             body.extend(lines[first:last])
         while stack and stack[-1][0] >= entry.level:
