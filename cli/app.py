@@ -158,7 +158,8 @@ def ingest(
         [], "--exclude", help="In directories, leave out the files matching this glob, e.g. 'drafts/*' (repeatable)."),
     fmt: Optional[str] = typer.Option(
         None, "--format", help="Read every book as this format: markdown, pdf, epub, html, text, vault or docset (default: from the file)."),
-    as_book: bool = typer.Option(False, "--as-book", help="Read each folder given as one book (a note vault, or a doc set of HTML pages), not as a directory of books."),
+    as_book: bool = typer.Option(
+        False, "--as-book", help="Read each folder given as one book (a note vault, or a doc set of HTML pages), not as a directory of books."),
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
