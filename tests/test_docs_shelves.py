@@ -266,3 +266,15 @@ def test_an_option_paragraph_with_its_indented_description_defines_the_option(tm
     assert [(m["entity_type"], m["context"]) for m in found] == [
         ("option", "-a, --all > Stage modified files first.")]
     assert [m["entity_type"] for m in mentions(db, "--amend") if m["mention_type"] == "defines"] == ["option"]
+
+
+def test_a_manual_of_command_headings_defines_its_commands_not_its_topics(tmp_path: Path):
+    commands = ["\\appto", "\\preto", "\\gappto", "\\eappto", "\\xappto"]
+    text = "# Manual\n\n## Hook Management\n\nHook Management is how a package adds code to a hook.\n\n" + "".join(
+        f"### {c}\n\n{c} adds code to a hook; use {c} in the preamble.\n\n" for c in commands) + \
+        "## Known Problems\n\nKnown Problems are listed here. The Known Problems grow.\n"
+    book = write(tmp_path / "manual.md", text)
+    db = ingest(tmp_path / "idx", [book], as_book=False)
+    defined = {r[0] for r in db.execute("SELECT name FROM entity_mentions WHERE mention_type = 'defines'")}
+    assert set(commands) <= defined, defined  # stored as written, backslash and all
+    assert not {"Hook Management", "Known Problems"} & defined, defined

@@ -39,7 +39,10 @@ from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
 _CREATURE_TYPES = ("creature", "monster", "npc")
 # a name that cannot be an ordinary word: a TeX command, an identifier, a call, an option
-CODE_LIKE = re.compile(r"\\[A-Za-z]|\w_\w|\w\.\w|\(\)|^--?\w|[a-z][A-Z]")
+CODE_LIKE = re.compile(r"\\[A-Za-z]|\w_\w|[A-Za-z_]\.[A-Za-z_]|\(\)|^--?\w|[a-z][A-Z]")
+# a heading that names a command (a TeX command, an option, a call): five make a book a manual
+COMMAND_HEADING = re.compile(r"^(?:\\[A-Za-z@]|--?[A-Za-z])|\w\(\)")
+_MANUAL_HEADINGS = 5
 
 
 class NoteMarks:
@@ -59,6 +62,10 @@ class NoteMarks:
         self.page_labels = page_labels(parents) if self.doc_types else set()
         # the pages of a documentation set (a page that states its subject)
         self.doc_pages = {p.file for p in parents if p.file and any(t.subject for t in p.terms)}
+        # a manual: its markup or back index states what it documents, or its headings name
+        # commands ("\\appto", "--all", "open()")
+        self.manual = bool(self.doc_types) or sum(1 for p in parents if p.heading and COMMAND_HEADING.search(
+            p.heading)) >= _MANUAL_HEADINGS
 
     def _type(self, name: str, kinds: tuple[str, ...], extraction: ChunkExtraction | None) -> str:
         by_rule = self.pack.type_for((*kinds, name))
@@ -73,7 +80,7 @@ class NoteMarks:
     def verify(self, parent: ParentChunk, mentions: list[RawMention], chunk: ChunkText) -> Verified:
         """The extractor's ``mentions`` verified (verify.py), with this chunk's marks added in
         their place; dropped marks are counted with the extractor's drops."""
-        if not parent.defines and not parent.links and not parent.terms and not self.doc_pages:
+        if not parent.defines and not parent.links and not parent.terms and not self.manual:
             return verify_mentions(mentions, chunk, self.pack.type_names)
         marks = self._marks(parent)
         exact = {normalize_name(m.name) for m in marks} | {normalize_name(a) for m in marks for a in m.aliases}
@@ -86,11 +93,10 @@ class NoteMarks:
             guessed = [m for m in guessed if not (m.mention_type == "defines" and m.source == "heading")]
         if self.page_labels:  # "OPTIONS", "CONFIGURATION" on page after page: labels, not names
             guessed = [m for m in guessed if not (m.source == "heading" and normalize_name(m.name) in self.page_labels)]
-        if parent.file in self.doc_pages:
-            # a documentation page documents its subject and its entries; a section heading in
-            # words ("Basic Usage", "Fallback Values", "Exceptions") is a topic of the page
-            guessed = [m for m in guessed if not (m.source == "heading" and m.mention_type == "defines"
-                                                  and not CODE_LIKE.search(m.name))]
+        if self.manual and not CODE_LIKE.search(parent.heading or ""):
+            # a manual documents its commands, options and entries; a section heading in words
+            # ("Basic Usage", "Hook Management", "Known problems") is a topic of the manual
+            guessed = [m for m in guessed if not (m.source == "heading" and m.mention_type == "defines")]
         verified = verify_mentions(guessed, chunk, self.pack.type_names)
         seen = {(normalize_name(m.name), m.entity_type, m.mention_type) for m in verified.mentions}
         for mark, surface in self._surfaces(parent, marks):
@@ -154,8 +160,8 @@ def _term_context(text: str, name: str) -> str | None:
     and is followed by its ``: definition``, or an indented ``> description``) through the end
     of the definition's first sentence, verbatim but for whitespace; None when no line does."""
     lines = text.split("\n")
-    at_start = re.compile(r"^\s*(?:\*\w+\*\s+|[@`\\]*)" + re.escape(name) + r"(?![\w.])")
-    anywhere = re.compile(r"(?<![\w.])" + re.escape(name) + r"(?![\w.])")
+    at_start = re.compile(r"^\s*(?:\*\w+\*\s+|[@`\\]*)" + re.escape(name) + r"(?![\w.-])")
+    anywhere = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w.-])")
     for shows in (at_start.search, anywhere.search):  # an entry's own line ("*class* x.Y(...)") first
         found = _term_line(text, lines, shows)
         if found is not None:
