@@ -278,3 +278,25 @@ def test_a_manual_of_command_headings_defines_its_commands_not_its_topics(tmp_pa
     defined = {r[0] for r in db.execute("SELECT name FROM entity_mentions WHERE mention_type = 'defines'")}
     assert set(commands) <= defined, defined  # stored as written, backslash and all
     assert not {"Hook Management", "Known Problems"} & defined, defined
+
+
+def test_a_back_index_word_counts_where_the_text_writes_it_as_a_key(tmp_path: Path):
+    from tests.helpers import make_pdf
+
+    pages = [["Emphasize the functions square and root in the listing."],
+             ["Set label=name to name a listing; the label appears in the list."],
+             ["label . . . . . . . . 2", "root . . . . . . . . . 1"]]
+    outline = [("Emphasis", 1, 0), ("Labels", 1, 1), ("Index", 1, 2)]
+    pdf = make_pdf(tmp_path / "listings.pdf", pages, outline, running=False)
+    db = ingest(tmp_path / "idx", [pdf], as_book=False)
+    defined = {r[0] for r in db.execute("SELECT name FROM entity_mentions WHERE mention_type = 'defines'")}
+    assert "label" in defined and "root" not in defined, defined
+
+
+def test_a_bibliography_entry_defines_nothing(tmp_path: Path):
+    book = write(tmp_path / "manual.md", "# Manual\n\n## Colours\n\nColours are named.\n\n## References\n\n"
+                                        "**Algorithms:** June 2, 2006.\n\n**Floats:** 2001/11/08.\n\n"
+                                        "**Pictures:** July 13, 1993.\n")
+    db = ingest(tmp_path / "idx", [book], as_book=False)
+    defined = {r[0] for r in db.execute("SELECT name FROM entity_mentions WHERE mention_type = 'defines'")}
+    assert not {"Algorithms", "Floats", "Pictures"} & defined, defined

@@ -53,11 +53,14 @@ _LEAD_IN = re.compile(r":[\s*_#]*$")  # a heading that ends with a colon
 _STEP = re.compile(r"(?:step|phase|stage)\b", re.IGNORECASE)
 _SCOPED_MIN = 2  # different entries a lead is defined under to be scoped to each
 _LEGAL = re.compile(r"\b(?:licen[sc](?:e|es|ing)|legal|copyright|credits|acknowledge?ments|attribution)\b", re.IGNORECASE)
+# a bibliography: its entries' titles and authors are no entities of the book
+_BIBLIOGRAPHY = re.compile(r"^\W*(?:\d+\W*)?(?:references|bibliography|works cited|literature)\W*$", re.IGNORECASE)
 
 
 def _in_legal_section(parent: ParentChunk) -> bool:
-    """A licence or credits section (or one under it) names no game entity."""
-    return any(_LEGAL.search(heading) for heading in parent.heading_path)
+    """A licence or credits section (or one under it) names no game entity; nor does a
+    bibliography ("References", "Bibliography")."""
+    return any(_LEGAL.search(heading) or _BIBLIOGRAPHY.match(heading) for heading in parent.heading_path)
 
 
 @dataclass

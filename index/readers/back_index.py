@@ -12,7 +12,9 @@ becomes, on the sections whose pages the entry lists and whose text shows the na
 Pages are the printed numbers the index gives; where the book's page numbers lie a few pages
 off them (a front matter numbered with the body), the shift that places most entries is used.
 
-The index's own letter headings, dot leaders and page numbers are no names, nor is an entry
+An entry the index does not type that is also an English word or name ("root", "Isaac")
+counts only where a page writes it as a key (``root=``, ``{root}``). The index's own letter
+headings, dot leaders and page numbers are no names, nor is an entry
 of one or two characters without a backslash (``s``, ``is``: a page's text cannot show it
 apart from the words around it; ``\\a`` stays). An entry whose
 name no listed page shows is left out (nothing is stored that the text does not bear out).
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from ..core.models import DocTerm, Section
 from ..core.normalize import normalized_words
@@ -74,6 +77,21 @@ def _entries(text: str):
     return out
 
 
+def _as_code(section: Section, name: str) -> bool:
+    """Whether the text writes ``name`` as a key or a value of one (``name=``, ``{name}``,
+    ``[name]``, ``name,`` in a key list), not only as a word of its prose."""
+    escaped = re.escape(name)
+    return re.search(rf"(?<![\w\\]){escaped}\s*=|[{{\[]\s*{escaped}\s*[}},\]=]|,\s*{escaped}\s*[}}\]]",
+                     section.text) is not None
+
+
+@lru_cache(maxsize=8192)
+def _english_word(name: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return name.isalpha() and zipf_frequency(name.lower(), "en") >= 3.0
+
+
 def _shows(section: Section, name: str) -> bool:
     if name.startswith("\\"):
         return re.search(re.escape(name) + r"(?![A-Za-z@])", section.text) is not None
@@ -100,7 +118,13 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
     if not index or not body:
         return sections
     entries = [e for e in index_entries("\n".join(s.text for s in index)) if len(e[0]) > 2]
-    shown_in = {name: [i for i in body if _shows(sections[i], name)] for name, _, _, _ in entries}
+    shown_in = {}
+    for name, kind, _, _ in entries:
+        # an entry the index does not type that is also an English word or name ("root",
+        # "Isaac", "label") counts where the text writes it as a key, not as a word of prose
+        wordlike = kind == "other" and _english_word(name)
+        shown_in[name] = [i for i in body if _shows(sections[i], name)
+                          and (not wordlike or _as_code(sections[i], name))]
     shift = _page_shift(entries, shown_in, sections)
     terms: dict[int, list[DocTerm]] = {}
     links: dict[int, list[tuple[str, str, str]]] = {}
