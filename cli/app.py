@@ -177,7 +177,8 @@ def ingest(
         raise typer.BadParameter("--no-wait goes with --batch", param_hint="--no-wait")
     with cli_errors(state.debug, as_json):
         from crossbook.ingest.books import find_books
-        from crossbook.ingest.pipeline import Ingest, ingest_books, load_books
+        from crossbook.ingest.pipeline import Ingest, ingest_books, load_books, skipped_error
+        from crossbook.readers import ReadLimits
 
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
@@ -189,13 +190,22 @@ def ingest(
             from crossbook.ingest.batch import check_batch_settings
 
             check_batch_settings(settings)
-        paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book)
-        # every bad path fails here, before the index is touched
-        books_read = load_books(paths, book, fmt, as_book)
+        paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book, warn=warn)
+        # every bad path fails here, before the index is touched; a book that cannot be read
+        # is skipped (the others are ingested) and the run ends with an error that names it
+        skipped: list[tuple[Path, str]] = []
+        books_read = load_books(paths, book, fmt, as_book, ReadLimits.of(settings), skipped)
+        for _, reason in skipped:
+            warn(f"skipped: {reason}")
+        paths = [read.path for read, _ in books_read]  # --batch reads them again: the good ones
         count = len(books_read)
         from crossbook.ingest.cost import estimate_ingest
 
-        if dry_run_or_budget(lambda: estimate_ingest(settings, books_read, force), settings.max_cost, dry_run, as_json):
+        def estimate() -> dict:  # the books that cannot be read are listed as rebuild's are
+            return {**estimate_ingest(settings, books_read, force),
+                    "failed": [{"path": str(path), "error": reason} for path, reason in skipped]}
+
+        if dry_run_or_budget(estimate, settings.max_cost, dry_run, as_json):
             return
         _check_chroma(settings)
         db = open_writable(ctx, settings, create=True)
@@ -212,6 +222,8 @@ def ingest(
                         return
                 else:
                     results = ingest_books(job, books_read, force=force)
+            if skipped:
+                raise skipped_error(skipped, len(results))
             sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results, state.quiet))
 
 
@@ -283,7 +295,7 @@ def _render_ingest(console: Console, results, quiet: bool = False) -> None:
 @app.command("delete-book", epilog=examples("crossbook delete-book \"Martial Arts\""))
 def delete_book_cmd(
     ctx: typer.Context,
-    title: str = typer.Argument(..., help="Title of the book to remove (see: crossbook books)."),
+    title: str = typer.Argument(..., help=f"The book to remove: {BOOK_HELP}."),
     as_json: bool = JSON_OPT,
 ) -> None:
     """Remove a book and everything derived from it; drop entities left with no mention."""
@@ -293,10 +305,9 @@ def delete_book_cmd(
 
         settings = state.settings()
         db = open_writable(ctx, settings)
-        from crossbook.storage import store
+        from crossbook.query.lookup import resolve_book
 
-        if store.get_book(db, title) is None:  # before Chroma is opened: a fast, clear error
-            delete_book(db, title)
+        title = resolve_book(db, title, "")  # before Chroma is opened: a fast, clear error
         with open_vector_store(settings, db, check=False) as vectors:
             result = delete_book(db, title, vectors, index_refiner(db, settings))
         emit(result, as_json, lambda c: c.print(
@@ -427,11 +438,18 @@ def _render_books(console: Console, rows) -> None:
                         "ingested", "source")
     for b in rows:
         title = escape(b.title) + (f" (partial: {b.partial} without entities)" if b.partial else "")
+        if b.pages_without_text:
+            title += f" ({len(b.pages_without_text)} scanned {'page' if len(b.pages_without_text) == 1 else 'pages'}" \
+                     " without text, left out)"
+        title += " (vectors missing)" if b.vectors_complete is False else ""
         table.add_row(str(b.id), title, escape(b.format or "-"), str(b.sections), str(b.entities_defined),
                       str(b.mentions), str(b.dropped_mentions), escape(b.extractor), b.ingested_at,
                       escape(_shown_path(b.source or b.path)))
     table.columns[-1].overflow = "fold"  # a path is worth whole, not cut with an ellipsis
     console.print(table)
+    unsynced = sum(b.vectors_complete is False for b in rows)
+    if unsynced:
+        console.print(f"{unsynced} {'book is' if unsynced == 1 else 'books are'} missing vectors: run crossbook doctor --repair")
 
 
 def _shown_path(path: str) -> str:

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import sys
 
-from crossbook.cli import batch_commands, cache_commands, pack_commands, relations_commands, vector_commands  # noqa: F401
+from crossbook.cli import (  # noqa: F401
+    batch_commands,
+    cache_commands,
+    mcp_commands,
+    pack_commands,
+    relations_commands,
+    show_commands,
+    vector_commands,
+)
 from crossbook.cli.app import app
 
 __all__ = ["app", "run"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import re
 import sqlite3
 import sys
 from typing import Any, Callable, Iterator, NoReturn
@@ -17,6 +16,7 @@ from typing import Any, Callable, Iterator, NoReturn
 import typer
 from rich.console import Console
 
+from crossbook.core import errors
 from crossbook.core.errors import CrossbookError
 
 
@@ -115,8 +115,8 @@ def report_retries() -> None:
 
 def error_code(exc: BaseException) -> str:
     """A stable machine-readable name for an error: its class in snake_case
-    (EntityNotFound -> "entity_not_found")."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
+    (EntityNotFound -> "entity_not_found"), as CrossbookError.code gives it."""
+    return errors.error_code(exc)
 
 
 def fail(code: str, message: str, as_json: bool, exit_code: int = 1, **details: Any) -> NoReturn:
@@ -152,6 +152,8 @@ def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
         if debug:
             raise
         details = {"suggestions": exc.suggestions} if getattr(exc, "suggestions", None) else {}
+        if getattr(exc, "skipped", None):  # BooksSkipped: the files left out, for a script
+            details["skipped"] = exc.skipped
         fail(error_code(exc), str(exc), as_json, **details)
     except KeyboardInterrupt:
         stderr.print("Interrupted.", markup=False)

@@ -24,11 +24,12 @@ def suggest(
     """
     state: State = ctx.obj
     with cli_errors(state.debug):
+        from crossbook.cli.output import warn
         from crossbook.core.packs import load_pack
         from crossbook.extract.pack_suggest import suggest_pack
         from crossbook.ingest.books import find_books
         from crossbook.readers import read_book
 
-        books = [read_book(p) for p in find_books(paths)]
+        books = [read_book(p) for p in find_books(paths, warn=warn)]
         text = suggest_pack([(b.path.stem, b.text) for b in books], load_pack("generic"), name=name)
         typer.echo(text)

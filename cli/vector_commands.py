@@ -19,7 +19,7 @@ from crossbook.cli.app import (
     open_vector_store,
 )
 from crossbook.cli.group import examples
-from crossbook.cli.output import cli_errors, emit, location, section_in_book
+from crossbook.cli.output import cli_errors, emit, location, section_in_book, warn
 from crossbook.cli.writing import open_writable
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
@@ -55,6 +55,7 @@ def search(
                     state.progress("search", transient=True) as progress:
                 vectors.embedder = model_load_reporter(vectors.embedder, progress)
                 passages = run_search(vectors, db, query, k=k, books=books)
+            _check_vectors(db, books, len(passages))
         emit({"query": query, "k": k, "results": passages}, as_json,
              lambda c: _render_passages(c, passages))
 
@@ -86,7 +87,18 @@ def retrieve(
                     state.progress("retrieve", transient=True) as progress:
                 vectors.embedder = model_load_reporter(vectors.embedder, progress)
                 result = run_retrieve(vectors, db, question, hops=hops, k=k, books=books)
+            _check_vectors(db, books, len(result["results"]))
         emit(result, as_json, lambda c: _render_passages(c, result["results"]))
+
+
+def _check_vectors(db, books: tuple[str, ...], found: int) -> None:
+    """No result from a book without its vectors is an error that names the fix; some
+    results, a warning."""
+    from crossbook.query.coverage import check_vectors, vectors_missing_message
+
+    missing = check_vectors(db, books, found)
+    if missing:
+        warn(vectors_missing_message(missing))
 
 
 def _render_passages(console: Console, passages) -> None:

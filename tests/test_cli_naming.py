@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from tests.conftest import SAMPLE
 from tests.helpers import BOOK_A, BOOK_B, write
 
 PACK = """
@@ -222,3 +223,24 @@ def test_stats(shelf, cli, cli_json, index_dir):
     assert stats["relationships"] == 0  # ingested with --relations off
     text = cli("stats").stdout
     assert "books           3" in text and "embedder        hash:256" in text
+
+
+def test_delete_book_names_a_book_as_book_does_elsewhere(cli, cli_json):
+    """delete-book takes the title in any case, a unique prefix of it or the id ``books``
+    shows, like --book; an ambiguous or unknown name deletes nothing and names the candidates."""
+    assert cli("-q", "rebuild", SAMPLE / "crossbook.toml").exit_code == 0
+    ids = {b["title"]: b["id"] for b in cli_json("books")}
+    assert cli_json("delete-book", "BESTIARY OF THE SHATTERED VALE")["title"] == "Bestiary of the Shattered Vale"
+    assert cli_json("delete-book", "ashen")["title"] == "The Ashen Grimoire"
+    assert cli_json("delete-book", str(ids["Emberfall Core Rules"]))["title"] == "Emberfall Core Rules"
+    assert cli_json("books") == []
+
+
+def test_delete_book_refuses_an_ambiguous_or_unknown_name(cli, cli_json, tmp_path):
+    for name in ("Frost Notes", "Frost Tables"):
+        assert cli("-q", "ingest", write(tmp_path / f"{name}.md", f"# {name}\n\n## A\n\nText.\n")).exit_code == 0
+    ambiguous = cli("delete-book", "frost", "--json")
+    assert ambiguous.exit_code == 1 and "matches several books: 'Frost Notes', 'Frost Tables'" in ambiguous.stderr
+    unknown = cli("delete-book", "Frost Note Zero")
+    assert unknown.exit_code == 1 and "did you mean 'Frost Notes'" in unknown.stderr
+    assert len(cli_json("books")) == 2

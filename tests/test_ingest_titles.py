@@ -46,3 +46,36 @@ def test_broken_html_conversion_headings_are_recovered_with_a_warning():
     assert "".join(s.text for s in sections) == text  # stored text stays verbatim
     attributed = text.replace("<body>\n", "<body>\n\nThis work is based on the Fate System Toolkit (found at x).\n")
     assert book_title(attributed, "toolkit") == "Fate System Toolkit"
+
+
+def _clash(result):
+    assert result.exit_code == 1 and result.stdout == ""
+    [line] = result.stderr.strip().splitlines()
+    assert "have the same title" in line or "already has" in line, line
+    return line
+
+
+def test_duplicate_title_advice_fits_the_format(tmp_path, cli):
+    from tests.helpers import make_pdf
+
+    pages, outline = [["Chapter", "Text of it."]], [("Chapter", 1, 0)]
+    one, two = make_pdf(tmp_path / "one.pdf", pages, outline), make_pdf(tmp_path / "two.pdf", pages, outline)
+    line = _clash(cli("ingest", one, two))
+    assert "--book 'OTHER TITLE'" in line and "PDF metadata" in line and "front matter" not in line
+    # a folder of notes whose names repeat: read it as one book
+    notes = tmp_path / "notes"
+    for folder in ("Chapter 1", "Chapter 2"):
+        (notes / folder).mkdir(parents=True)
+        (notes / folder / "Bonds.md").write_text("Bonds tie you to people.\n", encoding="utf-8")
+    line = _clash(cli("ingest", notes))
+    assert "--as-book" in line and "front matter" in line
+    # a vault already stored under its folder's name
+    vault = tmp_path / "vault" / "shelf"
+    (vault / ".obsidian").mkdir(parents=True)
+    (vault / "Note.md").write_text("A note.\n", encoding="utf-8")
+    other = tmp_path / "other" / "shelf"
+    (other / ".obsidian").mkdir(parents=True)
+    (other / "Other.md").write_text("Another note.\n", encoding="utf-8")
+    assert cli("ingest", vault, "--relations", "off").exit_code == 0
+    line = _clash(cli("ingest", other, "--relations", "off"))
+    assert "book.toml" in line and "--book" in line and "front matter" not in line

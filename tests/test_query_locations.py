@@ -24,7 +24,8 @@ def shelf(cli, tmp_path, monkeypatch):
     """Grimoire as an EPUB (chapter files), the bestiary with pages, core rules as Markdown."""
     grimoire = write_epub(SAMPLE / "grimoire.md", tmp_path / "grimoire.epub", "The Ashen Grimoire")
     monkeypatch.setattr(pipeline, "read_book",
-                        lambda path, fmt=None: _paged(path, fmt) if path.name == "bestiary.md" else read_book(path, fmt))
+                        lambda path, fmt=None, *limits: _paged(path, fmt) if path.name == "bestiary.md"
+                        else read_book(path, fmt, *limits))
     result = cli("ingest", grimoire, SAMPLE / "bestiary.md", SAMPLE / "core_rules.md")
     assert result.exit_code == 0, result.stderr
     return grimoire

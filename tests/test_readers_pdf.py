@@ -132,3 +132,52 @@ def test_bold_runs_and_bullets_become_markdown(tmp_path):
     text = read_book(tmp_path / "bold.pdf").text
     assert "**Sprinter:** you move two zones." in text
     assert "- Shield" in text
+
+
+def _partly_scanned(path):
+    """Three pages: text, a scanned page (an image, no text layer), text."""
+    from PIL import Image
+
+    scan = path.parent / "scan.png"
+    Image.new("L", (60, 80), 200).save(scan)
+    pdf = canvas.Canvas(str(path), pagesize=A5)
+    pdf.setTitle("Partly Scanned")
+    pdf.drawString(40, 560, "Conditions")
+    pdf.drawString(40, 540, "A Chilled creature loses 1 Speed.")
+    pdf.showPage()
+    pdf.drawImage(str(scan), 40, 100, 300, 400)
+    pdf.showPage()
+    pdf.showPage()  # a blank page: nothing left out
+    pdf.drawString(40, 560, "A Prone fighter is easy to hit.")
+    pdf.showPage()
+    pdf.save()
+    return path
+
+
+def test_pages_without_a_text_layer_are_named_and_counted_in_books(tmp_path, cli, cli_json):
+    result = cli("ingest", _partly_scanned(tmp_path / "scan.pdf"), "--relations", "off")
+    assert result.exit_code == 0, result.stderr
+    [warning] = [line for line in result.stderr.splitlines() if "text layer" in line]
+    assert "1 of 4 pages have no text layer" in warning and "page 2;" in warning and "ocrmypdf" in warning
+    [book] = cli_json("books")
+    assert book["pages_without_text"] == [2]
+    assert "1 scanned page without text" in cli("books").stdout
+
+
+def test_a_page_whose_layout_fails_is_a_warning(tmp_path, cli, monkeypatch):
+    from crossbook.readers import pdf as reader
+
+    runs = reader._runs
+    calls = []
+
+    def fail_on_the_second_page(page):
+        calls.append(page)
+        if len(calls) == 2:
+            raise ValueError("bad content stream")
+        return runs(page)
+
+    monkeypatch.setattr(reader, "_runs", fail_on_the_second_page)
+    path = make_pdf(tmp_path / "core.pdf", PAGES, OUTLINE)
+    result = cli("ingest", path, "--relations", "off")
+    assert result.exit_code == 0, result.stderr
+    assert "the layout of page 2 failed (ValueError: bad content stream): left out" in result.stderr

@@ -63,3 +63,34 @@ def test_plain_text_without_headings_is_cut_into_windows_with_a_warning(tmp_path
     assert book.format == "text" and len(book.sections) > 1
     assert "no headings" in book.warnings[0]
     assert "".join(s.text for s in book.sections).count("just some words.") == 2000
+
+
+SPELLS = ("SPELLS\n\nMagic for casters. Your HP and AC matter.\n\nMAGE'S ARMOR\n\nA shimmering ward.\n\n"
+          "HP AND AC\n\nTo track damage:\n\n1. Subtract it from HP\n\n2. Compare the roll with AC\n\n"
+          "3. Mark the wound\n\nRULES OF THE ROAD\n\nKeep left.\n")
+
+
+def test_capitals_headings_keep_the_authors_capitals_where_title_case_breaks_them(tmp_path, cli_json):
+    path = tmp_path / "spells.txt"
+    path.write_text(SPELLS, encoding="utf-8")
+    cli_json("ingest", path, "--relations", "off")
+    sections = [hit["section"] for hit in cli_json("search", "ward damage roll road", "-k", "10")["results"]]
+    assert sorted(set(sections)) == ["HP and AC", "Mage's Armor", "Rules of the Road", "Spells"]
+
+
+def test_a_numbered_list_after_a_colon_is_a_list_not_headings():
+    markdown, found = to_markdown(SPELLS)
+    assert found == 4
+    assert "\n1. Subtract it from HP\n\n2. Compare the roll with AC\n\n3. Mark the wound\n" in markdown
+    # a numbered heading after the list is still one
+    markdown, found = to_markdown("Steps:\n\n1. Roll\n\n2. Add\n\n3 Combat\n\nFight.\n")
+    assert found == 1 and "# 3 Combat" in markdown and "# 1. Roll" not in markdown
+
+
+def test_a_text_files_front_matter_gives_its_title(tmp_path, cli_json):
+    path = tmp_path / "notes.txt"
+    path.write_text("---\ntitle: Winter Notes\n---\nSPELLS\n\nFrost Lance is cold.\n", encoding="utf-8")
+    [book] = cli_json("ingest", path, "--relations", "off")
+    assert book["title"] == "Winter Notes"
+    hits = cli_json("search", "frost lance", "-k", "3")["results"]
+    assert not any("title:" in hit["text"] for hit in hits)

@@ -175,7 +175,8 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
     assert [r[0] for r in db.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == [
         "m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_rules_definitions",
         "m004_llm_partial", "m005_book_identity", "m006_incremental_relink", "m007_llm_batches",
-        "m008_situating_context", "m009_foreign_key_indexes", "m010_source_locations", "m011_note_marks"]
+        "m008_situating_context", "m009_foreign_key_indexes", "m010_source_locations", "m011_note_marks",
+        "m012_pages_without_text"]
     # m010_source_locations: each book's format, where each chunk is in its source
     assert "format" in {c.name for c in db["books"].columns}
     assert {"page_start", "page_end", "source_file"} <= {c.name for c in db["chunks"].columns}

@@ -42,6 +42,10 @@ class Settings:
     price_table: str | None = None   # a TOML of model prices over the shipped one (index/ingest/cost.py)
     max_cost: float | None = None    # USD: an ingest whose estimate is higher stops before any call
     wait: float = DEFAULT_WAIT       # seconds a writer waits for another one (index/storage/lock.py)
+    # an EPUB member (a chapter, the package file...) is refused before it is read when it
+    # declares more than this many MiB, or (past 1 MiB) inflates more than this many times
+    epub_max_member_mb: float = 64.0
+    epub_max_ratio: float = 100.0
 
     @property
     def db_path(self) -> Path:
@@ -49,7 +53,7 @@ class Settings:
 
 
 _INT_FIELDS = {"concurrency", "parent_tokens", "child_tokens", "max_retries"}
-_FLOAT_FIELDS = {"request_timeout", "batch_poll", "max_cost", "wait"}
+_FLOAT_FIELDS = {"request_timeout", "batch_poll", "max_cost", "wait", "epub_max_member_mb", "epub_max_ratio"}
 _BOOL_FIELDS = {"link", "allow_partial"}
 _PATH_FIELDS = {"pack", "price_table"}  # resolved relative to the toml file when they name a file
 

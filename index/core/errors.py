@@ -1,5 +1,7 @@
 """Errors the library raises; the CLI turns each into a one-line message and exit code 1."""
 
+import re
+
 
 def redact(text: str, secret: str | None) -> str:
     """``text`` without ``secret`` (an endpoint's error message may quote the API key)."""
@@ -8,6 +10,17 @@ def redact(text: str, secret: str | None) -> str:
 
 class CrossbookError(Exception):
     """Base class: the message is one line a user can act on."""
+
+    @property
+    def code(self) -> str:
+        """A stable machine-readable name for the error, the ``code`` of the CLI's JSON
+        error: the class name in snake_case (EntityNotFound -> "entity_not_found")."""
+        return error_code(self)
+
+
+def error_code(exc: BaseException) -> str:
+    """The snake_case name of ``exc``'s class, for any exception (see CrossbookError.code)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).lower()
 
 
 class BadInput(CrossbookError):
@@ -67,3 +80,19 @@ class BatchFailed(ExtractionFailed):
     (the answers that came back are cached)."""
 class BudgetExceeded(CrossbookError):
     """An ingest's estimated LLM cost is over --max-cost (nothing was called or written)."""
+
+
+class BooksSkipped(CrossbookError):
+    """Some books of a run could not be read and were skipped; the others were ingested."""
+
+    def __init__(self, message: str, skipped: list[str]):
+        super().__init__(message)
+        self.skipped = skipped
+
+
+class SectionNotFound(CrossbookError):
+    """No chunk with that id, or no section of the book at that page or heading path."""
+
+
+class VectorsMissing(CrossbookError):
+    """A book's sections have no vectors (its ingest stopped before embedding them)."""

@@ -171,6 +171,10 @@ class BookInfo:
     id: int = 0                  # the books row id: --book accepts it ("crossbook books" shows it)
     format: str | None = None    # the reader it was read with (index/readers); None: before m010
     source: str | None = None    # the file or folder it was read from
+    pages_without_text: list = field(default_factory=list)  # a PDF's scanned pages (no text layer), as printed
+    # False: some of its sections have no current vector (run doctor --repair); None: the
+    # index has no vectors at all
+    vectors_complete: bool | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)

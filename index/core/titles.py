@@ -52,6 +52,17 @@ def _first_paragraph(lines: list[str], start: int) -> str:
     return " ".join(out)
 
 
+def split_front_matter(text: str) -> tuple[str | None, str]:
+    """YAML front matter's ``title:`` (None without one) and the text after the front
+    matter (all of it when there is none)."""
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return None, text
+    found = _FM_TITLE.search(match.group(1))
+    title = found.group(1).strip().strip("'\"").strip() if found else ""
+    return title or None, text[match.end():]
+
+
 def infer_title(text: str, headings: list[tuple[int, str, int]], fallback: str) -> str:
     """The book's title. ``headings``: (level, text, first line) in order (structure view)."""
     match = _FRONT_MATTER.match(text)

@@ -28,6 +28,7 @@ from ..extract import batch
 from ..extract.batch import BatchReport, BatchRequest
 from ..extract.openai_extractor import known_to_json
 from ..extract.prompt import PROMPT_VERSION
+from ..readers import ReadLimits
 from ..shelf import derived
 from ..storage import store
 from .pipeline import Ingest, ingest_paths, load_books
@@ -59,7 +60,7 @@ def plan(job: Ingest, paths: list[Path], title: str | None = None) -> tuple[list
     extractor = job.extractor
     wanted: list[BatchRequest] = []
     cached = 0
-    for book, name in load_books(paths, title):
+    for book, name in load_books(paths, title, limits=ReadLimits.of(job.settings)):
         parents = parent_chunks(name, list(book.sections), job.settings.parent_tokens)
         # the key leaves out the known-entity hint: find the uncached chunks before the hint
         # is computed (a linker over the whole index), so a cached book costs no linker

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from fnmatch import fnmatch
 from pathlib import Path, PurePosixPath
+from typing import Callable
 
 from ..core.errors import BadInput
 from ..readers import BOOK_SUFFIXES, is_vault
+from ..readers.walk import walk_folder
 
 # files a directory of books holds that are not books (any case, any suffix)
 NOT_BOOKS = ("readme", "changelog", "license", "licence")
 
 
 def find_books(paths: list[Path], include: tuple[str, ...] = (), exclude: tuple[str, ...] = (),
-               as_book: bool = False) -> list[Path]:
+               as_book: bool = False, warn: Callable[[str], None] | None = None) -> list[Path]:
     """Expand directories into their books (sorted); every path must exist.
 
     A folder that is a note vault (``.obsidian/``, mdBook's ``SUMMARY.md``), or any folder
@@ -23,8 +25,10 @@ def find_books(paths: list[Path], include: tuple[str, ...] = (), exclude: tuple[
     matching one of those globs, and each vault below it is one book; a file matching an
     ``exclude`` glob is left out, and so are README, CHANGELOG and LICENSE files and hidden
     folders. A glob matches the path relative to the directory ("drafts/*") or its end
-    ("*.md", "notes/*.md"). Files named one by one are taken as given. Raises BadInput for a
-    missing path or a directory with no book.
+    ("*.md", "notes/*.md"). Files named one by one are taken as given. Each real directory
+    is walked once (a link loop ends), and a link that leads outside the directory given is
+    skipped, told to ``warn`` (index/readers/walk.py). Raises BadInput for a missing path or
+    a directory with no book.
     """
     found: list[Path] = []
     for path in paths:
@@ -33,7 +37,7 @@ def find_books(paths: list[Path], include: tuple[str, ...] = (), exclude: tuple[
         if path.is_dir() and (as_book or is_vault(path)):
             found.append(path)
         elif path.is_dir():
-            books = sorted(_books_below(path, path, include, exclude))
+            books = sorted(_books_below(path, include, exclude, warn))
             if not books:
                 what = f"files matching {', '.join(include)}" if include else \
                     f"books ({', '.join('*' + s for s in BOOK_SUFFIXES)}) or note vaults"
@@ -46,19 +50,14 @@ def find_books(paths: list[Path], include: tuple[str, ...] = (), exclude: tuple[
     return found
 
 
-def _books_below(root: Path, folder: Path, include: tuple[str, ...], exclude: tuple[str, ...]) -> list[Path]:
-    books = []
-    for entry in folder.iterdir():
-        if entry.name.startswith("."):
-            continue
-        if entry.is_dir():
-            if is_vault(entry) and not _excluded(entry.relative_to(root), exclude):
-                books.append(entry)
-            elif not is_vault(entry):
-                books.extend(_books_below(root, entry, include, exclude))
-        elif entry.is_file() and _is_book(entry.relative_to(root), include, exclude):
-            books.append(entry)
-    return books
+def _books_below(root: Path, include: tuple[str, ...], exclude: tuple[str, ...],
+                 warn: Callable[[str], None] | None) -> list[Path]:
+    walk = walk_folder(root, stop=is_vault)
+    for line in walk.skipped:
+        if warn is not None:
+            warn(line)
+    vaults = [v for v in walk.stopped if not _excluded(v.relative_to(root), exclude)]
+    return vaults + [f for f in walk.files if _is_book(f.relative_to(root), include, exclude)]
 
 
 def _matches(relative: PurePosixPath, pattern: str) -> bool:

@@ -25,7 +25,7 @@ from ..core.config import Settings
 from ..core.errors import BudgetExceeded, ConfigError
 from ..core.tokens import count_tokens
 from ..extract.prompt import PROMPT_VERSION
-from ..readers import SourceBook
+from ..readers import ReadLimits, SourceBook
 from ..storage import store
 from ..storage.db import open_for_planning
 from .pipeline import Ingest, plan_book
@@ -136,7 +136,7 @@ def estimate_rebuild(settings: Settings, entries: list[ManifestBook]) -> dict:
     the books the rebuild would delete (in the index, not listed)."""
     from .manifest import read_manifest_books  # noqa: PLC0415 - rebuild only, not on ingest's path
 
-    readable, unreadable = read_manifest_books(entries)
+    readable, unreadable = read_manifest_books(entries, ReadLimits.of(settings))
     db = open_for_planning(settings.index_dir)
     try:
         job = Ingest(db, planning(settings))

@@ -24,9 +24,29 @@ from ..core.errors import BadInput
 from ..readers import SourceBook
 from ..storage import store
 
-# how a user gives a book another title, for each command that reads books
-INGEST_RETITLE = "a 'title:' line in its front matter, or ingest it on its own with --book 'OTHER TITLE'"
+# how a user gives a book another title, for each command that reads books: ingest's
+# depends on where the book's format keeps its title (``ingest_retitle``)
+ON_ITS_OWN = "ingest it on its own with --book 'OTHER TITLE'"
+_TITLE_FROM = {
+    "markdown": "a 'title:' line in its front matter, or ",
+    "text": "a 'title:' line in its front matter, or ",
+    "html": "its page's <title>, or ",
+    "pdf": "the Title of its PDF metadata, or ",
+    "epub": "the dc:title of its package file, or ",
+    "vault": "a [book] title in its book.toml, or ",
+}
 MANIFEST_RETITLE = "title = \"...\" in its [[books]] entry of the manifest"
+
+
+def ingest_retitle(book: SourceBook, other: SourceBook | None = None) -> str:
+    """How the owner of ``book`` gives it another title on ingest, in its format's terms;
+    when the clash is with ``other``, a note (Markdown or text) of the same folder tree,
+    reading the folder as one book (--as-book) keeps both notes under their names."""
+    advice = _TITLE_FROM.get(book.format, "") + ON_ITS_OWN
+    notes = ("markdown", "text")
+    if other is not None and book.format in notes and other.format in notes:
+        advice += "; or, for a folder of notes whose names repeat, ingest the folder as one book with --as-book"
+    return advice
 
 
 def source_of(path: Path) -> str:
@@ -45,19 +65,31 @@ def check_unique_titles(titled: list[tuple[str, str]], retitle: str) -> None:
         seen[title] = where
 
 
+def check_book_titles_unique(books: list[tuple[SourceBook, str]]) -> None:
+    """Raise BadInput naming both files of the first title two books of one ingest share,
+    and how to retitle the second in its format's terms (``ingest_retitle``)."""
+    seen: dict[str, SourceBook] = {}
+    for book, title in books:
+        if title in seen:
+            raise BadInput(f"'{seen[title].path}' and '{book.path}' have the same title '{title}': "
+                           f"give one of them another title ({ingest_retitle(book, seen[title])})")
+        seen[title] = book
+
+
 def check_titles_free(
     db: Database, books: list[tuple[SourceBook, str]], may_take: Callable[[dict], bool],
-    retitle: str = INGEST_RETITLE,
+    retitle: str | None = None,
 ) -> None:
     """Raise BadInput, before anything is written, when a (file, title) pair's title is held
     by another stored book that may not give it up (``may_take(row)`` is False for that
-    ``books`` row); the message names both files and the fixes."""
+    ``books`` row); the message names both files and the fixes (``retitle``, else the
+    advice for the book's format)."""
     for book, title in books:
         holder = store.get_book(db, title)
         if holder is not None and holder["source"] != source_of(book.path) and not may_take(holder):
             raise BadInput(
                 f"'{book.path}' has the title '{title}', which the book from '{holder['path']}' already has: "
-                f"give it another title ({retitle}), or run crossbook delete-book '{title}' first to replace that book"
+                f"give it another title ({retitle or ingest_retitle(book)}), or run crossbook delete-book '{title}' first to replace that book"
             )
 
 

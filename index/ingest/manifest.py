@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..core.errors import BadInput, ConfigError, CrossbookError
 from ..core.models import IngestResult
-from ..readers import SourceBook, read_book
+from ..readers import ReadLimits, SourceBook, read_book
 from ..storage import store
 from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, source_of
 from .pipeline import Ingest, delete_book, ingest_all
@@ -42,13 +42,14 @@ def read_manifest(path: Path) -> list[ManifestBook]:
     return out
 
 
-def read_manifest_books(entries: list[ManifestBook]) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
-    """Read each entry's book: (position, book, title) of those read, and the error of each
-    other position."""
+def read_manifest_books(entries: list[ManifestBook], limits: ReadLimits = ReadLimits(),
+                        ) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
+    """Read each entry's book (an archive's members held to ``limits``): (position, book,
+    title) of those read, and the error of each other position."""
     readable, unreadable = [], {}
     for n, entry in enumerate(entries):
         try:
-            book = read_book(entry.path, entry.format)
+            book = read_book(entry.path, entry.format, limits)
             readable.append((n, book, entry.title or book.title))
         except CrossbookError as exc:
             unreadable[n] = exc
@@ -63,7 +64,7 @@ def rebuild(job: Ingest, manifest: Path) -> dict:
     entries = read_manifest(manifest)
     summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
     _check_distinct_files(manifest, entries)
-    readable, unreadable = read_manifest_books(entries)
+    readable, unreadable = read_manifest_books(entries, ReadLimits.of(job.settings))
     failed_sources = {source_of(entries[n].path) for n in unreadable}
     titled = [(title, str(entries[n].path)) for n, _, title in readable]
     titled += [(entries[n].title, str(entries[n].path)) for n in unreadable if entries[n].title]

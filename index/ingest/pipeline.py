@@ -20,13 +20,13 @@ from sqlite_utils import Database
 
 from ..core.chunking import parent_chunks
 from ..core.config import Settings, effective_mode
-from ..core.errors import BadInput, BookNotFound, ChunksFailed, CrossbookError
+from ..core.errors import BadInput, BookNotFound, BooksSkipped, ChunksFailed, CrossbookError
 from ..core.models import IngestResult
 from ..core.packs import DomainPack, load_pack
 from ..extract import ExtractionRun, Extractor, ProgressFn, get_extractor, no_progress
 from ..extract.marks import NoteMarks
 from ..extract.verify import ChunkText
-from ..readers import SourceBook, read_book
+from ..readers import ReadLimits, SourceBook, read_book
 from ..relations import edges as relations
 from ..relations.ontology import Ontology, ontology_for
 from ..shelf import derived
@@ -35,9 +35,8 @@ from ..vectors.embed import child_splitter
 from . import preload
 from .books import find_books
 from .identity import (
-    INGEST_RETITLE,
+    check_book_titles_unique,
     check_titles_free,
-    check_unique_titles,
     ingest_may_take,
     renamed_from,
     source_of,
@@ -115,10 +114,14 @@ class Ingest:
 
 
 def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
-               as_book: bool = False) -> list[tuple[SourceBook, str]]:
+               as_book: bool = False, limits: ReadLimits = ReadLimits(),
+               skipped: list[tuple[Path, str]] | None = None) -> list[tuple[SourceBook, str]]:
     """Read and check every book before anything is written; returns (book, title) pairs.
     A file named twice (itself and in its directory) is one book. ``fmt`` reads every file
-    with that format's reader; ``as_book`` reads each folder given as one book. Raises BadInput."""
+    with that format's reader; ``as_book`` reads each folder given as one book; ``limits``
+    bound an archive's members. With ``skipped`` (a list) and several books, a book that
+    cannot be read is left out and (its path, its one-line reason) appended there
+    (``skipped_error`` reports them after the others are ingested). Raises BadInput."""
     files, sources = [], set()
     for path in find_books(paths, as_book=as_book):
         if source_of(path) not in sources:
@@ -128,10 +131,29 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
         raise BadInput(f"--book names one book, but {len(files)} files were given")
     books = []
     for path in files:
-        book = read_book(path, fmt)
+        try:
+            book = read_book(path, fmt, limits)
+        except Exception as exc:  # a reader's failure, foreseen (BadInput) or not, skips only its book
+            if skipped is None or len(files) == 1:
+                raise
+            skipped.append((path, str(exc) if isinstance(exc, BadInput) else
+                            f"'{path}' could not be read (unexpected {type(exc).__name__}: {exc})"))
+            continue
         books.append((book, title or book.title))
-    check_unique_titles([(name, str(book.path)) for book, name in books], INGEST_RETITLE)
+    if not books and skipped:
+        raise BadInput(f"none of the {len(files)} books could be read: {skipped[0][1]}"
+                       + (f" (and {len(skipped) - 1} more)" if len(skipped) > 1 else ""))
+    check_book_titles_unique(books)
     return books
+
+
+def skipped_error(skipped: list[tuple[Path, str]], ingested: int) -> BooksSkipped:
+    """The error a run ends with when ``skipped`` books could not be read (``load_books``)
+    and ``ingested`` others were: one line that names each and why."""
+    books = "book" if len(skipped) == 1 else "books"
+    return BooksSkipped(f"{len(skipped)} {books} could not be read and {'was' if len(skipped) == 1 else 'were'} "
+                        f"skipped (the other {ingested} {'is' if ingested == 1 else 'are'} in the index): "
+                        + "; ".join(reason for _, reason in skipped), [str(path) for path, _ in skipped])
 
 
 @dataclass
@@ -341,6 +363,7 @@ def _store_rows(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: st
         db, title=title, path=source, source=source, sha256=plan.book.sha256,
         extractor=job.extractor_label, pack=job.pack.label, model=job.extractor.model, fmt=plan.book.format,
         drop_reasons=dict(extracted.dropped), parents=plan.parents, children=extracted.children,
+        pages_without_text=plan.book.pages_without_text,
     )
     store.set_book_partial(db, title, result.partial)
     failed = {f.chunk_id for f in run.failed}
@@ -388,7 +411,7 @@ def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force
     """Check every path first (BadInput changes nothing), then ingest book by book. A book
     whose chunks failed extraction does not stop the others: ChunksFailed is raised at the
     end, naming every failed chunk (the books that succeeded are stored)."""
-    return ingest_books(job, load_books(paths, title, fmt, as_book), force)
+    return ingest_books(job, load_books(paths, title, fmt, as_book, ReadLimits.of(job.settings)), force)
 
 
 def ingest_books(job: Ingest, books: list[tuple[SourceBook, str]], force: bool = False) -> list[IngestResult]:

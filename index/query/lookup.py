@@ -76,15 +76,19 @@ def resolve_book(db: Database, name: str, option: str = "--book") -> str:
     any case or accents, the book's id (``crossbook books`` shows it), or a unique prefix
     of the title (a leading "The" optional: "ashen" finds "The Ashen Grimoire").
 
-    Raises BookNotFound naming the candidates when none or several books match.
+    ``option`` names where the name was given (``--book``), for the errors; "" for a
+    command's own argument (``delete-book``, ``show``). Every command that names a book
+    resolves it here. Raises BookNotFound naming the candidates when none or several
+    books match, BadInput for an empty name.
     """
     rows = _book_rows(db)
     titles = [title for _, title in rows]
     if name in titles:
         return name
     key = fold_accents(normalize_name(name))
+    named = f"{option} '{name}'" if option else f"book '{name}'"
     if not key:
-        raise BadInput(f"{option} is empty (give a book title, a prefix of one, or its id; see: crossbook books)")
+        raise BadInput(f"{option or 'the book'} is empty (give a book title, a prefix of one, or its id; see: crossbook books)")
     same = [t for t in titles if fold_accents(normalize_name(t)) == key]
     if len(same) == 1:
         return same[0]
@@ -96,12 +100,13 @@ def resolve_book(db: Database, name: str, option: str = "--book") -> str:
     if len(prefixed) == 1:
         return prefixed[0]
     if prefixed:
-        raise BookNotFound(f"{option} '{name}' matches several books: {_listing(prefixed)} (give more of the title)")
+        raise BookNotFound(f"{named} matches several books: {_listing(prefixed)} (give more of the title)")
     if not titles:
-        raise BookNotFound(f"{option} '{name}': the index has no books yet (run: crossbook ingest BOOK)")
+        raise BookNotFound(f"{named}: the index has no books yet (run: crossbook ingest BOOK)")
     close = _closest(name, titles)
     hint = f"did you mean {_listing(close)}?" if close else f"books: {_listing(titles)}"
-    raise BookNotFound(f"{option} '{name}' is not a book in the index ({hint} see: crossbook books)")
+    missing = f"{option} '{name}' is not a book in the index" if option else f"book '{name}' is not in the index"
+    raise BookNotFound(f"{missing} ({hint} see: crossbook books)")
 
 
 def resolve_books(db: Database, names: tuple[str, ...] | list[str], option: str = "--book") -> tuple[str, ...]:
@@ -144,7 +149,7 @@ def _closest(query: str, choices: list[str], limit: int = 5, cutoff: float = 60)
 def _known_names(db: Database) -> dict[str, tuple[str, set[str]]]:
     """Every name the index knows an entity by -> (that name as written, the entities'
     normalized keys): entity names, names mentions were written with (an alias the linker
-    found), and the aliases of the index's domain pack."""
+    found), the aliases the books declare, and the aliases of the index's domain pack."""
     names: dict[str, tuple[str, set[str]]] = {}
 
     def add(written: str, key: str) -> None:
@@ -155,6 +160,11 @@ def _known_names(db: Database) -> dict[str, tuple[str, set[str]]]:
     for written, key in db.execute(
         "SELECT DISTINCT m.name, e.normalized FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
         " WHERE m.normalized != e.normalized OR m.name != e.name ORDER BY 1"
+    ):
+        add(written, key)
+    for written, key in db.execute(  # names a book gives an entity: "Frost Lance (Ice Spear)", "aka", aliases:
+        "SELECT DISTINCT a.alias, a.canonical FROM entity_aliases a"
+        " WHERE EXISTS (SELECT 1 FROM entities e WHERE e.normalized = a.canonical) ORDER BY 1"
     ):
         add(written, key)
     from ..storage.store import index_pack  # the pack parser is only needed off the fast path
@@ -476,6 +486,9 @@ def list_books(db: Database) -> list[BookInfo]:
       (SELECT count(*) FROM relation_claims c WHERE c.book = b.title AND c.status = 'pending_entities') AS unresolved
     FROM books b ORDER BY b.title
     """
+    from ..vectors.chroma import unsynced_books  # no chromadb: SQLite's notes of what was embedded
+
+    unsynced = unsynced_books(db)
     out = []
     for r in db.query(sql):
         # ingest-time drops (fixed with the book) + endpoints unresolved in the index as it is now
@@ -490,6 +503,8 @@ def list_books(db: Database) -> list[BookInfo]:
             relationships=r["relationships"], dropped_relations=sum(relation_drops.values()),
             relation_drop_reasons=dict(sorted(relation_drops.items())),
             partial=r.get("partial", 0), format=r.get("format"), source=r.get("source") or r["path"],
+            pages_without_text=json.loads(r.get("pages_without_text") or "[]"),
+            vectors_complete=None if unsynced is None else r["title"] not in unsynced,
         ))
     return out
 

@@ -2,8 +2,9 @@
 
 Each format's module has one function, ``read(path) -> SourceBook``; it is imported only
 when a book of that format is read (a PDF library costs nothing to a Markdown shelf).
-``read_book`` picks the reader from the content (a PDF or EPUB is known by its first
-bytes), then the file's suffix; ``fmt`` overrides both. A folder is one book when it is a
+``read_book`` picks the reader from the content when it starts with a PDF or EPUB
+signature, else from the file's suffix, else from the content (``detect_format``); ``fmt``
+overrides them. A folder is one book when it is a
 note vault (``.obsidian/`` or mdBook's ``SUMMARY.md``) or when the caller says so.
 """
 
@@ -13,10 +14,10 @@ from importlib import import_module
 from pathlib import Path
 
 from ..core.errors import BadInput
-from .source import SourceBook, decode_text, read_bytes, sha256_bytes
+from .source import ReadLimits, SourceBook, decode_text, read_bytes, sha256_bytes
 
-__all__ = ["FORMATS", "BOOK_SUFFIXES", "SourceBook", "decode_text", "detect_format", "folder_format", "is_vault",
-           "read_book", "read_bytes", "sha256_bytes"]
+__all__ = ["FORMATS", "BOOK_SUFFIXES", "ReadLimits", "SourceBook", "decode_text", "detect_format", "folder_format",
+           "is_vault", "read_book", "read_bytes", "sha256_bytes"]
 
 # format -> the module (in this package) whose read(path) reads it
 FORMATS = {
@@ -63,8 +64,11 @@ def folder_format(folder: Path) -> str:
 
 
 def detect_format(path: Path, head: bytes | None = None) -> str:
-    """The format of ``path``: from its first bytes (``head``; read here when None), then its
-    suffix; a folder is a vault. Text with no known suffix is Markdown."""
+    """The format of ``path`` (a folder is a vault). A PDF or EPUB signature at the first
+    byte decides; then the suffix (a note about PDF headers that quotes ``%PDF-`` is still
+    Markdown); with no known suffix, a PDF signature in the first 1 KB (where readers
+    accept it) or an HTML start. Text with no known suffix is Markdown. ``head``: the
+    file's first bytes (read here when None)."""
     if path.is_dir():
         return folder_format(path)
     if head is None:
@@ -73,22 +77,25 @@ def detect_format(path: Path, head: bytes | None = None) -> str:
                 head = handle.read(4096)
         except OSError:
             head = b""
-    if b"%PDF-" in head[:1024]:
+    if head.startswith(b"%PDF-"):
         return "pdf"
     if head.startswith(b"PK\x03\x04") and b"application/epub+zip" in head[:100]:
         return "epub"
     by_suffix = _SUFFIXES.get(path.suffix.lower())
     if by_suffix is not None:
         return by_suffix
+    if b"%PDF-" in head[:1024]:
+        return "pdf"
     start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:64].lower()
     if start.startswith((b"<!doctype html", b"<html")):
         return "html"
     return "markdown"
 
 
-def read_book(path: Path, fmt: str | None = None) -> SourceBook:
+def read_book(path: Path, fmt: str | None = None, limits: ReadLimits = ReadLimits()) -> SourceBook:
     """Read one book (a file, or a vault folder) with the reader of its format, or of
-    ``fmt`` when given. Raises BadInput with one line that says what to do; writes nothing."""
+    ``fmt`` when given; an archive's members are held to ``limits``. Raises BadInput with
+    one line that says what to do; writes nothing."""
     if fmt is not None and fmt not in FORMATS:
         raise BadInput(f"unknown format '{fmt}' (choose one of: {', '.join(FORMATS)})")
     if not path.exists():
@@ -97,8 +104,10 @@ def read_book(path: Path, fmt: str | None = None) -> SourceBook:
         raise BadInput(f"'{path}' is a folder: --format {fmt} reads a file (a folder is read as a vault)")
     if not path.is_dir() and fmt in ("vault", "docset"):
         raise BadInput(f"'{path}' is a file: --format {fmt} reads a folder")
-    reader = import_module(f"{__name__}.{FORMATS[fmt or detect_format(path)]}")
-    book = reader.read(path)
+    fmt = fmt or detect_format(path)
+    reader = import_module(f"{__name__}.{FORMATS[fmt]}")
+    # the one archive format: its members inflate
+    book = reader.read(path, limits) if fmt == "epub" else reader.read(path)
     if any(section.pages for section in book.sections):  # a manual's back index: readers/back_index.py
         from dataclasses import replace
 

@@ -29,7 +29,7 @@ from lxml import etree
 from ..core.errors import BadInput
 from .html_markdown import HEADINGS, LEVEL_ATTR, body_of, parse_html, tag_of, to_markdown
 from .markdown import from_text
-from .source import SourceBook, read_bytes, sha256_bytes
+from .source import MIB, ReadLimits, SourceBook, read_bytes, sha256_bytes
 
 _XHTML_TYPES = ("application/xhtml+xml", "text/html", "application/xml", "text/x-oeb1-document")
 # font obfuscation (IDPF, Adobe): allowed by the spec in DRM-free books
@@ -76,8 +76,10 @@ def _text(element) -> str:
 
 
 class _Archive:
-    def __init__(self, path: Path, data: bytes):
+    def __init__(self, path: Path, data: bytes, limits: ReadLimits = ReadLimits()):
         self.path = path
+        self.limits = limits
+        self.inflated = self.compressed = self.members_read = 0  # the members read so far, together
         try:
             self.zip = zipfile.ZipFile(io.BytesIO(data))
             self.names = set(self.zip.namelist())
@@ -88,11 +90,34 @@ class _Archive:
     def read(self, name: str) -> bytes | None:
         if name not in self.names:
             return None
+        info = self.zip.getinfo(name)
+        self._check_inflation(info)
         try:
-            return self.zip.read(name)
+            with self.zip.open(info) as member:  # never more than it declares (zipfile stops there)
+                return member.read(self.limits.max_member_bytes + 1)
         except (zipfile.BadZipFile, zlib.error, OSError, EOFError, NotImplementedError):
             raise BadInput(f"'{self.path}' is not a readable EPUB: '{name}' in its zip archive is damaged "
                            "(download or export it again)") from None
+
+    def _check_inflation(self, info: zipfile.ZipInfo) -> None:
+        """Refuse a member whose declared size or compression ratio is a zip bomb's, before
+        reading it; and the members read so far with it, taken together (many small
+        members that each pass)."""
+        limits = self.limits
+        self.inflated += info.file_size
+        self.compressed += info.compress_size
+        for what, size, packed, most in (
+            (f"'{info.filename}' in its archive", info.file_size, info.compress_size, limits.max_member_bytes),
+            (f"its {self.members_read + 1} members read", self.inflated, self.compressed, limits.max_total_bytes),
+        ):
+            ratio = size / max(packed, 1)
+            if size > most or (size > limits.ratio_floor and ratio > limits.max_ratio):
+                raise BadInput(
+                    f"'{self.path}' is refused: {what} would inflate to {size / MIB:,.0f} MiB ({ratio:,.0f} times "
+                    f"the compressed size; the limits are {most / MIB:,.0f} MiB and {limits.max_ratio:,.0f} times), "
+                    "as a zip bomb does; if the book is genuine, raise epub_max_member_mb / epub_max_ratio "
+                    "(CROSSBOOK_EPUB_MAX_MEMBER_MB, CROSSBOOK_EPUB_MAX_RATIO)")
+        self.members_read += 1
 
     def xml(self, name: str, what: str):
         data = self.read(name)
@@ -295,10 +320,11 @@ def _title_heading(chapter: _Chapter) -> None:
     _insert_heading(body, body, TocEntry(label, chapter.file, None, 1))
 
 
-def read(path: Path) -> SourceBook:
-    """An EPUB as a book (see the module docstring). Raises BadInput."""
+def read(path: Path, limits: ReadLimits = ReadLimits()) -> SourceBook:
+    """An EPUB as a book (see the module docstring); a member over ``limits`` refuses it
+    before it is read. Raises BadInput."""
     data = read_bytes(path)
-    archive = _Archive(path, data)
+    archive = _Archive(path, data, limits)
     _check_drm(archive)
     package_file = _package_path(archive)
     package = archive.xml(package_file, "package file")

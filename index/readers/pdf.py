@@ -11,6 +11,8 @@
   hyphenated across lines are joined; ligatures (fi, fl, ff...) and soft hyphens are
   normalised. Pages are the printed numbers where the page labels give arabic ones.
 - Encrypted, image-only (no text layer) and damaged PDFs are one line that names the fix.
+  A PDF with some pages scanned (no text layer) is read with a warning that names those
+  pages (``SourceBook.pages_without_text``); a page whose layout fails is a warning too.
 """
 
 from __future__ import annotations
@@ -321,19 +323,63 @@ def _join_emphasis(text: str) -> str:
     return text.replace("** **", " ")
 
 
-def _layout(pdf) -> list[list[_Line]]:
+def _has_image(page) -> bool:
+    import pypdfium2.raw as pdfium_c
+
+    try:
+        return any(obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE for obj in page.get_objects(max_depth=2))
+    except Exception:  # objects PDFium cannot list: not known to be a scan
+        return False
+
+
+def _layout(pdf, failed: dict[int, str] | None = None, scanned: set[int] | None = None) -> list[list[_Line]]:
+    """Each page's lines; a page whose layout fails is read as empty, its number (0-based)
+    and the error put in ``failed``; a page with an image and no text goes in ``scanned``
+    (a blank page is neither)."""
     pages = []
     for number in range(len(pdf)):
         page = pdf[number]
         try:
             width = page.get_width()
             lines = _columns(_group_lines(_runs(page)), width)
-        except Exception:
+            if not lines and scanned is not None and _has_image(page):
+                scanned.add(number)
+        except Exception as exc:  # one page PDFium cannot lay out: the others are still read
             lines = []
+            if failed is not None:
+                failed[number] = f"{type(exc).__name__}: {exc}"
         finally:
             page.close()
         pages.append(_reflow([_line_text(line) for line in lines]))
     return pages
+
+
+def page_ranges(numbers: list[int]) -> str:
+    """``[3, 4, 5, 9]`` as ``3-5, 9``."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+def _page_warnings(path: Path, pages: int, scanned: set[int], failed: dict[int, str],
+                   printed: list[int]) -> tuple[tuple[int, ...], list[str]]:
+    """The (printed) numbers of the ``scanned`` pages (no text layer), and the warnings
+    that name them and the pages whose layout failed."""
+    blank = tuple(printed[n] for n in sorted(scanned))
+    warnings = []
+    if blank:
+        warnings.append(f"'{path}': {len(blank)} of {pages} pages have no text layer (scanned?) and are left "
+                        f"out: {'page' if len(blank) == 1 else 'pages'} {page_ranges(list(blank))}; "
+                        "run OCR first to read them, e.g. ocrmypdf IN.pdf OUT.pdf")
+    if failed:
+        first = next(iter(failed.values()))
+        warnings.append(f"'{path}': the layout of {'page' if len(failed) == 1 else 'pages'} "
+                        f"{page_ranges([printed[n] for n in sorted(failed)])} failed ({first}): left out")
+    return blank, warnings
 
 
 def _font_headings(layout: list[list[_Line]]) -> list[_Entry]:
@@ -467,8 +513,10 @@ def read(path: Path) -> SourceBook:
     damaged PDF."""
     data = read_bytes(path)
     pdf = _open(path, data)
+    failed: dict[int, str] = {}
+    scanned: set[int] = set()
     try:
-        layout = _layout(pdf)
+        layout = _layout(pdf, failed, scanned)
         pages = _strip_running_lines(_page_lines(layout, path))
         entries = _entries(pdf)
         printed = _printed_numbers(pdf)
@@ -478,7 +526,7 @@ def read(path: Path) -> SourceBook:
             title = ""
     finally:
         pdf.close()
-    warnings: list[str] = []
+    blank, warnings = _page_warnings(path, len(layout), scanned, failed, printed)
     if entries:
         entries.sort(key=lambda e: e.page)  # an outline out of page order still reads in order
     else:
@@ -493,4 +541,4 @@ def read(path: Path) -> SourceBook:
                     for n, lines in enumerate(pages, 1) if _clean(lines)]
     sections = [_with_printed_pages(section, printed) for section in sections]
     return SourceBook(path=path, format="pdf", title=title or path.stem, sections=tuple(sections),
-                      sha256=sha256_bytes(data), warnings=tuple(warnings))
+                      sha256=sha256_bytes(data), warnings=tuple(warnings), pages_without_text=blank)

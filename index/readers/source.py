@@ -14,8 +14,11 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.config import Settings
 from ..core.errors import BadInput
 from ..core.models import Section
+
+MIB = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -28,11 +31,35 @@ class SourceBook:
     sections: tuple[Section, ...]
     sha256: str                  # of the source's bytes (a vault: of its notes' paths and bytes)
     warnings: tuple[str, ...] = ()
+    pages_without_text: tuple[int, ...] = ()  # a PDF's pages with no text layer (scanned), as printed
 
     @property
     def text(self) -> str:
         """The book as one Markdown text (its sections joined in order)."""
         return "".join(section.text for section in self.sections)
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """How far a member of an archive (an EPUB's chapter) may inflate before a reader
+    refuses the book, checked on its declared size before a byte of it is read: at most
+    ``max_member_bytes``, and, past ``ratio_floor`` bytes, at most ``max_ratio`` times its
+    compressed size (XHTML compresses 3-10x; a zip bomb 1000x). The members read, taken
+    together, are held to the same ratio and to ``max_total_bytes``."""
+
+    max_member_bytes: int = 64 * MIB
+    max_ratio: float = 100.0
+    ratio_floor: int = MIB
+
+    @property
+    def max_total_bytes(self) -> int:
+        """What the members a book reads may inflate to together (the ratio holds for them too)."""
+        return 4 * self.max_member_bytes
+
+    @classmethod
+    def of(cls, settings: Settings) -> "ReadLimits":
+        """The limits ``settings`` set (epub_max_member_mb, epub_max_ratio)."""
+        return cls(int(settings.epub_max_member_mb * MIB), settings.epub_max_ratio)
 
 
 def read_bytes(path: Path) -> bytes:

@@ -136,6 +136,14 @@ def open_for_planning(index_dir: Path) -> Database:
     return _open_read_only(db_path)
 
 
+def open_read_only(index_dir: Path) -> Database:
+    """The index opened for queries only (SQLite ``mode=ro``: no write, no migration),
+    however its files' modes are set: for a server that must never change it. Raises
+    IndexMissing, NotAnIndex, IndexReadOnly (an index an older crossbook built)."""
+    check_index_dir(index_dir)
+    return _open_read_only(index_dir / "crossbook.db")
+
+
 def _writable(db_path: Path) -> bool:
     """Whether SQLite can write the index: the file, and its directory (WAL side files)."""
     return os.access(db_path, os.W_OK) and os.access(db_path.parent, os.W_OK)

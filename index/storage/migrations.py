@@ -497,3 +497,10 @@ def m011_note_marks(db: Database) -> None:
         CREATE INDEX idx_mention_normalized ON entity_mentions(normalized);
         """
     )
+
+
+@migrations()
+def m012_pages_without_text(db: Database) -> None:
+    """A PDF's pages with no text layer (scanned), as printed: a JSON list, so ``books``
+    shows how much of a partly scanned book was left out ('[]': none, or not a PDF)."""
+    db.executescript("ALTER TABLE books ADD COLUMN pages_without_text TEXT NOT NULL DEFAULT '[]';")

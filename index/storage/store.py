@@ -79,12 +79,13 @@ def insert_book(
     parents: list[ParentChunk],
     children: list[ChildChunk],
     fmt: str = "markdown",
+    pages_without_text: tuple[int, ...] = (),
 ) -> None:
     db.execute(
         "INSERT INTO books (title, path, source, sha256, extractor, pack, model, ingested_at,"
-        " dropped_mentions, drop_reasons, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " dropped_mentions, drop_reasons, format, pages_without_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [title, path, source, sha256, extractor, pack, model, now_iso(), sum(drop_reasons.values()),
-         json.dumps(drop_reasons, sort_keys=True), fmt],
+         json.dumps(drop_reasons, sort_keys=True), fmt, json.dumps(list(pages_without_text))],
     )
     db.conn.executemany(
         "INSERT INTO chunks (id, book, kind, parent_id, ordinal, heading, heading_path, part,"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import os
 import shutil
 import sys
 import tempfile
@@ -178,9 +179,11 @@ class VectorStore:
     to SQLite that Chroma must follow, so a Chroma that refuses fails it first.
     """
 
-    def __init__(self, connect: Callable[[], object], embedder: Embedder, index_id: str, location: str):
+    def __init__(self, connect: Callable[[], object], embedder: Embedder, index_id: str, location: str,
+                 on_close: Callable[[], None] | None = None):
         self._connect = connect
         self._client = None
+        self._on_close = on_close
         self.embedder = embedder
         self.index_id = index_id
         self.location = location
@@ -198,6 +201,8 @@ class VectorStore:
         close = getattr(self._client, "close", None)
         if close is not None:
             close()
+        if self._on_close is not None:  # a read-only index's temporary copy goes with its client
+            self._on_close()
 
     @property
     def client(self):
@@ -210,8 +215,7 @@ class VectorStore:
         self.collection
 
     def collection_name(self, embedder_id: str) -> str:
-        digest = hashlib.sha256(embedder_id.encode()).hexdigest()[:10]
-        return f"{COLLECTION_PREFIX}{self.index_id}-{digest}"
+        return collection_name(self.index_id, embedder_id)
 
     @property
     def collection(self):
@@ -357,6 +361,15 @@ class VectorStore:
             store.set_meta(db, self.synced_key(title), children_digest(rows))
         return report
 
+    def mark_all(self, db: Database) -> None:
+        """Note every book as synced with this collection (after a sync of the whole index)."""
+        by_book: dict[str, list[ChildRow]] = {title: [] for (title,) in db.execute("SELECT title FROM books")}
+        for row in child_rows(db):
+            by_book.setdefault(row.book, []).append(row)
+        with db.atomic():
+            for title, rows in by_book.items():
+                store.set_meta(db, self.synced_key(title), children_digest(rows))
+
     def delete_book(self, title: str) -> None:
         """Remove every vector of the book, from this index's collections of every embedder
         (so delete-book is complete whichever --embedder it ran with)."""
@@ -442,6 +455,34 @@ def forget_synced(db: Database, title: str) -> None:
         db.execute("DELETE FROM crossbook_meta WHERE key = ?", [key])
 
 
+def collection_name(index: str, embedder_id: str) -> str:
+    """The Chroma collection of one index and one embedder."""
+    digest = hashlib.sha256(embedder_id.encode()).hexdigest()[:10]
+    return f"{COLLECTION_PREFIX}{index}-{digest}"
+
+
+def unsynced_books(db: Database, books: tuple[str, ...] = ()) -> set[str] | None:
+    """The books (of ``books``, or of the index) whose vectors SQLite does not note as
+    matching their children (an ingest stopped between its SQLite commit and its
+    embedding, or the vectors were lost), from SQLite alone; None when the index records no
+    vectors at all."""
+    recorded, index = recorded_embedder(db), store.get_meta(db, META_INDEX_ID)
+    if recorded is None or index is None:
+        return None
+    prefix = f"{META_SYNCED}:{collection_name(index, recorded)}:"
+    marks = {key[len(prefix):]: value for key, value in db.execute(
+        "SELECT key, value FROM crossbook_meta WHERE substr(key, 1, ?) = ?", [len(prefix), prefix])}
+    titles = f" IN ({','.join('?' * len(books))})" if books else " IS NOT NULL"
+    by_book: dict[str, list[ChildRow]] = {
+        title: [] for (title,) in db.execute(f"SELECT title FROM books WHERE title{titles}", list(books))}
+    sql = ("SELECT c.id, c.book, c.parent_id, c.heading_path, '', c.sha256, s.context FROM chunks c"
+           f" LEFT JOIN situating_contexts s ON s.chunk_id = c.parent_id WHERE c.kind = 'child' AND c.book{titles}"
+           " ORDER BY c.book, c.parent_id, c.ordinal")  # child_rows' order: the digest depends on it
+    for row in db.execute(sql, list(books)):
+        by_book.setdefault(row[1], []).append(ChildRow(*row))
+    return {title for title, rows in by_book.items() if marks.get(title) != children_digest(rows)}
+
+
 def recorded_embedder(db: Database) -> str | None:
     """The embedder id the index's vectors were made with (None before the first vector)."""
     return store.get_meta(db, META_EMBEDDER)
@@ -513,11 +554,12 @@ def chroma_location(settings: Settings) -> str:
     return settings.chroma_url or str(settings.index_dir / "chroma")
 
 
-def chroma_client(settings: Settings):
+def chroma_client(settings: Settings, copies: list[Path] | None = None):
     """An HttpClient for ``settings.chroma_url``, else a PersistentClient under the index.
 
-    Returns (client, location). Raises ConfigError for a malformed URL and
-    VectorStoreError when the server cannot be reached.
+    Returns (client, location). A read-only store is opened as a temporary copy, whose
+    directory is appended to ``copies`` (the caller removes it with remove_copy). Raises
+    ConfigError for a malformed URL and VectorStoreError when the server cannot be reached.
     """
     chromadb = import_chromadb()
     from chromadb.config import Settings as ChromaSettings
@@ -535,7 +577,10 @@ def chroma_client(settings: Settings):
         # opens it, so queries read a temporary copy (removed at exit); SQLite is opened
         # read-only (index/storage/db.py) and a command that writes fails there first
         try:
-            return chromadb.PersistentClient(path=str(read_only_copy(path)), settings=chroma_settings), str(path)
+            copy = read_only_copy(path)
+            if copies is not None:
+                copies.append(copy.parent)
+            return chromadb.PersistentClient(path=str(copy), settings=chroma_settings), str(path)
         except Exception as exc:
             raise VectorStoreError(f"cannot open the read-only Chroma store at {path}: {exc}") from None
     url = settings.chroma_url if "://" in settings.chroma_url else f"http://{settings.chroma_url}"
@@ -566,12 +611,26 @@ def _refused_as_read_only(exc: Exception) -> bool:
 
 
 def read_only_copy(path: Path) -> Path:
-    """A copy of the Chroma store at ``path`` in a temporary directory that is removed
-    when the process exits. Raises OSError."""
-    copy = Path(tempfile.mkdtemp(prefix="crossbook-chroma-")) / "chroma"
-    atexit.register(shutil.rmtree, copy.parent, True)
-    shutil.copytree(path, copy)
+    """A writable copy of the Chroma store at ``path`` in a temporary directory, removed
+    when the process exits (or earlier by remove_copy). Raises OSError.
+
+    Files are copied without their modes: copytree would keep the store's read-only ones,
+    and Chroma writes to the copy when it opens it (and a read-only directory could not be
+    emptied at exit, so every query left a copy behind)."""
+    base = Path(tempfile.mkdtemp(prefix="crossbook-chroma-"))
+    atexit.register(remove_copy, base)
+    copy = base / "chroma"
+    for folder, _, files in os.walk(path):
+        target = copy / Path(folder).relative_to(path)
+        target.mkdir()
+        for name in files:
+            shutil.copyfile(Path(folder) / name, target / name)
     return copy
+
+
+def remove_copy(directory: Path) -> None:
+    """Remove a temporary copy made by read_only_copy (nothing when it is gone already)."""
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 def check_chroma_server(settings: Settings) -> None:
@@ -607,7 +666,9 @@ def open_vectors(
             embedder = get_embedder(settings)
     if check:
         check_embedder(db, embedder)
-    vectors = VectorStore(lambda: chroma_client(settings)[0], embedder, index_id(db), chroma_location(settings))
+    copies: list[Path] = []
+    vectors = VectorStore(lambda: chroma_client(settings, copies)[0], embedder, index_id(db),
+                          chroma_location(settings), on_close=lambda: [remove_copy(c) for c in copies])
     if warm and hasattr(embedder, "start_warming"):
         embedder.start_warming()  # the model loads in a thread while open() imports chromadb
     if not lazy:

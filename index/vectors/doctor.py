@@ -113,6 +113,7 @@ def repair(db: Database, vectors: VectorStore, progress: ProgressFn | None = Non
     if rebuilt:
         vectors.drop_collection(db, vectors.collection_name(vectors.embedder.id))
     synced: SyncReport = vectors.sync(db, None, progress)  # missing, stale and orphaned
+    vectors.mark_all(db)  # every book's vectors now match it (``books`` no longer flags one)
     dropped = vectors.other_collections()
     for name in dropped:
         vectors.drop_collection(db, name)
@@ -141,6 +142,7 @@ def reembed(db: Database, new: VectorStore, progress: ProgressFn | None = None) 
     dimension = new.stored_dimension()
     if dimension is not None:
         new.record_embedder(db, dimension)
+        new.mark_all(db)
     elif store.get_meta(db, META_EMBEDDER) is not None:
         # an index with no chunks: forget the old embedder
         with db.atomic():

@@ -27,6 +27,7 @@ from ...core.chunking import split_sections
 from ...core.errors import BadInput
 from ...core.models import Section
 from ..source import SourceBook
+from ..walk import walk_folder
 from .links import NOTE_SUFFIXES, NoteIndex
 from .render import Rendered, render_note
 
@@ -51,15 +52,19 @@ class _Vault:
     data: dict[str, bytes] = field(default_factory=dict)
 
 
-def _note_files(root: Path) -> list[str]:
-    found = []
-    for path in root.rglob("*"):
-        relative = path.relative_to(root)
-        if any(part.startswith(".") for part in relative.parts):
-            continue  # .obsidian/, .trash/, .git/
-        if path.is_file() and path.suffix.lower() in NOTE_SUFFIXES:
-            found.append(relative.as_posix())
+def _note_files(root: Path, warnings: list[str]) -> list[str]:
+    """The notes below ``root`` (each real folder once; links only inside it, the others
+    told in ``warnings``); hidden folders (.obsidian/, .trash/, .git/) are not notes."""
+    walk = walk_folder(root)
+    warnings.extend(walk.skipped)
+    found = [f.relative_to(root).as_posix() for f in walk.files if f.suffix.lower() in NOTE_SUFFIXES]
     return sorted(found, key=lambda p: (p.count("/") > 0, p.casefold()))
+
+
+def is_mdbook(root: Path) -> bool:
+    """An mdBook source (a ``SUMMARY.md`` gives its chapters); in an Obsidian vault
+    (``.obsidian/``) SUMMARY.md is a note like any other."""
+    return (root / SUMMARY).is_file() and not (root / ".obsidian").is_dir()
 
 
 def _summary_places(root: Path, notes: list[str]) -> list[NotePlace]:
@@ -89,10 +94,10 @@ def _summary_places(root: Path, notes: list[str]) -> list[NotePlace]:
     return places
 
 
-def _scan(root: Path) -> _Vault:
-    notes = _note_files(root)
+def _scan(root: Path, warnings: list[str]) -> _Vault:
+    notes = _note_files(root, warnings)
     vault = _Vault(root)
-    if (root / SUMMARY).is_file():
+    if is_mdbook(root):
         vault.places = _summary_places(root, notes)
     else:
         vault.places = [NotePlace(n, tuple(n.split("/")[:-1])) for n in notes]
@@ -112,7 +117,7 @@ def vault_sha256(vault: _Vault) -> str:
         digest.update(path.encode("utf-8") + b"\0")
         digest.update(hashlib.sha256(vault.data[path]).digest())
     summary = vault.root / SUMMARY
-    if summary.is_file():
+    if is_mdbook(vault.root):
         digest.update(b"SUMMARY\0" + summary.read_bytes())
     return digest.hexdigest()
 
@@ -187,9 +192,9 @@ def note_sections(place: NotePlace, rendered: Rendered, stem: str) -> list[Secti
 
 def read(path: Path) -> SourceBook:
     """A vault folder as one book (module docstring). Raises BadInput for an empty vault."""
-    vault = _scan(path)
-    index = NoteIndex([p.path for p in vault.places])
     warnings: list[str] = []
+    vault = _scan(path, warnings)
+    index = NoteIndex([p.path for p in vault.places])
     rendered: dict[str, Rendered] = {}
     for place in vault.places:
         text = _decode(vault.data[place.path], place.path, warnings)

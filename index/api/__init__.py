@@ -1,0 +1,25 @@
+"""The public Python API (docs/api.md): :class:`Shelf` opens one index; its methods return
+typed results whose ``to_dict()`` is the JSON the CLI prints; errors are
+:class:`CrossbookError` subclasses whose ``code`` is the CLI's JSON error code."""
+
+from ..core.config import Settings
+from ..core.errors import (
+    BadInput,
+    BookNotFound,
+    CrossbookError,
+    EntityNotFound,
+    IndexBusy,
+    IndexMissing,
+    IndexReadOnly,
+    SectionNotFound,
+    VectorsMissing,
+)
+from ..core.models import BookInfo, IngestResult
+from .results import Deleted, EntityDetail, Passages, Relationships, Result, Sections, WhereElse
+from .shelf import Shelf, open_shelf
+
+__all__ = [
+    "BadInput", "BookInfo", "BookNotFound", "CrossbookError", "Deleted", "EntityDetail", "EntityNotFound",
+    "IndexBusy", "IndexMissing", "IndexReadOnly", "IngestResult", "Passages", "Relationships", "Result",
+    "SectionNotFound", "Sections", "Settings", "Shelf", "VectorsMissing", "WhereElse", "open_shelf",
+]

@@ -1,0 +1,132 @@
+"""The API's results: typed views of the JSON documents the CLI prints with ``--json``.
+
+Each result keeps the document (``to_dict()`` is exactly what ``crossbook ... --json``
+prints, one schema for both) and exposes its main parts as typed attributes.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as plain JSON data: what the CLI's json.dumps(default=...) makes of it."""
+    def default(item: Any) -> Any:
+        if hasattr(item, "to_dict"):
+            return item.to_dict()
+        if isinstance(item, (set, tuple)):
+            return list(item)
+        return str(item)
+
+    return json.loads(json.dumps(value, ensure_ascii=False, default=default))
+
+
+class Result:
+    """One answer. ``to_dict()`` is the CLI's ``--json`` document; ``to_json()`` its text."""
+
+    def __init__(self, document: Any):
+        self._document = _plain(document)
+
+    def to_dict(self) -> Any:
+        return copy.deepcopy(self._document)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self._document, ensure_ascii=False, indent=indent)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._document == self._document  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.to_json(None)[:200]})"
+
+
+class WhereElse(Result):
+    """Every mention of an entity across books, grouped by book, definitions first."""
+
+    @property
+    def query(self) -> str:
+        return self._document["query"]
+
+    @property
+    def matched_by(self) -> str:
+        """How the name matched: "name", "alias", "accents" or "sub-entry"."""
+        return self._document["matched_by"]
+
+    @property
+    def entities(self) -> list[dict]:
+        """[{id, name, entity_type, books: [{book, mentions: [{chunk_id, heading_path,
+        mention_type, context, pages, file, ...}]}]}]"""
+        return copy.deepcopy(self._document["entities"])
+
+    @property
+    def mentions(self) -> list[dict]:
+        """Every mention, flattened, each with its entity's name under "entity"."""
+        return [{**m, "entity": e["name"]} for e in self._document["entities"]
+                for group in e["books"] for m in group["mentions"]]
+
+
+class EntityDetail(Result):
+    """One entity (or the few a name stands for): type, definitions, references per book, relationships."""
+
+    @property
+    def query(self) -> str:
+        return self._document["query"]
+
+    @property
+    def entities(self) -> list[dict]:
+        """[{name, entity_type, definitions: [{book, section, context, pages, file}],
+        references_by_book: {book: n}, related: [...]}]"""
+        return copy.deepcopy(self._document["entities"])
+
+
+class Passages(Result):
+    """Sections found by ``search`` or ``retrieve``, best first."""
+
+    @property
+    def results(self) -> list[dict]:
+        """[{chunk_id, book, section, score, similarity, hop, text, pages, file, via, ...}]"""
+        return copy.deepcopy(self._document["results"])
+
+    @property
+    def chunk_ids(self) -> list[str]:
+        return [r["chunk_id"] for r in self._document["results"]]
+
+
+class Sections(Result):
+    """What ``show`` gives: sections with their text, book, heading path and pages."""
+
+    @property
+    def sections(self) -> list[dict]:
+        """[{chunk_id, book, heading_path, pages, file, text, chunk_ids}]"""
+        return copy.deepcopy(self._document["sections"])
+
+    @property
+    def text(self) -> str:
+        """The sections' text, one after another."""
+        return "\n\n".join(s["text"] for s in self._document["sections"])
+
+
+class Relationships(Result):
+    """Typed relationships between entities (``to_dict()`` is a list, as the CLI prints it)."""
+
+    @property
+    def relationships(self) -> list[dict]:
+        """[{id, relation_type, source, target, book, section, chunk_id, evidence, status, review_state, ...}]"""
+        return copy.deepcopy(self._document)
+
+    def __len__(self) -> int:
+        return len(self._document)
+
+
+class Deleted(Result):
+    """What ``delete_book`` removed."""
+
+    @property
+    def title(self) -> str:
+        return self._document["title"]
+
+    @property
+    def entities_removed(self) -> int:
+        return self._document["entities_removed"]

@@ -1,0 +1,194 @@
+"""A shelf (one index) opened from Python: the queries and writes the CLI runs, returning
+typed results whose ``to_dict()`` is the CLI's ``--json`` document.
+
+SQLite is opened at the first call; Chroma and the embedder only by ``search``,
+``retrieve``, ``ingest`` and ``delete_book`` (a ``where_else`` never imports chromadb).
+Errors are :class:`crossbook.core.errors.CrossbookError` subclasses; ``exc.code`` is the
+code of the CLI's JSON error (``entity_not_found``, ``book_not_found``...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Iterable
+
+from sqlite_utils import Database
+
+from ..core.config import Settings
+from ..core.models import BookInfo, IngestResult
+from .results import Deleted, EntityDetail, Passages, Relationships, Sections, WhereElse
+
+WarnFn = Callable[[str], None]
+
+
+class Shelf:
+    """One crossbook index. ``Shelf("path/to/index")``, or ``Shelf(settings=...)``; more
+    Settings fields as keywords (``embedder="hash"``). ``read_only=True`` opens SQLite
+    read-only (``mode=ro``) whatever the file modes, and refuses ``ingest``/``delete_book``.
+    Use it as a context manager, or call :meth:`close`."""
+
+    def __init__(self, index_dir: str | Path | None = None, *, settings: Settings | None = None,
+                 read_only: bool = False, **fields):
+        if settings is None:
+            settings = Settings(index_dir=Path(index_dir or ".crossbook"), **fields)
+        else:
+            settings = replace(settings, **fields, **({"index_dir": Path(index_dir)} if index_dir else {}))
+        self.settings = settings
+        self.read_only = read_only
+        self._db: Database | None = None
+        self._vectors = None
+
+    def __enter__(self) -> "Shelf":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the vector store (and its temporary copy, for a read-only index) and SQLite."""
+        if self._vectors is not None:
+            self._vectors.close()
+            self._vectors = None
+        if self._db is not None:
+            self._db.conn.close()
+            self._db = None
+
+    @property
+    def db(self) -> Database:
+        """The index's SQLite database, for reads. Raises IndexMissing, NotAnIndex."""
+        if self._db is None:
+            from ..storage.db import open_db, open_read_only
+
+            index_dir = self.settings.index_dir
+            self._db = open_read_only(index_dir) if self.read_only else open_db(index_dir)
+        return self._db
+
+    def _vector_store(self):
+        if self._vectors is None:
+            from ..vectors.chroma import open_vectors
+
+            self._vectors = open_vectors(self.settings, self.db, warm=True)
+        return self._vectors
+
+    # -- queries ---------------------------------------------------------------------------------
+
+    def where_else(self, name: str, *, books: Iterable[str] = (), exclude_books: Iterable[str] = (),
+                   entity_type: str | None = None, defines_only: bool = False, limit: int | None = None) -> WhereElse:
+        """Every mention of the entity ``name`` (a name or alias, any case) across books,
+        definitions first. Books are named as ``--book`` takes them. Raises
+        EntityNotFound (with ``suggestions``), BookNotFound, BadInput."""
+        from ..query.lookup import where_else
+
+        return WhereElse(where_else(self.db, name, books=tuple(books), exclude_books=tuple(exclude_books),
+                                    entity_type=entity_type, defines_only=defines_only, limit=limit))
+
+    def entity(self, name: str) -> EntityDetail:
+        """One entity: its type, where it is defined, references per book, relationships."""
+        from ..query.lookup import entity_detail
+
+        return EntityDetail(entity_detail(self.db, name))
+
+    def books(self) -> list[BookInfo]:
+        """The books in the index, with their counts and how they were ingested."""
+        from ..query.lookup import list_books
+
+        return list_books(self.db)
+
+    def _searched(self, books: Iterable[str], exclude_books: Iterable[str]) -> tuple[str, ...] | None:
+        from ..query.lookup import books_left
+
+        return books_left(self.db, tuple(books), tuple(exclude_books))
+
+    def search(self, text: str, k: int = 10, *, books: Iterable[str] = (), exclude_books: Iterable[str] = ()) -> Passages:
+        """Plain vector search: the ``k`` sections nearest to ``text``. Raises
+        VectorsMissing when nothing is found in a book whose vectors are missing."""
+        from ..query.coverage import check_vectors
+        from ..query.retrieve import search
+
+        searched = self._searched(books, exclude_books)
+        passages = [] if searched is None else search(self._vector_store(), self.db, text, k=k, books=searched)
+        if searched is not None:
+            check_vectors(self.db, searched, len(passages))
+        return Passages({"query": text, "k": k, "results": passages})
+
+    def retrieve(self, question: str, hops: int = 2, k: int = 10, *, books: Iterable[str] = (),
+                 exclude_books: Iterable[str] = ()) -> Passages:
+        """Multi-hop retrieval: vector search, then the entities it found into other books."""
+        from ..query.coverage import check_vectors
+        from ..query.retrieve import retrieve
+
+        searched = self._searched(books, exclude_books)
+        if searched is None:
+            return Passages({"question": question, "hops": hops, "k": k, "results": []})
+        result = retrieve(self._vector_store(), self.db, question, hops=hops, k=k, books=searched)
+        check_vectors(self.db, searched, len(result["results"]))
+        return Passages(result)
+
+    def show(self, chunk_id: str | None = None, *, book: str | None = None, page: int | None = None,
+             heading_path: str | None = None) -> Sections:
+        """The section a ``chunk_id`` (from where_else, search, retrieve) points to, or
+        ``book``'s sections on ``page`` or at ``heading_path``. Raises SectionNotFound,
+        BookNotFound, BadInput."""
+        from ..core.errors import BadInput
+        from ..query.show import show_target
+
+        if (chunk_id is None) == (book is None):
+            raise BadInput("give a chunk_id, or a book with a page or a heading path")
+        target = book if book is not None else chunk_id
+        if book is not None and page is None and heading_path is None:
+            raise BadInput(f"name a section of '{book}': give page= or heading_path=")
+        return Sections({"sections": show_target(self.db, target, heading_path=heading_path, page=page)})
+
+    def relations(self, *, relation_type: str | None = None, status: str | None = None, book: str | None = None,
+                  exclude_books: Iterable[str] = ()) -> Relationships:
+        """Typed relationships between entities, with evidence, status and review state."""
+        from ..query.lookup import resolve_book, resolve_books
+        from ..query.review import list_relationships
+
+        return Relationships(list_relationships(
+            self.db, relation_type=relation_type, status=status, book=resolve_book(self.db, book) if book else None,
+            exclude_books=resolve_books(self.db, tuple(exclude_books), "--exclude-book")))
+
+    # -- writes (under the index's writer lock) --------------------------------------------------
+
+    def _check_writable(self) -> None:
+        if self.read_only:
+            from ..core.errors import IndexReadOnly
+
+            raise IndexReadOnly("this shelf was opened read-only: open it without read_only=True to write")
+
+    def ingest(self, paths: Iterable[str | Path], *, title: str | None = None, force: bool = False,
+               as_book: bool = False, fmt: str | None = None, warn: WarnFn | None = None,
+               command: str = "api ingest") -> list[IngestResult]:
+        """Ingest books (files, vaults, directories) as ``crossbook ingest`` does, under the
+        writer lock. Raises BadInput (nothing written), IndexBusy, ChunksFailed."""
+        from .writing import ingest
+
+        self._check_writable()
+        results = ingest(self.settings, [Path(p) for p in paths], title=title, force=force, as_book=as_book,
+                         fmt=fmt, warn=warn, command=command)
+        self._drop_vectors()
+        return results
+
+    def delete_book(self, book: str, *, command: str = "api delete-book") -> Deleted:
+        """Remove a book (named as ``--book`` takes it) and everything derived from it."""
+        from .writing import delete_book
+
+        self._check_writable()
+        result = delete_book(self.settings, book, command=command)
+        self._drop_vectors()
+        return Deleted(result)
+
+    def _drop_vectors(self) -> None:
+        """After a write: the next query opens the vectors again (a new collection may exist)."""
+        if self._vectors is not None:
+            self._vectors.close()
+            self._vectors = None
+
+
+def open_shelf(index_dir: str | Path | None = None, **options) -> Shelf:
+    """``Shelf(index_dir, **options)``, opened now: raises IndexMissing or NotAnIndex here."""
+    shelf = Shelf(index_dir, **options)
+    shelf.db
+    return shelf
