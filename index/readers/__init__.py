@@ -54,12 +54,13 @@ def folder_format(folder: Path) -> str:
     else ``vault`` (a folder of notes)."""
     from .docset import is_docset, page_files
     from .vault.links import NOTE_SUFFIXES
+    from .walk import walk_folder
 
     if is_docset(folder):
         return "docset"
     if (folder / "SUMMARY.md").exists() or (folder / ".obsidian").exists():
         return "vault"
-    has_notes = any(p.suffix.lower() in NOTE_SUFFIXES for p in folder.rglob("*") if p.is_file())
+    has_notes = any(p.suffix.lower() in NOTE_SUFFIXES for p in walk_folder(folder).files)
     return "vault" if has_notes or not page_files(folder) else "docset"
 
 

@@ -37,6 +37,7 @@ from .doc_terms import dt_term, name_line, paragraph_term, text_of, title_subjec
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
 from .source import SourceBook
+from .walk import walk_folder
 
 # files a documentation tool writes beside its pages
 MARKERS = ("objects.inv", "searchindex.js", "book.js", "element-list", "package-list", "search-index.js",
@@ -54,16 +55,15 @@ def is_docset(folder: Path) -> bool:
     return folder.is_dir() and any((folder / marker).is_file() for marker in MARKERS)
 
 
-def page_files(root: Path) -> list[str]:
+def page_files(root: Path, warnings: list[str] | None = None) -> list[str]:
     """The documentation pages below ``root`` (relative POSIX paths, sorted, ``index.html``
-    first), less hidden and tool folders and generated listing pages."""
-    found = []
-    for path in root.rglob("*"):
-        relative = path.relative_to(root)
-        if any(p.startswith(".") or p in _TOOL_DIRS for p in relative.parts[:-1]) or relative.name.startswith("."):
-            continue
-        if path.suffix.lower() in PAGE_SUFFIXES and path.is_file() and not _TOOL_PAGES.fullmatch(path.name):
-            found.append(relative.as_posix())
+    first), less hidden and tool folders and generated listing pages; walked as a vault is
+    (walk.py: each real folder once, links only inside it, the others told in ``warnings``)."""
+    walk = walk_folder(root, stop=lambda folder: folder.name in _TOOL_DIRS)
+    if warnings is not None:
+        warnings.extend(walk.skipped)
+    found = [f.relative_to(root).as_posix() for f in walk.files
+             if f.suffix.lower() in PAGE_SUFFIXES and not _TOOL_PAGES.fullmatch(f.name)]
     return sorted(found, key=lambda p: (p.count("/"), not p.lower().startswith("index."), p.casefold()))
 
 
@@ -249,8 +249,8 @@ def _page_sections(page: _Page, pages: dict[str, _Page]) -> list[Section]:
 
 def read(path: Path) -> SourceBook:
     """A folder of HTML pages as one book (module doc). Raises BadInput when it holds none."""
-    files = page_files(path)
     warnings: list[str] = []
+    files = page_files(path, warnings)
     digest = hashlib.sha256()
     pages: dict[str, _Page] = {}
     for rel in files:
