@@ -54,6 +54,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_scale.py
 	$(BIN)/python bench/bench_embed.py --ratio-only --chunks 100 --repeats 1
 	$(BIN)/python bench/bench_growth.py
+	$(BIN)/python bench/bench_small_books.py
+	$(BIN)/python bench/bench_skip_unchanged.py
 	$(BIN)/python bench/bench_llm_pool.py
 	$(BIN)/python bench/report.py
 

@@ -1,4 +1,4 @@
-"""Benchmark: chunking one huge paragraph (issue 10: it used to be super-linear).
+"""Benchmark: chunking one huge paragraph (it used to be super-linear).
 
 Prints seconds and characters tokenized per input character for single-paragraph books of
 1, 2 and 5 MB, with sentence ends and without; asserts nothing.

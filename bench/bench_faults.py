@@ -1,4 +1,4 @@
-"""Benchmark: the LLM path under injected faults (issue 10, "prove it").
+"""Benchmark: the LLM path under injected faults.
 
 Ingests a shelf (the sample corpus plus a generated book citing it) through the scripted
 OpenAI-compatible server of tests/fakes.py, once fault-free and then once per fault kind
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from crossbook.core.errors import ChunksFailed  # noqa: E402
 from crossbook.core.packs import load_pack  # noqa: E402
 from crossbook.extract.openai_extractor import OpenAIExtractor  # noqa: E402
-from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 from tests.fakes import FAULT_KINDS, INJECTION, FaultInjector, ScriptedOpenAI  # noqa: E402
 from tests.helpers import openai_settings, render_book, shelf_headings, shelf_responder, snapshot, write  # noqa: E402
@@ -59,7 +59,7 @@ def ingest(index_dir: Path, server: ScriptedOpenAI, books: list[Path], timeout: 
     db = open_db(index_dir, create=True)
     extractor = OpenAIExtractor(settings, load_pack(settings.pack), cache=db, sleep=lambda s: None)
     try:
-        results = ingest_paths(Ingest(db, settings, extractor=extractor), books)
+        results = ingest_paths(IngestJob(db, settings, extractor=extractor), books)
     except ChunksFailed as exc:  # not with allow_partial, but report it if it happens
         return extractor.calls, len(exc.failed)
     finally:

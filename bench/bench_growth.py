@@ -1,4 +1,4 @@
-"""Benchmark: does the k-th book's ingest grow with the shelf? (issue 11, item 2)
+"""Benchmark: does the k-th book's ingest grow with the shelf?
 
 Generates a shelf of books deterministically (a core book, then supplements that define their
 own names and refer to names of the core and of earlier supplements, in singular, plural and
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.results_json import record  # noqa: E402
 from crossbook.core.config import Settings  # noqa: E402
-from crossbook.ingest.pipeline import Ingest, delete_book, ingest_paths  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 
 WORDS = ("the a of to and in it is you can when your roll target turn take make each one with "
@@ -100,7 +100,7 @@ def main() -> None:
             path.write_text(text, encoding="utf-8")
             paths.append(path)
         settings = Settings(index_dir=tmp / "index")
-        job = Ingest(open_db(settings.index_dir, create=True), settings)
+        job = IngestJob(open_db(settings.index_dir, create=True), settings)
         # load spaCy and wordfreq outside the timings, on a book of its own (the offline
         # relationship analysis caches its parses by text: the shelf's texts must not be seen)
         warm_up = tmp / "warm-up.md"

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from crossbook.core.config import Settings
-from crossbook.ingest.pipeline import Ingest, delete_book, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths
 from crossbook.query.lookup import where_else
 from crossbook.storage.db import open_db
 
@@ -58,7 +58,7 @@ def main() -> None:
             paths.append(path)
         mb = sum(p.stat().st_size for p in paths) / 1e6
         settings = Settings(index_dir=tmp / "index", pack="gurps")
-        job = Ingest(open_db(settings.index_dir, create=True), settings)
+        job = IngestJob(open_db(settings.index_dir, create=True), settings)
         per_book = []
         start = time.perf_counter()
         for path in paths:

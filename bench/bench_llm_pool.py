@@ -1,4 +1,4 @@
-"""Benchmark: LLM request throughput across books (issue 11 item 4).
+"""Benchmark: LLM request throughput across books.
 
 Generates --books books of --sections parent chunks each and ingests them in one run
 through the scripted OpenAI-compatible server of tests/fakes.py, run in its own process,
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from bench.results_json import record  # noqa: E402
 from crossbook.core.packs import load_pack  # noqa: E402
 from crossbook.extract.openai_extractor import OpenAIExtractor  # noqa: E402
-from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 from tests.fakes import ScriptedOpenAI  # noqa: E402
 from tests.helpers import heading_responder, openai_settings, write  # noqa: E402
@@ -94,7 +94,7 @@ def run(args, per_book: bool) -> dict:
             settings = openai_settings(tmp / "index", server, concurrency=args.concurrency, request_timeout=60.0)
             db = open_db(settings.index_dir, create=True)
             extractor = OpenAIExtractor(settings, load_pack("generic"), cache=db)
-            job = Ingest(db, settings, extractor=extractor)
+            job = IngestJob(db, settings, extractor=extractor)
             started = time.perf_counter()
             if per_book:
                 results = [r for path in books for r in ingest_paths(job, [path])]

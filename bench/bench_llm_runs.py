@@ -1,7 +1,7 @@
-"""Repeated LLM ingests under faults (issue 19 item 1: "30 runs, 0 crashes").
+"""Repeated LLM ingests under faults ("30 runs, 0 crashes").
 
 Each run is a fresh ``crossbook ingest BOOK --extractor openai`` process (a module is
-imported once per process, so the import race of issue 19 can only show in a new one) into
+imported once per process, so the request threads' import race can only show in a new one) into
 a fresh index, against the scripted OpenAI-compatible server of tests/fakes.py, which
 answers after a latency with jitter and injects faults (429 with Retry-After, 500/503,
 dropped connections, truncated, non-JSON, off-schema answers) into --rate of the requests.

@@ -1,4 +1,4 @@
-"""Benchmark: crossbook against the bare SQLite work it stands on (issue 11, item 7).
+"""Benchmark: crossbook against the bare SQLite work it stands on.
 
 Each ratio is measured in one run of this script, numerator and denominator side by side,
 and merged into bench/results.json under its own key; nothing is asserted.
@@ -54,7 +54,7 @@ def names(rng: random.Random, count: int) -> list[str]:
 # -- llm_calls ----------------------------------------------------------------------------------
 
 def bench_llm_calls() -> dict:
-    from crossbook.ingest.pipeline import Ingest, ingest_paths
+    from crossbook.ingest.pipeline import IngestJob, ingest_paths
     from crossbook.storage.db import open_db
     from tests.fakes import ScriptedOpenAI
     from tests.helpers import heading_responder, openai_settings
@@ -67,7 +67,7 @@ def bench_llm_calls() -> dict:
             shutil.copy(ROOT / "sample_corpus" / name, books[-1])
         server.responder = heading_responder()
         settings = openai_settings(tmp / "index", server, pack=str(ROOT / "sample_corpus" / "emberfall.pack.toml"))
-        job = Ingest(open_db(settings.index_dir, create=True), settings)
+        job = IngestJob(open_db(settings.index_dir, create=True), settings)
 
         def calls(run) -> int:
             before = len(server.chat_calls)
@@ -106,7 +106,7 @@ def generated_shelf(directory: Path, megabytes: float, per_book: int = 400, seed
 def ingest_child(shelf: Path, index_dir: Path) -> dict:
     """In this (fresh) process: ingest every book of ``shelf``; the timings and peak RSS."""
     from crossbook.core.config import Settings
-    from crossbook.ingest.pipeline import Ingest, ingest_paths
+    from crossbook.ingest.pipeline import IngestJob, ingest_paths
     from crossbook.storage.db import open_db
     from crossbook.vectors.chroma import open_vectors
 
@@ -124,7 +124,7 @@ def ingest_child(shelf: Path, index_dir: Path) -> dict:
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0, cpu0 = time.perf_counter(), time.process_time()
     with open_vectors(settings, db, lazy=True) as vectors:
-        job = Ingest(db, settings, vectors=vectors, events=on_event)
+        job = IngestJob(db, settings, vectors=vectors, events=on_event)
         results = ingest_paths(job, sorted(shelf.glob("*.md")))
     total = time.perf_counter() - t0
     return {"total_s": total, "total_cpu_s": time.process_time() - cpu0, "phases_s": phases, "books": len(results),

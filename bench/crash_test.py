@@ -1,4 +1,4 @@
-"""Crash loop (issue 10, "Prove it"): SIGKILL crossbook commands at random points and check
+"""Crash loop: SIGKILL crossbook commands at random points and check
 what the index holds after each kill.
 
 A shelf of four books (the sample corpus's three and a generated 60-section codex; each but
@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from crossbook.core.chunking import book_title  # noqa: E402
 from crossbook.core.config import Settings  # noqa: E402
-from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
 from crossbook.readers import read_book  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 from tests.helpers import render_book, snapshot  # noqa: E402
@@ -146,7 +146,7 @@ class Shelf:
                 paths.append(where / f"{slug}.md")
                 paths[-1].write_text(self.versions[slug][version], encoding="utf-8")
             index_dir = where / "index"
-            job = Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, relations="off"))
+            job = IngestJob(open_db(index_dir, create=True), Settings(index_dir=index_dir, relations="off"))
             if paths:
                 ingest_paths(job, paths)
             job.db.conn.close()

@@ -51,7 +51,7 @@ from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.core.errors import CrossbookError  # noqa: E402
 from crossbook.core.normalize import normalize_name  # noqa: E402
 from crossbook.ingest.manifest import read_manifest, rebuild  # noqa: E402
-from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 from tests.gold import score_index  # noqa: E402
 
@@ -69,7 +69,7 @@ def eval_sample(tmp: Path) -> dict:
     settings = load_settings({"index_dir": tmp / "sample"}, {}, manifest)
     db = open_db(settings.index_dir, create=True)
     started = time.perf_counter()
-    summary = rebuild(Ingest(db, settings), manifest)
+    summary = rebuild(IngestJob(db, settings), manifest)
     seconds = time.perf_counter() - started
     if summary["failed"]:
         raise SystemExit(f"sample ingest failed: {summary['failed']}")
@@ -131,7 +131,7 @@ def ingest_fate(tmp: Path) -> tuple[object, dict[str, str], float]:
     """The 8 books, one by one, default settings; returns (db, title -> file, seconds)."""
     settings = load_settings({"index_dir": tmp / "fate"}, {}, None)
     db = open_db(settings.index_dir, create=True)
-    job = Ingest(db, settings)
+    job = IngestJob(db, settings)
     started = time.perf_counter()
     for file in FATE_BOOKS:
         try:
@@ -259,7 +259,7 @@ def eval_ironsworn(tmp: Path) -> dict:
     settings = load_settings({"index_dir": tmp / "ironsworn"}, {}, None)
     db = open_db(settings.index_dir, create=True)
     started = time.perf_counter()
-    failed = ingest_ironsworn(Ingest(db, settings))
+    failed = ingest_ironsworn(IngestJob(db, settings))
     seconds = time.perf_counter() - started
     mentions = [dict(r) for r in db.query(
         """SELECT m.book, m.mention_type, m.name AS mention, e.name
@@ -322,7 +322,7 @@ def table_rows(r: dict) -> dict[str, str]:
         hand = r["hand"][what]
         cells[f"hand-read {label}: precision"] = fmt(hand["precision"])
         if what == "defs":
-            cells["  the same, a note an entity (#17)"] = fmt(hand.get("precision_notes_as_entities"))
+            cells["  the same, a note an entity"] = fmt(hand.get("precision_notes_as_entities"))
         cells[f"hand-read {label}: right / read"] = f"{hand['right']} / {hand['read']}"
         cells[f"stored {label}"] = f"{hand['stored']}"
     cells["ingest seconds"] = f"{r['ingest_seconds']}"

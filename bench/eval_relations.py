@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from bench.scoring import index_edges, prf  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.ingest.manifest import rebuild  # noqa: E402
-from crossbook.ingest.pipeline import Ingest  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob  # noqa: E402
 from crossbook.relations import svo  # noqa: E402
 from crossbook.storage import meta  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
@@ -179,7 +179,7 @@ def main() -> int:
         if args.local_types:
             to_type, mapper_name = local_type_map, "the local verb->type table in bench/eval_relations.py (--local-types)"
         db = open_db(settings.index_dir, create=True)
-        summary = rebuild(Ingest(db, settings), manifest)
+        summary = rebuild(IngestJob(db, settings), manifest)
         if summary["failed"]:
             print(f"ingest failed: {summary['failed']}", file=sys.stderr)
             return 1

@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.core.normalize import normalize_name  # noqa: E402
 from crossbook.ingest.manifest import rebuild  # noqa: E402
-from crossbook.ingest.pipeline import Ingest  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob  # noqa: E402
 from crossbook.query.retrieve import retrieve, search  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 from crossbook.vectors.chroma import open_vectors  # noqa: E402
@@ -188,7 +188,7 @@ def build_index(shelf: Shelf, embedder: str, cache: bool, tmp: Path) -> tuple[Pa
     db = open_db(work, create=True)
     started = time.perf_counter()
     with open_vectors(settings, db) as vectors:
-        summary = rebuild(Ingest(db, settings, vectors=vectors), manifest)
+        summary = rebuild(IngestJob(db, settings, vectors=vectors), manifest)
     seconds = time.perf_counter() - started
     db.close()
     if summary["failed"]:

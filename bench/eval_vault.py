@@ -1,4 +1,4 @@
-"""`make eval`: the Ironsworn note vault (issue 17), ingested as one book and scored.
+"""`make eval`: the Ironsworn note vault, ingested as one book and scored.
 
 The vault (corpora/ironsworn/vault, else ../shared/corpora/ironsworn/vault) is ingested
 from a manifest entry pointing at the folder, with the default settings (rules extractor,

@@ -6,7 +6,7 @@
 Each shelf is ingested with the offline defaults into .crossbook-eval/hand-<shelf>/ (kept, so
 the defs and edges samples come from one index; --fresh rebuilds it). The Ironsworn vault is
 one book, read by the vault reader (bench/shelves.py). A vault note's own definition that a
-reader marks wrong (a topic or an index note) is counted twice: as read, and as issue 17
+reader marks wrong (a topic or an index note) is counted twice: as read, and as the vault rule
 has it (every note is an entity, as the vault's gold counts it): ``precision_notes_as_entities``.
 
 Labels live in bench/hand_labels/<shelf>-<what>.json as {"items": [{"key": [...], "verdict":
@@ -36,7 +36,7 @@ from bench.shelves import ingest_ironsworn  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.core.errors import CrossbookError  # noqa: E402
 from crossbook.ingest.manifest import rebuild  # noqa: E402
-from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 
 SAMPLE = ROOT / "sample_corpus"
@@ -57,11 +57,11 @@ def build(shelf: str, index_dir: Path):
         manifest = SAMPLE / "crossbook.toml"
         settings = load_settings({"index_dir": index_dir}, {}, manifest)
         db = open_db(settings.index_dir, create=True)
-        rebuild(Ingest(db, settings), manifest)
+        rebuild(IngestJob(db, settings), manifest)
         return db
     settings = load_settings({"index_dir": index_dir}, {}, None)
     db = open_db(settings.index_dir, create=True)
-    job = Ingest(db, settings)
+    job = IngestJob(db, settings)
     if shelf == "ironsworn":
         ingest_ironsworn(job)
         return db
@@ -131,7 +131,7 @@ def score(shelf: str, what: str, items: list[dict], n: int, seed: int) -> dict:
     read = [v for k, v in labels.items() if k in stored]
     right = sum(v["verdict"] == "right" for v in read)
     wrong = Counter(v.get("class", "other") for v in read if v["verdict"] != "right")
-    # a vault note's own definition read as wrong (a topic or index note): issue 17 makes
+    # a vault note's own definition read as wrong (a topic or index note): the vault rule makes
     # every note an entity, and a vault's gold counts it right; both figures are reported
     wrong_notes = sum(1 for k, v in labels.items() if k in stored and v["verdict"] != "right"
                       and stored[k].get("source") == "note")

@@ -46,6 +46,9 @@ ROWS: list[Row] = [
     ("pipeline embedding / bare onnxruntime encode", "embedding", _get("pipeline_over_bare_encode"), "<= 1.3", _at_most(1.3)),
     ("peak RSS growth / corpus growth", "peak_rss", _get("growth_over_corpus"), "<= 4", _at_most(4)),
     ("k-th book ingest / 1st book", "growth", _get("ratio_last_first"), "<= 1.5", _at_most(1.5)),
+    ("200th small page ingest / 1st (CPU, tenths)", "small_books", _get("ratio"), "<= 1.3", _at_most(1.3)),
+    ("unchanged book skipped, seconds per book", "skip_unchanged", _get("skip_s"), "<= 0.3", _at_most(0.3)),
+    ("  read first (as before), seconds per book", "skip_unchanged", _get("read_first_s"), "info", None),
     ("cold where-else / import floor (wall)", "cold_start", _get("where_else_over_floor"), "<= 1.3", _at_most(1.3)),
     ("cold where-else / import floor (CPU)", "cold_start", _get("where_else_over_floor_cpu"), "<= 1.3", _at_most(1.3)),
     ("cold search, seconds", "cold_start", _get("search_s"), "<= 1.5", _at_most(1.5)),
@@ -69,6 +72,10 @@ SCALE: dict[str, Callable[[dict], str]] = {
     "peak_rss": lambda s: f"{s['peak_rss_mb']} MB peak for {s['shelf_mb']} MB of Markdown, "
                           f"{s['half_shelf_peak_rss_mb']} MB for {s['half_shelf_mb']} MB",
     "growth": lambda s: f"first {s['first_s']} s, last {s['last_s']} s",
+    "small_books": lambda s: f"{s['pages']} generated HTML pages, {s['chunks']} chunks, hash vectors; "
+                             f"first {s['first_s']} s, last {s['last_s']} s CPU",
+    "skip_unchanged": lambda s: f"{s['books']} books ({s['pdf_pages']}-page PDFs, {s['megabytes']} MB); "
+                                f"after touch (hash decides) {s['touched_s']} s",
     "cold_start": lambda s: f"median of {s['runs']} fresh processes; floor {s['wall_s']['floor']} s wall, "
                             f"{s['cpu_s']['floor']} s CPU",
 }

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from crossbook.core.errors import CrossbookError
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 IRONSWORN = Path("/work/shared/corpora/ironsworn/vault")
@@ -26,7 +26,7 @@ def ironsworn_notes() -> list[Path]:
     return sorted(p for p in IRONSWORN.rglob("*.md") if not any(part.startswith(".") for part in p.parts))
 
 
-def ingest_ironsworn(job: Ingest) -> int:
+def ingest_ironsworn(job: IngestJob) -> int:
     """Ingest the vault as one book through the vault reader (index/readers/vault); returns
     how many notes failed (the reader takes every note or fails the book)."""
     try:

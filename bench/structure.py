@@ -1,4 +1,4 @@
-"""The shape of the code, in figures (issue 20): import cycles, longest functions, the modules
+"""The shape of the code, in figures: import cycles, longest functions, the modules
 one ingest visits, and the README's length. Read-only; prints, asserts nothing.
 
     import graph   every import in cli/ and index/, at module level and inside functions

@@ -3,7 +3,7 @@
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 import typer
 from rich.console import Console
@@ -177,7 +177,8 @@ def ingest(
         raise typer.BadParameter("--no-wait goes with --batch", param_hint="--no-wait")
     with cli_errors(state.debug, as_json):
         from crossbook.ingest.books import find_books
-        from crossbook.ingest.pipeline import Ingest, ingest_books, load_books, skipped_error
+        from crossbook.ingest.pipeline import ingest_books, load_books, skipped_error
+        from crossbook.ingest.unchanged import stored_files_at
         from crossbook.readers import ReadLimits
 
         settings = state.settings(
@@ -192,12 +193,16 @@ def ingest(
             check_batch_settings(settings)
         paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book, warn=warn)
         # every bad path fails here, before the index is touched; a book that cannot be read
-        # is skipped (the others are ingested) and the run ends with an error that names it
+        # is skipped (the others are ingested) and the run ends with an error that names it; a
+        # file the index holds unchanged (its size and time, else its hash) is not read (not
+        # for --batch, which plans every chunk)
         skipped: list[tuple[Path, str]] = []
-        books_read = load_books(paths, book, fmt, as_book, ReadLimits.of(settings), skipped)
+        stored = None if force or batch else stored_files_at(settings.index_dir)
+        with state.progress("ingest", transient=True) as reading:
+            books_read = load_books(paths, book, fmt, as_book, ReadLimits.of(settings), skipped, stored,
+                                    progress=reading)
         for _, reason in skipped:
             warn(f"skipped: {reason}")
-        paths = [read.path for read, _ in books_read]  # --batch reads them again: the good ones
         count = len(books_read)
         from crossbook.ingest.cost import estimate_ingest
 
@@ -207,24 +212,40 @@ def ingest(
 
         if dry_run_or_budget(estimate, settings.max_cost, dry_run, as_json):
             return
-        _check_chroma(settings)
-        db = open_writable(ctx, settings, create=True)
-        with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
-            with state.progress("ingest", books=count) as progress:
-                vectors.embedder = model_load_reporter(vectors.embedder, progress)
-                job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
-                             events=progress.watching(sink))
-                if batch:
-                    from crossbook.cli.batch_output import ingest_through_batch
 
-                    results = ingest_through_batch(job, paths, book, force, not no_wait, sink, as_json)
-                    if results is None:  # --no-wait: submitted, reported
-                        return
-                else:
-                    results = ingest_books(job, books_read, force=force)
+        def work(job, sink):
+            if batch:
+                from crossbook.cli.batch_output import ingest_through_batch
+
+                return ingest_through_batch(job, books_read, force, not no_wait, sink, as_json)  # None: --no-wait
+            return ingest_books(job, books_read, force=force)
+
+        def report(sink, results):
             if skipped:
                 raise skipped_error(skipped, len(results))
             sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results, state.quiet))
+
+        run_writing(ctx, settings, "ingest", count, events, work, report)
+
+
+def run_writing(ctx: typer.Context, settings: Settings, label: str, books: int, events: Optional[str],
+                work: Callable, report: Callable) -> None:
+    """The setup every command that ingests shares (ingest, rebuild): the Chroma server
+    checked, the index held for writing, its vector store (opened when a book needs it), the
+    events file, the progress display and the model-load note, then ``work(job, sink)`` with
+    the ``IngestJob`` job, and ``report(sink, result)`` once the progress display is gone (not
+    when ``work`` returns None)."""
+    from crossbook.ingest.pipeline import IngestJob
+
+    _check_chroma(settings)
+    db = open_writable(ctx, settings, create=True)
+    with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
+        with ctx.obj.progress(label, books=books) as progress:
+            vectors.embedder = model_load_reporter(vectors.embedder, progress)
+            job = IngestJob(db, settings, progress=progress, warn=warn, vectors=vectors, events=progress.watching(sink))
+            result = work(job, sink)
+        if result is not None:
+            report(sink, result)
 
 
 def open_vector_store(settings: Settings, db, check: bool = True, embedder=None, warm: bool = False,
@@ -556,7 +577,6 @@ def rebuild(
     with cli_errors(state.debug, as_json):
         from crossbook.ingest.manifest import read_manifest
         from crossbook.ingest.manifest import rebuild as run_rebuild
-        from crossbook.ingest.pipeline import Ingest
 
         entries = read_manifest(manifest)
         count = len(entries)
@@ -567,18 +587,16 @@ def rebuild(
 
         if dry_run_or_budget(lambda: estimate_rebuild(settings, entries), settings.max_cost, dry_run, as_json):
             return
-        _check_chroma(settings)
-        db = open_writable(ctx, settings, create=True)
-        with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
-            with state.progress("rebuild", books=count) as progress:
-                vectors.embedder = model_load_reporter(vectors.embedder, progress)
-                job = Ingest(db, settings, progress=progress, warn=warn, vectors=vectors,
-                             events=progress.watching(sink))
-                summary = run_rebuild(job, manifest)
+        failed = []
+
+        def report(sink, summary):
             for failure in summary["failed"]:  # on stderr too: a script reading --json sees it
                 warn(f"book not rebuilt, its previous version is kept: {failure['path']}: {failure['error']}")
             sink.emit(summary, as_json, lambda c: _render_rebuild(c, summary))
-        if summary["failed"]:
+            failed.extend(summary["failed"])
+
+        run_writing(ctx, settings, "rebuild", count, events, lambda job, sink: run_rebuild(job, manifest), report)
+        if failed:
             raise typer.Exit(1)
 
 

@@ -16,14 +16,14 @@ from crossbook.cli.output import warn
 SHOWN_FAILURES = 10  # chunks listed per batch in text output
 
 
-def ingest_through_batch(job, paths, title, force: bool, wait: bool, sink, as_json: bool):
-    """Run ``ingest --batch``; returns the ingest results, or None when ``--no-wait``
-    submitted the batches (they are then reported here)."""
+def ingest_through_batch(job, books, force: bool, wait: bool, sink, as_json: bool):
+    """Run ``ingest --batch`` on ``books`` (as ``load_books`` read them); returns the ingest
+    results, or None when ``--no-wait`` submitted the batches (they are then reported here)."""
     from crossbook.extract.batch import batch_ids
     from crossbook.ingest.batch import ingest_through_batch as run
 
     try:
-        outcome = run(job, paths, title=title, force=force, wait=wait)
+        outcome = run(job, [], force=force, wait=wait, books=books)
     except KeyboardInterrupt:
         waiting = batch_ids(job.db, uncollected=True)
         if waiting:  # they are recorded: a later process picks them up

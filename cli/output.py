@@ -11,6 +11,7 @@ import json
 import logging
 import sqlite3
 import sys
+from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, NoReturn
 
 import typer
@@ -180,8 +181,9 @@ def cli_errors(debug: bool, as_json: bool = False) -> Iterator[None]:
 
 class EventWriter:
     """``--events FILE|-``: one JSON object per line (NDJSON), flushed as it happens, so a
-    script can follow a long ingest. ``-`` is stdout; the command's result then goes to
-    stdout as the last event, ``{"event": "result", ...}``, and its text form to stderr."""
+    script can follow a long ingest; each record gets ``time``, when it happened (UTC, ISO
+    8601). ``-`` is stdout; the command's result then goes to stdout as the last event,
+    ``{"event": "result", ...}``, and its text form to stderr."""
 
     def __init__(self, target: str | None):
         self.target = target
@@ -204,7 +206,8 @@ class EventWriter:
         stream = sys.stdout if self.to_stdout else self._file
         if stream is None:
             return
-        stream.write(json.dumps(event, ensure_ascii=False, default=_default) + "\n")
+        stamped = {**event, "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds")}
+        stream.write(json.dumps(stamped, ensure_ascii=False, default=_default) + "\n")
         stream.flush()
 
     def emit(self, result: Any, as_json: bool, render: Callable[[Console], None]) -> None:

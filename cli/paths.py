@@ -1,7 +1,7 @@
 """Where crossbook keeps per-user files, by the platform's convention (no dependency).
 
 The local embedder's ONNX graph (87 MB) is built once per user in the cache directory and
-shared by every index (issue 19: each index kept its own copy). index/ never reads the
+shared by every index, not copied into each one. index/ never reads the
 environment: the directory is resolved here and handed over in Settings.model_cache.
 """
 

@@ -2,7 +2,9 @@
 
 On a terminal: rich bars, one for the whole run (books done, elapsed, ETA) and one for the
 book being worked on (its name, the phase, count, rate and ETA). Off a terminal: a few
-plain lines that name the book. With ``--quiet``: nothing. The library reports through
+plain lines that name the book, and a line at least every ``HEARTBEAT`` seconds while a phase
+goes on without one (a large PDF being read, a batch of chunks being embedded), with the
+seconds the phase has taken. With ``--quiet``: nothing. The library reports through
 ``progress(phase, done, total)`` and, for the book in hand, its ``book.start`` event;
 results are rendered by the command after the display is closed, so they never mix.
 """
@@ -10,6 +12,8 @@ results are rendered by the command after the display is closed, so they never m
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from typing import Any, Callable
 
 from rich.progress import (
@@ -27,6 +31,7 @@ from rich.text import Text
 from crossbook.cli.output import stderr
 
 LOADING_MODEL = "loading model"
+HEARTBEAT = 5.0  # seconds off a terminal with no line while a phase goes on
 
 
 class RateColumn(ProgressColumn):
@@ -45,7 +50,7 @@ class ProgressReporter:
     model load should not stay above its results)."""
 
     def __init__(self, label: str = "", *, books: int | None = None, quiet: bool = False,
-                 tty: bool | None = None, transient: bool = False):
+                 tty: bool | None = None, transient: bool = False, heartbeat: float = HEARTBEAT):
         self.label = label
         self.transient = transient
         self.books = books
@@ -58,6 +63,12 @@ class ProgressReporter:
         self._run_task: Any = None
         self._book_task: Any = None
         self._last: dict[tuple, int] = {}
+        self.heartbeat = heartbeat
+        self._lock = threading.Lock()
+        self._said_at = time.monotonic()           # when the last plain line was printed
+        self._current: tuple | None = None         # (where, phase, done, total, started) off a terminal
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
 
     # -- the display ---------------------------------------------------------------------------
 
@@ -71,9 +82,15 @@ class ProgressReporter:
             self._progress.start()
             if self.books:
                 self._run_task = self._progress.add_task(self._run_description(), total=self.books)
+        elif not self.quiet and not self.tty:
+            self._ticker = threading.Thread(target=self._beat, name="crossbook-progress", daemon=True)
+            self._ticker.start()
         return self
 
     def __exit__(self, *exc) -> None:
+        if self._ticker is not None:
+            self._stop.set()
+            self._ticker.join()
         if self._progress is not None:
             self._close(exc[0] is None)
         if exc[0] is KeyboardInterrupt and self.book is not None:
@@ -108,6 +125,7 @@ class ProgressReporter:
         self.book = event["book"]
         self._books_seen += 1
         self._phase = None
+        self._current = (f"{self.book}: ", "planning", 0, 0, time.monotonic())  # chunking, before its first phase
         if self._progress is None and not self.quiet and self.books and self.books > 1:
             stderr.print(f"{self._books_seen}/{self.books} {self.book}", markup=False)
 
@@ -134,13 +152,38 @@ class ProgressReporter:
         if last == done:
             return
         where = f"{self.book}: " if self.book else (f"{self.label} " if self.label else "")
+        started = self._current[4] if self._current and self._current[:2] == (where, phase) else time.monotonic()
+        self._current = (where, phase, done, total, started)
         if phase == LOADING_MODEL:
             if done == 0:
-                stderr.print(f"{where}{LOADING_MODEL}...", markup=False)
+                self._say(f"{where}{LOADING_MODEL}...")
             return
         step = max(25, total // 4)
         if done == total or done // step != (last or 0) // step:
-            stderr.print(f"{where}{phase} {done}/{total}", markup=False)
+            self._say(f"{where}{phase} {done}/{total}")
+
+    def _say(self, line: str) -> None:
+        with self._lock:
+            stderr.print(line, markup=False)
+            self._said_at = time.monotonic()
+
+    def tick(self, now: float) -> None:
+        """Off a terminal: when no line was printed for ``heartbeat`` seconds while a phase
+        goes on, print where it is and how long it has taken."""
+        current = self._current
+        if current is None or now - self._said_at < self.heartbeat:
+            return
+        where, phase, done, total, started = current
+        if phase != LOADING_MODEL and total and done >= total:
+            return  # the phase ended; the next one will say so
+        shown = f"{LOADING_MODEL}..." if phase == LOADING_MODEL else f"{phase} {done}/{total}" if total else phase
+        with self._lock:
+            stderr.print(f"{where}{shown} ({now - started:.0f} s)", markup=False)
+            self._said_at = now
+
+    def _beat(self) -> None:
+        while not self._stop.wait(min(1.0, self.heartbeat / 5)):
+            self.tick(time.monotonic())
 
     def _show(self, phase: str, done: int, total: int, new_phase: bool) -> None:
         assert self._progress is not None

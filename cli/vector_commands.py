@@ -4,6 +4,8 @@ chromadb, onnxruntime and the embedders are imported inside the commands, never 
 module is imported by every crossbook invocation, where-else included.
 """
 
+from typing import Callable
+
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -43,21 +45,33 @@ def search(
     """Plain vector search over child chunks; returns their parent sections."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.query.lookup import books_left
         from crossbook.query.retrieve import search as run_search
 
-        settings = state.settings()
-        db = open_index(settings)
-        books = books_left(db, book, exclude_book)
-        passages = []
-        if books is not None:  # None: every book was excluded, nothing to search
-            with open_vector_store(settings, db, warm=True) as vectors, \
-                    state.progress("search", transient=True) as progress:
-                vectors.embedder = model_load_reporter(vectors.embedder, progress)
-                passages = run_search(vectors, db, query, k=k, books=books)
-            _check_vectors(db, books, len(passages))
+        passages = querying(state, "search", book, exclude_book,
+                            lambda db, vectors, books: run_search(vectors, db, query, k=k, books=books), len) or []
         emit({"query": query, "k": k, "results": passages}, as_json,
              lambda c: _render_passages(c, passages))
+
+
+def querying(state: State, label: str, book: list[str], exclude_book: list[str], work: Callable,
+             count: Callable):
+    """The setup the commands that search share (search, retrieve): the index opened, the
+    books left by --book and --exclude-book, the vector store with its model warming, the
+    progress display and the model-load note; returns ``work(db, vectors, books)`` once the
+    books' vectors are checked for what it found (``count(result)`` passages), or None when
+    every book was excluded (nothing to search)."""
+    from crossbook.query.lookup import books_left
+
+    settings = state.settings()
+    db = open_index(settings)
+    books = books_left(db, book, exclude_book)
+    if books is None:
+        return None
+    with open_vector_store(settings, db, warm=True) as vectors, state.progress(label, transient=True) as progress:
+        vectors.embedder = model_load_reporter(vectors.embedder, progress)
+        result = work(db, vectors, books)
+    _check_vectors(db, books, count(result))
+    return result
 
 
 @app.command(epilog=examples(
@@ -75,19 +89,12 @@ def retrieve(
     """Multi-hop retrieval: vector search, then the entities it found, into the sections of other books."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.query.lookup import books_left
         from crossbook.query.retrieve import retrieve as run_retrieve
 
-        settings = state.settings()
-        db = open_index(settings)
-        books = books_left(db, book, exclude_book)
-        result = {"question": question, "hops": hops, "k": k, "results": []}
-        if books is not None:  # None: every book was excluded, nothing to search
-            with open_vector_store(settings, db, warm=True) as vectors, \
-                    state.progress("retrieve", transient=True) as progress:
-                vectors.embedder = model_load_reporter(vectors.embedder, progress)
-                result = run_retrieve(vectors, db, question, hops=hops, k=k, books=books)
-            _check_vectors(db, books, len(result["results"]))
+        result = querying(state, "retrieve", book, exclude_book,
+                          lambda db, vectors, books: run_retrieve(vectors, db, question, hops=hops, k=k, books=books),
+                          lambda found: len(found["results"]))
+        result = result or {"question": question, "hops": hops, "k": k, "results": []}
         emit(result, as_json, lambda c: _render_passages(c, result["results"]))
 
 
@@ -176,15 +183,14 @@ def reembed(
     """Re-embed every child chunk with the embedder given by --embedder, and switch the index to it."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.vectors import doctor as checks
+        from crossbook.shelf.door import Door
+        from crossbook.vectors.embed import get_embedder
 
         settings = state.settings()
         db = open_writable(ctx, settings)
-        from crossbook.vectors.embed import get_embedder
-
         with open_vector_store(settings, db, check=False, embedder=get_embedder(settings)) as new:
             with state.progress("reembed") as progress:
-                result = checks.reembed(db, new, progress)
+                result = Door(db, progress=progress).reembed(new)
         emit(result, as_json, lambda c: c.print(
             f"Re-embedded with {escape(result['embedder'])} (was {escape(str(result['previous']))}): "
             f"{result['embedded']} chunks embedded, {len(result['collections_dropped'])} old collections dropped"

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from crossbook.core.config import Settings
-from crossbook.ingest.pipeline import Ingest
+from crossbook.ingest.pipeline import IngestJob
 from crossbook.storage.db import open_db
 from tests.fakes import FakeChunkEntity, FakeSVO, ScriptedOpenAI
 
@@ -18,14 +18,14 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_corpus"
 
 
-def make_job(index_dir, settings: Settings | None = None, *, extractor=None, events=None, **fields) -> Ingest:
-    """An Ingest on a new (or existing) index at index_dir: ``settings``, or Settings built from ``fields``."""
+def make_job(index_dir, settings: Settings | None = None, *, extractor=None, events=None, **fields) -> IngestJob:
+    """An IngestJob on a new (or existing) index at index_dir: ``settings``, or Settings built from ``fields``."""
     settings = settings or Settings(index_dir=index_dir, **fields)
     extra = {"events": events} if events is not None else {}
-    return Ingest(open_db(index_dir, create=True), settings, extractor=extractor, **extra)
+    return IngestJob(open_db(index_dir, create=True), settings, extractor=extractor, **extra)
 
 
-def pack_job(index_dir, pack_path) -> Ingest:
+def pack_job(index_dir, pack_path) -> IngestJob:
     """The job the invariant replays build (``replay_equals_fresh_build``): the offline extractor, a pack file."""
     return make_job(index_dir, pack=str(pack_path))
 

@@ -8,7 +8,7 @@ after a ``latency`` (plus ``jitter``), and ``held`` requests wait for ``release(
 the connection without an answer).
 ``batch_api`` (``ScriptedBatchAPI``) serves the Batch API's files and batches endpoints.
 
-``FaultInjector`` wraps a clean responder and injects the faults of issue 10 (429 with
+``FaultInjector`` wraps a clean responder and injects the faults a real endpoint shows (429 with
 Retry-After, 500/503, stall, dropped connection, truncation, non-JSON, schema violation,
 all items malformed, refusal, empty choices, hallucinated names, paraphrased contexts,
 an obeyed prompt injection) into a deterministic share of the requests.
@@ -73,7 +73,7 @@ def passage_of(request: dict) -> str:
 
 class _Server(ThreadingHTTPServer):
     # socketserver's default listen backlog is 5: more simultaneous connects than that were
-    # dropped and retried by the kernel a second later (issue 11: "at most 5 in flight")
+    # dropped and retried by the kernel a second later ("at most 5 in flight")
     request_queue_size = 128
     daemon_threads = True
 
@@ -89,7 +89,7 @@ class ScriptedOpenAI:
         # ``jitter`` more (drawn from the request's body, so a run is repeatable)
         self.jitter = 0.0
         # requests for which ``held(request)`` is true wait until ``release()``: a test can keep
-        # a later book's requests in flight while an earlier book is written (issue 19)
+        # a later book's requests in flight while an earlier book is written
         self.held: Callable[[dict], bool] | None = None
         self.released = threading.Event()
         self.in_flight = self.max_in_flight = 0

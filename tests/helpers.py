@@ -321,7 +321,7 @@ OPERATIONS = {"ingest": "ingest", "delete": "delete", "fail_chunk": "fail_chunk"
 def replay_equals_fresh_build(operations, pack_text: str, make_job, vectors: bool = False) -> Replay:
     """Apply operations (OPERATIONS and KILL_POINTS names, as (name, title, sections)) to one
     index, build a fresh index from the books that remain (in reverse order), and assert both
-    snapshots are equal. ``make_job(index_dir, pack_path)`` returns an Ingest. ``vectors``:
+    snapshots are equal. ``make_job(index_dir, pack_path)`` returns an IngestJob. ``vectors``:
     the live index has Chroma vectors (hash embedder), which must agree with SQLite at the
     end (Replay.settle_vectors: after the next ingest, then doctor --repair). Returns the
     replay (its counts of failures survived and vector repairs)."""

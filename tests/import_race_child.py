@@ -5,7 +5,7 @@ process): one ``crossbook ingest --extractor openai`` while a first import is ma
 
 MODULE's import sleeps DELAY seconds after it is placed in ``sys.modules`` and before its
 body runs, so for DELAY seconds any thread that looks it up finds it partially
-initialized: the window in which issue 19's request threads crashed (httpx, imported by
+initialized: the window in which request threads once crashed (httpx, imported by
 chromadb, read by the openai client's ``http_response_types()``). The server answers after
 a latency, so requests are in flight during that window; with FAULT_RATE, that share of
 the answers are faults (5xx, dropped connections, truncated, malformed), so the retry

@@ -1,4 +1,4 @@
-"""Chunking is linear in the size of the text (issue 10 item 10).
+"""Chunking is linear in the size of the text.
 
 Speed itself is measured in bench/bench_chunking.py; here the work is counted: the number of
 characters handed to the tokenizer must grow like the text, not like its square.

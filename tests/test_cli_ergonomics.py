@@ -1,4 +1,4 @@
-"""Issue 19 section 2, tried as a new user would: -q, a closed pipe, -h, where-else --limit,
+"""The CLI tried as a new user would: -q, a closed pipe, -h, where-else --limit,
 and --dry-run with the openai extractor but no API key."""
 
 from __future__ import annotations

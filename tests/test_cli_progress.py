@@ -33,7 +33,7 @@ def test_quiet_prints_no_progress(two_books, cli):
     assert result.exit_code == 0 and result.stderr == ""
     assert "Core Rules: added" in result.stdout and "Grimoire: added" in result.stdout
     again = cli("-q", "ingest", *two_books)
-    # issue 19: one count, not one "unchanged, skipped" line per book
+    # one count, not one "unchanged, skipped" line per book
     assert again.stderr == "" and again.stdout == "2 unchanged books skipped\n"
 
 
@@ -131,3 +131,59 @@ def test_ctrl_c_says_what_the_index_holds(phase, expected, monkeypatch):
             progress(phase, 1, 4)
             raise KeyboardInterrupt
     assert expected in buffer.getvalue()
+
+
+def test_off_a_terminal_a_long_phase_says_where_it_is_every_heartbeat(monkeypatch):
+    """No line for ``heartbeat`` seconds while a phase goes on: one saying where it is and
+    how long it has taken (a clock given to ``tick``, not waited for)."""
+    import crossbook.cli.progress as progress
+    from crossbook.cli.progress import ProgressReporter
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    reporter = ProgressReporter("ingest", books=1, tty=False, heartbeat=5.0)
+    reporter.event({"event": "book.start", "book": "Manual"})
+    reporter("embed", 0, 2000)
+    start = reporter._current[4]
+    reporter.tick(reporter._said_at + 4.0)
+    assert buffer.getvalue() == ""  # a line was said less than 5 s ago
+    reporter.tick(start + 6.0)
+    reporter.tick(start + 7.0)  # 1 s after the heartbeat line: nothing
+    reporter.tick(start + 11.5)
+    assert buffer.getvalue().splitlines() == ["Manual: embed 0/2000 (6 s)", "Manual: embed 0/2000 (12 s)"]
+    reporter("embed", 2000, 2000)
+    reporter.tick(start + 30.0)  # the phase ended: the next one speaks for itself
+    assert buffer.getvalue().splitlines()[-1] == "Manual: embed 2000/2000"
+
+
+def test_reading_a_book_is_a_phase_of_its_own(tmp_path, two_books):
+    """``load_books`` reports each file it reads, before reading it (a large PDF takes a while)."""
+    from crossbook.ingest.pipeline import load_books
+
+    calls = []
+    load_books(list(two_books), None, progress=lambda phase, done, total: calls.append((phase, done, total)))
+    assert calls == [("read a.md", 0, 2), ("read b.md", 1, 2)]
+
+
+def test_events_carry_their_time_and_the_embed_phase(two_books, cli):
+    result = cli("ingest", *two_books, "--events", "-", "--quiet")
+    assert result.exit_code == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", e["time"]) for e in events)
+    embeds = [(e["event"], e["book"]) for e in events if e.get("phase") == "embed"]
+    assert embeds == [("phase.start", "Core Rules"), ("phase.done", "Core Rules"),
+                      ("phase.start", "Grimoire"), ("phase.done", "Grimoire")]
+
+
+def test_off_a_terminal_a_book_being_planned_is_said_before_its_first_phase(monkeypatch):
+    import crossbook.cli.progress as progress
+    from crossbook.cli.progress import ProgressReporter
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    reporter = ProgressReporter("rebuild", books=1, tty=False, heartbeat=5.0)
+    reporter("read manual.pdf", 0, 1)  # rebuild reads its books first
+    reporter.tick(reporter._current[4] + 5.0)
+    reporter.event({"event": "book.start", "book": "Manual"})
+    reporter.tick(reporter._current[4] + 10.0)
+    assert buffer.getvalue().splitlines() == ["rebuild read manual.pdf 0/1 (5 s)", "Manual: planning (10 s)"]

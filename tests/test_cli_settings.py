@@ -173,7 +173,7 @@ def test_shell_completion_is_offered(cli, monkeypatch):
     assert result.exit_code == 0 and "complete" in result.stdout and "COMP_WORDS" in result.stdout
 
 
-# -- issue 10 item 9: a read-only index, a manifest entry whose file is missing ---------------------
+# -- a read-only index, a manifest entry whose file is missing ---------------------
 
 def test_a_read_only_index_can_be_queried(other_index, cli, cli_json, monkeypatch):
     import sqlite3

@@ -1,4 +1,4 @@
-"""Start-up (issue 11): a command imports only what it uses, and typer's parameters are
+"""Start-up: a command imports only what it uses, and typer's parameters are
 converted without pydantic to the same values typer's own conversion gives."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 19 item 1: no module is imported in one thread while another thread uses it.
+"""No module is imported in one thread while another thread uses it.
 
 ``crossbook ingest --extractor openai`` crashed at random with "partially initialized module
 'httpx' has no attribute 'Response'": request threads used the openai client (which looks
@@ -21,7 +21,7 @@ import pytest
 
 from crossbook.core.packs import load_pack
 from crossbook.extract.openai_extractor import OpenAIExtractor
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, write
 
@@ -94,7 +94,7 @@ def test_the_store_is_opened_before_any_request_thread_starts(tmp_path, index_di
     db = open_db(index_dir, create=True)
     vectors = RecordingVectors(scripted_openai)
     extractor = OpenAIExtractor(settings, load_pack("generic"), cache=db, sleep=lambda s: None)
-    ingest_paths(Ingest(db, settings, extractor=extractor, vectors=vectors), [write(tmp_path / "a.md", BOOK_A)])
+    ingest_paths(IngestJob(db, settings, extractor=extractor, vectors=vectors), [write(tmp_path / "a.md", BOOK_A)])
     assert vectors.opened_with_threads == []
 
 
@@ -108,6 +108,6 @@ def test_a_later_books_requests_are_in_flight_while_a_book_is_written(tmp_path, 
     vectors = RecordingVectors(scripted_openai)
     extractor = OpenAIExtractor(settings, load_pack("generic"), cache=db, sleep=lambda s: None)
     books = [write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)]
-    results = ingest_paths(Ingest(db, settings, extractor=extractor, vectors=vectors), books)
+    results = ingest_paths(IngestJob(db, settings, extractor=extractor, vectors=vectors), books)
     assert [r.title for r in results] == ["Core Rules", "Grimoire"]
     assert vectors.written[0][0] == "Core Rules" and vectors.written[0][1] >= 1

@@ -1,4 +1,4 @@
-"""Issue 10, "Prove it": two writers and readers on one index, as real processes.
+"""Two writers and readers on one index, as real processes.
 
 Two `crossbook ingest` runs (spaCy relations on: long write transactions) start together on an index that already holds a book: the
 second waits for the first (index/storage/lock.py), both succeed, and the index equals a fresh

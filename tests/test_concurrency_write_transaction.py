@@ -1,8 +1,8 @@
-"""Issue 10 item 3: slow work stays outside the write transaction. Loading spaCy's model took
+"""Slow work stays outside the write transaction. Loading spaCy's model took
 seconds inside it (the first chunk analysed loaded it there)."""
 
 from crossbook.core.config import Settings
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.relations import svo
 from crossbook.storage.db import open_db
 from tests.conftest import SAMPLE
@@ -10,7 +10,7 @@ from tests.conftest import SAMPLE
 
 def test_spacy_loads_before_the_write_transaction(tmp_path, monkeypatch):
     index_dir = tmp_path / "i"
-    job = Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, relations="spacy"))
+    job = IngestJob(open_db(index_dir, create=True), Settings(index_dir=index_dir, relations="spacy"))
     in_transaction = []
     real = svo.load_nlp
 

@@ -1,4 +1,4 @@
-"""Issue 10 item 3: one writer per index. A second writer waits up to --wait seconds, then
+"""One writer per index. A second writer waits up to --wait seconds, then
 exits 1 with "index is busy (pid N)"; queries keep working; two processes creating an index
 at once do not both migrate it; a killed writer leaves no lock behind."""
 

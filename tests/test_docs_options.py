@@ -2,7 +2,7 @@
 
 Two places name options: the usage lines (``crossbook [GLOBAL] COMMAND ... --option``) of
 the shell blocks, and prose lists such as "`--book` and `--exclude-book` (on `where-else`,
-`search`, ...)". (Issue 19: --exclude-book was documented on six commands, only one had it.)
+`search`, ...)". (--exclude-book was documented on six commands, only one had it.)
 """
 
 import re

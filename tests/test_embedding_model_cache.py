@@ -1,4 +1,4 @@
-"""Issue 19: every index kept its own 87 MB copy of the local embedder's ONNX graph. It is
+"""Every index kept its own 87 MB copy of the local embedder's ONNX graph. It is
 built once per user in the platform's cache directory (cli/paths.py; index/ is handed the
 directory in Settings) and shared by every index; two processes building it at once both
 get a whole graph (each writes a temporary file and renames it)."""

@@ -1,4 +1,4 @@
-"""Issue 18: structure is not an entity. A heading that ends with a colon ("Expertise:",
+"""Structure is not an entity. A heading that ends with a colon ("Expertise:",
 "Using skills:") is a field to fill in or a lead-in to what follows, and defines nothing.
 
 The fixture marked "Ironsworn" is an excerpt of the Ironsworn SRD by Shawn Tomkin (CC BY 4.0,

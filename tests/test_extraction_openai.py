@@ -6,7 +6,7 @@ import pytest
 
 from crossbook.core.errors import ExtractionFailed
 from crossbook.extract.openai_extractor import OpenAIExtractor, backoff_seconds, retry_after_seconds
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
 from tests.fakes import completion_body
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, snapshot, write
@@ -17,7 +17,7 @@ def _ingest(index_dir, server, path, sleeps=None, force=False, **overrides):
     db = open_db(index_dir, create=True)
     extractor = OpenAIExtractor(settings, __import__("crossbook.core.packs", fromlist=["x"]).load_pack("generic"), cache=db,
                                 sleep=(sleeps.append if sleeps is not None else lambda s: None))
-    job = Ingest(db, settings, extractor=extractor)
+    job = IngestJob(db, settings, extractor=extractor)
     return ingest_paths(job, [path], force=force)[0]
 
 
@@ -170,7 +170,7 @@ def test_sample_corpus_call_counts_through_the_cli(cli, corpus, index_dir, scrip
 
 
 def test_each_retry_is_said_with_its_reason(tmp_path, index_dir, scripted_openai):
-    # issue 12: six silent retries to a dead endpoint; now each one is a warning naming the chunk
+    # six silent retries to a dead endpoint; now each one is a warning naming the chunk
     scripted_openai.responder = heading_responder()
     scripted_openai.enqueue({"error": {"message": "slow down"}}, status=429, headers={"retry-after": "3"})
     scripted_openai.enqueue({"error": {"message": "boom"}}, status=503)
@@ -179,7 +179,7 @@ def test_each_retry_is_said_with_its_reason(tmp_path, index_dir, scripted_openai
     warnings = []
     extractor = OpenAIExtractor(settings, __import__("crossbook.core.packs", fromlist=["x"]).load_pack("generic"), cache=db,
                                 sleep=lambda s: None)
-    job = Ingest(db, settings, extractor=extractor, warn=warnings.append)
+    job = IngestJob(db, settings, extractor=extractor, warn=warnings.append)
     ingest_paths(job, [write(tmp_path / "b.md", "# Solo\n\nOne section only.\n")])
     retries = [w for w in warnings if "retrying" in w]
     assert len(retries) == 2

@@ -1,4 +1,4 @@
-"""Issue 18: generic precision rules of the offline extractor and the offline relationship
+"""Generic precision rules of the offline extractor and the offline relationship
 patterns, one test per rule (each fails without its rule).
 
 Fixtures marked "Fate SRD" are short excerpts of the Fate SRDs (corpora/fate, Evil Hat

@@ -1,4 +1,4 @@
-"""Issue 8: the offline extractor on real-world rulebook shapes (one test per failure class).
+"""The offline extractor on real-world rulebook shapes (one test per failure class).
 
 Fixtures marked "Fate SRD" are short excerpts of the Fate SRDs (corpora/fate, Evil Hat
 Productions, CC BY 3.0; see that folder's README for the full attribution).
@@ -243,7 +243,7 @@ def test_patterns_need_an_entry_subject_and_a_named_first_object():
 
 
 def test_ingest_without_pack_keeps_the_index_pack_and_a_new_pack_is_announced(cli, corpus, tmp_path):
-    # issue 10 item 4: an ingest without --pack relinked an emberfall shelf with the generic pack
+    # an ingest without --pack relinked an emberfall shelf with the generic pack
     pack = corpus / "emberfall.pack.toml"
     assert cli("ingest", corpus / "core_rules.md", corpus / "grimoire.md", "--pack", pack).exit_code == 0
     extra = tmp_path / "notes.md"

@@ -1,4 +1,4 @@
-"""Seed 002's situating context (issue 9): the OpenAI extractor's single call per parent also
+"""The situating context (contextual embeddings): the OpenAI extractor's single call per parent also
 returns one or two sentences situating the passage in its book; they are stored per parent
 chunk and join the embedding text of its children. Exercised through the scripted
 OpenAI-compatible server with the real client, the CLI and the hash embedder."""

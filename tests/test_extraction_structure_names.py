@@ -1,4 +1,4 @@
-"""Names that are the book's structure, not things in it (issue 18, definitions precision):
+"""Names that are the book's structure, not things in it (definitions precision):
 pages that gather other things, groups of a kind, counts and numbered rows, leads that label
 a list, and the outcomes of a roll. Each case failed on rules/11."""
 

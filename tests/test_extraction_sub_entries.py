@@ -1,4 +1,4 @@
-"""Issue 18: a generic name defined under many owners ("Bite" under every creature) is each
+"""A generic name defined under many owners ("Bite" under every creature) is each
 owner's sub-entry; where-else says so instead of presenting one shelf-wide thing."""
 
 from __future__ import annotations

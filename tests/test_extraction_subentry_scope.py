@@ -1,4 +1,4 @@
-"""Issue 18: a lead a book defines under two or more different entries ("Bite" under the Cave
+"""A lead a book defines under two or more different entries ("Bite" under the Cave
 Bear and under the Hill Wolf) is each entry's own sub-entry, stored scoped to its owner
 ("Cave Bear › Bite"), and `where-else Bite` lists those owners.
 
@@ -110,7 +110,7 @@ CLASSES = "# Heroes\n\n## Classes\n\nPick one.\n\n" + "".join(
 
 def test_a_table_in_an_entrys_label_section_lists_that_entrys_things():
     # a class's spell list, repeated under every class: its rows name spells, they define
-    # none of them (neither shelf-wide nor as "Wizard › Ember Ward"; issue 18: its rows are
+    # none of them (neither shelf-wide nor as "Wizard › Ember Ward"; its rows are
     # references); the spells' own catalog defines them
     found = defined(CLASSES, book="Heroes")
     assert {"Wizard", "Sorcerer", "Warlock"} <= found

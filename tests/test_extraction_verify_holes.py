@@ -1,4 +1,4 @@
-"""Verification holes (issue 10 item 6): each case stored although wrong, or dropped although right."""
+"""Verification holes: each case stored although wrong, or dropped although right."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def test_curly_and_straight_quotes_are_the_same_quote(book, model):
 
 
 def test_a_definition_with_a_paraphrased_context_is_kept_with_a_verbatim_sentence():
-    """Issue 10 item 5: 64 of 1,548 definitions were lost that way although the name is in the text."""
+    """64 of 1,548 definitions were lost that way although the name is in the text."""
     text = "### Fireball\n\nA Fireball explodes in a 20-foot radius. It costs 3 Ember."
     verified = kept(text, ref("Fireball", "Fireball is an explosion twenty feet wide.", "defines"))
     assert [(m.name, m.mention_type, m.context) for m in verified.mentions] == [

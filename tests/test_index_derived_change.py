@@ -1,4 +1,4 @@
-"""Derived state changes through one unit (issue 20, item 1): ``derived.change`` does the whole
+"""Derived state changes through one unit: ``derived.change`` does the whole
 sequence a book write, a rename and a delete share, and a review decision re-derives only the
 chunks of the relationship it decided."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from crossbook.core.config import Settings
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.query.review import list_relationships, review
 from crossbook.relations import edges
 from crossbook.shelf import derived
@@ -25,7 +25,7 @@ def shelf(tmp_path):
     settings = Settings(index_dir=tmp_path / "idx", extractor="rules", relations="spacy",
                         pack=str(SAMPLE / "emberfall.pack.toml"))
     db = open_db(tmp_path / "idx", create=True)
-    job = Ingest(db, settings)
+    job = IngestJob(db, settings)
     ingest_paths(job, BOOKS)
     yield job
     db.conn.close()

@@ -1,4 +1,4 @@
-"""Small defects of issue 10 (items 8 and 9): each test failed before its fix."""
+"""Small defects of the index's health checks: each test failed before its fix."""
 
 from __future__ import annotations
 

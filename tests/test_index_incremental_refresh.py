@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from crossbook.core.config import Settings
-from crossbook.ingest.pipeline import Ingest, delete_book, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths
 from crossbook.linking import link_state
 from crossbook.relations import edges as derive
 from crossbook.shelf import derived
@@ -59,7 +59,7 @@ class Shelf:
         self.tmp = tmp_path
         self.pack = write(tmp_path / "pack.toml", PACK)
         self.dir = tmp_path / name
-        self.job = Ingest(open_db(self.dir, create=True), Settings(index_dir=self.dir, pack=str(self.pack)))
+        self.job = IngestJob(open_db(self.dir, create=True), Settings(index_dir=self.dir, pack=str(self.pack)))
         self.db = self.job.db
 
     def ingest(self, title: str, text: str) -> None:
@@ -197,6 +197,36 @@ def test_a_book_relinks_its_own_chunks_and_only_the_chunks_that_name_what_change
     shelf.assert_incremental_equals_full()
 
 
+def test_a_name_every_page_defines_relinks_only_the_pages_whose_link_can_change(tmp_path, monkeypatch):
+    """Pages that each define "Example" and refer to it: a new page that defines it too
+    changes no other page's link (each links its own definition, or the first book's), so
+    the other pages are not relinked; a page whose title sorts first changes the first book
+    of the target, every other page's reference follows it, and all are relinked."""
+    shelf = Shelf(tmp_path)
+    for title in ("Beta", "Delta", "Gamma"):
+        shelf.ingest(title, misc(("Example", f"Example is what {title} shows."),
+                                 ("Usage", "See the Example of Beta and the Example here.")))
+    shelf.ingest("Epsilon", misc(("Usage", "Read the Example first.")))
+    relinked = []
+    original = derived.relink_chunks
+    monkeypatch.setattr(derived, "relink_chunks", lambda db, pack, ids, *a: relinked.append(ids) or original(db, pack, ids, *a))
+
+    def books_relinked() -> set[str]:
+        return {r[0] for r in shelf.db.execute(
+            "SELECT DISTINCT book FROM chunks WHERE id IN (SELECT value FROM json_each(?))", [json.dumps(sorted(relinked[-1]))])}
+
+    shelf.ingest("Zeta", misc(("Example", "Example is what Zeta shows."), ("Usage", "The Example here.")))
+    assert books_relinked() == {"Zeta"}
+    shelf.assert_incremental_equals_full()
+    shelf.ingest("Alpha", misc(("Example", "Example is what Alpha shows.")))
+    assert books_relinked() == {"Alpha", "Beta", "Delta", "Epsilon", "Gamma", "Zeta"}
+    assert shelf.db.execute("SELECT origin_book FROM entity_mentions WHERE book = 'Epsilon' AND source = 'linker'"
+                            ).fetchall() == [("Alpha",)]
+    shelf.assert_incremental_equals_full()
+    shelf.delete("Delta")
+    shelf.assert_incremental_equals_full()
+
+
 def test_an_index_made_before_the_incremental_state_is_completed_by_its_next_write(tmp_path):
     shelf = Shelf(tmp_path)
     shelf.ingest("Grimoire", spells(("Frost Lance", "Frost Lance is a spell you cast.")))
@@ -320,7 +350,7 @@ def test_claims_elsewhere_are_resolved_again_only_when_the_entities_of_their_nam
             return run
 
     pack = write(tmp_path / "pack.toml", RELATIONS_PACK)
-    job = Ingest(open_db(tmp_path / "i", create=True), Settings(index_dir=tmp_path / "i", pack=str(pack), link=False))
+    job = IngestJob(open_db(tmp_path / "i", create=True), Settings(index_dir=tmp_path / "i", pack=str(pack), link=False))
     job.extractor = ReferencingExtractor(job.pack)
 
     def ingest(title, sections):

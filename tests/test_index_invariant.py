@@ -1,7 +1,7 @@
 """The index invariant: after any sequence of ingest / re-ingest / delete-book, the index
 holds exactly what a fresh build from the remaining books holds; with failures interleaved
-(issue 10): an ingest whose chunk fails, and runs killed inside the write transaction or
-while syncing vectors, leave every book wholly old or wholly new, and SQLite and Chroma
+(an ingest whose chunk fails, and runs killed inside the write transaction or
+while syncing vectors) leave every book wholly old or wholly new, and SQLite and Chroma
 agree after doctor --repair."""
 
 from hypothesis import HealthCheck, example, given, settings

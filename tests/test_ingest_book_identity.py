@@ -1,5 +1,5 @@
-"""A book is its source file; its title is its display name (index/ingest/identity.py, issue 10
-items 1 and 2): renames update, clashes are errors that name the fix, paths do not depend
+"""A book is its source file; its title is its display name (index/ingest/identity.py):
+renames update, clashes are errors that name the fix, paths do not depend
 on the cwd."""
 
 import json

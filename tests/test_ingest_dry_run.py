@@ -1,4 +1,4 @@
-"""`ingest`/`rebuild` --dry-run and --max-cost (issue 11 item 5): nothing called, nothing
+"""`ingest`/`rebuild` --dry-run and --max-cost: nothing called, nothing
 written, tokens counted on the prompts a real run sends."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 19: a book stored with --allow-partial (some chunks got no valid answer) shows as
+"""A book stored with --allow-partial (some chunks got no valid answer) shows as
 partial in `books` and `stats`, and `doctor` lists it."""
 
 from __future__ import annotations

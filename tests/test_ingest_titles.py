@@ -1,4 +1,4 @@
-"""Book title inference (issue 8): front matter, title page, sole opening #, attribution, stem."""
+"""Book title inference: front matter, title page, sole opening #, attribution, stem."""
 
 from crossbook.core.chunking import book_title, split_sections_report
 

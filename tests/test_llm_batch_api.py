@@ -6,14 +6,14 @@ import pytest
 
 from crossbook.core.errors import BatchFailed
 from crossbook.ingest.batch import ingest_through_batch
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
 from tests.conftest import make_job
 from tests.fakes import completion_body, passage_of
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, snapshot, write
 
 
-def _job(index_dir, server, **overrides) -> Ingest:
+def _job(index_dir, server, **overrides) -> IngestJob:
     return make_job(index_dir, openai_settings(index_dir, server, batch_poll=0, **overrides))
 
 

@@ -1,4 +1,4 @@
-"""Issue 19: a dead --base-url (connection refused) took 36 to 65 s, printed about 150
+"""A dead --base-url (connection refused) took 36 to 65 s, printed about 150
 warnings and ended with one 846-character error. Now a connection that cannot be opened,
 while the endpoint never answered in the run, is tried 3 times; then the run stops with
 one short line, and retries are said once per reason, not once per chunk."""
@@ -36,7 +36,7 @@ def test_a_dead_base_url_fails_with_one_short_line(cli, tmp_path, index_dir):
 def test_retries_are_said_once_per_reason(tmp_path, index_dir, scripted_openai):
     from crossbook.core.packs import load_pack
     from crossbook.extract.openai_extractor import OpenAIExtractor
-    from crossbook.ingest.pipeline import Ingest, ingest_paths
+    from crossbook.ingest.pipeline import IngestJob, ingest_paths
     from crossbook.storage.db import open_db
     from tests.helpers import heading_responder, openai_settings
 
@@ -48,7 +48,7 @@ def test_retries_are_said_once_per_reason(tmp_path, index_dir, scripted_openai):
     warnings: list[str] = []
     extractor = OpenAIExtractor(settings, load_pack("generic"), cache=db, sleep=lambda s: None)
     book = write(tmp_path / "b.md", render_book("Six", [(f"C{n}", f"S{n}", ["Text."]) for n in range(3)]))
-    ingest_paths(Ingest(db, settings, extractor=extractor, warn=warnings.append), [book])
+    ingest_paths(IngestJob(db, settings, extractor=extractor, warn=warnings.append), [book])
     retries = [w for w in warnings if "HTTP 503" in w]
     assert len(retries) == 2, warnings
     assert "retrying in" in retries[0] and retries[1] == "and 5 more retries (the endpoint failed (HTTP 503))"

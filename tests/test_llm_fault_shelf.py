@@ -1,4 +1,4 @@
-"""Prove it (issue 10): a shelf ingested through ~15% injected faults equals the fault-free index,
+"""Prove it: a shelf ingested through ~15% injected faults equals the fault-free index,
 and the API key never shows, whatever fails."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 from crossbook.core.packs import load_pack
 from crossbook.extract.openai_extractor import OpenAIExtractor
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
 from tests.fakes import FAULT_KINDS, INJECTION, VALID_ANSWER_FAULTS, FaultInjector, ScriptedOpenAI
 from tests.helpers import openai_settings, render_book, shelf_headings, shelf_responder, snapshot, write
@@ -23,7 +23,7 @@ def ingest_shelf(index_dir, server, books, **overrides):
     settings = openai_settings(index_dir, server, pack=str(books[0].parent / "emberfall.pack.toml"), **overrides)
     db = open_db(index_dir, create=True)
     extractor = OpenAIExtractor(settings, load_pack(settings.pack), cache=db, sleep=lambda s: None)
-    results = ingest_paths(Ingest(db, settings, extractor=extractor), list(books))
+    results = ingest_paths(IngestJob(db, settings, extractor=extractor), list(books))
     db.conn.close()
     return results
 

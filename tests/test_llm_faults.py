@@ -1,4 +1,4 @@
-"""The LLM path under faults (issue 10 item 5): nothing valid is lost, nothing invalid is kept."""
+"""The LLM path under faults: nothing valid is lost, nothing invalid is kept."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from crossbook.core.errors import ChunksFailed
 from crossbook.core.packs import load_pack
 from crossbook.extract.openai_extractor import OpenAIExtractor
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
 from tests.fakes import ScriptedOpenAI, Stall, completion_body, passage_of
 from tests.helpers import BOOK_A, heading_responder, openai_settings, snapshot, write
@@ -23,7 +23,7 @@ def _ingest(index_dir, server, path, force=False, **overrides):
     settings = openai_settings(index_dir, server, **overrides)
     db = open_db(index_dir, create=True)
     extractor = OpenAIExtractor(settings, load_pack("generic"), cache=db, sleep=lambda s: None)
-    return ingest_paths(Ingest(db, settings, extractor=extractor), [path], force=force)[0]
+    return ingest_paths(IngestJob(db, settings, extractor=extractor), [path], force=force)[0]
 
 
 def failing_on(heading: str, clean=None):
@@ -140,7 +140,7 @@ def test_a_stall_is_retried_at_once_with_the_configured_timeout(tmp_path, index_
     settings = openai_settings(index_dir, scripted_openai, request_timeout=0.3)
     db = open_db(index_dir, create=True)
     extractor = OpenAIExtractor(settings, load_pack("generic"), cache=db, sleep=sleeps.append)
-    result = ingest_paths(Ingest(db, settings, extractor=extractor), [write(tmp_path / "s.md", SOLO)])[0]
+    result = ingest_paths(IngestJob(db, settings, extractor=extractor), [write(tmp_path / "s.md", SOLO)])[0]
     assert (result.llm_calls, result.mentions) == (2, 1)
     assert sleeps == []   # no backoff after a timeout: it has waited already
 
@@ -186,5 +186,5 @@ def test_a_book_with_failed_chunks_does_not_stop_the_next_book(tmp_path, index_d
     extractor = OpenAIExtractor(settings, load_pack("generic"), cache=db, sleep=lambda s: None)
     books = [write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)]
     with pytest.raises(ChunksFailed, match="Prone"):
-        ingest_paths(Ingest(db, settings, extractor=extractor), books)
+        ingest_paths(IngestJob(db, settings, extractor=extractor), books)
     assert [r[0] for r in db.execute("SELECT title FROM books")] == ["Grimoire"]

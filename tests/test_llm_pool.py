@@ -1,4 +1,4 @@
-"""One request pool for every book of a run (issue 11 item 4): later books' requests run
+"""One request pool for every book of a run: later books' requests run
 while an earlier book waits, books are still written one transaction each, in order."""
 
 from __future__ import annotations

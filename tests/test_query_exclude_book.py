@@ -1,4 +1,4 @@
-"""Issue 19: ``--exclude-book`` is documented for where-else, search, retrieve, entities,
+"""``--exclude-book`` is documented for where-else, search, retrieve, entities,
 relations and review, but only where-else had it (the others exited 2, "No such option").
 Each command must leave the excluded book out, and keep the others."""
 

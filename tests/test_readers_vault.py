@@ -1,4 +1,4 @@
-"""The note-vault reader (issue 17): a folder of notes is one book, read as a reader sees it.
+"""The note-vault reader: a folder of notes is one book, read as a reader sees it.
 
 Small excerpts follow the Ironsworn vault (corpora/ironsworn: the Ironsworn rules by Shawn
 Tomkin, CC-BY 4.0, converted to Obsidian Markdown by the Obsidian-TTRPG-Community).

@@ -1,4 +1,4 @@
-"""A note vault ingested (issue 17): one book, notes define, links reference, changes and
+"""A note vault ingested: one book, notes define, links reference, changes and
 other shelves. Excerpts follow the Ironsworn vault (CC-BY 4.0, Shawn Tomkin; Obsidian
 conversion by the Obsidian-TTRPG-Community)."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from crossbook.core.packs import load_pack, parse_pack
 from crossbook.extract.openai_extractor import OpenAIExtractor
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.query.lookup import where_else
 from crossbook.storage.db import open_db
 from tests.helpers import heading_responder, openai_settings, vault, write
@@ -32,7 +32,7 @@ def ingest(index_dir: Path, paths, job=None):
 
     if job is None:
         settings = load_settings({"index_dir": index_dir, "embedder": "hash"}, {}, None)
-        job = Ingest(open_db(index_dir, create=True), settings)
+        job = IngestJob(open_db(index_dir, create=True), settings)
     return job, ingest_paths(job, paths)
 
 
@@ -97,7 +97,7 @@ def test_the_pack_types_notes_by_folder_and_tag_and_links_follow(tmp_path, index
         '[[heading_rules]]\nunder = "Path"\ntype = "asset"\n', encoding="utf-8")
     parse_pack(pack_file.read_text(encoding="utf-8"), "test")
     settings = load_settings({"index_dir": index_dir, "embedder": "hash", "pack": str(pack_file)}, {}, None)
-    job = Ingest(open_db(index_dir, create=True), settings)
+    job = IngestJob(open_db(index_dir, create=True), settings)
     ingest(index_dir, [vault(tmp_path / "v", NOTES)], job)
     types = dict(rows(job.db, "SELECT name, entity_type FROM entities WHERE name IN ('Face Danger', 'Alchemist',"
                               " 'Bonds')"))
@@ -132,7 +132,7 @@ def test_reingesting_a_vault_asks_the_model_only_for_the_changed_note(tmp_path, 
     scripted_openai.responder = heading_responder()
     settings = openai_settings(index_dir, scripted_openai)
     db = open_db(index_dir, create=True)
-    job = Ingest(db, settings, extractor=OpenAIExtractor(settings, load_pack("generic"), cache=db,
+    job = IngestJob(db, settings, extractor=OpenAIExtractor(settings, load_pack("generic"), cache=db,
                                                          sleep=lambda s: None))
     root = vault(tmp_path / "v", NOTES)
     _, (first,) = ingest(index_dir, [root], job)

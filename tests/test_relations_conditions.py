@@ -1,4 +1,4 @@
-"""Issue 18: "has the X condition", "is X", "becomes X" where X is a condition or state
+"""Conditions stated in stat blocks: "has the X condition", "is X", "becomes X" where X is a condition or state
 entity become ``inflicts`` from the entry the sentence is about (index/relations/patterns.py),
 including lists of conditions; "immune to the X condition" counters it; a rule that only
 describes who has a state ("a creature that is Poisoned", "if the target is Prone") is none."""

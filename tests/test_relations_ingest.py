@@ -8,7 +8,7 @@ import pytest
 from crossbook.core.config import Settings
 from crossbook.core.models import ChunkExtraction, RawMention, RawRelation
 from crossbook.extract import ExtractionRun
-from crossbook.ingest.pipeline import Ingest, delete_book, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths
 from crossbook.query.lookup import entity_detail, list_books
 from crossbook.query.review import export_graphml, list_relationships, review
 from crossbook.storage.db import open_db
@@ -98,7 +98,7 @@ class Scripted:
 def shelf(tmp_path, index_dir):
     pack = write(tmp_path / "saga.toml", PACK)
     warnings = []
-    job = Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(pack)),
+    job = IngestJob(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(pack)),
                  extractor=Scripted(SCRIPT), warn=warnings.append)
     books = {"Core": write(tmp_path / "core.md", CORE), "Grimoire": write(tmp_path / "grimoire.md", GRIMOIRE)}
     return job, books, warnings
@@ -150,7 +150,7 @@ def test_hallucinated_evidence_and_bad_items_are_dropped_and_counted(tmp_path, i
         rel("Solo", "Duo", "knows", "Solo meets Duo.", polarity="maybe"),
         RawRelation(None, "Solo", "knows", "Solo meets Duo.", source_id=999),  # id never offered
     ])}
-    job = Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(write(tmp_path / "p.toml", PACK))),
+    job = IngestJob(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(write(tmp_path / "p.toml", PACK))),
                  extractor=Scripted(script))
     [result] = ingest_paths(job, [write(tmp_path / "s.md", "# S\n\n## Solo\nSolo meets Duo.\n")])
     assert result.relation_claims == 0 and result.dropped_relations == 4
@@ -165,7 +165,7 @@ def test_symmetric_types_are_stored_once(tmp_path, index_dir):
                 [rel("Bo", "Ari", "enemy_of", "Ari is the enemy of Bo."), rel("Bo", "Ari", "hates", "Bo hates Ari.")]),
         "Bo": ([m("Bo", "npc", "defines"), m("Ari", "npc")], [rel("Bo", "Ari", "ENEMY_OF", "Bo is the enemy of Ari.")]),
     }
-    job = Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(write(tmp_path / "p.toml", PACK))),
+    job = IngestJob(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(write(tmp_path / "p.toml", PACK))),
                  extractor=Scripted(script))
     ingest_paths(job, [write(tmp_path / "s.md", text)])
     stored = list_relationships(job.db)
@@ -183,7 +183,7 @@ def test_custom_types_and_type_pair_violations_are_kept_for_review(tmp_path, ind
         rel("Ember Blade", "Ari", "owns", "The Ember Blade owns Ari."),
         rel("Ari", "Ember Blade", "owns", "Ari owns the Ember Blade."),
     ])}
-    job = Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(write(tmp_path / "p.toml", PACK))),
+    job = IngestJob(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(write(tmp_path / "p.toml", PACK))),
                  extractor=Scripted(script))
     ingest_paths(job, [write(tmp_path / "s.md", text)])
     stored = {(r["source"], r["relation_type"], r["target"]): (r["status"], r["status_reason"]) for r in list_relationships(job.db)}
@@ -282,7 +282,7 @@ def test_review_decisions_survive_re_derivation(shelf):
 
 def test_relations_mode_off_stores_no_claims(tmp_path, index_dir):
     pack = write(tmp_path / "p.toml", PACK)
-    job = Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(pack), relations="off"),
+    job = IngestJob(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(pack), relations="off"),
                  extractor=Scripted(SCRIPT))
     ingest_paths(job, [write(tmp_path / "core.md", CORE)])
     assert job.db.execute("SELECT count(*) FROM relation_claims").fetchone()[0] == 0
@@ -306,7 +306,7 @@ def test_claims_merged_in_a_chunk_are_validated_together(tmp_path, index_dir):
     weak = rel("Ari", "Order", "member_of", "Ari may have joined the Order.", confidence=0.3)
     strong = rel("Ari", "Order", "MEMBER_OF", "Ari swore loyalty to the Order.", confidence=0.8)
     script = {"Ari": ([m("Ari", "character", "defines"), m("Order", "faction")], [weak])}
-    job = Ingest(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(pack)), extractor=Scripted(script))
+    job = IngestJob(open_db(index_dir, create=True), Settings(index_dir=index_dir, pack=str(pack)), extractor=Scripted(script))
     book = write(tmp_path / "s.md", text)
     ingest_paths(job, [book])
     assert [(r["status"], r["status_reason"]) for r in list_relationships(job.db)] == [("invalid", "below_min_confidence")]

@@ -1,4 +1,4 @@
-"""Issue 18: an entry's spell list and gear list ("#### Spells" + items, "**Gear:** Longbow,
+"""An entry's spell list and gear list ("#### Spells" + items, "**Gear:** Longbow,
 Chain Shirt") become ``casts`` and ``wields`` from the entry (index/relations/patterns.py,
 index/relations/structure.py); a catalog of spells with no entry above it is no one's list,
 and a parenthesized list of who has a spell ("Rank 2 Charm (Bard, Sage)") is no category."""

@@ -4,7 +4,7 @@ entities by id, the cache, and the pure parse of relationship items."""
 import json
 
 from crossbook.extract.parse import parse_extraction
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.query.lookup import list_books
 from crossbook.query.review import list_relationships
 from crossbook.storage.db import open_db
@@ -13,7 +13,7 @@ from tests.helpers import BOOK_A, BOOK_B, openai_settings, snapshot, write
 
 
 def _ingest(index_dir, server, path, force=False):
-    job = Ingest(open_db(index_dir, create=True), openai_settings(index_dir, server))
+    job = IngestJob(open_db(index_dir, create=True), openai_settings(index_dir, server))
     return ingest_paths(job, [path], force=force)[0]
 
 

@@ -1,4 +1,4 @@
-"""Seed 003 phase 2 (issue 8): a model confirms and types the offline relationship candidates,
+"""Relationship refinement: a model confirms and types the offline relationship candidates,
 one request per parent chunk that has candidates, cached; a model failure loses nothing."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import re
 import pytest
 
 from crossbook.core.models import RawRelation
-from crossbook.ingest.pipeline import Ingest, delete_book, index_refiner, ingest_paths
-from crossbook.relations.refine import RefineParseError, parse_refinement
+from crossbook.ingest.pipeline import IngestJob, delete_book, index_refiner, ingest_paths
+from crossbook.relations.refine_prompt import RefineParseError, parse_refinement
 from crossbook.storage.db import open_db
 from tests.conftest import SAMPLE
 from tests.fakes import completion_body
@@ -50,7 +50,7 @@ def edges(db):
 def test_refine_makes_one_call_per_chunk_with_candidates_and_caches(tmp_path, scripted_openai):
     scripted_openai.responder = judge
     db = open_db(tmp_path / "idx", create=True)
-    job = Ingest(db, refine_settings(tmp_path / "idx", scripted_openai))
+    job = IngestJob(db, refine_settings(tmp_path / "idx", scripted_openai))
     results = ingest_paths(job, BOOKS)
     calls = len(scripted_openai.chat_calls)
     with_candidates = db.execute(
@@ -69,7 +69,7 @@ def test_refine_makes_one_call_per_chunk_with_candidates_and_caches(tmp_path, sc
 def test_a_failing_model_keeps_the_offline_candidates(tmp_path, scripted_openai):
     scripted_openai.responder = lambda request: (200, {}, completion_body("not json at all"))
     db = open_db(tmp_path / "idx", create=True)
-    job = Ingest(db, refine_settings(tmp_path / "idx", scripted_openai))
+    job = IngestJob(db, refine_settings(tmp_path / "idx", scripted_openai))
     ingest_paths(job, BOOKS)
     assert job.refiner.failed > 0
     extractors = {e[3] for e in edges(db)}
@@ -80,7 +80,7 @@ def test_delete_book_in_refine_mode_re_derives_with_the_refiner(tmp_path, script
     scripted_openai.responder = judge
     settings = refine_settings(tmp_path / "idx", scripted_openai)
     db = open_db(tmp_path / "idx", create=True)
-    ingest_paths(Ingest(db, settings), BOOKS)
+    ingest_paths(IngestJob(db, settings), BOOKS)
     refiner = index_refiner(db, settings)
     assert refiner is not None
     delete_book(db, "Bestiary of the Shattered Vale", refiner=refiner)

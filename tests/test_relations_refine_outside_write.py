@@ -1,4 +1,4 @@
-"""No model call inside a write transaction (issue 20, item 2): with ``--relations refine``
+"""No model call inside a write transaction: with ``--relations refine``
 every refinement request is made while no SQLite write transaction is open, in an ingest, a
 re-ingest that changes what other books' chunks hold, and a delete-book; the edges are the
 ones the model's answers give.
@@ -12,7 +12,7 @@ import json
 import re
 from contextlib import contextmanager
 
-from crossbook.ingest.pipeline import Ingest, delete_book, index_refiner, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, delete_book, index_refiner, ingest_paths
 from crossbook.storage.db import open_db
 from tests.conftest import SAMPLE
 from tests.fakes import completion_body
@@ -65,7 +65,7 @@ def test_no_refinement_request_while_the_write_transaction_is_open(tmp_path, scr
     db = open_db(tmp_path / "idx", create=True)
     watch = TransactionWatch(db)
     scripted_openai.responder = watch.judge
-    results = ingest_paths(Ingest(db, settings), BOOKS)
+    results = ingest_paths(IngestJob(db, settings), BOOKS)
     assert watch.requests, "the shelf needs candidates to refine"
     assert not any(watch.requests), f"{sum(watch.requests)} of {len(watch.requests)} requests ran inside a write"
     assert sum(r.refine_calls for r in results) == len(watch.requests)
@@ -85,12 +85,12 @@ def test_refined_edges_equal_those_of_a_cache_that_already_held_every_answer(tmp
     db = open_db(tmp_path / "a", create=True)
     watch = TransactionWatch(db)
     scripted_openai.responder = watch.judge
-    ingest_paths(Ingest(db, settings), BOOKS)
+    ingest_paths(IngestJob(db, settings), BOOKS)
     first = db.execute("SELECT s.name, r.relation_type, t.name, r.extractor FROM entity_relationships r"
                        " JOIN entities s ON s.id = r.source_id JOIN entities t ON t.id = r.target_id"
                        " ORDER BY 1, 2, 3, 4").fetchall()
     asked = len(watch.requests)
-    job = Ingest(db, settings)
+    job = IngestJob(db, settings)
     ingest_paths(job, BOOKS, force=True)  # every answer from the cache: no request
     assert len(watch.requests) == asked and job.refiner.cache_hits > 0
     again = db.execute("SELECT s.name, r.relation_type, t.name, r.extractor FROM entity_relationships r"

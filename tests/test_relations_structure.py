@@ -1,4 +1,4 @@
-"""Issue 18, relationships and a book's structure (index/relations/structure.py): block labels
+"""Relationships and a book's structure (index/relations/structure.py): block labels
 ("Actions" under every creature) are never an edge's end, the implicit subject of a sub-entry's
 sentence is its owner (the creature, not its "Bite"), and a glossary paragraph ends at a blank
 line even with Windows line ends. Offline path, patterns only (the ``fake_svo`` fixture)."""

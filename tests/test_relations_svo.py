@@ -197,13 +197,13 @@ def test_sample_corpus_precision_recall_floor(tmp_path):
     prints the full figures; measured P 0.97, R 0.97). Floors sit just under them."""
     from crossbook.core.config import load_settings
     from crossbook.ingest.manifest import rebuild
-    from crossbook.ingest.pipeline import Ingest
+    from crossbook.ingest.pipeline import IngestJob
     from crossbook.storage.db import open_db
 
     manifest = SAMPLE / "crossbook.toml"
     settings = load_settings({"index_dir": tmp_path / "eval", "embedder": "hash"}, {}, manifest)
     db = open_db(settings.index_dir, create=True)
-    assert not rebuild(Ingest(db, settings), manifest)["failed"]
+    assert not rebuild(IngestJob(db, settings), manifest)["failed"]
     chunks = {r["id"]: r for r in db.query("SELECT id, book, heading_path, text FROM chunks WHERE kind = 'parent'")}
     forms: dict[str, dict] = defaultdict(dict)
     for row in db.query(
@@ -234,7 +234,7 @@ def test_sample_corpus_precision_recall_floor(tmp_path):
 
 
 def test_sentence_cache_does_not_depend_on_parse_order():
-    """Issue 10 item 7: two sentences with the same masked text but different mention owners
+    """Two sentences with the same masked text but different mention owners
     ("Lance" names two entities here) must not share a cached result."""
     ents = [entity("Frost Wyrm"), entity("Frost Lance"), entity("Gloom Hound"),
             entity("Ice Lance", "Lance"), entity("Fire Lance", "Lance")]

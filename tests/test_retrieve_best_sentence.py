@@ -1,4 +1,4 @@
-"""Issue 18, retrieval rule 1: of the entities the first hop mentions, the bridge is the one
+"""Of the entities the first hop mentions, the bridge is the one
 named in the sentence that best matched the question, over every seed, and not named by
 the question itself (it describes the bridge: "the spell the wraith casts"). A generic
 neighbour named in a weaker sentence of a section that matched better does not win.

@@ -1,4 +1,4 @@
-"""Issue 18, retrieval rule 2: when the question names a thing the first hop lists, it is
+"""When the question names a thing the first hop lists, it is
 followed even though the index stores no mention of it there: the first hop writes it in
 lowercase, or in a table row, where the extractor links nothing."""
 

@@ -176,7 +176,9 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
         "m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_rules_definitions",
         "m004_llm_partial", "m005_book_identity", "m006_incremental_relink", "m007_llm_batches",
         "m008_situating_context", "m009_foreign_key_indexes", "m010_source_locations", "m011_note_marks",
-        "m012_pages_without_text"]
+        "m012_pages_without_text", "m013_book_file_stamp"]
+    # m013_book_file_stamp: what lets an unchanged book be skipped before it is read
+    assert {"file_size", "file_mtime_ns", "read_title"} <= {c.name for c in db["books"].columns}
     # m010_source_locations: each book's format, where each chunk is in its source
     assert "format" in {c.name for c in db["books"].columns}
     assert {"page_start", "page_end", "source_file"} <= {c.name for c in db["chunks"].columns}

@@ -18,14 +18,15 @@ def ingest(settings: Settings, paths: list[Path], *, title: str | None = None, f
            as_book: bool = False, fmt: str | None = None, warn: Callable[[str], None] | None = None,
            command: str = "api ingest") -> list[IngestResult]:
     """Read every book first (a bad path changes nothing), then ingest them under the lock."""
-    from ..ingest.pipeline import Ingest, ingest_books, load_books
+    from ..ingest.pipeline import IngestJob, ingest_books, load_books
+    from ..ingest.unchanged import stored_files_at
     from ..storage.db import open_for_writing
     from ..vectors.chroma import open_vectors
 
-    books = load_books(paths, title, fmt, as_book)
+    books = load_books(paths, title, fmt, as_book, stored=None if force else stored_files_at(settings.index_dir))
     with open_for_writing(settings.index_dir, create=True, wait=settings.wait, command=command) as db:
         with open_vectors(settings, db, lazy=True) as vectors:
-            job = Ingest(db, settings, warn=warn or _no_warn, vectors=vectors)
+            job = IngestJob(db, settings, warn=warn or _no_warn, vectors=vectors)
             return ingest_books(job, books, force=force)
 
 

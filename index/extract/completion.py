@@ -1,5 +1,5 @@
 """One chat completion with retries: the loop the extractor (openai_extractor.py) and the
-relationship refiner (index/relations/refiner.py) share.
+relationship refiner (index/relations/openai_refiner.py) share.
 
 429, 5xx and dropped connections are retried with exponential backoff that honours
 ``Retry-After``; a request that stalls past the client's timeout is retried at once (it has
@@ -29,7 +29,7 @@ MAX_BACKOFF = 60.0
 INVALID_ANSWER_TRIES = 3
 # tries of a request that cannot connect while the endpoint has not answered once in the
 # run (a dead --base-url): the run gives up after a few seconds, not after every chunk's
-# full backoff (issue 19: 36-65 s and 150 warnings)
+# full backoff (which took 36-65 s and printed 150 warnings)
 UNREACHABLE_TRIES = 3
 
 T = TypeVar("T")

@@ -9,7 +9,7 @@ hint that depends on which other books are indexed, so it is left out of the cac
 (``cache_key`` is computed on the messages built without it); a cached answer is read
 against the known list it was given, which the cache keeps next to it.
 
-The same request also asks for a ``situating_context`` (seed 002's contextual embeddings,
+The same request also asks for a ``situating_context`` (contextual embeddings,
 as in Anthropic's contextual retrieval): one or two sentences, in the model's own words,
 that situate the passage within the book. It is not verified against the passage, so it is
 never a mention nor evidence: it only joins the embedding text of the passage's children

@@ -1,4 +1,4 @@
-"""One pool of LLM requests for every book of a run (issue 11 item 4).
+"""One pool of LLM requests for every book of a run, so small books share the concurrency instead of each waiting on its own slowest request.
 
 Worker threads (``concurrency`` of them, and a few spare) are shared by all books, so the requests of later
 books run while an earlier book waits for its last answer or is being written, and one

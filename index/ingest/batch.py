@@ -28,10 +28,10 @@ from ..extract import batch
 from ..extract.batch import BatchReport, BatchRequest
 from ..extract.openai_extractor import known_to_json
 from ..extract.prompt import PROMPT_VERSION
-from ..readers import ReadLimits
+from ..readers import ReadLimits, SourceBook
 from ..shelf import derived
 from ..storage import store
-from .pipeline import Ingest, ingest_paths, load_books
+from .pipeline import IngestJob, ingest_books, load_books
 
 
 @dataclass
@@ -54,13 +54,14 @@ def check_batch_settings(settings: Settings) -> None:
         raise ConfigError("--batch sends the chunks to a model: it needs --extractor openai")
 
 
-def plan(job: Ingest, paths: list[Path], title: str | None = None) -> tuple[list[BatchRequest], set[str], int]:
-    """The requests to submit (chunks with no cached answer, not waiting in a batch, not
-    left to the synchronous path), the batches to wait for, and how many chunks are cached."""
+def plan(job: IngestJob, books: list[tuple[SourceBook, str]]) -> tuple[list[BatchRequest], set[str], int]:
+    """The requests to submit for ``books`` (as ``load_books`` read them: chunks with no
+    cached answer, not waiting in a batch, not left to the synchronous path), the batches to
+    wait for, and how many chunks are cached."""
     extractor = job.extractor
     wanted: list[BatchRequest] = []
     cached = 0
-    for book, name in load_books(paths, title, limits=ReadLimits.of(job.settings)):
+    for book, name in books:
         parents = parent_chunks(name, list(book.sections), job.settings.parent_tokens)
         # the key leaves out the known-entity hint: find the uncached chunks before the hint
         # is computed (a linker over the whole index), so a cached book costs no linker
@@ -82,18 +83,21 @@ def plan(job: Ingest, paths: list[Path], title: str | None = None) -> tuple[list
     return todo, set(waiting.values()), cached
 
 
-def ingest_through_batch(job: Ingest, paths: list[Path], title: str | None = None, force: bool = False,
-                         wait: bool = True, sleep: Callable[[float], None] = time.sleep) -> BatchIngest:
+def ingest_through_batch(job: IngestJob, paths: list[Path], title: str | None = None, force: bool = False,
+                         wait: bool = True, sleep: Callable[[float], None] = time.sleep,
+                         books: list[tuple[SourceBook, str]] | None = None) -> BatchIngest:
     """Submit the uncached chunks of ``paths`` as Batch API batches (or find them waiting in
     earlier ones). ``wait=False``: return once submitted, unless no batch is running. Else poll every
     ``settings.batch_poll`` seconds until the batches end, collect their answers into the
     cache, warn about the chunks answered invalidly (the synchronous path asks them again)
     and ingest the books. Raises BatchFailed when a batch failed, expired or was cancelled
     before answering (its answers are cached; nothing else is written), ExtractionFailed
-    when the endpoint refuses the batch calls."""
+    when the endpoint refuses the batch calls. ``books``: ``paths`` already read (``load_books``),
+    so each book is read once."""
     check_batch_settings(job.settings)
     extractor = job.extractor
-    requests, waiting, cached = plan(job, paths, title)
+    books = load_books(paths, title, limits=ReadLimits.of(job.settings)) if books is None else books
+    requests, waiting, cached = plan(job, books)
     client = extractor.client.with_options(max_retries=job.settings.max_retries)
     secret = job.settings.api_key
     outcome = BatchIngest(submitted=len({r.custom_id for r in requests}), cached=cached)
@@ -117,7 +121,7 @@ def ingest_through_batch(job: Ingest, paths: list[Path], title: str | None = Non
         for failed in report.failed:
             job.warn(f"{failed['section']}: the batch's answer was not usable ({failed['error']}); "
                      "asking it again directly")
-    outcome.results = ingest_paths(job, paths, title=title, force=force)
+    outcome.results = ingest_books(job, books, force=force)
     return outcome
 
 

@@ -1,4 +1,4 @@
-"""What an ingest or rebuild would cost before it runs (issue 11 item 5).
+"""What an ingest or rebuild would cost before it runs: LLM calls, tokens and dollars from the cache and a price table.
 
 ``estimate_ingest`` follows the plan the run itself would follow, without a call and without
 a write: which books are unchanged and skipped (``pipeline.plan_book``), which chunks'
@@ -28,7 +28,7 @@ from ..extract.prompt import PROMPT_VERSION
 from ..readers import ReadLimits, SourceBook
 from ..storage import store
 from ..storage.db import open_for_planning
-from .pipeline import Ingest, plan_book
+from .pipeline import IngestJob, plan_book
 
 if TYPE_CHECKING:
     from .manifest import ManifestBook
@@ -113,8 +113,8 @@ def prompt_tokens(messages: list[dict], schema: dict) -> int:
 
 
 def planning(settings: Settings) -> Settings:
-    """``settings`` for an estimate: it calls nothing, so no API key is needed (issue 19:
-    ``--dry-run --extractor openai`` refused to run without one). The endpoint, part of
+    """``settings`` for an estimate: it calls nothing, so no API key is needed
+    (``--dry-run --extractor openai`` once refused to run without one). The endpoint, part of
     the cache key, is kept: the answers found cached are those a real run would find."""
     if settings.api_key or settings.base_url:
         return settings
@@ -126,7 +126,7 @@ def estimate_ingest(settings: Settings, books: list[tuple[SourceBook, str]], for
     them) with ``settings``; calls nothing and writes nothing. Raises ConfigError."""
     db = open_for_planning(settings.index_dir)
     try:
-        return _estimate(Ingest(db, planning(settings)), books, force)
+        return _estimate(IngestJob(db, planning(settings)), books, force)
     finally:
         db.conn.close()
 
@@ -139,7 +139,7 @@ def estimate_rebuild(settings: Settings, entries: list[ManifestBook]) -> dict:
     readable, unreadable = read_manifest_books(entries, ReadLimits.of(settings))
     db = open_for_planning(settings.index_dir)
     try:
-        job = Ingest(db, planning(settings))
+        job = IngestJob(db, planning(settings))
         estimate = _estimate(job, [(book, title) for _, book, title in readable], False)
         listed = {title for _, _, title in readable} | {e.title for e in entries if e.title}
         estimate["deleted"] = [t for t in store.book_titles(db) if t not in listed]
@@ -149,7 +149,7 @@ def estimate_rebuild(settings: Settings, entries: list[ManifestBook]) -> dict:
     return estimate
 
 
-def _estimate(job: Ingest, books: list[tuple[SourceBook, str]], force: bool) -> dict:
+def _estimate(job: IngestJob, books: list[tuple[SourceBook, str]], force: bool) -> dict:
     extractor = job.extractor
     plan_requests = getattr(extractor, "plan", None)   # only an LLM extractor has requests to plan
     table = load_price_table(job.settings.price_table) if plan_requests is not None else None

@@ -10,10 +10,12 @@ from pathlib import Path
 
 from ..core.errors import BadInput, ConfigError, CrossbookError
 from ..core.models import IngestResult
+from ..extract import ProgressFn, no_progress
 from ..readers import ReadLimits, SourceBook, read_book
 from ..storage import store
 from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, source_of
-from .pipeline import Ingest, delete_book, ingest_all
+from .pipeline import IngestJob, delete_book, ingest_all
+from .unchanged import stored_files, unread_book
 
 
 @dataclass(frozen=True)
@@ -43,20 +45,26 @@ def read_manifest(path: Path) -> list[ManifestBook]:
 
 
 def read_manifest_books(entries: list[ManifestBook], limits: ReadLimits = ReadLimits(),
+                        stored: dict[str, dict] | None = None, progress: ProgressFn = no_progress,
                         ) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
     """Read each entry's book (an archive's members held to ``limits``): (position, book,
-    title) of those read, and the error of each other position."""
+    title) of those read, and the error of each other position. ``stored``
+    (``unchanged.stored_files``): a file its stamp finds unchanged is not read;
+    ``progress("read NAME", i, n)`` before a file is read."""
     readable, unreadable = [], {}
     for n, entry in enumerate(entries):
         try:
-            book = read_book(entry.path, entry.format, limits)
+            book = unread_book(stored, entry.path, entry.title, entry.format, limits) if stored else None
+            if book is None:
+                progress(f"read {entry.path.name}", n, len(entries))
+                book = read_book(entry.path, entry.format, limits)
             readable.append((n, book, entry.title or book.title))
         except CrossbookError as exc:
             unreadable[n] = exc
     return readable, unreadable
 
 
-def rebuild(job: Ingest, manifest: Path) -> dict:
+def rebuild(job: IngestJob, manifest: Path) -> dict:
     """Reconcile the index with a manifest: add, update (a file whose title changed renames
     its book), delete, skip. Two entries with one file or one title raise BadInput before
     anything changes. A book that fails is reported, does not stop the others, and keeps its
@@ -64,7 +72,8 @@ def rebuild(job: Ingest, manifest: Path) -> dict:
     entries = read_manifest(manifest)
     summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
     _check_distinct_files(manifest, entries)
-    readable, unreadable = read_manifest_books(entries, ReadLimits.of(job.settings))
+    readable, unreadable = read_manifest_books(entries, ReadLimits.of(job.settings), stored_files(job.db),
+                                               job.progress)
     failed_sources = {source_of(entries[n].path) for n in unreadable}
     titled = [(title, str(entries[n].path)) for n, _, title in readable]
     titled += [(entries[n].title, str(entries[n].path)) for n in unreadable if entries[n].title]

@@ -4,9 +4,10 @@ is one transaction.
 Ingest runs in stages (``ingest_book``): plan, extract and verify, write, vectors. It does
 all slow, fallible work (reading, chunking, the extractor's calls) before it opens the write
 transaction, so an LLM error or Ctrl-C leaves the previous version of the book fully in the
-index. The transaction replaces the book's rows and refreshes the derived state through
-``derived.change``; no model call happens inside it (the refiner of ``--relations refine``
-answers from its cache there: ``derived.write_refined``).
+index. Every change of the shelf (ingest, a rename, delete-book) goes through its one door,
+``Door.change`` (index/shelf/door.py): the vector store opened, the slow work done, the rows
+replaced and the derived state refreshed in one transaction with no model call inside it
+(the refiner of ``--relations refine`` answers from its cache there), then the vectors synced.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from ..extract import ExtractionRun, Extractor, ProgressFn, get_extractor, no_pr
 from ..extract.marks import NoteMarks
 from ..extract.verify import ChunkText
 from ..readers import ReadLimits, SourceBook, read_book
-from ..relations import edges as relations
+from ..relations import edges
 from ..relations.ontology import Ontology, ontology_for
 from ..shelf import derived
+from ..shelf.door import Door, Written
 from ..storage import llm_cache, meta, store
 from ..vectors.embed import child_splitter
 from . import preload
@@ -41,6 +43,7 @@ from .identity import (
     renamed_from,
     source_of,
 )
+from .unchanged import UnreadBook, record_stamp, stamp_is_current, stored_files, unread_book
 
 WarnFn = Callable[[str], None]
 EventFn = Callable[[dict], None]
@@ -55,7 +58,7 @@ def _no_event(event: dict) -> None:
 
 
 @dataclass
-class Ingest:
+class IngestJob:
     """Everything needed to ingest books with one set of settings."""
 
     db: Database
@@ -66,13 +69,13 @@ class Ingest:
     # the derived vector store (index/vectors/chroma.py); None = SQLite only
     vectors: object | None = None
     events: EventFn = _no_event
-    # confirms offline relationship candidates in 'refine' mode (index/relations/refine.py)
+    # confirms offline relationship candidates in 'refine' mode (index/relations/openai_refiner.py)
     refiner: object | None = None
     pack: DomainPack = field(init=False)
     ontology: Ontology = field(init=False)
 
     def __post_init__(self) -> None:
-        # no --pack: the pack the index was built with (issue 10: an ingest without --pack
+        # no --pack: the pack the index was built with (an ingest without --pack once
         # silently relinked an emberfall shelf with the generic pack)
         stored = store.index_pack(self.db)
         if self.settings.pack is None:
@@ -93,9 +96,14 @@ class Ingest:
         if hasattr(self.extractor, "before_requests"):  # no first import while its threads run
             self.extractor.before_requests = lambda: preload.before_requests(self.vectors, self.relations_mode)
         if self.refiner is None and self.relations_mode == "refine":
-            from ..relations.refiner import get_refiner  # noqa: PLC0415 - imports openai
+            from ..relations.openai_refiner import get_refiner  # noqa: PLC0415 - imports openai
 
             self.refiner = get_refiner(self.settings, self.ontology, cache=self.db)
+
+    @property
+    def door(self) -> Door:
+        """The one door this job's changes of the shelf go through (index/shelf/door.py)."""
+        return Door(self.db, self.vectors, self.refiner, self.events, self.progress)
 
     @property
     def relations_mode(self) -> str:
@@ -115,13 +123,17 @@ class Ingest:
 
 def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
                as_book: bool = False, limits: ReadLimits = ReadLimits(),
-               skipped: list[tuple[Path, str]] | None = None) -> list[tuple[SourceBook, str]]:
+               skipped: list[tuple[Path, str]] | None = None, stored: dict[str, dict] | None = None,
+               progress: ProgressFn = no_progress) -> list[tuple[SourceBook, str]]:
     """Read and check every book before anything is written; returns (book, title) pairs.
     A file named twice (itself and in its directory) is one book. ``fmt`` reads every file
     with that format's reader; ``as_book`` reads each folder given as one book; ``limits``
     bound an archive's members. With ``skipped`` (a list) and several books, a book that
     cannot be read is left out and (its path, its one-line reason) appended there
-    (``skipped_error`` reports them after the others are ingested). Raises BadInput."""
+    (``skipped_error`` reports them after the others are ingested). ``stored``
+    (``unchanged.stored_files``): a file its stamp finds unchanged is not read (an
+    ``UnreadBook`` stands in for it). ``progress("read NAME", i, n)`` before each file is
+    read (reading a large PDF takes a while). Raises BadInput."""
     files, sources = [], set()
     for path in find_books(paths, as_book=as_book):
         if source_of(path) not in sources:
@@ -130,15 +142,18 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
     if title is not None and len(files) != 1:
         raise BadInput(f"--book names one book, but {len(files)} files were given")
     books = []
-    for path in files:
-        try:
-            book = read_book(path, fmt, limits)
-        except Exception as exc:  # a reader's failure, foreseen (BadInput) or not, skips only its book
-            if skipped is None or len(files) == 1:
-                raise
-            skipped.append((path, str(exc) if isinstance(exc, BadInput) else
-                            f"'{path}' could not be read (unexpected {type(exc).__name__}: {exc})"))
-            continue
+    for i, path in enumerate(files):
+        book = unread_book(stored, path, title, fmt, limits) if stored else None
+        if book is None:
+            progress(f"read {path.name}", i, len(files))
+            try:
+                book = read_book(path, fmt, limits)
+            except Exception as exc:  # a reader's failure, foreseen (BadInput) or not, skips only its book
+                if skipped is None or len(files) == 1:
+                    raise
+                skipped.append((path, str(exc) if isinstance(exc, BadInput) else
+                                f"'{path}' could not be read (unexpected {type(exc).__name__}: {exc})"))
+                continue
         books.append((book, title or book.title))
     if not books and skipped:
         raise BadInput(f"none of the {len(files)} books could be read: {skipped[0][1]}"
@@ -172,7 +187,7 @@ class BookPlan:
         return self.result.status == "unchanged"
 
 
-def plan_book(job: Ingest, book: SourceBook, title: str, force: bool = False) -> BookPlan:
+def plan_book(job: IngestJob, book: SourceBook, title: str, force: bool = False) -> BookPlan:
     """Decide whether ``book`` changed and cut it into parent chunks; reads the index, writes nothing."""
     db, settings, pack = job.db, job.settings, job.pack
     existing = store.get_book(db, title)
@@ -190,6 +205,8 @@ def plan_book(job: Ingest, book: SourceBook, title: str, force: bool = False) ->
     ):
         result.status = "unchanged"
         return plan
+    if isinstance(book, UnreadBook):  # unchanged on disk, but changed for the index (extractor, pack)
+        book = plan.book = book.read()
     plan.sections = list(book.sections)
     result.warnings.extend(book.warnings)
     plan.parents = parent_chunks(title, plan.sections, settings.parent_tokens)
@@ -199,37 +216,44 @@ def plan_book(job: Ingest, book: SourceBook, title: str, force: bool = False) ->
     return plan
 
 
-def ingest_book(job: Ingest, book: SourceBook, title: str, force: bool = False,
+def ingest_book(job: IngestJob, book: SourceBook, title: str, force: bool = False,
                 plan: BookPlan | None = None) -> IngestResult:
     """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError.
     ``plan``: the book as ``plan_book`` left it, its requests possibly under way.
 
-    The stages: plan (``plan_book``: read the index, decide, chunk), extract and verify
-    (``extract_book``: every model call), write (``write_book``: one transaction), then
-    the vectors (``sync_vectors``). A reader's book (index/readers) comes in before plan."""
+    The stages: plan (``plan_book``: read the index, decide, chunk), then the shelf's one door
+    (index/shelf/door.py) runs extract and verify (``extract_book``: every model call), write
+    (``write_book``: one transaction) and the vectors in their order. A reader's book
+    (index/readers) comes in before plan."""
     job.events({"event": "book.start", "book": title, "path": str(book.path)})
     plan = plan or plan_book(job, book, title, force)
     if plan.unchanged:
         keep_unchanged(job, plan, title)
         return plan.result
-    if job.vectors is not None:
-        job.vectors.open()  # a Chroma that refuses fails the book before SQLite is written
-    extracted = extract_book(job, plan, title)
-    written = write_book(job, plan, extracted, title)
-    sync_vectors(job, title, extracted.children, written.previous_title)
+    refine_calls = job.refiner.calls if job.refiner is not None else 0
+    extracted, written = job.door.change(lambda extracted, emit: write_book(job, plan, extracted, title, emit),
+                                         prepare=lambda: extract_book(job, plan, title))
+    if job.refiner is not None:
+        plan.result.refine_calls = job.refiner.calls - refine_calls
+    for warning in written.pending:  # a relationship whose endpoint is not found is named
+        job.warn(warning)
+    job.progress("write", 1, 1)
     return _summed(plan, extracted, written)
 
 
-def keep_unchanged(job: Ingest, plan: BookPlan, title: str) -> None:
+def keep_unchanged(job: IngestJob, plan: BookPlan, title: str) -> None:
     """An unchanged book: note where its file is now, re-derive the relationships when the
     relation vocabulary changed (nothing else), and repair its vectors if a crash left them behind."""
     db, source = job.db, source_of(plan.book.path)
-    with db.atomic():
+
+    def note() -> None:
         if store.get_book(db, title)["source"] != source:  # the file moved (or predates sources)
             store.set_book_source(db, title, source, source)
         derived.refresh_vocabulary(db, job.ontology)
-    if job.vectors is not None:
-        job.vectors.ensure_book(db, title)  # repairs a crash between the SQLite and Chroma writes
+        if not stamp_is_current(db, title, plan.book.path):  # the next run skips it without reading it
+            record_stamp(db, title, plan.book)
+
+    job.door.keep(title, note)
 
 
 @dataclass
@@ -245,7 +269,7 @@ class ExtractedBook:
     dropped_relations: Counter = field(default_factory=Counter)
 
 
-def extract_book(job: Ingest, plan: BookPlan, title: str) -> ExtractedBook:
+def extract_book(job: IngestJob, plan: BookPlan, title: str) -> ExtractedBook:
     """Every slow, fallible step before the write: the extractor's calls (or the answers of
     requests already under way), verification of mentions and claims against the chunk
     text, child chunks, and spaCy's model. Raises ChunksFailed (without --allow-partial)."""
@@ -254,11 +278,11 @@ def extract_book(job: Ingest, plan: BookPlan, title: str) -> ExtractedBook:
     children = [c for p in plan.parents for c in split_children(p)]
     extracted = ExtractedBook(_extraction_run(job, plan, title), children)
     _verify(job, plan, extracted, title)
-    relations.load_parser(job.relations_mode)  # seconds: before the write transaction, not inside it
+    edges.load_parser(job.relations_mode)  # seconds: before the write transaction, not inside it
     return extracted
 
 
-def _extraction_run(job: Ingest, plan: BookPlan, title: str) -> ExtractionRun:
+def _extraction_run(job: IngestJob, plan: BookPlan, title: str) -> ExtractionRun:
     """The extractor's answers for the book's chunks; failed chunks stop it unless partial books are allowed."""
     parents, result = plan.parents, plan.result
     job.events({"event": "phase.start", "phase": "extract", "book": title, "chunks": len(parents)})
@@ -277,7 +301,7 @@ def _extraction_run(job: Ingest, plan: BookPlan, title: str) -> ExtractionRun:
     return run
 
 
-def _verify(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
+def _verify(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
     """Keep the mentions (and in 'llm' mode the relationship claims) the chunk text bears out."""
     llm = job.relations_mode == "llm"
     if llm:
@@ -293,11 +317,11 @@ def _verify(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -
         extracted.repaired.update(verified.repaired)
         extracted.dropped.update(extraction.dropped)
         if llm:
-            chunk_claims, chunk_drops = relations.prepare_claims(extraction, chunk_text)
+            chunk_claims, chunk_drops = edges.prepare_claims(extraction, chunk_text)
             extracted.claims[parent.id] = chunk_claims
             extracted.dropped_relations.update(chunk_drops)
             for claim in chunk_claims:
-                job.events(relations.candidate_event(title, parent.id, claim))
+                job.events(edges.candidate_event(title, parent.id, claim))
     if llm:
         job.events({"event": "phase.done", "phase": "relation_discovery", "book": title,
                     "candidates": sum(len(c) for c in extracted.claims.values()),
@@ -313,26 +337,14 @@ class WrittenBook:
     pending: list[str]
 
 
-def write_book(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -> WrittenBook:
-    """Replace the book's rows and refresh the derived state, in one transaction with no model
-    call inside it (``derived.write_refined``); an earlier title of its file goes as a
-    delete-book would. Fills the result's counts; tells the pending claims."""
-    job.progress("write", 0, 1)
-    job.events({"event": "phase.start", "phase": "write", "book": title})
-    refine_calls = job.refiner.calls if job.refiner is not None else 0
-    written = derived.write_refined(job.db, job.refiner, lambda emit: _write(job, plan, extracted, title, emit),
-                                    job.events)
-    if job.refiner is not None:
-        plan.result.refine_calls = job.refiner.calls - refine_calls
-    job.events({"event": "phase.done", "phase": "write", "book": title})
-    for warning in written.pending:  # seed 001: a relationship whose endpoint is not found is named
-        job.warn(warning)
-    return written
-
-
-def _write(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str, emit: EventFn) -> WrittenBook:
-    """The write transaction's body (``write_book``)."""
+def write_book(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str,
+               emit: EventFn) -> Written[tuple[ExtractedBook, WrittenBook]]:
+    """The write transaction's body (``Door.change``): replace the book's rows and refresh the
+    derived state; an earlier title of its file goes as a delete-book would. Fills the
+    result's counts; notes the pending claims."""
     db, pack, result = job.db, job.pack, plan.result
+    job.progress("write", 0, 1)
+    emit({"event": "phase.start", "phase": "write", "book": title})
     source = source_of(plan.book.path)
     # now, not when planned: an earlier book of this run may have taken the old title
     previous_title = result.renamed_from = renamed_from(db, source, title)
@@ -353,10 +365,13 @@ def _write(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str, em
         "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
     emit({"event": "phase.done", "phase": "relation_normalize", "book": title,
           "relationships": result.relationships, "pending": len(pending)})
-    return WrittenBook(previous_title, pending)
+    emit({"event": "phase.done", "phase": "write", "book": title})
+    gone = (previous_title,) if previous_title is not None else ()
+    return Written((extracted, WrittenBook(previous_title, pending)), gone=gone, stored=title,
+                   children=extracted.children)
 
 
-def _store_rows(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
+def _store_rows(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
     """The book's own rows: the book, its chunks, mentions, situating contexts and claims."""
     db, run, result, source = job.db, extracted.run, plan.result, source_of(plan.book.path)
     store.insert_book(
@@ -366,22 +381,13 @@ def _store_rows(job: Ingest, plan: BookPlan, extracted: ExtractedBook, title: st
         pages_without_text=plan.book.pages_without_text,
     )
     store.set_book_partial(db, title, result.partial)
+    record_stamp(db, title, plan.book)
     failed = {f.chunk_id for f in run.failed}
     llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items() if k not in failed})
     store.insert_mentions(db, title, extracted.kept)
     result.situating_contexts = store.insert_situating_contexts(db, {
         p.id: e.situating_context for p, e in zip(plan.parents, run.chunks) if e is not None and e.situating_context})
     result.relation_claims = derived.store_book_claims(db, title, extracted.claims, extracted.dropped_relations)
-
-
-def sync_vectors(job: Ingest, title: str, children: list, previous_title: str | None) -> None:
-    """SQLite is the source of truth and is committed first; Chroma follows it. A crash in
-    between is found by `crossbook doctor` and repaired by the next ingest of the book."""
-    if job.vectors is not None:
-        if previous_title is not None:
-            job.vectors.delete_book(previous_title)
-        job.vectors.replace_book(job.db, title, children, progress=job.progress)
-    job.progress("write", 1, 1)
 
 
 def _summed(plan: BookPlan, extracted: ExtractedBook, written: WrittenBook) -> IngestResult:
@@ -406,15 +412,16 @@ def _failed_message(title: str, failed: list, parents: int) -> str:
             "or add --allow-partial to store the book without them")
 
 
-def ingest_paths(job: Ingest, paths: list[Path], title: str | None = None, force: bool = False,
+def ingest_paths(job: IngestJob, paths: list[Path], title: str | None = None, force: bool = False,
                  fmt: str | None = None, as_book: bool = False) -> list[IngestResult]:
     """Check every path first (BadInput changes nothing), then ingest book by book. A book
     whose chunks failed extraction does not stop the others: ChunksFailed is raised at the
     end, naming every failed chunk (the books that succeeded are stored)."""
-    return ingest_books(job, load_books(paths, title, fmt, as_book, ReadLimits.of(job.settings)), force)
+    stored = None if force else stored_files(job.db)
+    return ingest_books(job, load_books(paths, title, fmt, as_book, ReadLimits.of(job.settings), stored=stored), force)
 
 
-def ingest_books(job: Ingest, books: list[tuple[SourceBook, str]], force: bool = False) -> list[IngestResult]:
+def ingest_books(job: IngestJob, books: list[tuple[SourceBook, str]], force: bool = False) -> list[IngestResult]:
     """``ingest_paths`` for books already read (``load_books``)."""
     check_titles_free(job.db, books, ingest_may_take({source_of(book.path) for book, _ in books}))
     results, failures = [], []
@@ -437,7 +444,7 @@ def ingest_books(job: Ingest, books: list[tuple[SourceBook, str]], force: bool =
     return results
 
 
-def ingest_all(job: Ingest, books: list[tuple[SourceBook, str]],
+def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
                on_book: Callable[[int, IngestResult | CrossbookError], None], force: bool = False) -> None:
     """Ingest ``books`` in their order, one write transaction each, calling ``on_book(position,
     result or the CrossbookError it raised)`` after each (raising there stops the run).
@@ -482,9 +489,9 @@ def index_refiner(db: Database, settings: Settings):
     """The refiner an index built in 'refine' mode needs to re-derive (delete-book), else None."""
     if meta.relations_mode(db) != "refine":
         return None
-    from ..relations.refiner import get_refiner  # noqa: PLC0415 - imports openai
+    from ..relations.openai_refiner import get_refiner  # noqa: PLC0415 - imports openai
 
-    return get_refiner(settings, relations.index_ontology(db), cache=db)
+    return get_refiner(settings, edges.index_ontology(db), cache=db)
 
 
 def delete_book(db: Database, title: str, vectors: object | None = None, refiner: object | None = None) -> dict:
@@ -494,19 +501,15 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
     if store.get_book(db, title) is None:
         raise BookNotFound(f"book '{title}' is not in the index (see: crossbook books)")
     pack = store.index_pack(db) or load_pack("generic")
-    if vectors is not None:
-        vectors.open()  # a Chroma that refuses fails the delete before SQLite is written
 
-    def write(emit) -> tuple[int, int]:
+    def write(_, emit) -> Written[tuple[int, int]]:
         entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
         derived.remove(db, title, pack, refiner=refiner)
         entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
         relationships_after = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
-        return entities_before - entities_after, relationships_before - relationships_after
+        return Written((entities_before - entities_after, relationships_before - relationships_after), gone=(title,))
 
-    entities_removed, relationships_removed = derived.write_refined(db, refiner, write, _no_event)
-    if vectors is not None:
-        vectors.delete_book(title)
+    entities_removed, relationships_removed = Door(db, vectors, refiner).change(write)
     return {"title": title, "deleted": True, "entities_removed": entities_removed,
             "relationships_removed": relationships_removed}

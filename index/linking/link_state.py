@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 from sqlite_utils import Database
@@ -72,6 +72,14 @@ def chunks_naming(db: Database, names: Iterable[str]) -> set[str] | None:
             "SELECT l.chunk_id FROM link_words w JOIN link_chunks l ON l.id = w.rowid WHERE link_words MATCH ?",
             [query]))
     return found
+
+
+def chunks_of_books(db: Database, chunk_ids: set[str], books: set[str]) -> set[str]:
+    """Those of ``chunk_ids`` that belong to one of ``books``."""
+    if not chunk_ids or not books:
+        return set()
+    condition, params = in_values("book", books)
+    return {r[0] for r in db.execute(f"SELECT id FROM chunks WHERE {condition}", params)} & chunk_ids
 
 
 # -- word counts and the corpus terms -----------------------------------------------------------
@@ -200,8 +208,15 @@ def stored_targets(db: Database, normalized: Iterable[str] | None = None) -> dic
 
 @dataclass
 class TargetChanges:
-    names: set[str]            # every name (old and new) of the targets whose names or books changed
+    names: set[str]            # every name (old and new) of the targets whose names or first book changed
     categories: set[EntityKey]  # targets whose category changed (or that appeared or went)
+    # targets that only gained or lost defining books, their first book unchanged: the linker
+    # reads a target's books only as "is the chunk's own book one of them" and "the first of
+    # them" (linker.py: _choose, origin_book), so only the chunks of the books that came or
+    # went can link differently; a shelf of pages that each define "Examples" relinks one
+    # page per change, not every page that says "examples"
+    local_names: set[str] = field(default_factory=set)
+    local_books: set[str] = field(default_factory=set)
 
 
 def update_targets(db: Database, pack: DomainPack, normalized: Iterable[str] | None = None) -> TargetChanges:
@@ -214,7 +229,11 @@ def update_targets(db: Database, pack: DomainPack, normalized: Iterable[str] | N
     changed = [key for key in old.keys() | new.keys() if old.get(key) != new.get(key)]
     for key in changed:
         before, after = old.get(key), new.get(key)
-        if (before and before.names, before and before.books) != (after and after.names, after and after.books):
+        if before and after and before.names == after.names and before.books[:1] == after.books[:1]:
+            if before.books != after.books:
+                changes.local_names.update(after.names)
+                changes.local_books.update(set(before.books) ^ set(after.books))
+        elif (before and before.names, before and before.books) != (after and after.names, after and after.books):
             changes.names.update((before.names if before else ()) + (after.names if after else ()))
         if (before and before.category) != (after and after.category):
             changes.categories.add(key)

@@ -418,7 +418,7 @@ ORDER BY n DESC, e.name, r.relation_type, r.polarity
 
 
 def related_entities(db: Database, entity_id: int) -> list[dict]:
-    """Seed 003's related-entities table for one entity: each (related entity, relationship,
+    """The related-entities table for one entity: each (related entity, relationship,
     direction) with how many chunks state it. ``relationship`` is the type as stored and
     ``arrow`` its real direction (``Frost Wyrm → Frost Lance`` for "casts" on either
     entity's page); ``reads_as`` is the same edge read from this entity (``cast_by``);

@@ -1,6 +1,6 @@
 """Read and review relationships; export the graph (JSON Lines, GraphML with the stdlib).
 
-Review is human-in-the-loop (seed 000): a suggested relationship is accepted, rejected or
+Review is human-in-the-loop: a suggested relationship is accepted, rejected or
 adjusted (another type, or the other direction). The decision is stored by fingerprint
 (see edges.py) and the relationships of its chunk are re-derived at once, so the decision shows now
 and after any later re-derivation of the same relationship.

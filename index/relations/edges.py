@@ -211,7 +211,7 @@ def load_parser(mode: str) -> None:
 
 
 def candidate_event(book: str, chunk_id: str, claim: Claim) -> dict:
-    """Seed 000's ``relation.candidate`` event for one claim, before normalization."""
+    """The ``relation.candidate`` event (docs/relations.md) for one claim, before normalization."""
     return {"event": "relation.candidate", "book": book, "chunk_id": chunk_id,
             "source": claim.source_name, "target": claim.target_name,
             "relation_type": claim.relation_type, "evidence": claim.evidence,
@@ -326,7 +326,7 @@ class _OfflineAnalysis:
         if not raw:
             return raw
         if self.refiner is not None:
-            return self.refiner.refine(text, raw)  # seed 003 phase 2: one request per chunk with candidates
+            return self.refiner.refine(text, raw)  # refinement: one request per chunk with candidates
         forms = {n: f for n, f, *_ in entities}
         states = {n for n, f, k, d, c in entities
                   if PatternEntity(name=n, forms=f, entity_type=k[1], defines=d or None, category=c).condition_like}
@@ -615,7 +615,7 @@ def _update_and_insert(db: Database, desired: dict, existing: dict, rekeyed_keys
 
 
 def _tell_normalized(events: EventFn, book: str, desired: dict, resolver: "_Resolver") -> None:
-    """Seed 000's ``relation.normalized`` event for each of ``book``'s rows."""
+    """The ``relation.normalized`` event (docs/relations.md) for each of ``book``'s rows."""
     for (s_id, t_id, relation_type, chunk_id), row in desired.items():
         if row["book"] == book:
             events({

@@ -134,65 +134,101 @@ def _as_tuple(value) -> tuple[str, ...]:
     return tuple(value) if isinstance(value, (list, tuple)) else (value,)
 
 
+@dataclass
+class _Merging:
+    """What ``merge_ontology`` gathers from the documents, in their order."""
+
+    declared: dict[str, dict] = field(default_factory=dict)  # name -> {mirror, symmetric, semantics, pack, preferred, implicit}
+    aliases: dict[str, str] = field(default_factory=dict)
+    raw_constraints: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    maps: dict[tuple[str, str], MapEntry] = field(default_factory=dict)
+    eq: dict[str, set[str]] = field(default_factory=dict)
+    conflicts: list[str] = field(default_factory=list)
+
+
 def merge_ontology(documents: list[tuple[str, dict]]) -> Ontology:
     """Merge ontology pack documents (name, parsed data) in order; raises ConfigError."""
-    declared: dict[str, dict] = {}   # name -> {mirror, symmetric, semantics, pack, preferred, implicit}
-    aliases: dict[str, str] = {}
-    raw_constraints: list[tuple[str, str, tuple[str, ...], tuple[str, ...]]] = []
-    maps: dict[tuple[str, str], MapEntry] = {}
-    eq: dict[str, set[str]] = {}
-    conflicts: list[str] = []
+    m = _Merging()
     for pack, data in documents:
         for raw_name, spec in data.get("types", {}).items():
-            spec = spec or {}
-            name = snake(raw_name)
-            symmetric = bool(spec.get("symmetric", False))
-            mirror = snake(spec["mirror"]) if spec.get("mirror") else None
-            if mirror == name:
-                symmetric = True
-            if symmetric:
-                mirror = name
-            entry = {"mirror": mirror, "symmetric": symmetric, "semantics": spec.get("semantics", ""),
-                     "pack": pack, "preferred": spec.get("preferred_direction", "source_to_target"), "implicit": False}
-            for alias in _as_tuple(spec.get("aliases")):
-                aliases.setdefault(snake(alias), name)
-            old = declared.get(name)
-            if old is not None:
-                if (old["mirror"], old["symmetric"]) != (mirror, symmetric):
-                    conflicts.append(f"{pack}: '{name}' (mirror {mirror}) conflicts with {old['pack']} (mirror {old['mirror']}); kept {old['pack']}'s")
-                elif old["implicit"]:
-                    declared[name] = entry
-                continue
-            if mirror and mirror != name and mirror in declared and declared[mirror]["mirror"] != name:
-                conflicts.append(f"{pack}: '{name}' cannot mirror '{mirror}' (already the mirror of '{declared[mirror]['mirror']}'); kept without a mirror")
-                entry["mirror"] = mirror = None
-            declared[name] = entry
-            if mirror and mirror != name and mirror not in declared:
-                declared[mirror] = {"mirror": name, "symmetric": False, "semantics": f"Inverse of {name}.",
-                                    "pack": pack, "preferred": "source_to_target", "implicit": True}
+            _declare_type(m, pack, snake(raw_name), spec or {})
         for alias, target in (data.get("aliases") or {}).items():
-            aliases.setdefault(snake(alias), snake(target))
-        for c in data.get("constraints") or []:
-            try:
-                raw_constraints.append((pack, snake(c["type"]), _as_tuple(c["source"]), _as_tuple(c["target"])))
-            except (KeyError, TypeError):
-                raise ConfigError(f"ontology pack {pack}: a constraint needs type, source and target") from None
-        for source_type, relation_map in (data.get("maps") or {}).items():
-            relations = relation_map.get("relations", relation_map) if isinstance(relation_map, dict) else {}
-            for raw_type, spec in relations.items():
-                limits = spec.get("constraints") or {}
-                key = (source_type, snake(raw_type))
-                maps.setdefault(key, MapEntry(
-                    source_type=source_type, relation_type=key[1],
-                    pair_candidates=_as_tuple(spec.get("pair_candidates")),
-                    description=spec.get("description", ""), signals=_as_tuple(spec.get("signals")),
-                    anti_signals=_as_tuple(spec.get("anti_signals")),
-                    min_confidence=limits.get("min_confidence"), allow_implicit=limits.get("allow_implicit"),
-                    requires_evidence=limits.get("requires_evidence"),
-                ))
+            m.aliases.setdefault(snake(alias), snake(target))
+        _gather_constraints(m, pack, data)
+        _gather_maps(m, data)
         for ontology_type, domain_types in (data.get("entity_type_aliases") or {}).items():
             for domain_type in _as_tuple(domain_types):
-                eq.setdefault(domain_type, set()).add(ontology_type)
+                m.eq.setdefault(domain_type, set()).add(ontology_type)
+    types = _relation_types(m.declared)
+    for alias in [a for a, t in m.aliases.items() if t not in types or a in types]:
+        if m.aliases[alias] not in types:
+            m.conflicts.append(f"alias '{alias}' names the unknown type '{m.aliases[alias]}'; ignored")
+        del m.aliases[alias]
+    return Ontology(
+        packs=tuple(n for n, _ in documents), types=types, aliases=m.aliases,
+        pairs={k: frozenset(v) for k, v in _constraint_pairs(m, types).items()}, maps=m.maps,
+        entity_type_aliases={k: frozenset(v) for k, v in m.eq.items()},
+        documents=list(documents), conflicts=m.conflicts,
+    )
+
+
+def _declare_type(m: _Merging, pack: str, name: str, spec: dict) -> None:
+    """One relation type of a pack: the first declaration of a name wins (a conflicting
+    later one is noted); a declared mirror is declared too, implicitly, as its inverse."""
+    symmetric = bool(spec.get("symmetric", False))
+    mirror = snake(spec["mirror"]) if spec.get("mirror") else None
+    if mirror == name:
+        symmetric = True
+    if symmetric:
+        mirror = name
+    entry = {"mirror": mirror, "symmetric": symmetric, "semantics": spec.get("semantics", ""),
+             "pack": pack, "preferred": spec.get("preferred_direction", "source_to_target"), "implicit": False}
+    for alias in _as_tuple(spec.get("aliases")):
+        m.aliases.setdefault(snake(alias), name)
+    declared = m.declared
+    old = declared.get(name)
+    if old is not None:
+        if (old["mirror"], old["symmetric"]) != (mirror, symmetric):
+            m.conflicts.append(f"{pack}: '{name}' (mirror {mirror}) conflicts with {old['pack']} (mirror {old['mirror']}); kept {old['pack']}'s")
+        elif old["implicit"]:
+            declared[name] = entry
+        return
+    if mirror and mirror != name and mirror in declared and declared[mirror]["mirror"] != name:
+        m.conflicts.append(f"{pack}: '{name}' cannot mirror '{mirror}' (already the mirror of '{declared[mirror]['mirror']}'); kept without a mirror")
+        entry["mirror"] = mirror = None
+    declared[name] = entry
+    if mirror and mirror != name and mirror not in declared:
+        declared[mirror] = {"mirror": name, "symmetric": False, "semantics": f"Inverse of {name}.",
+                            "pack": pack, "preferred": "source_to_target", "implicit": True}
+
+
+def _gather_constraints(m: _Merging, pack: str, data: dict) -> None:
+    for c in data.get("constraints") or []:
+        try:
+            m.raw_constraints.append((pack, snake(c["type"]), _as_tuple(c["source"]), _as_tuple(c["target"])))
+        except (KeyError, TypeError):
+            raise ConfigError(f"ontology pack {pack}: a constraint needs type, source and target") from None
+
+
+def _gather_maps(m: _Merging, data: dict) -> None:
+    """Each source type's map of relation types (the first pack that maps a pair wins)."""
+    for source_type, relation_map in (data.get("maps") or {}).items():
+        relations = relation_map.get("relations", relation_map) if isinstance(relation_map, dict) else {}
+        for raw_type, spec in relations.items():
+            limits = spec.get("constraints") or {}
+            key = (source_type, snake(raw_type))
+            m.maps.setdefault(key, MapEntry(
+                source_type=source_type, relation_type=key[1],
+                pair_candidates=_as_tuple(spec.get("pair_candidates")),
+                description=spec.get("description", ""), signals=_as_tuple(spec.get("signals")),
+                anti_signals=_as_tuple(spec.get("anti_signals")),
+                min_confidence=limits.get("min_confidence"), allow_implicit=limits.get("allow_implicit"),
+                requires_evidence=limits.get("requires_evidence"),
+            ))
+
+
+def _relation_types(declared: dict[str, dict]) -> dict[str, RelationType]:
+    """The declared types; of a pair of mirrors, one is canonical (the direction stored)."""
     types: dict[str, RelationType] = {}
     for name, spec in declared.items():
         mirror = spec["mirror"]
@@ -203,26 +239,22 @@ def merge_ontology(documents: list[tuple[str, dict]]) -> Ontology:
         else:
             canonical = spec["preferred"] != "target_to_source"
         types[name] = RelationType(name, mirror, spec["symmetric"], canonical, spec["semantics"], spec["pack"])
-    for alias in [a for a, t in aliases.items() if t not in types or a in types]:
-        if aliases[alias] not in types:
-            conflicts.append(f"alias '{alias}' names the unknown type '{aliases[alias]}'; ignored")
-        del aliases[alias]
+    return types
+
+
+def _constraint_pairs(m: _Merging, types: dict[str, RelationType]) -> dict[str, set[tuple[str, str]]]:
+    """The (source type, target type) pairs each canonical relation type allows."""
     pairs: dict[str, set[tuple[str, str]]] = {}
-    for pack, type_name, sources, targets in raw_constraints:
-        name = type_name if type_name in types else aliases.get(type_name)
+    for pack, type_name, sources, targets in m.raw_constraints:
+        name = type_name if type_name in types else m.aliases.get(type_name)
         if name is None:
-            conflicts.append(f"{pack}: constraint on unknown type '{type_name}'; ignored")
+            m.conflicts.append(f"{pack}: constraint on unknown type '{type_name}'; ignored")
             continue
         t = types[name]
         if not t.canonical:
             name, sources, targets = t.mirror, targets, sources
         pairs.setdefault(name, set()).update(product(sources, targets))
-    return Ontology(
-        packs=tuple(n for n, _ in documents), types=types, aliases=aliases,
-        pairs={k: frozenset(v) for k, v in pairs.items()}, maps=maps,
-        entity_type_aliases={k: frozenset(v) for k, v in eq.items()},
-        documents=list(documents), conflicts=conflicts,
-    )
+    return pairs
 
 
 def active_pack_names(domain_pack_ontology: tuple[str, ...], extra: tuple[str, ...]) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""The offline relationship path (seed 003, phase 1): spaCy SVO between co-occurring entities.
+"""The offline relationship path (phase 1 of the relationship design): spaCy SVO between co-occurring entities.
 
 Entities that co-occur in a chunk are candidate pairs. The chunk is cut into sentences
 (Markdown-aware, character offsets kept); only a sentence in which two different entities
@@ -17,7 +17,7 @@ attach to the noun they modify, and "X is a variant of Y" gives ``VARIANT_OF``.
 
 The relation type is the verb lemma in UPPER_SNAKE third person (``CASTS``), with a phrasal
 particle and the preposition of a prepositional target appended (``REPORTS_TO``), then
-seed 003's replacements (``HAS`` -> ``HAS_ONE``...). Seed 003's non-verb filter drops a
+the design's replacements (``HAS`` -> ``HAS_ONE``...). Its non-verb filter drops a
 link whose verb is not tagged VERB, is an auxiliary, or is a listed noun. The vocabulary
 is data: ``verbs.toml`` next to this module.
 
@@ -81,7 +81,7 @@ class Replacement:
 
 @dataclass(frozen=True)
 class VerbVocabulary:
-    """``verbs.toml``: categories, replacements and the non-verb filter of seed 003."""
+    """``verbs.toml``: categories, replacements and the non-verb filter."""
 
     categories: dict[str, tuple[str, ...]]
     hierarchy_verbs: frozenset[str]
@@ -91,7 +91,7 @@ class VerbVocabulary:
     uncertain_modals: frozenset[str]
 
     def category(self, relation_type: str) -> str:
-        """Seed 003's category of an UPPER_SNAKE relation type; "other" when unlisted."""
+        """The category of an UPPER_SNAKE relation type; "other" when unlisted."""
         for category, verbs in self.categories.items():
             if relation_type in verbs:
                 return category
@@ -107,7 +107,7 @@ class SvoStats:
     parsed: int = 0              # of those, parsed now (not from the cache)
     pairs: int = 0               # entity-mention pairs examined in candidate sentences
     linked: int = 0              # pairs linked by a verb (before dedup)
-    filtered_non_verbs: int = 0  # links dropped by seed 003's non-verb filter
+    filtered_non_verbs: int = 0  # links dropped by the non-verb filter
 
     def add(self, other: "SvoStats") -> None:
         for name in self.__dataclass_fields__:
@@ -445,7 +445,7 @@ def _polarity(verb: Any, vocab: VerbVocabulary) -> str:
 
 
 def _verb_ok(verb: Any, vocab: VerbVocabulary) -> bool:
-    """Seed 003's non-verb filter."""
+    """The non-verb filter: a link whose verb is not tagged VERB, is an auxiliary or a listed noun."""
     return (
         verb.pos_ == "VERB"
         and verb.dep_ not in ("aux", "auxpass")

@@ -51,7 +51,7 @@ from ..extract import KnownEntity
 from ..linking import link_state
 from ..linking.linker import Linker, LinkTarget, lowercase_terms, lowercase_word_counts, view_words
 from ..linking.matchview import match_view
-from ..relations import edges as relations
+from ..relations import edges
 from ..relations.ontology import Ontology
 from ..storage import meta
 from ..storage.store import delete_book_rows, ensure_entity, get_book, in_values
@@ -121,7 +121,7 @@ def _catalog_rows_yield(db: Database, rows: list) -> list:
     """A table row's definition (``source = 'table'``, always extracted as ``defines``) is a
     reference when the shelf defines the same name otherwise (a heading, a lead, a note, the
     model), with the same type or ``other`` on either side: a class's spell table or a gear
-    list names what a spell chapter or an equipment chapter defines (issue 18: rows naming
+    list names what a spell chapter or an equipment chapter defines (rows naming
     entities defined elsewhere on the shelf are references). Rows of two catalogs both stay
     definitions. It is derived from the stored books, so the row defines again when that
     other definition goes. Updates the rows that change; returns ``rows`` as they are now."""
@@ -308,6 +308,9 @@ def refresh(
     if meta.link_on(db):
         search = changes.names | _term_names(db, pack, terms ^ terms_before)
         relinked = link_state.chunks_naming(db, search) if search else set()
+        if relinked is not None and changes.local_names:
+            local = link_state.chunks_naming(db, changes.local_names)
+            relinked = None if local is None else relinked | link_state.chunks_of_books(db, local, changes.local_books)
         if relinked is not None:
             relinked |= set(views) | retargeted
         relink_chunks(db, pack, relinked, terms, views)
@@ -317,7 +320,7 @@ def refresh(
     resolved_before = before.resolution | _resolution(db, names - before.names, without_book=book)
     resolved_after = _resolution(db, names)
     unsettled = {n for n in names if resolved_before.get(n) != resolved_after.get(n)}
-    relations.refresh(db, events, book, refiner, chunks=dirty, names=unsettled)
+    edges.refresh(db, events, book, refiner, chunks=dirty, names=unsettled)
     gc_entities(db, names)
 
 
@@ -336,7 +339,7 @@ def refresh_all(db: Database, pack: DomainPack, book: str | None, events, refine
         db.execute("DELETE FROM entity_mentions WHERE source = 'linker'")
     else:
         relink_chunks(db, pack, None, terms)
-    relations.refresh(db, events, book, refiner)
+    edges.refresh(db, events, book, refiner)
     gc_entities(db)
     meta.set_link_state_version(db, LINK_STATE_VERSION)
 
@@ -399,8 +402,8 @@ def refresh_vocabulary(db: Database, ontology: Ontology) -> bool:
     changes). Returns whether it did."""
     if meta.ontology_json(db) == ontology.to_json():
         return False
-    relations.set_index_ontology(db, ontology)
-    relations.refresh_relationships(db)
+    edges.set_index_ontology(db, ontology)
+    edges.refresh_relationships(db)
     return True
 
 
@@ -416,7 +419,7 @@ class IndexSettings:
 
 def _store_settings(db: Database, settings: IndexSettings) -> None:
     meta.set_pack_text(db, settings.pack.text)
-    relations.set_index_ontology(db, settings.ontology)
+    edges.set_index_ontology(db, settings.ontology)
     meta.set_link_on(db, settings.link)
     meta.set_relations_mode(db, settings.relations)
 
@@ -447,14 +450,14 @@ def remove(db: Database, book: str, pack: DomainPack, refiner=None) -> None:
 
 def store_book_claims(db: Database, book: str, claims: dict, dropped) -> int:
     """Store one book's relationship claims (per chunk) and its claim drop counts."""
-    count = relations.insert_claims(db, book, claims)
-    relations.set_book_drops(db, book, dropped)
+    count = edges.insert_claims(db, book, claims)
+    edges.set_book_drops(db, book, dropped)
     return count
 
 
 def pending_warnings(db: Database, book: str) -> list[str]:
-    """Seed 001's warning for each claim of ``book`` whose endpoint the index cannot resolve."""
-    return [relations.skip_warning(claim) for claim in relations.pending_claims(db, book)]
+    """The warning for each claim of ``book`` whose endpoint the index cannot resolve."""
+    return [edges.skip_warning(claim) for claim in edges.pending_claims(db, book)]
 
 
 class _RefinementsMissing(Exception):

@@ -317,7 +317,7 @@ def m005_book_identity(db: Database) -> None:
 
 @migrations()
 def m006_incremental_relink(db: Database) -> None:
-    """What lets a change relink only what it touches (index/shelf/derived.py, issue 11):
+    """What lets a change relink only what it touches (index/shelf/derived.py):
 
     link_chunks + link_words: each parent chunk's words as the linker reads them (its match
       view, lowercased, one space between words) under SQLite FTS5, to find the chunks that
@@ -420,7 +420,7 @@ def m007_llm_batches(db: Database) -> None:
 
 @migrations()
 def m008_situating_context(db: Database) -> None:
-    """Seed 002's situating context: one or two sentences the model wrote about each parent
+    """The situating context (contextual embeddings): one or two sentences the model wrote about each parent
     chunk (``--extractor openai``), prepended to the embedding text of its children. It is
     model-written and unverified, so it lives apart from entity_mentions and is never a
     mention nor evidence; it goes with its chunk (and so with its book)."""
@@ -504,3 +504,18 @@ def m012_pages_without_text(db: Database) -> None:
     """A PDF's pages with no text layer (scanned), as printed: a JSON list, so ``books``
     shows how much of a partly scanned book was left out ('[]': none, or not a PDF)."""
     db.executescript("ALTER TABLE books ADD COLUMN pages_without_text TEXT NOT NULL DEFAULT '[]';")
+
+
+@migrations()
+def m013_book_file_stamp(db: Database) -> None:
+    """What lets an unchanged book be skipped before it is read: its file's size and
+    modification time when it was stored (checked against its bytes' hash then), and the
+    title its reader gave it (a book stored under --book is not the title its file gives).
+    NULL: not known (a folder, or a book stored before this migration): the book is read."""
+    db.executescript(
+        """
+        ALTER TABLE books ADD COLUMN file_size INTEGER;
+        ALTER TABLE books ADD COLUMN file_mtime_ns INTEGER;
+        ALTER TABLE books ADD COLUMN read_title TEXT;
+        """
+    )

@@ -48,7 +48,7 @@ META_CONTEXT = "chunk_context"
 CHUNK_CONTEXT = "book-path"
 LEGACY_CONTEXT = "heading-path"
 # "book-path", and for a child whose parent has a situating context (the model's sentences
-# about it, ``--extractor openai``, seed 002) that context between the path and the text.
+# about it, ``--extractor openai``: contextual embeddings) that context between the path and the text.
 # Each vector's metadata says which of the two made it (and the context's hash), and the
 # index records this variant once any vector uses a context: a crossbook that embeds only
 # "book-path" then refuses the index until reembed, as for another embedder. An index with

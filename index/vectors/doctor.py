@@ -86,7 +86,7 @@ def check(db: Database, vectors: VectorStore, selected: str | None = None) -> Do
     --embedder the user chose, if any: one other than the recorded embedder is reported
     (switching is reembed's job)."""
     rows = child_rows(db)
-    present = vectors.find_collection()  # a check creates no collection (issue 10)
+    present = vectors.find_collection()  # a check creates no collection: doctor on a fresh index must leave it as it was
     stored = vectors.stored() if present else {}
     drift = diff(rows, stored)
     problems = []

@@ -126,108 +126,146 @@ def _write_atomic(path: Path, payload: bytes) -> None:
 
 # -- graph -------------------------------------------------------------------------------------
 
-def build_graph(weights: dict, config: dict):
-    """The ONNX model: input_ids, attention_mask (int64 [batch, seq]) -> embeddings
-    (float32 [batch, hidden]), BERT + masked mean pooling + L2 normalization, as
-    transformers' BertModel and sentence-transformers' Pooling and Normalize compute them."""
-    import numpy as np
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
+class GraphBuilder:
+    """The nodes and initializers of an ONNX graph being built, and the pieces of BERT made
+    of them (``linear``, ``layer_norm``); a value is named by the node that makes it."""
 
-    hidden = int(config["hidden_size"])
-    heads = int(config["num_attention_heads"])
-    head_dim = hidden // heads
-    eps = float(config["layer_norm_eps"])
-    if config.get("hidden_act", "gelu") != "gelu" or config.get("position_embedding_type", "absolute") != "absolute":
-        raise ConfigError("the ONNX graph supports BERT with gelu and absolute positions only")
+    def __init__(self, weights: dict, eps: float):
+        import numpy as np
+        from onnx import helper, numpy_helper
 
-    nodes, inits = [], []
+        self.np, self.helper, self.numpy_helper = np, helper, numpy_helper
+        self.weights, self.eps = weights, eps
+        self.nodes: list = []
+        self.inits: list = []
 
-    def const(name: str, array) -> str:
-        inits.append(numpy_helper.from_array(np.asarray(array), name))
+    def const(self, name: str, array) -> str:
+        self.inits.append(self.numpy_helper.from_array(self.np.asarray(array), name))
         return name
 
-    def node(op: str, inputs: list[str], output: str, **attrs) -> str:
-        nodes.append(helper.make_node(op, inputs, [output], name=output, **attrs))
+    def node(self, op: str, inputs: list[str], output: str, **attrs) -> str:
+        self.nodes.append(self.helper.make_node(op, inputs, [output], name=output, **attrs))
         return output
 
-    def w(name: str):
-        return weights[name].astype(np.float32)
+    def w(self, name: str):
+        return self.weights[name].astype(self.np.float32)
 
-    def linear(x: str, prefix: str, out: str, scale: float = 1.0) -> str:
+    def ints(self, *values):
+        return self.np.array(values, dtype=self.np.int64)
+
+    def linear(self, x: str, prefix: str, out: str, scale: float = 1.0) -> str:
         # torch Linear stores [out, in]; MatMul wants [in, out]
-        matmul = node("MatMul", [x, const(f"{prefix}.W", (w(f"{prefix}.weight").T * scale).astype(np.float32))], f"{out}.mm")
-        return node("Add", [matmul, const(f"{prefix}.b", (w(f"{prefix}.bias") * scale).astype(np.float32))], out)
+        np = self.np
+        matmul = self.node("MatMul", [x, self.const(f"{prefix}.W", (self.w(f"{prefix}.weight").T * scale).astype(np.float32))],
+                           f"{out}.mm")
+        return self.node("Add", [matmul, self.const(f"{prefix}.b", (self.w(f"{prefix}.bias") * scale).astype(np.float32))], out)
 
-    def layer_norm(x: str, prefix: str, out: str) -> str:
-        return node("LayerNormalization", [x, const(f"{prefix}.g", w(f"{prefix}.weight")),
-                                           const(f"{prefix}.beta", w(f"{prefix}.bias"))],
-                    out, axis=-1, epsilon=eps)
+    def layer_norm(self, x: str, prefix: str, out: str) -> str:
+        return self.node("LayerNormalization", [x, self.const(f"{prefix}.g", self.w(f"{prefix}.weight")),
+                                                self.const(f"{prefix}.beta", self.w(f"{prefix}.bias"))],
+                         out, axis=-1, epsilon=self.eps)
 
-    i64 = lambda *v: np.array(v, dtype=np.int64)  # noqa: E731
 
-    # embeddings: word + position + token type 0 (single sequences), then LayerNorm
-    word = node("Gather", [const("word_embeddings", w("embeddings.word_embeddings.weight")), "input_ids"], "emb.word")
-    seq_len = node("Slice", [node("Shape", ["input_ids"], "ids.shape"), const("i1", i64(1)), const("i2", i64(2))], "ids.seq")
-    positions = node("Slice", [const("position_embeddings", w("embeddings.position_embeddings.weight")),
-                               const("i0", i64(0)), seq_len, const("i0b", i64(0))], "emb.pos")
-    summed = node("Add", [node("Add", [word, positions], "emb.wp"),
-                          const("token_type0", w("embeddings.token_type_embeddings.weight")[0])], "emb.sum")
-    h = layer_norm(summed, "embeddings.LayerNorm", "emb.out")
+def _embeddings(g: GraphBuilder) -> str:
+    """Word + position + token type 0 (single sequences), then LayerNorm."""
+    word = g.node("Gather", [g.const("word_embeddings", g.w("embeddings.word_embeddings.weight")), "input_ids"], "emb.word")
+    seq_len = g.node("Slice", [g.node("Shape", ["input_ids"], "ids.shape"), g.const("i1", g.ints(1)),
+                               g.const("i2", g.ints(2))], "ids.seq")
+    positions = g.node("Slice", [g.const("position_embeddings", g.w("embeddings.position_embeddings.weight")),
+                                 g.const("i0", g.ints(0)), seq_len, g.const("i0b", g.ints(0))], "emb.pos")
+    summed = g.node("Add", [g.node("Add", [word, positions], "emb.wp"),
+                            g.const("token_type0", g.w("embeddings.token_type_embeddings.weight")[0])], "emb.sum")
+    return g.layer_norm(summed, "embeddings.LayerNorm", "emb.out")
 
-    # padding mask: 0 where attended, the float minimum where padded (as transformers adds it)
-    mask = node("Cast", ["attention_mask"], "mask.f", to=TensorProto.FLOAT)
-    inverted = node("Sub", [const("one", np.float32(1.0)), mask], "mask.inv")
-    bias = node("Mul", [inverted, const("fmin", np.float32(np.finfo(np.float32).min))], "mask.bias2d")
-    bias = node("Unsqueeze", [bias, const("axes12", i64(1, 2))], "mask.bias")
 
-    split_heads = const("split_heads", i64(0, 0, heads, head_dim))
-    merge_heads = const("merge_heads", i64(0, 0, hidden))
-    for n in range(int(config["num_hidden_layers"])):
-        p = f"encoder.layer.{n}"
-        # 1/sqrt(head_dim) folded into the query projection
-        q = linear(h, f"{p}.attention.self.query", f"l{n}.q", scale=1.0 / float(np.sqrt(head_dim)))
-        k = linear(h, f"{p}.attention.self.key", f"l{n}.k")
-        v = linear(h, f"{p}.attention.self.value", f"l{n}.v")
-        q = node("Transpose", [node("Reshape", [q, split_heads], f"l{n}.q4")], f"l{n}.qt", perm=[0, 2, 1, 3])
-        k = node("Transpose", [node("Reshape", [k, split_heads], f"l{n}.k4")], f"l{n}.kt", perm=[0, 2, 3, 1])
-        v = node("Transpose", [node("Reshape", [v, split_heads], f"l{n}.v4")], f"l{n}.vt", perm=[0, 2, 1, 3])
-        scores = node("Add", [node("MatMul", [q, k], f"l{n}.qk"), bias], f"l{n}.scores")
-        probs = node("Softmax", [scores], f"l{n}.probs", axis=-1)
-        context = node("MatMul", [probs, v], f"l{n}.ctx4")
-        context = node("Reshape", [node("Transpose", [context], f"l{n}.ctxt", perm=[0, 2, 1, 3]), merge_heads], f"l{n}.ctx")
-        attended = linear(context, f"{p}.attention.output.dense", f"l{n}.attn")
-        h1 = layer_norm(node("Add", [attended, h], f"l{n}.res1"), f"{p}.attention.output.LayerNorm", f"l{n}.h1")
-        inner = linear(h1, f"{p}.intermediate.dense", f"l{n}.inner")
-        # exact (erf) GELU, as BERT's "gelu"
-        erf = node("Erf", [node("Div", [inner, const(f"sqrt2.{n}", np.float32(np.sqrt(2.0)))], f"l{n}.g1")], f"l{n}.g2")
-        gelu = node("Mul", [node("Mul", [inner, node("Add", [erf, const(f"one.{n}", np.float32(1.0))], f"l{n}.g3")], f"l{n}.g4"),
-                            const(f"half.{n}", np.float32(0.5))], f"l{n}.gelu")
-        out = linear(gelu, f"{p}.output.dense", f"l{n}.out")
-        h = layer_norm(node("Add", [out, h1], f"l{n}.res2"), f"{p}.output.LayerNorm", f"l{n}.h")
+def _padding_mask(g: GraphBuilder) -> tuple[str, str]:
+    """The mask as floats, and the attention bias: 0 where attended, the float minimum where
+    padded (as transformers adds it)."""
+    from onnx import TensorProto
 
-    # mean over the attended tokens (sentence-transformers clamps the count at 1e-9) ...
-    mask3 = node("Unsqueeze", [mask, const("axis2", i64(2))], "mask3")
-    total = node("ReduceSum", [node("Mul", [h, mask3], "pool.masked"), const("axis1", i64(1))], "pool.sum", keepdims=0)
-    count = node("Max", [node("ReduceSum", [mask3, const("axis1b", i64(1))], "pool.n0", keepdims=0),
-                         const("tiny", np.float32(1e-9))], "pool.n")
-    mean = node("Div", [total, count], "pool.mean")
-    # ... then unit length (torch.nn.functional.normalize: eps 1e-12)
-    norm = node("Sqrt", [node("ReduceSum", [node("Mul", [mean, mean], "norm.sq"), const("axis1c", i64(1))],
-                               "norm.sum", keepdims=1)], "norm.l2")
-    node("Div", [mean, node("Max", [norm, const("eps12", np.float32(1e-12))], "norm.clamped")], "embeddings")
+    np = g.np
+    mask = g.node("Cast", ["attention_mask"], "mask.f", to=TensorProto.FLOAT)
+    inverted = g.node("Sub", [g.const("one", np.float32(1.0)), mask], "mask.inv")
+    bias = g.node("Mul", [inverted, g.const("fmin", np.float32(np.finfo(np.float32).min))], "mask.bias2d")
+    return mask, g.node("Unsqueeze", [bias, g.const("axes12", g.ints(1, 2))], "mask.bias")
+
+
+def _encoder_layer(g: GraphBuilder, n: int, h: str, bias: str, head_dim: int, split: str, merge: str) -> str:
+    """BERT layer ``n``: self-attention, then the feed-forward block, each with its residual and LayerNorm."""
+    np, p = g.np, f"encoder.layer.{n}"
+    # 1/sqrt(head_dim) folded into the query projection
+    q = g.linear(h, f"{p}.attention.self.query", f"l{n}.q", scale=1.0 / float(np.sqrt(head_dim)))
+    k = g.linear(h, f"{p}.attention.self.key", f"l{n}.k")
+    v = g.linear(h, f"{p}.attention.self.value", f"l{n}.v")
+    q = g.node("Transpose", [g.node("Reshape", [q, split], f"l{n}.q4")], f"l{n}.qt", perm=[0, 2, 1, 3])
+    k = g.node("Transpose", [g.node("Reshape", [k, split], f"l{n}.k4")], f"l{n}.kt", perm=[0, 2, 3, 1])
+    v = g.node("Transpose", [g.node("Reshape", [v, split], f"l{n}.v4")], f"l{n}.vt", perm=[0, 2, 1, 3])
+    scores = g.node("Add", [g.node("MatMul", [q, k], f"l{n}.qk"), bias], f"l{n}.scores")
+    probs = g.node("Softmax", [scores], f"l{n}.probs", axis=-1)
+    context = g.node("MatMul", [probs, v], f"l{n}.ctx4")
+    context = g.node("Reshape", [g.node("Transpose", [context], f"l{n}.ctxt", perm=[0, 2, 1, 3]), merge], f"l{n}.ctx")
+    attended = g.linear(context, f"{p}.attention.output.dense", f"l{n}.attn")
+    h1 = g.layer_norm(g.node("Add", [attended, h], f"l{n}.res1"), f"{p}.attention.output.LayerNorm", f"l{n}.h1")
+    inner = g.linear(h1, f"{p}.intermediate.dense", f"l{n}.inner")
+    # exact (erf) GELU, as BERT's "gelu"
+    erf = g.node("Erf", [g.node("Div", [inner, g.const(f"sqrt2.{n}", np.float32(np.sqrt(2.0)))], f"l{n}.g1")], f"l{n}.g2")
+    gelu = g.node("Mul", [g.node("Mul", [inner, g.node("Add", [erf, g.const(f"one.{n}", np.float32(1.0))], f"l{n}.g3")],
+                                 f"l{n}.g4"), g.const(f"half.{n}", np.float32(0.5))], f"l{n}.gelu")
+    out = g.linear(gelu, f"{p}.output.dense", f"l{n}.out")
+    return g.layer_norm(g.node("Add", [out, h1], f"l{n}.res2"), f"{p}.output.LayerNorm", f"l{n}.h")
+
+
+def _mean_pooled_unit(g: GraphBuilder, h: str, mask: str) -> str:
+    """The mean over the attended tokens (sentence-transformers clamps the count at 1e-9),
+    then of unit length (torch.nn.functional.normalize: eps 1e-12): ``embeddings``."""
+    np = g.np
+    mask3 = g.node("Unsqueeze", [mask, g.const("axis2", g.ints(2))], "mask3")
+    total = g.node("ReduceSum", [g.node("Mul", [h, mask3], "pool.masked"), g.const("axis1", g.ints(1))], "pool.sum",
+                   keepdims=0)
+    count = g.node("Max", [g.node("ReduceSum", [mask3, g.const("axis1b", g.ints(1))], "pool.n0", keepdims=0),
+                           g.const("tiny", np.float32(1e-9))], "pool.n")
+    mean = g.node("Div", [total, count], "pool.mean")
+    norm = g.node("Sqrt", [g.node("ReduceSum", [g.node("Mul", [mean, mean], "norm.sq"), g.const("axis1c", g.ints(1))],
+                                  "norm.sum", keepdims=1)], "norm.l2")
+    return g.node("Div", [mean, g.node("Max", [norm, g.const("eps12", np.float32(1e-12))], "norm.clamped")], "embeddings")
+
+
+def _model(g: GraphBuilder, hidden: int):
+    """The checked ONNX model of the graph built in ``g``."""
+    import onnx
+    from onnx import TensorProto, helper
 
     graph = helper.make_graph(
-        nodes, "all-MiniLM-L6-v2",
+        g.nodes, "all-MiniLM-L6-v2",
         [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "seq"]),
          helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "seq"])],
         [helper.make_tensor_value_info("embeddings", TensorProto.FLOAT, ["batch", hidden])],
-        initializer=inits,
+        initializer=g.inits,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="crossbook")
     model.ir_version = 8  # what opset 17 was released with; any onnxruntime of the last years reads it
     onnx.checker.check_model(model)
     return model
+
+
+def build_graph(weights: dict, config: dict):
+    """The ONNX model: input_ids, attention_mask (int64 [batch, seq]) -> embeddings
+    (float32 [batch, hidden]), BERT + masked mean pooling + L2 normalization, as
+    transformers' BertModel and sentence-transformers' Pooling and Normalize compute them."""
+    hidden = int(config["hidden_size"])
+    heads = int(config["num_attention_heads"])
+    head_dim = hidden // heads
+    if config.get("hidden_act", "gelu") != "gelu" or config.get("position_embedding_type", "absolute") != "absolute":
+        raise ConfigError("the ONNX graph supports BERT with gelu and absolute positions only")
+    g = GraphBuilder(weights, float(config["layer_norm_eps"]))
+    h = _embeddings(g)
+    mask, bias = _padding_mask(g)
+    split = g.const("split_heads", g.ints(0, 0, heads, head_dim))
+    merge = g.const("merge_heads", g.ints(0, 0, hidden))
+    for n in range(int(config["num_hidden_layers"])):
+        h = _encoder_layer(g, n, h, bias, head_dim, split, merge)
+    _mean_pooled_unit(g, h, mask)
+    return _model(g, hidden)
 
 
 def cached_graph(directory: Path, cache_dir: Path, variant: str) -> Path:

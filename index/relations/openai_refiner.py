@@ -1,5 +1,5 @@
-"""The model behind ``--relations refine`` (seed 003, phase 2): an OpenAI-compatible endpoint
-confirms and types one chunk's offline candidates in one request (refine.py builds the
+"""The model behind ``--relations refine`` (phase 2 of the relationship design: a model confirms the offline candidates): an OpenAI-compatible endpoint
+confirms and types one chunk's offline candidates in one request (refine_prompt.py builds the
 request and parses the answer; index/extract/completion.py makes the call, with retries).
 
 No request is made inside a write transaction: the write runs with the refiner in
@@ -18,11 +18,11 @@ from ..extract.completion import GaveUp, SoloPool, complete, make_client
 from ..extract.prompt import cache_key
 from ..storage import store
 from .ontology import Ontology
-from .refine import REFINE_VERSION, RefineParseError, build_refine_messages, parse_refinement, refine_schema
+from .refine_prompt import REFINE_VERSION, RefineParseError, build_refine_messages, parse_refinement, refine_schema
 
 
 class OpenAIRefiner:
-    """Seed 003's LLM refinement of offline relationship candidates: one request per parent
+    """The LLM refinement of offline relationship candidates: one request per parent
     chunk that has candidates, cached like extraction answers. A chunk that gets no valid
     answer keeps its offline candidates (counted in ``failed``): an outage loses no edge."""
 

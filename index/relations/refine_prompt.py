@@ -1,4 +1,4 @@
-"""Seed 003, phase 2: a model confirms and types the offline relationship candidates. Pure.
+"""Relationship refinement: a model confirms and types the offline relationship candidates. Pure.
 
 The offline path (index/relations/patterns.py and svo.py) proposes candidates per parent
 chunk. With ``--relations refine`` and a model configured, the candidates of one chunk go
@@ -10,7 +10,7 @@ answers. When a chunk gets no valid answer, its candidates stay as the offline p
 them (counted as ``refine_failed``), so a model outage never loses an edge.
 
 This module builds the request and parses the answer; the call itself is made by
-refiner.py (through index/extract/completion.py), never inside a write transaction.
+openai_refiner.py (through index/extract/completion.py), never inside a write transaction.
 """
 
 from __future__ import annotations
