@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.core.normalize import normalize_name  # noqa: E402
-from crossbook.ingest.pipeline import Ingest, ingest_paths  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 
 PYDOCS = Path("/usr/share/doc/python3.11/html")
@@ -122,7 +122,7 @@ def ingest(paths: list[Path], index: Path, as_book: bool = True) -> float:
     settings = load_settings({"index_dir": index}, {}, None)
     db = open_db(index, create=True)
     started = time.perf_counter()
-    ingest_paths(Ingest(db, settings), paths, as_book=as_book)
+    ingest_paths(IngestJob(db, settings), paths, as_book=as_book)
     db.close()
     return time.perf_counter() - started
 

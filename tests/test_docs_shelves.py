@@ -13,7 +13,7 @@ import pytest
 from crossbook.core.config import load_settings
 from crossbook.core.normalize import normalize_name
 from crossbook.extract.glossary import glossary_terms
-from crossbook.ingest.pipeline import Ingest, ingest_paths
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.query.lookup import where_else
 from crossbook.readers import read_book
 from crossbook.storage.db import open_db
@@ -96,7 +96,7 @@ def manual(tmp_path: Path) -> Path:
 def ingest(index_dir: Path, paths, as_book=True):
     settings = load_settings({"index_dir": index_dir, "embedder": "hash"}, {}, None)
     db = open_db(index_dir, create=True)
-    ingest_paths(Ingest(db, settings), paths, as_book=as_book)
+    ingest_paths(IngestJob(db, settings), paths, as_book=as_book)
     return db
 
 
