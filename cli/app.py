@@ -167,8 +167,9 @@ def ingest(
     exclude: list[str] = typer.Option(
         [], "--exclude", help="In directories, leave out the files matching this glob, e.g. 'drafts/*' (repeatable)."),
     fmt: Optional[str] = typer.Option(
-        None, "--format", help="Read every book as this format: markdown, pdf, epub, html, text or vault (default: from the file)."),
-    as_book: bool = typer.Option(False, "--as-book", help="Read each folder given as one book (a note vault), not as a directory of books."),
+        None, "--format", help="Read every book as this format: markdown, pdf, epub, html, text, vault or docset (default: from the file)."),
+    as_book: bool = typer.Option(
+        False, "--as-book", help="Read each folder given as one book (a note vault, or a doc set of HTML pages), not as a directory of books."),
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
