@@ -26,6 +26,7 @@ from crossbook.cli.output import (
 from crossbook.core.config import CONFIG_FILE, Settings, load_settings
 
 if TYPE_CHECKING:
+    from crossbook.api import Shelf
     from crossbook.cli.progress import ProgressReporter
 from crossbook.cli.writing import open_writable
 
@@ -80,6 +81,15 @@ class State:
 
             settings = replace(settings, model_cache=model_cache_dir(os.environ))
         return settings
+
+    def shelf(self) -> "Shelf":
+        """The index as the Python API opens it, for a command that reads: the read commands
+        are clients of crossbook.api, so the CLI's --json and the API's to_dict() are one
+        schema. SQLite is opened as open_db() opens it (an index from an older crossbook is
+        migrated once; one whose files cannot be written is opened read-only)."""
+        from crossbook.api.shelf import Shelf
+
+        return Shelf(settings=self.settings())
 
 
 def _print_version(value: bool) -> None:
@@ -157,8 +167,9 @@ def ingest(
     exclude: list[str] = typer.Option(
         [], "--exclude", help="In directories, leave out the files matching this glob, e.g. 'drafts/*' (repeatable)."),
     fmt: Optional[str] = typer.Option(
-        None, "--format", help="Read every book as this format: markdown, pdf, epub, html, text or vault (default: from the file)."),
-    as_book: bool = typer.Option(False, "--as-book", help="Read each folder given as one book (a note vault), not as a directory of books."),
+        None, "--format", help="Read every book as this format: markdown, pdf, epub, html, text, vault or docset (default: from the file)."),
+    as_book: bool = typer.Option(
+        False, "--as-book", help="Read each folder given as one book (a note vault, or a doc set of HTML pages), not as a directory of books."),
     relations: Optional[str] = RELATIONS_OPT,
     ontology: list[str] = ONTOLOGY_OPT,
     events: Optional[str] = EVENTS_OPT,
@@ -356,13 +367,10 @@ def where_else_cmd(
     """Where else does this entity appear? Mentions across books, definitions first."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.query.lookup import where_else
-
-        db = open_index(state.settings())
-        result = where_else(
-            db, name, books=tuple(book), exclude_books=tuple(exclude_book),
-            entity_type=entity_type, defines_only=defines_only, limit=limit,
-        )
+        with state.shelf() as shelf:
+            found = shelf.where_else(name, books=book, exclude_books=exclude_book, entity_type=entity_type,
+                                     defines_only=defines_only, limit=limit)
+        result = found.to_dict()
         emit(result, as_json, lambda c: _render_where_else(c, result))
 
 
@@ -406,10 +414,8 @@ def entity(
     """One entity: its type, where it is defined, and references per book."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.query.lookup import entity_detail
-
-        db = open_index(state.settings())
-        result = entity_detail(db, name)
+        with state.shelf() as shelf:
+            result = shelf.entity(name).to_dict()
         emit(result, as_json, lambda c: _render_entity(c, result))
 
 
@@ -443,10 +449,8 @@ def books(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     """The books in the index, with their counts and how they were ingested."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.query.lookup import list_books
-
-        db = open_index(state.settings())
-        rows = list_books(db)
+        with state.shelf() as shelf:
+            rows = shelf.books()
         emit([b.to_dict() for b in rows], as_json, lambda c: _render_books(c, rows))
 
 
@@ -494,12 +498,8 @@ def entities(
     """List entities with their type, where they are defined and how often they are mentioned."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.query.lookup import books_left, list_entities
-
-        db = open_index(state.settings())
-        books = books_left(db, book, exclude_book)
-        result = (list_entities(db, entity_type=entity_type, books=books) if books is not None
-                  else {"count": 0, "by_type": {}, "entities": []})
+        with state.shelf() as shelf:
+            result = shelf.entities(entity_type=entity_type, books=book, exclude_books=exclude_book).to_dict()
         emit(result, as_json, lambda c: _render_entities(c, result))
 
 

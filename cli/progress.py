@@ -29,8 +29,9 @@ from rich.progress import (
 from rich.text import Text
 
 from crossbook.cli.output import stderr
+from crossbook.vectors.model_load import LOADING_MODEL, ModelLoadReporter
 
-LOADING_MODEL = "loading model"
+__all__ = ["LOADING_MODEL", "ModelLoadReporter", "ProgressReporter", "RateColumn"]
 HEARTBEAT = 5.0  # seconds off a terminal with no line while a phase goes on
 
 
@@ -197,25 +198,3 @@ class ProgressReporter:
         else:
             self._progress.update(self._book_task, total=total, completed=done, description=description)
 
-
-class ModelLoadReporter:
-    """Wraps an embedder so the first embed() shows a "loading model" phase while a local
-    model loads (it can take 15 s), instead of a frozen bar."""
-
-    def __init__(self, embedder: Any, progress: Callable[[str, int, int], None]):
-        self._embedder = embedder
-        self._progress = progress
-        self._loaded = False
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._embedder, name)
-
-    def embed(self, texts: list[str]) -> list[list[float]]:
-        if not self._loaded:
-            self._loaded = True
-            load = getattr(self._embedder, "load_model", None)  # local models have one
-            if load is not None:
-                self._progress(LOADING_MODEL, 0, 1)
-                load()
-                self._progress(LOADING_MODEL, 1, 1)
-        return self._embedder.embed(texts)

@@ -46,13 +46,9 @@ def relations(
     """Typed relationships between entities, with their evidence, status and review state."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.query.lookup import resolve_book, resolve_books
-        from crossbook.query.review import list_relationships
-
-        db = open_index(state.settings())
-        rows = list_relationships(db, relation_type=relation_type, status=status,
-                                  book=resolve_book(db, book) if book else None,
-                                  exclude_books=resolve_books(db, exclude_book, "--exclude-book"))
+        with state.shelf() as shelf:
+            rows = shelf.relations(relation_type=relation_type, status=status, book=book,
+                                   exclude_books=exclude_book).relationships
         emit(rows, as_json, lambda c: _render_rows(c, rows))
 
 
@@ -98,16 +94,15 @@ def review_main(
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
         from crossbook.core.errors import BadInput
-        from crossbook.query.lookup import resolve_book, resolve_books
-        from crossbook.query.review import list_relationships, review
+        from crossbook.query.review import review
 
-        settings = state.settings()
-        db = open_index(settings)
-        rows = list_relationships(db, book=resolve_book(db, book) if book else None, review_state="suggested",
-                                  exclude_books=resolve_books(db, exclude_book, "--exclude-book"))
+        with state.shelf() as shelf:
+            rows = shelf.relations(book=book, exclude_books=exclude_book, review_state="suggested").relationships
         if not interactive:
             emit(rows, as_json, lambda c: _render_rows(c, rows))
             return
+        settings = state.settings()
+        db = open_index(settings)  # each decision is written under the writer lock (writing())
         decisions = []
         for row in rows:
             stderr.print(f"\n[{row['id']}] {row['source']} —{row['relation_type']}→ {row['target']}"

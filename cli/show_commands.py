@@ -6,7 +6,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from crossbook.cli.app import JSON_OPT, State, app, open_index
+from crossbook.cli.app import JSON_OPT, State, app
 from crossbook.cli.group import examples
 from crossbook.cli.output import cli_errors, emit, location
 
@@ -28,20 +28,21 @@ def show(
     """The section a hit points to: its text, book, heading path and pages."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.query.show import show_target
-
-        db = open_index(state.settings())
-        sections = show_target(db, target, heading_path=heading_path, page=page)
-        emit({"sections": [s.to_dict() for s in sections]}, as_json, lambda c: _render(c, sections))
+        with state.shelf() as shelf:
+            if heading_path is None and page is None:
+                shown = shelf.show(target)  # a chunk id (a book named alone is told how to name its section)
+            else:
+                shown = shelf.show(book=target, page=page, heading_path=heading_path)
+        emit(shown.to_dict(), as_json, lambda c: _render(c, shown.sections))
 
 
 def _render(console: Console, sections) -> None:
     for number, section in enumerate(sections):
         if number:
             console.print()
-        where = location(section.pages, section.file)
-        console.print(f"[cyan]{escape(section.book)}[/cyan] — [bold]{escape(section.heading_path)}[/bold]"
+        where = location(section["pages"], section["file"])
+        console.print(f"[cyan]{escape(section['book'])}[/cyan] — [bold]{escape(section['heading_path'])}[/bold]"
                       + (f"  [dim]({escape(where)})[/dim]" if where else ""))
-        console.print(f"[dim]chunk {escape(section.chunk_id)}[/dim]")
+        console.print(f"[dim]chunk {escape(section['chunk_id'])}[/dim]")
         console.print()
-        console.print(section.text, markup=False, highlight=False)
+        console.print(section["text"], markup=False, highlight=False)

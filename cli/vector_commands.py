@@ -4,7 +4,7 @@ chromadb, onnxruntime and the embedders are imported inside the commands, never 
 module is imported by every crossbook invocation, where-else included.
 """
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 import typer
 from rich.console import Console
@@ -16,13 +16,15 @@ from crossbook.cli.app import (
     JSON_OPT,
     State,
     app,
-    model_load_reporter,
     open_index,
     open_vector_store,
 )
 from crossbook.cli.group import examples
 from crossbook.cli.output import cli_errors, emit, location, section_in_book, warn
 from crossbook.cli.writing import open_writable
+
+if TYPE_CHECKING:
+    from crossbook.api import Passages
 
 K_OPT = typer.Option(10, "-k", "--top", min=1, help="How many sections to return.")
 
@@ -45,33 +47,17 @@ def search(
     """Plain vector search over child chunks; returns their parent sections."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.query.retrieve import search as run_search
-
-        passages = querying(state, "search", book, exclude_book,
-                            lambda db, vectors, books: run_search(vectors, db, query, k=k, books=books), len) or []
-        emit({"query": query, "k": k, "results": passages}, as_json,
-             lambda c: _render_passages(c, passages))
+        found = querying(state, "search", lambda shelf, **shown: shelf.search(
+            query, k, books=book, exclude_books=exclude_book, **shown))
+        emit(found.to_dict(), as_json, lambda c: _render_passages(c, found.passages))
 
 
-def querying(state: State, label: str, book: list[str], exclude_book: list[str], work: Callable,
-             count: Callable):
-    """The setup the commands that search share (search, retrieve): the index opened, the
-    books left by --book and --exclude-book, the vector store with its model warming, the
-    progress display and the model-load note; returns ``work(db, vectors, books)`` once the
-    books' vectors are checked for what it found (``count(result)`` passages), or None when
-    every book was excluded (nothing to search)."""
-    from crossbook.query.lookup import books_left
-
-    settings = state.settings()
-    db = open_index(settings)
-    books = books_left(db, book, exclude_book)
-    if books is None:
-        return None
-    with open_vector_store(settings, db, warm=True) as vectors, state.progress(label, transient=True) as progress:
-        vectors.embedder = model_load_reporter(vectors.embedder, progress)
-        result = work(db, vectors, books)
-    _check_vectors(db, books, count(result))
-    return result
+def querying(state: State, label: str, ask: Callable) -> "Passages":
+    """What the commands that search share (search, retrieve): the index opened as the
+    API's Shelf, and ``ask(shelf, progress=..., warn=...)`` run under a progress display
+    that shows the model's load (a warning, such as books missing vectors, goes to stderr)."""
+    with state.shelf() as shelf, state.progress(label, transient=True) as progress:
+        return ask(shelf, progress=progress, warn=warn)
 
 
 @app.command(epilog=examples(
@@ -89,23 +75,9 @@ def retrieve(
     """Multi-hop retrieval: vector search, then the entities it found, into the sections of other books."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.query.retrieve import retrieve as run_retrieve
-
-        result = querying(state, "retrieve", book, exclude_book,
-                          lambda db, vectors, books: run_retrieve(vectors, db, question, hops=hops, k=k, books=books),
-                          lambda found: len(found["results"]))
-        result = result or {"question": question, "hops": hops, "k": k, "results": []}
-        emit(result, as_json, lambda c: _render_passages(c, result["results"]))
-
-
-def _check_vectors(db, books: tuple[str, ...], found: int) -> None:
-    """No result from a book without its vectors is an error that names the fix; some
-    results, a warning."""
-    from crossbook.query.coverage import check_vectors, vectors_missing_message
-
-    missing = check_vectors(db, books, found)
-    if missing:
-        warn(vectors_missing_message(missing))
+        found = querying(state, "retrieve", lambda shelf, **shown: shelf.retrieve(
+            question, hops, k, books=book, exclude_books=exclude_book, **shown))
+        emit(found.to_dict(), as_json, lambda c: _render_passages(c, found.passages))
 
 
 def _render_passages(console: Console, passages) -> None:

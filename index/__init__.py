@@ -12,7 +12,7 @@ The public Python API (docs/api.md) is ``crossbook.api``; its names are importab
 """
 
 _API_NAMES = frozenset({
-    "BadInput", "BookInfo", "BookNotFound", "CrossbookError", "Deleted", "EntityDetail", "EntityNotFound",
+    "BadInput", "BookInfo", "BookNotFound", "CrossbookError", "Deleted", "EntityDetail", "EntityList", "EntityNotFound",
     "IndexBusy", "IndexMissing", "IndexReadOnly", "IngestResult", "Passages", "Relationships", "Result",
     "SectionNotFound", "Sections", "Settings", "Shelf", "VectorsMissing", "WhereElse", "open_shelf",
 })

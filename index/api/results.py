@@ -81,8 +81,37 @@ class EntityDetail(Result):
         return copy.deepcopy(self._document["entities"])
 
 
+class EntityList(Result):
+    """What ``entities`` gives: the entities by name, with a count per type."""
+
+    @property
+    def count(self) -> int:
+        return self._document["count"]
+
+    @property
+    def by_type(self) -> dict[str, int]:
+        return dict(self._document["by_type"])
+
+    @property
+    def entities(self) -> list[dict]:
+        """[{id, name, entity_type, defined_in: [book], books, mentions}]"""
+        return copy.deepcopy(self._document["entities"])
+
+
 class Passages(Result):
     """Sections found by ``search`` or ``retrieve``, best first."""
+
+    def __init__(self, document: dict):
+        super().__init__(document)
+        # the library's Passage objects, when the shelf built this result: their scores
+        # unrounded (the JSON rounds them to 4 places), for a display that rounds its own way
+        self._passages = [p for p in document["results"] if not isinstance(p, dict)]
+
+    @property
+    def passages(self) -> list:
+        """The results as typed ``Passage`` objects (``p.book``, ``p.section``, ``p.score``,
+        ``p.hop``, ``p.via``...), best first; empty for a result made from plain JSON."""
+        return list(self._passages)
 
     @property
     def results(self) -> list[dict]:

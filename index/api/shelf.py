@@ -17,9 +17,10 @@ from sqlite_utils import Database
 
 from ..core.config import Settings
 from ..core.models import BookInfo, IngestResult
-from .results import Deleted, EntityDetail, Passages, Relationships, Sections, WhereElse
+from .results import Deleted, EntityDetail, EntityList, Passages, Relationships, Sections, WhereElse
 
 WarnFn = Callable[[str], None]
+ProgressFn = Callable[[str, int, int], None]
 
 
 class Shelf:
@@ -95,35 +96,72 @@ class Shelf:
 
         return list_books(self.db)
 
+    def entities(self, *, entity_type: str | None = None, books: Iterable[str] = (),
+                 exclude_books: Iterable[str] = ()) -> EntityList:
+        """The entities, with their type, the books that define them and how often they
+        are mentioned, counted in the books given (every book but the excluded ones)."""
+        from ..query.lookup import list_entities
+
+        searched = self._searched(books, exclude_books)
+        if searched is None:
+            return EntityList({"count": 0, "by_type": {}, "entities": []})
+        return EntityList(list_entities(self.db, entity_type=entity_type, books=searched))
+
     def _searched(self, books: Iterable[str], exclude_books: Iterable[str]) -> tuple[str, ...] | None:
         from ..query.lookup import books_left
 
         return books_left(self.db, tuple(books), tuple(exclude_books))
 
-    def search(self, text: str, k: int = 10, *, books: Iterable[str] = (), exclude_books: Iterable[str] = ()) -> Passages:
+    def search(self, text: str, k: int = 10, *, books: Iterable[str] = (), exclude_books: Iterable[str] = (),
+               progress: ProgressFn | None = None, warn: WarnFn | None = None) -> Passages:
         """Plain vector search: the ``k`` sections nearest to ``text``. Raises
-        VectorsMissing when nothing is found in a book whose vectors are missing."""
-        from ..query.coverage import check_vectors
+        VectorsMissing when nothing is found in a book whose vectors are missing; when
+        something is, ``warn`` gets the message that names the fix. ``progress(phase,
+        done, total)`` hears a local model's load (``"loading model"``)."""
         from ..query.retrieve import search
 
         searched = self._searched(books, exclude_books)
-        passages = [] if searched is None else search(self._vector_store(), self.db, text, k=k, books=searched)
-        if searched is not None:
-            check_vectors(self.db, searched, len(passages))
+        if searched is None:
+            return Passages({"query": text, "k": k, "results": []})
+        passages = self._vector_query(searched, lambda vectors: search(vectors, self.db, text, k=k, books=searched),
+                                      len, progress, warn)
         return Passages({"query": text, "k": k, "results": passages})
 
     def retrieve(self, question: str, hops: int = 2, k: int = 10, *, books: Iterable[str] = (),
-                 exclude_books: Iterable[str] = ()) -> Passages:
-        """Multi-hop retrieval: vector search, then the entities it found into other books."""
-        from ..query.coverage import check_vectors
+                 exclude_books: Iterable[str] = (), progress: ProgressFn | None = None,
+                 warn: WarnFn | None = None) -> Passages:
+        """Multi-hop retrieval: vector search, then the entities it found into other books.
+        ``progress`` and ``warn`` as for :meth:`search`."""
         from ..query.retrieve import retrieve
 
         searched = self._searched(books, exclude_books)
         if searched is None:
             return Passages({"question": question, "hops": hops, "k": k, "results": []})
-        result = retrieve(self._vector_store(), self.db, question, hops=hops, k=k, books=searched)
-        check_vectors(self.db, searched, len(result["results"]))
+        result = self._vector_query(
+            searched, lambda vectors: retrieve(vectors, self.db, question, hops=hops, k=k, books=searched),
+            lambda found: len(found["results"]), progress, warn)
         return Passages(result)
+
+    def _vector_query(self, searched: tuple[str, ...], run: Callable, count: Callable,
+                      progress: ProgressFn | None, warn: WarnFn | None):
+        """``run(vectors)``, a model load shown on ``progress``; then the searched books'
+        vectors checked for the ``count(result)`` passages found (a warning, or VectorsMissing)."""
+        from ..query.coverage import check_vectors, vectors_missing_message
+
+        vectors = self._vector_store()
+        embedder = vectors.embedder
+        if progress is not None:
+            from ..vectors.model_load import ModelLoadReporter
+
+            vectors.embedder = ModelLoadReporter(embedder, progress)
+        try:
+            result = run(vectors)
+        finally:
+            vectors.embedder = embedder  # the store outlives this call; the next may report elsewhere
+        missing = check_vectors(self.db, searched, count(result))
+        if missing and warn is not None:
+            warn(vectors_missing_message(missing))
+        return result
 
     def show(self, chunk_id: str | None = None, *, book: str | None = None, page: int | None = None,
              heading_path: str | None = None) -> Sections:
@@ -141,14 +179,15 @@ class Shelf:
         return Sections({"sections": show_target(self.db, target, heading_path=heading_path, page=page)})
 
     def relations(self, *, relation_type: str | None = None, status: str | None = None, book: str | None = None,
-                  exclude_books: Iterable[str] = ()) -> Relationships:
-        """Typed relationships between entities, with evidence, status and review state."""
+                  exclude_books: Iterable[str] = (), review_state: str | None = None) -> Relationships:
+        """Typed relationships between entities, with evidence, status and review state
+        (``review_state="suggested"``: the ones ``crossbook review`` lists)."""
         from ..query.lookup import resolve_book, resolve_books
         from ..query.review import list_relationships
 
         return Relationships(list_relationships(
             self.db, relation_type=relation_type, status=status, book=resolve_book(self.db, book) if book else None,
-            exclude_books=resolve_books(self.db, tuple(exclude_books), "--exclude-book")))
+            exclude_books=resolve_books(self.db, tuple(exclude_books), "--exclude-book"), review_state=review_state))
 
     # -- writes (under the index's writer lock) --------------------------------------------------
 

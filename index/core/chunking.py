@@ -217,6 +217,7 @@ def parent_chunks(
             parts = [section.text]
         else:
             parts = pack_units(_paragraph_units(section.text), parent_tokens)
+        shown = _terms_by_part(section, parts)
         for part, text in enumerate(parts):
             parents.append(
                 ParentChunk(
@@ -236,9 +237,30 @@ def parent_chunks(
                     links=section.links if len(parts) == 1 else tuple(
                         link for link in section.links if link[1] in text),
                     kinds=section.kinds,
+                    terms=shown[part],
                 )
             )
     return parents
+
+
+def _terms_by_part(section: Section, parts: list[str]) -> list[tuple]:
+    """A documentation section's terms, each on the first part that shows its name (the page's
+    subject on the first part): a long reference page's entries stay with their text."""
+    out: list[list] = [[] for _ in parts]
+    for term in section.terms:
+        # the part with the term's own line (opening with the name, or followed by its
+        # ": definition"), else the first that shows the name (a table of contents at the
+        # page's top shows it first)
+        starts = re.compile(rf"(?m)^[ \t]*(?:\*\w+\*\s+|[@`\\]*){re.escape(term.name)}(?![\w.-])")
+        own = re.compile(rf"(?m)^(?![>:])[^\n]*{re.escape(term.name)}[^\n]*\n\n?[:>] ")
+        at = 0 if term.subject else None
+        for shows in ([] if term.subject else [starts.search, own.search, lambda text: term.name in text]):
+            at = next((i for i, text in enumerate(parts) if shows(text)), None)
+            if at is not None:
+                break
+        if at is not None:
+            out[at].append(term)
+    return [tuple(found) for found in out]
 
 
 def child_chunks(

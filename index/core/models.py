@@ -13,6 +13,19 @@ SUB_ENTRY_SEPARATOR = " › "
 
 
 @dataclass(frozen=True)
+class DocTerm:
+    """What a documentation page states it documents (index/readers/docset): its subject (the
+    command of a man page's NAME line, the module of a Sphinx page's title) or a term of a
+    definition list (a Sphinx ``py:function`` entry, an option block's ``-a, --all``)."""
+
+    name: str                    # as the section shows it ("json.dump", "--all", "git-commit")
+    kind: str                    # "command", "option", "function", "class", "module", ... or "other"
+    subject: bool = False        # the page's subject (stored as source 'note'), else a term ('deflist')
+    aliases: tuple[str, ...] = ()
+    target: str = ""             # the page (and #anchor) a hyperlink names it by
+
+
+@dataclass(frozen=True)
 class Section:
     """A heading and the Markdown body up to the next heading of any level."""
 
@@ -29,6 +42,7 @@ class Section:
     defines: tuple[tuple[str, ...], ...] = ()
     links: tuple[tuple[str, str, str], ...] = ()
     kinds: tuple[str, ...] = ()
+    terms: tuple[DocTerm, ...] = ()  # what a documentation page's section documents
 
 
 @dataclass(frozen=True)
@@ -47,6 +61,7 @@ class ParentChunk:
     defines: tuple[tuple[str, ...], ...] = ()   # its section's (the first part only), see Section
     links: tuple[tuple[str, str, str], ...] = ()
     kinds: tuple[str, ...] = ()
+    terms: tuple[DocTerm, ...] = ()  # those of its section whose name this part shows (see Section)
 
     @property
     def path_str(self) -> str:

@@ -3,7 +3,8 @@
 Rule (from the entity index design, extended for real books): Unicode NFKC, case-folded,
 diacritics kept, curly apostrophes straightened, a possessive "'s" dropped, a leading article
 removed ("the", "a", "an"), every run of spaces and punctuation collapsed to one ``_``, no
-leading or trailing ``_``, and the last word's English plural folded to its singular
+leading or trailing ``_`` (a backslash that opens a word before a letter is kept: the
+command ``\\caption`` and the word "caption" are two keys; lookups fold it, ``unslashed``), and the last word's English plural folded to its singular
 ("Fate Points" and "fate point" meet; "Abilities" and "ability"; "Witches" and "witch").
 
 ``normalized_words`` is the same without the plural fold: verification uses it to check that
@@ -17,6 +18,9 @@ import unicodedata
 
 _ARTICLES = ("the", "a", "an")
 _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
+# a word: letters and digits; a backslash that opens a word before a letter is part of it (a
+# TeX command or an escape: "\\caption" is not "caption", "\\a" is not the letter "a")
+_WORD = re.compile(r"(?:(?<![^\W_])\\(?=[^\W\d_]))?[^\W_]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b|(?<=s)['’](?=\W|$)")
 # endings that look plural but are not (status, analysis, class, ...)
@@ -40,7 +44,7 @@ def singular(word: str) -> str:
 def _words(name: str) -> list[str]:
     folded = unicodedata.normalize("NFKC", name).replace("’", "'").casefold()
     folded = _POSSESSIVE.sub("", folded)
-    words = [w for w in _NON_WORD.split(folded) if w]
+    words = _WORD.findall(folded)
     if len(words) > 1 and words[0] in _ARTICLES:
         words = words[1:]
     return words
@@ -57,6 +61,12 @@ def normalize_name(name: str) -> str:
     if words:
         words[-1] = singular(words[-1])
     return "_".join(words)
+
+
+def unslashed(key: str) -> str:
+    """A normalized key without the backslashes that open its words: what a lookup of
+    ``definecolor`` and of ``\\definecolor`` share."""
+    return key.replace("\\", "")
 
 
 def fold_accents(text: str) -> str:
@@ -79,4 +89,4 @@ def normalized_tokens(text: str) -> str:
     """
     folded = unicodedata.normalize("NFKC", text).replace("’", "'").casefold()
     folded = _POSSESSIVE.sub("", folded)
-    return "_" + "_".join(w for w in _NON_WORD.split(folded) if w) + "_"
+    return "_" + "_".join(_WORD.findall(folded)) + "_"

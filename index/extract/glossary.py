@@ -47,6 +47,17 @@ _REMARKS = {"important", "special", "note", "notes", "example", "examples", "war
             "requirements", "prerequisite", "prerequisites", "duration", "range", "source", "sources"}
 
 
+# who speaks in an example's dialogue ("**You:** I draw my sword"), never a term
+_SPEAKERS = {"you", "i", "we", "me", "he", "she", "they", "it"}
+
+
+def _not_a_lead(raw: str, name: str) -> bool:
+    """A bold lead that is no term: an option (``**-F**``, ``**--all**``: documentation's
+    option blocks are read by their own reader), a speaker of an example ("**You:**"), or a
+    one- or two-character name (a letter is no term a lead defines)."""
+    return raw.lstrip().startswith(("-", "+")) or name.casefold() in _SPEAKERS or len(name.strip()) <= 2
+
+
 def _joins_groups(name: str) -> bool:
     """True for a lead that joins a group to something ("Zones and Ranged Weapons",
     "Equipment Stunts and Weight"): a paragraph about how two things meet, not a name;
@@ -181,7 +192,7 @@ def glossary_terms(text: str) -> list[TermSpan]:
                     found = _term(match.group("term"))
                 else:
                     found = None  # "**Note** that ...", "*really*": emphasis, not an entry
-                if found:
+                if found and not _not_a_lead(match.group("term"), found[0]):
                     out.append(TermSpan(found[0], found[1], match.start("term"), match.end("term"), "glossary"))
     for pattern in (_DEF_LIST, _DT):
         for match in pattern.finditer(text):

@@ -51,7 +51,8 @@ _QUALIFIER_WORDS = {
 
 def clean_text(heading: str) -> str:
     """Heading text without markup, HTML entities or runs of whitespace."""
-    return clean_inline(heading.replace("\\", "")).strip(" #:;,-–—")
+    # a Markdown escape goes; a backslash that opens a command stays ("\\appto", "\\b")
+    return clean_inline(re.sub(r"\\(?![A-Za-z@])", "", heading)).strip(" #:;,-–—")
 
 
 def display_case(text: str) -> str:

@@ -20,9 +20,16 @@ Entity type of a note's entity: the pack's heading rules over the note's folders
 gave the same name in the note's own chunk; else ``other``. A stat block's creature takes
 the pack's ``creature``/``monster``/``npc`` type when it has one. A link declares its
 target's type, so it resolves to that note's entity when two notes share a name.
+
+A documentation set (index/readers/docset) marks the same way: a page defines its subject
+(source ``note``) and each term of its definition lists (``deflist``), typed with the kind the
+page's markup states (``function``, ``option``, ``command``...); an author's hyperlink to
+another page, or to an entry on it, references what it documents (``wikilink``).
 """
 
 from __future__ import annotations
+
+import re
 
 from ..core.models import ChunkExtraction, ParentChunk, RawMention
 from ..core.normalize import collapse_whitespace, normalize_name
@@ -32,6 +39,11 @@ from .text import first_body_sentence
 from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
 _CREATURE_TYPES = ("creature", "monster", "npc")
+# a name that cannot be an ordinary word: a TeX command, an identifier, a call, an option
+CODE_LIKE = re.compile(r"\\[A-Za-z]|\w_\w|[A-Za-z_]\.[A-Za-z_]|\(\)|^--?\w|[a-z][A-Z]")
+# a heading that names a command (a TeX command, an option, a call): five make a book a manual
+COMMAND_HEADING = re.compile(r"^(?:\\[A-Za-z@]|--?[A-Za-z])|\w\(\)")
+_MANUAL_HEADINGS = 5
 
 
 class NoteMarks:
@@ -48,6 +60,15 @@ class NoteMarks:
                 self.note_types[parent.file] = self._type(name, parent.kinds, extraction)
         creature = [t for t in _CREATURE_TYPES if t in pack.type_names]
         self.creature_type = creature[0] if creature else None
+        # a documentation page's terms by the page (and #anchor) a hyperlink names them by
+        self.doc_types = {term.target: term.kind for parent in parents for term in parent.terms if term.target}
+        self.page_labels = page_labels(parents) if self.doc_types else set()
+        # the pages of a documentation set (a page that states its subject)
+        self.doc_pages = {p.file for p in parents if p.file and any(t.subject for t in p.terms)}
+        # a manual: its markup or back index states what it documents, or its headings name
+        # commands ("\\appto", "--all", "open()")
+        self.manual = bool(self.doc_types) or sum(1 for p in parents if p.heading and COMMAND_HEADING.search(
+            p.heading)) >= _MANUAL_HEADINGS
 
     def _type(self, name: str, kinds: tuple[str, ...], extraction: ChunkExtraction | None) -> str:
         by_rule = self.pack.type_for((*kinds, name))
@@ -62,15 +83,23 @@ class NoteMarks:
     def verify(self, parent: ParentChunk, mentions: list[RawMention], chunk: ChunkText) -> Verified:
         """The extractor's ``mentions`` verified (verify.py), with this chunk's marks added in
         their place; dropped marks are counted with the extractor's drops."""
-        if not parent.defines and not parent.links:
+        if not parent.defines and not parent.links and not parent.terms and not self.manual:
             return verify_mentions(mentions, chunk, self.types)
         marks = self._marks(parent)
         exact = {normalize_name(m.name) for m in marks} | {normalize_name(a) for m in marks for a in m.aliases}
         guessed = [m for m in mentions if normalize_name(m.name) not in exact]
-        if parent.heading and any(shown == parent.heading for _, shown, _ in parent.links):
-            # a heading that is a link or an embed ("# ![[03 Chapter - Moves]]") names
-            # another note's entity: the extractor's reading of it as a definition goes
+        if any(term.subject for term in parent.terms) or (
+                parent.heading and any(shown == parent.heading for _, shown, _ in parent.links)):
+            # a page's title names the thing the page documents ("json — JSON encoder and
+            # decoder" documents json); a heading that is a link or an embed ("# ![[03 Chapter - Moves]]")
+            # names another note's entity: the extractor's reading of it as a definition goes
             guessed = [m for m in guessed if not (m.mention_type == "defines" and m.source == "heading")]
+        if self.page_labels:  # "OPTIONS", "CONFIGURATION" on page after page: labels, not names
+            guessed = [m for m in guessed if not (m.source == "heading" and normalize_name(m.name) in self.page_labels)]
+        if self.manual and not CODE_LIKE.search(parent.heading or ""):
+            # a manual documents its commands, options and entries; a section heading in words
+            # ("Basic Usage", "Hook Management", "Known problems") is a topic of the manual
+            guessed = [m for m in guessed if not (m.source == "heading" and m.mention_type == "defines")]
         verified = verify_mentions(guessed, chunk, self.types)
         seen = {(normalize_name(m.name), m.entity_type, m.mention_type) for m in verified.mentions}
         for mark, surface in self._surfaces(parent, marks):
@@ -78,6 +107,8 @@ class NoteMarks:
             if key in seen:
                 continue
             context = _note_context(parent.text, mark.name) if mark.source == "note" else None
+            if mark.source == "deflist" and mark.mention_type == "defines":
+                context = _term_context(parent.text, mark.name)
             context = context or chunk.sentence_of(surface)
             if context is None:  # a mark whose text is not in this part of the note
                 verified.dropped["mark_not_in_chunk"] += 1
@@ -95,12 +126,17 @@ class NoteMarks:
             else:
                 kind = self.creature_type or self.note_types.get(parent.file, "other")
                 marks.append(RawMention(name, kind, "defines", "", "statblock", tuple(aliases)))
+        for term in parent.terms:  # a documentation page's subject and its terms
+            if not normalize_name(term.name):
+                continue  # a symbol ("." in a table of regular expression syntax) has no key
+            marks.append(RawMention(term.name, term.kind, "defines", "", "note" if term.subject else "deflist",
+                                    term.aliases))
         defined = {normalize_name(m.name) for m in marks}
         for target, shown, target_file in parent.links:
             if normalize_name(target) in defined:
                 continue  # a note's link to itself, in the section that defines it
-            marks.append(RawMention(target, self.note_types.get(target_file, "other"), "references", shown,
-                                    "wikilink"))
+            kind = self.doc_types.get(target_file) or self.note_types.get(target_file, "other")
+            marks.append(RawMention(target, kind, "references", shown, "wikilink"))
         return marks
 
     @staticmethod
@@ -109,6 +145,54 @@ class NoteMarks:
         its shown text (kept in ``context`` until verified)."""
         for mark in marks:
             yield mark, (mark.context if mark.mention_type == "references" else mark.name)
+
+
+def page_labels(parents: list[ParentChunk], pages: int = 3) -> set[str]:
+    """The headings a documentation set repeats below the titles of ``pages`` or more of its
+    pages (a man page's "OPTIONS", "CONFIGURATION", "SEE ALSO"; a reference's "Examples"):
+    structure labels, the doc set's own, which name nothing (normalized names)."""
+    seen: dict[str, set[str]] = {}
+    for parent in parents:
+        if parent.file and parent.heading and len(parent.heading_path) > 1:
+            seen.setdefault(normalize_name(parent.heading), set()).add(parent.file)
+    return {name for name, files in seen.items() if len(files) >= pages}
+
+
+def _term_context(text: str, name: str) -> str | None:
+    """A definition list's term in its words: the term's line (the first that shows the name
+    and is followed by its ``: definition``, or an indented ``> description``) through the end
+    of the definition's first sentence, verbatim but for whitespace; None when no line does."""
+    lines = text.split("\n")
+    at_start = re.compile(r"^\s*(?:\*\w+\*\s+|[@`\\]*)" + re.escape(name) + r"(?![\w.-])")
+    anywhere = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w.-])")
+    for shows in (at_start.search, anywhere.search):  # an entry's own line ("*class* x.Y(...)") first
+        found = _term_line(text, lines, shows)
+        if found is not None:
+            return found
+    return None
+
+
+def _term_line(text: str, lines: list[str], shows) -> str | None:
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    for i, line in enumerate(lines[:-1]):
+        if not shows(line) or line.lstrip().startswith((": ", ">")):
+            continue
+        # its description: the next line that opens with ": " or "> ", past a blank line or
+        # the other terms of one entry ("re.I" then "re.IGNORECASE", then the description)
+        j = i + 1 + (not lines[i + 1].strip())
+        while j < min(len(lines), i + 6) and lines[j].strip() and not lines[j].lstrip().startswith((": ", "> ")):
+            j += 1
+        if j < len(lines) and lines[j].lstrip().startswith((": ", "> ")):
+            offset, body = starts[i], starts[j]
+            # the description's first sentence, which may run over its next lines
+            rest = text[body:body + MAX_CONTEXT]
+            cut = re.search(r"(?<=[.!?])\s|\n\s*\n", rest)
+            stop = body + (cut.start() if cut else len(rest))
+            context = collapse_whitespace(text[offset:stop])
+            return context if len(context) <= MAX_CONTEXT else collapse_whitespace(line)
+    return None
 
 
 def _note_context(text: str, name: str) -> str | None:

@@ -54,11 +54,14 @@ _LEAD_IN = re.compile(r":[\s*_#]*$")  # a heading that ends with a colon
 _STEP = re.compile(r"(?:step|phase|stage)\b", re.IGNORECASE)
 _SCOPED_MIN = 2  # different entries a lead is defined under to be scoped to each
 _LEGAL = re.compile(r"\b(?:licen[sc](?:e|es|ing)|legal|copyright|credits|acknowledge?ments|attribution)\b", re.IGNORECASE)
+# a bibliography: its entries' titles and authors are no entities of the book
+_BIBLIOGRAPHY = re.compile(r"^\W*(?:\d+\W*)?(?:references|bibliography|works cited|literature)\W*$", re.IGNORECASE)
 
 
 def _in_legal_section(parent: ParentChunk) -> bool:
-    """A licence or credits section (or one under it) names no game entity."""
-    return any(_LEGAL.search(heading) for heading in parent.heading_path)
+    """A licence or credits section (or one under it) names no game entity; nor does a
+    bibliography ("References", "Bibliography")."""
+    return any(_LEGAL.search(heading) or _BIBLIOGRAPHY.match(heading) for heading in parent.heading_path)
 
 
 @dataclass
@@ -204,8 +207,8 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
                 strength[id(node)] = 0
                 concepts.add(id(node))
                 continue
-        if node.key == title_key or pack.is_stop(heading) or pack.is_stop(named.name):
-            continue
+        if node.key == title_key or pack.is_stop(heading) or pack.is_stop(named.name) or len(named.name) <= 2:
+            continue  # a title, a label, or an index's letter heading ("A", "B")
         if _LEAD_IN.search(heading):
             continue  # "Expertise:", "Using skills:": a field to fill or a lead-in, not a name
         if named.qualifier and _STEP.match(named.qualifier):
@@ -345,6 +348,8 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
             sub_entry = owner and shared and term.source == "glossary" and _ACTION_LEAD.match(parent.text, term.end)
             if key in heading_keys or (spread[key] >= _CATALOG_MIN and not sub_entry):
                 continue  # the book's heading defines it; or a label repeated across sections
+            if term.source != "table" and pack.is_stop(term.name):
+                continue  # "**Contents**", "**Index**" in a table of contents: a label, as a heading is
             if term.source != "table" and not _kind_of_a_term(term.name, single_keys):
                 continue  # "Delay success", "Epic quest": a list item's phrase, not a name
             name, aliases = term.name, term.aliases

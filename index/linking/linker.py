@@ -14,6 +14,8 @@ A match counts when it is whole words (a possessive ``'s`` may follow) and its c
   or the book emphasizes that very occurrence ("it casts *fireball*": stat blocks write
   spell and item names in lowercase italics);
 - an all-lowercase name matches any case;
+- a documented thing named by a plain English word (the function ``open``, the option
+  ``set``) matches only in code font (``code_only``);
 - a state (a target filed or typed as a condition or status, ``files_as_state``) matches in
   lowercase where a state goes: "the target is weakened", "becomes dazed", "the stuck
   condition" (books write conditions in lowercase; a rare one is no corpus term).
@@ -28,11 +30,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import ahocorasick
 
 from ..core.normalize import singular
 from ..extract.text import sentence_span
+from ..readers.doc_terms import DOC_KINDS
 from .matchview import MatchView, match_view
 
 EntityKey = tuple[str, str]  # (normalized name, entity type)
@@ -43,6 +47,9 @@ _LOWER_WORD = re.compile(r"(?<![\w'’])[a-z][a-z]+(?![\w])")
 # in ordinary English (wordfreq), and it occurs at least TERM_MIN_COUNT times in lowercase
 TERM_RATIO = 5.0
 TERM_MIN_COUNT = 10
+# a documented thing's one-word name at least this common in English (wordfreq's Zipf scale:
+# "open" 5.6, "sorted" 4.2, "dict" 2.6) links only in code font
+COMMON_ZIPF = 3.0
 
 
 @dataclass
@@ -163,6 +170,31 @@ def _emphasized(text: str, lo: int, hi: int) -> bool:
         (before.lower().endswith(("<em>", "<i>")) and after.lower().startswith(("</em>", "</i>")))
 
 
+@lru_cache(maxsize=65536)
+def _common_word(word: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") >= COMMON_ZIPF
+
+
+def code_only(entity_type: str, found: str) -> bool:
+    """A documented thing (a function, option, command...: doc_terms.DOC_KINDS) named by a
+    plain English word ("open", "set", "sorted") is referenced only where the text writes it
+    in code font (or sets it apart in bold or italics, as man pages write commands); in prose
+    it is the word. A name that cannot be a word (``lru_cache``,
+    ``--amend``, ``json.dump``) links in plain text too."""
+    return entity_type in DOC_KINDS and found.isalpha() and _common_word(found.lower())
+
+
+def in_code(text: str, offset: int) -> bool:
+    """Whether ``offset`` of a Markdown text is inside a code span or a fenced code block."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    if text.count("`", line_start, offset) % 2:
+        return True
+    fences = len(re.findall(r"(?m)^ {0,3}(?:```|~~~)", text[:line_start]))
+    return fences % 2 == 1
+
+
 class Linker:
     """Built once per set of definitions; ``link`` is pure over one chunk's text."""
 
@@ -218,6 +250,9 @@ class Linker:
             for written, entity_keys in variants.items():
                 if self._case_ok(written, found, emphasized):
                     keys |= entity_keys
+            if keys and any(code_only(k[1], found) for k in keys) and (
+                    source is None or not (in_code(text, source.span(start, end)[0]) or emphasized)):
+                keys = {k for k in keys if not code_only(k[1], found)}  # "sorted order", "open the file"
             if not keys and found.islower() and (_CONDITION_AFTER.match(view, end) or (
                     _STATE_BEFORE.search(view[max(0, start - 30):start]) and not _STATE_IDIOM_AFTER.match(view, end))):
                 keys = {k for entity_keys in variants.values() for k in entity_keys if self.targets[k].state}

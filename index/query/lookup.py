@@ -15,7 +15,7 @@ from sqlite_utils import Database
 
 from ..core.errors import BadInput, BookNotFound, EntityNotFound
 from ..core.models import SUB_ENTRY_SEPARATOR, BookInfo, Mention, page_range
-from ..core.normalize import fold_accents, normalize_name, normalized_tokens
+from ..core.normalize import fold_accents, normalize_name, normalized_tokens, unslashed
 
 # its columns are Mention's fields, in order (the pages as two columns, ``located`` joins
 # them): a row is a mention as where_else returns it
@@ -202,6 +202,16 @@ def _check_name(name: str) -> str:
     return normalized
 
 
+def backslash_twins(db: Database, normalized: str) -> list[str]:
+    """The entity keys ``normalized`` names with a word's opening backslash folded, itself
+    first: "definecolor" finds ``\\definecolor``, and "caption" lists the ``\\caption``
+    command beside the caption package (both stay entities of their own)."""
+    bare = unslashed(normalized)
+    found = [r[0] for r in db.execute("SELECT DISTINCT normalized FROM entities WHERE normalized IN (?, ?, ?)",
+                                      [normalized, bare, "\\" + bare])]
+    return sorted(found, key=lambda key: (key != normalized, key))
+
+
 def resolve_entity(db: Database, name: str) -> tuple[list[str], str]:
     """The normalized keys of the entities ``name`` stands for, and how it matched: by
     name in any case ("name"), by an alias or another name the index saw it written as
@@ -209,8 +219,9 @@ def resolve_entity(db: Database, name: str) -> tuple[list[str], str]:
 
     Raises BadInput for an empty name and EntityNotFound with ranked suggestions."""
     normalized = _check_name(name)
-    if db.execute("SELECT 1 FROM entities WHERE normalized = ? LIMIT 1", [normalized]).fetchone():
-        return [normalized], "name"
+    twins = backslash_twins(db, normalized)
+    if twins:
+        return twins, "name"
     known = _known_names(db)
     if normalized in known:
         return sorted(known[normalized][1]), "alias"
@@ -257,8 +268,9 @@ def where_else(
     normalized = _check_name(name)
     rows = _dict_rows(db, WHERE_ELSE_SQL, [normalized])
     scoped = scoped_entries(db, normalized)
-    if rows:  # the name itself (entity GC leaves no entity without a mention)
-        keys, matched_by = [normalized], "name"
+    if rows:  # the name itself (entity GC leaves no entity without a mention), and its twin
+        keys, matched_by = backslash_twins(db, normalized) or [normalized], "name"
+        rows += [row for key in keys[1:] for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
     elif scoped:  # "Bite": no shelf-wide entity, each owner's own ("Ember Drake › Bite")
         keys, matched_by = [entry["normalized"] for entry in scoped], "sub-entry"
         rows = [row for key in keys for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]

@@ -16,8 +16,8 @@ from pathlib import Path
 from ..core.errors import BadInput
 from .source import ReadLimits, SourceBook, decode_text, read_bytes, sha256_bytes
 
-__all__ = ["FORMATS", "BOOK_SUFFIXES", "ReadLimits", "SourceBook", "decode_text", "detect_format", "is_vault",
-           "read_book", "read_bytes", "sha256_bytes"]
+__all__ = ["FORMATS", "BOOK_SUFFIXES", "ReadLimits", "SourceBook", "decode_text", "detect_format", "folder_format",
+           "is_vault", "read_book", "read_bytes", "sha256_bytes"]
 
 # format -> the module (in this package) whose read(path) reads it
 FORMATS = {
@@ -27,6 +27,7 @@ FORMATS = {
     "html": "html",
     "text": "text",
     "vault": "vault",
+    "docset": "docset",
 }
 _SUFFIXES = {
     ".md": "markdown", ".markdown": "markdown",
@@ -41,9 +42,26 @@ VAULT_MARKERS = (".obsidian", "SUMMARY.md")
 
 
 def is_vault(folder: Path) -> bool:
-    """A folder that is one book: an Obsidian vault (``.obsidian/``) or an mdBook source
-    (``SUMMARY.md``)."""
-    return folder.is_dir() and any((folder / marker).exists() for marker in VAULT_MARKERS)
+    """A folder that is one book: an Obsidian vault (``.obsidian/``), an mdBook source
+    (``SUMMARY.md``) or a documentation tool's HTML build (readers/docset.py)."""
+    from .docset import is_docset
+
+    return folder.is_dir() and (any((folder / marker).exists() for marker in VAULT_MARKERS) or is_docset(folder))
+
+
+def folder_format(folder: Path) -> str:
+    """``docset`` for a documentation build, or a folder of HTML pages with no notes in it;
+    else ``vault`` (a folder of notes)."""
+    from .docset import is_docset, page_files
+    from .vault.links import NOTE_SUFFIXES
+    from .walk import walk_folder
+
+    if is_docset(folder):
+        return "docset"
+    if (folder / "SUMMARY.md").exists() or (folder / ".obsidian").exists():
+        return "vault"
+    has_notes = any(p.suffix.lower() in NOTE_SUFFIXES for p in walk_folder(folder).files)
+    return "vault" if has_notes or not page_files(folder) else "docset"
 
 
 def detect_format(path: Path, head: bytes | None = None) -> str:
@@ -53,7 +71,7 @@ def detect_format(path: Path, head: bytes | None = None) -> str:
     accept it) or an HTML start. Text with no known suffix is Markdown. ``head``: the
     file's first bytes (read here when None)."""
     if path.is_dir():
-        return "vault"
+        return folder_format(path)
     if head is None:
         try:
             with path.open("rb") as handle:
@@ -83,12 +101,18 @@ def read_book(path: Path, fmt: str | None = None, limits: ReadLimits = ReadLimit
         raise BadInput(f"unknown format '{fmt}' (choose one of: {', '.join(FORMATS)})")
     if not path.exists():
         raise BadInput(f"path '{path}' does not exist")
-    if path.is_dir() and fmt not in (None, "vault"):
+    if path.is_dir() and fmt not in (None, "vault", "docset"):
         raise BadInput(f"'{path}' is a folder: --format {fmt} reads a file (a folder is read as a vault)")
-    if not path.is_dir() and fmt == "vault":
-        raise BadInput(f"'{path}' is a file: --format vault reads a folder of notes")
+    if not path.is_dir() and fmt in ("vault", "docset"):
+        raise BadInput(f"'{path}' is a file: --format {fmt} reads a folder")
     fmt = fmt or detect_format(path)
     reader = import_module(f"{__name__}.{FORMATS[fmt]}")
-    if fmt == "epub":  # the one archive format: its members inflate
-        return reader.read(path, limits)
-    return reader.read(path)
+    # the one archive format: its members inflate
+    book = reader.read(path, limits) if fmt == "epub" else reader.read(path)
+    if any(section.pages for section in book.sections):  # a manual's back index: readers/back_index.py
+        from dataclasses import replace
+
+        from .back_index import with_back_index
+
+        book = replace(book, sections=with_back_index(book.sections))
+    return book

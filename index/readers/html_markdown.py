@@ -409,3 +409,20 @@ class _Converter:
             return _wrap(inner, mark)
         return inner
 
+
+
+def kept_elements(root):
+    """The body's elements in document order, less those ``to_markdown`` drops (scripts,
+    navigation, page chrome) and everything inside them: a reader that reads more of a page
+    than its Markdown (index/readers/docset) sees the elements the Markdown shows."""
+    converter = _Converter(root)
+
+    def walk(element):
+        for child in element:
+            tag = tag_of(child)
+            if tag is None or converter.dropped(child, tag):
+                continue
+            yield child
+            yield from walk(child)
+
+    yield from walk(converter.body)

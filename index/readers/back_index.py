@@ -1,0 +1,144 @@
+"""A book's back-of-book index, read as the author's own list of what the book treats. Pure.
+
+A manual's index ("\\colorlet . . . 12", "draft (option) . . . **34**, 51") names its
+commands, options, environments and packages and the pages that treat them. Each entry
+becomes, on the sections whose pages the entry lists and whose text shows the name:
+
+- a definition where the index points first (a page number set in bold, the convention for
+  "defined here"; else the first page listed), typed by the entry's annotation ("(option)",
+  "(package)", "(environment)") or its backslash (a command);
+- a reference on each other page it lists.
+
+Pages are the printed numbers the index gives; where the book's page numbers lie a few pages
+off them (a front matter numbered with the body), the shift that places most entries is used.
+
+An entry the index does not type that is also an English word or name ("root", "Isaac")
+counts only where a page writes it as a key (``root=``, ``{root}``). The index's own letter
+headings, dot leaders and page numbers are no names, nor is an entry
+of one or two characters without a backslash (``s``, ``is``: a page's text cannot show it
+apart from the words around it; ``\\a`` stays). An entry whose
+name no listed page shows is left out (nothing is stored that the text does not bear out).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+
+from ..core.models import DocTerm, Section
+from ..core.normalize import normalized_words
+
+# "name (kind) . . . . 12, **34**, 51–53"; a column break may fall between name and leader
+_ENTRY = re.compile(
+    r"(?P<name>\\[A-Za-z@]+\*?|[A-Za-z][\w@+-]*(?:[-.][\w@+]+)*\*?)"
+    r"(?:\s*\((?P<kind>[A-Za-z][\w. ]{1,24})\))?"
+    r"[\s|]*(?:\.[\s|]*){2,}"
+    r"(?P<pages>(?:\**\d{1,4}(?:\s*[\u2013-]\s*\d{1,4})?\**(?:,\s*)?)+)")
+_PAGE = re.compile(r"(\**)(\d{1,4})")
+_KINDS = {"option": "option", "options": "option", "package": "package", "environment": "environment",
+          "env": "environment", "env.": "environment", "command": "command", "key": "key", "counter": "counter",
+          "length": "length", "class": "class", "file": "file", "program": "program"}
+_INDEX_TITLES = ("index", "general index", "index of commands", "command index")
+
+
+def _is_index(section: Section) -> bool:
+    return bool(section.heading_path) and normalized_words(section.heading_path[0]) in {
+        normalized_words(t) for t in _INDEX_TITLES}
+
+
+def index_entries(text: str) -> list[tuple[str, str, list[int], list[int]]]:
+    """(name, kind, pages, bold pages) of each name of an index's text, in order; a name
+    listed twice (under two headings) has both lists' pages and the kind one of them gives."""
+    merged: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
+    for name, kind, pages, bold in _entries(text):
+        # "babel (option)" and "babel (package)" are two entries; a plain "babel" joins either
+        key = next((k for k in merged if k[0] == name and "other" in (k[1], kind)), (name, kind))
+        if key[1] == "other" and kind != "other":
+            merged[(name, kind)] = merged.pop(key)
+            key = (name, kind)
+        known = merged.get(key, ([], []))
+        merged[key] = (known[0] + pages, known[1] + bold)
+    return [(name, kind, pages, bold) for (name, kind), (pages, bold) in merged.items()]
+
+
+def _entries(text: str):
+    out = []
+    for match in _ENTRY.finditer(text):
+        name = match.group("name")
+        annotation = (match.group("kind") or "").strip().casefold()
+        kind = _KINDS.get(annotation) or ("command" if name.startswith("\\") else "other")
+        pages, bold = [], []
+        for stars, number in _PAGE.findall(match.group("pages")):
+            pages.append(int(number))
+            if stars:
+                bold.append(int(number))
+        out.append((name, kind, pages, bold))
+    return out
+
+
+def _as_code(section: Section, name: str) -> bool:
+    """Whether the text writes ``name`` as a key or a value of one (``name=``, ``{name}``,
+    ``[name]``, ``name,`` in a key list), not only as a word of its prose."""
+    escaped = re.escape(name)
+    return re.search(rf"(?<![\w\\]){escaped}\s*=|[{{\[]\s*{escaped}\s*[}},\]=]|,\s*{escaped}\s*[}}\]]",
+                     section.text) is not None
+
+
+@lru_cache(maxsize=8192)
+def _english_word(name: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return name.isalpha() and zipf_frequency(name.lower(), "en") >= 3.0
+
+
+def _shows(section: Section, name: str) -> bool:
+    if name.startswith("\\"):
+        return re.search(re.escape(name) + r"(?![A-Za-z@])", section.text) is not None
+    return re.search(r"(?<![\w\\-])" + re.escape(name) + r"(?![\w-])", section.text) is not None
+
+
+def _page_shift(entries, shown_in: dict[str, list[int]], sections: tuple[Section, ...], most: int = 6) -> int:
+    """How far the book's page numbers lie from the printed ones the index gives (a front
+    matter the page labels do not number apart): the shift that puts the most entries on a
+    page whose text shows them, 0 on a tie."""
+    def placed(shift: int) -> int:
+        return sum(any(sections[i].pages[0] <= p + shift <= sections[i].pages[1] for i in shown_in[name] for p in pages)
+                   for name, _, pages, _ in entries)
+
+    scores = {shift: placed(shift) for shift in range(-most, most + 1)}
+    best = max(scores.values(), default=0)
+    return min((s for s, v in scores.items() if v == best), key=abs, default=0)
+
+
+def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
+    """``sections`` (a paged book's) with their back index's entries as terms and links."""
+    index = [s for s in sections if _is_index(s)]
+    body = [i for i, s in enumerate(sections) if s.pages and not _is_index(s)]
+    if not index or not body:
+        return sections
+    entries = [e for e in index_entries("\n".join(s.text for s in index)) if len(e[0]) > 2]
+    shown_in = {}
+    for name, kind, _, _ in entries:
+        # an entry the index does not type that is also an English word or name ("root",
+        # "Isaac", "label") counts where the text writes it as a key, not as a word of prose
+        wordlike = kind == "other" and _english_word(name)
+        shown_in[name] = [i for i in body if _shows(sections[i], name)
+                          and (not wordlike or _as_code(sections[i], name))]
+    shift = _page_shift(entries, shown_in, sections)
+    terms: dict[int, list[DocTerm]] = {}
+    links: dict[int, list[tuple[str, str, str]]] = {}
+    for name, kind, pages, bold in entries:
+        showing = {p: [i for i in shown_in[name] if sections[i].pages[0] <= p + shift <= sections[i].pages[1]]
+                   for p in pages}
+        first = next((showing[p][0] for p in bold + pages if showing.get(p)), None)
+        if first is None:
+            continue
+        key = f"#index:{name}:{kind}"
+        terms.setdefault(first, []).append(DocTerm(name, kind, target=key))
+        for page in pages:
+            where = next((i for i in showing[page] if i != first), None)
+            if where is not None and (name, name, key) not in links.get(where, []):
+                links.setdefault(where, []).append((name, name, key))
+    return tuple(replace(s, terms=s.terms + tuple(terms.get(i, ())), links=s.links + tuple(links.get(i, ())))
+                 for i, s in enumerate(sections))

@@ -1,0 +1,187 @@
+"""What a documentation page's markup says it documents, and what kind of thing it is. Pure.
+
+One convention per documentation tool, never one manual's names:
+
+- a Sphinx object entry (``<dl class="py function"><dt id="json.dump">``): the name it shows
+  (``json.dump``, alias ``dump``; ``get`` inside a class, alias ``dict.get``), typed by its class;
+- an options block (``<dt>-a, --all</dt>``, a man page's ``-A, --catenate``): the option,
+  its other spellings as aliases;
+- a definition term that is one code or bold run (``<dt><code>--check-device</code></dt>``),
+  typed by the heading it is filed under ("Options", "Environment", "Commands"); the same
+  as a paragraph followed by its indented description (a man page's ``-a, --all``);
+- a man page's NAME line (``tar - an archiving utility``, ``ls, dir - list ...``);
+- a page title that names what the page documents: ``tar-create(1)``, "``json`` — JSON
+  encoder and decoder", "The ``\\definecolor`` command".
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.models import DocTerm
+
+# a Sphinx object entry's domain role (the dl's second class) -> its kind
+SPHINX_KINDS = {
+    "function": "function", "decorator": "function", "class": "class", "exception": "exception",
+    "method": "method", "classmethod": "method", "staticmethod": "method", "decoratormethod": "method",
+    "attribute": "attribute", "property": "attribute", "member": "attribute", "data": "data",
+    "module": "module", "cmdoption": "option", "option": "option", "envvar": "environment variable",
+    "macro": "macro", "type": "type", "struct": "type", "enum": "type", "enumerator": "data",
+    "var": "variable", "confval": "setting", "setting": "setting", "program": "command",
+    "pdbcommand": "command", "describe": "other", "object": "other",
+}
+# a word of the heading a term is filed under -> the kind of its entries
+_HEADING_KINDS = (
+    ("option", "option"), ("flag", "option"), ("switch", "option"), ("command", "command"),
+    ("environment variable", "environment variable"), ("environment", "environment"),
+    ("variable", "variable"), ("function", "function"), ("method", "method"), ("class", "class"),
+    ("key", "key"), ("setting", "setting"), ("parameter", "parameter"), ("argument", "parameter"),
+    ("macro", "macro"), ("package", "package"), ("module", "module"), ("file", "file"),
+)
+# every kind this module gives (the linker reads a name of these kinds as code)
+DOC_KINDS = frozenset({*SPHINX_KINDS.values(), "command", "option", "environment", "key", "package", "file",
+                       "parameter", "counter", "length", "program", "utility"}) - {"other"}
+# the kinds a title may name after the thing it documents ("The \definecolor command")
+TITLE_KINDS = ("command", "environment", "option", "package", "function", "class", "method", "module",
+               "key", "macro", "setting", "variable", "counter", "length", "program", "utility")
+_OPTION = r"(?:--?|\+)[\w?@#][\w.-]*"
+_OPTION_BLOCK = re.compile(rf"^\s*({_OPTION})(?:[ =\[][^,]*)?((?:,\s*{_OPTION}(?:[ =\[][^,]*)?)*)\s*$")
+_OPTION_NAME = re.compile(_OPTION)
+_MAN_TITLE = re.compile(r"^(\S+)\((\d)[\w+]*\)$")
+_MAN_KINDS = {"1": "command", "6": "command", "8": "command", "2": "function", "3": "function", "5": "file"}
+_NAME_LINE = re.compile(r"^\s*([^\s,]+(?:\s*,\s*[^\s,]+)*)\s+(?:\\?[-\u2013\u2014])\s+\S")
+_TITLE_SPLIT = re.compile(r"\s+[\u2014\u2013-]\s+|:\s+")
+_STRONG_TAGS = ("strong", "b", "code", "tt", "samp", "kbd")
+MAX_TERM = 60
+
+
+def text_of(element) -> str:
+    """An element's text, whitespace collapsed, with the Sphinx "¶" permalink left out."""
+    return " ".join("".join(element.itertext()).replace("\u00b6", " ").split())
+
+
+def _classes(element) -> list[str]:
+    return (element.get("class") or "").split()
+
+
+def heading_kind(heading: str | None) -> str:
+    """The kind a heading's words give the entries filed under it ("Options" -> option)."""
+    words = (heading or "").casefold()
+    for word, kind in _HEADING_KINDS:
+        if re.search(rf"\b{word}s?\b", words):
+            return kind
+    return "other"
+
+
+def option_names(text: str) -> list[str] | None:
+    """The options an options block's term names (``-a, --all``; ``-f ARCHIVE, --file=ARCHIVE``),
+    the long ones first; None when the term is not an options block."""
+    if not _OPTION_BLOCK.match(text):
+        return None
+    found = (_OPTION_NAME.match(part.strip()) for part in text.split(","))
+    names = [m.group(0).rstrip(".") for m in found if m]
+    return sorted(dict.fromkeys(names), key=lambda n: not n.startswith("--")) or None
+
+
+def _sphinx_term(dt, dl) -> DocTerm | None:
+    names = [e for e in dt.iter() if isinstance(e.tag, str) and "sig-name" in _classes(e)]
+    if not names:
+        return None
+    prefix = next((text_of(e) for e in dt.iter() if isinstance(e.tag, str) and "sig-prename" in _classes(e)), "")
+    name = (prefix + text_of(names[0])).strip().lstrip("@")  # a decorator shows its "@"
+    role = (_classes(dl) + ["", ""])[1]
+    kind = SPHINX_KINDS.get(role, "other")
+    anchor = dt.get("id") or ""
+    if kind == "option":
+        found = option_names(text_of(dt)) or [name]
+        return DocTerm(found[0], kind, aliases=tuple(found[1:]), target=anchor)
+    if not name or len(name) > MAX_TERM:
+        return None
+    # the name as the entry shows it ("json.dump": the json module's dump, not pickle's), with
+    # the object's own name as an alias; a method shown bare inside its class ("get") has its
+    # qualified name ("dict.get") as the alias
+    short = text_of(names[0]).lstrip("@")
+    full = anchor if anchor and "." in anchor and anchor.endswith("." + short) else name
+    alias = short if name != short else full
+    return DocTerm(name, kind, aliases=(alias,) if alias != name else (), target=anchor)
+
+
+def _one_run(dt) -> str | None:
+    """The term when a ``<dt>`` is one code or bold run (arguments in italics may follow)."""
+    runs = [e for e in dt.iter() if isinstance(e.tag, str) and e.tag.lower() in _STRONG_TAGS and e is not dt]
+    if not runs:
+        return None
+    first = text_of(runs[0])
+    lead = (dt.text or "").strip()
+    if lead or not first or len(first) > MAX_TERM or len(first.split()) > 4:
+        return None
+    return first
+
+
+def dt_term(dt, dl, heading: str | None) -> DocTerm | None:
+    """The term a ``<dt>`` documents (module doc), or None for a plain-text term (the rules
+    extractor reads those as a definition list)."""
+    if dl is not None and len(_classes(dl)) >= 2 and _classes(dl)[0] in ("py", "std", "c", "cpp", "js", "rst"):
+        term = _sphinx_term(dt, dl)
+        if term is not None:
+            return term
+    text = text_of(dt)
+    options = option_names(text)
+    if options:
+        return DocTerm(options[0], "option", aliases=tuple(options[1:]), target=dt.get("id") or "")
+    run = _one_run(dt)
+    if run is None:
+        return None
+    return DocTerm(run, heading_kind(heading), target=dt.get("id") or "")
+
+
+def paragraph_term(paragraph, heading: str | None) -> DocTerm | None:
+    """The term of a paragraph that a definition follows indented (a ``<blockquote>`` or
+    ``<dd>`` next to it: the form man pages take, ``-a, --all`` then its description): an
+    options block, or one code or bold run; None for any other paragraph."""
+    following = paragraph.getnext()
+    if following is None or not isinstance(following.tag, str) or following.tag.lower() not in ("blockquote", "dd"):
+        return None
+    if any(isinstance(a.tag, str) and a.tag.lower() in ("blockquote", "dd") for a in paragraph.iterancestors()):
+        return None  # a value listed inside an entry's description ("lineNumber" under a color slot)
+    text = text_of(paragraph)
+    if not text or len(text) > MAX_TERM:
+        return None
+    options = option_names(text)
+    if options:
+        return DocTerm(options[0], "option", aliases=tuple(options[1:]), target=paragraph.get("id") or "")
+    run = _one_run(paragraph)
+    if run is None or run != text:
+        return None
+    return DocTerm(run, heading_kind(heading), target=paragraph.get("id") or "")
+
+
+def name_line(text: str) -> list[str]:
+    """The names a man page's NAME line gives (``tar - an archiving utility`` -> ["tar"];
+    ``ls, dir - list ...`` -> ["ls", "dir"]), or [] when the line is not one."""
+    first = text.strip().split("\n", 1)[0].replace("\\-", "-").replace("\\", "")
+    match = _NAME_LINE.match(first)
+    if not match:
+        return []
+    return [n.strip() for n in match.group(1).split(",") if n.strip()]
+
+
+def title_subject(title: str, code_runs: list[str], module_hint: bool = False) -> tuple[str, str]:
+    """(name, kind) of what a page or section title says it documents: ``tar-create(1)`` (a
+    command), "json — JSON encoder and decoder" whose ``json`` is code (a module when the
+    title's code is a module reference), "The \\definecolor command"; else the title itself,
+    a topic (kind ``other``)."""
+    title = " ".join(title.replace("\u00b6", " ").split())
+    man = _MAN_TITLE.match(title)
+    if man:
+        return man.group(1), _MAN_KINDS.get(man.group(2), "other")
+    runs = [r for r in (" ".join(c.split()) for c in code_runs) if r and r in title]
+    left = _TITLE_SPLIT.split(title, 1)[0].strip()
+    if left != title and (left in runs or (len(left.split()) == 1 and not left[:1].isupper())):
+        return left, "module" if module_hint else "other"
+    for run in runs:
+        after = title[title.index(run) + len(run):].strip().casefold()
+        kind = next((k for k in TITLE_KINDS if after.startswith(k)), None)
+        if kind:
+            return run, kind
+    return title, "other"
