@@ -1,10 +1,13 @@
 """`make eval`: recall@k of the second-hop gold section, plain search vs multi-hop retrieve.
 
-Three shelves: ``sample`` (sample_corpus/ and its questions.json), ``fate`` (the eight
+Four shelves: ``sample`` (sample_corpus/ and its questions.json), ``fate`` (the eight
 Fate SRDs in corpora/fate, else ../shared/corpora/fate, and bench/fate/questions.json)
 and ``ironsworn`` (the 245-note Obsidian vault in corpora/ironsworn/vault, else
 ../shared/corpora/ironsworn/vault, read as one book by the vault reader, and
-bench/ironsworn/questions.json, whose gold sections are notes). Each is ingested with the
+bench/ironsworn/questions.json, whose gold sections are notes) and ``srd51`` (the 5.1 SRD in
+corpora/srd51/markdown, else ../shared/corpora/srd51/markdown, one book per file, and
+bench/srd51/questions.json: spell lists, items, features and actions whose second hop is
+a spell or a condition). Each is ingested with the
 rules extractor and the local embedder into an index cached
 under the temp directory, keyed by the books, the manifest and the ingest code (so a
 second run only asks the questions). Every question is asked both ways; the tables give
@@ -26,7 +29,7 @@ whitespace collapsed), so the gold survives changes to chunking and heading reco
 After the shelves, one table puts them side by side: recall@k and MRR both ways, the
 misses by stage, and the median latency.
 
-    python bench/eval_retrieval.py [--shelf sample|fate|ironsworn|both|all] [-k 10] [--verbose] [--no-cache]
+    python bench/eval_retrieval.py [--shelf sample|fate|ironsworn|srd51|both|all] [-k 10] [--verbose] [--no-cache]
 """
 
 from __future__ import annotations
@@ -100,6 +103,23 @@ def fate_shelf(books_dir: Path) -> Shelf:
     books = [{"path": str((books_dir / b["path"]).resolve()), "title": b["title"]} for b in spec["books"]]
     titles = {b["path"]: b["title"] for b in spec["books"]}
     return Shelf("Fate SRD shelf", manifest_lines(books), [Path(b["path"]) for b in books],
+                 spec["questions"], titles)
+
+
+def srd51_books_dir() -> Path | None:
+    for candidate in (ROOT / "corpora" / "srd51" / "markdown", ROOT.parent / "shared" / "corpora" / "srd51" / "markdown"):
+        if (candidate / "08 spellcasting.md").is_file():
+            return candidate
+    return None
+
+
+def srd51_shelf(books_dir: Path) -> Shelf:
+    """The 5.1 SRD, one book per file, with bench/srd51/questions.json: stat blocks, spell
+    lists, magic items and class features whose second hop is a spell or a condition."""
+    spec = json.loads((ROOT / "bench" / "srd51" / "questions.json").read_text(encoding="utf-8"))
+    books = [{"path": str((books_dir / b["path"]).resolve()), "title": b["title"]} for b in spec["books"]]
+    titles = {b["path"]: b["title"] for b in spec["books"]}
+    return Shelf("SRD 5.1 shelf", manifest_lines(books), [Path(b["path"]) for b in books],
                  spec["questions"], titles)
 
 
@@ -386,8 +406,8 @@ def report(shelf: Shelf, run: dict, k: int, embedder: str, ingest: float | None,
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-k", type=int, default=10, help="cut-off for recall@k")
-    parser.add_argument("--shelf", choices=("sample", "fate", "ironsworn", "both", "all"), default="all",
-                        help="both: sample and fate; all: the three")
+    parser.add_argument("--shelf", choices=("sample", "fate", "ironsworn", "srd51", "both", "all"),
+                        default="all", help="both: sample and fate; all: the four")
     parser.add_argument("--embedder", default="local", help="local (default), hash or openai")
     parser.add_argument("--corpus", type=Path, default=ROOT / "sample_corpus", help="the sample shelf's corpus")
     parser.add_argument("--hops", type=int, default=2, help="hops for retrieve")
@@ -400,9 +420,9 @@ def main() -> int:
                         help="time each call this many times and keep the best")
     parser.add_argument("--verbose", action="store_true", help="one line per question")
     args = parser.parse_args()
-    wanted = {"both": ("sample", "fate"), "all": ("sample", "fate", "ironsworn")}.get(args.shelf, (args.shelf,))
+    wanted = {"both": ("sample", "fate"), "all": ("sample", "fate", "ironsworn", "srd51")}.get(args.shelf, (args.shelf,))
     if args.index is not None and len(wanted) > 1:
-        parser.error("--index asks one shelf's questions: give --shelf sample, fate or ironsworn")
+        parser.error("--index asks one shelf's questions: give --shelf sample, fate, ironsworn or srd51")
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         shelves = []
@@ -421,6 +441,13 @@ def main() -> int:
                       " skipped", file=sys.stderr)
             else:
                 shelves.append(("ironsworn", vault_shelf(vault)))
+        if "srd51" in wanted:
+            srd51 = srd51_books_dir()
+            if srd51 is None:
+                print("SRD 5.1 shelf not found (corpora/srd51/markdown or ../shared/corpora/srd51/markdown);"
+                      " skipped", file=sys.stderr)
+            else:
+                shelves.append(("srd51", srd51_shelf(srd51)))
         named = []
         for short, shelf in shelves:
             if args.index is not None:
