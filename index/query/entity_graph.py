@@ -232,3 +232,39 @@ def personalized_pagerank(
                 nxt[node] = nxt.get(node, 0.0) + damping * dangling * p
         rank = nxt
     return rank
+
+
+def stated_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
+    """The other end of every relationship a section states from an entry it defines
+    ("Storm Giant casts Water Breathing" in the giant's stat block, "Tentacle Slam inflicts
+    Stunned" in the otyugh's): those ends as mentions of the section, whether or not a
+    mention of them is stored there (a list of uses names the spell in lowercase), and for
+    an end the section itself defines, the entities of the same name defined elsewhere
+    (an item's property named after the spell it casts). Rejected and denied ones say
+    nothing."""
+    if not chunk_ids:
+        return []
+    sql = f"""
+    WITH stated AS (
+        SELECT r.chunk_id, r.source_id AS own, r.target_id AS other FROM entity_relationships r
+        WHERE r.chunk_id IN ({_marks(chunk_ids)}) AND r.status = 'ready' AND r.polarity = 'asserted'
+          AND r.review_state != 'rejected'
+        UNION
+        SELECT r.chunk_id, r.target_id, r.source_id FROM entity_relationships r
+        WHERE r.chunk_id IN ({_marks(chunk_ids)}) AND r.status = 'ready' AND r.polarity = 'asserted'
+          AND r.review_state != 'rejected'
+    )
+    -- the other end, and its namesakes defined elsewhere: a property named after the spell it
+    -- casts ("***Faerie Fire.*** ... cast *faerie fire*") is the edge's end in the entry itself
+    SELECT DISTINCT n.id, n.name, n.entity_type, s.chunk_id, n.name,
+           (SELECT count(*) FROM entity_mentions d WHERE d.entity_id = n.id) AS sections
+    FROM stated s JOIN entities e ON e.id = s.other JOIN entities n ON n.normalized = e.normalized
+    WHERE EXISTS (SELECT 1 FROM entity_mentions m WHERE m.chunk_id = s.chunk_id AND m.entity_id = s.own
+                  AND m.mention_type = 'defines')
+      AND NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.chunk_id = s.chunk_id AND m.entity_id = n.id
+                      AND m.mention_type = 'defines')
+      AND (n.id = e.id OR EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = n.id
+                                  AND m.mention_type = 'defines'))
+    ORDER BY s.chunk_id, n.id
+    """
+    return [SeedMention(*row) for row in db.execute(sql, [*chunk_ids, *chunk_ids])]

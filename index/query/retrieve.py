@@ -60,6 +60,7 @@ ENTITIES_PER_SEED = 3        # ... plus the best of each seed
 REFERENCES_PER_ENTITY = 6    # sections of one book that only mention a followed entity
 REACHED_SECTIONS = 40        # hop-2 sections scored (the best paths first)
 REFERENCED_UP_TO = 20        # follow references only of entities at most this many sections mention
+STATED_PER_SEED = 16         # entities a seed's entry states a relationship with, followed
 CANDIDATES = 2               # entities looked up in the index: this many times those followed
 PARENT_ONLY = 0.75           # an entity of the seed section that no matched child names
 TYPE_BONUS = 1.0             # weight x (1 + TYPE_BONUS) when the question names its type
@@ -330,6 +331,7 @@ class Followed:
     sections: int = 0            # sections of the index that mention the entity
     described: bool = False      # the best-matched sentence names it, the question does not
     named: bool = False          # the question names it, the seed lists it unlinked (listed_names)
+    stated: bool = False         # the seed's own entry states a relationship with it (lift_stated)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -367,7 +369,10 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
     total = graph.section_count(db)
     unlinked = listed_names(db, seeds, mentions, question) if question else []
     unlinked_pairs = {(m.chunk_id, m.entity_id) for m in unlinked}
-    mentions = mentions + unlinked
+    stated = graph.stated_mentions(db, [s.chunk_id for s in seeds])
+    stated_pairs = {(m.chunk_id, m.entity_id) for m in stated}
+    stored = {(m.chunk_id, m.entity_id) for m in mentions} | unlinked_pairs
+    mentions = mentions + unlinked + [m for m in stated if (m.chunk_id, m.entity_id) not in stored]
     child_text = graph.chunk_texts(db, [c for s in seeds for c, _ in matched.get(s.chunk_id, ())])
     child_tokens = {child: normalized_tokens(text) for child, text in child_text.items()}
     defined_at = graph.definitions(db, sorted({m.entity_id for m in mentions}))
@@ -410,8 +415,24 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
         current = best.get(key)
         if current is None or weight > current.weight:
             best[key] = Followed(m.entity_id, m.name, m.entity_type, weight, seed, m.sections, described,
-                                 (m.chunk_id, m.entity_id) in unlinked_pairs)
-    return sorted(best.values(), key=lambda f: (-f.weight, f.name))
+                                 (m.chunk_id, m.entity_id) in unlinked_pairs,
+                                 (m.chunk_id, m.entity_id) in stated_pairs)
+    return lift_stated(list(best.values()))
+
+
+def lift_stated(weighted: list[Followed]) -> list[Followed]:
+    """What a seed's own entry states a relationship with ("casts one of the following
+    spells: ... *water breathing*", "... or be stunned") is as good a bridge as the seed's
+    best-weighted entity: its weight is raised to that, so among a list of uses the
+    reached definition's own similarity to the question decides (the question describes
+    the spell, never names it). Best first."""
+    best: dict[str, float] = {}
+    for f in weighted:
+        best[f.seed.chunk_id] = max(best.get(f.seed.chunk_id, 0.0), f.weight)
+    for f in weighted:
+        if f.stated:
+            f.weight = max(f.weight, best[f.seed.chunk_id])
+    return sorted(weighted, key=lambda f: (-f.weight, f.name))
 
 
 def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vector: list[float],
@@ -458,6 +479,20 @@ def _section_similarity(vectors: VectorStore, db: Database, question_vector: lis
         parent = children[child]
         if parent not in out or sim > out[parent][0]:
             out[parent] = (sim, child)
+    return out
+
+
+def stated_followed(weighted: list[Followed], leading: set[int], followed: list[Followed]) -> list[Followed]:
+    """The entities each seed's entry states a relationship with (``lift_stated``) that lead
+    somewhere and are not followed yet: at most STATED_PER_SEED per seed, best first (a
+    creature's whole spell list, not the three its weights favour)."""
+    out: list[Followed] = []
+    per_seed: dict[str, int] = {}
+    for f in weighted:
+        if f.stated and id(f) in leading and f not in followed:
+            per_seed[f.seed.chunk_id] = per_seed.get(f.seed.chunk_id, 0) + 1
+            if per_seed[f.seed.chunk_id] <= STATED_PER_SEED:
+                out.append(f)
     return out
 
 
@@ -519,7 +554,7 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
     for rank, f in enumerate(weighted):
         per_seed_seen[f.seed.chunk_id] = per_seed_seen.get(f.seed.chunk_id, 0) + 1
         if (rank < CANDIDATES * ENTITIES_PER_HOP or per_seed_seen[f.seed.chunk_id] <= CANDIDATES * ENTITIES_PER_SEED
-                or f.named):
+                or f.named or f.stated):
             candidates.append(f)
     reached = _reach(db, candidates, books)
     leading = {id(f) for f, _ in reached}
@@ -534,6 +569,7 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
                 followed.append(f)
     # and what the question names that a seed lists, however low its weight
     followed.extend(f for f in weighted if f.named and id(f) in leading and f not in followed)
+    followed.extend(stated_followed(weighted, leading, followed))
     kept = {id(f) for f in followed}
     reached = [(f, section) for f, section in reached if id(f) in kept]
     if len(reached) > REACHED_SECTIONS:
