@@ -90,7 +90,7 @@ def _followed(seed, name: str, weight: float, stated: bool) -> rules.Followed:
                           stated=stated)
 
 
-def test_a_stated_entity_weighs_as_much_as_its_seeds_best():
+def test_a_stated_entity_weighs_at_least_as_much_as_its_seeds_other_entities():
     a = rules.Passage("a", "Bestiary", "Bestiary > Hydra", 0.5, 0.5, 0.5, 1, "a1", "")
     b = rules.Passage("b", "Other", "Other > Topic", 0.5, 0.5, 0.5, 1, "b1", "")
     weighted = rules.lift_stated([_followed(a, "Best", 0.9, False), _followed(a, "Listed", 0.1, True),

@@ -240,7 +240,9 @@ def stated_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
     Stunned" in the otyugh's): those ends as mentions of the section, whether or not a
     mention of them is stored there (a list of uses names the spell in lowercase), and for
     an end the section itself defines, the entities of the same name defined elsewhere
-    (an item's property named after the spell it casts). Rejected and denied ones say
+    (an item's property named after the spell it casts). Only ends of a kind (a spell, a
+    condition: the pack's types or the kinds the books give): an edge to an untyped
+    ``other`` is a sentence's guess, not a list of uses. Rejected and denied ones say
     nothing."""
     if not chunk_ids:
         return []
@@ -259,7 +261,8 @@ def stated_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
     SELECT DISTINCT n.id, n.name, n.entity_type, s.chunk_id, n.name,
            (SELECT count(*) FROM entity_mentions d WHERE d.entity_id = n.id) AS sections
     FROM stated s JOIN entities e ON e.id = s.other JOIN entities n ON n.normalized = e.normalized
-    WHERE EXISTS (SELECT 1 FROM entity_mentions m WHERE m.chunk_id = s.chunk_id AND m.entity_id = s.own
+    WHERE n.entity_type != 'other'
+      AND EXISTS (SELECT 1 FROM entity_mentions m WHERE m.chunk_id = s.chunk_id AND m.entity_id = s.own
                   AND m.mention_type = 'defines')
       AND NOT EXISTS (SELECT 1 FROM entity_mentions m WHERE m.chunk_id = s.chunk_id AND m.entity_id = n.id
                       AND m.mention_type = 'defines')

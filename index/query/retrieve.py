@@ -417,21 +417,23 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
             best[key] = Followed(m.entity_id, m.name, m.entity_type, weight, seed, m.sections, described,
                                  (m.chunk_id, m.entity_id) in unlinked_pairs,
                                  (m.chunk_id, m.entity_id) in stated_pairs)
-    return lift_stated(list(best.values()))
+    return sorted(best.values(), key=lambda f: (-f.weight, f.name))
 
 
 def lift_stated(weighted: list[Followed]) -> list[Followed]:
     """What a seed's own entry states a relationship with ("casts one of the following
-    spells: ... *water breathing*", "... or be stunned") is as good a bridge as the seed's
-    best-weighted entity: its weight is raised to that, so among a list of uses the
-    reached definition's own similarity to the question decides (the question describes
-    the spell, never names it). Best first."""
-    best: dict[str, float] = {}
+    spells: ... *water breathing*", "... or be stunned") is at least as good a bridge as
+    anything else the seed mentions: its weight is raised to the best weight of the seed's
+    other entities, so a spell of a list the question describes (and never names) is not
+    outweighed by the section's common words, and among the stated ones the usual signals
+    still order them. Best first."""
+    floor: dict[str, float] = {}
     for f in weighted:
-        best[f.seed.chunk_id] = max(best.get(f.seed.chunk_id, 0.0), f.weight)
+        if not f.stated:
+            floor[f.seed.chunk_id] = max(floor.get(f.seed.chunk_id, 0.0), f.weight)
     for f in weighted:
         if f.stated:
-            f.weight = max(f.weight, best[f.seed.chunk_id])
+            f.weight = max(f.weight, floor.get(f.seed.chunk_id, 0.0))
     return sorted(weighted, key=lambda f: (-f.weight, f.name))
 
 
@@ -545,7 +547,8 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
          hop: int, ranking: str, question_words: frozenset[str] = frozenset(),
          question: str = "") -> tuple[list[Followed], list[Passage]]:
     """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
-    weighted = [f for f in weigh_entities(db, seeds, matched, types, question_words, question) if f.weight > 0]
+    weighted = [f for f in lift_stated(weigh_entities(db, seeds, matched, types, question_words, question))
+                if f.weight > 0]
     # an entity no other book mentions leads nowhere: follow the best ones that lead somewhere
     # the candidates: a few times what is followed, overall and per seed (an entity that
     # leads nowhere is skipped, and reading every mention of every entity costs time)
