@@ -121,3 +121,13 @@ def test_an_items_property_leads_to_the_spell_of_its_name(shelf):
                        " JOIN chunks c ON c.id = m.chunk_id WHERE e.name = 'Bind the Beast'"
                        " AND m.mention_type = 'defines' AND c.book = 'Grimoire'").fetchone()[0]
     assert spell in {m.entity_id for m in stated}
+
+
+def test_an_edge_to_an_untyped_end_is_no_list_of_uses(shelf):
+    db, _ = shelf
+    hydra = _chunk(db, "Gloom Hydra")
+    assert "Iron Vow" in {m.name for m in rules.graph.stated_mentions(db, [hydra])}
+    # the same edge, had the books not said what Iron Vow is: a sentence's guess, not followed
+    with db.conn:
+        db.execute("UPDATE entities SET entity_type = 'other' WHERE name = 'Iron Vow'")
+    assert "Iron Vow" not in {m.name for m in rules.graph.stated_mentions(db, [hydra])}
