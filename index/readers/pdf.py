@@ -454,21 +454,22 @@ def _clean(lines: list[str]) -> str:
 
 
 def _sections(pages: list[list[str]], entries: list[_Entry]) -> list[Section]:
-    # each entry's start: (page, line, lines the printed heading takes, left out of the body)
-    starts: list[tuple[int, int, int]] = []
+    # each entry's start: (page, line, lines the printed heading takes, left out of the body,
+    # what its last line prints after the heading's words: the body's first text)
+    starts: list[tuple[int, int, int, str]] = []
     for entry in entries:
         cursor = starts[-1][1] + starts[-1][2] if starts and starts[-1][0] == entry.page else 0
         at = find_heading(pages[entry.page], entry.title, cursor)
-        starts.append((entry.page, *(at if at is not None else (cursor, 0))))
+        starts.append((entry.page, *(at if at is not None else (cursor, 0, ""))))
     sections: list[Section] = []
     before = [line for lines in pages[:entries[0].page] for line in lines] + pages[entries[0].page][:starts[0][1]]
     if _clean(before):
         sections.append(Section(None, 0, (), _clean(before) + "\n\n", 0, pages=(1, entries[0].page + 1)))
     stack: list[tuple[int, str]] = []
     for n, entry in enumerate(entries):
-        page, line, heading_lines = starts[n]
+        page, line, heading_lines, rest = starts[n]
         end_page, end_line = (starts[n + 1][0], starts[n + 1][1]) if n + 1 < len(entries) else (len(pages) - 1, None)
-        body: list[str] = []
+        body: list[str] = [rest] if rest else []
         for p in range(page, end_page + 1):
             lines = pages[p]
             first = line + heading_lines if p == page else 0
