@@ -81,3 +81,35 @@ def test_sections_start_at_the_printed_heading_their_outline_entry_names(tmp_pat
     assert "Op-" not in sections["Command-Line Options Explained"]  # the heading broken over two lines
     assert "Some text before" in sections["Command-Line Options Explained"]
     assert sections["\\setlength"] == "## \\setlength\n\n\\setlength{len}{value}\nSets a length.\n\n"
+
+
+def _index_pdf(path):
+    """A back index whose letters share a line with their column's first entry (set apart by a
+    wide gap, a table cell to the reader), and a heading with an entry beside it."""
+    pdf = canvas.Canvas(str(path), pagesize=A5)
+    rows = [("Index", ""), ("Options", "draft (option) 7"), ("", "final (option) 8"),
+            ("A", "activate (option) 5"), ("", "ae (package) 21"), ("B", "babel (option) 8")]
+    for n, (title, level) in enumerate((("Index", 0), ("Options", 1), ("A", 1), ("B", 1))):
+        pdf.bookmarkPage(f"k{n}")
+        pdf.addOutlineEntry(title, f"k{n}", level=level)
+    y = 560
+    for left, right in rows:
+        if left:
+            pdf.drawString(40, y, left)
+        if right:
+            pdf.drawString(120, y, right)
+        y -= 16
+    pdf.showPage()
+    pdf.save()
+    return path
+
+
+def test_a_heading_match_keeps_the_text_after_the_heading_in_the_body(tmp_path):
+    book = read_book(_index_pdf(tmp_path / "index.pdf"))
+    sections = {s.heading: s.text for s in book.sections}
+    text = "".join(sections.values())
+    assert "activate (option) 5" in text  # a one-letter title is no heading of a longer line
+    assert "babel (option) 8" in text
+    assert "draft (option) 7" in sections["Options"]  # the cell beside a heading is the body's
+    assert "## Options\n\ndraft (option) 7" in sections["Options"]
+    assert "activate (option) 5" in sections["A"] and "final (option) 8" in sections["Options"]

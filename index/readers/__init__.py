@@ -115,4 +115,10 @@ def read_book(path: Path, fmt: str | None = None, limits: ReadLimits = ReadLimit
         from .back_index import with_back_index
 
         book = replace(book, sections=with_back_index(book.sections))
+    if book.internal_links:  # after the back index: a link names what its target section defines
+        from dataclasses import replace
+
+        from .pdf_links import with_internal_links
+
+        book = replace(book, sections=with_internal_links(book.sections, book.internal_links))
     return book

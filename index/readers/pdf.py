@@ -26,6 +26,7 @@ from ..core.errors import BadInput
 from ..core.models import Section
 from .pdf_chars import char_boxes, rect_ranges
 from .pdf_headings import find_heading
+from .pdf_links import PdfLink, Placed, RawLink, page_links, raw_links
 from .source import SourceBook, read_bytes, sha256_bytes
 
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
@@ -332,10 +333,11 @@ def _has_image(page) -> bool:
         return False
 
 
-def _layout(pdf, failed: dict[int, str] | None = None, scanned: set[int] | None = None) -> list[list[_Line]]:
+def _layout(pdf, failed: dict[int, str] | None = None, scanned: set[int] | None = None,
+            links: list[PdfLink] | None = None) -> list[list[_Line]]:
     """Each page's lines; a page whose layout fails is read as empty, its number (0-based)
     and the error put in ``failed``; a page with an image and no text goes in ``scanned``
-    (a blank page is neither)."""
+    (a blank page is neither); the pages' internal links go in ``links``."""
     pages = []
     for number in range(len(pdf)):
         page = pdf[number]
@@ -344,6 +346,8 @@ def _layout(pdf, failed: dict[int, str] | None = None, scanned: set[int] | None 
             lines = _columns(_group_lines(_runs(page)), width)
             if not lines and scanned is not None and _has_image(page):
                 scanned.add(number)
+            if links is not None:
+                links.extend(_links_of(pdf, number, page))
         except Exception as exc:  # one page PDFium cannot lay out: the others are still read
             lines = []
             if failed is not None:
@@ -352,6 +356,19 @@ def _layout(pdf, failed: dict[int, str] | None = None, scanned: set[int] | None 
             page.close()
         pages.append(_reflow([_line_text(line) for line in lines]))
     return pages
+
+
+def _links_of(pdf, number: int, page) -> list[PdfLink]:
+    try:
+        return page_links(pdf, number, page)
+    except Exception:  # annotations PDFium cannot read: the page's text is still read
+        return []
+
+
+def _placed(layout: list[list[_Line]]) -> Placed:
+    """Each page's lines as ``_page_lines`` writes them, with their boxes."""
+    return [[(_BULLET.sub("- ", line.text.translate(_LIGATURES).rstrip()), line.x0, line.x1, line.y0, line.y1)
+             for line in page] for page in layout]
 
 
 def page_ranges(numbers: list[int]) -> str:
@@ -453,22 +470,27 @@ def _clean(lines: list[str]) -> str:
     return normalise_text("\n".join(lines)).strip()
 
 
-def _sections(pages: list[list[str]], entries: list[_Entry]) -> list[Section]:
-    # each entry's start: (page, line, lines the printed heading takes, left out of the body)
-    starts: list[tuple[int, int, int]] = []
+def _starts(pages: list[list[str]], entries: list[_Entry]) -> list[tuple[int, int, int, str]]:
+    """Each entry's start: (page, line, lines the printed heading takes, left out of the body,
+    what its last line prints after the heading's words: the body's first text)."""
+    starts: list[tuple[int, int, int, str]] = []
     for entry in entries:
         cursor = starts[-1][1] + starts[-1][2] if starts and starts[-1][0] == entry.page else 0
         at = find_heading(pages[entry.page], entry.title, cursor)
-        starts.append((entry.page, *(at if at is not None else (cursor, 0))))
+        starts.append((entry.page, *(at if at is not None else (cursor, 0, ""))))
+    return starts
+
+
+def _sections(pages: list[list[str]], entries: list[_Entry], starts: list[tuple[int, int, int, str]]) -> list[Section]:
     sections: list[Section] = []
     before = [line for lines in pages[:entries[0].page] for line in lines] + pages[entries[0].page][:starts[0][1]]
     if _clean(before):
         sections.append(Section(None, 0, (), _clean(before) + "\n\n", 0, pages=(1, entries[0].page + 1)))
     stack: list[tuple[int, str]] = []
     for n, entry in enumerate(entries):
-        page, line, heading_lines = starts[n]
+        page, line, heading_lines, rest = starts[n]
         end_page, end_line = (starts[n + 1][0], starts[n + 1][1]) if n + 1 < len(entries) else (len(pages) - 1, None)
-        body: list[str] = []
+        body: list[str] = [rest] if rest else []
         for p in range(page, end_page + 1):
             lines = pages[p]
             first = line + heading_lines if p == page else 0
@@ -515,8 +537,9 @@ def read(path: Path) -> SourceBook:
     pdf = _open(path, data)
     failed: dict[int, str] = {}
     scanned: set[int] = set()
+    links: list[PdfLink] = []
     try:
-        layout = _layout(pdf, failed, scanned)
+        layout = _layout(pdf, failed, scanned, links)
         pages = _strip_running_lines(_page_lines(layout, path))
         entries = _entries(pdf)
         printed = _printed_numbers(pdf)
@@ -533,12 +556,18 @@ def read(path: Path) -> SourceBook:
         entries = _font_headings(layout)
         if entries:
             warnings.append(f"'{path}' has no outline (bookmarks): headings found from the font size")
+    joined: list[RawLink] = []
     if entries:
-        sections = _sections(pages, entries)
+        starts = _starts(pages, entries)
+        sections = _sections(pages, entries, starts)
+        offset = len(sections) - len(entries)  # the text before the first entry, a section of its own
+        at = ([(0, 0)] if offset else []) + [(page, line) for page, line, _, _ in starts]
+        joined = raw_links(links, _placed(layout), pages, at)
     else:
         warnings.append(f"'{path}' has no outline (bookmarks) nor larger headings: ingested as one section per page")
         sections = [Section(f"Page {n}", 1, (f"Page {n}",), f"# Page {n}\n\n{_clean(lines)}\n\n", 0, pages=(n, n))
                     for n, lines in enumerate(pages, 1) if _clean(lines)]
     sections = [_with_printed_pages(section, printed) for section in sections]
     return SourceBook(path=path, format="pdf", title=title or path.stem, sections=tuple(sections),
-                      sha256=sha256_bytes(data), warnings=tuple(warnings), pages_without_text=blank)
+                      sha256=sha256_bytes(data), warnings=tuple(warnings), pages_without_text=blank,
+                      internal_links=tuple(joined))

@@ -32,6 +32,9 @@ class SourceBook:
     sha256: str                  # of the source's bytes (a vault: of its notes' paths and bytes)
     warnings: tuple[str, ...] = ()
     pages_without_text: tuple[int, ...] = ()  # a PDF's pages with no text layer (scanned), as printed
+    # a PDF's internal links: (from section, text shown, its line, to sections), indexes into
+    # ``sections``; read_book makes them the sections' links (readers/pdf_links.py)
+    internal_links: tuple[tuple[int, str, str, tuple[int, ...]], ...] = ()
 
     @property
     def text(self) -> str:
