@@ -109,15 +109,18 @@ def read_book(path: Path, fmt: str | None = None, limits: ReadLimits = ReadLimit
     reader = import_module(f"{__name__}.{FORMATS[fmt]}")
     # the one archive format: its members inflate
     book = reader.read(path, limits) if fmt == "epub" else reader.read(path)
-    if any(section.pages for section in book.sections):  # a manual's back index: readers/back_index.py
-        from dataclasses import replace
+    # a reference section's entries (readers/code_entries.py), before the back index and
+    # links so they can name them
+    from dataclasses import replace
 
+    from .code_entries import with_code_entries
+
+    book = replace(book, sections=with_code_entries(book.sections))
+    if any(section.pages for section in book.sections):  # a manual's back index: readers/back_index.py
         from .back_index import with_back_index
 
         book = replace(book, sections=with_back_index(book.sections))
     if book.internal_links:  # after the back index: a link names what its target section defines
-        from dataclasses import replace
-
         from .pdf_links import with_internal_links
 
         book = replace(book, sections=with_internal_links(book.sections, book.internal_links))

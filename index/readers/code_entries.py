@@ -1,0 +1,85 @@
+"""The entries of a reference section: code runs that open its paragraphs or table rows. Pure.
+
+A command reference, an options list or a table of keys is a section whose body is mostly
+entries that each open with the thing they document in code font (Markdown's backticks,
+which HTML's ``<code>`` becomes): "`\\definecolor` defines a colour", "| `width` | the
+width |", "- `--all`: show all". In such a section (at least ``MIN_ENTRIES`` blocks, most of
+them opening with a code run) each opening run is a term the section defines, typed by what
+it looks like (a leading backslash: a command; a leading dash: an option) else by the
+heading it is filed under ("Keys", "Options"). A section where code runs open only a few
+paragraphs is prose that quotes code: it defines nothing this way.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ..core.models import DocTerm, Section
+from .doc_terms import MAX_TERM, heading_kind, option_names
+
+MIN_ENTRIES = 3
+# a block's opening code run, past a list marker, a table cell's bar or an emphasis mark
+_OPENING_RUN = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?[*_]{0,2}`([^`\n]+)`")
+_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}")
+_CALL = re.compile(r"^([A-Za-z_][\w.]*)\(.*\)$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def _blocks(body: str) -> list[str]:
+    """A section body's entries: its paragraphs and list items (their first line), and its
+    tables' body rows; fenced code and a table's header row are left out."""
+    blocks: list[str] = []
+    fenced = False
+    lines = body.split("\n")
+    for i, line in enumerate(lines):
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif fenced or not line.strip() or line.lstrip().startswith("#"):
+            continue
+        elif line.lstrip().startswith("|"):
+            # a header row is the one the separator row follows
+            if not _TABLE_SEPARATOR.match(line) and not _TABLE_SEPARATOR.match(following):
+                blocks.append(line)
+        elif i == 0 or not lines[i - 1].strip() or _LIST_ITEM.match(line):
+            blocks.append(line)
+    return blocks
+
+
+def _term(run: str, heading: str | None) -> DocTerm | None:
+    run = " ".join(run.split())
+    if not run or len(run) > MAX_TERM or len(run.split()) > 4:
+        return None
+    options = option_names(run)
+    if options:
+        return DocTerm(options[0], "option", aliases=tuple(options[1:]))
+    call = _CALL.match(run)
+    if call:
+        return DocTerm(call.group(1), "function")
+    if run.startswith("\\"):
+        return DocTerm(run.split()[0], "command")
+    return DocTerm(run, heading_kind(heading))
+
+
+def code_entries(section: Section) -> list[DocTerm]:
+    """The terms a reference section's entries open with; [] for any other section."""
+    body = section.text.split("\n", 1)[1] if section.heading else section.text
+    blocks = _blocks(body)
+    runs = [m.group(1) for m in (_OPENING_RUN.match(b) for b in blocks) if m]
+    if len(runs) < MIN_ENTRIES or 2 * len(runs) <= len(blocks):
+        return []
+    terms = (_term(run, section.heading) for run in runs)
+    return list({t.name: t for t in terms if t is not None}.values())
+
+
+def with_code_entries(sections: tuple[Section, ...]) -> tuple[Section, ...]:
+    """``sections`` with each reference section's code entries added to its terms (a term
+    the section's markup already states is kept as it states it)."""
+    out = []
+    for section in sections:
+        stated = {t.name for t in section.terms}
+        found = [t for t in code_entries(section) if t.name not in stated]
+        out.append(replace(section, terms=section.terms + tuple(found)) if found else section)
+    return tuple(out)

@@ -1,0 +1,89 @@
+"""A reference section's entries: code runs that open most of its paragraphs or table rows
+define what they name there; a section that quotes code in a few paragraphs defines nothing
+this way. Fixtures are written here, in the shapes Markdown and HTML references take."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from crossbook.core.config import load_settings
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
+from crossbook.query.lookup import where_else
+from crossbook.readers import read_book
+from crossbook.storage.db import open_db
+
+REFERENCE_MD = """# Colour commands
+
+## Commands
+
+`\\definecolor` gives a colour a name in a colour model.
+
+`\\colorlet` makes a colour from an expression of others.
+
+`\\pagecolor` sets the background of the page.
+
+A closing remark on the commands above.
+
+## Keys
+
+| Key | Meaning |
+|---|---|
+| `width` | the width of the box |
+| `frame-rule` | the thickness of the frame |
+| `-v, --verbose` | say what is done |
+
+## Usage
+
+Load the package before `\\usepackage` of others, and mind the order.
+
+Colours are named once and used everywhere.
+
+Some packages redefine `\\textcolor` on their own.
+"""
+
+PROSE_HTML = """<html><body><h1>Notes</h1>
+<p><code>listing</code> is how the tool shows a folder.</p>
+<p>The rest of this page is prose about folders.</p>
+<p>It says nothing more about code.</p>
+<p>Nor here.</p>
+<h2>Options</h2><ul><li><code>--depth</code>: how deep to go</li>
+<li><code>--hidden</code>: show hidden files</li><li><code>--sort</code>: the order</li></ul>
+</body></html>"""
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def terms_by_heading(path: Path) -> dict[str, list[tuple[str, str, tuple[str, ...]]]]:
+    return {s.heading: [(t.name, t.kind, t.aliases) for t in s.terms] for s in read_book(path).sections if s.heading}
+
+
+def test_code_runs_opening_most_paragraphs_or_rows_define_them(tmp_path: Path):
+    terms = terms_by_heading(write(tmp_path / "colour.md", REFERENCE_MD))
+    assert terms["Commands"] == [("\\definecolor", "command", ()), ("\\colorlet", "command", ()),
+                                 ("\\pagecolor", "command", ())]
+    # a table's body rows, typed by the heading they are filed under; an options block's long option
+    assert terms["Keys"] == [("width", "key", ()), ("frame-rule", "key", ()), ("--verbose", "option", ("-v",))]
+
+
+def test_a_section_quoting_code_in_a_few_paragraphs_defines_nothing(tmp_path: Path):
+    terms = terms_by_heading(write(tmp_path / "colour.md", REFERENCE_MD))
+    assert terms["Usage"] == []
+    html = terms_by_heading(write(tmp_path / "notes.html", PROSE_HTML))
+    assert html["Notes"] == []
+    # HTML's <code> in list items is the same convention
+    assert [name for name, _, _ in html["Options"]] == ["--depth", "--hidden", "--sort"]
+
+
+def test_a_code_entry_is_a_definition_where_else_finds(tmp_path: Path):
+    path = write(tmp_path / "colour.md", REFERENCE_MD)
+    settings = load_settings({"index_dir": tmp_path / "idx", "embedder": "hash"}, {}, None)
+    db = open_db(tmp_path / "idx", create=True)
+    ingest_paths(IngestJob(db, settings), [path])
+    found = where_else(db, "colorlet")["entities"]
+    assert found and found[0]["name"] == "\\colorlet"
+    defines = [m for g in found[0]["books"] for m in g["mentions"] if m["mention_type"] == "defines"]
+    assert defines and "Commands" in defines[0]["heading_path"]
