@@ -39,7 +39,8 @@ Load the package before `\\usepackage` of others, and mind the order.
 Colours are named once and used everywhere.
 
 Some packages redefine `\\textcolor` on their own.
-"""
+
+## Empty"""
 
 PROSE_HTML = """<html><body><h1>Notes</h1>
 <p><code>listing</code> is how the tool shows a folder.</p>
@@ -72,6 +73,7 @@ def test_code_runs_opening_most_paragraphs_or_rows_define_them(tmp_path: Path):
 def test_a_section_quoting_code_in_a_few_paragraphs_defines_nothing(tmp_path: Path):
     terms = terms_by_heading(write(tmp_path / "colour.md", REFERENCE_MD))
     assert terms["Usage"] == []
+    assert terms["Empty"] == []  # a heading with no body, the file's last line
     html = terms_by_heading(write(tmp_path / "notes.html", PROSE_HTML))
     assert html["Notes"] == []
     # HTML's <code> in list items is the same convention

@@ -65,7 +65,7 @@ def _term(run: str, heading: str | None) -> DocTerm | None:
 
 def code_entries(section: Section) -> list[DocTerm]:
     """The terms a reference section's entries open with; [] for any other section."""
-    body = section.text.split("\n", 1)[1] if section.heading else section.text
+    body = section.text.partition("\n")[2] if section.heading else section.text
     blocks = _blocks(body)
     runs = [m.group(1) for m in (_OPENING_RUN.match(b) for b in blocks) if m]
     if len(runs) < MIN_ENTRIES or 2 * len(runs) <= len(blocks):
