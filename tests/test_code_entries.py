@@ -20,7 +20,7 @@ REFERENCE_MD = """# Colour commands
 
 `\\colorlet` makes a colour from an expression of others.
 
-`\\pagecolor` sets the background of the page.
+`\\pagecolor{colour}` sets the background of the page.
 
 A closing remark on the commands above.
 

@@ -23,6 +23,7 @@ MIN_ENTRIES = 3
 _OPENING_RUN = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?[*_]{0,2}`([^`\n]+)`")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}")
 _CALL = re.compile(r"^([A-Za-z_][\w.]*)\(.*\)$")
+_COMMAND = re.compile(r"^\\(?:[A-Za-z@]+\*?|.)")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 
@@ -58,8 +59,9 @@ def _term(run: str, heading: str | None) -> DocTerm | None:
     call = _CALL.match(run)
     if call:
         return DocTerm(call.group(1), "function")
-    if run.startswith("\\"):
-        return DocTerm(run.split()[0], "command")
+    command = _COMMAND.match(run)
+    if command:  # "\\definecolor{name}{model}": the command, its arguments left out
+        return DocTerm(command.group(0), "command")
     return DocTerm(run, heading_kind(heading))
 
 
