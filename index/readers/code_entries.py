@@ -51,11 +51,13 @@ def _blocks(body: str) -> list[str]:
 
 def _term(run: str, heading: str | None) -> DocTerm | None:
     run = " ".join(run.split())
-    if not run or len(run) > MAX_TERM or len(run.split()) > 4:
+    if not run or len(run) > MAX_TERM:
         return None
     options = option_names(run)
     if options:
         return DocTerm(options[0], "option", aliases=tuple(options[1:]))
+    if " " in run or not re.search(r"[^\W\d_]", run):
+        return None  # an expression ("x + y") or a symbol ("<="): no name
     call = _CALL.match(run)
     if call:
         return DocTerm(call.group(1), "function")
@@ -66,13 +68,16 @@ def _term(run: str, heading: str | None) -> DocTerm | None:
 
 
 def code_entries(section: Section) -> list[DocTerm]:
-    """The terms a reference section's entries open with; [] for any other section."""
+    """The terms a reference section's entries open with; [] for any other section. A run
+    that is a hyperlink's text (a contents list, a summary table of links to the entries)
+    points at what another place defines: it defines nothing here."""
     body = section.text.partition("\n")[2] if section.heading else section.text
     blocks = _blocks(body)
-    runs = [m.group(1) for m in (_OPENING_RUN.match(b) for b in blocks) if m]
+    runs = [" ".join(m.group(1).split()) for m in (_OPENING_RUN.match(b) for b in blocks) if m]
     if len(runs) < MIN_ENTRIES or 2 * len(runs) <= len(blocks):
         return []
-    terms = (_term(run, section.heading) for run in runs)
+    linked = {" ".join(shown.split()) for _, shown, _ in section.links}
+    terms = (_term(run, section.heading) for run in runs if run not in linked)
     return list({t.name: t for t in terms if t is not None}.values())
 
 
@@ -81,7 +86,7 @@ def with_code_entries(sections: tuple[Section, ...]) -> tuple[Section, ...]:
     the section's markup already states is kept as it states it)."""
     out = []
     for section in sections:
-        stated = {t.name for t in section.terms}
+        stated = {t.name for t in section.terms} | {a for t in section.terms for a in t.aliases}
         found = [t for t in code_entries(section) if t.name not in stated]
         out.append(replace(section, terms=section.terms + tuple(found)) if found else section)
     return tuple(out)
