@@ -105,3 +105,9 @@ def test_linked_runs_and_expressions_define_nothing(tmp_path: Path):
     assert [t.name for t in sections["Services"].terms if not t.subject] == []
     # an expression or a symbol is no name; a call defines its function
     assert [(t.name, t.kind) for t in sections["Operators"].terms if not t.subject] == [("abs", "function")]
+
+
+def test_a_contents_tree_of_bare_names_defines_nothing(tmp_path: Path):
+    tree = "".join(f"- `{n}`\n  - `{n}.open`\n  - `{n}.close`\n" for n in ("alpha", "beta", "gamma"))
+    terms = terms_by_heading(write(tmp_path / "contents.md", f"# Contents\n\n{tree}"))
+    assert terms["Contents"] == []

@@ -29,8 +29,8 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 
 
 def _blocks(body: str) -> list[str]:
-    """A section body's entries: its paragraphs and list items (their first line), and its
-    tables' body rows; fenced code and a table's header row are left out."""
+    """A section body's entries: its paragraphs and top-level list items (their first line),
+    and its tables' body rows; fenced code and a table's header row are left out."""
     blocks: list[str] = []
     fenced = False
     lines = body.split("\n")
@@ -44,7 +44,10 @@ def _blocks(body: str) -> list[str]:
             # a header row is the one the separator row follows
             if not _TABLE_SEPARATOR.match(line) and not _TABLE_SEPARATOR.match(following):
                 blocks.append(line)
-        elif i == 0 or not lines[i - 1].strip() or _LIST_ITEM.match(line):
+        elif _LIST_ITEM.match(line):
+            if not line[:1].isspace():  # a nested item is part of its parent entry (a contents tree's branch)
+                blocks.append(line)
+        elif i == 0 or not lines[i - 1].strip():
             blocks.append(line)
     return blocks
 
@@ -73,10 +76,12 @@ def code_entries(section: Section) -> list[DocTerm]:
     points at what another place defines: it defines nothing here."""
     body = section.text.partition("\n")[2] if section.heading else section.text
     blocks = _blocks(body)
-    runs = [" ".join(m.group(1).split()) for m in (_OPENING_RUN.match(b) for b in blocks) if m]
-    if len(runs) < MIN_ENTRIES or 2 * len(runs) <= len(blocks):
+    opened = [(b, m) for b, m in ((b, _OPENING_RUN.match(b)) for b in blocks) if m]
+    if len(opened) < MIN_ENTRIES or 2 * len(opened) <= len(blocks):
         return []
     linked = {" ".join(shown.split()) for _, shown, _ in section.links}
+    # an entry describes what it opens with; a bare name is a list of names (a contents tree)
+    runs = [" ".join(m.group(1).split()) for b, m in opened if re.search(r"[^\W\d_]", b[m.end():])]
     terms = (_term(run, section.heading) for run in runs if run not in linked)
     return list({t.name: t for t in terms if t is not None}.values())
 
