@@ -91,20 +91,20 @@ def test_a_code_entry_is_a_definition_where_else_finds(tmp_path: Path):
     assert defines and "Commands" in defines[0]["heading_path"]
 
 
-def test_linked_runs_and_expressions_define_nothing(tmp_path: Path):
+def test_expressions_define_nothing_and_a_doc_set_states_its_own_entries(tmp_path: Path):
     root = tmp_path / "docs"
     items = "".join(f'<li><a href="{n}.html"><code>{n}</code></a> — the {n} module</li>' for n in ("os", "io", "time"))
     write(root / "contents.html", f"<h1>Services</h1><ul>{items}</ul>")
     for n in ("os", "io", "time"):
         write(root / f"{n}.html", f"<h1>{n}</h1><p>The {n} module.</p>")
-    write(root / "ops.html", "<h1>Operators</h1><table><tr><th>Operation</th><th>Result</th></tr>"
-          "<tr><td><code>x + y</code></td><td>sum</td></tr><tr><td><code>&lt;=</code></td><td>at most</td></tr>"
-          "<tr><td><code>abs(x)</code></td><td>absolute value</td></tr></table>")
-    sections = {s.heading: s for s in read_book(root, "docset").sections}
-    # a contents list of links points at what the linked pages define
-    assert [t.name for t in sections["Services"].terms if not t.subject] == []
+    ops = write(tmp_path / "ops.html", "<h1>Operators</h1><table><tr><th>Operation</th><th>Result</th></tr>"
+                "<tr><td><code>x + y</code></td><td>sum</td></tr><tr><td><code>&lt;=</code></td><td>at most</td></tr>"
+                "<tr><td><code>abs(x)</code></td><td>absolute value</td></tr></table>")
     # an expression or a symbol is no name; a call defines its function
-    assert [(t.name, t.kind) for t in sections["Operators"].terms if not t.subject] == [("abs", "function")]
+    assert terms_by_heading(ops)["Operators"] == [("abs", "function", ())]
+    # a doc set's contents list of links points at what the linked pages define
+    sections = {s.heading: s for s in read_book(root, "docset").sections}
+    assert [t.name for t in sections["Services"].terms if not t.subject] == []
 
 
 def test_a_contents_tree_of_bare_names_defines_nothing(tmp_path: Path):

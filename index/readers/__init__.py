@@ -109,13 +109,15 @@ def read_book(path: Path, fmt: str | None = None, limits: ReadLimits = ReadLimit
     reader = import_module(f"{__name__}.{FORMATS[fmt]}")
     # the one archive format: its members inflate
     book = reader.read(path, limits) if fmt == "epub" else reader.read(path)
-    # a reference section's entries (readers/code_entries.py), before the back index and
-    # links so they can name them
     from dataclasses import replace
 
-    from .code_entries import with_code_entries
+    if book.format != "docset":
+        # a reference section's entries (readers/code_entries.py), before the back index and
+        # links so they can name them; a doc set's markup states its entries itself, and the
+        # code runs that open its lists are mostly contents trees and summary tables of links
+        from .code_entries import with_code_entries
 
-    book = replace(book, sections=with_code_entries(book.sections))
+        book = replace(book, sections=with_code_entries(book.sections))
     if any(section.pages for section in book.sections):  # a manual's back index: readers/back_index.py
         from .back_index import with_back_index
 

@@ -71,18 +71,15 @@ def _term(run: str, heading: str | None) -> DocTerm | None:
 
 
 def code_entries(section: Section) -> list[DocTerm]:
-    """The terms a reference section's entries open with; [] for any other section. A run
-    that is a hyperlink's text (a contents list, a summary table of links to the entries)
-    points at what another place defines: it defines nothing here."""
+    """The terms a reference section's entries open with; [] for any other section."""
     body = section.text.partition("\n")[2] if section.heading else section.text
     blocks = _blocks(body)
     opened = [(b, m) for b, m in ((b, _OPENING_RUN.match(b)) for b in blocks) if m]
     if len(opened) < MIN_ENTRIES or 2 * len(opened) <= len(blocks):
         return []
-    linked = {" ".join(shown.split()) for _, shown, _ in section.links}
     # an entry describes what it opens with; a bare name is a list of names (a contents tree)
     runs = [" ".join(m.group(1).split()) for b, m in opened if re.search(r"[^\W\d_]", b[m.end():])]
-    terms = (_term(run, section.heading) for run in runs if run not in linked)
+    terms = (_term(run, section.heading) for run in runs)
     return list({t.name: t for t in terms if t is not None}.values())
 
 
