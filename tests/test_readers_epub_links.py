@@ -17,7 +17,7 @@ def _chapter(file_name: str, title: str, body: str) -> epub.EpubHtml:
     return chapter
 
 
-def _book(tmp_path):
+def _book(tmp_path, contents=False):
     book = epub.EpubBook()
     book.set_identifier("test-links")
     book.set_title("The Winter Grimoire")
@@ -35,14 +35,17 @@ def _book(tmp_path):
     fire = _chapter("text/fire.xhtml", "Fire Spells",
                     "<h2>Fire Spells</h2><p>Hot magic.</p>"
                     "<p id='kindle'><b>Kindle</b> lights fuel within reach.</p>")
-    for chapter in (intro, frost, fire):
+    listing = _chapter("text/contents.xhtml", "Contents",
+                       "<h2>Contents</h2><p><a href='frost.xhtml#lance'>Frost Lance</a></p>"
+                       "<p><a href='fire.xhtml#kindle'>Kindle</a></p>")
+    for chapter in (intro, frost, fire, listing):
         book.add_item(chapter)
     book.toc = (epub.Link("text/intro.xhtml", "Introduction", "intro"),
                 epub.Link("text/frost.xhtml", "Frost Spells", "frost"),
                 epub.Link("text/fire.xhtml", "Fire Spells", "fire"))
     book.add_item(epub.EpubNcx())
     book.add_item(epub.EpubNav())
-    book.spine = ["nav", intro, frost, fire]
+    book.spine = ["nav", *([listing] if contents else []), intro, frost, fire]
     path = tmp_path / "winter.epub"
     epub.write_epub(str(path), book, {})
     return path
@@ -66,3 +69,9 @@ def test_the_link_is_stored_as_a_reference_from_the_section_it_sits_in(tmp_path)
     found = [(m["mention_type"], m["source"], m["file"]) for e in where_else(db, "Frost Lance")["entities"]
              for g in e["books"] for m in g["mentions"]]
     assert ("references", "wikilink", "EPUB/text/intro.xhtml") in found
+
+
+def test_a_contents_page_in_the_spine_lists_its_links_and_refers_to_nothing(tmp_path):
+    book = read_book(_book(tmp_path, contents=True))
+    assert [s.links for s in book.sections if s.heading == "Contents"] == [()]
+    assert next(s for s in book.sections if s.heading == "Introduction").links  # the prose's links stay

@@ -5,7 +5,8 @@ the section its target lies in defines.
 The target's name is the one the link shows, when it names the thing there: the target
 section's heading (a chapter's, an entry's), or the entry the anchor opens (``<p id="x">
 <b>Kindle</b> lights fuel``). A link to another book (http:, mailto:) is none; a link whose
-text names neither ("see page 12", "this chapter") is left out.
+text names neither ("see page 12", "this chapter") is left out, and so are the links of a
+chapter that is mostly links (a contents page in the spine): they list, they do not refer.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from urllib.parse import unquote
 from ..core.models import Section
 from ..core.normalize import normalized_words
 from .doc_terms import text_of
-from .html_markdown import HEADINGS, kept_elements, tag_of
+from .html_markdown import HEADINGS, body_of, kept_elements, tag_of
 
 _OUTSIDE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)  # a scheme: another book's address
+_LISTING = 0.5   # a chapter whose links' text is this share of its own lists other chapters
 _NUMBERING = re.compile(r"^(?:(?:chapter|part|section|appendix)\s+)?[\dIVXLC]+(?:\.\d+)*[.:)]?\s+", re.IGNORECASE)
 
 
@@ -69,6 +71,9 @@ def scan(file: str, root) -> ChapterLinks:
             if re.search(r"[^\W\d]", shown):
                 target, fragment = resolve(file, href)
                 out.links.append((current, target, fragment, shown))
+    linked = sum(len(text_of(e)) for e in kept_elements(root) if tag_of(e) == "a" and e.get("href"))
+    if linked >= _LISTING * max(1, len(text_of(body_of(root)))):
+        out.links.clear()
     return out
 
 
