@@ -7,6 +7,11 @@ leading or trailing ``_`` (a backslash that opens a word before a letter is kept
 command ``\\caption`` and the word "caption" are two keys; lookups fold it, ``unslashed``), and the last word's English plural folded to its singular
 ("Fate Points" and "fate point" meet; "Abilities" and "ability"; "Witches" and "witch").
 
+A word written as code keeps its case: one opened by a backslash (the TeX commands
+``\\rangeHsb`` and ``\\rangeHSB`` are two) or by the dash of an option (``-s`` and ``-S`` are
+two options) -- code is case-sensitive where prose is not. Lookups fold that case too
+(``case_folded``), so a name asked in any case still finds it.
+
 ``normalized_words`` is the same without the plural fold: verification uses it to check that
 a name occurs in a chunk as written.
 """
@@ -21,8 +26,11 @@ _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 # a word: letters and digits; a backslash that opens a word before a letter is part of it (a
 # TeX command or an escape: "\\caption" is not "caption", "\\a" is not the letter "a")
 _WORD = re.compile(r"(?:(?<![^\W_])\\(?=[^\W\d_]))?[^\W_]+", re.UNICODE)
+# a word and the code mark that keeps its case: an opening backslash (part of the word), or
+# the one or two dashes of an option that open the text or follow a space or a bracket
+_CASED_WORD = re.compile(r"(?P<dash>(?<![^\s(\[{,;/|])--?(?=[^\W\d_]))?(?P<word>" + _WORD.pattern + ")", re.UNICODE)
 _SPACES = re.compile(r"\s+")
-_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b|(?<=s)['’](?=\W|$)")
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b|(?<=s)['’](?=\W|$)", re.IGNORECASE)
 # endings that look plural but are not (status, analysis, class, ...)
 _NOT_PLURAL = ("ss", "us", "is", "ous", "ics")
 _ES_AFTER = ("ches", "shes", "sses", "xes", "zes", "oes")
@@ -41,10 +49,18 @@ def singular(word: str) -> str:
     return word
 
 
+def _cased_words(text: str) -> list[str]:
+    """The text's words, case-folded except those written as code (see the module doc)."""
+    text = _POSSESSIVE.sub("", unicodedata.normalize("NFKC", text).replace("’", "'"))
+    out = []
+    for match in _CASED_WORD.finditer(text):
+        word = match.group("word")
+        out.append(word if match.group("dash") or word.startswith("\\") else word.casefold())
+    return out
+
+
 def _words(name: str) -> list[str]:
-    folded = unicodedata.normalize("NFKC", name).replace("’", "'").casefold()
-    folded = _POSSESSIVE.sub("", folded)
-    words = _WORD.findall(folded)
+    words = _cased_words(name)
     if len(words) > 1 and words[0] in _ARTICLES:
         words = words[1:]
     return words
@@ -61,6 +77,21 @@ def normalize_name(name: str) -> str:
     if words:
         words[-1] = singular(words[-1])
     return "_".join(words)
+
+
+_CODE_NAME = re.compile(r"(?:\\|--?)[^\W\d_]")
+
+
+def written_as_code(name: str) -> bool:
+    """Whether a name is written as code whose case is significant: a TeX command
+    (``\\rangeHSB``) or an option (``-S``, ``--all``)."""
+    return bool(_CODE_NAME.match(name))
+
+
+def case_folded(key: str) -> str:
+    """A normalized key with its code words' case folded too: what a lookup of ``\\rangehsb``,
+    ``\\rangeHsb`` and ``\\rangeHSB`` share."""
+    return key.casefold()
 
 
 def unslashed(key: str) -> str:
@@ -87,6 +118,4 @@ def normalized_tokens(text: str) -> str:
     ``normalized_words(n)`` occurs in a text as whole words exactly when
     ``"_" + normalized_words(n) + "_"`` is a substring of this.
     """
-    folded = unicodedata.normalize("NFKC", text).replace("’", "'").casefold()
-    folded = _POSSESSIVE.sub("", folded)
-    return "_" + "_".join(_WORD.findall(folded)) + "_"
+    return "_" + "_".join(_cased_words(text)) + "_"
