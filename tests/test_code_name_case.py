@@ -16,6 +16,9 @@ MANUAL = """<h1>Colour commands</h1><dl>
 <dt><code>\\rangeHsb</code></dt><dd><p>Sets the range of the Hsb model.</p></dd>
 <dt><code>\\rangeHSB</code></dt><dd><p>Sets the range of the HSB model.</p></dd>
 <dt><code>\\definecolor</code></dt><dd><p>Defines a colour by name.</p></dd></dl>
+<h1>Random numbers</h1><dl>
+<dt><code>random.random</code></dt><dd><p>Return the next random floating point number.</p></dd>
+<dt><code>random.Random</code></dt><dd><p>Class that implements the default pseudo-random generator.</p></dd></dl>
 <h1>Options</h1><dl>
 <dt><code>-s</code></dt><dd><p>Sort the names before listing them.</p></dd>
 <dt><code>-S</code></dt><dd><p>Handle sparse files efficiently.</p></dd></dl>
@@ -41,6 +44,8 @@ def test_code_words_keep_their_case_and_ordinary_names_fold_it():
     assert normalize_name("\\rangeHsb") != normalize_name("\\rangeHSB")
     assert normalize_name("-s") != normalize_name("-S")
     assert normalize_name("--Sparse") != normalize_name("--sparse")
+    assert normalize_name("random.Random") != normalize_name("random.random")  # a class, a function
+    assert normalize_name("U.S. Army") == normalize_name("u.s. army")  # abbreviations are prose
     assert normalize_name("Frost Lance") == normalize_name("frost lance") == "frost_lance"
     assert normalize_name("Time-Sense") == normalize_name("time sense")  # a hyphen inside a word is no option
     # a text's tokens keep the same case, so a code name is found in it as written
@@ -55,6 +60,8 @@ def test_two_commands_that_differ_by_case_stay_two_and_a_lookup_lists_both(tmp_p
         assert names == {"\\rangeHsb", "\\rangeHSB"}, (asked, names)
     options = {e["name"] for e in where_else(db, "-s")["entities"]}
     assert options == {"-s", "-S"}, options
+    qualified = {e["name"] for e in where_else(db, "RANDOM.RANDOM")["entities"]}
+    assert qualified == {"random.random", "random.Random"}, qualified
     # only one case exists: a lookup in any case finds it
     assert [e["name"] for e in where_else(db, "\\DefineColor")["entities"]] == ["\\definecolor"]
     assert [e["name"] for e in where_else(db, "FROST LANCE")["entities"]] == ["Frost Lance"]
