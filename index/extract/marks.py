@@ -34,6 +34,7 @@ import re
 from ..core.models import ChunkExtraction, ParentChunk, RawMention
 from ..core.normalize import collapse_whitespace, normalize_name
 from ..core.packs import DomainPack
+from .entry_kinds import RULEBOOK_KINDS
 from .text import first_body_sentence
 from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
@@ -50,6 +51,8 @@ class NoteMarks:
 
     def __init__(self, pack: DomainPack, parents: list[ParentChunk], extractions: list[ChunkExtraction | None]):
         self.pack = pack
+        # the pack's types and the kinds a book gives its entries without one (entry_kinds.py)
+        self.types = tuple(dict.fromkeys((*pack.type_names, *RULEBOOK_KINDS)))
         self.note_types: dict[str, str] = {}  # note file -> the type of the entity it defines
         for parent, extraction in zip(parents, extractions, strict=True):
             if parent.defines and parent.file and parent.file not in self.note_types:
@@ -81,7 +84,7 @@ class NoteMarks:
         """The extractor's ``mentions`` verified (verify.py), with this chunk's marks added in
         their place; dropped marks are counted with the extractor's drops."""
         if not parent.defines and not parent.links and not parent.terms and not self.manual:
-            return verify_mentions(mentions, chunk, self.pack.type_names)
+            return verify_mentions(mentions, chunk, self.types)
         marks = self._marks(parent)
         exact = {normalize_name(m.name) for m in marks} | {normalize_name(a) for m in marks for a in m.aliases}
         guessed = [m for m in mentions if normalize_name(m.name) not in exact]
@@ -97,7 +100,7 @@ class NoteMarks:
             # a manual documents its commands, options and entries; a section heading in words
             # ("Basic Usage", "Hook Management", "Known problems") is a topic of the manual
             guessed = [m for m in guessed if not (m.source == "heading" and m.mention_type == "defines")]
-        verified = verify_mentions(guessed, chunk, self.pack.type_names)
+        verified = verify_mentions(guessed, chunk, self.types)
         seen = {(normalize_name(m.name), m.entity_type, m.mention_type) for m in verified.mentions}
         for mark, surface in self._surfaces(parent, marks):
             key = (normalize_name(mark.name), mark.entity_type, mark.mention_type)

@@ -32,6 +32,7 @@ from ..core.models import SUB_ENTRY_SEPARATOR, ChunkExtraction, ParentChunk, Raw
 from ..core.normalize import normalize_name, normalized_tokens, normalized_words, singular
 from ..core.packs import DomainPack
 from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
+from .entry_kinds import entry_kind, heading_kind, own_kind, stat_block_kind
 from .glossary import glossary_terms, table_terms
 from .headings import (
     HeadingName,
@@ -252,10 +253,48 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
             continue  # a chapter: its sections define
         siblings = [s for s in groups[id(node.up)] if s.candidate]
         in_catalog = len(siblings) >= (_catalog_min(node.up) if node.up else _CATALOG_MIN)
-        if is_concept or in_catalog or _defines_first(node) or used_elsewhere(node):
+        if is_concept or in_catalog or _defines_first(node) or used_elsewhere(node) or _marked_entry(node, title_key):
             parts = conjoined_names(node.named.name)
             chosen[node.parent.id] = [HeadingName(p) for p in parts] if parts else [node.named]
     return analysis
+
+
+def _marked_entry(node: _Node, title_key: str) -> bool:
+    """An entry the book marks as one even alone: it states its own kind (a bracket, a category
+    line, a stat block), or it is a leaf under a heading that names its entries' kind
+    ("Monsters A–Z" > "Gloom Hydra"; index/extract/entry_kinds.py)."""
+    if own_kind(node.parent.text, node.named.qualifier if node.named else None):
+        return True
+    # (a plural, "Equipment Sample Stunts" under "Equipment", is a topic, as elsewhere)
+    return not node.children and node.up is not None and node.up.key != title_key \
+        and normalize_name(node.named.name) == normalized_words(node.named.name) \
+        and heading_kind(node.up.parent.heading or "") is not None
+
+
+def _heading_type(pack: DomainPack, parent: ParentChunk, named: HeadingName, owned: bool, through, marked) -> str:
+    """The type of a heading's entity: the pack's heading rule; else the kind it states of
+    itself; else, outside another entry, the kind the headings above it name (a section
+    inside an entry is a part of it, of no kind the book states: "Classes > Warden > Wild
+    Tongue")."""
+    by_pack = pack.type_for(parent.heading_path)
+    if by_pack != "other":
+        return by_pack
+    if owned:
+        return own_kind(parent.text, named.qualifier) or "other"
+    return entry_kind(parent.heading_path, parent.text, named.qualifier, through, marked.__getitem__) or "other"
+
+
+def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, source: str, marked: bool) -> str:
+    """The type of a term defined inside a section: the pack's rule; else a part of an entry
+    that states its kind (a stat block's "***Bite.***", a spell's or an item's options) is a
+    feature; else the kind the section's own heading names ("Conditions" over "**Blinded.**"
+    leads)."""
+    by_pack = pack.type_for((*parent.heading_path, ""))
+    if by_pack != "other":
+        return by_pack
+    if owned and source == "glossary" and marked:
+        return "feature"
+    return heading_kind(parent.heading or "") or "other"
 
 
 def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> list[list[RawMention]]:
@@ -275,18 +314,33 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
     for parent in parents:
         for term in terms[parent.id]:
             term_owners[normalize_name(term.name)].add(owner_of.get(parent.id) or "")
+    defined_paths = {parent.heading_path for parent in parents if by_heading.get(parent.id)}
+
+    marked: defaultdict[tuple[str, ...], set[str]] = defaultdict(set)  # heading path -> kinds stated under it
+    for parent in parents:
+        if kind := own_kind(parent.text, None):
+            for depth in range(1, len(parent.heading_path)):
+                marked[parent.heading_path[:depth]].add(kind)
+
+    def through(heading: str) -> bool:  # a category over a catalog passes its parent's kind on
+        named = heading_name(heading)
+        return named is not None and named.name in analysis.catalogs
     out: list[list[RawMention]] = []
     for parent in parents:
         mentions: list[RawMention] = []
+        in_entry = any(parent.heading_path[:depth] in defined_paths for depth in range(1, len(parent.heading_path)))
         for named in by_heading.get(parent.id, []):
             context = first_body_sentence(parent.text) or parent.text.splitlines()[0]
             mentions.append(RawMention(
-                name=named.name, entity_type=pack.type_for(parent.heading_path), mention_type="defines",
+                name=named.name, entity_type=_heading_type(pack, parent, named, in_entry, through, marked), mention_type="defines",
                 context=context, source="heading", aliases=named.aliases,
             ))
-        inner_type = pack.type_for((*parent.heading_path, ""))
+        stat_block = stat_block_kind(parent.text) is not None
+        states_kind = stat_block or own_kind(parent.text, None) is not None  # a creature's, a spell's, an item's section
         for term in ([] if _in_legal_section(parent) else terms[parent.id]):
             key = normalize_name(term.name)
+            if stat_block and not (term.source == "glossary" and _ACTION_LEAD.match(parent.text, term.end)):
+                continue  # a stat block's lines ("**Armor Class:** 15", "| STR |", "**Actions**") are its fields
             owner = owner_of.get(parent.id)
             shared = len(term_owners[key]) >= _SCOPED_MIN and "" not in term_owners[key]
             # a creature's "**Bite.** The drake bites ..." in many creatures: each its owner's
@@ -307,7 +361,7 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
             if owner and shared:
                 name, aliases = f"{owner}{SUB_ENTRY_SEPARATOR}{term.name}", ()
             mentions.append(RawMention(
-                name=name, entity_type=inner_type, mention_type="defines",
+                name=name, entity_type=_term_type(pack, parent, bool(owner), term.source, states_kind), mention_type="defines",
                 context=sentence_around(parent.text, term.start, term.end), source=term.source,
                 aliases=aliases,
             ))

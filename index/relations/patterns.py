@@ -23,11 +23,12 @@ Every claim's evidence is the sentence, verbatim from the chunk.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import normalize_name, normalized_words
+from ..extract.entry_kinds import THING_KINDS
 from ..extract.glossary import entry_leads
 from ..extract.text import sentence_span
 from ..linking.linker import files_as_state
@@ -161,7 +162,8 @@ _COPULA = re.compile(r"\s+(?:is|are)\s+(?:(?:an?\s+)?(?:[\w-]+\s+)?(?:kind|type|
                      r"|(?:an?\s+)?(?:new\s+|special\s+)?)", re.IGNORECASE)
 
 
-_EMPHASIS_BEFORE = re.compile(r"(?:\*|_|<em>|<i>|<strong>|<b>)\s*$", re.IGNORECASE)
+# an opening mark: "*fireball*", not the closing one of a name before it ("*comprehend languages* spell")
+_EMPHASIS_BEFORE = re.compile(r"(?:(?<![\w.,;:!?’'])[*_]+|<em>|<i>|<strong>|<b>)\s*$", re.IGNORECASE)
 
 
 def _is_named(text: str, start: int, end: int) -> bool:
@@ -198,6 +200,8 @@ def _sentence_start(text: str, at: int) -> bool:
 _CLAUSE = re.compile(r"[;:](?:[*_]|</\w+>)*\s|[.!?](?:[*_)\]]|</\w+>)+\s|,\s+(?:and|but|or|then)\s", re.IGNORECASE)
 _CONDITIONAL = re.compile(r"(?<![\w-])(?:if|unless|when|whenever|while|once|until)(?![\w-])", re.IGNORECASE)
 _NEGATION = re.compile(r"(?<![\w-])(?:not|no|cannot|can't|without|never)(?![\w-])", re.IGNORECASE)
+# a state denied by any contraction, typographic apostrophes too: "can’t be frightened", "isn’t knocked prone"
+_STATE_NEGATION = re.compile(r"(?<![\w-])(?:\w+n['’]t|not|never|cannot|neither|nor)(?![\w-])", re.IGNORECASE)
 _PASSIVE = re.compile(r"(?<![\w-])(?:is|are|was|were|be|been|being)\s+$", re.IGNORECASE)
 # what may stand before the verb when the entry's entity is its unnamed subject
 _IMPLICIT_SUBJECT = re.compile(
@@ -424,7 +428,8 @@ def _lead_in(text: str, at: int) -> str:
 
 
 _FOLLOWING = re.compile(r"(?<![\w-])(?P<kind>(?:innately\s+|can\s+)?casts?|wields?|carr(?:y|ies))\s+"
-                        r"(?:one\s+of\s+|any\s+of\s+|each\s+of\s+)?the\s+following\b[^.\n:]*:", re.IGNORECASE)
+                        r"(?:one\s+of\s+|any\s+of\s+|each\s+of\s+)?the\s+following\b"
+                        r"(?:[^.\n:]|\n(?![ \t]*\n))*:", re.IGNORECASE)  # a hard-wrapped line goes on
 
 
 _USES_LINE = re.compile(r"\s*\n[ \t>*_-]*(?:at\s+will|\d+/(?:day|rest)(?:\s+each)?|cantrips|\d+(?:st|nd|rd|th)\s+level)\b"
@@ -447,142 +452,285 @@ def _kind_section_owner(text: str, entities: list[PatternEntity]) -> int | None:
     return next((i for i, e in enumerate(entities) if normalize_name(e.name) == owner), None)
 
 
-def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelation]:
-    """Implicit-subject relationships of one chunk (see the module docstring), in text order."""
+@dataclass
+class ChunkScan:
+    """One chunk as the pattern families read it: its entities' occurrences, the implicit
+    subjects (the section's entry, the glossary terms of its paragraphs) and the claims so far."""
+    text: str
+    entities: list[PatternEntity]
+    occurrences: list[tuple[int, int, int]]
+    section_subject: int | None
+    paragraphs: list[tuple[int, int]]      # (paragraph start, subject) of glossary paragraphs
+    lead_terms: set[int]                   # sub-entries whose paragraphs speak for their owner
+    lead_lines: tuple[int, ...]            # the starts of the lines an entry lead opens
+    lead_owned: set[int]                   # an entry's actions: what one inflicts, the entry does
+    out: list[RawRelation] = field(default_factory=list)
+    seen: set[tuple] = field(default_factory=set)
+
+    def subject_at(self, position: int, section: int | None = -1, leads: tuple[int, ...] | None = None) -> int | None:
+        """The implicit subject at ``position`` (the section's entry unless ``section`` is given)."""
+        section = self.section_subject if section == -1 else section
+        return _subject_at(position, section, self.paragraphs, self.text, self.lead_lines if leads is None else leads)
+
+    def owner_at(self, position: int) -> int | None:
+        """Who acts in a list of uses at ``position``: the implicit subject, the entry for its
+        own action's lead, and for a lead the index does not hold ("***Innate
+        Spellcasting.***") the section's entry when the book gives it a kind (a creature)."""
+        subject = self.subject_at(position)
+        if subject in self.lead_owned:
+            return self.section_subject
+        if subject is None and self.section_subject is not None \
+                and self.entities[self.section_subject].entity_type in THING_KINDS:
+            return self.section_subject
+        return subject
+
+    def emit(self, source: int, target: int, kind: str, at: int, end: int) -> None:
+        """One claim, its evidence the sentence around ``at:end``; once per (source, target, kind)."""
+        if source == target:
+            return
+        lo, hi = sentence_span(self.text, at, end, limit=400)
+        evidence = self.text[lo:hi]
+        key = (source, target, kind)
+        if key in self.seen or not evidence:
+            return
+        self.seen.add(key)
+        self.out.append(RawRelation(
+            source_name=self.entities[source].name, target_name=self.entities[target].name, relation_type=kind,
+            evidence=evidence, confidence=CONFIDENCE, extractor=EXTRACTOR,
+        ))
+
+
+def chunk_scan(text: str, entities: list[PatternEntity]) -> ChunkScan:
+    """Read a chunk's occurrences and implicit subjects once, for every family."""
     # an entry names one thing ("Frost Wyrm", "Athletics"); a plural heading ("Chases",
-    # "Limitations") is a topic whose sentences are about the players, not about it
-    heading_subjects = [i for i, e in enumerate(entities)
-                        if e.defines == "heading" and normalize_name(e.name) == normalized_words(e.name)]
+    # "Limitations") is a topic whose sentences are about the players, not about it, unless
+    # the book says what kind of thing it is ("Rod of Fetters", an item)
+    heading_subjects = [i for i, e in enumerate(entities) if e.defines == "heading" and (
+        normalize_name(e.name) == normalized_words(e.name) or e.entity_type in THING_KINDS)]
     section_subject = _owner_of(heading_subjects[0] if heading_subjects else None, entities)
     occurrences = _occurrences(text, entities)
     # the implicit subject of a sub-entry's sentences is its owner: the creature, not its "Bite"
     leads = _paragraph_subjects(text, entities, occurrences)
-    paragraphs = [(start, _owner_of(index, entities)) for start, index in leads]
-    lead_terms = {index for _, index in leads if _owner_of(index, entities) != index}
-    lead_lines = tuple(line_start for line_start, _ in entry_leads(text))
     # the actions of an entry ("### Ember Drake" + "**Tail Sweep.** ... knocked Prone"): what
     # one inflicts, the entry inflicts too
     lead_owned = {index for _, index in leads if section_subject is not None
                   and entities[section_subject].defines == "heading" and index != section_subject}
-    out: list[RawRelation] = []
-    seen: set[tuple] = set()
+    return ChunkScan(
+        text=text, entities=entities, occurrences=occurrences, section_subject=section_subject,
+        paragraphs=[(start, _owner_of(index, entities)) for start, index in leads],
+        lead_terms={index for _, index in leads if _owner_of(index, entities) != index},
+        lead_lines=tuple(line_start for line_start, _ in entry_leads(text)), lead_owned=lead_owned,
+    )
 
-    def emit(source: int, target: int, kind: str, at: int, end: int) -> None:
-        if source == target:
-            return
-        lo, hi = sentence_span(text, at, end, limit=400)
-        evidence = text[lo:hi]
-        key = (source, target, kind)
-        if key in seen or not evidence:
-            return
-        seen.add(key)
-        out.append(RawRelation(
-            source_name=entities[source].name, target_name=entities[target].name, relation_type=kind,
-            evidence=evidence, confidence=CONFIDENCE, extractor=EXTRACTOR,
-        ))
 
-    # the category line that opens an entry: "Weapon (longsword), rare"
-    if section_subject is not None:
-        body = text.split("\n", 1)[1] if text.lstrip().startswith("#") and "\n" in text else text
-        offset = len(text) - len(body)
-        first = next((line for line in body.splitlines() if line.strip()), "")
-        category = _CATEGORY_LINE.match(first)
-        if category:
-            at = offset + body.index(first) + category.start(1)
-            inside = [o for o in occurrences if at <= o[0] and o[1] <= at + len(category.group(1))]
-            # "Rank 2 Charm (Bard, Sage)" lists who has it: a thing is a variant of one thing
-            if len(inside) == 1 and not _LIST_SEPARATOR.search(category.group(1)):
-                start, end, index = inside[0]
-                emit(section_subject, index, "variant_of", start, end)
-    for start, end, index in (occurrences if section_subject is not None or paragraphs else []):
-        lo, _hi = sentence_span(text, start, end, limit=400)
-        sentence_lo = lo
-        clauses = list(_CLAUSE.finditer(text, lo, start))
-        lo = clauses[-1].end() if clauses else lo  # "..., and it inflicts Frozen": its own clause
-        before = text[lo:start]
-        subject = _subject_at(start, section_subject, paragraphs, text, lead_lines)
-        if subject is None or subject == index:
-            continue
-        if _NEGATION.search(before) or _in_example(text, sentence_lo, start):
-            continue  # "can still cast most spells, but not Thunderclap"; "(like using Stealth to ...)"
-        # an entity named before ``at`` in the clause is its own subject: the SVO path's case
-        def named_before(at: int, verb: tuple[int, int] = (0, 0), capitalized: bool = False) -> bool:
-            """An entity before ``at`` that is not the subject, the target, part of the verb
-            ("defend against") or an instrument ("use Provoke to defend against Fight");
-            ``capitalized``: only a name as names are written counts."""
-            return any(
-                lo <= o[0] < at and o[2] not in (subject, index, *lead_terms) and not verb[0] <= o[0] < verb[1]
-                and (not capitalized or _is_named(text, o[0], o[1]))
-                and not _USE.search(text[max(lo, o[0] - 30):o[0]]) and not _REPLACED.search(text[max(lo, o[0] - 30):o[0]])
-                and not _ROLL_AFTER.match(text, o[1])  # "a DC 13 Constitution saving throw or be Poisoned"
-                for o in occurrences
-            ) and not _in_enumeration(text, occurrences, lo, start)
+def category_line_family(scan: ChunkScan) -> None:
+    """The category line that opens an entry: "Weapon (longsword), rare" -> variant_of longsword."""
+    if scan.section_subject is None:
+        return
+    text = scan.text
+    body = text.split("\n", 1)[1] if text.lstrip().startswith("#") and "\n" in text else text
+    offset = len(text) - len(body)
+    first = next((line for line in body.splitlines() if line.strip()), "")
+    category = _CATEGORY_LINE.match(first)
+    if category:
+        at = offset + body.index(first) + category.start(1)
+        inside = [o for o in scan.occurrences if at <= o[0] and o[1] <= at + len(category.group(1))]
+        # "Rank 2 Charm (Bard, Sage)" lists who has it: a thing is a variant of one thing
+        if len(inside) == 1 and not _LIST_SEPARATOR.search(category.group(1)):
+            start, end, index = inside[0]
+            scan.emit(scan.section_subject, index, "variant_of", start, end)
 
-        entity = entities[index]
-        named = _is_named(text, start, end)
-        if _fragment(text, start, end):
-            continue  # "Talk" in "requires Fast Talk": part of a longer name, not this entity
-        # "has the Grappled condition", "is Dazed": a state written as a name ("its function is
-        # specialized" names no condition)
-        list_start = _list_start(text, occurrences, entities, start) if entity.condition_like else start
-        state_before = text[lo:list_start]
-        if _names_condition(text, occurrences, end) or (
-            _STATE.search(state_before[-40:]) and entity.condition_like and (named or entity.filed_as_condition)
-        ):
-            # "If the target is Large or smaller, it has the Prone condition": the condition is
-            # the main clause's; "if the caster becomes Dazed" holds the state in the if-clause
-            comma = before.rfind(",") if _CONDITIONAL.match(before.lstrip(" *_")) else -1
-            if comma >= 0 and any(lo <= o[0] < lo + comma and entities[o[2]].condition_like for o in occurrences):
-                comma = -1  # "If a Chilled creature is chilled again, it becomes Frozen": a state's own rule
-            main = before[comma + 1:]
-            if _CONDITIONAL.search(main) or named_before(list_start) or _RELATIVE_STATE.search(state_before[-40:]):
-                continue  # "if the caster becomes Dazed", "a creature that is Poisoned"
-            counter = _VERB_RE["counters"].search(before)  # "immune to the Poisoned condition"
-            emit(subject, index, "counters" if counter else "inflicts", start, end)
-            if not counter and section_subject is not None and subject in lead_owned:
-                emit(section_subject, index, "inflicts", start, end)  # "Tail Sweep" knocks Prone: so does its drake
-            continue
-        if not named:
-            continue  # a lowercase common noun ("your powers", "an attack") is no target
-        use = _USE.search(before[-30:] if len(before) > 30 else before)
-        # the imperative is the entry's only in an entry's own paragraph: a section's
-        # "Use Lore as your Hard approach" advises the reader
-        imperative = use is not None and use.group(0).strip(" \t*_-–—").lower().startswith("use")
-        # "you use Contacts": the reader acts, so "a conflict" before it is no other agent
-        readers = use is not None and (imperative or use.group(0).lstrip(" \t*_-–—").lower().startswith("you"))
-        if use and not named_before(start, capitalized=readers) and not (imperative and subject == section_subject):
-            # "you can use Lore instead of Empathy", "use Physique to defend against Fight"
-            emit(subject, index, "modifies", start, end)
-            continue
-        lead_in = _lead_in(text, lo)
-        for kind, verb in _VERB_RE.items():
-            if kind == "inflicts" and not entity.condition_like:
-                continue  # "cause a mild consequence to a named NPC": one inflicts states
-            last = None
-            for match in verb.finditer(before):
-                last = match
-            if last is None:
-                intro = verb.search(lead_in) if lead_in else None
-                if intro and _implicit_clause(lead_in, intro.start()) and not named_before(start):
-                    emit(subject, index, kind, start, end)  # "casts the following spells:" + list
-                    break
-                continue
-            if any(lo + last.end() <= o[0] < start and _is_named(text, o[0], o[1])
-                   and not _in_list(text, o[1], start) for o in occurrences):
-                break  # the verb's object is an earlier name; this one is further on
-            gap = _strip_entities(text, occurrences, lo + last.end(), start)
-            if len(gap) > 40 or _COPULA_WORD.search(text, lo + last.end(), start) or named_before(lo + last.start(), (lo + last.start(), lo + last.end())) \
-                    or not (_implicit_clause(_USE_CLAUSE.sub(" ", before[:last.start()]), last.start())
-                            or _own_name_clause(before, last.start(), entities[subject])) \
-                    or _PASSIVE.search(before[:last.start()]) or _quoted(text, sentence_lo, lo + last.start()):
+
+@dataclass(frozen=True)
+class _Clause:
+    """An entity's occurrence in the clause that may make it the implicit subject's target."""
+    start: int
+    end: int
+    index: int
+    subject: int
+    lo: int             # the clause's start
+    sentence_lo: int    # the sentence's start
+    before: str         # the clause up to the occurrence
+
+
+# a field label that opens a line: "**Casting Time:**", "- Casting Time:"
+_FIELD_LABEL = re.compile(r"(?:^|\n)[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__)?[\w'’ -]{0,30}$")
+_LABEL_END = re.compile(r"(?:\*\*|__)?:|:(?:\*\*|__)")
+
+
+def _clause_at(scan: ChunkScan, start: int, end: int, index: int) -> _Clause | None:
+    """The occurrence's clause, or None when no implicit subject can claim it."""
+    text = scan.text
+    lo, _hi = sentence_span(text, start, end, limit=400)
+    sentence_lo = lo
+    clauses = list(_CLAUSE.finditer(text, lo, start))
+    lo = clauses[-1].end() if clauses else lo  # "..., and it inflicts Frozen": its own clause
+    before = text[lo:start]
+    subject = scan.subject_at(start)
+    if subject is None or subject == index:
+        return None
+    if _negated(before) or _in_example(text, sentence_lo, start):
+        return None  # "can still cast most spells, but not Thunderclap"; "(like using Stealth to ...)"
+    if _fragment(text, start, end):
+        return None  # "Talk" in "requires Fast Talk": part of a longer name, not this entity
+    if _FIELD_LABEL.search(text, max(0, start - 40), start) and _LABEL_END.match(text, end):
+        return None  # "**Casting Time:** 1 action": a field's label, no verb and its object
+    return _Clause(start, end, index, subject, lo, sentence_lo, before)
+
+
+# a negation in a relative clause describes who is meant ("each creature that isn’t an aberration")
+_RELATIVE_BEFORE = re.compile(r"(?<![\w-])(?:that|who|which)\s+$", re.IGNORECASE)
+
+
+def _negated(before: str, negation: re.Pattern = _NEGATION) -> bool:
+    """True when the clause before an occurrence holds a negation, other than a relative clause's."""
+    return any(not _RELATIVE_BEFORE.search(before, 0, m.start()) for m in negation.finditer(before))
+
+
+def _named_before(scan: ChunkScan, clause: _Clause, at: int, verb: tuple[int, int] = (0, 0),
+                  capitalized: bool = False, lo: int | None = None) -> bool:
+    """An entity before ``at`` in the clause (from ``lo`` when given) that is not the subject,
+    the target, part of the verb ("defend against") or an instrument ("use Provoke to defend
+    against Fight"): its own subject, the SVO path's case. ``capitalized``: only a name as
+    names are written counts."""
+    text, lo = scan.text, clause.lo if lo is None else lo
+    return any(
+        lo <= o[0] < at and o[2] not in (clause.subject, clause.index, *scan.lead_terms) and not verb[0] <= o[0] < verb[1]
+        and (not capitalized or _is_named(text, o[0], o[1]))
+        and not _USE.search(text[max(lo, o[0] - 30):o[0]]) and not _REPLACED.search(text[max(lo, o[0] - 30):o[0]])
+        and not _ROLL_AFTER.match(text, o[1])  # "a DC 13 Constitution saving throw or be Poisoned"
+        for o in scan.occurrences
+    ) and not _in_enumeration(text, scan.occurrences, lo, clause.start)
+
+
+def _state_claim(scan: ChunkScan, clause: _Clause, named: bool) -> bool:
+    """"has the Grappled condition", "is Dazed": a state written as a name ("its function is
+    specialized" names no condition). True when the occurrence is such a state (claimed or not)."""
+    text, entity, start, before = scan.text, scan.entities[clause.index], clause.start, clause.before
+    list_start = _list_start(text, scan.occurrences, scan.entities, start) if entity.condition_like else start
+    state_before = text[clause.lo:list_start]
+    if not (_names_condition(text, scan.occurrences, clause.end) or (
+            _STATE.search(state_before[-40:]) and entity.condition_like and (named or entity.filed_as_condition))):
+        return False
+    # "If the target is Large or smaller, it has the Prone condition": the condition is
+    # the main clause's; "if the caster becomes Dazed" holds the state in the if-clause
+    # (the last comma before the list of states: "..., the target is restrained, blinded")
+    comma = before.rfind(",", 0, list_start - clause.lo) if _CONDITIONAL.match(before.lstrip(" *_")) else -1
+    if comma >= 0 and any(clause.lo <= o[0] < clause.lo + comma and scan.entities[o[2]].condition_like
+                          for o in scan.occurrences):
+        comma = -1  # "If a Chilled creature is chilled again, it becomes Frozen": a state's own rule
+    main = before[comma + 1:]
+    # the if-clause's nouns are no subject of the main clause ("If the target is a Large or
+    # smaller creature, it is grappled")
+    # and a common noun before the state is who suffers it ("the target must succeed on a saving
+    # throw or be charmed"): only a name is another agent
+    if _CONDITIONAL.search(main) or _negated(main, _STATE_NEGATION) \
+            or _named_before(scan, clause, list_start, capitalized=True, lo=clause.lo + comma + 1) \
+            or _RELATIVE_STATE.search(state_before[-40:]):
+        return True  # "if the caster becomes Dazed", "a creature that is Poisoned"
+    counter = _VERB_RE["counters"].search(main)  # "immune to the Poisoned condition" ("Until this grapple ends" is no cure)
+    if not counter and _own_state(scan, main, clause.subject):
+        return True  # "The rug is incapacitated while ...": the entry's own state, inflicted on nobody
+    scan.emit(clause.subject, clause.index, "counters" if counter else "inflicts", start, clause.end)
+    if not counter and scan.section_subject is not None and clause.subject in scan.lead_owned:
+        scan.emit(scan.section_subject, clause.index, "inflicts", start, clause.end)  # "Tail Sweep" knocks Prone
+    return True
+
+
+# the subject of a state's clause: "The rug is incapacitated", "the sword must succeed ... or fall"
+_STATE_SUBJECT = re.compile(r"^[\s*_]*(?:the|this|that)\s+([\w'’-]+)\b", re.IGNORECASE)
+
+
+def _own_state(scan: ChunkScan, main: str, subject_index: int) -> bool:
+    """True when the clause's subject is the entry itself, by a word of its name ("The rug is
+    incapacitated" in "Rug of Smothering", or in its "Animated Armor › Antimagic
+    Susceptibility"): a trait it has, not a state it inflicts."""
+    subject = _STATE_SUBJECT.match(main)
+    if subject is None:
+        return False
+    if scan.section_subject is None:
+        return normalize_name(subject.group(1)) in normalize_name(
+            scan.entities[subject_index].name.partition(SUB_ENTRY_SEPARATOR)[0]).split("_")
+    names = (scan.entities[scan.section_subject].name, scan.entities[subject_index].name.partition(SUB_ENTRY_SEPARATOR)[0])
+    return any(normalize_name(subject.group(1)) in normalize_name(name).split("_") for name in names)
+
+
+def _use_claim(scan: ChunkScan, clause: _Clause) -> bool:
+    """"you can use Lore instead of Empathy", "use Physique to defend against Fight": modifies.
+    True when claimed."""
+    before = clause.before
+    use = _USE.search(before[-30:] if len(before) > 30 else before)
+    # the imperative is the entry's only in an entry's own paragraph: a section's
+    # "Use Lore as your Hard approach" advises the reader
+    imperative = use is not None and use.group(0).strip(" \t*_-–—").lower().startswith("use")
+    # "you use Contacts": the reader acts, so "a conflict" before it is no other agent
+    readers = use is not None and (imperative or use.group(0).lstrip(" \t*_-–—").lower().startswith("you"))
+    if use and not _named_before(scan, clause, clause.start, capitalized=readers) \
+            and not (imperative and clause.subject == scan.section_subject):
+        scan.emit(clause.subject, clause.index, "modifies", clause.start, clause.end)
+        return True
+    return False
+
+
+_INTRANSITIVE_AFTER = re.compile(r"\s+(?:if|when|unless|once|after|before|early|as|at|on)\b", re.IGNORECASE)
+
+
+def _verb_claim(scan: ChunkScan, clause: _Clause) -> None:
+    """The verbs of the module docstring with the implicit subject before them, or the verb of
+    the line ending in ':' that introduces a list item."""
+    text, lo, start, before = scan.text, clause.lo, clause.start, clause.before
+    lead_in = _lead_in(text, lo)
+    for kind, verb in _VERB_RE.items():
+        if kind == "inflicts" and not scan.entities[clause.index].condition_like:
+            continue  # "cause a mild consequence to a named NPC": one inflicts states
+        last = None
+        for match in verb.finditer(before):
+            if not (_EMPHASIS_BEFORE.search(before, 0, match.start())
+                    and any(o[0] <= lo + match.start() < o[1] for o in scan.occurrences)):
+                last = match  # a word of an emphasized name is no verb: "*cure wounds*", "*dispel magic*"
+        if last is None:
+            intro = verb.search(lead_in) if lead_in else None
+            if intro and _implicit_clause(lead_in, intro.start()) and not _named_before(scan, clause, start):
+                scan.emit(clause.subject, clause.index, kind, start, clause.end)  # "casts the following spells:"
                 break
-            emit(subject, index, kind, start, end)  # enumerations: "casts Light, Sunburst and X"
+            continue
+        if kind == "counters" and _INTRANSITIVE_AFTER.match(text, lo + last.end()):
+            break  # "it ends if *scrying* ends": the verb has no object
+        if any(lo + last.end() <= o[0] < start and _is_named(text, o[0], o[1])
+               and not _in_list(text, o[1], start) for o in scan.occurrences):
+            break  # the verb's object is an earlier name; this one is further on
+        gap = _strip_entities(text, scan.occurrences, lo + last.end(), start)
+        if len(gap) > 40 or _COPULA_WORD.search(text, lo + last.end(), start) \
+                or _named_before(scan, clause, lo + last.start(), (lo + last.start(), lo + last.end())) \
+                or not (_implicit_clause(_USE_CLAUSE.sub(" ", before[:last.start()]), last.start())
+                        or _own_name_clause(before, last.start(), scan.entities[clause.subject])) \
+                or _PASSIVE.search(before[:last.start()]) or _quoted(text, clause.sentence_lo, lo + last.start()):
             break
-    # "The hag casts one of the following spells: At will: *Fire Bolt*, *Mist Step*": each name
-    # after the colon, to the end of the paragraph; an entry's action casts for the entry
+        scan.emit(clause.subject, clause.index, kind, start, clause.end)  # enumerations: "casts Light, Sunburst and X"
+        break
+
+
+def implicit_subject_family(scan: ChunkScan) -> None:
+    """Each occurrence in a clause with no subject of its own: a state, a use, or a verb's target."""
+    if scan.section_subject is None and not scan.paragraphs:
+        return
+    for start, end, index in scan.occurrences:
+        clause = _clause_at(scan, start, end, index)
+        if clause is None:
+            continue
+        named = _is_named(scan.text, start, end)
+        if _state_claim(scan, clause, named) or not named:
+            continue  # a lowercase common noun ("your powers", "an attack") is no target
+        if not _use_claim(scan, clause):
+            _verb_claim(scan, clause)
+
+
+def following_family(scan: ChunkScan) -> None:
+    """"The hag casts one of the following spells: At will: *Fire Bolt*, *Mist Step*": each name
+    after the colon, to the end of the paragraph; an entry's action casts for the entry."""
+    text = scan.text
     for following in _FOLLOWING.finditer(text):
-        subject = _subject_at(following.start(), section_subject, paragraphs, text, lead_lines)
-        subject = section_subject if subject in lead_owned else subject
+        subject = scan.owner_at(following.start())
         blank = _BLANK_LINE.search(text, following.end())
         hi = blank.start() if blank else len(text)
         stop = re.compile(r"\.\s+[A-Z]").search(text, following.end(), hi)
@@ -591,44 +739,107 @@ def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelat
         while not stop and (use_line := _USES_LINE.match(text, hi)):
             hi = use_line.end()
         kind = "casts" if following.group("kind").lower().endswith(("cast", "casts")) else "wields"
-        for start, end, index in occurrences:
+        for start, end, index in scan.occurrences:
             if following.end() <= start < hi and subject is not None and _is_named(text, start, end):
-                emit(subject, index, kind, start, end)
-    # a spell list or a gear list of an entry: "#### Spells" + "- Firebolt", "**Gear:** Longbow, Chain Shirt"
+                scan.emit(subject, index, kind, start, end)
+
+
+def list_block_family(scan: ChunkScan) -> None:
+    """A spell list or a gear list of an entry: "#### Spells" + "- Firebolt", "**Gear:** Longbow, Chain Shirt"."""
+    text = scan.text
     for kind, block_lo, block_hi in _list_blocks(text):
         # the list's own title ("**Spells** Frost Lance") is no lead of a catalog entry
         title_line = text.rfind("\n", 0, block_lo) + 1
-        leads_around = tuple(line for line in lead_lines if line != title_line)
-        for start, end, index in occurrences:
-            if not block_lo <= start < block_hi or not _list_item(text, occurrences, start, block_lo):
+        leads_around = tuple(line for line in scan.lead_lines if line != title_line)
+        for start, end, index in scan.occurrences:
+            if not block_lo <= start < block_hi or not _list_item(text, scan.occurrences, start, block_lo):
                 continue
-            subject = _subject_at(start, section_subject, paragraphs, text, leads_around)
+            subject = scan.subject_at(start, leads=leads_around)
             if subject is None or subject == index or _fragment(text, start, end):
                 continue
-            if _is_named(text, start, end) or entities[index].category:
-                emit(subject, index, kind, start, end)
-    # "When you Secure an Advantage by aiming, add +1": a bonus on the move or skill it names
-    for start, end, index in occurrences:
+            if _is_named(text, start, end) or scan.entities[index].category:
+                scan.emit(subject, index, kind, start, end)
+
+
+def when_you_family(scan: ChunkScan) -> None:
+    """"When you Secure an Advantage by aiming, add +1": a bonus on the move or skill it names."""
+    text = scan.text
+    for start, end, index in scan.occurrences:
         if not _WHEN_YOU.search(text, max(0, start - 40), start) or not _is_named(text, start, end):
             continue
-        subject = _subject_at(start, section_subject, paragraphs, text, lead_lines)
+        subject = scan.subject_at(start)
         lo, hi = sentence_span(text, start, end, limit=400)
         quoted = re.search(r"[“\"]", text[max(0, lo - 2):start])  # a rule quoted in an example is the quoted entry's
         if subject is not None and subject != index and not quoted and _BONUS.search(text, end, hi):
-            emit(subject, index, "modifies", start, end)
-    # "###### Crafts Stunts": an entry of the section that names the skill is a way to use it
-    owner = _kind_section_owner(text, entities)
-    for start, end, index in (occurrences if owner is not None else []):
+            scan.emit(subject, index, "modifies", start, end)
+
+
+def kind_section_family(scan: ChunkScan) -> None:
+    """"###### Crafts Stunts": an entry of the section that names the skill is a way to use it."""
+    text = scan.text
+    owner = _kind_section_owner(text, scan.entities)
+    for start, end, index in (scan.occurrences if owner is not None else []):
         if index != owner or not _is_named(text, start, end):
             continue
-        subject = _subject_at(start, None, paragraphs, text, lead_lines)  # an entry's paragraph only
+        subject = scan.subject_at(start, section=None)  # an entry's paragraph only
         lo, _hi = sentence_span(text, start, end, limit=400)
         if subject is not None and subject != owner and not _NEGATION.search(text[lo:start]):
-            emit(subject, owner, "modifies", start, end)
-    # "Drawbacks are aspects", "A Longsword is a martial weapon": the copula of a definition
+            scan.emit(subject, owner, "modifies", start, end)
+
+
+def copula_family(scan: ChunkScan) -> None:
+    """"Drawbacks are aspects", "A Longsword is a martial weapon": the copula of a definition."""
+    text, occurrences = scan.text, scan.occurrences
     for match in _COPULA.finditer(text):
         head = [o for o in occurrences if o[1] <= match.start() and o[1] >= match.start() - 1]
         tail = [o for o in occurrences if match.end() <= o[0] <= match.end() + 1]
-        if head and tail and _sentence_start(text, head[0][0]) and entities[head[0][2]].defines:
-            emit(head[0][2], tail[0][2], "variant_of", head[0][0], tail[0][1])
-    return out
+        if head and tail and _sentence_start(text, head[0][0]) and scan.entities[head[0][2]].defines:
+            scan.emit(head[0][2], tail[0][2], "variant_of", head[0][0], tail[0][1])
+
+
+# a spell an entry lets its user cast: "expend 5 charges to cast *Bind the Beast* from it",
+# "You always have the *Beast Speech* spell prepared", "you know the *Light* cantrip"
+_USE_BEFORE = re.compile(r"(?:(?<![\w-])cast\s+(?:the\s+)?|(?<![\w-])(?:always\s+)?(?:have|has)\s+the\s+"
+                         r"|(?<![\w-])(?:know|knows|learn|learns)\s+the\s+)[*_]*$", re.IGNORECASE)
+_USE_AFTER = {
+    "cast": re.compile(r"[*_]*(?:\s+spell)?\s+from\s+(?:it|this|them|the)\b", re.IGNORECASE),
+    "have": re.compile(r"[*_]*\s+(?:spell|cantrip)s?\b", re.IGNORECASE),
+}
+
+
+def spell_use_family(scan: ChunkScan) -> None:
+    """An item's "cast *X* from it" and a feature's "always have the *X* spell prepared" or
+    "know the *X* cantrip": the entry (the creature or class owning an action) casts X. A
+    condition is never cast."""
+    text = scan.text
+    for start, end, index in scan.occurrences:
+        before = _USE_BEFORE.search(text, max(0, start - 40), start)
+        if before is None or scan.entities[index].condition_like:
+            continue
+        after = _USE_AFTER["cast" if before.group(0).lower().startswith("cast") else "have"]
+        if not after.match(text, end) or not _is_named(text, start, end):
+            continue
+        subject = scan.owner_at(start)
+        if subject is not None and not _NEGATION.search(text[sentence_span(text, start, end, limit=400)[0]:start]):
+            scan.emit(subject, index, "casts", start, end)
+
+
+# the pattern families, run in turn over one chunk; a claim a family makes first is not repeated
+FAMILIES = (
+    category_line_family,
+    implicit_subject_family,
+    following_family,
+    list_block_family,
+    when_you_family,
+    kind_section_family,
+    copula_family,
+    spell_use_family,
+)
+
+
+def pattern_relations(text: str, entities: list[PatternEntity]) -> list[RawRelation]:
+    """Implicit-subject relationships of one chunk (see the module docstring), family by family."""
+    scan = chunk_scan(text, entities)
+    for family in FAMILIES:
+        family(scan)
+    return scan.out

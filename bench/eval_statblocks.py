@@ -1,0 +1,100 @@
+"""Stat blocks on the 5.1 SRD shelf (../shared/corpora/srd51): what an offline ingest finds.
+
+Prints, for an index built from the shelf (``--index``; without it the shelf is ingested into
+a temporary index with the rules extractor and no vectors):
+- edges stored, by type;
+- creatures' conditions against the hand-read gold in
+  tests/fixtures/statblocks/srd51_creature_conditions.json: pairs found, pairs stated, the
+  creatures with a stated condition that get at least one right, and pairs found that the gold
+  does not state;
+- the share of defined entities typed other than ``other``;
+- ``--sample N``: N stored edges drawn with a fixed seed, with their evidence, to read by hand.
+
+    python bench/eval_statblocks.py [--index DIR] [--sample 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.scoring import index_edges  # noqa: E402
+from crossbook.core.config import load_settings  # noqa: E402
+from crossbook.core.normalize import normalize_name  # noqa: E402
+from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
+from crossbook.storage.db import open_db  # noqa: E402
+
+SHELF = ROOT.parent / "shared" / "corpora" / "srd51" / "markdown"
+GOLD = ROOT / "tests" / "fixtures" / "statblocks" / "srd51_creature_conditions.json"
+
+
+def _shelf() -> Path:
+    for candidate in (ROOT / "corpora" / "srd51" / "markdown", SHELF, Path("/work/shared/corpora/srd51/markdown")):
+        if candidate.is_dir():
+            return candidate
+    raise SystemExit("srd51 shelf not found (corpora/srd51/markdown or ../shared/corpora/srd51/markdown)")
+
+
+def _open(index: str | None):
+    if index:
+        return open_db(Path(index), create=False)
+    directory = Path(tempfile.mkdtemp(prefix="crossbook-srd51-"))
+    job = IngestJob(open_db(directory, create=True), load_settings({"index_dir": directory}, {}, None))
+    ingest_paths(job, [_shelf()])
+    return job.db
+
+
+def condition_scores(edges: list[dict], gold: dict[str, list[str]]) -> dict[str, int]:
+    """Creatures' inflicts edges against the gold, by normalized name."""
+    found: dict[str, set[str]] = {}
+    for edge in edges:
+        if edge["relation_type"] == "inflicts":
+            found.setdefault(normalize_name(edge["source"]), set()).add(normalize_name(edge["target"]))
+    stated = right = extra = creatures = creatures_hit = 0
+    for creature, conditions in gold.items():
+        if creature.startswith("_"):
+            continue
+        want = {normalize_name(c) for c in conditions}
+        got = found.get(normalize_name(creature), set())
+        stated += len(want)
+        right += len(want & got)
+        extra += len(got - want)
+        creatures += bool(want)
+        creatures_hit += bool(want & got)
+    return {"stated": stated, "found": right, "not_stated": extra, "creatures": creatures,
+            "creatures_found": creatures_hit}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--index", help="an index built from the shelf (default: ingest it now)")
+    parser.add_argument("--sample", type=int, default=0, help="print this many edges to read by hand")
+    args = parser.parse_args()
+    db = _open(args.index)
+    edges = index_edges(db)
+    print(f"edges stored: {len(edges)} {dict(Counter(e['relation_type'] for e in edges).most_common())}")
+    scores = condition_scores(edges, json.loads(GOLD.read_text(encoding="utf-8")))
+    print(f"creatures' conditions: {scores['found']} / {scores['stated']} pairs found; "
+          f"{scores['creatures_found']} / {scores['creatures']} creatures with a stated condition get one; "
+          f"{scores['not_stated']} pairs found that the gold does not state")
+    typed, total = db.execute(
+        "SELECT sum(e.entity_type != 'other'), count(*) FROM entities e WHERE EXISTS"
+        " (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id AND m.mention_type = 'defines')").fetchone()
+    print(f"defined entities typed other than 'other': {typed} / {total} = {typed / max(total, 1):.2f}")
+    by_type = db.execute("SELECT entity_type, count(*) FROM entities GROUP BY entity_type ORDER BY 2 DESC").fetchall()
+    print("entities by type:", ", ".join(f"{t} {n}" for t, n in by_type))
+    for edge in random.Random(28).sample(edges, min(args.sample, len(edges))):
+        print(f"- {edge['source']} {edge['relation_type']} {edge['target']}   [{edge['heading_path']}]\n"
+              f"    {' '.join(edge['evidence'].split())[:300]}")
+
+
+if __name__ == "__main__":
+    main()
