@@ -300,3 +300,19 @@ def test_a_bibliography_entry_defines_nothing(tmp_path: Path):
     db = ingest(tmp_path / "idx", [book], as_book=False)
     defined = {r[0] for r in db.execute("SELECT name FROM entity_mentions WHERE mention_type = 'defines'")}
     assert not {"Algorithms", "Floats", "Pictures"} & defined, defined
+
+
+def test_each_page_of_a_doc_set_is_a_place_a_retrieval_hop_goes_to(manual: Path, tmp_path: Path):
+    from crossbook.query import entity_graph
+
+    db = ingest(tmp_path / "idx", [manual])
+    # tar-create's page is reached from tar-extract's page, one book: the hop crosses pages
+    entity_id = next(r[0] for r in db.execute("SELECT id FROM entities WHERE name = 'tar-create'"))
+    referencing = {r[0] for r in db.execute(
+        "SELECT m.chunk_id FROM entity_mentions m JOIN chunks c ON c.id = m.chunk_id"
+        " WHERE m.entity_id = ? AND c.source_file = 'tar-extract.html'", [entity_id])}
+    definitions = entity_graph.definitions(db, [entity_id])[entity_id]
+    seed_place = next(r[0] for r in db.execute(
+        f"SELECT {entity_graph.PLACE_SQL} FROM chunks c JOIN books b ON b.title = c.book WHERE c.id = ?",
+        [sorted(referencing)[0]]))
+    assert {d.place for d in definitions} and seed_place not in {d.place for d in definitions}

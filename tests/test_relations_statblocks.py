@@ -203,3 +203,20 @@ def test_a_creatures_spellcasting_lead_the_index_does_not_hold_speaks_for_it():
     assert _edges(text, [deva, bolt, *spells]) == {("Deva", "casts", "Detect Magic"), ("Deva", "casts", "Commune")}
     untyped = PatternEntity("Deva", ("Deva",), "other", "heading")
     assert _edges(text, [untyped, bolt, *spells]) == set()  # a topic's unknown lead speaks for nobody
+
+
+def test_the_issue_form_as_two_books_gives_the_same_edges_and_types(tmp_path):
+    """As the held-out shelf files it: the spells, rules and items in one book, the creatures in
+    another. 'Still the Foe' opens with a word prose headings open with ('Still'): its category
+    line says it is an entry, though no other section of its own book names it."""
+    text = FIXTURE.read_text(encoding="utf-8")
+    cut = text.index("## Monsters")
+    rules, bestiary = tmp_path / "rules.md", tmp_path / "bestiary.md"
+    rules.write_text(text[:cut], encoding="utf-8")
+    bestiary.write_text("# The Gloomfen Bestiary\n\n" + text[cut:], encoding="utf-8")
+    job = make_job(tmp_path / "index")
+    ingest_paths(job, [rules, bestiary])
+    edges = {(e["source"], e["relation_type"], e["target"]) for e in index_edges(job.db)}
+    types = dict(job.db.execute("SELECT name, entity_type FROM entities").fetchall())
+    assert EXPECTED_EDGES <= edges
+    assert {name: types.get(name) for name in EXPECTED_TYPES} == EXPECTED_TYPES

@@ -7,6 +7,12 @@ leading or trailing ``_`` (a backslash that opens a word before a letter is kept
 command ``\\caption`` and the word "caption" are two keys; lookups fold it, ``unslashed``), and the last word's English plural folded to its singular
 ("Fate Points" and "fate point" meet; "Abilities" and "ability"; "Witches" and "witch").
 
+A word written as code keeps its case: one opened by a backslash (the TeX commands
+``\\rangeHsb`` and ``\\rangeHSB`` are two) or by the dash of an option (``-s`` and ``-S`` are
+two options) or that is part of a dotted identifier (the class ``random.Random`` and the
+function ``random.random``) -- code is case-sensitive where prose is not. Lookups fold that case too
+(``case_folded``), so a name asked in any case still finds it.
+
 ``normalized_words`` is the same without the plural fold: verification uses it to check that
 a name occurs in a chunk as written.
 """
@@ -21,8 +27,19 @@ _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 # a word: letters and digits; a backslash that opens a word before a letter is part of it (a
 # TeX command or an escape: "\\caption" is not "caption", "\\a" is not the letter "a")
 _WORD = re.compile(r"(?:(?<![^\W_])\\(?=[^\W\d_]))?[^\W_]+", re.UNICODE)
+# a dotted identifier (``random.Random``, ``inspect.Signature``): a qualified name in code
+# (a word of two characters at least: "U.S." and "e.g." are prose)
+_DOTTED = r"(?<![\w.])(?=[\w.]*\w\w)[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+"
+# a run of text written as code, whose words keep their case: a word opened by a backslash,
+# an option (one or two dashes that open the text or follow a space or a bracket, and the
+# word they open), a dotted identifier
+_CODE_RUN = re.compile(r"(?<![^\W_])\\[^\W\d_][^\W_]*|(?<![^\s(\[{,;/|])--?[^\W\d_][^\W_]*|" + _DOTTED,
+                       re.UNICODE)
+# where a code run can be (its backslash, dash or dot before a letter): found first, as
+# most text has few, so prose pays one cheap scan
+_CODE_MARK = re.compile(r"[\\.-](?=[^\W\d_])", re.UNICODE)
 _SPACES = re.compile(r"\s+")
-_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b|(?<=s)['’](?=\W|$)")
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b|(?<=s)['’](?=\W|$)", re.IGNORECASE)
 # endings that look plural but are not (status, analysis, class, ...)
 _NOT_PLURAL = ("ss", "us", "is", "ous", "ics")
 _ES_AFTER = ("ches", "shes", "sses", "xes", "zes", "oes")
@@ -41,10 +58,39 @@ def singular(word: str) -> str:
     return word
 
 
+def _code_runs(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` written as code (``_CODE_RUN``), in order."""
+    runs: list[tuple[int, int]] = []
+    for mark in _CODE_MARK.finditer(text):
+        at = mark.start()
+        if runs and at < runs[-1][1]:
+            continue
+        if text[at] == ".":
+            while at > 0 and (text[at - 1].isalnum() or text[at - 1] in "_."):
+                at -= 1
+        elif text[at] == "-" and at > 0 and text[at - 1] == "-":
+            at -= 1
+        run = _CODE_RUN.match(text, at)
+        if run and (not runs or run.start() >= runs[-1][1]):
+            runs.append(run.span())
+    return runs
+
+
+def _cased_words(text: str) -> list[str]:
+    """The text's words, case-folded except those written as code (see the module doc)."""
+    text = _POSSESSIVE.sub("", unicodedata.normalize("NFKC", text).replace("’", "'"))
+    out: list[str] = []
+    done = 0
+    for start, end in _code_runs(text):
+        out += _WORD.findall(text[done:start].casefold())
+        out += _WORD.findall(text[start:end])
+        done = end
+    out += _WORD.findall(text[done:].casefold())
+    return out
+
+
 def _words(name: str) -> list[str]:
-    folded = unicodedata.normalize("NFKC", name).replace("’", "'").casefold()
-    folded = _POSSESSIVE.sub("", folded)
-    words = _WORD.findall(folded)
+    words = _cased_words(name)
     if len(words) > 1 and words[0] in _ARTICLES:
         words = words[1:]
     return words
@@ -61,6 +107,21 @@ def normalize_name(name: str) -> str:
     if words:
         words[-1] = singular(words[-1])
     return "_".join(words)
+
+
+_CODE_NAME = re.compile(r"(?:\\|--?)[^\W\d_]|" + _DOTTED + r"(?:\(\))?$")
+
+
+def written_as_code(name: str) -> bool:
+    """Whether a name is written as code whose case is significant: a TeX command
+    (``\\rangeHSB``), an option (``-S``, ``--all``) or a dotted identifier (``random.Random``)."""
+    return bool(_CODE_NAME.match(name))
+
+
+def case_folded(key: str) -> str:
+    """A normalized key with its code words' case folded too: what a lookup of ``\\rangehsb``,
+    ``\\rangeHsb`` and ``\\rangeHSB`` share."""
+    return key.casefold()
 
 
 def unslashed(key: str) -> str:
@@ -87,6 +148,4 @@ def normalized_tokens(text: str) -> str:
     ``normalized_words(n)`` occurs in a text as whole words exactly when
     ``"_" + normalized_words(n) + "_"`` is a substring of this.
     """
-    folded = unicodedata.normalize("NFKC", text).replace("’", "'").casefold()
-    folded = _POSSESSIVE.sub("", folded)
-    return "_" + "_".join(_WORD.findall(folded)) + "_"
+    return "_" + "_".join(_cased_words(text)) + "_"

@@ -232,8 +232,10 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
         up = siblings[0].up
         if names and len(names) >= (_catalog_min(up) if up else _CATALOG_MIN):
             for sibling in siblings:
-                # "Create an Advantage" among "Overcome", "Attack": a name the book uses elsewhere
-                if strength.get(id(sibling)) == 1 and used_elsewhere(sibling):
+                # "Create an Advantage" among "Overcome", "Attack": a name the book uses elsewhere;
+                # "Still the Foe" among spells: an entry that states its own kind (a category line)
+                if strength.get(id(sibling)) == 1 and (used_elsewhere(sibling) or own_kind(
+                        sibling.parent.text, sibling.named.qualifier if sibling.named else None)):
                     sibling.candidate = True
     chosen = analysis.definitions
     for node in nodes:

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from ..core.models import MENTION_TYPES, SUB_ENTRY_SEPARATOR, RawMention
-from ..core.normalize import collapse_whitespace, normalize_name
+from ..core.normalize import collapse_whitespace, normalize_name, written_as_code
 from .text import CONTEXT_LIMIT, sentence_span
 
 MAX_CONTEXT = 2 * CONTEXT_LIMIT
@@ -64,7 +64,10 @@ def canonical(text: str) -> tuple[str, list[int]]:
 
 
 def _case_ok(form: str, found: str) -> bool:
-    """A lower-case name matches any case; otherwise the case must agree (or the text shouts)."""
+    """A lower-case name matches any case; otherwise the case must agree (or the text shouts).
+    A name written as code (``-s``, ``\\rangeHSB``) matches only as written: code is case-sensitive."""
+    if written_as_code(form):
+        return found == form
     return found == form or form == form.lower() or (found.isupper() and len(found) > 1)
 
 

@@ -34,7 +34,7 @@ from functools import lru_cache
 
 import ahocorasick
 
-from ..core.normalize import singular
+from ..core.normalize import singular, written_as_code
 from ..extract.text import sentence_span
 from ..readers.doc_terms import DOC_KINDS
 from .matchview import MatchView, match_view
@@ -224,7 +224,9 @@ class Linker:
         self.ambiguous = Counter()
 
     def _case_ok(self, pattern: str, found: str, emphasized: bool = False) -> bool:
-        if found == pattern or pattern == pattern.lower():
+        if found == pattern or written_as_code(pattern):
+            return found == pattern  # ``-s`` is not ``-S``, nor ``\\rangeHsb`` ``\\rangeHSB``
+        if pattern == pattern.lower():
             return True
         if " " in pattern:
             return True  # multi-word names link in any case

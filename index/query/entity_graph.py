@@ -28,14 +28,16 @@ class SeedMention:
     mention_type: str = "references"  # how the seed section mentions it
 
 
-# Where a section is, for a path across places: its book; in a note vault, its note (a
-# vault is one book of many notes, and a hop from one note to another is a hop)
-PLACE_SQL = "CASE WHEN b.format = 'vault' AND c.source_file IS NOT NULL THEN c.book || char(31) || c.source_file ELSE c.book END"
+# Where a section is, for a path across places: its book; in a note vault or a doc set, its
+# note or page (each is one book of many pages, and a hop from the page that mentions a
+# command to the page that documents it is a hop)
+PLACE_SQL = ("CASE WHEN b.format IN ('vault', 'docset') AND c.source_file IS NOT NULL"
+             " THEN c.book || char(31) || c.source_file ELSE c.book END")
 
 
 @dataclass(frozen=True)
 class EntitySection:
-    """A section that mentions an entity, in a place (book, or a vault's note) the path has
+    """A section that mentions an entity, in a place (book, a vault's note, a doc page) the path has
     not visited yet."""
 
     entity_id: int

@@ -15,7 +15,7 @@ from sqlite_utils import Database
 
 from ..core.errors import BadInput, BookNotFound, EntityNotFound
 from ..core.models import SUB_ENTRY_SEPARATOR, BookInfo, Mention, page_range
-from ..core.normalize import fold_accents, normalize_name, normalized_tokens, unslashed
+from ..core.normalize import case_folded, fold_accents, normalize_name, normalized_tokens, unslashed
 
 # its columns are Mention's fields, in order (the pages as two columns, ``located`` joins
 # them): a row is a mention as where_else returns it
@@ -203,13 +203,17 @@ def _check_name(name: str) -> str:
 
 
 def backslash_twins(db: Database, normalized: str) -> list[str]:
-    """The entity keys ``normalized`` names with a word's opening backslash folded, itself
-    first: "definecolor" finds ``\\definecolor``, and "caption" lists the ``\\caption``
-    command beside the caption package (both stay entities of their own)."""
-    bare = unslashed(normalized)
-    found = [r[0] for r in db.execute("SELECT DISTINCT normalized FROM entities WHERE normalized IN (?, ?, ?)",
-                                      [normalized, bare, "\\" + bare])]
-    return sorted(found, key=lambda key: (key != normalized, key))
+    """The entity keys ``normalized`` names with a word's opening backslash and its case
+    folded, itself first: "definecolor" finds ``\\definecolor``, "caption" lists the
+    ``\\caption`` command beside the caption package, and "\\rangehsb" lists ``\\rangeHsb``
+    and ``\\rangeHSB`` (each stays an entity of its own)."""
+    bare = case_folded(unslashed(normalized))
+    # code words keep their case in a key (\\rangeHsb, \\rangeHSB, -s, -S): the name asked in
+    # any case finds each of them (NOCASE folds ASCII, the letters of code names)
+    found = [r[0] for r in db.execute(
+        "SELECT DISTINCT normalized FROM entities WHERE normalized COLLATE NOCASE IN (?, ?, ?)",
+        [normalized, bare, "\\" + bare])]
+    return sorted(found, key=lambda key: (key != normalized, case_folded(key) != case_folded(normalized), key))
 
 
 def resolve_entity(db: Database, name: str) -> tuple[list[str], str]:

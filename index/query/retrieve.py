@@ -16,7 +16,7 @@ sections. ``retrieve`` follows the entity index across books (the design's secti
    it in the sentence the question describes, is it named in the sentence that best
    matched the question over every seed while the question does not name it);
 3. the best-weighted entities (overall, and the best of each seed) that lead somewhere are
-   followed into the sections of other books (or other notes of a vault) that define or
+   followed into the sections of other books (or other notes of a vault, pages of a doc set) that define or
    mention them, hop-1 sections included: the index knows where to look, so no extra
    embedding is computed. So is what the question names and a seed lists without a
    stored mention (lowercase, a table row: ``listed_names``);

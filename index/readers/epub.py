@@ -9,6 +9,7 @@ below the last entry (an ``<h3>`` under an entry's ``<h2>`` is one level deeper)
 TOC the chapters' own ``<h1>``..``<h6>`` give the tree (a chapter with none gets one from
 its ``<title>``), with a warning. Each section's ``file`` is its chapter's path in the
 archive (``OEBPS/ch03.xhtml``); the title is the package's ``dc:title``.
+A link from one chapter to another (or an entry in one) is a reference (epub_links.py).
 Raises BadInput with one line for a broken archive, a DRM-encrypted book, or one with no
 chapter text; reads, never writes.
 """
@@ -22,11 +23,11 @@ import zlib
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 from pathlib import Path
-from urllib.parse import unquote
 
 from lxml import etree
 
 from ..core.errors import BadInput
+from .epub_links import resolve, scan, with_links
 from .html_markdown import HEADINGS, LEVEL_ATTR, body_of, parse_html, tag_of, to_markdown
 from .markdown import from_text
 from .source import MIB, ReadLimits, SourceBook, read_bytes, sha256_bytes
@@ -162,11 +163,6 @@ def _package_path(archive: _Archive) -> str:
     return packages[0]
 
 
-def _resolve(base_file: str, href: str) -> tuple[str, str | None]:
-    href, _, fragment = href.partition("#")
-    target = posixpath.normpath(posixpath.join(posixpath.dirname(base_file), unquote(href))) if href else base_file
-    return target.lstrip("/"), unquote(fragment) or None
-
 
 def _nav_entries(archive: _Archive, nav_file: str) -> list[TocEntry]:
     data = archive.read(nav_file)
@@ -185,12 +181,12 @@ def _nav_entries(archive: _Archive, nav_file: str) -> list[TocEntry]:
             link = next((e for e in item if tag_of(e) == "a"), None)
             label = _text(link if link is not None else next((e for e in item if tag_of(e) == "span"), item))
             if link is not None and link.get("href") and label:
-                file, fragment = _resolve(nav_file, link.get("href"))
+                file, fragment = resolve(nav_file, link.get("href"))
                 entries.append(TocEntry(label, file, fragment, depth))
             elif label:  # a heading of the TOC with no link ("Part One"): placed before its first entry
                 first = next((e for e in item.iter("a") if e.get("href")), None)
                 if first is not None:
-                    file, fragment = _resolve(nav_file, first.get("href"))
+                    file, fragment = resolve(nav_file, first.get("href"))
                     entries.append(TocEntry(label, file, fragment, depth, placeholder=True))
             for child in item:
                 if tag_of(child) in ("ol", "ul"):
@@ -216,7 +212,7 @@ def _ncx_entries(archive: _Archive, ncx_file: str) -> list[TocEntry]:
             label = next((_text(t) for t in point.iter("text")), "")
             content = next((c for c in point if c.tag == "content"), None)
             if content is not None and content.get("src") and label:
-                file, fragment = _resolve(ncx_file, content.get("src"))
+                file, fragment = resolve(ncx_file, content.get("src"))
                 entries.append(TocEntry(label, file, fragment, depth))
             walk(point, depth + 1)
 
@@ -331,7 +327,7 @@ def read(path: Path, limits: ReadLimits = ReadLimits()) -> SourceBook:
     manifest: dict[str, tuple[str, str, str]] = {}
     for item in package.iter("item"):
         if item.get("id") and item.get("href"):
-            file, _ = _resolve(package_file, item.get("href"))
+            file, _ = resolve(package_file, item.get("href"))
             manifest[item.get("id")] = (file, item.get("media-type", ""), item.get("properties", ""))
     spine = next(package.iter("spine"), None)
     nav_file = next((f for f, _, props in manifest.values() if "nav" in props.split()), None)
@@ -367,6 +363,7 @@ def read(path: Path, limits: ReadLimits = ReadLimits()) -> SourceBook:
             _title_heading(chapter)
 
     parts, starts, line = [], [], 0
+    scanned = [scan(chapter.file, chapter.root) for chapter in chapters]
     for chapter in chapters:
         chapter.markdown = to_markdown(chapter.root)
         if not chapter.markdown.strip():
@@ -381,5 +378,6 @@ def read(path: Path, limits: ReadLimits = ReadLimits()) -> SourceBook:
     book = from_text(path, text, sha256_bytes(data), "epub", title)
     lines = [start for start, _ in starts]
     sections = tuple(replace(s, file=starts[max(0, bisect_right(lines, s.start_line) - 1)][1]) for s in book.sections)
+    sections = with_links(sections, scanned, starts)  # the author's links between chapters
     return SourceBook(path=book.path, format="epub", title=book.title, sections=sections,
                       sha256=book.sha256, warnings=(*warnings, *book.warnings))
