@@ -7,7 +7,9 @@ width |", "- `--all`: show all". In such a section (at least ``MIN_ENTRIES`` blo
 them opening with a code run) each opening run is a term the section defines, typed by what
 it looks like (a leading backslash: a command; a leading dash: an option) else by the
 heading it is filed under ("Keys", "Options"). A section where code runs open only a few
-paragraphs is prose that quotes code: it defines nothing this way.
+paragraphs is prose that quotes code: it defines nothing this way, nor does an entry that
+is a bare name (a contents tree), an expression ("x + y") or a symbol ("<="). A doc set
+(readers/docset.py) is not read this way: its markup states its entries (read_book).
 """
 
 from __future__ import annotations
