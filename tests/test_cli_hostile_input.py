@@ -9,15 +9,8 @@ import zipfile
 
 import pytest
 
+from bench.bench_hostile import CONTAINER, PACKAGE
 from tests.helpers import BOOK_A, BOOK_B, snapshot, write
-
-CONTAINER = ('<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
-             '<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/>'
-             "</rootfiles></container>")
-PACKAGE = ('<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0">'
-           '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Bomb</dc:title></metadata>'
-           '<manifest><item id="c1" href="ch1.xhtml" media-type="application/xhtml+xml"/></manifest>'
-           '<spine><itemref idref="c1"/></spine></package>')
 
 
 def _epub(path, chapter_parts, repeat):
