@@ -7,9 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from crossbook.core.config import load_settings
+from crossbook.core.models import Section
 from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.query.lookup import where_else
 from crossbook.readers import read_book
+from crossbook.readers.code_entries import code_entries
 from crossbook.storage.db import open_db
 
 REFERENCE_MD = """# Colour commands
@@ -111,3 +113,19 @@ def test_a_contents_tree_of_bare_names_defines_nothing(tmp_path: Path):
     tree = "".join(f"- `{n}`\n  - `{n}.open`\n  - `{n}.close`\n" for n in ("alpha", "beta", "gamma"))
     terms = terms_by_heading(write(tmp_path / "contents.md", f"# Contents\n\n{tree}"))
     assert terms["Contents"] == []
+
+
+def _pdf_section(body: str) -> Section:
+    """A section as the PDF reader writes one: a paragraph a line, no blank line between."""
+    return Section("Interface", 1, ("Interface",), "# Interface\n\n" + body, 0, pages=(1, 1))
+
+
+def test_a_pdf_line_set_whole_in_code_font_is_an_example_not_an_entry():
+    example = _pdf_section("The package reads verbatim code.\n`\\lstset{fancyvrb}`\n`\\begin{BVerbatim}`\n"
+                           "`First verbatim line.`\n`\\end{BVerbatim}`\n`\\fbox{Second}` verbatim line.\n"
+                           "`First` verbatim line.\n")
+    assert code_entries(example, lines_are_paragraphs=True) == []
+    keys = _pdf_section("`width=`*length* sets the width.\n`\\begin{boxed}` *contents* `\\end{boxed}` boxes it.\n"
+                        "`\\framebox` frames it.\n`\\\\color@x=macro:` | the colour.\nAll of them are set once.\n")
+    assert {t.name: t.kind for t in code_entries(keys, lines_are_paragraphs=True)} == {
+        "width": "key", "boxed": "environment", "\\framebox": "command"}

@@ -248,10 +248,11 @@ def _terms_by_part(section: Section, parts: list[str]) -> list[tuple]:
     subject on the first part): a long reference page's entries stay with their text."""
     out: list[list] = [[] for _ in parts]
     for term in section.terms:
-        # the part with the term's own line (opening with the name, or followed by its
+        # the part with the term's own line (opening with the name, past a label and a code
+        # mark as in "*optional* `name=`", or followed by its
         # ": definition"), else the first that shows the name (a table of contents at the
         # page's top shows it first)
-        starts = re.compile(rf"(?m)^[ \t]*(?:\*\w+\*\s+|[@`\\]*){re.escape(term.name)}(?![\w.-])")
+        starts = re.compile(rf"(?m)^[ \t]*(?:\*\w+\*\s+)?[@`\\]*{re.escape(term.name)}(?![\w.-])")
         own = re.compile(rf"(?m)^(?![>:])[^\n]*{re.escape(term.name)}[^\n]*\n\n?[:>] ")
         at = 0 if term.subject else None
         for shows in ([] if term.subject else [starts.search, own.search, lambda text: term.name in text]):

@@ -163,7 +163,7 @@ def _term_context(text: str, name: str) -> str | None:
     and is followed by its ``: definition``, or an indented ``> description``) through the end
     of the definition's first sentence, verbatim but for whitespace; None when no line does."""
     lines = text.split("\n")
-    at_start = re.compile(r"^\s*(?:\*\w+\*\s+|[@`\\]*)" + re.escape(name) + r"(?![\w.-])")
+    at_start = re.compile(r"^\s*(?:\*\w+\*\s+)?[@`\\]*" + re.escape(name) + r"(?![\w.-])")
     anywhere = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w.-])")
     for shows in (at_start.search, anywhere.search):  # an entry's own line ("*class* x.Y(...)") first
         found = _term_line(text, lines, shows)

@@ -18,6 +18,7 @@ import re
 from dataclasses import replace
 
 from ..core.models import DocTerm, Section
+from .back_index import is_back_index
 from .doc_terms import MAX_TERM, heading_kind, option_names
 
 MIN_ENTRIES = 3
@@ -26,13 +27,19 @@ _OPENING_RUN = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?[*_]{0,2}`([^`\n]+
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}")
 _CALL = re.compile(r"^([A-Za-z_][\w.]*)\(.*\)$")
 _COMMAND = re.compile(r"^\\(?:[A-Za-z@]+\*?|.)")
+_ENVIRONMENT = re.compile(r"^\\begin\{([^{}\s]+)\}")  # "\begin{name}...": the environment it opens
+_KEY_VALUE = re.compile(r"^([^\W\d_][\w-]*)=")  # "width=<length>": the key
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_ALL_CODE = re.compile(r"`[^`\n]*`")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 
 
-def _blocks(body: str) -> list[str]:
+def _blocks(body: str, lines_are_paragraphs: bool = False) -> list[str]:
     """A section body's entries: its paragraphs and top-level list items (their first line),
-    and its tables' body rows; fenced code and a table's header row are left out."""
+    and its tables' body rows; fenced code and a table's header row are left out. Where
+    ``lines_are_paragraphs`` (a PDF's text: the reader joins a paragraph's printed lines into
+    one and sets no blank line between paragraphs) each line is a paragraph, and a line set
+    whole in code font is a line of a code example, left out as fenced code is."""
     blocks: list[str] = []
     fenced = False
     lines = body.split("\n")
@@ -48,6 +55,9 @@ def _blocks(body: str) -> list[str]:
                 blocks.append(line)
         elif _LIST_ITEM.match(line):
             if not line[:1].isspace():  # a nested item is part of its parent entry (a contents tree's branch)
+                blocks.append(line)
+        elif lines_are_paragraphs:
+            if _ALL_CODE.sub("", line).strip(" |"):  # a line set whole in code font is an example's
                 blocks.append(line)
         elif i == 0 or not lines[i - 1].strip():
             blocks.append(line)
@@ -66,16 +76,24 @@ def _term(run: str, heading: str | None) -> DocTerm | None:
     call = _CALL.match(run)
     if call:
         return DocTerm(call.group(1), "function")
+    environment = _ENVIRONMENT.match(run)
+    if environment:
+        return DocTerm(environment.group(1), "environment")
     command = _COMMAND.match(run)
+    if command and len(command.group(0)) == 2 and run[2:3].isalpha():
+        return None  # a control symbol glued to a word (a line break before "color@x"): no one name
     if command:  # "\\definecolor{name}{model}": the command, its arguments left out
         return DocTerm(command.group(0), "command")
+    key = _KEY_VALUE.match(run)
+    if key:
+        return DocTerm(key.group(1), "key")
     return DocTerm(run, heading_kind(heading))
 
 
-def code_entries(section: Section) -> list[DocTerm]:
+def code_entries(section: Section, lines_are_paragraphs: bool = False) -> list[DocTerm]:
     """The terms a reference section's entries open with; [] for any other section."""
     body = section.text.partition("\n")[2] if section.heading else section.text
-    blocks = _blocks(body)
+    blocks = _blocks(body, lines_are_paragraphs)
     opened = [(b, m) for b, m in ((b, _OPENING_RUN.match(b)) for b in blocks) if m]
     if len(opened) < MIN_ENTRIES or 2 * len(opened) <= len(blocks):
         return []
@@ -85,12 +103,16 @@ def code_entries(section: Section) -> list[DocTerm]:
     return list({t.name: t for t in terms if t is not None}.values())
 
 
-def with_code_entries(sections: tuple[Section, ...]) -> tuple[Section, ...]:
+def with_code_entries(sections: tuple[Section, ...], lines_are_paragraphs: bool = False) -> tuple[Section, ...]:
     """``sections`` with each reference section's code entries added to its terms (a term
-    the section's markup already states is kept as it states it)."""
+    the section's markup already states is kept as it states it); ``lines_are_paragraphs``
+    as in ``_blocks``."""
     out = []
     for section in sections:
+        if is_back_index(section):  # its entries are read as the index they are (back_index)
+            out.append(section)
+            continue
         stated = {t.name for t in section.terms} | {a for t in section.terms for a in t.aliases}
-        found = [t for t in code_entries(section) if t.name not in stated]
+        found = [t for t in code_entries(section, lines_are_paragraphs) if t.name not in stated]
         out.append(replace(section, terms=section.terms + tuple(found)) if found else section)
     return tuple(out)
