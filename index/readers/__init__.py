@@ -117,7 +117,8 @@ def read_book(path: Path, fmt: str | None = None, limits: ReadLimits = ReadLimit
         # code runs that open its lists are mostly contents trees and summary tables of links
         from .code_entries import with_code_entries
 
-        book = replace(book, sections=with_code_entries(book.sections))
+        # a PDF's paragraph is one line of its text (readers/pdf.py), with no blank line between
+        book = replace(book, sections=with_code_entries(book.sections, lines_are_paragraphs=book.format == "pdf"))
     if any(section.pages for section in book.sections):  # a manual's back index: readers/back_index.py
         from .back_index import with_back_index
 

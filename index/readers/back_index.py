@@ -42,7 +42,8 @@ _KINDS = {"option": "option", "options": "option", "package": "package", "enviro
 _INDEX_TITLES = ("index", "general index", "index of commands", "command index")
 
 
-def _is_index(section: Section) -> bool:
+def is_back_index(section: Section) -> bool:
+    """Whether a section is (part of) a back-of-book index: its top heading is "Index" or the like."""
     return bool(section.heading_path) and normalized_words(section.heading_path[0]) in {
         normalized_words(t) for t in _INDEX_TITLES}
 
@@ -113,11 +114,13 @@ def _page_shift(entries, shown_in: dict[str, list[int]], sections: tuple[Section
 
 def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
     """``sections`` (a paged book's) with their back index's entries as terms and links."""
-    index = [s for s in sections if _is_index(s)]
-    body = [i for i, s in enumerate(sections) if s.pages and not _is_index(s)]
+    index = [s for s in sections if is_back_index(s)]
+    body = [i for i, s in enumerate(sections) if s.pages and not is_back_index(s)]
     if not index or not body:
         return sections
-    entries = [e for e in index_entries("\n".join(s.text for s in index)) if len(e[0]) > 2]
+    # code marks say nothing in an index (a manual may set it whole, leaders too, in code font)
+    text = "\n".join(s.text for s in index).replace("`", "")
+    entries = [e for e in index_entries(text) if len(e[0]) > 2]
     shown_in = {}
     for name, kind, _, _ in entries:
         # an entry the index does not type that is also an English word or name ("root",

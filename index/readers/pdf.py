@@ -25,7 +25,7 @@ from pathlib import Path
 from ..core.errors import BadInput
 from ..core.models import Section
 from .pdf_chars import char_boxes, rect_ranges
-from .pdf_headings import find_heading
+from .pdf_headings import find_heading, unmarked
 from .pdf_links import PdfLink, Placed, RawLink, page_links, raw_links
 from .source import SourceBook, read_bytes, sha256_bytes
 
@@ -58,11 +58,16 @@ class _Run:
     bold: bool
     size: float
     italic: bool = False
+    mono: bool = False
 
     @property
     def mark(self) -> str:
-        """Its Markdown emphasis: ** for bold, * for italic (bold wins)."""
-        return "**" if self.bold else "*" if self.italic else ""
+        """Its Markdown mark: ** for bold (it wins: a heading or a lead set bold keeps one bold
+        run across a name set in bold code font), ` for code font (a run holding a backtick
+        stays unmarked), * for italic."""
+        if self.bold:
+            return "**"
+        return "`" if self.mono and "`" not in self.text else "*" if self.italic else ""
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,9 @@ _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|\bbx|-bd", re.I)
 _BULLET = re.compile(r"^\s*[\u2022\u25e6\u2023\u2043\u25aa\u25cf\u00b7]\s*")
 _BULLET_RUN = re.compile(r"^[\u2022\u25e6\u2023\u2043\u25aa\u25cf\u00b7\-\u2013]$")
 _ITALIC_FONT = re.compile(r"italic|oblique|cmti|cmsl|\bit\b|-it\b", re.I)
+# a typewriter (code) font by name: Mono/Courier/Typewriter, or TeX's cmtt, lmtt, sftt, ectt
+_MONO_FONT = re.compile(r"mono|courier|typewriter|(?:^|[^a-z])(?:cm|lm|sf|ec|tc)?tt\d", re.I)
+_FIXED_PITCH = 0x1  # the font descriptor's FixedPitch flag
 _EMPTY_BOLD = re.compile(r"\*\*(\s*)\*\*|(?<!\*)\*(\s+)\*(?!\*)")
 
 
@@ -110,14 +118,14 @@ def _entries(pdf) -> list[_Entry]:
     return out
 
 
-def _font_of(raw, index: int) -> tuple[bool, bool, float]:
-    """(bold, italic, size) of the font a character is set in."""
+def _font_of(raw, index: int) -> tuple[bool, bool, float, bool]:
+    """(bold, italic, size, monospace) of the font a character is set in."""
     import ctypes
 
     import pypdfium2.raw as pdfium_c
 
     if index < 0:
-        return False, False, 0.0
+        return False, False, 0.0, False
     size = float(pdfium_c.FPDFText_GetFontSize(raw, index))
     buffer = ctypes.create_string_buffer(128)
     flags = ctypes.c_int()
@@ -125,7 +133,8 @@ def _font_of(raw, index: int) -> tuple[bool, bool, float]:
     name = buffer.value.decode("utf-8", "replace")
     bold = pdfium_c.FPDFText_GetFontWeight(raw, index) >= 600 or bool(_BOLD_FONT.search(name))
     italic = bool(flags.value & 0x40) or bool(_ITALIC_FONT.search(name))  # 0x40: the descriptor's Italic flag
-    return bold, italic, size
+    mono = bool(flags.value & _FIXED_PITCH) or bool(_MONO_FONT.search(name))
+    return bold, italic, size, mono
 
 
 def _runs(page) -> list[_Run]:
@@ -142,8 +151,8 @@ def _runs(page) -> list[_Run]:
             if not text.strip():
                 continue
             index = start + len(text) - len(text.lstrip())  # its first visible character's font
-            bold, italic, size = _font_of(textpage.raw, index)
-            runs.append(_Run(x0, y0, x1, y1, text, bold, size or (y1 - y0), italic))
+            bold, italic, size, mono = _font_of(textpage.raw, index)
+            runs.append(_Run(x0, y0, x1, y1, text, bold, size or (y1 - y0), italic, mono))
         return _tex_logo_case(runs)
     finally:
         textpage.close()
@@ -251,16 +260,10 @@ def _line_text(line: list[_Run]) -> _Line:
                 pieces.append((" ", previous.mark if previous.mark == run.mark else ""))
         pieces.append((text, run.mark))
         previous = run
-    merged: list[list[str]] = []
-    for text, mark in pieces:
-        if merged and merged[-1][1] == mark and text != "\t" and merged[-1][0] != "\t":
-            merged[-1][0] += text
-        else:
-            merged.append([text, mark])
+    first = _merged(pieces)
+    merged = _merged([(text, _word_mark(first, i)) for i, (text, _) in enumerate(first)])
     out = []
-    for i, (text, mark) in enumerate(merged):
-        if mark == "**" and _inside_word(merged, i):  # "\**documentclass**" would hide "\documentclass"
-            mark = ""
+    for text, mark in merged:
         if text != "\t" and mark and text.strip():
             core = " ".join(text.split())
             out.append(f"{' ' if text[:1].isspace() else ''}{mark}{core}{mark}{' ' if text[-1:].isspace() else ''}")
@@ -270,6 +273,28 @@ def _line_text(line: list[_Run]) -> _Line:
     text = " | ".join(cell for cell in cells if cell)
     return _Line(_EMPTY_BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text), max(r.size for r in line),
                  min(r.x0 for r in line), max(r.x1 for r in line), min(r.y0 for r in line), max(r.y1 for r in line))
+
+
+def _merged(pieces: list[tuple[str, str]] | list[list[str]]) -> list[list[str]]:
+    """Pieces of one mark next to each other joined into one ([text, mark]); a cell break stays apart."""
+    merged: list[list[str]] = []
+    for text, mark in pieces:
+        if merged and merged[-1][1] == mark and text != "\t" and merged[-1][0] != "\t":
+            merged[-1][0] += text
+        else:
+            merged.append([text, mark])
+    return merged
+
+
+def _word_mark(pieces: list[list[str]], i: int) -> str:
+    """A piece's mark, but for a bold piece inside a word ("\\**documentclass**" would hide
+    "\\documentclass"): none, or the code mark of the code run it is glued to (a command in
+    code font whose name is set bold)."""
+    mark = pieces[i][1]
+    if mark != "**" or not _inside_word(pieces, i):
+        return mark
+    around = (pieces[i - 1][1] if i else "", pieces[i + 1][1] if i + 1 < len(pieces) else "")
+    return "`" if "`" in around else ""
 
 
 def _inside_word(pieces: list[list[str]], i: int) -> bool:
@@ -409,10 +434,10 @@ def _font_headings(layout: list[list[_Line]]) -> list[_Entry]:
     if not weight:
         return []
     body = weight.most_common(1)[0][0]
-    found = [(n, " ".join(line.text.replace("*", "").translate(_LIGATURES).split()), round(line.size, 1))
+    found = [(n, " ".join(unmarked(line.text).translate(_LIGATURES).split()), round(line.size, 1))
              for n, lines in enumerate(layout) for line in lines
              if line.size >= body * 1.15 and 0 < len(line.text.strip()) <= 80
-             and any(c.isalpha() for c in line.text) and not _PAGE_NUMBER.match(line.text.replace("*", "").strip())]
+             and any(c.isalpha() for c in line.text) and not _PAGE_NUMBER.match(unmarked(line.text).strip())]
     sizes = sorted({size for _, _, size in found}, reverse=True)
     return [_Entry(title, min(sizes.index(size) + 1, 3), n) for n, title, size in found]
 
@@ -439,7 +464,7 @@ def _strip_running_lines(pages: list[list[str]]) -> list[list[str]]:
     quarter of the pages, or (a chapter's running head) on 3 pages or more and on at least 40%
     of the pages from its first to its last."""
     def key(line: str) -> str:
-        return _DIGITS.sub("#", " ".join(line.replace("*", "").split()).casefold())
+        return _DIGITS.sub("#", " ".join(unmarked(line).split()).casefold())
 
     edges: dict[str, list[int]] = {}
     for number, lines in enumerate(pages):
@@ -456,7 +481,7 @@ def _strip_running_lines(pages: list[list[str]]) -> list[list[str]]:
         head, tail = set(range(min(2, len(content)))), set(range(max(0, len(content) - 2), len(content)))
         kept = [line for i, line in enumerate(content)
                 if not ((i in head or i in tail) and (key(line) in running
-                                                     or _PAGE_NUMBER.match(line.replace("*", "").strip())))]
+                                                     or _PAGE_NUMBER.match(unmarked(line).strip())))]
         out.append(kept)
     return out
 

@@ -19,9 +19,14 @@ _NOT_ALNUM = re.compile(r"[\W_]+")
 SLACK = 8  # characters a printed line may add after the heading's words (a page number, a mark)
 
 
+def unmarked(text: str) -> str:
+    """A line's text without its emphasis and code marks (``**``, ``*``, backticks)."""
+    return text.replace("*", "").replace("`", "")
+
+
 def _plain(text: str) -> str:
     """A heading's words: no emphasis marks, no leading number, spaces collapsed, case folded."""
-    text = " ".join(text.replace("*", "").split())
+    text = " ".join(unmarked(text).split())
     return (_NUMBER.sub("", text, count=1) or text).casefold()
 
 
@@ -35,7 +40,7 @@ def _after_words(line: str, wanted: str) -> str:
     """What a line prints after the heading words ``wanted`` (a ``heading_key``) that open it:
     its leading number and those words skipped, the emphasis mark that closes them dropped
     ("**Legal Notes** (cont.)" -> "(cont.)")."""
-    flat = " ".join(line.replace("*", "").split())
+    flat = " ".join(unmarked(line).split())
     number = _NUMBER.match(flat)
     need = len(_NOT_ALNUM.sub("", number.group(0).casefold()) if number else "") + len(wanted)
     seen = 0
@@ -47,7 +52,9 @@ def _after_words(line: str, wanted: str) -> str:
     else:
         return ""
     head, rest = line[:pos], line[pos:]
-    if head.count("**") % 2:  # the heading's bold run closes in the rest
+    if head.count("`") % 2:  # the heading's code run closes in the rest
+        rest = rest.replace("`", "", 1)
+    elif head.count("**") % 2:  # the heading's bold run closes in the rest
         rest = rest.replace("**", "", 1)
     elif (head.count("*") - 2 * head.count("**")) % 2:  # its italic run
         rest = rest.replace("*", "", 1)
@@ -89,7 +96,7 @@ def find_heading(lines: list[str], title: str, start: int = 0) -> tuple[int, int
     # a command or term set as the head of its entry: "\newcommand{name}..." for "\newcommand"
     plain = " ".join(title.split()).casefold()  # as printed, its number too
     for i in range(start, len(lines)):
-        line = " ".join(lines[i].lstrip("*").split()).casefold()  # marks inside it end the name
+        line = " ".join(lines[i].lstrip("*`").split()).casefold()  # marks inside it end the name
         if line.startswith(plain) and not line[len(plain):len(plain) + 1].isalnum():
             return i, 0, ""
     return None
