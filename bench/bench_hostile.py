@@ -33,9 +33,9 @@ PACKAGE = ('<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" v
            '<spine><itemref idref="c1"/></spine></package>')
 
 
-def bomb(path: Path, megabytes: int) -> Path:
-    """An EPUB whose one chapter is ``megabytes`` MiB of one paragraph repeated."""
-    paragraph = ("<p>" + "a" * 1017 + "</p>").encode()
+def streamed_epub(path: Path, head: bytes, middle: bytes, repeat: int, tail: bytes) -> Path:
+    """An EPUB whose one chapter is ``head``, ``middle`` ``repeat`` times, then ``tail``:
+    written in pieces, so a huge chapter is never in memory."""
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("mimetype", "application/epub+zip", compress_type=zipfile.ZIP_STORED)
         archive.writestr("META-INF/container.xml", CONTAINER, compress_type=zipfile.ZIP_DEFLATED)
@@ -43,12 +43,17 @@ def bomb(path: Path, megabytes: int) -> Path:
         info = zipfile.ZipInfo("OEBPS/ch1.xhtml")
         info.compress_type = zipfile.ZIP_DEFLATED
         with archive.open(info, "w", force_zip64=True) as member:
-            member.write(b"<html><body><h1>Boom</h1>")
-            block = paragraph * 1024
-            for _ in range(megabytes):
-                member.write(block)
-            member.write(b"</body></html>")
+            member.write(head)
+            for _ in range(repeat):
+                member.write(middle)
+            member.write(tail)
     return path
+
+
+def bomb(path: Path, megabytes: int) -> Path:
+    """An EPUB whose one chapter is ``megabytes`` MiB of one paragraph repeated."""
+    paragraph = ("<p>" + "a" * 1017 + "</p>").encode()
+    return streamed_epub(path, b"<html><body><h1>Boom</h1>", paragraph * 1024, megabytes, b"</body></html>")
 
 
 def loops(folder: Path) -> Path:

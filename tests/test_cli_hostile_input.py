@@ -9,26 +9,15 @@ import zipfile
 
 import pytest
 
-from bench.bench_hostile import CONTAINER, PACKAGE
+from bench.bench_hostile import CONTAINER, PACKAGE, streamed_epub
 from tests.helpers import BOOK_A, BOOK_B, snapshot, write
 
 
 def _epub(path, chapter_parts, repeat):
     """An EPUB whose one chapter is ``chapter_parts[0]``, ``chapter_parts[1]`` ``repeat``
-    times, then ``chapter_parts[2]``: written in pieces, so a huge chapter is never in memory."""
+    times, then ``chapter_parts[2]``."""
     head, middle, tail = (p.encode() for p in chapter_parts)
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("mimetype", "application/epub+zip", compress_type=zipfile.ZIP_STORED)
-        archive.writestr("META-INF/container.xml", CONTAINER, compress_type=zipfile.ZIP_DEFLATED)
-        archive.writestr("OEBPS/content.opf", PACKAGE, compress_type=zipfile.ZIP_DEFLATED)
-        info = zipfile.ZipInfo("OEBPS/ch1.xhtml")
-        info.compress_type = zipfile.ZIP_DEFLATED
-        with archive.open(info, "w", force_zip64=True) as member:
-            member.write(head)
-            for _ in range(repeat):
-                member.write(middle)
-            member.write(tail)
-    return path
+    return streamed_epub(path, head, middle, repeat, tail)
 
 
 def _one_error(result, *fragments):
