@@ -16,13 +16,15 @@ Pure checks over ``books``: nothing here writes.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 from sqlite_utils import Database
 
 from ..core.errors import BadInput
 from ..readers import SourceBook
 from ..storage import store
+
+T = TypeVar("T")
 
 # how a user gives a book another title, for each command that reads books: ingest's
 # depends on where the book's format keeps its title (``ingest_retitle``)
@@ -54,26 +56,37 @@ def source_of(path: Path) -> str:
     return str(path.resolve())
 
 
+def _title_clash(first: str, second: str, title: str, retitle: str) -> BadInput:
+    return BadInput(f"'{first}' and '{second}' have the same title '{title}': "
+                    f"give one of them another title ({retitle})")
+
+
+def _first_repeat(titled: list[tuple[str, T]]) -> tuple[str, T, T] | None:
+    """(title, first holder, second holder) of the first title given twice, or None."""
+    seen: dict[str, T] = {}
+    for title, holder in titled:
+        if title in seen:
+            return title, seen[title], holder
+        seen[title] = holder
+    return None
+
+
 def check_unique_titles(titled: list[tuple[str, str]], retitle: str) -> None:
     """``titled``: (title, where the book comes from) pairs. Raises BadInput naming both
     sources of the first title given twice, and how to ``retitle`` one."""
-    seen: dict[str, str] = {}
-    for title, where in titled:
-        if title in seen:
-            raise BadInput(f"'{seen[title]}' and '{where}' have the same title '{title}': "
-                           f"give one of them another title ({retitle})")
-        seen[title] = where
+    repeat = _first_repeat(titled)
+    if repeat:
+        title, first, second = repeat
+        raise _title_clash(first, second, title, retitle)
 
 
 def check_book_titles_unique(books: list[tuple[SourceBook, str]]) -> None:
     """Raise BadInput naming both files of the first title two books of one ingest share,
     and how to retitle the second in its format's terms (``ingest_retitle``)."""
-    seen: dict[str, SourceBook] = {}
-    for book, title in books:
-        if title in seen:
-            raise BadInput(f"'{seen[title].path}' and '{book.path}' have the same title '{title}': "
-                           f"give one of them another title ({ingest_retitle(book, seen[title])})")
-        seen[title] = book
+    repeat = _first_repeat([(title, book) for book, title in books])
+    if repeat:
+        title, first, second = repeat
+        raise _title_clash(str(first.path), str(second.path), title, ingest_retitle(second, first))
 
 
 def check_titles_free(
