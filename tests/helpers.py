@@ -446,3 +446,15 @@ def make_pdf(path, pages, outline=(), title="The Book", encrypt=None, running=Tr
         pdf.showPage()
     pdf.save()
     return path
+
+
+def rebuild_books(cli, folder: Path, books: dict[str, str], pack: Path | None = None) -> None:
+    """Write ``books`` (file name -> Markdown) into ``folder`` with a manifest listing them
+    (and ``pack``), and index them with ``crossbook rebuild``, as a user builds a shelf."""
+    for name, text in books.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    head = f'pack = "{pack.as_posix()}"\n' if pack else ""
+    (folder / "crossbook.toml").write_text(head + "".join(f'[[books]]\npath = "{name}"\n' for name in books),
+                                           encoding="utf-8")
+    result = cli("rebuild", folder / "crossbook.toml")
+    assert result.exit_code == 0, result.stderr

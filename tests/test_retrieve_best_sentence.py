@@ -11,6 +11,7 @@ import pytest
 
 from crossbook.query import bridge
 from crossbook.query import retrieve as rules
+from tests.helpers import rebuild_books
 
 # -- the pure parts -----------------------------------------------------------------------------
 
@@ -53,12 +54,7 @@ QUESTION = "What does the spell cost that the Rime Wraith casts when it cannot c
 
 @pytest.fixture
 def shelf_db(cli, tmp_path, index_dir):
-    for name, text in SHELF.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    (tmp_path / "crossbook.toml").write_text("".join(f'[[books]]\npath = "{name}"\n' for name in SHELF),
-                                             encoding="utf-8")
-    result = cli("rebuild", tmp_path / "crossbook.toml")
-    assert result.exit_code == 0, result.stderr
+    rebuild_books(cli, tmp_path, SHELF)
     from crossbook.storage.db import open_db
 
     return open_db(index_dir)

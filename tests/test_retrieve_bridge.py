@@ -9,6 +9,7 @@ import pytest
 from crossbook.query import bridge
 from crossbook.query import retrieve as rules
 from tests.conftest import RETRIEVE_SHELF
+from tests.helpers import rebuild_books
 
 # -- the pure signals ----------------------------------------------------------------------------
 
@@ -80,12 +81,7 @@ SHELF = {
 
 @pytest.fixture
 def generic_shelf(cli, tmp_path, index_dir):
-    for name, text in SHELF.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    (tmp_path / "crossbook.toml").write_text("".join(f'[[books]]\npath = "{name}"\n' for name in SHELF),
-                                             encoding="utf-8")
-    result = cli("rebuild", tmp_path / "crossbook.toml")
-    assert result.exit_code == 0, result.stderr
+    rebuild_books(cli, tmp_path, SHELF)
     from crossbook.storage.db import open_db
 
     db = open_db(index_dir)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from crossbook.query import retrieve as rules
+from tests.helpers import rebuild_books
 
 SHELF = {
     "core.md": ("# Core Rules\n\n## Conditions\n\n### Frightened\n\n"
@@ -23,11 +24,7 @@ QUESTION = "Which move is forbidden to a frightened listener of the Gloom Hound'
 
 @pytest.fixture
 def shelf(cli, tmp_path, index_dir):
-    for name, text in SHELF.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    (tmp_path / "crossbook.toml").write_text("".join(f'[[books]]\npath = "{name}"\n' for name in SHELF),
-                                             encoding="utf-8")
-    assert cli("rebuild", tmp_path / "crossbook.toml").exit_code == 0
+    rebuild_books(cli, tmp_path, SHELF)
     from crossbook.core.config import load_settings
     from crossbook.storage.db import open_db
     from crossbook.vectors.chroma import open_vectors

@@ -10,6 +10,7 @@ from crossbook.query import retrieve as rules
 from crossbook.query.entity_graph import personalized_pagerank
 from tests.conftest import RETRIEVE_SHELF as SHELF
 from tests.conftest import SAMPLE
+from tests.helpers import rebuild_books
 
 QUESTION = "How much Ember does the spell the Frost Wyrm hurls at anything approaching its lair cost?"
 
@@ -162,13 +163,7 @@ def test_names_in_matches_whole_normalized_words():
 
 @pytest.fixture
 def wraith_index(cli, tmp_path):
-    for name, text in SHELF.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    (tmp_path / "crossbook.toml").write_text(
-        f'pack = "{(SAMPLE / "emberfall.pack.toml").as_posix()}"\n'
-        + "".join(f'[[books]]\npath = "{name}"\n' for name in SHELF), encoding="utf-8")
-    result = cli("rebuild", tmp_path / "crossbook.toml")
-    assert result.exit_code == 0, result.stderr
+    rebuild_books(cli, tmp_path, SHELF, pack=SAMPLE / "emberfall.pack.toml")
 
 
 def test_weigh_entities_follows_what_the_matched_child_names(wraith_index, index_dir):

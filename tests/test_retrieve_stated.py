@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from crossbook.query import retrieve as rules
+from tests.helpers import rebuild_books
 
 SPELLS = ["Veil of Mist", "Ghost Hand", "Jade Mirror", "Amber Ward", "Bone Lantern", "Cinder Step",
           "Dusk Chorus", "Ember Tithe", "Frost Psalm", "Gale Needle", "Hollow Bell", "Iron Vow"]
@@ -65,11 +66,7 @@ def shelf(cli, tmp_path, index_dir):
         "grimoire.md": spells_book(),
         "treasures.md": ITEMS,
     }
-    for name, text in books.items():
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    (tmp_path / "crossbook.toml").write_text("".join(f'[[books]]\npath = "{name}"\n' for name in books),
-                                             encoding="utf-8")
-    assert cli("rebuild", tmp_path / "crossbook.toml").exit_code == 0
+    rebuild_books(cli, tmp_path, books)
     from crossbook.core.config import load_settings
     from crossbook.storage.db import open_db
     from crossbook.vectors.chroma import open_vectors
