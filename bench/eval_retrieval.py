@@ -428,26 +428,21 @@ def main() -> int:
         shelves = []
         if "sample" in wanted:
             shelves.append(("sample", sample_shelf(args.corpus, args.distractors, tmp)))
-        if "fate" in wanted:
-            books_dir = fate_books_dir()
+        found_shelves = (  # short name, what it is, where it lives, its finder, its builder
+            ("fate", "Fate shelf", "corpora/fate or ../shared/corpora/fate", fate_books_dir, fate_shelf),
+            ("ironsworn", "Ironsworn vault", "corpora/ironsworn/vault or ../shared/corpora/ironsworn/vault",
+             vault_books_dir, vault_shelf),
+            ("srd51", "SRD 5.1 shelf", "corpora/srd51/markdown or ../shared/corpora/srd51/markdown",
+             srd51_books_dir, srd51_shelf),
+        )
+        for short, label, where, find, build in found_shelves:
+            if short not in wanted:
+                continue
+            books_dir = find()
             if books_dir is None:
-                print("Fate shelf not found (corpora/fate or ../shared/corpora/fate); skipped", file=sys.stderr)
+                print(f"{label} not found ({where}); skipped", file=sys.stderr)
             else:
-                shelves.append(("fate", fate_shelf(books_dir)))
-        if "ironsworn" in wanted:
-            vault = vault_books_dir()
-            if vault is None:
-                print("Ironsworn vault not found (corpora/ironsworn/vault or ../shared/corpora/ironsworn/vault);"
-                      " skipped", file=sys.stderr)
-            else:
-                shelves.append(("ironsworn", vault_shelf(vault)))
-        if "srd51" in wanted:
-            srd51 = srd51_books_dir()
-            if srd51 is None:
-                print("SRD 5.1 shelf not found (corpora/srd51/markdown or ../shared/corpora/srd51/markdown);"
-                      " skipped", file=sys.stderr)
-            else:
-                shelves.append(("srd51", srd51_shelf(srd51)))
+                shelves.append((short, build(books_dir)))
         named = []
         for short, shelf in shelves:
             if args.index is not None:
