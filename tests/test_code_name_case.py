@@ -78,3 +78,15 @@ def test_a_code_name_is_referenced_only_as_written(tmp_path: Path):
     assert referenced_from_usage("\\rangeHSB") and not referenced_from_usage("\\rangeHsb")
     assert referenced_from_usage("-S") and not referenced_from_usage("-s")
     assert referenced_from_usage("Frost Lance")  # an ordinary name in another case
+
+
+def test_a_code_names_last_word_keeps_its_plural():
+    """``json.dumps`` and ``json.dump`` are two functions, ``--colors`` and ``--color`` two
+    options; a prose name still folds its plural ("Fate Points", "Half-Orcs")."""
+    from crossbook.core.normalize import normalize_name
+
+    assert normalize_name("json.dumps") != normalize_name("json.dump")
+    assert normalize_name("--colors") != normalize_name("--color")
+    assert normalize_name("json.dumps()") == normalize_name("json.dumps")
+    assert normalize_name("Fate Points") == normalize_name("fate point")
+    assert normalize_name("Half-Orcs") == normalize_name("Half-Orc")

@@ -102,11 +102,19 @@ def normalized_words(name: str) -> str:
 
 
 def normalize_name(name: str) -> str:
-    """Return the normalized key of an entity name ('' when nothing is left)."""
+    """Return the normalized key of an entity name ('' when nothing is left). The last word's
+    plural is folded unless it is code: ``json.dumps`` is not ``json.dump``, nor ``--colors``
+    ``--color``."""
     words = _words(name)
-    if words:
+    if words and not _ends_in_code(name):
         words[-1] = singular(words[-1])
     return "_".join(words)
+
+
+def _ends_in_code(name: str) -> bool:
+    text = name.strip().removesuffix("()")
+    runs = _code_runs(text)
+    return bool(runs) and runs[-1][1] >= len(text)
 
 
 _CODE_NAME = re.compile(r"(?:\\|--?)[^\W\d_]|" + _DOTTED + r"(?:\(\))?$")
