@@ -143,3 +143,23 @@ def load_pack(name_or_path: str) -> DomainPack:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read pack {path}: {exc}") from None
     return parse_pack(text, str(path))
+
+
+@lru_cache(maxsize=None)
+def _word_tables(genre: str) -> dict[str, frozenset[str]]:
+    path = PACK_DIR / f"{genre}.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read the word lists of pack {path}: {exc}") from None
+    return {key: frozenset(values) for key, values in data.get("words", {}).items()}
+
+
+def genre_words(genre: str, key: str) -> frozenset[str]:
+    """The word list ``key`` of the shipped genre pack ``genre`` (its ``[words]`` table):
+    the words a rule of one genre reads by, kept as data so code holds none of them.
+    Raises ConfigError for a pack or list that does not exist."""
+    tables = _word_tables(genre)
+    if key not in tables:
+        raise ConfigError(f"pack {genre} has no word list '{key}' (has: {', '.join(sorted(tables))})")
+    return tables[key]

@@ -20,6 +20,7 @@ from typing import Callable, Generic, TypeVar
 
 from sqlite_utils import Database
 
+from ..storage import meta
 from ..vectors.doctor import reembed
 from . import derived
 
@@ -62,7 +63,11 @@ class Door:
         if self.vectors is not None:
             self.vectors.open()
         prepared = prepare() if prepare is not None else None
-        written = derived.write_refined(self.db, self.refiner, lambda emit: write(prepared, emit), self.events)
+        def counted(emit: EventFn) -> Written[T]:
+            meta.bump_generation(self.db)
+            return write(prepared, emit)
+
+        written = derived.write_refined(self.db, self.refiner, counted, self.events)
         if self.vectors is not None:
             for title in written.gone:
                 self.vectors.delete_book(title)
@@ -86,4 +91,7 @@ class Door:
     def reembed(self, new) -> dict:
         """Every child chunk embedded again into ``new``'s collection (index/vectors/doctor.py):
         SQLite's rows do not change, only the vectors and the embedder the index records."""
-        return reembed(self.db, new, self.progress)
+        report = reembed(self.db, new, self.progress)
+        with self.db.atomic():
+            meta.bump_generation(self.db)
+        return report

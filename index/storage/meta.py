@@ -20,6 +20,7 @@ ONTOLOGY = "ontology"                  # the merged ontology (Ontology.to_json)
 LINK_STATE = "link_state"              # the version of link_state.py's incremental state
 LOWERCASE_WORDS = "lowercase_words"    # the shelf's count of lowercase words
 LINK_TERMS = "link_terms"              # the corpus terms (JSON list)
+GENERATION = "generation"              # grows by one with every change through the door
 DERIVED_SETTINGS = (PACK, LINK, RELATIONS, ONTOLOGY)
 
 
@@ -105,3 +106,19 @@ def set_relations_mode(db: Database, mode: str) -> None:
 
 def set_ontology_json(db: Database, text: str) -> None:
     put(db, ONTOLOGY, text)
+
+
+def generation(db: Database) -> int:
+    """How many changes went through the door (0 for a new index): a long-running reader
+    compares it before answering and reopens what it caches when it moved."""
+    value = get(db, GENERATION)
+    return int(value) if value else 0
+
+
+def bump_generation(db: Database) -> int:
+    """Count one more change (in the caller's transaction); returns the new generation."""
+    db.execute(
+        "INSERT INTO crossbook_meta (key, value) VALUES (?, '1')"
+        " ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1", [GENERATION],
+    )
+    return generation(db)
