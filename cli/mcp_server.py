@@ -27,12 +27,6 @@ INSTRUCTIONS = (
     "the section's heading path and its pages."
 )
 
-BOOKS = Annotated[list[str], Field(description="Only these books: a title in any case, a unique prefix, or the id"
-                                   " that books gives.")]
-EXCLUDE = Annotated[list[str], Field(description="Leave these books out (named as in books).")]
-K = Annotated[int, Field(ge=1, le=100, description="How many sections to return.")]
-
-
 def _guarded(lock: threading.Lock, fn: Callable[..., dict]) -> Callable[..., dict]:
     """``fn`` one call at a time (the shelf's SQLite connection is shared), its failures as
     tool errors that say what to change."""
@@ -44,7 +38,9 @@ def _guarded(lock: threading.Lock, fn: Callable[..., dict]) -> Callable[..., dic
             with lock:
                 return fn(*args, **kwargs)
         except CrossbookError as exc:
-            raise ToolError(f"{exc.code}: {exc}") from None
+            from crossbook.cli.mcp_errors import tool_message
+
+            raise ToolError(tool_message(exc)) from None
         except Exception as exc:  # a bug must not end the session; its message still helps
             raise ToolError(f"unexpected: {type(exc).__name__}: {exc}") from None
 
@@ -53,15 +49,16 @@ def _guarded(lock: threading.Lock, fn: Callable[..., dict]) -> Callable[..., dic
 
 def build_server(shelf: Shelf, *, allow_ingest: bool = False):
     """The MCPServer with crossbook's tools over ``shelf``."""
-    from mcp.server.mcpserver import MCPServer
+    from crossbook.cli.mcp_errors import CrossbookServer
+    from crossbook.cli.mcp_tools import query_tools, writing_annotations
 
-    server = MCPServer(name="crossbook", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
+    server = CrossbookServer(name="crossbook", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
     lock = threading.Lock()
-    for fn in _query_tools(shelf):
-        server.add_tool(_guarded(lock, fn), structured_output=True)
+    for fn, hints in query_tools(lambda: shelf):
+        server.add_tool(_guarded(lock, fn), annotations=hints, structured_output=True)
     if allow_ingest:
         for fn in _writing_tools(shelf):
-            server.add_tool(_guarded(lock, fn), structured_output=True)
+            server.add_tool(_guarded(lock, fn), annotations=writing_annotations(fn.__name__), structured_output=True)
     return server
 
 
@@ -72,56 +69,6 @@ def _version() -> str:
         return version("crossbook")
     except PackageNotFoundError:  # a checkout that was never installed
         return ""
-
-
-def _query_tools(shelf: Shelf) -> list[Callable[..., dict]]:
-    def where_else(
-        name: Annotated[str, Field(description="Entity name or alias, any case and accents.")],
-        books: BOOKS = [],  # noqa: B006 - pydantic copies defaults
-        exclude_books: EXCLUDE = [],  # noqa: B006
-        entity_type: Annotated[Optional[str], Field(description="Only entities of this type (e.g. spell).")] = None,
-        defines_only: Annotated[bool, Field(description="Only the sections that define it.")] = False,
-        limit: Annotated[Optional[int], Field(ge=1, description="The first N mentions, definitions first.")] = None,
-    ) -> dict[str, Any]:
-        """Where else does this entity appear? Every mention across books, grouped by book, definitions
-        first; each mention cites its book, heading_path, pages and a chunk_id that show accepts."""
-        return shelf.where_else(name, books=books, exclude_books=exclude_books, entity_type=entity_type,
-                                defines_only=defines_only, limit=limit).to_dict()
-
-    def entity(name: Annotated[str, Field(description="Entity name or alias, any case and accents.")]) -> dict[str, Any]:
-        """One entity: its type, where it is defined (book, section, pages), references per book, and
-        its relationships to other entities."""
-        return shelf.entity(name).to_dict()
-
-    def search(query: Annotated[str, Field(description="What to look for, in words.")], k: K = 10,
-               books: BOOKS = [], exclude_books: EXCLUDE = []) -> dict[str, Any]:  # noqa: B006
-        """Plain vector search: the k sections nearest in meaning to the query, each with its book,
-        section, pages, score and text."""
-        return shelf.search(query, k, books=books, exclude_books=exclude_books).to_dict()
-
-    def retrieve(question: Annotated[str, Field(description="The question, in words.")],
-                 hops: Annotated[int, Field(ge=1, le=4, description="1 = plain search; 2 follows the entities"
-                                            " found into other books once.")] = 2,
-                 k: K = 10, books: BOOKS = [], exclude_books: EXCLUDE = []) -> dict[str, Any]:  # noqa: B006
-        """Multi-hop retrieval for a question: vector search, then the entities it found into the
-        sections of other books that define them. Each result cites book, section and pages."""
-        return shelf.retrieve(question, hops, k, books=books, exclude_books=exclude_books).to_dict()
-
-    def show(chunk_id: Annotated[Optional[str], Field(description="A chunk_id from where_else, entity, search or"
-                                                      " retrieve.")] = None,
-             book: Annotated[Optional[str], Field(description="Instead of a chunk_id: a book, with page or"
-                                                  " heading_path.")] = None,
-             page: Annotated[Optional[int], Field(ge=1, description="With book: the sections on this page.")] = None,
-             heading_path: Annotated[Optional[str], Field(description="With book: 'Chapter > Section' (any case;"
-                                                          " its last headings suffice).")] = None) -> dict[str, Any]:
-        """The full text of the section a hit points to, with its book, heading path and pages."""
-        return shelf.show(chunk_id, book=book, page=page, heading_path=heading_path).to_dict()
-
-    def books() -> dict[str, Any]:
-        """The books in the index: id, title, format, sections, entities defined, mentions, source."""
-        return {"books": [b.to_dict() for b in shelf.books()]}
-
-    return [where_else, entity, search, retrieve, show, books]
 
 
 def _writing_tools(shelf: Shelf) -> list[Callable[..., dict]]:

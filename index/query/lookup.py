@@ -385,7 +385,8 @@ def entity_detail(db: Database, name: str) -> dict:
     out = []
     for entity in entities:
         definitions = [
-            {"book": r["book"], "section": r["heading_path"], "chunk_id": r["chunk_id"], "context": r["context"],
+            {"book": r["book"], "heading_path": r["heading_path"], "section": r["heading_path"],  # "section": old key
+             "chunk_id": r["chunk_id"], "context": r["context"],
              "source": r["source"], "pages": page_range(r["page_start"], r["page_end"]), "file": r["source_file"]}
             for r in db.query(
                 "SELECT m.book, c.heading_path, m.chunk_id, m.context, m.source, c.page_start, c.page_end,"

@@ -116,6 +116,7 @@ class Passage:
     def to_dict(self) -> dict:
         out = asdict(self)
         out.pop("path_books")
+        out["heading_path"] = self.section  # the key every result uses; "section" stays one release
         out["score"] = round(self.score, 4)
         out["similarity"] = round(self.similarity, 4)
         out["hop_score"] = round(self.hop_score, 4)

@@ -46,6 +46,8 @@ JOIN chunks c ON c.id = r.chunk_id
 def _row(row: dict) -> dict:
     row = dict(row)
     row["implicit"] = bool(row["implicit"])
+    if "section" in row:  # the key every result uses; "section" stays one release
+        row["heading_path"] = row["section"]
     return row
 
 
