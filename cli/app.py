@@ -451,10 +451,11 @@ def books(ctx: typer.Context, as_json: bool = JSON_OPT) -> None:
     with cli_errors(state.debug, as_json):
         with state.shelf() as shelf:
             rows = shelf.books()
-        emit([b.to_dict() for b in rows], as_json, lambda c: _render_books(c, rows))
+            writer = shelf.writer() if any(b.vectors_complete is False for b in rows) else None
+        emit([b.to_dict() for b in rows], as_json, lambda c: _render_books(c, rows, writer))
 
 
-def _render_books(console: Console, rows) -> None:
+def _render_books(console: Console, rows, writer: dict | None = None) -> None:
     if not rows:
         console.print("No books in the index yet (run: crossbook ingest BOOK)")
         return
@@ -465,7 +466,7 @@ def _render_books(console: Console, rows) -> None:
         if b.pages_without_text:
             title += f" ({len(b.pages_without_text)} scanned {'page' if len(b.pages_without_text) == 1 else 'pages'}" \
                      " without text, left out)"
-        title += " (vectors missing)" if b.vectors_complete is False else ""
+        title += (" (vectors being written)" if writer else " (vectors missing)") if b.vectors_complete is False else ""
         table.add_row(str(b.id), title, escape(b.format or "-"), str(b.sections), str(b.entities_defined),
                       str(b.mentions), str(b.dropped_mentions), escape(b.extractor), b.ingested_at,
                       escape(_shown_path(b.source or b.path)))
@@ -473,7 +474,11 @@ def _render_books(console: Console, rows) -> None:
     console.print(table)
     unsynced = sum(b.vectors_complete is False for b in rows)
     if unsynced:
-        console.print(f"{unsynced} {'book is' if unsynced == 1 else 'books are'} missing vectors: run crossbook doctor --repair")
+        from crossbook.storage.lock import describe
+
+        missing = f"{unsynced} {'book is' if unsynced == 1 else 'books are'} missing vectors"
+        console.print(f"{missing}: a writer is at work on the index ({escape(describe(writer))}); they come when it"
+                      " has finished" if writer else f"{missing}: run crossbook doctor --repair")
 
 
 def _shown_path(path: str) -> str:

@@ -156,7 +156,8 @@ def books_summary(page: dict) -> str:
     first = page["offset"] + 1
     head = (f"{page['total']} book{'s' * (page['total'] != 1)} in the index"
             + (f"; {first}-{first + len(books) - 1} below:" if books else "."))
-    return "\n".join([head, *lines]) + _more("books", page.get("next_cursor"))
+    note = f"\n{page['note']}." if page.get("note") else ""
+    return "\n".join([head, *lines]) + note + _more("books", page.get("next_cursor"))
 
 
 def entity_answer(doc: dict, limit: int = RELATED_LIMIT) -> dict:

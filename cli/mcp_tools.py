@@ -70,6 +70,7 @@ class BooksPage(TypedDict):
     total: int
     offset: int
     next_cursor: Optional[str]
+    note: NotRequired[str]
 
 
 def _answer(summary: str, data: dict) -> CallToolResult:
@@ -158,6 +159,11 @@ def _lookup_tools(shelf_of: Callable[[], Shelf]) -> list[Callable[..., Any]]:
         end = pager.start + limit
         page = {"books": every[pager.start:end], "total": len(every), "offset": pager.start,
                 "next_cursor": pager.next(end) if end < len(every) else None}
+        unsynced = [b["title"] for b in every if b.get("vectors_complete") is False]
+        if unsynced:
+            from crossbook.query.coverage import vectors_missing_message
+
+            page["note"] = vectors_missing_message(unsynced, shelf.writer())
         return _answer(answers.books_summary(page), page)
 
     return [where_else, entity, show, books]

@@ -8,7 +8,7 @@ builds a :class:`crossbook.core.config.Settings` and calls in here.
 
 The public Python API (docs/api.md) is ``crossbook.api``; its names are importable from
 ``crossbook`` itself (``from crossbook import Shelf``), loaded at first use so that
-``import crossbook`` stays cheap.
+``import crossbook`` stays cheap; so is ``crossbook.__version__``.
 """
 
 _API_NAMES = frozenset({
@@ -20,7 +20,21 @@ _API_NAMES = frozenset({
 __all__ = sorted(_API_NAMES)
 
 
+def _version() -> str:
+    """The installed distribution's version (pyproject.toml's), or "0+unknown" for a
+    checkout that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("crossbook")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
 def __getattr__(name: str):
+    if name == "__version__":
+        globals()["__version__"] = found = _version()
+        return found
     if name in _API_NAMES:
         from . import api
 

@@ -111,3 +111,23 @@ def test_a_book_without_its_vectors_is_flagged_and_search_names_the_fix(cli, cli
     assert cli("-q", "doctor", "--repair").exit_code == 0
     assert all(b["vectors_complete"] for b in cli_json("books"))
     assert cli_json("search", "frost breath", "--book", "bestiary")["results"]
+
+
+def test_vectors_an_ingest_is_still_writing_are_not_sent_to_repair(cli, index_dir):
+    """While a writer holds the lock (an ingest between its SQLite commit and its embedding),
+    books and search say so and ask to wait; doctor --repair is advised only once it is gone."""
+    from crossbook.storage.lock import writer_lock
+
+    assert cli("-q", "rebuild", SAMPLE / "crossbook.toml").exit_code == 0
+    _lose_vectors(index_dir, "Bestiary of the Shattered Vale")
+    with writer_lock(index_dir, 1, command="ingest"):
+        listing = cli("books").stdout
+        searched = cli("search", "frost breath", "--book", "bestiary", "--json")
+    assert "being written)" in listing and "doctor --repair" not in listing  # the table may wrap the title
+    assert "1 book is missing vectors: a writer is at work on the index (pid" in listing
+    assert "crossbook ingest" in listing
+    message = json.loads(searched.stdout)["error"]["message"]
+    assert message.startswith("vectors missing for 1 book ('Bestiary of the Shattered Vale'): a writer is at work")
+    assert "doctor --repair" not in message
+    after = json.loads(cli("search", "frost breath", "--book", "bestiary", "--json").stdout)["error"]["message"]
+    assert after.endswith("an ingest stopped before embedding them; run: crossbook doctor --repair")

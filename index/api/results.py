@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import Any, Iterator
 
 
 def _plain(value: Any) -> Any:
@@ -42,7 +42,25 @@ class Result:
         return f"{type(self).__name__}({self.to_json(None)[:200]})"
 
 
-class WhereElse(Result):
+class ListResult(Result):
+    """An answer that lists things: it iterates over them and its length is their number
+    (``for mention in shelf.where_else("Frost Lance")``, ``len(shelf.search("frost"))``,
+    ``result[0]``); the items are plain dicts, copies of the document's. An empty one is falsy."""
+
+    def _items(self) -> list:
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[dict]:
+        return iter(self._items())
+
+    def __len__(self) -> int:
+        return len(self._items())
+
+    def __getitem__(self, index: int) -> dict:
+        return self._items()[index]
+
+
+class WhereElse(ListResult):
     """Every mention of an entity across books, grouped by book, definitions first."""
 
     @property
@@ -63,11 +81,14 @@ class WhereElse(Result):
     @property
     def mentions(self) -> list[dict]:
         """Every mention, flattened, each with its entity's name under "entity"."""
-        return [{**m, "entity": e["name"]} for e in self._document["entities"]
+        return [{**copy.deepcopy(m), "entity": e["name"]} for e in self._document["entities"]
                 for group in e["books"] for m in group["mentions"]]
 
+    def _items(self) -> list:
+        return self.mentions
 
-class EntityDetail(Result):
+
+class EntityDetail(ListResult):
     """One entity (or the few a name stands for): type, definitions, references per book, relationships."""
 
     @property
@@ -76,12 +97,15 @@ class EntityDetail(Result):
 
     @property
     def entities(self) -> list[dict]:
-        """[{name, entity_type, definitions: [{book, section, context, pages, file}],
+        """[{name, entity_type, definitions: [{book, heading_path, chunk_id, context, pages, file}],
         references_by_book: {book: n}, related: [...]}]"""
         return copy.deepcopy(self._document["entities"])
 
+    def _items(self) -> list:
+        return self.entities
 
-class EntityList(Result):
+
+class EntityList(ListResult):
     """What ``entities`` gives: the entities by name, with a count per type."""
 
     @property
@@ -97,8 +121,11 @@ class EntityList(Result):
         """[{id, name, entity_type, defined_in: [book], books, mentions}]"""
         return copy.deepcopy(self._document["entities"])
 
+    def _items(self) -> list:
+        return self.entities
 
-class Passages(Result):
+
+class Passages(ListResult):
     """Sections found by ``search`` or ``retrieve``, best first."""
 
     def __init__(self, document: dict):
@@ -109,21 +136,24 @@ class Passages(Result):
 
     @property
     def passages(self) -> list:
-        """The results as typed ``Passage`` objects (``p.book``, ``p.section``, ``p.score``,
+        """The results as typed ``Passage`` objects (``p.book``, ``p.section`` (its heading path), ``p.score``,
         ``p.hop``, ``p.via``...), best first; empty for a result made from plain JSON."""
         return list(self._passages)
 
     @property
     def results(self) -> list[dict]:
-        """[{chunk_id, book, section, score, similarity, hop, text, pages, file, via, ...}]"""
+        """[{chunk_id, book, heading_path, score, similarity, hop, text, pages, file, via, ...}]"""
         return copy.deepcopy(self._document["results"])
+
+    def _items(self) -> list:
+        return self.results
 
     @property
     def chunk_ids(self) -> list[str]:
         return [r["chunk_id"] for r in self._document["results"]]
 
 
-class Sections(Result):
+class Sections(ListResult):
     """What ``show`` gives: sections with their text, book, heading path and pages."""
 
     @property
@@ -131,22 +161,25 @@ class Sections(Result):
         """[{chunk_id, book, heading_path, pages, file, text, chunk_ids}]"""
         return copy.deepcopy(self._document["sections"])
 
+    def _items(self) -> list:
+        return self.sections
+
     @property
     def text(self) -> str:
         """The sections' text, one after another."""
         return "\n\n".join(s["text"] for s in self._document["sections"])
 
 
-class Relationships(Result):
+class Relationships(ListResult):
     """Typed relationships between entities (``to_dict()`` is a list, as the CLI prints it)."""
 
     @property
     def relationships(self) -> list[dict]:
-        """[{id, relation_type, source, target, book, section, chunk_id, evidence, status, review_state, ...}]"""
+        """[{id, relation_type, source, target, book, heading_path, chunk_id, evidence, status, review_state, ...}]"""
         return copy.deepcopy(self._document)
 
-    def __len__(self) -> int:
-        return len(self._document)
+    def _items(self) -> list:
+        return self.relationships
 
 
 class Deleted(Result):

@@ -14,7 +14,7 @@ from typing import Any, Optional
 from typing_extensions import NotRequired, TypedDict
 
 # old key -> the key that replaces it (both are in the documents until the next release)
-DEPRECATED_KEYS = {"section": "heading_path"}
+DEPRECATED_KEYS = {"section": "heading_path", "from_section": "from_heading_path"}
 
 
 class Mention(TypedDict):

@@ -146,7 +146,7 @@ class Shelf:
                       progress: ProgressFn | None, warn: WarnFn | None):
         """``run(vectors)``, a model load shown on ``progress``; then the searched books'
         vectors checked for the ``count(result)`` passages found (a warning, or VectorsMissing)."""
-        from ..query.coverage import check_vectors, vectors_missing_message
+        from ..query.coverage import check_vectors
 
         vectors = self._vector_store()
         embedder = vectors.embedder
@@ -158,10 +158,18 @@ class Shelf:
             result = run(vectors)
         finally:
             vectors.embedder = embedder  # the store outlives this call; the next may report elsewhere
-        missing = check_vectors(self.db, searched, count(result))
+        missing, message = check_vectors(self.db, searched, count(result), self.writer)
         if missing and warn is not None:
-            warn(vectors_missing_message(missing))
+            warn(message)
         return result
+
+    def writer(self) -> dict | None:
+        """The writer at work on the index now (its ``pid``, ``command``, ``since``, as far as
+        known), or None: books missing vectors while an ingest runs are not broken, only not
+        done yet."""
+        from ..storage.lock import writer_running
+
+        return writer_running(self.settings.index_dir)
 
     def show(self, chunk_id: str | None = None, *, book: str | None = None, page: int | None = None,
              heading_path: str | None = None) -> Sections:

@@ -122,6 +122,7 @@ class Passage:
         out["hop_score"] = round(self.hop_score, 4)
         if out["via"] is not None:
             out["via"]["weight"] = round(out["via"]["weight"], 4)
+            out["via"]["from_heading_path"] = self.via.from_section  # "from_section" stays one release
         return out
 
 

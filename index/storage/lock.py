@@ -140,3 +140,20 @@ def writer_lock(index_dir: Path, wait: float = DEFAULT_WAIT, *, command: str = "
             # releases the flock when the descriptor closes
     finally:
         os.close(fd)
+
+
+def writer_running(index_dir: Path) -> dict | None:
+    """The writer holding the index's lock now (what ``holder`` knows of it), or None when
+    no one writes. Never creates the lock file, and takes the lock only for the instant of
+    the probe, so a read-only index and a reader that may not write can ask."""
+    try:
+        fd = os.open(lock_path(index_dir), os.O_RDONLY)
+    except OSError:
+        return None  # no lock file: no writer has ever run here
+    try:
+        if _try_flock(fd):
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            return None
+        return holder(index_dir)
+    finally:
+        os.close(fd)
