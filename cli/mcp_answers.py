@@ -13,7 +13,9 @@ from crossbook.cli.output import location, section_in_book
 
 CONTEXT_BUDGET = 240          # characters of a mention's context sentence
 PASSAGES_TEXT_BUDGET = 3000   # characters of passage text in one search/retrieve answer, shared by its passages
+RETRIEVE_TEXT_BUDGET = 2000   # ... in one retrieve answer (its trace and hops' reasons take room too)
 PASSAGE_TEXT_MIN = 200        # ... but never fewer than this per passage
+FOLLOWED_LIMIT = 10           # the entities retrieve followed, listed on its first page
 SHOW_TEXT_BUDGET = 6000       # characters of section text in one show answer
 RELATED_LIMIT = 20            # related entities (and definitions) an entity answer lists
 
@@ -86,6 +88,9 @@ def passages_page(doc: dict, offset: int, limit: int, budget: int | None = None)
             cut_ids.append(passage["chunk_id"])
     page = {k: v for k, v in doc.items() if k == "results" or not offset or k not in ("queries", "seeds", "followed")}
     page.update(results=results, offset=offset, texts_cut=cut_ids)
+    if "followed" in page and len(page["followed"]) > FOLLOWED_LIMIT:
+        page["followed_total"] = len(page["followed"])
+        page["followed"] = page["followed"][:FOLLOWED_LIMIT]
     if cut_ids:
         page["note"] = f"texts cut at {share} characters: show with a chunk_id gives the whole section"
     return without_aliases(page)

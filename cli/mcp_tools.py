@@ -49,6 +49,7 @@ class PassagesPage(TypedDict):
     queries: NotRequired[list[dict[str, Any]]]
     seeds: NotRequired[list[str]]
     followed: NotRequired[list[dict[str, Any]]]
+    followed_total: NotRequired[int]
 
 
 class TextCut(TypedDict):
@@ -199,7 +200,7 @@ def _vector_tools(shelf_of: Callable[[], Shelf]) -> list[Callable[..., Any]]:
         arguments = {"question": question, "hops": hops, "k": k, "books": books, "exclude_books": exclude_books}
         pager = Pager(shelf, "retrieve", arguments, cursor)
         doc = shelf.retrieve(question, hops, k, books=books, exclude_books=exclude_books).to_dict()
-        page = answers.passages_page(doc, pager.start, limit)
+        page = answers.passages_page(doc, pager.start, limit, answers.RETRIEVE_TEXT_BUDGET)
         end = pager.start + limit
         page["next_cursor"] = pager.next(end) if end < len(doc["results"]) else None
         return _answer(answers.passages_summary(page, "retrieve"), page)
