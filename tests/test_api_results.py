@@ -26,7 +26,8 @@ SAME_QUERY = [
      ["show", "bestiary", "Creatures > Frost Wyrm"],
      ("show", {"book": "bestiary", "heading_path": "Creatures > Frost Wyrm"})),
 ]
-PAGE_KEYS = {"offset", "next_cursor", "texts_cut", "note", "limit", "definitions_total", "related_total"}
+PAGE_KEYS = {"offset", "next_cursor", "texts_cut", "note", "limit", "definitions_total", "related_total",
+             "followed_total"}
 
 
 @pytest.fixture(scope="module")
