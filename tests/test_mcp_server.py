@@ -55,14 +55,20 @@ def _same(mcp_answer, cli_answer):
     """The MCP page carries the CLI's data: the same items, the keys without their deprecated aliases."""
     from crossbook.cli.mcp_answers import without_aliases
 
-    def bare(value):  # without the counts a page adds (definitions_total, related_total)
+    cut = set(mcp_answer.get("texts_cut", []))
+
+    def bare(value):  # without the counts a page adds (definitions_total...), and the texts it cut
         if isinstance(value, list):
             return [bare(v) for v in value]
         if isinstance(value, dict):
-            return {k: bare(v) for k, v in value.items() if not k.endswith("_total")}
+            return {k: bare(v) for k, v in value.items()
+                    if not k.endswith("_total") and not (k == "text" and value.get("chunk_id") in cut)}
         return value
 
-    return all(bare(mcp_answer[key]) == value for key, value in without_aliases(cli_answer).items()
+    cli_answer = without_aliases(cli_answer)
+    if "followed" in mcp_answer:  # the first entities followed
+        cli_answer["followed"] = cli_answer["followed"][:len(mcp_answer["followed"])]
+    return all(bare(mcp_answer[key]) == bare(value) for key, value in cli_answer.items()
                if key in mcp_answer and key != "limit")  # the page's size, not the answer's
 
 
