@@ -60,6 +60,8 @@ def where_else_page(doc: dict, offset: int, limit: int) -> dict:
 def where_else_summary(page: dict) -> str:
     shown = [(e, g, m) for e in page["entities"] for g in e["books"] for m in g["mentions"]]
     names = ", ".join(f"{e['name']} ({e['entity_type']})" for e in page["entities"]) or page["query"]
+    if page.get("matched_by") not in (None, "name"):
+        names += f" (found by {page['matched_by']}: {page['query']!r})"
     total = page["total_mentions"]
     if not shown:
         head = f"{names}: no mentions" + (" on this page." if page["offset"] else " with these filters.")

@@ -26,8 +26,14 @@ _COMMAND = re.compile(r"\bcrossbook (books|where-else|entity|search|retrieve|sho
 
 
 def neutral(message: str) -> str:
-    """A library message with the CLI's flags and read commands named as the tools' arguments and tools."""
+    """A library message with the CLI's flags and read commands named as the tools' arguments
+    and tools; a command only the index's keeper can run is said to be theirs."""
     message = _COMMAND.sub(lambda m: f"the {m.group(1).replace('-', '_')} tool", message)
+    message = message.replace("run: crossbook ", "whoever keeps the index can run: crossbook ")
+    keeper = message.find("whoever keeps the index")
+    if keeper >= 0:  # the keeper's command is theirs to type as it is
+        return _FLAG.sub(lambda m: FLAG_ARGUMENTS[m.group(1)], message[:keeper].replace(" --json", "")) \
+            + message[keeper:]
     message = message.replace(" --json", "")
     return _FLAG.sub(lambda m: FLAG_ARGUMENTS[m.group(1)], message)
 

@@ -24,7 +24,8 @@ INSTRUCTIONS = (
     "entity (a rule, spell, term) and which only mention it. where_else and entity answer from that "
     "index; search and retrieve find sections by meaning (retrieve follows entities into other books); "
     "show gives the full text of a section by the chunk_id any of them returns. Results cite the book, "
-    "the section's heading path and its pages."
+    "the section's heading path and its pages. Long answers come a page at a time: pass an answer's "
+    "next_cursor back as cursor for the next."
 )
 
 def _guarded(lock: threading.Lock, fn: Callable[..., dict]) -> Callable[..., dict]:

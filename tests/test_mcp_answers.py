@@ -205,3 +205,5 @@ def test_library_messages_name_the_tools_arguments_not_the_cli_s_flags():
         "name its section with page=N or a heading path"
     assert neutral("give a chunk_id from where-else, search or retrieve --json, -k 3") == \
         "give a chunk_id from where-else, search or retrieve, k 3"
+    assert neutral("vectors missing for 1 book ('B'): run: crossbook doctor --repair") == \
+        "vectors missing for 1 book ('B'): whoever keeps the index can run: crossbook doctor --repair"
