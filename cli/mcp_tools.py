@@ -162,9 +162,10 @@ def _lookup_tools(shelf_of: Callable[[], Shelf]) -> list[Callable[..., Any]]:
                 "next_cursor": pager.next(end) if end < len(every) else None}
         unsynced = [b["title"] for b in every if b.get("vectors_complete") is False]
         if unsynced:
+            from crossbook.cli.mcp_errors import neutral
             from crossbook.query.coverage import vectors_missing_message
 
-            page["note"] = vectors_missing_message(unsynced, shelf.writer())
+            page["note"] = neutral(vectors_missing_message(unsynced, shelf.writer()))
         return _answer(answers.books_summary(page), page)
 
     return [where_else, entity, show, books]

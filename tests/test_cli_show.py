@@ -123,6 +123,7 @@ def test_vectors_an_ingest_is_still_writing_are_not_sent_to_repair(cli, index_di
     with writer_lock(index_dir, 1, command="ingest"):
         listing = cli("books").stdout
         searched = cli("search", "frost breath", "--book", "bestiary", "--json")
+        while_writing = _mcp_books_note(index_dir)
     assert "being written)" in listing and "doctor --repair" not in listing  # the table may wrap the title
     assert "1 book is missing vectors: a writer is at work on the index (pid" in listing
     assert "crossbook ingest" in listing
@@ -131,3 +132,21 @@ def test_vectors_an_ingest_is_still_writing_are_not_sent_to_repair(cli, index_di
     assert "doctor --repair" not in message
     after = json.loads(cli("search", "frost breath", "--book", "bestiary", "--json").stdout)["error"]["message"]
     assert after.endswith("an ingest stopped before embedding them; run: crossbook doctor --repair")
+    assert "a writer is at work" in while_writing and "doctor" not in while_writing  # the MCP's books alike
+    assert _mcp_books_note(index_dir).endswith("whoever keeps the index can run: crossbook doctor --repair")
+
+
+def _mcp_books_note(index_dir) -> str:
+    """The note of the MCP books tool's answer (its text summary ends with it)."""
+    import anyio
+    from mcp import Client
+
+    from crossbook.api import Shelf
+    from crossbook.cli.mcp_server import build_server
+
+    async def ask():
+        with Shelf(index_dir, read_only=True, embedder="hash") as shelf:
+            async with Client(build_server(shelf)) as client:
+                return (await client.call_tool("books", {})).structured_content["note"]
+
+    return anyio.run(ask)
