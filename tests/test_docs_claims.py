@@ -36,8 +36,24 @@ def test_every_place_the_docs_name_for_the_model_cache_is_the_one_the_cli_uses()
     assert {m for _, m in named} <= used, sorted(named)
 
 
+def _option_variables() -> set[str]:
+    """The variables a command's option reads (``crossbook mcp --token``: CROSSBOOK_MCP_TOKEN)."""
+    import typer.main
+
+    from crossbook.cli.main import app
+
+    found, commands = set(), [typer.main.get_command(app)]
+    while commands:
+        command = commands.pop()
+        commands += list(getattr(command, "commands", {}).values())
+        for param in command.params:
+            envvar = getattr(param, "envvar", None)
+            found |= {envvar} if isinstance(envvar, str) else set(envvar or ())
+    return found
+
+
 def test_every_crossbook_variable_the_docs_name_is_a_setting():
-    settings = {f"CROSSBOOK_{f.name.upper()}" for f in fields(Settings)} | {"CROSSBOOK_INDEX"}
+    settings = {f"CROSSBOOK_{f.name.upper()}" for f in fields(Settings)} | {"CROSSBOOK_INDEX"} | _option_variables()
     named = {(doc.name, v) for doc in DOCS for v in re.findall(r"CROSSBOOK_[A-Z_]+[A-Z]", _text(doc))}
     assert named
     assert {v for _, v in named} <= settings, sorted(n for n in named if n[1] not in settings)
