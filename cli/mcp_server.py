@@ -51,7 +51,7 @@ def _guarded(lock: threading.Lock, fn: Callable[..., dict]) -> Callable[..., dic
 def build_server(shelf: Shelf, *, allow_ingest: bool = False):
     """The MCPServer with crossbook's tools over ``shelf``."""
     from crossbook.cli.mcp_errors import CrossbookServer
-    from crossbook.cli.mcp_tools import query_tools, writing_annotations
+    from crossbook.cli.mcp_tools import query_tools, writing_annotations, writing_tool
 
     server = CrossbookServer(name="crossbook", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
     lock = threading.Lock()
@@ -59,7 +59,8 @@ def build_server(shelf: Shelf, *, allow_ingest: bool = False):
         server.add_tool(_guarded(lock, fn), annotations=hints, structured_output=True)
     if allow_ingest:
         for fn in _writing_tools(shelf):
-            server.add_tool(_guarded(lock, fn), annotations=writing_annotations(fn.__name__), structured_output=True)
+            server.add_tool(_guarded(lock, writing_tool(fn)), annotations=writing_annotations(fn.__name__),
+                            structured_output=True)
     return server
 
 

@@ -8,6 +8,8 @@ before the answer, so a cursor given now is refused once a write has changed the
 
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Annotated, Any, Callable, Optional
 
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -15,7 +17,15 @@ from pydantic import Field
 from typing_extensions import NotRequired, TypedDict
 
 from crossbook.api import Shelf
-from crossbook.api.shapes import BookDoc, EntityDetailDoc, PassageDoc, SectionDoc, WhereElseDoc
+from crossbook.api.shapes import (
+    BookDoc,
+    DeletedDoc,
+    EntityDetailDoc,
+    IngestResultDoc,
+    PassageDoc,
+    SectionDoc,
+    WhereElseDoc,
+)
 from crossbook.cli import mcp_answers as answers
 from crossbook.cli.mcp_paging import make_cursor, read_cursor
 
@@ -207,6 +217,39 @@ def _vector_tools(shelf_of: Callable[[], Shelf]) -> list[Callable[..., Any]]:
         return _answer(answers.passages_summary(page, "retrieve"), page)
 
     return [search, retrieve]
+
+
+class IngestAnswer(TypedDict):
+    results: list[IngestResultDoc]
+    warnings: list[str]
+
+
+def _ingest_summary(data: dict) -> str:
+    lines = [f"- {r['title']}: {r['status']} ({r['sections']} sections, {r['mentions']} mentions)"
+             for r in data["results"]]
+    return "\n".join([f"{len(lines)} book{'s' * (len(lines) != 1)} read:", *lines, *data["warnings"]])
+
+
+def _deleted_summary(data: dict) -> str:
+    return (f"Removed '{data['title']}': {data['entities_removed']} entities and"
+            f" {data['relationships_removed']} relationships went with it.")
+
+
+WRITING = {"ingest": (IngestAnswer, _ingest_summary), "delete_book": (DeletedDoc, _deleted_summary)}
+
+
+def writing_tool(fn: Callable[..., dict]) -> Callable[..., CallToolResult]:
+    """A writing tool whose answer is a summary beside its data, and whose output schema is its shape."""
+    shape, summary = WRITING[fn.__name__]
+
+    @functools.wraps(fn)
+    def tool(*args: Any, **kwargs: Any) -> CallToolResult:
+        data = fn(*args, **kwargs)
+        return _answer(summary(data), data)
+
+    signature = inspect.signature(fn, eval_str=True)
+    tool.__signature__ = signature.replace(return_annotation=Annotated[CallToolResult, shape])  # type: ignore[attr-defined]
+    return tool
 
 
 def writing_annotations(tool: str) -> ToolAnnotations:

@@ -175,6 +175,8 @@ def test_tools_list_real_output_schemas_and_annotations(sample_index):
     assert {"book", "heading_path", "pages", "chunk_id"} <= set(mention)
     assert "next_cursor" in tools["search"].output_schema["properties"]
     assert tools["delete_book"].annotations.destructive_hint
+    assert "entities_removed" in tools["delete_book"].output_schema["properties"]
+    assert "results" in tools["ingest"].output_schema["properties"]
     assert not tools["ingest"].annotations.read_only_hint and not tools["ingest"].annotations.destructive_hint
 
 

@@ -134,3 +134,26 @@ class BookDoc(TypedDict):
     entities_defined: int
     mentions: int
     vectors_complete: NotRequired[bool]
+
+
+class IngestResultDoc(TypedDict):
+    """One book an ingest read: what became of it (added, updated, unchanged) and its counts."""
+    title: str
+    path: str
+    status: str
+    renamed_from: Optional[str]
+    sections: int
+    parents: int
+    children: int
+    mentions: int
+    dropped_mentions: int
+    relationships: int
+    warnings: list[str]
+
+
+class DeletedDoc(TypedDict):
+    """What ``delete_book`` removed."""
+    title: str
+    deleted: bool
+    entities_removed: int
+    relationships_removed: int
