@@ -150,3 +150,22 @@ def _mcp_books_note(index_dir) -> str:
                 return (await client.call_tool("books", {})).structured_content["note"]
 
     return anyio.run(ask)
+
+
+def test_a_first_ingest_stopped_before_its_first_vector_leaves_books_missing_them(cli, index_dir):
+    """No embedder recorded yet, but child chunks stored: every book is missing its vectors
+    (not an index without any), so books marks them and search names the fix, which works."""
+    import shutil
+    import sqlite3
+
+    assert cli("-q", "rebuild", SAMPLE / "crossbook.toml").exit_code == 0
+    with sqlite3.connect(index_dir / "crossbook.db") as conn:  # as the first ingest left it
+        conn.execute("DELETE FROM crossbook_meta WHERE key IN ('embedder', 'embedding_dimension', 'chunk_context')"
+                     " OR key LIKE 'vectors_synced%'")
+    shutil.rmtree(index_dir / "chroma")
+    assert "3 books are missing vectors: run crossbook doctor --repair" in cli("books").stdout
+    searched = cli("search", "frost breath", "--json")
+    assert searched.exit_code == 1 and "No sections found" not in searched.stdout
+    assert json.loads(searched.stdout)["error"]["message"].startswith("vectors missing for 3 books")
+    assert cli("-q", "doctor", "--repair").exit_code == 0
+    assert cli("search", "frost breath").exit_code == 0 and "missing" not in cli("books").stdout

@@ -464,15 +464,18 @@ def collection_name(index: str, embedder_id: str) -> str:
 def unsynced_books(db: Database, books: tuple[str, ...] = ()) -> set[str] | None:
     """The books (of ``books``, or of the index) whose vectors SQLite does not note as
     matching their children (an ingest stopped between its SQLite commit and its
-    embedding, or the vectors were lost), from SQLite alone; None when the index records no
-    vectors at all."""
+    embedding, or the vectors were lost), from SQLite alone; None when the index has no
+    vectors and no child chunk that needs one."""
     recorded, index = recorded_embedder(db), store.get_meta(db, META_INDEX_ID)
+    titles = f" IN ({','.join('?' * len(books))})" if books else " IS NOT NULL"
     if recorded is None or index is None:
-        return None
+        # no vector was ever written: an index with children whose first ingest stopped
+        # before its first vector is missing every book's, not an index without vectors
+        return {title for (title,) in db.execute(
+            f"SELECT DISTINCT book FROM chunks WHERE kind = 'child' AND book{titles}", list(books))} or None
     prefix = f"{META_SYNCED}:{collection_name(index, recorded)}:"
     marks = {key[len(prefix):]: value for key, value in db.execute(
         "SELECT key, value FROM crossbook_meta WHERE substr(key, 1, ?) = ?", [len(prefix), prefix])}
-    titles = f" IN ({','.join('?' * len(books))})" if books else " IS NOT NULL"
     by_book: dict[str, list[ChildRow]] = {
         title: [] for (title,) in db.execute(f"SELECT title FROM books WHERE title{titles}", list(books))}
     sql = ("SELECT c.id, c.book, c.parent_id, c.heading_path, '', c.sha256, s.context FROM chunks c"
