@@ -20,7 +20,7 @@ from crossbook.api import Shelf
 from crossbook.api.shapes import (
     BookDoc,
     DeletedDoc,
-    EntityDetailDoc,
+    EntityDoc,
     IngestResultDoc,
     PassageDoc,
     SectionDoc,
@@ -60,6 +60,18 @@ class PassagesPage(TypedDict):
     seeds: NotRequired[list[str]]
     followed: NotRequired[list[dict[str, Any]]]
     followed_total: NotRequired[int]
+
+
+class EntityPageEntity(EntityDoc):
+    definitions_total: int
+    related_total: int
+
+
+class EntityPage(TypedDict):
+    """One entity (or the few a name stands for), its first definitions and related entities."""
+    query: str
+    matched_by: str
+    entities: list[EntityPageEntity]
 
 
 class TextCut(TypedDict):
@@ -136,7 +148,7 @@ def _lookup_tools(shelf_of: Callable[[], Shelf]) -> list[Callable[..., Any]]:
         return _answer(answers.where_else_summary(page), page)
 
     def entity(name: Annotated[str, Field(description="Entity name or alias, any case and accents.")],
-               ) -> Annotated[CallToolResult, EntityDetailDoc]:
+               ) -> Annotated[CallToolResult, EntityPage]:
         """One entity: its type, where it is defined (book, heading_path, pages), references per book,
         and its relationships to other entities (the first 20 of each; where_else walks every mention)."""
         page = answers.entity_answer(shelf_of().entity(name).to_dict())

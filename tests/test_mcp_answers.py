@@ -209,3 +209,21 @@ def test_library_messages_name_the_tools_arguments_not_the_cli_s_flags():
         "give a chunk_id from where-else, search or retrieve, k 3"
     assert neutral("vectors missing for 1 book ('B'): run: crossbook doctor --repair") == \
         "vectors missing for 1 book ('B'): whoever keeps the index can run: crossbook doctor --repair"
+
+
+def test_show_pages_walk_several_sections_whole_and_in_order():
+    from crossbook.cli.mcp_answers import sections_page
+
+    texts = ["alpha " * 30, "short one", "beta " * 50, "gamma"]
+    doc = {"sections": [{"chunk_id": f"c{i}", "book": "B", "heading_path": f"H{i}", "pages": None, "file": None,
+                         "text": text, "chunk_ids": [f"c{i}"]} for i, text in enumerate(texts)]}
+    shown, start = {i: "" for i in range(len(texts))}, [0, 0]
+    while start is not None:
+        page, start = sections_page(doc, start, budget=70)
+        assert sum(len(s["text"]) for s in page["sections"]) <= 72 or len(page["sections"]) == 1
+        cuts = {c["chunk_id"]: c for c in page.get("texts_cut", [])}
+        for section in page["sections"]:
+            cut = cuts.get(section["chunk_id"])
+            i = int(section["chunk_id"][1:])
+            shown[i] += texts[i][cut["start"]:cut["end"]] if cut else section["text"]
+    assert [shown[i] for i in range(len(texts))] == texts
