@@ -1,6 +1,6 @@
 """``crossbook mcp``: a Model Context Protocol server over stdio, on the official ``mcp``
 SDK (its ``MCPServer``), a front end like the CLI: each tool calls crossbook.api and
-returns the document the CLI prints with ``--json`` (as structured content).
+returns a page of the document the CLI prints with ``--json`` (cli/mcp_tools.py), or ``--http``.
 
 Read-only by default: the index is opened with SQLite ``mode=ro`` and there is no tool that
 writes; ``allow_ingest`` adds ``ingest`` and ``delete_book``, which take the index's writer
@@ -27,6 +27,7 @@ INSTRUCTIONS = (
     "the section's heading path and its pages. Long answers come a page at a time: pass an answer's "
     "next_cursor back as cursor for the next."
 )
+
 
 def _guarded(lock: threading.Lock, fn: Callable[..., dict]) -> Callable[..., dict]:
     """``fn`` one call at a time (the shelf's SQLite connection is shared), its failures as
