@@ -52,11 +52,14 @@ def _serving(index, *, token=None, origins=(), allow_ingest=False, allow_delete=
     access = HttpAccess("127.0.0.1", 0, token, list(origins))
     sock = listen(access)
     runner = uvicorn.Server(uvicorn.Config(http_app(server, access), log_level="warning", lifespan="on"))
-    started = threading.Event()
+    pause = threading.Event()  # never set: its wait is the poll's pause
     thread = threading.Thread(target=lambda: runner.run(sockets=[sock]), daemon=True)
     thread.start()
-    while not runner.started and thread.is_alive():  # bounded: the thread ends if startup fails
-        started.wait(0.01)
+    for _ in range(6000):  # bounded (a minute); the thread ends if startup fails
+        if runner.started or not thread.is_alive():
+            break
+        pause.wait(0.01)
+    assert runner.started, "the HTTP server did not start"
     try:
         yield access.url(sock.getsockname()[1])
     finally:
