@@ -16,7 +16,7 @@ PASSAGES_TEXT_BUDGET = 3000   # characters of passage text in one search/retriev
 RETRIEVE_TEXT_BUDGET = 2000   # ... in one retrieve answer (its trace and hops' reasons take room too)
 PASSAGE_TEXT_MIN = 200        # ... but never fewer than this per passage
 FOLLOWED_LIMIT = 10           # the entities retrieve followed, listed on its first page
-SHOW_TEXT_BUDGET = 6000       # characters of section text in one show answer
+SHOW_TEXT_BUDGET = 4000       # characters of section text in one show answer (its summary carries them too)
 RELATED_LIMIT = 20            # related entities (and definitions) an entity answer lists
 
 
