@@ -95,7 +95,8 @@ def main() -> None:
             _build(index, arguments)
             row = anyio.run(_measure, index, _most_mentioned(index))
             mark = lambda n: f"{n / 1024:.1f} KB" + ("" if n < BUDGET else " (over 8 KB)")  # noqa: E731
-            walk = f"whole, in order ({row['pages']} pages of 50)" if row["walk"] else "MISMATCH"
+            pages = f"{row['pages']} page{'s' * (row['pages'] != 1)} of 50"
+            walk = f"whole, in order ({pages})" if row["walk"] else "MISMATCH"
             print(f"{shelf:<14} {row['entity'][:24]:<24} {row['mentions']:>8} {mark(row['where_else']):>11}"
                   f" {mark(row['search']):>13}  {walk}")
 
