@@ -14,7 +14,7 @@ import typer
 from crossbook.cli.coercion import QuickCoercion
 from crossbook.cli.main import app
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_corpus"
 
 # imported by none of the commands below: each costs start-up and none is used by them

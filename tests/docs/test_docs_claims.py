@@ -11,7 +11,7 @@ from crossbook.cli.paths import model_cache_dir
 from crossbook.core.config import Settings
 from crossbook.readers import BOOK_SUFFIXES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 

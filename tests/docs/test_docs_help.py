@@ -9,7 +9,7 @@ The convention (what counts as documented):
 - an option is documented on every command when a doc says "Every command takes `--option`";
 - any name of an option counts (``-k`` for ``--top``, ``--no-link`` for ``--link/--no-link``);
 - a global option is documented when any doc names it.
-The other half (every option the docs name exists) is tests/test_docs_options.py.
+The other half (every option the docs name exists) is tests/docs/test_docs_options.py.
 """
 
 import re

@@ -25,7 +25,7 @@ from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, write
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHILD = ROOT / "tests" / "import_race_child.py"
 
 

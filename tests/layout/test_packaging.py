@@ -4,7 +4,7 @@ later drop, a directory missing from `packages`), with its data files."""
 import tomllib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_source_directory_is_a_declared_package_with_its_data():

@@ -15,7 +15,7 @@ from crossbook.storage.db import open_db
 from tests.fakes import FAULT_KINDS, INJECTION, VALID_ANSWER_FAULTS, FaultInjector, ScriptedOpenAI
 from tests.helpers import openai_settings, render_book, shelf_headings, shelf_responder, snapshot, write
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BOOKS = ("core_rules.md", "grimoire.md", "bestiary.md")
 
 

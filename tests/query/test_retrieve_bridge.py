@@ -122,7 +122,7 @@ def test_the_sentence_the_question_describes_names_the_bridge(generic_shelf):
     # no kind asked: only the evidence sentence tells Frost Lance from Chilled
     asked = weights(db, seed, matched, "What happens when the wraith cannot close the distance?")
     plain = weights(db, seed, matched)
-    # one seed: its best sentence is also the best over every seed (tests/test_retrieve_best_sentence.py)
+    # one seed: its best sentence is also the best over every seed (tests/query/test_retrieve_best_sentence.py)
     assert asked["Frost Lance"] / plain["Frost Lance"] == pytest.approx(
         (1 + rules.EVIDENCE_BONUS) * (1 + rules.BEST_BONUS))
     assert asked["Chilled"] == pytest.approx(plain["Chilled"])

@@ -13,7 +13,7 @@ from crossbook.ingest.pipeline import ingest_paths
 from crossbook.relations.patterns import PatternEntity, pattern_relations
 from tests.conftest import make_job
 
-FIXTURE = Path(__file__).parent / "fixtures" / "statblocks" / "gloom_hydra.md"
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "statblocks" / "gloom_hydra.md"
 
 EXPECTED_EDGES = {
     ("Gloom Hydra", "inflicts", "Snared"),

@@ -13,7 +13,7 @@ from crossbook.core.normalize import normalize_name
 from crossbook.relations import svo
 from crossbook.relations.svo import ChunkEntity, candidate_relations
 
-SAMPLE = Path(__file__).resolve().parent.parent / "sample_corpus"
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
 
 NAMES = [
     "Frost Wyrm", "Deep Freeze", "Chilled", "Frightened", "Gloom Hound", "Tower Shield",

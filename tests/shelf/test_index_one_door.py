@@ -13,7 +13,7 @@ from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths
 from crossbook.storage.db import open_db
 from tests.helpers import write
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # the steps only the door takes: the transaction with the refiner, and the vector store's syncing
 DOOR_STEPS = {"write_refined", "replace_book", "ensure_book", "delete_book", "open"}
 BOOK = "# Grimoire\n\n## Spells\n\n### Frost Lance\n\nFrost Lance is a spell you cast.\n"

@@ -17,7 +17,7 @@ from crossbook.query.lookup import list_books, where_else
 from crossbook.storage.db import open_db
 from tests.helpers import BOOK_A, snapshot, write
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_corpus"
 
 

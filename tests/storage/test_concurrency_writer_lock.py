@@ -17,7 +17,7 @@ from crossbook.core.errors import IndexBusy
 from crossbook.storage.lock import writer_lock
 from tests.helpers import BOOK_A, BOOK_B, write
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class HeldLock:

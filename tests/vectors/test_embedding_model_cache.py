@@ -12,7 +12,7 @@ from pathlib import Path
 from crossbook.cli.paths import user_cache_dir
 from tests.conftest import SAMPLE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_cache_directory_follows_the_platform(tmp_path):
