@@ -14,6 +14,9 @@ import typer
 from crossbook.cli.coercion import QuickCoercion
 from crossbook.cli.main import app
 
+# slow: fresh interpreters, one per measured import (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_corpus"
 

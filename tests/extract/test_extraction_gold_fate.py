@@ -14,6 +14,9 @@ import pytest
 from bench.fate.fate_text import BOOKS, CORPUS, evidence_text, read, strip_markup
 from bench.fate.names import name_key
 
+# slow: the Fate corpus (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 GOLD = json.loads((ROOT / "bench" / "fate" / "gold.json").read_text(encoding="utf-8"))
 RELATIONS = json.loads((ROOT / "bench" / "fate" / "gold_relations.json").read_text(encoding="utf-8"))["relations"]

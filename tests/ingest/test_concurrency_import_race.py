@@ -25,6 +25,9 @@ from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, openai_settings, write
 
+# slow: fresh interpreters (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = ROOT / "tests" / "import_race_child.py"
 

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# slow: builds a wheel and installs it in a fresh venv (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -8,12 +8,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from crossbook.core.packs import load_pack
 from crossbook.extract.openai_extractor import OpenAIExtractor
 from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
 from tests.fakes import FAULT_KINDS, INJECTION, VALID_ANSWER_FAULTS, FaultInjector, ScriptedOpenAI
 from tests.helpers import openai_settings, render_book, shelf_headings, shelf_responder, snapshot, write
+
+# slow: a whole shelf through injected faults, and a subprocess (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOKS = ("core_rules.md", "grimoire.md", "bestiary.md")

@@ -13,6 +13,9 @@ from crossbook.core.normalize import normalize_name
 from crossbook.relations import svo
 from crossbook.relations.svo import ChunkEntity, candidate_relations
 
+# slow: spaCy's model (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_corpus"
 
 NAMES = [

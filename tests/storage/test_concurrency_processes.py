@@ -13,9 +13,14 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from crossbook.query.lookup import list_books, where_else
 from crossbook.storage.db import open_db
 from tests.helpers import BOOK_A, snapshot, write
+
+# slow: real processes and spaCy (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_corpus"

@@ -17,6 +17,9 @@ from crossbook.core.errors import IndexBusy
 from crossbook.storage.lock import writer_lock
 from tests.helpers import BOOK_A, BOOK_B, write
 
+# slow: real processes (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -16,6 +16,9 @@ import pytest
 
 from tests.conftest import ROOT, SAMPLE
 
+# slow: the local ONNX embedder (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def no_network(monkeypatch):

@@ -9,8 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from crossbook.cli.paths import user_cache_dir
 from tests.conftest import SAMPLE
+
+# slow: subprocesses that load the local model (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 

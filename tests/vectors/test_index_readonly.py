@@ -27,6 +27,9 @@ import pytest
 
 from tests.conftest import SAMPLE
 
+# slow: the CLI in a child process (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 CROSSBOOK = [sys.executable, "-m", "crossbook.cli.main"]
 
 

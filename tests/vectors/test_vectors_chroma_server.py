@@ -14,6 +14,9 @@ import pytest
 
 from tests.helpers import BOOK_A, BOOK_B, write
 
+# slow: a Chroma server process (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 CHROMA = Path(sys.executable).with_name("chroma")
 
 
