@@ -17,10 +17,10 @@ from typing import Callable
 
 from markdown_it import MarkdownIt
 
+from ..core.models import ChildChunk, ParentChunk, Section
+from ..core.titles import clean_inline, infer_title
+from ..core.tokens import count_tokens, split_tokens
 from .markdown_repair import RepairReport, repair_headings
-from .models import ChildChunk, ParentChunk, Section
-from .titles import clean_inline, infer_title
-from .tokens import count_tokens, split_tokens
 
 DEFAULT_PARENT_TOKENS = 1500
 DEFAULT_CHILD_TOKENS = 250
@@ -67,7 +67,7 @@ def _top_level_blocks(text: str) -> list[_Block]:
 def split_sections(text: str) -> list[Section]:
     """Split a Markdown document into sections (text before the first heading is its own).
 
-    Headings are found in the structure view (index/core/markdown_repair.py), so broken
+    Headings are found in the structure view (index/chunk/markdown_repair.py), so broken
     ``#>Title</h1>`` and HTML headings count; each section's text is the original lines.
     """
     return split_sections_report(text)[0]

@@ -19,7 +19,7 @@ from typing import Callable
 
 from sqlite_utils import Database
 
-from ..core.chunking import parent_chunks
+from ..chunk.chunking import parent_chunks
 from ..core.config import Settings, effective_mode
 from ..core.errors import BadInput, BookNotFound, BooksSkipped, ChunksFailed, CrossbookError
 from ..core.models import IngestResult

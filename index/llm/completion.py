@@ -1,4 +1,4 @@
-"""One chat completion with retries: the loop the extractor (openai_extractor.py) and the
+"""One chat completion with retries: the loop the extractor (index/extract/openai_extractor.py) and the
 relationship refiner (index/relations/openai_refiner.py) share.
 
 429, 5xx and dropped connections are retried with exponential backoff that honours
@@ -21,7 +21,7 @@ import openai
 
 from ..core.config import require_model_endpoint
 from ..core.errors import ExtractionFailed, redact
-from .parse import ParseError
+from .answer import ParseError
 
 RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APITimeoutError, openai.APIConnectionError)
 MAX_BACKOFF = 60.0

@@ -10,7 +10,7 @@ answers. When a chunk gets no valid answer, its candidates stay as the offline p
 them (counted as ``refine_failed``), so a model outage never loses an edge.
 
 This module builds the request and parses the answer; the call itself is made by
-openai_refiner.py (through index/extract/completion.py), never inside a write transaction.
+openai_refiner.py (through index/llm/completion.py), never inside a write transaction.
 """
 
 from __future__ import annotations

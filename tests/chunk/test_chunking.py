@@ -1,7 +1,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crossbook.core.chunking import book_title, child_chunks, parent_chunks, split_sections
+from crossbook.chunk.chunking import book_title, child_chunks, parent_chunks, split_sections
 from crossbook.core.tokens import count_tokens
 
 DOC = """Credits: written for the tests.

@@ -10,7 +10,7 @@ import random
 
 import tiktoken
 
-from crossbook.core.chunking import child_chunks, parent_chunks, split_sections
+from crossbook.chunk.chunking import child_chunks, parent_chunks, split_sections
 from crossbook.core.tokens import count_tokens
 
 WORDS = "the frost wyrm casts a lance of ice at chilled foes while ember burns low in the hearth".split()

@@ -7,7 +7,7 @@ corpora/ironsworn/README.md).
 
 from __future__ import annotations
 
-from crossbook.core.chunking import parent_chunks, split_sections
+from crossbook.chunk.chunking import parent_chunks, split_sections
 from crossbook.core.packs import load_pack
 from crossbook.extract.rules import book_mentions
 

@@ -3,7 +3,7 @@ entries' kind, a bracketed kind, a category line, a stat block; a pack still ove
 
 from __future__ import annotations
 
-from crossbook.core.chunking import parent_chunks, split_sections
+from crossbook.chunk.chunking import parent_chunks, split_sections
 from crossbook.core.packs import load_pack, parse_pack
 from crossbook.extract.entry_kinds import bracket_kind, category_line_kind, heading_kind, path_kind, stat_block_kind
 from crossbook.extract.pack_suggest import suggest_pack

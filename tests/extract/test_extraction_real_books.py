@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from crossbook.core.chunking import parent_chunks, split_sections
+from crossbook.chunk.chunking import parent_chunks, split_sections
 from crossbook.core.normalize import normalize_name
 from crossbook.core.packs import load_pack
 from crossbook.extract.glossary import glossary_terms, table_terms

@@ -261,7 +261,7 @@ def test_a_situating_extractors_children_leave_room_for_a_context_at_the_cap():
     extractor that situates are cut short enough that the path, a context of the longest
     kept length and the text still fit its window (else each full child's tail would go
     unembedded)."""
-    from crossbook.core.chunking import parent_chunks, split_sections
+    from crossbook.chunk.chunking import parent_chunks, split_sections
     from crossbook.extract.parse import MAX_SITUATING_CHARS
     from crossbook.vectors import minilm
     from crossbook.vectors.embed import child_splitter, embedding_text

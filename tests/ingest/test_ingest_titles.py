@@ -1,6 +1,6 @@
 """Book title inference: front matter, title page, sole opening #, attribution, stem."""
 
-from crossbook.core.chunking import book_title, split_sections_report
+from crossbook.chunk.chunking import book_title, split_sections_report
 
 
 def test_front_matter_title_wins():

@@ -16,8 +16,8 @@ PACKAGES = ("cli", "index")
 IMPORT_NAMES = {"index": ("crossbook",), "cli": ("crossbook", "cli")}
 # The stage packages in pipeline order: a package may import only those before it
 # (docs/development.md says what each owns).
-STAGES = ("core", "readers", "storage", "extract", "linking", "relations", "vectors", "shelf", "query",
-          "ingest", "api", "cli")
+STAGES = ("core", "chunk", "readers", "storage", "llm", "extract", "linking", "relations", "vectors", "shelf",
+          "query", "ingest", "api", "cli")
 
 
 def module_name(path: Path) -> str:

@@ -11,8 +11,8 @@ import pytest
 from crossbook.core.errors import ChunksFailed, ExtractionFailed
 from crossbook.core.packs import load_pack
 from crossbook.extract.openai_extractor import OpenAIExtractor
-from crossbook.extract.request_pool import PoolClosed, RequestPool
 from crossbook.ingest.pipeline import ingest_paths
+from crossbook.llm.request_pool import PoolClosed, RequestPool
 from crossbook.storage.db import open_db
 from tests.conftest import make_job
 from tests.fakes import Stall, completion_body, passage_of

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from crossbook.core.chunking import parent_chunks
+from crossbook.chunk.chunking import parent_chunks
 from crossbook.core.errors import BadInput
 from crossbook.ingest.books import find_books
 from crossbook.readers import read_book

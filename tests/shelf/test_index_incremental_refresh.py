@@ -312,7 +312,7 @@ def test_any_sequence_equals_a_full_refresh_and_a_fresh_build(tmp_path_factory, 
 def test_known_entities_from_the_name_index_equal_those_of_a_linker_over_every_target(tmp_path):
     """The prompt's known entities (openai extractor) come from the targets the chunk's words
     can match; an index made before m006 builds the linker over every target instead."""
-    from crossbook.core.chunking import parent_chunks, split_sections
+    from crossbook.chunk.chunking import parent_chunks, split_sections
 
     shelf = Shelf(tmp_path)
     shelf.ingest("Grimoire", spells(("Frost Lance", "Frost Lance is a spell you cast."),

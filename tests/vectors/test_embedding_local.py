@@ -214,7 +214,7 @@ def test_where_else_does_not_import_chromadb_torch_or_openai(cli, index_dir):
 
 def _parent(body: str):
     """The parent chunk of a "Grimoire > Spells > Frost Lance" section with this body."""
-    from crossbook.core.chunking import parent_chunks, split_sections
+    from crossbook.chunk.chunking import parent_chunks, split_sections
 
     text = f"# Grimoire\n\n## Spells\n\n### Frost Lance\n\n{body}\n"
     return parent_chunks("Grimoire", split_sections(text), 100_000)[-1]
@@ -242,7 +242,7 @@ def test_children_are_sized_in_the_embedders_tokens_to_fit_its_window(model_cach
 
 
 def test_one_unbroken_run_is_cut_by_the_embedders_count(model_cache):
-    from crossbook.core.chunking import child_chunks
+    from crossbook.chunk.chunking import child_chunks
     from crossbook.vectors import minilm
 
     parent = _parent("Qzx-" * 3000)  # no sentence or paragraph break to cut at (one long word would be one [UNK])
@@ -252,7 +252,7 @@ def test_one_unbroken_run_is_cut_by_the_embedders_count(model_cache):
 
 
 def test_without_a_token_counting_embedder_children_are_as_before():
-    from crossbook.core.chunking import child_chunks
+    from crossbook.chunk.chunking import child_chunks
     from crossbook.vectors.embed import HashEmbedder, child_splitter
 
     parent = _parent("A sentence about frost. " * 400)
