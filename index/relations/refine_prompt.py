@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Protocol
 
 from ..core.models import RawRelation
 
@@ -36,18 +35,6 @@ _SYSTEM = (
 
 class RefineParseError(ValueError):
     """The model's answer is not a valid refinement (it is asked again, never cached)."""
-
-
-class Refiner(Protocol):
-    """Confirms and types one chunk's candidates; returns what it keeps."""
-
-    label: str     # model and endpoint: part of each chunk's derivation signature
-    calls: int
-    cache_hits: int
-    failed: int
-
-    def refine(self, chunk_text: str, candidates: list[RawRelation]) -> list[RawRelation]:
-        ...
 
 
 def refine_schema(types: list[str]) -> dict:
