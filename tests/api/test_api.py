@@ -73,6 +73,7 @@ def test_a_read_only_shelf_refuses_writes_and_the_write_is_the_clis(shelf, cli_j
                                                    "relationships_removed": 0}
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_import_crossbook_is_cheap_and_the_api_loads_at_first_use():
     script = ("import sys, crossbook; before = 'crossbook.api' in sys.modules; crossbook.Shelf; "
               "print(before, 'crossbook.api' in sys.modules, 'chromadb' in sys.modules)")

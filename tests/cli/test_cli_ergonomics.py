@@ -28,6 +28,7 @@ def test_quiet_prints_no_unchanged_line_per_book(cli, sample_index):
     assert loud.stdout.count("unchanged, skipped") == 3
 
 
+@pytest.mark.slow  # a subprocess per command
 @pytest.mark.parametrize("args", [["where-else", "Shield"], ["where-else", "Shield", "--json"], ["books"],
                                   ["stats", "--json"], ["entities"]])
 def test_a_closed_stdout_ends_the_command_quietly_with_exit_0(sample_index, index_dir, tmp_path, args):

@@ -63,6 +63,7 @@ def test_many_small_members_that_inflate_together_are_refused(tmp_path, cli, see
     assert snapshot(index_dir) == seeded
 
 
+@pytest.mark.slow  # a 2 MiB EPUB ingested
 def test_the_limits_are_settings(tmp_path, cli, seeded, index_dir, monkeypatch):
     import random
 

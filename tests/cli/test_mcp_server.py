@@ -17,6 +17,9 @@ import pytest
 
 from tests.conftest import SAMPLE
 
+# slow: crossbook mcp server processes (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 mcp = pytest.importorskip("mcp")
 
 CROSSBOOK = str(Path(sys.executable).parent / "crossbook")

@@ -320,6 +320,7 @@ def test_a_shelf_over_the_limit_goes_in_several_batches(tmp_path, scripted_opena
     assert snapshot(tmp_path / "index") == snapshot(tmp_path / "sync")
 
 
+@pytest.mark.slow  # CLI processes
 def test_a_batch_submitted_by_a_process_that_exited_is_collected_by_another(tmp_path, index_dir, scripted_openai, batch_cli):
     import os
     import subprocess

@@ -274,6 +274,7 @@ operation = st.one_of(
 )
 
 
+@pytest.mark.slow  # random sequences of changes, hypothesis
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=1, max_size=6))
 # always tried: "zorn" crosses the term threshold with Beta and falls back when it goes, an

@@ -4,6 +4,7 @@ holds exactly what a fresh build from the remaining books holds; with failures i
 while syncing vectors) leave every book wholly old or wholly new, and SQLite and Chroma
 agree after doctor --repair."""
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ operation = st.one_of(
 render = render_book
 
 
+@pytest.mark.slow  # random sequences of ingests, hypothesis
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=1, max_size=7))
 def test_any_sequence_equals_a_fresh_build(operations):
@@ -67,6 +69,7 @@ failure = st.one_of(
 ONE_BOOK = [("Spells", "Fire Bolt", ["cast Shield and Rope."]), ("Equipment", "Shield", ["wield the Rope."])]
 
 
+@pytest.mark.slow  # random sequences of ingests, hypothesis
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.one_of(operation, failure), min_size=1, max_size=7))
 # always tried: each kill point after the book is in the index (a re-ingest dies), then a repair

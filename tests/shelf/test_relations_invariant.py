@@ -3,7 +3,7 @@ delete-book, relationships (and pending claims) equal those of a fresh build of 
 remaining books, whatever the order. Endpoints named in one book and defined in another
 are the case that breaks an ingest-time-only resolution."""
 
-
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +36,7 @@ def _job(index_dir, pack_path):
     return job
 
 
+@pytest.mark.slow  # random sequences of ingests, hypothesis
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=1, max_size=6))
 # always tried: an endpoint defined only in a book that is deleted (the claim goes back to pending)
