@@ -5,6 +5,7 @@ each other, lazily or not, and modules and functions stay short enough to read."
 from functools import lru_cache
 
 from tests.layout.structure import (
+    ROOT,
     STAGES,
     backward_imports,
     cycles,
@@ -88,3 +89,13 @@ def test_the_length_checks_see_a_long_module_and_a_long_function(tmp_path):
     files = {"crossbook.core.big": tmp_path / "big.py", "crossbook.storage.migrations": tmp_path / "migrations.py"}
     assert module_lines(files, MAX_MODULE_LINES) == [(700, "crossbook.core.big")]
     assert long_functions(files, MAX_FUNCTION_LINES) == [(90, "crossbook.core.big.long")]
+
+
+def test_tests_mirror_the_packages():
+    """Each test module sits in the folder of the stage it tests (or tests/docs/, tests/layout/);
+    shared fixtures and helpers stay at the top of tests/."""
+    tests = ROOT / "tests"
+    assert sorted(p.name for p in tests.glob("test_*.py")) == []
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and p.name != "fixtures" and not p.name.startswith((".", "_"))}
+    assert folders <= set(STAGES) | {"docs", "layout"}, sorted(folders - set(STAGES))
+    assert all((tests / folder / "__init__.py").exists() for folder in folders)
