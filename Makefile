@@ -7,7 +7,7 @@ DEMO_INDEX := .crossbook-demo
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: demo test lint eval bench crash-test clean
+.PHONY: demo test test-fast lint eval bench crash-test clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -32,6 +32,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# the fast lane: leaves out the tests marked slow (subprocesses, spaCy, the local ONNX
+# embedder, the wheel build, whole corpora); make test runs them all
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
 
 # pyflakes, pycodestyle and import order ([tool.ruff] in pyproject.toml); --fix sorts imports
 lint: $(STAMP)

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.eval_retrieval import distractor_books  # noqa: E402
 from bench.results_json import record  # noqa: E402
-from crossbook.core.chunking import parent_chunks, split_sections  # noqa: E402
+from crossbook.chunk.chunking import parent_chunks, split_sections  # noqa: E402
 from crossbook.core.config import Settings  # noqa: E402
 from crossbook.vectors import minilm  # noqa: E402
 from crossbook.vectors.embed import LocalEmbedder, child_splitter, embedding_text  # noqa: E402

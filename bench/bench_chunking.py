@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 import tiktoken  # noqa: E402
 
-from crossbook.core.chunking import child_chunks, parent_chunks, split_sections  # noqa: E402
+from crossbook.chunk.chunking import child_chunks, parent_chunks, split_sections  # noqa: E402
 from crossbook.core.tokens import count_tokens  # noqa: E402
 
 WORDS = "the frost wyrm casts a lance of ice at chilled foes while ember burns low in the hearth".split()

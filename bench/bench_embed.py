@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.results_json import record  # noqa: E402
-from crossbook.core.chunking import child_chunks, parent_chunks, split_sections  # noqa: E402
+from crossbook.chunk.chunking import child_chunks, parent_chunks, split_sections  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 from crossbook.vectors import minilm  # noqa: E402

@@ -5,7 +5,7 @@ imported once per process, so the request threads' import race can only show in 
 a fresh index, against the scripted OpenAI-compatible server of tests/fakes.py, which
 answers after a latency with jitter and injects faults (429 with Retry-After, 500/503,
 dropped connections, truncated, non-JSON, off-schema answers) into --rate of the requests.
-(tests/test_concurrency_import_race.py widens the race's window on purpose; this runs it as a user
+(tests/ingest/test_concurrency_import_race.py widens the race's window on purpose; this runs it as a user
 would.) Prints per run: exit code, seconds, LLM calls, partial chunks and the
 error line of a failed run; then the totals. A crash is any exit but 0 or an error that is
 not a CrossbookError. Asserts nothing.

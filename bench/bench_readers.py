@@ -32,7 +32,7 @@ from markdown_it import MarkdownIt  # noqa: E402
 
 from bench.twins.epub_twin import write_epub  # noqa: E402
 from bench.twins.pdf_twin import write_pdf  # noqa: E402
-from crossbook.core.markdown_repair import repair_headings  # noqa: E402
+from crossbook.chunk.markdown_repair import repair_headings  # noqa: E402
 from crossbook.readers import read_book  # noqa: E402
 
 FATE = ROOT.parent / "shared" / "corpora" / "fate"

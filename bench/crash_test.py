@@ -50,7 +50,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from crossbook.core.chunking import book_title  # noqa: E402
+from crossbook.chunk.chunking import book_title  # noqa: E402
 from crossbook.core.config import Settings  # noqa: E402
 from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
 from crossbook.readers import read_book  # noqa: E402

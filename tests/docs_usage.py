@@ -1,5 +1,5 @@
 """The docs' usage lines and the click command tree, shared by the doc-drift tests
-(tests/test_docs_options.py: every option the docs name exists; tests/test_docs_help.py:
+(tests/docs/test_docs_options.py: every option the docs name exists; tests/docs/test_docs_help.py:
 every command and option of --help is documented)."""
 
 import re

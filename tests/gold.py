@@ -1,5 +1,5 @@
 """Scoring an index against sample_corpus/gold.json (precision/recall of defines and of
-cross-book references). Used by tests/test_extraction_gold_sample.py and bench/eval_gold.py."""
+cross-book references). Used by tests/extract/test_extraction_gold_sample.py and bench/eval_gold.py."""
 
 from __future__ import annotations
 

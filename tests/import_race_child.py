@@ -1,4 +1,4 @@
-"""Run by tests/test_concurrency_import_race.py in a fresh interpreter (a module imports only once per
+"""Run by tests/ingest/test_concurrency_import_race.py in a fresh interpreter (a module imports only once per
 process): one ``crossbook ingest --extractor openai`` while a first import is made slow.
 
     python tests/import_race_child.py MODULE DELAY BOOK INDEX_DIR [FAULT_RATE]

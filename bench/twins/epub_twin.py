@@ -7,7 +7,7 @@ before the first one is a chapter of its own), each heading wrapped with its con
 ``nav.xhtml`` (headings to depth 3, pandoc's default ``--toc-depth``) and an EPUB 2
 ``toc.ncx``. Layout as pandoc's: ``EPUB/content.opf``, ``EPUB/text/ch001.xhtml``...
 A broken conversion's ``#>Title</h1>`` lines are read as headings first, as
-crossbook's Markdown reader reads them (index/core/markdown_repair.py). No pandoc needed; bench/eval_twins.py and the tests import it.
+crossbook's Markdown reader reads them (index/chunk/markdown_repair.py). No pandoc needed; bench/eval_twins.py and the tests import it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 from lxml import etree, html
 from markdown_it import MarkdownIt
 
-from crossbook.core.markdown_repair import repair_headings
+from crossbook.chunk.markdown_repair import repair_headings
 
 TOC_DEPTH = 3
 _XHTML = "http://www.w3.org/1999/xhtml"

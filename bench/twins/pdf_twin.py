@@ -18,7 +18,7 @@ from reportlab.lib.pagesizes import LETTER
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.platypus import BaseDocTemplate, Frame, ListFlowable, PageTemplate, Paragraph, Spacer, Table
 
-from crossbook.core.markdown_repair import repair_headings
+from crossbook.chunk.markdown_repair import repair_headings
 
 _TAGS = re.compile(r"</?(?!b>|i>|/b>|/i>)[a-z][^>]*>")
 

@@ -1,3 +1,3 @@
 """What every stage uses: settings, errors, the JSON-shaped models, name normalization,
-domain packs, token counting, titles, chunking and Markdown repair. Imports nothing of crossbook's.
+domain packs, token counting and titles. Imports nothing of crossbook's.
 """

@@ -31,9 +31,7 @@ from ..core.errors import ExtractionFailed, redact
 from ..core.imports import import_optional
 from ..core.models import ChunkExtraction, ParentChunk
 from ..core.packs import DomainPack
-from ..storage import store
-from .base import ExtractionRun, FailedChunk, KnownEntity, ProgressFn, no_progress
-from .completion import (  # noqa: F401  (backoff_seconds, retry_after_seconds, make_client: re-exported)
+from ..llm.completion import (  # noqa: F401  (backoff_seconds, retry_after_seconds, make_client: re-exported)
     GaveUp,
     answer_content,
     backoff_seconds,
@@ -43,9 +41,11 @@ from .completion import (  # noqa: F401  (backoff_seconds, retry_after_seconds, 
     retry_reason,
     short,
 )
+from ..llm.request_pool import RequestPool
+from ..storage import store
+from .base import ExtractionRun, FailedChunk, KnownEntity, ProgressFn, no_progress
 from .parse import ParseError, parse_extraction
 from .prompt import PROMPT_VERSION, build_messages, cache_key, response_schema
-from .request_pool import RequestPool
 
 
 class OpenAIExtractor:

@@ -15,7 +15,7 @@ import json
 import re
 from collections import Counter, defaultdict
 
-from ..core.chunking import book_title, parent_chunks, split_sections
+from ..chunk.chunking import book_title, parent_chunks, split_sections
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
 from .entry_kinds import heading_kind, own_kind

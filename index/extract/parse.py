@@ -17,15 +17,12 @@ from typing import Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from ..core.models import ChunkExtraction, RawMention, RawRelation
+from ..llm.answer import ParseError
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*)\n```\s*$", re.DOTALL)
 # one or two sentences; the child splitter keeps room for this much beside each child
 # (embed.SITUATING_TOKENS), so a longer one is not a situating context but an essay
 MAX_SITUATING_CHARS = 300
-
-
-class ParseError(ValueError):
-    """The answer is not a usable extraction (not JSON, wrong shape)."""
 
 
 class EntityOut(BaseModel):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..core.chunking import parent_chunks
+from ..chunk.chunking import parent_chunks
 from ..core.config import Settings
 from ..core.errors import BatchFailed, ConfigError
 from ..core.models import IngestResult

@@ -19,7 +19,7 @@ from typing import Callable
 
 from sqlite_utils import Database
 
-from ..core.chunking import parent_chunks
+from ..chunk.chunking import parent_chunks
 from ..core.config import Settings, effective_mode
 from ..core.errors import BadInput, BookNotFound, BooksSkipped, ChunksFailed, CrossbookError
 from ..core.models import IngestResult
@@ -30,10 +30,12 @@ from ..extract.verify import ChunkText
 from ..readers import ReadLimits, SourceBook, read_book
 from ..relations import edges
 from ..relations.ontology import Ontology, ontology_for
+from ..relations.refiner import Refiner
 from ..shelf import derived
 from ..shelf.door import Door, Written
 from ..storage import llm_cache, meta, store
 from ..vectors.embed import child_splitter
+from ..vectors.protocol import Vectors
 from . import preload
 from .books import find_books
 from .identity import (
@@ -67,10 +69,10 @@ class IngestJob:
     warn: WarnFn = _no_warn
     extractor: Extractor | None = None
     # the derived vector store (index/vectors/chroma.py); None = SQLite only
-    vectors: object | None = None
+    vectors: Vectors | None = None
     events: EventFn = _no_event
     # confirms offline relationship candidates in 'refine' mode (index/relations/openai_refiner.py)
-    refiner: object | None = None
+    refiner: Refiner | None = None
     pack: DomainPack = field(init=False)
     ontology: Ontology = field(init=False)
 

@@ -1,7 +1,7 @@
 """Read-only lookups over the index: where_else(), entity_detail(), cross_book(), books().
 
 Every query starts from an index: entities(normalized) for names, entity_mentions(entity_id)
-for mentions, entity_mentions(chunk_id) for chunks (checked by tests/test_storage.py with
+for mentions, entity_mentions(chunk_id) for chunks (checked by tests/storage/test_storage.py with
 EXPLAIN QUERY PLAN).
 """
 

@@ -14,6 +14,8 @@ from importlib import import_module
 from pathlib import Path
 
 from ..core.errors import BadInput
+from .post_passes import after_reading
+from .protocol import Reader
 from .source import ReadLimits, SourceBook, decode_text, read_bytes, sha256_bytes
 
 __all__ = ["FORMATS", "BOOK_SUFFIXES", "ReadLimits", "SourceBook", "decode_text", "detect_format", "folder_format",
@@ -106,25 +108,7 @@ def read_book(path: Path, fmt: str | None = None, limits: ReadLimits = ReadLimit
     if not path.is_dir() and fmt in ("vault", "docset"):
         raise BadInput(f"'{path}' is a file: --format {fmt} reads a folder")
     fmt = fmt or detect_format(path)
-    reader = import_module(f"{__name__}.{FORMATS[fmt]}")
+    reader: Reader = import_module(f"{__name__}.{FORMATS[fmt]}")
     # the one archive format: its members inflate
     book = reader.read(path, limits) if fmt == "epub" else reader.read(path)
-    from dataclasses import replace
-
-    if book.format != "docset":
-        # a reference section's entries (readers/code_entries.py), before the back index and
-        # links so they can name them; a doc set's markup states its entries itself, and the
-        # code runs that open its lists are mostly contents trees and summary tables of links
-        from .code_entries import with_code_entries
-
-        # a PDF's paragraph is one line of its text (readers/pdf.py), with no blank line between
-        book = replace(book, sections=with_code_entries(book.sections, lines_are_paragraphs=book.format == "pdf"))
-    if any(section.pages for section in book.sections):  # a manual's back index: readers/back_index.py
-        from .back_index import with_back_index
-
-        book = replace(book, sections=with_back_index(book.sections))
-    if book.internal_links:  # after the back index: a link names what its target section defines
-        from .pdf_links import with_internal_links
-
-        book = replace(book, sections=with_internal_links(book.sections, book.internal_links))
-    return book
+    return after_reading(book)

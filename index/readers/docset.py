@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import unquote
 
-from ..core.chunking import split_sections
+from ..chunk.chunking import split_sections
 from ..core.errors import BadInput
 from ..core.models import DocTerm, Section
 from ..core.normalize import normalized_words

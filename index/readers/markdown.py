@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.chunking import book_title, split_sections_report
+from ..chunk.chunking import book_title, split_sections_report
 from .source import SourceBook, decode_text, read_bytes, sha256_bytes
 
 

@@ -1,6 +1,6 @@
 """The model behind ``--relations refine`` (phase 2 of the relationship design: a model confirms the offline candidates): an OpenAI-compatible endpoint
 confirms and types one chunk's offline candidates in one request (refine_prompt.py builds the
-request and parses the answer; index/extract/completion.py makes the call, with retries).
+request and parses the answer; index/llm/completion.py makes the call, with retries).
 
 No request is made inside a write transaction: the write runs with the refiner in
 ``cache_only`` mode, where a chunk whose answer is not cached keeps its offline candidates
@@ -14,8 +14,8 @@ import time
 
 from ..core.errors import ExtractionFailed
 from ..core.models import RawRelation
-from ..extract.completion import GaveUp, SoloPool, complete, make_client
 from ..extract.prompt import cache_key
+from ..llm.completion import GaveUp, SoloPool, complete, make_client
 from ..storage import store
 from .ontology import Ontology
 from .refine_prompt import REFINE_VERSION, RefineParseError, build_refine_messages, parse_refinement, refine_schema

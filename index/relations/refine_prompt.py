@@ -10,14 +10,13 @@ answers. When a chunk gets no valid answer, its candidates stay as the offline p
 them (counted as ``refine_failed``), so a model outage never loses an edge.
 
 This module builds the request and parses the answer; the call itself is made by
-openai_refiner.py (through index/extract/completion.py), never inside a write transaction.
+openai_refiner.py (through index/llm/completion.py), never inside a write transaction.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Protocol
 
 from ..core.models import RawRelation
 
@@ -36,18 +35,6 @@ _SYSTEM = (
 
 class RefineParseError(ValueError):
     """The model's answer is not a valid refinement (it is asked again, never cached)."""
-
-
-class Refiner(Protocol):
-    """Confirms and types one chunk's candidates; returns what it keeps."""
-
-    label: str     # model and endpoint: part of each chunk's derivation signature
-    calls: int
-    cache_hits: int
-    failed: int
-
-    def refine(self, chunk_text: str, candidates: list[RawRelation]) -> list[RawRelation]:
-        ...
 
 
 def refine_schema(types: list[str]) -> dict:

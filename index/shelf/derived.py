@@ -21,10 +21,10 @@ nothing else, so a book's ingest costs about the same on a shelf of 1 book or 10
 A change of the index's pack, link switch, relations mode or ontology, and the first write
 to an index made before m006, refresh everything (``refresh_all``). Because all of it is a
 function of the stored books, the index equals a fresh build of the books it holds after any
-sequence of ingest, re-ingest and delete-book (tests/test_index_invariant.py, and
-tests/test_index_incremental_refresh.py: the incremental refresh equals the full one).
+sequence of ingest, re-ingest and delete-book (tests/shelf/test_index_invariant.py, and
+tests/shelf/test_index_incremental_refresh.py: the incremental refresh equals the full one).
 
-Entity resolution (tested in tests/test_storage.py): a mention names an entity by (normalized
+Entity resolution (tested in tests/storage/test_storage.py): a mention names an entity by (normalized
 name, type). A ``defines`` mention is its own entity. A ``references`` mention attaches to the
 definition of the same name and type when there is one; when its type disagrees with the
 *only* definition of that name, it attaches to that definition (LLM types are noisy; no

@@ -20,8 +20,10 @@ from typing import Callable, Generic, TypeVar
 
 from sqlite_utils import Database
 
+from ..relations.refiner import Refiner
 from ..storage import meta
 from ..vectors.doctor import reembed
+from ..vectors.protocol import Vectors
 from . import derived
 
 T = TypeVar("T")
@@ -51,8 +53,8 @@ class Door:
     of an index in 'refine' mode, where events and embedding progress go."""
 
     db: Database
-    vectors: object | None = None
-    refiner: object | None = None
+    vectors: Vectors | None = None
+    refiner: Refiner | None = None
     events: EventFn = _no_event
     progress: Callable | None = None
 

@@ -225,7 +225,7 @@ def child_splitter(child_tokens: int, embedder: Embedder | None = None,
     leaves beside the section path they are embedded with (and, when the extractor writes
     ``situating`` contexts, SITUATING_TOKENS for one), so no tail goes unembedded.
     Otherwise ``child_tokens`` tiktoken tokens."""
-    from ..core.chunking import child_chunks  # markdown-it: not for the commands that only query
+    from ..chunk.chunking import child_chunks  # markdown-it: not for the commands that only query
 
     count = getattr(embedder, "count_tokens", None)
     if count is None:

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ...core.chunking import split_sections
+from ...chunk.chunking import split_sections
 from ...core.errors import BadInput
 from ...core.models import Section
 from ..source import SourceBook

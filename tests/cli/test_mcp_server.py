@@ -1,0 +1,165 @@
+"""``crossbook mcp`` spoken to by the mcp SDK's own stdio client: the tools it lists, each
+tool's structured answer against the CLI's --json for the same query, tool errors (a
+malformed call, an unknown entity, an unknown tool) with the server still up, the writing
+tools only with --allow-ingest and behind the writer lock, and a where_else that loads
+neither Chroma nor the embedder."""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from tests.conftest import SAMPLE
+
+# slow: crossbook mcp server processes (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
+mcp = pytest.importorskip("mcp")
+
+CROSSBOOK = str(Path(sys.executable).parent / "crossbook")
+QUERY_TOOLS = {"where_else", "entity", "search", "retrieve", "show", "books"}
+
+
+@pytest.fixture
+def sample_index(cli, index_dir):
+    assert cli("-q", "rebuild", SAMPLE / "crossbook.toml").exit_code == 0
+    return index_dir
+
+
+def _session(index_dir: Path, *options: str, env: dict | None = None):
+    from mcp import StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=CROSSBOOK, args=["--index", str(index_dir), "mcp", *options],
+                                   env={"CROSSBOOK_EMBEDDER": "hash", **(env or {})})
+    return stdio_client(params)
+
+
+async def _talk(index_dir: Path, calls: list[tuple[str, dict]], *options: str, env: dict | None = None):
+    """(tool names, [(is_error, structured content or error text)]) for ``calls``, in one session."""
+    from mcp import ClientSession
+
+    async with _session(index_dir, *options, env=env) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        names = {tool.name for tool in (await session.list_tools()).tools}
+        answers = []
+        for name, arguments in calls:
+            result = await session.call_tool(name, arguments)
+            answers.append((result.is_error, result.content[0].text if result.is_error else result.structured_content))
+        return names, answers
+
+
+def _same(mcp_answer, cli_answer):
+    """The MCP page carries the CLI's data: the same items, the keys without their deprecated aliases."""
+    from crossbook.cli.mcp_answers import without_aliases
+
+    cut = set(mcp_answer.get("texts_cut", []))
+
+    def bare(value):  # without the counts a page adds (definitions_total...), and the texts it cut
+        if isinstance(value, list):
+            return [bare(v) for v in value]
+        if isinstance(value, dict):
+            return {k: bare(v) for k, v in value.items()
+                    if not k.endswith("_total") and not (k == "text" and value.get("chunk_id") in cut)}
+        return value
+
+    cli_answer = without_aliases(cli_answer)
+    if "followed" in mcp_answer:  # the first entities followed
+        cli_answer["followed"] = cli_answer["followed"][:len(mcp_answer["followed"])]
+    return all(bare(mcp_answer[key]) == bare(value) for key, value in cli_answer.items()
+               if key in mcp_answer and key != "limit")  # the page's size, not the answer's
+
+
+def test_every_tool_answers_what_the_cli_prints(sample_index, cli_json):
+    chunk = cli_json("where-else", "Frost Lance")["entities"][0]["books"][0]["mentions"][0]["chunk_id"]
+    question = "What does the spell the Rime Wraith casts cost?"
+    calls = [
+        (("where_else", {"name": "Frost Lance", "limit": 100}), ["where-else", "Frost Lance"]),
+        (("where_else", {"name": "ice lance", "books": ["ashen"], "limit": 2}),
+         ["where-else", "ice lance", "--book", "ashen", "--limit", "2"]),
+        (("entity", {"name": "Chilled"}), ["entity", "Chilled"]),
+        (("search", {"query": "frost breath", "k": 3}), ["search", "frost breath", "-k", "3"]),
+        (("retrieve", {"question": question, "k": 4, "limit": 100}), ["retrieve", question, "-k", "4"]),
+        (("show", {"chunk_id": chunk}), ["show", chunk]),
+        (("show", {"book": "bestiary", "heading_path": "Creatures > Frost Wyrm"}),
+         ["show", "bestiary", "Creatures > Frost Wyrm"]),
+    ]
+    names, answers = anyio.run(_talk, sample_index, [call for call, _ in calls] + [("books", {})])
+    assert names == QUERY_TOOLS  # read-only: no ingest, no delete_book
+    for (call, args), (is_error, answer) in zip(calls, answers):
+        assert not is_error, (call, answer)
+        assert _same(answer, cli_json(*args)), call
+    assert answers[-1][1]["books"] == cli_json("books")
+    mention = answers[0][1]["entities"][0]["books"][0]["mentions"][0]
+    assert {"book", "heading_path", "pages", "chunk_id"} <= set(mention)  # every hit cites where it is
+
+
+def test_bad_calls_are_tool_errors_and_the_server_stays_up(sample_index):
+    calls = [
+        ("where_else", {}),                                  # no name
+        ("search", {"query": "frost", "k": 0}),              # out of range
+        ("where_else", {"name": "Nothing Like It"}),         # unknown entity
+        ("show", {"chunk_id": "p000"}),
+        ("where_else", {"name": "Frost Lance", "books": ["no such book"]}),
+        ("ingest", {"paths": ["x.md"]}),                     # not served read-only
+        ("where_else", {"name": "Frost Lance"}),             # still answering
+    ]
+    _, answers = anyio.run(_talk, sample_index, calls)
+    assert [is_error for is_error, _ in answers] == [True] * 6 + [False]
+    assert "entity_not_found: no entity named 'Nothing Like It'" in answers[2][1]
+    assert "section_not_found" in answers[3][1] and "book_not_found" in answers[4][1]
+    assert answers[-1][1]["entities"]
+
+
+def test_allow_ingest_adds_the_writing_tools_behind_the_writer_lock(sample_index, tmp_path, cli_json):
+    book = tmp_path / "extra.md"
+    book.write_text("# Extra Book\n\n## Glacier Step\n\nGlacier Step lets you walk on ice.\n", encoding="utf-8")
+    calls = [("ingest", {"paths": [str(book)]}), ("where_else", {"name": "glacier step"}),
+             ("delete_book", {"book": "extra"}), ("where_else", {"name": "glacier step"})]
+    names, answers = anyio.run(_talk, sample_index, calls, "--allow-ingest")
+    assert names == QUERY_TOOLS | {"ingest", "delete_book"}
+    assert answers[0][1]["results"][0]["title"] == "Extra Book"
+    assert answers[1][1]["entities"][0]["books"][0]["book"] == "Extra Book"
+    assert answers[2][1]["title"] == "Extra Book" and answers[3][0]
+    assert "Extra Book" not in {b["title"] for b in cli_json("books")}
+
+    from crossbook.storage.lock import writer_lock
+
+    with writer_lock(sample_index, 1, command="test"):  # another writer holds the index
+        _, [(is_error, text)] = anyio.run(functools.partial(
+            _talk, sample_index, [("delete_book", {"book": "bestiary"})], "--allow-ingest", env={"CROSSBOOK_WAIT": "0.2"}))
+    assert is_error and "index_busy: index is busy" in text
+    assert "Bestiary of the Shattered Vale" in {b["title"] for b in cli_json("books")}
+
+
+def test_where_else_loads_neither_chroma_nor_the_embedder(sample_index):
+    script = f"""
+import sys, anyio
+from crossbook.api import Shelf
+from crossbook.cli.mcp_server import build_server
+
+heavy = ("chromadb", "onnxruntime", "tokenizers", "crossbook.vectors.embed")
+server = build_server(Shelf({str(sample_index)!r}, embedder="hash", read_only=True))
+first = anyio.run(server.call_tool, "where_else", {{"name": "Frost Lance"}})
+after_where_else = [m for m in heavy if m in sys.modules]
+anyio.run(server.call_tool, "search", {{"query": "frost", "k": 1}})
+print(first.is_error, after_where_else, "chromadb" in sys.modules)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "False [] True"
+
+
+def test_the_docs_client_entry_runs_the_server(tmp_path):
+    """docs/mcp.md's mcpServers entry is valid JSON naming this command."""
+    from tests.conftest import ROOT
+
+    text = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
+    entry = json.loads(text.split("```json\n", 1)[1].split("```", 1)[0])
+    server = entry["mcpServers"]["crossbook"]
+    assert server["command"] == "crossbook" and "mcp" in server["args"]

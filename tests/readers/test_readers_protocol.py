@@ -1,0 +1,44 @@
+"""The reader seam: every format's module is a Reader, and what every book gets after its
+reader is the explicit list of post-passes, run in its order."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+
+from crossbook.core.models import Section
+from crossbook.readers import FORMATS, SourceBook, post_passes, read_book
+from crossbook.readers.protocol import Reader
+
+
+def test_every_format_module_is_a_reader():
+    for module in FORMATS.values():
+        assert isinstance(import_module(f"crossbook.readers.{module}"), Reader), module
+
+
+def test_the_post_passes_are_the_list_in_its_order():
+    assert [p.__name__ for p in post_passes.POST_PASSES] == ["code_entries", "back_index", "internal_links"]
+
+
+def test_read_book_runs_each_post_pass_in_order(tmp_path, monkeypatch):
+    seen = []
+
+    def recorder(name):
+        def post_pass(book: SourceBook) -> SourceBook:
+            seen.append((name, book.title))
+            return book
+        return post_pass
+
+    monkeypatch.setattr(post_passes, "POST_PASSES", (recorder("first"), recorder("second")))
+    path = tmp_path / "book.md"
+    path.write_text("# Book\n\nText.\n", encoding="utf-8")
+    book = read_book(path)
+    assert seen == [("first", book.title), ("second", book.title)]
+
+
+def test_a_post_pass_leaves_a_book_it_does_not_apply_to_unchanged():
+    sections = (Section("Intro", 1, ("Intro",), "# Intro\n\n`x`\n", 0),)
+    book = SourceBook(path=Path("doc"), format="docset", title="Doc", sections=sections, sha256="0")
+    assert post_passes.code_entries(book) is book
+    assert post_passes.back_index(book) is book        # no section knows its pages
+    assert post_passes.internal_links(book) is book    # no internal links
