@@ -20,6 +20,8 @@ from tests.conftest import SAMPLE
 
 mcp = pytest.importorskip("mcp")
 uvicorn = pytest.importorskip("uvicorn")
+# slow: HTTP servers in threads and a crossbook mcp --http process (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
 
 CROSSBOOK = str(Path(sys.executable).parent / "crossbook")
 CALLS = [("where_else", {"name": "Frost Lance"}), ("entity", {"name": "Chilled"}), ("books", {})]
