@@ -117,6 +117,40 @@ def test_allow_ingest_adds_the_writing_tools_behind_the_writer_lock(sample_index
     assert "Bestiary of the Shattered Vale" in {b["title"] for b in cli_json("books")}
 
 
+def test_reads_answer_while_a_write_waits_for_the_writer_lock(sample_index, tmp_path):
+    """A delete_book queued behind another writer's lock does not hold up where_else (the
+    old server ran one tool at a time, so the read waited out the write's whole --wait)."""
+    import contextlib
+
+    from mcp import ClientSession
+
+    from crossbook.storage.lock import writer_lock
+
+    async def scenario():
+        done = {}
+        held = contextlib.ExitStack()
+        held.enter_context(writer_lock(sample_index, 1, command="test"))
+        async with _session(sample_index, "--allow-ingest", str(tmp_path), env={"CROSSBOOK_WAIT": "600"}) as (
+                read, write), ClientSession(read, write) as session:
+            await session.initialize()
+
+            async def delete():
+                done["delete"] = await session.call_tool("delete_book", {"book": "bestiary"})
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(delete)
+                await anyio.wait_all_tasks_blocked()  # the delete_book request is sent and waiting
+                with anyio.fail_after(120):  # a guard against a hang, not a timing
+                    answer = await session.call_tool("where_else", {"name": "Frost Lance"})
+                done["pending"] = "delete" not in done
+                held.close()  # the other writer finishes; the delete goes ahead
+        return answer, done
+
+    answer, done = anyio.run(scenario)
+    assert not answer.is_error and answer.structured_content["entities"]
+    assert done["pending"] and not done["delete"].is_error
+
+
 def test_the_ingest_tool_reads_only_inside_the_allowed_folders(sample_index, tmp_path):
     root = tmp_path / "allowed"
     (root / ".ssh").mkdir(parents=True)
