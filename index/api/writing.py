@@ -37,11 +37,11 @@ def delete_book(settings: Settings, book: str, *, command: str = "api delete-boo
     """Remove ``book`` (any case, a unique prefix, its id) under the lock."""
     from ..ingest.pipeline import delete_book as delete
     from ..ingest.pipeline import index_refiner
-    from ..query.lookup import resolve_book
+    from ..query.lookup import resolve_book_to_change
     from ..storage.db import open_for_writing
     from ..vectors.chroma import open_vectors
 
     with open_for_writing(settings.index_dir, wait=settings.wait, command=command) as db:
-        title = resolve_book(db, book, "")
+        title = resolve_book_to_change(db, book)
         with open_vectors(settings, db, check=False) as vectors:
             return delete(db, title, vectors, index_refiner(db, settings))
