@@ -46,13 +46,16 @@ def test_an_open_shelf_follows_a_cli_ingest_and_delete(sample_index, tmp_path, r
         assert after and "Glacier Almanac" not in {p["book"] for p in after}
 
 
-def test_each_thread_reads_through_its_own_connection(sample_index):
+def test_each_thread_reads_through_its_own_connection_closed_when_the_thread_ended(sample_index):
     with Shelf(sample_index, read_only=True) as shelf:
         seen = []
-        thread = threading.Thread(target=lambda: seen.append(shelf.db))
-        thread.start()
-        thread.join()
-        assert seen[0] is not shelf.db and shelf.where_else("Frost Lance").to_dict()["entities"]
+        for _ in range(5):  # a server's worker threads come and go
+            thread = threading.Thread(target=lambda: seen.append(shelf.db))
+            thread.start()
+            thread.join()
+        assert seen[0] is not seen[1] and shelf.db not in seen
+        assert shelf.where_else("Frost Lance").to_dict()["entities"]
+        assert shelf._connections.count() == 1  # only this thread's: each ended worker's was closed
 
 
 def test_a_vector_whose_record_is_gone_is_not_a_hit():

@@ -85,3 +85,39 @@ class VectorCache:
             self._store, self._state, self._retired, self._users = None, None, {}, {}
         for store in stores:
             store.close()
+
+
+class ThreadConnections:
+    """One SQLite connection per thread. A worker thread that ended (a server's thread pool
+    retires idle ones) has its connection closed when the next thread opens one, so a shelf
+    open for days holds no more connections than it has live threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_thread: dict[threading.Thread, Database] = {}
+
+    def get(self, open_db: Callable[[], Database]) -> Database:
+        """This thread's connection, opened by ``open_db`` the first time."""
+        thread = threading.current_thread()
+        with self._lock:
+            db = self._by_thread.get(thread)
+        if db is not None:
+            return db
+        db = open_db()
+        with self._lock:
+            ended = [t for t in self._by_thread if not t.is_alive()]
+            stale = [self._by_thread.pop(t) for t in ended]
+            self._by_thread[thread] = db
+        for old in stale:
+            old.conn.close()
+        return db
+
+    def count(self) -> int:
+        with self._lock:
+            return len(self._by_thread)
+
+    def close(self) -> None:
+        with self._lock:
+            connections, self._by_thread = list(self._by_thread.values()), {}
+        for db in connections:
+            db.conn.close()

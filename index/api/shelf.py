@@ -9,7 +9,6 @@ code of the CLI's JSON error (``entity_not_found``, ``book_not_found``...).
 
 from __future__ import annotations
 
-import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterable
@@ -18,7 +17,7 @@ from sqlite_utils import Database
 
 from ..core.config import Settings
 from ..core.models import BookInfo, IngestResult
-from .fresh import VectorCache, state
+from .fresh import ThreadConnections, VectorCache, state
 from .results import Deleted, EntityDetail, EntityList, Passages, Relationships, Sections, WhereElse
 
 WarnFn = Callable[[str], None]
@@ -44,9 +43,7 @@ class Shelf:
             settings = replace(settings, **fields, **({"index_dir": Path(index_dir)} if index_dir else {}))
         self.settings = settings
         self.read_only = read_only
-        self._local = threading.local()            # this thread's SQLite connection
-        self._connections: list[Database] = []
-        self._connections_lock = threading.Lock()
+        self._connections = ThreadConnections()
         self._vectors = VectorCache()
 
     def __enter__(self) -> "Shelf":
@@ -58,26 +55,19 @@ class Shelf:
     def close(self) -> None:
         """Close the vector store (and its temporary copy) and every thread's SQLite connection."""
         self._vectors.close()
-        with self._connections_lock:
-            connections, self._connections = self._connections, []
-        for db in connections:
-            db.conn.close()
-        self._local = threading.local()
+        self._connections.close()
 
     @property
     def db(self) -> Database:
         """The index's SQLite database, for reads: a connection of this thread's own (WAL
         lets it read while another connection writes). Raises IndexMissing, NotAnIndex."""
-        db = getattr(self._local, "db", None)
-        if db is None:
-            from ..storage.db import open_db, open_read_only
+        return self._connections.get(self._open_db)
 
-            index_dir = self.settings.index_dir
-            db = open_read_only(index_dir) if self.read_only else open_db(index_dir)
-            with self._connections_lock:
-                self._connections.append(db)
-            self._local.db = db
-        return db
+    def _open_db(self) -> Database:
+        from ..storage.db import open_db, open_read_only
+
+        index_dir = self.settings.index_dir
+        return open_read_only(index_dir) if self.read_only else open_db(index_dir)
 
     def _open_vectors(self):
         from ..vectors.chroma import open_vectors
