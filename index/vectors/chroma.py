@@ -569,7 +569,7 @@ def chroma_client(settings: Settings, copies: list[Path] | None = None, *, copy:
     if not settings.chroma_url:
         path = settings.index_dir / "chroma"
         try:
-            if not (copy and path.is_dir()):
+            if not copy:  # a read-only shelf never opens the store itself, nor makes one
                 return chromadb.PersistentClient(path=str(path), settings=chroma_settings), str(path)
         except Exception as exc:
             if not (_refused_as_read_only(exc) and path.is_dir()):
