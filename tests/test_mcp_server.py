@@ -151,6 +151,33 @@ def test_reads_answer_while_a_write_waits_for_the_writer_lock(sample_index, tmp_
     assert done["pending"] and not done["delete"].is_error
 
 
+def test_a_running_server_follows_a_cli_ingest_and_delete_book(sample_index, tmp_path):
+    from mcp import ClientSession
+
+    book = tmp_path / "almanac.md"
+    book.write_text("# Glacier Almanac\n\n## Glacier Step\n\nGlacier Step crosses blue ice.\n", encoding="utf-8")
+    env = {**os.environ, "CROSSBOOK_EMBEDDER": "hash"}
+
+    def crossbook(*args):
+        subprocess.run([CROSSBOOK, "-q", "--index", str(sample_index), *args], env=env, check=True, capture_output=True)
+
+    async def scenario():
+        async with _session(sample_index) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            answers = [await session.call_tool("search", {"query": "frost", "k": 2})]
+            crossbook("ingest", str(book))
+            answers.append(await session.call_tool("search", {"query": "glacier step", "k": 2,
+                                                              "books": ["Glacier Almanac"]}))
+            crossbook("delete-book", "Glacier Almanac")
+            answers.append(await session.call_tool("search", {"query": "glacier step", "k": 5}))
+            return answers
+
+    answers = anyio.run(scenario)
+    assert not any(a.is_error for a in answers), [a.content for a in answers]
+    assert answers[1].structured_content["results"][0]["book"] == "Glacier Almanac"
+    assert "Glacier Almanac" not in {r["book"] for r in answers[2].structured_content["results"]}
+
+
 def test_the_ingest_tool_reads_only_inside_the_allowed_folders(sample_index, tmp_path):
     root = tmp_path / "allowed"
     (root / ".ssh").mkdir(parents=True)
