@@ -72,6 +72,19 @@ def test_a_file_over_the_size_cap_is_refused_in_a_folder_too(root):
     _refused(root, [root], match="big.md", max_file_bytes=2000)
 
 
+def test_a_folder_holding_a_link_out_or_a_fifo_is_refused(root, tmp_path):
+    vault = root / "vault"
+    vault.mkdir()
+    (vault / "note.md").write_text(BOOK, encoding="utf-8")
+    assert check_paths([vault], resolve_roots([root])) == [vault]
+    (tmp_path / "secret.md").write_text("* [Secret](secret.md)\n", encoding="utf-8")
+    (vault / "SUMMARY.md").symlink_to(tmp_path / "secret.md")  # a vault reader opens it by name
+    _refused(vault, [root], match="SUMMARY.md' links to")
+    (vault / "SUMMARY.md").unlink()
+    os.mkfifo(vault / "pipe.md")
+    _refused(root, [root], match="pipe.md' is not a regular file or a folder (a FIFO)")
+
+
 def test_a_hard_link_is_the_file_itself_and_is_read(root, tmp_path):
     """A hard link inside the root to a file outside cannot be told from the root's own
     files by its path: it is allowed (documented in confine.py and docs/mcp.md)."""

@@ -8,9 +8,10 @@ The rule, checked before a byte of any book is read:
 - below its root, no part of the path is hidden (``.ssh/id_rsa``, ``.config/x.md``);
 - it is a regular file or a folder, told by ``stat`` and never by opening it (a FIFO
   would block the open, ``/dev/zero`` would never end);
-- a file is at most ``max_file_bytes`` long, and so is every file a folder holds that the
-  ingest would read (the folder walk itself keeps links inside the folder and leaves out
-  hidden entries and FIFOs: index/readers/walk.py).
+- a folder's entries (hidden ones aside: no reader opens them) follow the same rule: a link
+  leads inside the roots, each is a regular file or a folder; a FIFO or a link out of the
+  roots anywhere in it refuses the folder (a vault reader opens its ``SUMMARY.md`` by name);
+- a file is at most ``max_file_bytes`` long, and so is every file of a folder.
 
 A hard link is a file's own name, not a pointer: a hard link inside a root to a file outside
 it cannot be told from any other file of the root by its path, and is read. Making one takes
@@ -82,11 +83,26 @@ def check_path(path: Path, roots: list[Path], *, max_file_bytes: int = MAX_FILE_
 
 
 def _check_folder(path: Path, real: Path, roots: list[Path], max_file_bytes: int) -> None:
-    from ..readers.walk import walk_folder
-
-    walk = walk_folder(real)
-    for file in walk.files:
-        _check_size(file, file, roots, max_file_bytes)
+    """Every entry of the folder that is not hidden: a link must lead inside the roots, and
+    each must be a regular file (within the size cap) or a folder. A reader opens some names
+    itself (a vault's ``SUMMARY.md``, ``book.toml``), not only the files its walk finds."""
+    for folder, folders, files in os.walk(real):  # a linked folder is an entry here, not walked
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        for name in [*folders, *files]:
+            if name.startswith("."):
+                continue
+            entry = Path(folder) / name
+            try:
+                target = entry.resolve(strict=True) if entry.is_symlink() else entry
+                status = os.stat(target)
+            except (OSError, RuntimeError):
+                continue  # a broken link or a loop: the walk skips it, nothing is read
+            if not any(target == r or target.is_relative_to(r) for r in roots):
+                _refuse(entry, f"links to '{target}', outside the allowed folders", roots)
+            if stat.S_ISREG(status.st_mode):
+                _check_size(entry, target, roots, max_file_bytes)
+            elif not stat.S_ISDIR(status.st_mode):
+                _refuse(entry, f"is not a regular file or a folder (a {_kind(status.st_mode)})", roots)
 
 
 def _check_size(path: Path, real: Path, roots: list[Path], max_file_bytes: int) -> None:
