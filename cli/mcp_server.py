@@ -5,8 +5,8 @@ returns the document the CLI prints with ``--json`` (as structured content).
 Read-only by default: the index is opened with SQLite ``mode=ro`` and there is no tool that
 writes; ``allow_ingest`` (the folders the ingest tool may read: index/api/confine.py) adds
 ``ingest`` and ``delete_book``, which take the index's writer lock like the CLI's commands.
-No tool waits for another (cli/mcp_runtime.py). Chroma and the embedder load at the first ``search`` or
-``retrieve``, never for ``where_else``. A library error, a bad argument or anything
+No tool waits for another (cli/mcp_runtime.py). Chroma and the embedder load at the first
+``search`` or ``retrieve``, never for ``where_else``. A library error, a bad argument or anything
 unexpected is a tool error (``is_error``, with the message), never the end of the server.
 """
 
