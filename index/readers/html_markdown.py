@@ -458,13 +458,14 @@ def kept_elements(root):
     navigation, page chrome) and everything inside them: a reader that reads more of a page
     than its Markdown (index/readers/docset) sees the elements the Markdown shows."""
     converter = _Converter(root)
-
-    def walk(element):
-        for child in element:
-            tag = tag_of(child)
-            if tag is None or converter.dropped(child, tag):
-                continue
-            yield child
-            yield from walk(child)
-
-    yield from walk(converter.body)
+    pending = [iter(converter.body)]  # a stack of iterators, not recursion
+    while pending:
+        child = next(pending[-1], None)
+        if child is None:
+            pending.pop()
+            continue
+        tag = tag_of(child)
+        if tag is None or converter.dropped(child, tag):
+            continue
+        yield child
+        pending.append(iter(child))
