@@ -336,9 +336,9 @@ def delete_book_cmd(
 
         settings = state.settings()
         db = open_writable(ctx, settings)
-        from crossbook.query.lookup import resolve_book
+        from crossbook.query.lookup import resolve_book_to_change
 
-        title = resolve_book(db, title, "")  # before Chroma is opened: a fast, clear error
+        title = resolve_book_to_change(db, title)  # before Chroma is opened: a fast, clear error
         with open_vector_store(settings, db, check=False) as vectors:
             result = delete_book(db, title, vectors, index_refiner(db, settings))
         emit(result, as_json, lambda c: c.print(

@@ -17,6 +17,7 @@ from sqlite_utils import Database
 
 from ..core.config import Settings
 from ..core.models import BookInfo, IngestResult
+from .fresh import ThreadConnections, VectorCache, state
 from .results import Deleted, EntityDetail, EntityList, Passages, Relationships, Sections, WhereElse
 
 WarnFn = Callable[[str], None]
@@ -26,8 +27,13 @@ ProgressFn = Callable[[str, int, int], None]
 class Shelf:
     """One crossbook index. ``Shelf("path/to/index")``, or ``Shelf(settings=...)``; more
     Settings fields as keywords (``embedder="hash"``). ``read_only=True`` opens SQLite
-    read-only (``mode=ro``) whatever the file modes, and refuses ``ingest``/``delete_book``.
-    Use it as a context manager, or call :meth:`close`."""
+    read-only (``mode=ro``) whatever the file modes, queries a temporary copy of the vector
+    store (Chroma writes to a store it queries), and refuses ``ingest``/``delete_book``.
+    Use it as a context manager, or call :meth:`close`.
+
+    A shelf may be left open while other processes change the index, and queried from
+    several threads at once: each thread reads through its own SQLite connection, and the
+    vector store is reopened when the index moved (index/api/fresh.py)."""
 
     def __init__(self, index_dir: str | Path | None = None, *, settings: Settings | None = None,
                  read_only: bool = False, **fields):
@@ -37,8 +43,8 @@ class Shelf:
             settings = replace(settings, **fields, **({"index_dir": Path(index_dir)} if index_dir else {}))
         self.settings = settings
         self.read_only = read_only
-        self._db: Database | None = None
-        self._vectors = None
+        self._connections = ThreadConnections()
+        self._vectors = VectorCache()
 
     def __enter__(self) -> "Shelf":
         return self
@@ -47,30 +53,26 @@ class Shelf:
         self.close()
 
     def close(self) -> None:
-        """Close the vector store (and its temporary copy, for a read-only index) and SQLite."""
-        if self._vectors is not None:
-            self._vectors.close()
-            self._vectors = None
-        if self._db is not None:
-            self._db.conn.close()
-            self._db = None
+        """Close the vector store (and its temporary copy) and every thread's SQLite connection."""
+        self._vectors.close()
+        self._connections.close()
 
     @property
     def db(self) -> Database:
-        """The index's SQLite database, for reads. Raises IndexMissing, NotAnIndex."""
-        if self._db is None:
-            from ..storage.db import open_db, open_read_only
+        """The index's SQLite database, for reads: a connection of this thread's own (WAL
+        lets it read while another connection writes). Raises IndexMissing, NotAnIndex."""
+        return self._connections.get(self._open_db)
 
-            index_dir = self.settings.index_dir
-            self._db = open_read_only(index_dir) if self.read_only else open_db(index_dir)
-        return self._db
+    def _open_db(self) -> Database:
+        from ..storage.db import open_db, open_read_only
 
-    def _vector_store(self):
-        if self._vectors is None:
-            from ..vectors.chroma import open_vectors
+        index_dir = self.settings.index_dir
+        return open_read_only(index_dir) if self.read_only else open_db(index_dir)
 
-            self._vectors = open_vectors(self.settings, self.db, warm=True)
-        return self._vectors
+    def _open_vectors(self):
+        from ..vectors.chroma import open_vectors
+
+        return open_vectors(self.settings, self.db, warm=True, copy=self.read_only)
 
     # -- queries ---------------------------------------------------------------------------------
 
@@ -148,16 +150,16 @@ class Shelf:
         vectors checked for the ``count(result)`` passages found (a warning, or VectorsMissing)."""
         from ..query.coverage import check_vectors
 
-        vectors = self._vector_store()
-        embedder = vectors.embedder
-        if progress is not None:
-            from ..vectors.model_load import ModelLoadReporter
+        with self._vectors.use(state(self.db), self._open_vectors) as vectors:
+            embedder = vectors.embedder
+            if progress is not None:
+                from ..vectors.model_load import ModelLoadReporter
 
-            vectors.embedder = ModelLoadReporter(embedder, progress)
-        try:
-            result = run(vectors)
-        finally:
-            vectors.embedder = embedder  # the store outlives this call; the next may report elsewhere
+                vectors.embedder = ModelLoadReporter(embedder, progress)
+            try:
+                result = run(vectors)
+            finally:
+                vectors.embedder = embedder  # the store outlives this call; the next may report elsewhere
         missing, message = check_vectors(self.db, searched, count(result), self.writer)
         if missing and warn is not None:
             warn(message)
@@ -207,13 +209,21 @@ class Shelf:
 
     def ingest(self, paths: Iterable[str | Path], *, title: str | None = None, force: bool = False,
                as_book: bool = False, fmt: str | None = None, warn: WarnFn | None = None,
-               command: str = "api ingest") -> list[IngestResult]:
+               command: str = "api ingest", roots: Iterable[str | Path] | None = None,
+               max_file_bytes: int | None = None) -> list[IngestResult]:
         """Ingest books (files, vaults, directories) as ``crossbook ingest`` does, under the
-        writer lock. Raises BadInput (nothing written), IndexBusy, ChunksFailed."""
+        writer lock. With ``roots`` (folders), only regular files and folders inside them, not
+        hidden, each file at most ``max_file_bytes``, are read (index/api/confine.py: raises
+        PathNotAllowed). Raises BadInput (nothing written), IndexBusy, ChunksFailed."""
         from .writing import ingest
 
         self._check_writable()
-        results = ingest(self.settings, [Path(p) for p in paths], title=title, force=force, as_book=as_book,
+        paths = [Path(p) for p in paths]
+        if roots is not None:
+            from .confine import MAX_FILE_BYTES, check_paths, resolve_roots
+
+            paths = check_paths(paths, resolve_roots(roots), max_file_bytes=max_file_bytes or MAX_FILE_BYTES)
+        results = ingest(self.settings, paths, title=title, force=force, as_book=as_book,
                          fmt=fmt, warn=warn, command=command)
         self._drop_vectors()
         return results
@@ -229,9 +239,7 @@ class Shelf:
 
     def _drop_vectors(self) -> None:
         """After a write: the next query opens the vectors again (a new collection may exist)."""
-        if self._vectors is not None:
-            self._vectors.close()
-            self._vectors = None
+        self._vectors.invalidate()
 
 
 def open_shelf(index_dir: str | Path | None = None, **options) -> Shelf:

@@ -20,10 +20,13 @@ def ingest(settings: Settings, paths: list[Path], *, title: str | None = None, f
     """Read every book first (a bad path changes nothing), then ingest them under the lock."""
     from ..ingest.pipeline import IngestJob, ingest_books, load_books
     from ..ingest.unchanged import stored_files_at
+    from ..readers.source import ReadLimits
     from ..storage.db import open_for_writing
     from ..vectors.chroma import open_vectors
 
-    books = load_books(paths, title, fmt, as_book, stored=None if force else stored_files_at(settings.index_dir))
+    # the CLI's limits on what an archive's members inflate to (epub_max_member_mb, epub_max_ratio)
+    books = load_books(paths, title, fmt, as_book, ReadLimits.of(settings),
+                       stored=None if force else stored_files_at(settings.index_dir))
     with open_for_writing(settings.index_dir, create=True, wait=settings.wait, command=command) as db:
         with open_vectors(settings, db, lazy=True) as vectors:
             job = IngestJob(db, settings, warn=warn or _no_warn, vectors=vectors)
@@ -34,11 +37,11 @@ def delete_book(settings: Settings, book: str, *, command: str = "api delete-boo
     """Remove ``book`` (any case, a unique prefix, its id) under the lock."""
     from ..ingest.pipeline import delete_book as delete
     from ..ingest.pipeline import index_refiner
-    from ..query.lookup import resolve_book
+    from ..query.lookup import resolve_book_to_change
     from ..storage.db import open_for_writing
     from ..vectors.chroma import open_vectors
 
     with open_for_writing(settings.index_dir, wait=settings.wait, command=command) as db:
-        title = resolve_book(db, book, "")
+        title = resolve_book_to_change(db, book)
         with open_vectors(settings, db, check=False) as vectors:
             return delete(db, title, vectors, index_refiner(db, settings))

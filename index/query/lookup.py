@@ -109,6 +109,22 @@ def resolve_book(db: Database, name: str, option: str = "--book") -> str:
     raise BookNotFound(f"{missing} ({hint} see: crossbook books)")
 
 
+def resolve_book_to_change(db: Database, name: str, option: str = "") -> str:
+    """``resolve_book`` for a command that changes or removes the book (delete-book): a
+    number that is one book's id and also the start of another book's title ("1" beside
+    "1984") names neither, and BookNotFound lists both."""
+    title = resolve_book(db, name, option)
+    if title != name and name.strip().isdigit():
+        rows = _book_rows(db)
+        key = fold_accents(normalize_name(name))
+        by_id = [t for rowid, t in rows if rowid == int(name)]
+        prefixed = [t for _, t in rows if _starts_with(t, key) and t not in by_id]
+        if by_id and prefixed:
+            raise BookNotFound(f"'{name}' is both the id of '{by_id[0]}' and the start of {_listing(prefixed)}:"
+                               " give the whole title (see: crossbook books)")
+    return title
+
+
 def resolve_books(db: Database, names: tuple[str, ...] | list[str], option: str = "--book") -> tuple[str, ...]:
     """``resolve_book`` for each name, in order, without repeats."""
     return tuple(dict.fromkeys(resolve_book(db, name, option) for name in names))

@@ -131,9 +131,9 @@ def _scan(root) -> tuple[list[str], list, list, list]:
     return headings, raw_terms, raw_anchors, raw_links
 
 
-def _read_page(root_dir: Path, rel: str, warnings: list[str]) -> _Page | None:
+def _read_page(root_dir: Path, rel: str, warnings: list[str], data: bytes | None = None) -> _Page | None:
     try:
-        data = (root_dir / rel).read_bytes()
+        data = (root_dir / rel).read_bytes() if data is None else data
         root = parse_html(data)
     except Exception as exc:  # an unreadable page is left out with a line, never the whole set
         warnings.append(f"'{rel}' cannot be read as HTML ({type(exc).__name__}): left out")
@@ -254,8 +254,15 @@ def read(path: Path) -> SourceBook:
     digest = hashlib.sha256()
     pages: dict[str, _Page] = {}
     for rel in files:
-        page = _read_page(path, rel, warnings)
-        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256((path / rel).read_bytes()).digest())
+        # a page is read once (its hash is of the bytes parsed); one that cannot be read or
+        # converted is left out of the set with a line, never the whole set
+        try:
+            data = (path / rel).read_bytes()
+            page = _read_page(path, rel, warnings, data)
+        except Exception as exc:
+            warnings.append(f"'{rel}' cannot be read or converted ({type(exc).__name__}: {exc}): left out")
+            continue
+        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())
         if page is not None and page.sections:
             pages[rel] = page
     if not pages:
