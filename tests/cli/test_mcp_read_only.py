@@ -22,6 +22,9 @@ import pytest
 from crossbook.api import Shelf
 from tests.conftest import SAMPLE
 
+# slow: crossbook processes (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 CROSSBOOK = str(Path(sys.executable).parent / "crossbook")
 NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 SIDE_FILES = ("-wal", "-shm", "-journal")

@@ -15,6 +15,9 @@ import pytest
 from crossbook.api import Shelf
 from tests.conftest import SAMPLE
 
+# slow: crossbook processes (`pytest -m "not slow"` leaves it out)
+pytestmark = pytest.mark.slow
+
 CROSSBOOK = str(Path(sys.executable).parent / "crossbook")
 EXTRA = "# Glacier Almanac\n\n## Glacier Step\n\nGlacier Step lets a walker cross blue ice and crevasses.\n"
 
