@@ -8,13 +8,18 @@ every chunk's ``NoteMarks.verify`` run both ways, and the mentions are compared 
 field (the rule a mention names is new, so it is left out). Prints per shelf the books, the
 mentions and the differences (none expected), and the mentions per rule.
 
-    python bench/compare_rules.py [--rev REV] [--shelf NAME ...] [--pages 40]
+With ``--save FILE`` it writes every shelf's mentions (with their rules); ``--against FILE``
+compares a later run with them too, which catches a change in the helpers both sides share
+(a word list moved into a pack).
+
+    python bench/compare_rules.py [--rev REV] [--shelf NAME ...] [--pages 40] [--save F] [--against F]
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import subprocess
 import sys
 import tempfile
@@ -67,6 +72,7 @@ class SideBySide:
         self.books = self.mentions = self.marked = 0
         self.differences: list[str] = []
         self.by_rule: Counter = Counter()
+        self.stored: list[list] = []  # every verified mention of the shelf, for --save and --against
 
     def compare(self, where: str, old: list, new: list) -> None:
         if [key(m) for m in old] != [key(m) for m in new]:
@@ -98,6 +104,7 @@ class SideBySide:
             side.marked += sum(1 for m in new.mentions if m.source not in ("heading", "glossary", "deflist", "table")
                                or m.rule in ("page_subject", "doc_term"))
             side.by_rule.update(m.rule or "(none)" for m in new.mentions)
+            side.stored.extend([parent.id, *key(m), m.rule] for m in new.mentions)
             return new
 
         new_rules.book_mentions = both_book_mentions
@@ -138,23 +145,34 @@ def main() -> None:
     parser.add_argument("--rev", default=BEFORE)
     parser.add_argument("--shelf", action="append", choices=SHELVES)
     parser.add_argument("--pages", type=int, default=40, help="pages of the Python docs and man pages")
+    parser.add_argument("--save", type=Path, help="write every shelf's mentions to this JSON file")
+    parser.add_argument("--against", type=Path, help="compare every shelf's mentions with a --save file too")
     args = parser.parse_args()
+    saved = json.loads(args.against.read_text(encoding="utf-8")) if args.against else {}
+    stored = {}
     side = SideBySide(args.rev)
     side.install()
     failed = False
     print("| shelf | books | mentions | of them marks | differences |\n|---|---|---|---|---|")
     for shelf in args.shelf or SHELVES:
         side.books = side.mentions = side.marked = 0
-        side.differences = []
+        side.differences, side.stored = [], []
         with tempfile.TemporaryDirectory(prefix=f"crossbook-compare-{shelf}-") as tmp:
             (Path(tmp) / "src").mkdir()
             if not ingest(shelf, Path(tmp), args.pages):
                 print(f"| {shelf} | not found | | | |")
                 continue
+        stored[shelf] = side.stored = json.loads(json.dumps(side.stored))
+        if shelf in saved and saved[shelf] != side.stored:
+            before, now = {tuple(m) for m in saved[shelf]}, {tuple(m) for m in side.stored}
+            side.differences.append(f"against {args.against}: before only {sorted(before - now)[:3]}, "
+                                    f"now only {sorted(now - before)[:3]}")
         print(f"| {shelf} | {side.books} | {side.mentions} | {side.marked} | {len(side.differences)} |")
         for line in side.differences[:10]:
             print(f"    {line}", file=sys.stderr)
         failed = failed or bool(side.differences)
+    if args.save:
+        args.save.write_text(json.dumps(stored), encoding="utf-8")
     print("\nmentions per rule, all shelves: " + ", ".join(f"{r} {n}" for r, n in side.by_rule.most_common()))
     raise SystemExit(1 if failed else 0)
 

@@ -35,13 +35,13 @@ from dataclasses import dataclass
 
 from ..core.models import ChunkExtraction, ParentChunk, RawMention
 from ..core.normalize import collapse_whitespace, normalize_name
-from ..core.packs import DomainPack
+from ..core.packs import DomainPack, genre_list
 from .contract import first_rule, is_on
 from .entry_kinds import RULEBOOK_KINDS
 from .text import first_body_sentence
 from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
-_CREATURE_TYPES = ("creature", "monster", "npc")
+_CREATURE_TYPES = genre_list("rulebook", "creature_types")
 # a name that cannot be an ordinary word: a TeX command, an identifier, a call, an option
 CODE_LIKE = re.compile(r"\\[A-Za-z]|\w_\w|[A-Za-z_]\.[A-Za-z_]|\(\)|^--?\w|[a-z][A-Z]")
 # a heading that names a command (a TeX command, an option, a call): five make a book a manual

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from ..core.models import DocTerm, Section
 from ..core.normalize import normalized_words
+from ..core.packs import genre_list, genre_table
 
 # "name (kind) . . . . 12, **34**, 51–53"; a column break may fall between name and leader
 _ENTRY = re.compile(
@@ -36,10 +37,8 @@ _ENTRY = re.compile(
     r"[\s|]*(?:\.[\s|]*){2,}"
     r"(?P<pages>(?:\**\d{1,4}(?:\s*[\u2013-]\s*\d{1,4})?\**(?:,\s*)?)+)")
 _PAGE = re.compile(r"(\**)(\d{1,4})")
-_KINDS = {"option": "option", "options": "option", "package": "package", "environment": "environment",
-          "env": "environment", "env.": "environment", "command": "command", "key": "key", "counter": "counter",
-          "length": "length", "class": "class", "file": "file", "program": "program"}
-_INDEX_TITLES = ("index", "general index", "index of commands", "command index")
+_KINDS = genre_table("documentation", "back_index_kinds")
+_INDEX_TITLES = genre_list("documentation", "index_titles")
 
 
 def is_back_index(section: Section) -> bool:
