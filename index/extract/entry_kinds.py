@@ -10,8 +10,9 @@ written down in docs/extraction.md); a domain pack's heading rules still win ove
 
 ``KIND_WORDS`` (the rulebook pack's ``[words.kind_words]``, index/packs/rulebook.toml) maps
 the nouns a heading may use for its entries to a kind; another family of books adds its own
-nouns and kinds there ("Commands" -> command) and everything below reads them: the extractor's types, the definition of a lone entry under such a heading, and the
-type names ``crossbook pack suggest`` drafts.
+nouns and kinds there ("Commands" -> command) and everything below reads them: the
+extractor's types, the definition of a lone entry under such a heading, and the type names
+``crossbook pack suggest`` drafts.
 """
 
 from __future__ import annotations
