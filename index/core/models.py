@@ -139,9 +139,9 @@ class Mention:
     mention_type: str
     context: str
     source: str
+    rule: str = ""                   # the extraction rule that made it (index/extract/contract.py)
     pages: list[int] | None = None   # [first, last] page of its section in the source (a PDF)
     file: str | None = None          # its section's chapter file or note (an EPUB, a vault)
-    rule: str = ""                   # the extraction rule that made it ('' when not asked for)
 
     def to_dict(self) -> dict:
         return asdict(self)
