@@ -90,3 +90,20 @@ def test_every_stored_mention_names_its_rule(tmp_path, index_dir, cli_json):
     where = cli_json("where-else", "Frost Lance")
     shown = {m["rule"] for entity in where["entities"] for group in entity["books"] for m in group["mentions"]}
     assert "linker" in shown and shown <= {*rule_names(), "linker"}
+
+
+def test_a_back_index_term_names_the_back_index(tmp_path, index_dir):
+    from crossbook.ingest.pipeline import ingest_paths
+    from tests.conftest import make_job
+    from tests.helpers import make_pdf
+
+    pages = [["Colors in LaTeX documents are named before they are used in the text."],
+             ["The \\definecolor command names a colour from a model and its values."],
+             ["Recall that \\definecolor takes the model first, then the values."],
+             ["D", "\\definecolor . . . . . . 2, 3"]]
+    outline = [("Colors", 1, 0), ("Defining colours", 1, 1), ("Recap", 1, 2), ("Index", 1, 3)]
+    pdf = make_pdf(tmp_path / "colors.pdf", pages, outline, running=False)
+    job = make_job(index_dir, embedder="hash")
+    ingest_paths(job, [pdf])
+    rules = set(job.db.execute("SELECT mention_type, rule FROM entity_mentions WHERE normalized LIKE '%definecolor%'"))
+    assert ("defines", "back_index") in rules, rules

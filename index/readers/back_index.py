@@ -137,7 +137,7 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
         if first is None:
             continue
         key = f"#index:{name}:{kind}"
-        terms.setdefault(first, []).append(DocTerm(name, kind, target=key))
+        terms.setdefault(first, []).append(DocTerm(name, kind, target=key, rule="back_index"))
         for page in pages:
             where = next((i for i in showing[page] if i != first), None)
             if where is not None and (name, name, key) not in links.get(where, []):
