@@ -21,7 +21,7 @@ from ..core.normalize import case_folded, fold_accents, normalize_name, normaliz
 # them): a row is a mention as where_else returns it
 WHERE_ELSE_SQL = """
 SELECT e.id AS entity_id, e.name, e.entity_type, m.book, m.chunk_id, c.heading_path,
-       m.mention_type, m.context, m.source, c.page_start, c.page_end, c.source_file AS file
+       m.mention_type, m.context, m.source, c.page_start, c.page_end, c.source_file AS file, m.rule
 FROM entities e
 JOIN entity_mentions m ON m.entity_id = e.id
 JOIN chunks c ON c.id = m.chunk_id
@@ -477,7 +477,7 @@ def cross_book(db: Database, chunk_ids: list[str], exclude_books: tuple[str, ...
         SELECT DISTINCT book FROM chunks WHERE id IN ({marks})
     )
     SELECT e.id AS entity_id, e.name, e.entity_type, m.book, m.chunk_id, c.heading_path,
-           m.mention_type, m.context, m.source, c.page_start, c.page_end, c.source_file AS file
+           m.mention_type, m.context, m.source, c.page_start, c.page_end, c.source_file AS file, m.rule
     FROM seed
     JOIN entities e ON e.id = seed.entity_id
     JOIN entity_mentions m ON m.entity_id = seed.entity_id

@@ -33,6 +33,7 @@ from ..chunk.chunking import split_sections
 from ..core.errors import BadInput
 from ..core.models import DocTerm, Section
 from ..core.normalize import normalized_words
+from ..core.packs import genre_list, genre_words
 from .doc_terms import dt_term, name_line, paragraph_term, text_of, title_subject
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
@@ -40,11 +41,9 @@ from .source import SourceBook
 from .walk import walk_folder
 
 # files a documentation tool writes beside its pages
-MARKERS = ("objects.inv", "searchindex.js", "book.js", "element-list", "package-list", "search-index.js",
-           "crates.js")
+MARKERS = genre_list("documentation", "generator_markers")
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
-_TOOL_DIRS = {"_static", "_sources", "_images", "_downloads", "static.files", "src", "fonts", "css", "js",
-              "FontAwesome", "resources", "jquery", "script-dir"}
+_TOOL_DIRS = genre_words("documentation", "tool_dirs")
 _TOOL_PAGES = re.compile(r"(genindex.*|.*modindex|search|searchindex|index-all|index-\d+|index-files|allclasses.*"
                          r"|allpackages.*|all|print|404|toc|overview-tree|deprecated-list|help-doc|sitemap"
                          r"|constant-values|serialized-form|overview-summary)\.x?html?$", re.IGNORECASE)

@@ -206,7 +206,7 @@ def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, te
         f"SELECT id, normalized, entity_type FROM entities WHERE {condition}", params)}
     db.conn.executemany(
         "INSERT INTO entity_mentions (entity_id, book, chunk_id, mention_type, name, normalized,"
-        " declared_type, context, source, origin_book) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " declared_type, context, source, origin_book, rule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'linker')",
         [(ids[match.key], book, chunk_id, "references", match.name, match.key[0], match.key[1],
           match.context, "linker", match.origin_book) for chunk_id, book, match in found],
     )
