@@ -246,12 +246,12 @@ def keep_unchanged(job: IngestJob, plan: BookPlan, title: str) -> None:
     relation vocabulary changed (nothing else), and repair its vectors if a crash left them behind."""
     db, source = job.db, source_of(plan.book.path)
 
-    def note() -> None:
+    def note() -> bool:
         if store.get_book(db, title)["source"] != source:  # the file moved (or predates sources)
             store.set_book_source(db, title, source, source)
-        derived.refresh_vocabulary(db, job.ontology)
         if not stamp_is_current(db, title, plan.book.path):  # the next run skips it without reading it
             record_stamp(db, title, plan.book)
+        return derived.refresh_vocabulary(db, job.ontology)  # relationships derived again: a change
 
     job.door.keep(title, note)
 

@@ -21,7 +21,7 @@ from typing import Callable, Generic, TypeVar
 from sqlite_utils import Database
 
 from ..storage import meta
-from ..vectors.doctor import reembed
+from ..vectors.doctor import reembed, repair
 from . import derived
 
 T = TypeVar("T")
@@ -79,12 +79,14 @@ class Door:
                              "embedded": getattr(report, "embedded", 0)})
         return written.value
 
-    def keep(self, title: str, write: Callable[[], None]) -> None:
-        """A book that did not change: ``write`` (what is noted about it, in one transaction),
-        then its vectors are repaired if a crash left them behind (without opening Chroma
-        when SQLite notes them synced)."""
+    def keep(self, title: str, write: Callable[[], bool]) -> None:
+        """A book that did not change: ``write`` (what is noted about it, in one transaction;
+        it returns whether a reader sees a change, such as relationships derived again with
+        another vocabulary, which then counts a generation), then its vectors are repaired if
+        a crash left them behind (without opening Chroma when SQLite notes them synced)."""
         with self.db.atomic():
-            write()
+            if write():
+                meta.bump_generation(self.db)
         if self.vectors is not None:
             self.vectors.ensure_book(self.db, title)
 
@@ -95,3 +97,19 @@ class Door:
         with self.db.atomic():
             meta.bump_generation(self.db)
         return report
+
+    def repair(self, selected: str | None = None):
+        """Every drift of the vectors from SQLite fixed (index/vectors/doctor.py: ``selected``
+        is the embedder the caller chose, reported when it is not the index's); counts a
+        generation. Returns the ``DoctorReport`` of the check that follows."""
+        report = repair(self.db, self.vectors, self.progress, selected=selected)
+        with self.db.atomic():
+            meta.bump_generation(self.db)
+        return report
+
+    def record(self, write: Callable[[], T]) -> T:
+        """A change of what is derived, with no book's rows and no vectors (a review
+        decision): ``write()`` in one transaction that counts a generation; returns its value."""
+        with self.db.atomic():
+            meta.bump_generation(self.db)
+            return write()
