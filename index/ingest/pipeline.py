@@ -355,7 +355,7 @@ def write_book(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: 
     # the rules extractor finds references only through the linker: it is always on there
     index_settings = derived.IndexSettings(
         pack, job.settings.link or job.extractor.name == "rules", job.relations_mode, job.ontology)
-    with derived.change(db, title, pack, settings=index_settings, events=emit, refiner=job.refiner):
+    with derived.replacing_book(db, title, pack, settings=index_settings, events=emit, refiner=job.refiner):
         _store_rows(job, plan, extracted, title)
         emit({"event": "phase.start", "phase": "relation_normalize", "book": title})
     pending = derived.pending_warnings(db, title)

@@ -6,7 +6,7 @@ here; no caller composes the steps, because their order is what makes a crash sa
 1. the vector store is opened: a Chroma that refuses fails the change before anything else;
 2. ``prepare`` runs: the slow, fallible work (an ingest's extraction) with no transaction open;
 3. ``write`` stores or removes the rows, and the derived state is refreshed, in one transaction
-   with no model call inside it (``derived.write_refined``; rows change through ``derived.change``);
+   with no model call inside it (``derived.write_refined``; rows change through ``derived.replacing_book``);
 4. once SQLite has committed (it is the source of truth), the vectors follow it: the titles
    that went are deleted, the title written is synced from its rows. A crash between 3 and 4
    leaves a sync note that no longer matches the book's children: ``crossbook doctor`` finds it
