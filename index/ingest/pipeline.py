@@ -24,7 +24,15 @@ from ..core.config import Settings, effective_mode
 from ..core.errors import BadInput, BookNotFound, BooksSkipped, ChunksFailed, CrossbookError
 from ..core.models import IngestResult
 from ..core.packs import DomainPack, load_pack
-from ..extract import ExtractionRun, Extractor, ProgressFn, get_extractor, no_progress
+from ..extract import (
+    ExtractionRun,
+    Extractor,
+    ModelExtractor,
+    ProgressFn,
+    VersionedExtractor,
+    get_extractor,
+    no_progress,
+)
 from ..extract.marks import NoteMarks
 from ..extract.verify import ChunkText
 from ..readers import ReadLimits, SourceBook, read_book
@@ -91,9 +99,9 @@ class IngestJob:
             llm = effective_mode(self.settings.relations, self.settings.extractor) == "llm"
             self.extractor = get_extractor(self.settings, self.pack, cache=self.db,
                                            ontology=self.ontology if llm else None)
-        if hasattr(self.extractor, "on_retry"):
+        if isinstance(self.extractor, ModelExtractor):
             self.extractor.on_retry = self.warn  # a dead endpoint is not retried in silence
-        if hasattr(self.extractor, "before_requests"):  # no first import while its threads run
+            # no first import while its threads run
             self.extractor.before_requests = lambda: preload.before_requests(self.vectors, self.relations_mode)
         if self.refiner is None and self.relations_mode == "refine":
             from ..relations.openai_refiner import get_refiner  # noqa: PLC0415 - imports openai
@@ -118,7 +126,9 @@ class IngestJob:
         model = self.extractor.model
         if model:
             return f"{self.extractor.name}:{model}"
-        return getattr(self.extractor, "version", None) or self.extractor.name
+        if isinstance(self.extractor, VersionedExtractor):
+            return self.extractor.version
+        return self.extractor.name
 
 
 def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
@@ -274,7 +284,7 @@ def extract_book(job: IngestJob, plan: BookPlan, title: str) -> ExtractedBook:
     requests already under way), verification of mentions and claims against the chunk
     text, child chunks, and spaCy's model. Raises ChunksFailed (without --allow-partial)."""
     split_children = child_splitter(job.settings.child_tokens, getattr(job.vectors, "embedder", None),
-                                    situating=getattr(job.extractor, "situates", False))
+                                    situating=isinstance(job.extractor, ModelExtractor) and job.extractor.situates)
     children = [c for p in plan.parents for c in split_children(p)]
     extracted = ExtractedBook(_extraction_run(job, plan, title), children)
     _verify(job, plan, extracted, title)
@@ -455,7 +465,8 @@ def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
     known are then those of the index as the run found it. When the run stops on an error,
     requests not yet sent are dropped and those under way are waited for and cached; on
     Ctrl-C nothing is waited for."""
-    start = getattr(job.extractor, "start", None)
+    pooled = job.extractor if isinstance(job.extractor, ModelExtractor) else None
+    start = pooled.start if pooled is not None else None
     plans: list[BookPlan | CrossbookError | None] = [None] * len(books)
     try:
         if start is not None:
@@ -477,12 +488,12 @@ def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
                 outcome = exc
             on_book(i, outcome)
     except Exception:
-        if start is not None:
-            job.extractor.settle()   # the answers of requests already sent are cached, not lost
+        if pooled is not None:
+            pooled.settle()   # the answers of requests already sent are cached, not lost
         raise
     finally:
-        if start is not None:
-            job.extractor.close()
+        if pooled is not None:
+            pooled.close()
 
 
 def index_refiner(db: Database, settings: Settings):
