@@ -187,9 +187,7 @@ def ingest(
         raise typer.BadParameter("--no-wait goes with --batch", param_hint="--no-wait")
     with cli_errors(state.debug, as_json):
         from crossbook.ingest.books import find_books
-        from crossbook.ingest.pipeline import load_books, skipped_error
         from crossbook.ingest.unchanged import stored_files_at
-        from crossbook.readers import ReadLimits
 
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
@@ -202,18 +200,9 @@ def ingest(
 
             check_batch_settings(settings)
         paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book, warn=warn)
-        # every bad path fails here, before the index is touched; a book that cannot be read
-        # is skipped (the others are ingested) and the run ends with an error that names it; a
-        # file the index holds unchanged (its size and time, else its hash) is not read (not
-        # for --batch, which plans every chunk)
-        skipped: list[tuple[Path, str]] = []
+        # --batch plans every chunk: it reads every file, unchanged or not
         stored = None if force or batch else stored_files_at(settings.index_dir)
-        with state.progress("ingest", transient=True) as reading:
-            books_read = load_books(paths, book, fmt, as_book, ReadLimits.of(settings), skipped, stored,
-                                    progress=reading)
-        for _, reason in skipped:
-            warn(f"skipped: {reason}")
-        count = len(books_read)
+        books_read, skipped = _read_books(state, settings, paths, book, fmt, as_book, stored)
         from crossbook.ingest.cost import estimate_ingest
 
         def estimate() -> dict:  # the books that cannot be read are listed as rebuild's are
@@ -222,20 +211,44 @@ def ingest(
 
         if dry_run_or_budget(estimate, settings.max_cost, dry_run, as_json):
             return
+        run_writing(ctx, settings, "ingest", len(books_read), events, lambda shelf, **hooks: shelf.ingest_books(
+            books_read, force=force, batch=batch, wait=not no_wait, **hooks), _ingest_report(state, skipped, batch, as_json))
 
-        def report(sink, outcome):
-            if batch and outcome.results is None:  # --no-wait: submitted
-                from crossbook.cli.batch_output import render_submitted
 
-                sink.emit(outcome.to_dict(), as_json, lambda c: render_submitted(c, outcome))
-                return
-            results = outcome.results if batch else outcome
-            if skipped:
-                raise skipped_error(skipped, len(results))
-            sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results, state.quiet))
+def _read_books(state: State, settings: Settings, paths: list[Path], title: Optional[str], fmt: Optional[str],
+                as_book: bool, stored) -> tuple[list, list[tuple[Path, str]]]:
+    """Every book read before the index is touched (a bad path fails here): a book that
+    cannot be read is skipped with a warning (the others are ingested, and the run ends with
+    an error that names it); a file ``stored`` unchanged (its size and time, else its hash)
+    is not read. Returns the books read and the (path, reason) of each one skipped."""
+    from crossbook.ingest.pipeline import load_books
+    from crossbook.readers import ReadLimits
 
-        run_writing(ctx, settings, "ingest", count, events, lambda shelf, **hooks: shelf.ingest_books(
-            books_read, force=force, batch=batch, wait=not no_wait, **hooks), report)
+    skipped: list[tuple[Path, str]] = []
+    with state.progress("ingest", transient=True) as reading:
+        books_read = load_books(paths, title, fmt, as_book, ReadLimits.of(settings), skipped, stored, progress=reading)
+    for _, reason in skipped:
+        warn(f"skipped: {reason}")
+    return books_read, skipped
+
+
+def _ingest_report(state: State, skipped: list, batch: bool, as_json: bool) -> Callable:
+    """What ingest prints once written: the results (or the batches submitted with
+    --no-wait); the error naming the books skipped when some could not be read."""
+    from crossbook.ingest.pipeline import skipped_error
+
+    def report(sink, outcome) -> None:
+        if batch and outcome.results is None:  # --no-wait: submitted
+            from crossbook.cli.batch_output import render_submitted
+
+            sink.emit(outcome.to_dict(), as_json, lambda c: render_submitted(c, outcome))
+            return
+        results = outcome.results if batch else outcome
+        if skipped:
+            raise skipped_error(skipped, len(results))
+        sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results, state.quiet))
+
+    return report
 
 
 def run_writing(ctx: typer.Context, settings: Settings, label: str, books: int, events: Optional[str],
