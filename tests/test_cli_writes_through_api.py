@@ -113,3 +113,16 @@ def test_the_generation_grows_with_each_writing_command(cli, cli_json, tmp_path,
     wrote("--embedder", "hash", "reembed")
     wrote("delete-book", "Grimoire")
     assert seen == sorted(set(seen)) and seen[0] > unchanged, seen
+
+
+@pytest.mark.parametrize("method, args", [
+    ("ingest_books", ([],)), ("rebuild", ("books.toml",)), ("delete_book", ("grimoire",)), ("reembed", ()),
+    ("repair", ()), ("review", (1, "accept")),
+])
+def test_a_read_only_shelf_refuses_every_write_before_opening_anything(tmp_path, method, args):
+    from crossbook.api import IndexReadOnly
+
+    with Shelf(tmp_path / "no index", embedder="hash", read_only=True) as shelf:
+        with pytest.raises(IndexReadOnly):
+            getattr(shelf, method)(*args)
+    assert not (tmp_path / "no index").exists()
