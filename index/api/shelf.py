@@ -232,6 +232,7 @@ class Shelf:
         return Deleted(result)
 
     def _hooks(self, progress, events, warn, on_wait, command: str):
+        """Where a write reports (api/writing.py's ``Hooks``), once the shelf is found writable."""
         from .writing import Hooks
 
         self._check_writable()
