@@ -126,3 +126,20 @@ def test_a_read_only_shelf_refuses_every_write_before_opening_anything(tmp_path,
         with pytest.raises(IndexReadOnly):
             getattr(shelf, method)(*args)
     assert not (tmp_path / "no index").exists()
+
+
+def test_an_unchanged_book_counts_a_generation_only_when_its_relationships_are_derived_again(tmp_path, index_dir):
+    book = write(tmp_path / "grimoire.md", BOOK)
+
+    def ingest(**settings) -> tuple[str, int]:
+        with Shelf(index_dir, embedder="hash", **settings) as shelf:
+            [result] = shelf.ingest([book])
+        db = open_db(index_dir)
+        try:
+            return result.status, meta.generation(db)
+        finally:
+            db.conn.close()
+
+    assert ingest() == ("added", 1)
+    assert ingest() == ("unchanged", 1)
+    assert ingest(ontology=("ttrpg",)) == ("unchanged", 2)  # another relation vocabulary: derived again
