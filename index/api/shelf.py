@@ -246,13 +246,13 @@ class Shelf:
         until it ends), returning its ``BatchIngest`` (``results`` None: submitted only).
         ``progress(phase, done, total)``, ``events`` (``--events`` records), ``warn`` and
         ``on_wait`` (a note while another writer holds the index) hear the write."""
-        from . import writing
+        from .writing import ingest_batch, ingest_books
 
         hooks = self._hooks(progress, events, warn, on_wait, command)
         try:
             if batch:
-                return writing.ingest_batch(self.settings, books, force=force, wait=wait, hooks=hooks)
-            return writing.ingest_books(self.settings, books, force=force, hooks=hooks)
+                return ingest_batch(self.settings, books, force=force, wait=wait, hooks=hooks)
+            return ingest_books(self.settings, books, force=force, hooks=hooks)
         finally:
             self._drop_vectors()
 
