@@ -70,7 +70,7 @@ class Door:
             self.vectors.open()
         self._opened = True
 
-    def _follow(self, gone: tuple[str, ...] = (), stored: str | None = None, children: list = ()) -> None:
+    def _follow(self, gone: tuple[str, ...] = (), stored: str | None = None, children: tuple | list = ()) -> None:
         """Step 3: the vectors follow the committed rows."""
         if self.vectors is None:
             return
