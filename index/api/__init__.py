@@ -33,6 +33,5 @@ from .shelf import Shelf, open_shelf
 __all__ = [
     "BadInput", "BookInfo", "BookNotFound", "CrossbookError", "Deleted", "EntityDetail", "EntityList", "EntityNotFound",
     "IndexBusy", "IndexMissing", "IndexReadOnly", "IngestResult", "Passages", "Rebuilt", "Reembedded", "Relationships",
-    "Result", "Reviewed",
-    "SectionNotFound", "Sections", "Settings", "Shelf", "VectorsMissing", "WhereElse", "open_shelf",
+    "Result", "Reviewed", "SectionNotFound", "Sections", "Settings", "Shelf", "VectorsMissing", "WhereElse", "open_shelf",
 ]
