@@ -18,10 +18,22 @@ from sqlite_utils import Database
 from ..core.config import Settings
 from ..core.models import BookInfo, IngestResult
 from .fresh import ThreadConnections, VectorCache, state
-from .results import Deleted, EntityDetail, EntityList, Passages, Relationships, Sections, WhereElse
+from .results import (
+    Deleted,
+    EntityDetail,
+    EntityList,
+    Passages,
+    Rebuilt,
+    Reembedded,
+    Relationships,
+    Reviewed,
+    Sections,
+    WhereElse,
+)
 
 WarnFn = Callable[[str], None]
 ProgressFn = Callable[[str, int, int], None]
+EventFn = Callable[[dict], None]
 
 
 class Shelf:
@@ -228,14 +240,92 @@ class Shelf:
         self._drop_vectors()
         return results
 
-    def delete_book(self, book: str, *, command: str = "api delete-book") -> Deleted:
+    def delete_book(self, book: str, *, on_wait: WarnFn | None = None, command: str = "api delete-book") -> Deleted:
         """Remove a book (named as ``--book`` takes it) and everything derived from it."""
         from .writing import delete_book
 
-        self._check_writable()
-        result = delete_book(self.settings, book, command=command)
+        hooks = self._hooks(None, None, None, on_wait, command)
+        result = delete_book(self.settings, book, hooks)
         self._drop_vectors()
         return Deleted(result)
+
+    def _hooks(self, progress, events, warn, on_wait, command: str):
+        """Where a write reports (api/writing.py's ``Hooks``), once the shelf is found writable."""
+        from .writing import Hooks
+
+        self._check_writable()
+        return Hooks(progress, events, warn, on_wait, command)
+
+    def ingest_books(self, books: list, *, force: bool = False, batch: bool = False, wait: bool = True,
+                     progress: ProgressFn | None = None, events: EventFn | None = None, warn: WarnFn | None = None,
+                     on_wait: WarnFn | None = None, command: str = "api ingest"):
+        """:meth:`ingest` for books already read (``crossbook.ingest.pipeline.load_books``),
+        as ``crossbook ingest`` runs it. ``batch``: through the OpenAI Batch API (``wait``:
+        until it ends), returning its ``BatchIngest`` (``results`` None: submitted only).
+        ``progress(phase, done, total)``, ``events`` (``--events`` records), ``warn`` and
+        ``on_wait`` (a note while another writer holds the index) hear the write."""
+        from .writing import ingest_batch, ingest_books
+
+        hooks = self._hooks(progress, events, warn, on_wait, command)
+        try:
+            if batch:
+                return ingest_batch(self.settings, books, force=force, wait=wait, hooks=hooks)
+            return ingest_books(self.settings, books, force=force, hooks=hooks)
+        finally:
+            self._drop_vectors()
+
+    def rebuild(self, manifest: str | Path, *, progress: ProgressFn | None = None, events: EventFn | None = None,
+                warn: WarnFn | None = None, on_wait: WarnFn | None = None, command: str = "api rebuild") -> Rebuilt:
+        """Reconcile the index with a manifest (a crossbook.toml's ``[[books]]``): add,
+        update, delete and skip unchanged books; a book that fails keeps its previous
+        version and is listed in ``failed``. Callbacks as for :meth:`ingest_books`."""
+        from .writing import rebuild
+
+        hooks = self._hooks(progress, events, warn, on_wait, command)
+        try:
+            return Rebuilt(rebuild(self.settings, Path(manifest), hooks))
+        finally:
+            self._drop_vectors()
+
+    def reembed(self, *, progress: ProgressFn | None = None, on_wait: WarnFn | None = None,
+                command: str = "api reembed") -> Reembedded:
+        """Embed every child chunk again with the settings' embedder and switch the index to it."""
+        from .writing import reembed
+
+        hooks = self._hooks(progress, None, None, on_wait, command)
+        try:
+            return Reembedded(reembed(self.settings, hooks))
+        finally:
+            self._drop_vectors()
+
+    def doctor(self):
+        """The drift between SQLite and the vectors, as ``crossbook doctor`` reports it
+        (a ``DoctorReport``: ``ok``, ``missing``, ``stale``... ``to_dict()``); writes nothing."""
+        from .writing import doctor
+
+        return doctor(self.settings)
+
+    def repair(self, *, progress: ProgressFn | None = None, on_wait: WarnFn | None = None,
+               command: str = "api doctor --repair"):
+        """``crossbook doctor --repair``: the vectors fixed from SQLite (the source of truth),
+        then checked again; returns the ``DoctorReport`` with ``repaired`` filled in."""
+        from .writing import doctor
+
+        hooks = self._hooks(progress, None, None, on_wait, command)
+        try:
+            return doctor(self.settings, repair=True, hooks=hooks)
+        finally:
+            self._drop_vectors()
+
+    def review(self, relationship_id: int, action: str, *, relation_type: str | None = None, flip: bool = False,
+               on_wait: WarnFn | None = None, command: str = "api review") -> Reviewed:
+        """Decide a relationship: ``action`` is "accept", "reject" or "adjust" (with
+        ``relation_type`` and/or ``flip``). Raises RelationshipNotFound, BadInput."""
+        from .writing import review
+
+        hooks = self._hooks(None, None, None, on_wait, command)
+        return Reviewed(review(self.settings, relationship_id, action, relation_type=relation_type, flip=flip,
+                               hooks=hooks))
 
     def _drop_vectors(self) -> None:
         """After a write: the next query opens the vectors again (a new collection may exist)."""
