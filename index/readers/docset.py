@@ -33,6 +33,7 @@ from ..core.chunking import split_sections
 from ..core.errors import BadInput
 from ..core.models import DocTerm, Section
 from ..core.normalize import normalized_words
+from .boilerplate import Boilerplate, learn_boilerplate
 from .doc_terms import dt_term, name_line, paragraph_term, text_of, title_subject
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
@@ -131,13 +132,15 @@ def _scan(root) -> tuple[list[str], list, list, list]:
     return headings, raw_terms, raw_anchors, raw_links
 
 
-def _read_page(root_dir: Path, rel: str, warnings: list[str]) -> _Page | None:
+def _read_page(root_dir: Path, rel: str, warnings: list[str], boiler: Boilerplate | None = None) -> _Page | None:
     try:
         data = (root_dir / rel).read_bytes()
         root = parse_html(data)
     except Exception as exc:  # an unreadable page is left out with a line, never the whole set
         warnings.append(f"'{rel}' cannot be read as HTML ({type(exc).__name__}): left out")
         return None
+    if boiler is not None:
+        boiler.strip(root)
     markdown = to_markdown(root)
     if not markdown.strip():
         return None
@@ -253,8 +256,9 @@ def read(path: Path) -> SourceBook:
     files = page_files(path, warnings)
     digest = hashlib.sha256()
     pages: dict[str, _Page] = {}
+    boiler = learn_boilerplate(path, files)
     for rel in files:
-        page = _read_page(path, rel, warnings)
+        page = _read_page(path, rel, warnings, boiler)
         digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256((path / rel).read_bytes()).digest())
         if page is not None and page.sections:
             pages[rel] = page
