@@ -139,7 +139,7 @@ class Boilerplate:
         """Whether a repeated link (or run) is all its block shows, less other repeated runs:
         "Next" in a navigation cell, not "see frob-add(1)" in a page's own sentence."""
         block = next((a for a in element.iterancestors() if tag_of(a) not in _INLINE), None)
-        if block is None:
+        if block is None or _on_its_own_line(element):
             return True
         text = _text(block)
         for inner in block.iter():
@@ -166,6 +166,16 @@ class Boilerplate:
             others += 1
             other_words += words
         return repeated >= 2 and repeated >= others and other_words <= FEW_WORDS
+
+
+def _on_its_own_line(element) -> bool:
+    """A link between line breaks (or other links) with no words beside it: a list of links
+    a page writes at its top ("NAME<br>SYNOPSIS<br>...")."""
+    previous, following = element.getprevious(), element.getnext()
+    before = previous.tail if previous is not None else element.getparent().text
+    if re.search(r"\w", (before or "") + (element.tail or "")):
+        return False
+    return all(e is None or tag_of(e) == "a" or tag_of(e) not in _INLINE for e in (previous, following))
 
 
 def _title(root) -> str:

@@ -52,8 +52,13 @@ _TOOL_PAGES = re.compile(r"(genindex.*|.*modindex|search|searchindex|index-all|i
 
 
 def is_docset(folder: Path) -> bool:
-    """A documentation tool's HTML build (one of ``MARKERS`` beside its pages)."""
-    return folder.is_dir() and any((folder / marker).is_file() for marker in MARKERS)
+    """A documentation tool's HTML build: one of ``MARKERS`` beside its pages, or pages a
+    generator wrote (readers/docset_detect.py)."""
+    if not folder.is_dir():
+        return False
+    from .docset_detect import docset_reason
+
+    return any((folder / marker).is_file() for marker in MARKERS) or docset_reason(folder) is not None
 
 
 def page_files(root: Path, warnings: list[str] | None = None) -> list[str]:
@@ -224,7 +229,7 @@ def _target(page: _Page, href: str, pages: dict[str, _Page]) -> tuple[str, str] 
     if where is not None and where != target.subject_at and target.terms.get(where):
         found = target.terms[where][0]
         return found.name, found.target or target.path
-    if target.subject is None or (not address and not fragment):
+    if target.subject is None or target.path == page.path:  # a page's own contents list, not a reference
         return None
     return target.subject.name, target.path
 
