@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.models import ChunkExtraction, ParentChunk, RawMention
+from ..core.models import SUB_ENTRY_SEPARATOR, ChunkExtraction, ParentChunk, RawMention
 from ..core.normalize import collapse_whitespace, normalize_name
 from ..core.packs import DomainPack
 from .entry_kinds import RULEBOOK_KINDS
@@ -108,7 +108,7 @@ class NoteMarks:
                 continue
             context = _note_context(parent.text, mark.name) if mark.source == "note" else None
             if mark.source == "deflist" and mark.mention_type == "defines":
-                context = _term_context(parent.text, mark.name)
+                context = _term_context(parent.text, mark.name.rpartition(SUB_ENTRY_SEPARATOR)[2])
             context = context or chunk.sentence_of(surface)
             if context is None:  # a mark whose text is not in this part of the note
                 verified.dropped["mark_not_in_chunk"] += 1
@@ -143,8 +143,9 @@ class NoteMarks:
     def _surfaces(parent: ParentChunk, marks: list[RawMention]):
         """Each mark with the text that shows it in the chunk: a definition its name, a link
         its shown text (kept in ``context`` until verified)."""
-        for mark in marks:
-            yield mark, (mark.context if mark.mention_type == "references" else mark.name)
+        for mark in marks:  # a sub-entry ("frob-add › --verbose") shows its own name
+            yield mark, (mark.context if mark.mention_type == "references"
+                         else mark.name.rpartition(SUB_ENTRY_SEPARATOR)[2])
 
 
 def page_labels(parents: list[ParentChunk], pages: int = 3) -> set[str]:

@@ -105,6 +105,11 @@ class Boilerplate:
     def repeated_unit(self, key: UnitKey) -> bool:
         return self.unit_counts.get(key, 0) >= self.need
 
+    def repeated_headings(self) -> set[str]:
+        """The headings most pages repeat at one place: a site's header, a man page's NAME."""
+        return {text for (place, text), count in self.unit_counts.items()
+                if count >= self.need and place[-1].partition(".")[0] in HEADINGS}
+
     def site_parts(self) -> set[str]:
         """The parts of the pages' titles most pages repeat: the site's name ("Acme 2.1 documentation")."""
         return {part for part, count in self.title_counts.items() if count >= self.need}

@@ -187,6 +187,18 @@ def name_line(text: str) -> list[str]:
     return [n.strip() for n in match.group(1).split(",") if n.strip()]
 
 
+_MAN_REF = re.compile(r"(?<![\w.-])([\w.:+-]+)\((\d)[\w+]*\)")
+
+
+def man_kind(text: str, name: str) -> str | None:
+    """The kind a man section gives ``name`` where ``text`` writes it so ("malloc(3)" -> function,
+    "git-add(1) Manual Page" -> command); None when it does not."""
+    for match in _MAN_REF.finditer(text or ""):
+        if match.group(1).casefold() == name.casefold():
+            return _MAN_KINDS.get(match.group(2))
+    return None
+
+
 def title_subject(title: str, code_runs: list[str], module_hint: bool = False) -> tuple[str, str]:
     """(name, kind) of what a page or section title says it documents: ``tar-create(1)`` (a
     command), "json — JSON encoder and decoder" whose ``json`` is code (a module when the

@@ -31,12 +31,13 @@ from urllib.parse import unquote
 
 from ..core.chunking import split_sections
 from ..core.errors import BadInput
-from ..core.models import DocTerm, Section
+from ..core.models import SUB_ENTRY_SEPARATOR, DocTerm, Section
 from ..core.normalize import normalized_words
 from .boilerplate import Boilerplate, learn_boilerplate
-from .doc_terms import dt_term, name_line, paragraph_term, text_of, title_subject
+from .doc_terms import dt_term, paragraph_term, text_of
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
+from .page_subject import declared_names, is_name_heading, titled_subject
 from .source import SourceBook
 from .walk import walk_folder
 
@@ -84,6 +85,7 @@ class _Page:
     anchor_terms: dict[str, DocTerm] = field(default_factory=dict)     # id -> the term there
     anchor_sections: dict[str, int] = field(default_factory=dict)      # id -> its section
     hrefs: dict[int, list[tuple[str, tuple]]] = field(default_factory=dict)  # section -> (href, texts)
+    declared: list[DocTerm] = field(default_factory=list)                 # its NAME line's other names
 
 
 def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None]:
@@ -172,31 +174,33 @@ def _read_page(root_dir: Path, rel: str, warnings: list[str], boiler: Boilerplat
         where = section_of(at)
         if where is not None:
             page.hrefs.setdefault(where, []).append((href, shown))
-    _find_subject(page, root, headings)
+    _find_subject(page, root, headings, boiler or Boilerplate())
     return page
 
 
-def _find_subject(page: _Page, root, headings: list[str]) -> None:
-    """The page's subject (module doc) and its name in the heading path."""
+def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -> None:
+    """The page's subject and the names it declares (readers/page_subject.py), and its name
+    in the heading path."""
     sections = page.sections
+    title = page_title(root) or ""
     for i, section in enumerate(sections):
-        if section.heading and normalized_words(section.heading) == "name":
-            names = name_line(section.text.partition("\n")[2])
-            if names:
-                aliases = tuple(names[1:]) + _spaced(names[0], "".join(s.text for s in sections))
-                page.subject = DocTerm(names[0], "command", True, aliases, page.path)
+        if is_name_heading(section.heading):
+            found = declared_names(section.text.partition("\n")[2], title, headings)
+            if found:
+                names, kind = found
+                whole = "".join(s.text for s in sections)
+                page.subject = DocTerm(names[0], kind, True, _spaced(names[0], whole), page.path)
                 page.subject_at, page.name = i, names[0]
+                page.declared = [DocTerm(n, kind, False, _spaced(n, whole), page.path) for n in names[1:]]
+                page.terms.setdefault(i, []).extend(page.declared)
                 return
-    heading = next((e for e in kept_elements(root) if tag_of(e) in HEADINGS and text_of(e)), None)
-    if heading is not None:
-        runs = [text_of(e) for e in heading.iter() if tag_of(e) in ("code", "tt", "samp", "kbd")]
-        module = any("py-mod" in (e.get("class") or "") for e in heading.iter() if isinstance(e.tag, str))
-        name, kind = title_subject(text_of(heading), runs, module)
-        page.name = text_of(heading)
-    else:
-        title = page_title(root)
-        name, kind = (title, "other") if title else (Path(page.path).stem, "other")
-        page.name = name
+    found = titled_subject(root, title, boiler.site_parts(), boiler.repeated_headings())
+    if found is None:  # the site's home page
+        page.name = title
+        return
+    name, kind, heading = found
+    page.name = heading or name or Path(page.path).stem
+    name = name or Path(page.path).stem
     where = next((i for i, s in enumerate(sections) if s.heading is not None), 0)
     if name not in sections[where].text:
         return  # a subject the page's text does not show is no stored definition
@@ -211,7 +215,7 @@ def _spaced(name: str, text: str) -> tuple[str, ...]:
     return (spaced,) if spaced != name and re.search(rf"(?<![\w-]){re.escape(spaced)}(?![\w-])", text) else ()
 
 
-def _target(page: _Page, href: str, pages: dict[str, _Page]) -> tuple[str, str] | None:
+def _target(page: _Page, href: str, pages: dict[str, _Page], shown: tuple = ()) -> tuple[str, str] | None:
     """(entity name, target key) an author's link names, or None (outside the set, a file)."""
     address, _, fragment = href.partition("#")
     if "://" in address or address.startswith(("mailto:", "/", "javascript:")):
@@ -231,7 +235,38 @@ def _target(page: _Page, href: str, pages: dict[str, _Page]) -> tuple[str, str] 
         return found.name, found.target or target.path
     if target.subject is None or target.path == page.path:  # a page's own contents list, not a reference
         return None
-    return target.subject.name, target.path
+    said = {normalized_words(t) for t in shown}
+    declared = next((d for d in target.declared if normalized_words(d.name) in said), None)
+    return (declared or target.subject).name, target.path  # "free(3)" to malloc's page: free
+
+
+OWNED_KINDS = ("option", "parameter")  # a command's or function's own: its page is their owner
+
+
+def _scope_shared_options(pages: dict[str, _Page]) -> None:
+    """An option or parameter several pages document (``--verbose``, a ``name`` placeholder)
+    is each page's own: ``frob-add › name`` (core.models.SUB_ENTRY_SEPARATOR), its aliases
+    scoped alike, never one entity of the whole set; where-else finds it by its bare name."""
+    on_pages: dict[str, set[str]] = {}
+    for page in pages.values():
+        for terms in page.terms.values():
+            for term in terms:
+                if term.kind in OWNED_KINDS:
+                    on_pages.setdefault(normalized_words(term.name), set()).add(page.path)
+    shared = {name for name, where in on_pages.items() if len(where) >= 2}
+    for page in pages.values():
+        if page.subject is None:
+            continue
+        owner = page.subject.name
+
+        def scoped(term: DocTerm) -> DocTerm:
+            if term.kind not in OWNED_KINDS or normalized_words(term.name) not in shared:
+                return term
+            return replace(term, name=f"{owner}{SUB_ENTRY_SEPARATOR}{term.name}",
+                           aliases=tuple(f"{owner}{SUB_ENTRY_SEPARATOR}{a}" for a in term.aliases))
+
+        page.terms = {i: [scoped(t) for t in terms] for i, terms in page.terms.items()}
+        page.anchor_terms = {anchor: scoped(t) for anchor, t in page.anchor_terms.items()}
 
 
 def _page_sections(page: _Page, pages: dict[str, _Page]) -> list[Section]:
@@ -246,7 +281,7 @@ def _page_sections(page: _Page, pages: dict[str, _Page]) -> list[Section]:
         own = {normalized_words(t.name) for t in terms}
         links = []
         for href, texts in page.hrefs.get(i, ()):
-            found = _target(page, href, pages)
+            found = _target(page, href, pages, texts)
             shown = next((t for t in texts if t in section.text), None)
             if found is not None and shown and normalized_words(found[0]) not in own:
                 links.append((found[0], shown, found[1]))
@@ -269,6 +304,7 @@ def read(path: Path) -> SourceBook:
             pages[rel] = page
     if not pages:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest")
+    _scope_shared_options(pages)
     sections = [s for page in pages.values() for s in _page_sections(page, pages)]
     return SourceBook(path=path, format="docset", title=path.resolve().name, sections=tuple(sections),
                       sha256=digest.hexdigest(), warnings=tuple(warnings))

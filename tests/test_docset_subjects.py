@@ -1,0 +1,87 @@
+"""A doc-set page's subject is what it says it documents (readers/page_subject.py), and an
+option several pages document is each page's own (readers/docset.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from crossbook.query.lookup import where_else
+from crossbook.readers import read_book
+from tests.docset_fixtures import write_docset
+from tests.test_docs_shelves import ingest
+
+
+def write(folder: Path, pages: dict[str, str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in pages.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def subjects(book) -> dict[str, tuple[str, str]]:
+    return {s.file: (t.name, t.kind) for s in book.sections for t in s.terms if t.subject}
+
+
+def terms(book, page: str) -> set[str]:
+    return {t.name for s in book.sections if s.file == page for t in s.terms}
+
+
+MAN = """<html><head><title>{title}</title></head><body><h1>{title}</h1>
+<h2>{name_heading}</h2><p>{names} - {summary}</p><h2>SYNOPSIS</h2><p>{first} [options]</p>
+<h2>SEE ALSO</h2><p>{see}</p></body></html>"""
+
+
+def test_a_man_pages_name_line_names_it_whatever_the_title_says(tmp_path: Path):
+    folder = write(tmp_path / "man", {
+        "frob-add.html": MAN.format(title="FROB-ADD", name_heading="NAME", names="frob-add", first="frob-add",
+                                    summary="add a widget", see=""),
+        "frob-list.html": MAN.format(title="frob-list(1) Manual Page", name_heading="1. Name", names="frob-list",
+                                     first="frob-list", summary="list widgets", see=""),
+    })
+    assert subjects(read_book(folder, fmt="docset")) == {
+        "frob-add.html": ("frob-add", "command"), "frob-list.html": ("frob-list", "command")}
+
+
+def test_each_name_a_name_line_declares_is_defined_and_a_link_showing_one_references_it(tmp_path: Path):
+    folder = write(tmp_path / "man3", {
+        "malloc.html": MAN.format(title="malloc(3)", name_heading="NAME", names="malloc, free, calloc",
+                                  first="malloc", summary="allocate and free memory", see=""),
+        "strdup.html": MAN.format(title="strdup(3)", name_heading="NAME", names="strdup", first="strdup",
+                                  summary="duplicate a string",
+                                  see='Release it with <a href="malloc.html"><b>free</b>(3)</a>.'),
+    })
+    book = read_book(folder, fmt="docset")
+    assert subjects(book)["malloc.html"] == ("malloc", "function")
+    assert {"malloc", "free", "calloc"} <= terms(book, "malloc.html")
+    links = [link for s in book.sections if s.file == "strdup.html" for link in s.links]
+    assert links == [("free", "free", "malloc.html")]
+
+
+SPHINXISH = """<html><head><title>{page} — Acme 2.1 documentation</title></head><body>
+<div class="hdr"><h1>Acme documentation</h1></div><div class="content">{heading}<p>{text}</p>
+<h2>2. Syntax</h2><p>Write it so.</p></div></body></html>"""
+
+
+def test_the_subject_is_the_title_less_the_sites_name_never_a_repeated_or_numbered_heading(tmp_path: Path):
+    pages = {f"{name}.html": SPHINXISH.format(page=name, heading=heading, text=f"The {name} tool frobs.")
+             for name, heading in (("frob", "<h2>1. Overview</h2>"), ("quux", "<h2>1. Overview</h2>"),
+                                   ("zap", "<h1>zap</h1>"), ("blip", ""))}
+    pages["index.html"] = ("<html><head><title>Acme 2.1 documentation</title></head><body><div class='hdr'>"
+                           "<h1>Acme documentation</h1></div><h2>Welcome</h2><p>Start here.</p></body></html>")
+    book = read_book(write(tmp_path / "acme", pages), fmt="docset")
+    found = subjects(book)
+    assert found == {"frob.html": ("frob", "other"), "quux.html": ("quux", "other"), "zap.html": ("zap", "other"),
+                     "blip.html": ("blip", "other")}
+    assert not any("Acme" in t.name for s in book.sections for t in s.terms)
+
+
+def test_an_option_many_pages_document_is_each_commands_own_and_found_by_its_bare_name(tmp_path: Path):
+    folder = write_docset(tmp_path / "quux")
+    book = read_book(folder)
+    assert "frob-add › --verbose" in terms(book, "frob-add.html")
+    db = ingest(tmp_path / "index", [folder])
+    found = where_else(db, "--verbose")
+    assert found["matched_by"] == "sub-entry"
+    assert {e["name"] for e in found["entities"]} == {f"{c} › --verbose" for c in
+                                                      ("frob-add", "frob-remove", "frob-list", "frob-rename",
+                                                       "frob-export")}
