@@ -289,6 +289,9 @@ def hand(shelf: str, defs: list[tuple], sample: int) -> dict:
     """Score saved verdicts on the stored definitions; print a seeded sample to read."""
     path = LABELS / f"docs-{shelf}-defs.json"
     stored = {(d[6], d[5], d[1]): d for d in defs}
+    # a verdict on an option's definition holds for it as its page's sub-entry ("git-add › --all")
+    for d in defs:
+        stored.setdefault((d[6], d[5], d[1].rpartition(" › ")[2]), d)
     labels = json.loads(path.read_text(encoding="utf-8"))["items"] if path.is_file() else []
     read = [item for item in labels if tuple(item["key"]) in stored]
     right = sum(1 for item in read if item["verdict"] == "right")

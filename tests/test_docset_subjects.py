@@ -85,3 +85,10 @@ def test_an_option_many_pages_document_is_each_commands_own_and_found_by_its_bar
     assert {e["name"] for e in found["entities"]} == {f"{c} › --verbose" for c in
                                                       ("frob-add", "frob-remove", "frob-list", "frob-rename",
                                                        "frob-export")}
+
+
+def test_a_name_line_broken_before_its_dash_still_names_the_command():
+    from crossbook.readers.doc_terms import name_line
+
+    assert name_line("git-check-ref-format\n- Ensures that a reference name is well formed") == \
+        ["git-check-ref-format"]

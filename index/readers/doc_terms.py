@@ -180,7 +180,8 @@ def indented_under(following, paragraph) -> bool:
 def name_line(text: str) -> list[str]:
     """The names a man page's NAME line gives (``tar - an archiving utility`` -> ["tar"];
     ``ls, dir - list ...`` -> ["ls", "dir"]), or [] when the line is not one."""
-    first = text.strip().split("\n", 1)[0].replace("\\-", "-").replace("\\", "")
+    # the first paragraph, its lines joined: groff breaks a long NAME line before its dash
+    first = " ".join(text.strip().split("\n\n", 1)[0].split("\n")).replace("\\-", "-").replace("\\", "")
     match = _NAME_LINE.match(first)
     if not match:
         return []
