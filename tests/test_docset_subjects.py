@@ -70,8 +70,8 @@ def test_the_subject_is_the_title_less_the_sites_name_never_a_repeated_or_number
                            "<h1>Acme documentation</h1></div><h2>Welcome</h2><p>Start here.</p></body></html>")
     book = read_book(write(tmp_path / "acme", pages), fmt="docset")
     found = subjects(book)
-    assert found == {"frob.html": ("frob", "other"), "quux.html": ("quux", "other"), "zap.html": ("zap", "other"),
-                     "blip.html": ("blip", "other")}
+    assert found == {"frob.html": ("frob", "topic"), "quux.html": ("quux", "topic"), "zap.html": ("zap", "topic"),
+                     "blip.html": ("blip", "topic")}
     assert not any("Acme" in t.name for s in book.sections for t in s.terms)
 
 

@@ -83,7 +83,7 @@ class NoteMarks:
     def verify(self, parent: ParentChunk, mentions: list[RawMention], chunk: ChunkText) -> Verified:
         """The extractor's ``mentions`` verified (verify.py), with this chunk's marks added in
         their place; dropped marks are counted with the extractor's drops."""
-        if not parent.defines and not parent.links and not parent.terms and not self.manual:
+        if not parent.defines and not parent.links and not parent.terms and not self.manual and not self.doc_pages:
             return verify_mentions(mentions, chunk, self.types)
         marks = self._marks(parent)
         exact = {normalize_name(m.name) for m in marks} | {normalize_name(a) for m in marks for a in m.aliases}
@@ -94,6 +94,10 @@ class NoteMarks:
             # decoder" documents json); a heading that is a link or an embed ("# ![[03 Chapter - Moves]]")
             # names another note's entity: the extractor's reading of it as a definition goes
             guessed = [m for m in guessed if not (m.mention_type == "defines" and m.source == "heading")]
+        if self.doc_pages and parent.file in self.doc_pages:
+            # a doc set's tables state their entries in markup (readers/doc_tables.py): the
+            # extractor's reading of a row as a definition ("If", "To" of a word table) goes
+            guessed = [m for m in guessed if not (m.source == "table" and m.mention_type == "defines")]
         if self.page_labels:  # "OPTIONS", "CONFIGURATION" on page after page: labels, not names
             guessed = [m for m in guessed if not (m.source == "heading" and normalize_name(m.name) in self.page_labels)]
         if self.manual and not CODE_LIKE.search(parent.heading or ""):

@@ -40,7 +40,7 @@ _HEADING_KINDS = (
 )
 # every kind this module gives (the linker reads a name of these kinds as code)
 DOC_KINDS = frozenset({*SPHINX_KINDS.values(), "command", "option", "environment", "key", "package", "file",
-                       "parameter", "counter", "length", "program", "utility"}) - {"other"}
+                       "parameter", "counter", "length", "program", "utility", "entry", "topic"}) - {"other"}
 # the kinds a title may name after the thing it documents ("The \definecolor command")
 TITLE_KINDS = ("command", "environment", "option", "package", "function", "class", "method", "module",
                "key", "macro", "setting", "variable", "counter", "length", "program", "utility")

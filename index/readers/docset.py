@@ -34,6 +34,7 @@ from ..core.errors import BadInput
 from ..core.models import SUB_ENTRY_SEPARATOR, DocTerm, Section
 from ..core.normalize import normalized_words
 from .boilerplate import Boilerplate, learn_boilerplate
+from .doc_tables import option_leads, row_term
 from .doc_terms import dt_term, paragraph_term, text_of
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
@@ -126,17 +127,31 @@ def _scan(root) -> tuple[list[str], list, list, list]:
             pending.append(ident)  # a section's id, or an anchor before a heading: the heading's
         elif ident:
             raw_anchors.append((current, ident))
-        if tag in ("dt", "p"):
-            heading = headings[-1] if headings else None
-            term = dt_term(element, element.getparent(), heading) if tag == "dt" else paragraph_term(element, heading)
-            if term is not None:
-                raw_terms.append((current, term))
+        if tag in ("dt", "p", "tr", "li"):
+            raw_terms.extend((current, term) for term in _markup_terms(element, tag, headings[-1] if headings else None))
         elif tag == "a" and element.get("href") and "headerlink" not in (element.get("class") or ""):
             # the link's text, and its runs (a bold or code run shows in the Markdown as written)
             shown = [text_of(element)] + [text_of(e) for e in element.iterdescendants() if isinstance(e.tag, str)]
             if re.search(r"\w", shown[0]):
                 raw_links.append((current, element.get("href"), tuple(t for t in shown if t)))
     return headings, raw_terms, raw_anchors, raw_links
+
+
+def _markup_terms(element, tag: str, heading: str | None) -> list[DocTerm]:
+    """What an element's markup says it documents: a definition term, a paragraph with its
+    indented description, a table row (readers/doc_tables.py) or an options section's
+    ``key=value`` leads."""
+    if tag == "dt":
+        term = dt_term(element, element.getparent(), heading)
+    elif tag == "tr":
+        term = row_term(element, heading)
+    else:
+        term = paragraph_term(element, heading) if tag == "p" else None
+        if term is None:
+            return option_leads(element, heading)
+    if term is None:
+        return []
+    return [replace(term, kind="entry") if term.kind == "other" else term]  # documented, of no named kind
 
 
 def _read_page(root_dir: Path, rel: str, warnings: list[str], boiler: Boilerplate | None = None) -> _Page | None:
@@ -201,6 +216,7 @@ def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -
     name, kind, heading = found
     page.name = heading or name or Path(page.path).stem
     name = name or Path(page.path).stem
+    kind = "topic" if kind == "other" else kind  # a page about a topic ("Commands"): linked as documentation is
     where = next((i for i, s in enumerate(sections) if s.heading is not None), 0)
     if name not in sections[where].text:
         return  # a subject the page's text does not show is no stored definition
