@@ -92,3 +92,14 @@ def test_a_name_line_broken_before_its_dash_still_names_the_command():
 
     assert name_line("git-check-ref-format\n- Ensures that a reference name is well formed") == \
         ["git-check-ref-format"]
+
+
+def test_a_heading_hidden_by_style_that_anchors_an_entry_still_cuts_its_section(tmp_path: Path):
+    page = ("<html><head><title>lib</title></head><body><h1>lib</h1><p>The library.</p>"
+            '<h2 style="display:none" id="frob_open">frob_open</h2><dl><dt><code>frob_open</code></dt>'
+            "<dd>Opens.</dd></dl><h2 style='display: none'>Ignored</h2><p>Shown text.</p></body></html>")
+    folder = write(tmp_path / "lib", {"lib.html": page, "other.html": page.replace("lib", "other")})
+    sections = [s for s in read_book(folder, fmt="docset").sections if s.file == "lib.html"]
+    assert [s.heading for s in sections] == ["lib", "frobopen"]  # core.titles drops "_" (its own matter)
+    assert "frob_open" in {t.name for t in sections[-1].terms}
+    assert "Ignored" not in sections[-1].text and "Shown text." in sections[-1].text

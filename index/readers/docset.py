@@ -33,6 +33,7 @@ from ..core.chunking import split_sections
 from ..core.errors import BadInput
 from ..core.models import SUB_ENTRY_SEPARATOR, DocTerm, Section
 from ..core.normalize import normalized_words
+from ..core.titles import clean_inline
 from .boilerplate import Boilerplate, learn_boilerplate
 from .doc_tables import option_leads, row_term
 from .doc_terms import dt_term, paragraph_term, text_of
@@ -94,9 +95,11 @@ def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None
     out: list[int | None] = []
     at = 0
     for text in texts:
-        key = normalized_words(text)
-        found = next((i for i in range(at, len(sections))
-                      if sections[i].heading is not None and normalized_words(sections[i].heading) == key), None)
+        # the section's heading is the element's text as core.titles cleans it ("frob_open"
+        # loses its underscore there): compare them cleaned alike
+        key = normalized_words(clean_inline(text))
+        found = next((i for i in range(at, len(sections)) if sections[i].heading is not None
+                      and normalized_words(clean_inline(sections[i].heading)) == key), None)
         out.append(found)
         if found is not None:
             at = found + 1
