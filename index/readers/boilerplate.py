@@ -25,9 +25,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of
+from .html_markdown import HEADINGS, body_of, parse_html, tag_of
 
 MIN_PAGES = 4
+SAMPLE_PAGES = 60     # pages learned from, evenly spaced: what most of them repeat, most pages do
 SHARE = 0.6           # "most pages": at least this share of the set's pages
 FEW_WORDS = 20        # a container's own (unrepeated) words at most, to be left out whole
 _CONTAINERS = {"div", "table", "tbody", "thead", "tfoot", "tr", "ul", "ol", "header", "footer", "aside",
@@ -67,16 +68,24 @@ class _PageView:
     units: dict = field(default_factory=dict)     # element -> UnitKey
 
     @classmethod
-    def of(cls, root) -> "_PageView":
-        view = cls(list(kept_elements(root)))
-        for element in view.elements:
-            tag = tag_of(element) or ""
-            parent = element.getparent()
-            view.places[element] = view.places.get(parent, ()) + (_step(element, tag),)
-            if tag in _UNITS and (tag == "a" or _own_text(element)):
+    def of(cls, root, wanted: set | None = None) -> "_PageView":
+        """The view of a page's body (all its elements: what the Markdown drops anyway counts
+        for nothing); ``wanted``: the only places whose units matter (None: all)."""
+        view = cls([])
+        steps: dict = {}
+        for element in body_of(root).iterdescendants():
+            tag = tag_of(element)
+            if tag is None:
+                continue
+            view.elements.append(element)
+            key = (tag, element.get("class"))
+            step = steps.get(key) or steps.setdefault(key, _step(element, tag))
+            place = view.places.get(element.getparent(), ()) + (step,)
+            view.places[element] = place
+            if tag in _UNITS and (wanted is None or place in wanted) and (tag == "a" or _own_text(element)):
                 text = _text(element)
                 if text:
-                    view.units[element] = (view.places[element], text)
+                    view.units[element] = (place, text)
         return view
 
 
@@ -87,6 +96,7 @@ class Boilerplate:
     unit_counts: Counter = field(default_factory=Counter)
     place_counts: Counter = field(default_factory=Counter)
     title_counts: Counter = field(default_factory=Counter)
+    _unit_places: set | None = field(default=None, repr=False)   # the places of repeated units
 
     def learn(self, root) -> None:
         """Count one page's units, places and title parts."""
@@ -118,21 +128,30 @@ class Boilerplate:
         """Leave the boilerplate out of a parsed page (in place); the number of elements left out."""
         if self.pages < MIN_PAGES:
             return 0
-        view = _PageView.of(root)
+        if self._unit_places is None:
+            self._unit_places = {place for (place, _), count in self.unit_counts.items() if count >= self.need}
+        view = _PageView.of(root, self._unit_places)
+        repeated = [e for e, key in view.units.items() if self.repeated_unit(key)]
+        if not repeated:
+            return 0
+        # a container can only be chrome around two repeated units or more
+        around: Counter = Counter(a for e in repeated for a in e.iterancestors())
         gone: set = set()
         headings = []
         for element in view.elements:
-            if any(a in gone for a in element.iterancestors()):
+            if element.getparent() in gone:
+                gone.add(element)  # inside one left out: goes with it
                 continue
             tag = tag_of(element)
-            if tag in _CONTAINERS and self.place_counts.get(view.places[element], 0) >= self.need \
-                    and self._mostly_repeated(element, view):
+            if tag in _CONTAINERS and around[element] >= 2 and self.place_counts.get(view.places[element], 0) >= \
+                    self.need and self._mostly_repeated(element, view):
                 gone.add(element)
             elif element in view.units and self.repeated_unit(view.units[element]):
                 if tag in HEADINGS:
                     headings.append(element)
                 elif tag in _ALONE and (tag not in _INLINE or self._alone_in_block(element, view)):
                     gone.add(element)
+        gone = {e for e in gone if e.getparent() not in gone}
         for element in gone:
             _remove(element)
         emptied = [h for h in headings if _opens_nothing(h, root)]
@@ -155,18 +174,28 @@ class Boilerplate:
 
     def _mostly_repeated(self, container, view: _PageView) -> bool:
         """A container of chrome: at least two repeated units, as many as the others, and
-        those few short ones; never one that holds a page's own heading or paragraph."""
+        those few short ones; never one that holds a page's own heading or paragraph. A unit
+        is counted whole (what it holds is counted with it)."""
         repeated, other_words, others = 0, 0, 0
-        for element in container.iter():
+        if _own_text(container):
+            own = (container.text or "") + "".join(c.tail or "" for c in container)
+            other_words, others = len(own.split()), 1
+        stack = [c for c in reversed(container) if isinstance(c.tag, str)]
+        while stack:
+            element = stack.pop()
+            tag = tag_of(element)
             key = view.units.get(element)
-            if key is None or any(a in view.units for a in element.iterancestors() if a is not container
-                                  and container in a.iterancestors()):
-                continue  # a unit inside another is counted with it
+            if key is None and tag in _UNITS and (tag == "a" or _own_text(element)):
+                text = _text(element)  # a unit where no repeated one stands: the page's own
+                key = ((), text) if text else None
+            if key is None:
+                stack.extend(c for c in reversed(element) if isinstance(c.tag, str))
+                continue
             if self.repeated_unit(key):
                 repeated += 1
                 continue
             words = len(key[1].split())
-            if tag_of(element) in HEADINGS or tag_of(element) in ("p", "pre", "dd") or words > SHORT_UNIT:
+            if tag in HEADINGS or tag in ("p", "pre", "dd") or words > SHORT_UNIT:
                 return False  # a page's own heading or paragraph sits in it: content, not chrome
             others += 1
             other_words += words
@@ -244,10 +273,12 @@ def _remove(element) -> None:
 
 
 def learn_boilerplate(root_dir, files: list[str]) -> Boilerplate:
-    """The boilerplate of the pages ``files`` (relative to ``root_dir``); a page that cannot be
-    read is skipped (the reader says so when it reads it)."""
+    """The boilerplate of the pages ``files`` (relative to ``root_dir``), learned from at most
+    ``SAMPLE_PAGES`` of them; a page that cannot be read is skipped (the reader says so when
+    it reads it)."""
     boiler = Boilerplate()
-    for rel in files:
+    step = max(1, len(files) // SAMPLE_PAGES)
+    for rel in files[::step][:SAMPLE_PAGES]:
         try:
             root = parse_html((root_dir / rel).read_bytes())
         except Exception:  # told by the page reader, with its reason

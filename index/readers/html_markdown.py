@@ -425,13 +425,13 @@ def kept_elements(root):
     navigation, page chrome) and everything inside them: a reader that reads more of a page
     than its Markdown (index/readers/docset) sees the elements the Markdown shows."""
     converter = _Converter(root)
-
-    def walk(element):
-        for child in element:
-            tag = tag_of(child)
-            if tag is None or converter.dropped(child, tag):
-                continue
-            yield child
-            yield from walk(child)
-
-    yield from walk(converter.body)
+    left_out: set = set()  # dropped elements and everything inside them (one pass, no recursion)
+    for element in converter.body.iterdescendants():
+        if element.getparent() in left_out:
+            left_out.add(element)
+            continue
+        tag = tag_of(element)
+        if tag is None or converter.dropped(element, tag):
+            left_out.add(element)
+            continue
+        yield element
