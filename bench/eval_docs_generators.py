@@ -71,6 +71,8 @@ def _refentry(source: Path) -> str:
     if match:
         xml = xml.replace(match.group(0), "")
     xml = re.sub(r"<(/?)sect([123])", r"<\1refsect\2", re.sub(r' id="[^"]*"', "", xml))
+    # an index term where the page describes its command (docbook-xsl writes the back index)
+    xml = xml.replace("<para>", f"<para><indexterm><primary>{name}</primary></indexterm>", 1)
     return (f'<refentry id="{name}"><refmeta><refentrytitle>{name}</refentrytitle><manvolnum>1</manvolnum>'
             f'</refmeta><refnamediv><refname>{name}</refname><refpurpose>{purpose}</refpurpose></refnamediv>'
             f'{xml}</refentry>')
@@ -87,7 +89,7 @@ def docbook_shelf(work: Path, pages: int) -> Path | None:
                      entries)
     book = ('<?xml version="1.0"?><book><title>Git Reference Manual</title><preface><title>About</title>'
             f'<para>This manual documents git.</para></preface><reference><title>Commands</title>{entries}'
-            '</reference></book>')
+            '</reference><index/></book>')
     (work / "book.xml").write_text(book, encoding="utf-8")
     folder = work / "docbook"
     folder.mkdir()
@@ -108,6 +110,24 @@ def docbook_links(folder: Path) -> set[tuple[str, str]]:
             if target and target != page.name and (folder / target).is_file():
                 pairs.add((page.name, target))
     return pairs
+
+
+def index_found(folder: Path, db: sqlite3.Connection) -> tuple[int, int]:
+    """(found, all) of the back index's (term, page) pairs whose page mentions the term."""
+    from lxml import html as lxml_html
+
+    mentioned: dict[str, set[str]] = {}
+    for name, page in db.execute("SELECT e.name, c.source_file FROM entity_mentions m JOIN entities e"
+                                 " ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id"):
+        mentioned.setdefault(page, set()).add(normalize_name(name.rpartition(" › ")[2]))
+    pairs = set()
+    for page in folder.glob("ix*.html"):
+        for dt in lxml_html.fromstring(page.read_bytes()).iter("dt"):
+            term = (dt.text or "").strip().rstrip(",").strip()
+            for href in dt.xpath(".//a/@href"):
+                pairs.add((term, href.partition("#")[0]))
+    found = sum(1 for term, target in pairs if normalize_name(term) in mentioned.get(target, set()))
+    return found, len(pairs)
 
 
 def score(shelf: str, folder: Path, index: Path, seconds: float) -> None:
@@ -131,6 +151,8 @@ def score(shelf: str, folder: Path, index: Path, seconds: float) -> None:
     print(f"  pages that define their command (>= 0.95):    {ratio((hit, len(commands)))} {missed[:5]}")
     print(f"  authors' links found as references (>= 0.95): {ratio((len(found_links(db) & gold), len(gold)))}")
     print(f"  most pages one name is defined on (<= 20):    {spread[1]} ({spread[0]})")
+    if shelf == "docbook":
+        print(f"  back-index terms mentioned where they point (>= 0.85): {ratio(index_found(folder, db))}")
     print(f"  references shown as a navigation word (0):    {navigation}")
     shelf_db = open_db(index)
     try:

@@ -60,3 +60,24 @@ def test_a_table_of_plain_words_defines_nothing_and_prose_links_no_plain_word(tm
                       " JOIN chunks c ON c.id = m.chunk_id WHERE lower(e.name) = 'commands' AND"
                       " m.mention_type = 'references'").fetchall()
     assert rows == [("wikilink", "index.html")]
+
+
+def test_a_back_index_page_places_its_entries_where_they_point(tmp_path: Path):
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    body = ("<h1>{0}</h1><p>About {0}.</p><h2>Details</h2><p>Text<a name='ix{1}'></a> on {0}'s frobnication "
+            "and the widget cache.</p><h2>More</h2><p>Nothing more on {0}.</p>")
+    for n, name in enumerate(("alpha", "beta", "gamma", "delta", "omega")):
+        (folder / f"{name}.html").write_text(f"<html><head><title>{name}</title></head><body>"
+                                             f"{body.format(name, n)}</body></html>", encoding="utf-8")
+    entries = "".join(f"<dt>{term}, <a href='{page}.html#ix{n}'>{page}</a>, <a href='beta.html#ix1'>beta</a></dt>"
+                      for term, page, n in (("frobnication", "alpha", 0), ("widget cache", "gamma", 2),
+                                            ("alpha", "alpha", 0), ("gamma", "gamma", 2), ("omega", "omega", 4)))
+    (folder / "ix01.html").write_text(f"<html><head><title>Index</title></head><body><h1>Index</h1><dl>{entries}"
+                                      "</dl></body></html>", encoding="utf-8")
+    book = read_book(folder, fmt="docset")
+    details = {s.file: s for s in book.sections if s.heading == "Details"}
+    assert "frobnication" in {t.name for t in details["alpha.html"].terms}      # defined where it points first
+    assert ("frobnication", "frobnication", "alpha.html#index-0") in details["beta.html"].links  # then mentioned
+    assert "widget cache" in {t.name for t in details["gamma.html"].terms}
+    assert not [link for s in book.sections if s.file == "ix01.html" for link in s.links]  # the index's own links

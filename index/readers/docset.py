@@ -35,6 +35,7 @@ from ..core.models import SUB_ENTRY_SEPARATOR, DocTerm, Section
 from ..core.normalize import normalized_words
 from ..core.titles import clean_inline
 from .boilerplate import Boilerplate, learn_boilerplate
+from .doc_index import index_entries, place_index
 from .doc_tables import option_leads, row_term
 from .doc_terms import dt_term, paragraph_term, text_of
 from .html import page_title
@@ -88,6 +89,8 @@ class _Page:
     anchor_sections: dict[str, int] = field(default_factory=dict)      # id -> its section
     hrefs: dict[int, list[tuple[str, tuple]]] = field(default_factory=dict)  # section -> (href, texts)
     declared: list[DocTerm] = field(default_factory=list)                 # its NAME line's other names
+    index: list | None = None                        # a back-index page's entries (doc_index.py)
+    mentions: dict[int, list[tuple]] = field(default_factory=dict)         # section -> index entries it shows
 
 
 def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None]:
@@ -117,7 +120,7 @@ def _scan(root) -> tuple[list[str], list, list, list]:
     raw_links: list[tuple[int, str, str]] = []
     for element in kept_elements(root):
         tag = tag_of(element)
-        ident = element.get("id")
+        ident = element.get("id") or (element.get("name") if tag == "a" else None)  # HTML 4's <a name>
         if tag in HEADINGS:
             text = text_of(element)
             if text:
@@ -126,7 +129,12 @@ def _scan(root) -> tuple[list[str], list, list, list]:
                 pending = []
             continue
         current = len(headings) - 1
-        if ident and (tag in ("section", "div") or (tag == "a" and not text_of(element))):
+        if pending and tag not in ("section", "div", "a", "header", "hgroup"):
+            # text came before any heading: the anchors were in this section's text (an index
+            # entry's <a name> in a paragraph), not before the next heading
+            raw_anchors.extend((current, i) for i in pending)
+            pending = []
+        if ident and (tag in ("section", "div") or (tag == "a" and not text_of(element) and _before_heading(element))):
             pending.append(ident)  # a section's id, or an anchor before a heading: the heading's
         elif ident:
             raw_anchors.append((current, ident))
@@ -155,6 +163,16 @@ def _markup_terms(element, tag: str, heading: str | None) -> list[DocTerm]:
     if term is None:
         return []
     return [replace(term, kind="entry") if term.kind == "other" else term]  # documented, of no named kind
+
+
+def _before_heading(anchor) -> bool:
+    """An empty anchor that marks the heading after it, not a place in a paragraph's text."""
+    following = anchor.getnext()
+    if following is not None and tag_of(following) in HEADINGS:
+        return True
+    parent = anchor.getparent()
+    return not (anchor.tail or "").strip() and parent is not None and tag_of(parent) in (
+        "section", "div", "body", "article", "main")
 
 
 def _read_page(root_dir: Path, rel: str, warnings: list[str], boiler: Boilerplate | None = None) -> _Page | None:
@@ -193,6 +211,7 @@ def _read_page(root_dir: Path, rel: str, warnings: list[str], boiler: Boilerplat
         if where is not None:
             page.hrefs.setdefault(where, []).append((href, shown))
     _find_subject(page, root, headings, boiler or Boilerplate())
+    page.index = index_entries(root, posixpath.basename(rel))
     return page
 
 
@@ -304,6 +323,7 @@ def _page_sections(page: _Page, pages: dict[str, _Page]) -> list[Section]:
             shown = next((t for t in texts if t in section.text), None)
             if found is not None and shown and normalized_words(found[0]) not in own:
                 links.append((found[0], shown, found[1]))
+        links.extend(m for m in page.mentions.get(i, ()) if normalized_words(m[0]) not in own)
         out.append(replace(section, heading_path=path, file=page.path, terms=tuple(terms),
                            links=tuple(dict.fromkeys(links))))
     return out
@@ -323,6 +343,7 @@ def read(path: Path) -> SourceBook:
             pages[rel] = page
     if not pages:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest")
+    place_index(pages)
     _scope_shared_options(pages)
     sections = [s for page in pages.values() for s in _page_sections(page, pages)]
     return SourceBook(path=path, format="docset", title=path.resolve().name, sections=tuple(sections),
