@@ -103,3 +103,13 @@ def test_a_heading_hidden_by_style_that_anchors_an_entry_still_cuts_its_section(
     assert [s.heading for s in sections] == ["lib", "frobopen"]  # core.titles drops "_" (its own matter)
     assert "frob_open" in {t.name for t in sections[-1].terms}
     assert "Ignored" not in sections[-1].text and "Shown text." in sections[-1].text
+
+
+def test_a_function_pages_signature_block_declares_its_functions(tmp_path: Path):
+    page = ("<html><head><title>frob_open(3)</title></head><body><h1>frob_open(3)</h1><h2>NAME</h2>"
+            "<p>frob_open - open a frob</p><h2>SYNOPSIS</h2><pre>#include &lt;frob.h&gt;\n\n"
+            "int frob_open(const char *path);\nstruct frob *frob_openat(int dirfd, const char *path);</pre>"
+            "<h2>DESCRIPTION</h2><p>Opens it.</p></body></html>")
+    other = page.replace("frob_open", "zap_it").replace("frob_openat", "zap_them")
+    book = read_book(write(tmp_path / "man3", {"frob_open.html": page, "zap.html": other}), fmt="docset")
+    assert {"frob_open", "frob_openat"} <= terms(book, "frob_open.html")

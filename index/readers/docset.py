@@ -40,7 +40,7 @@ from .doc_tables import option_leads, row_term
 from .doc_terms import dt_term, paragraph_term, text_of
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
-from .page_subject import declared_names, is_name_heading, titled_subject
+from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
 from .source import SourceBook
 from .walk import walk_folder
 
@@ -230,6 +230,8 @@ def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -
                 page.subject_at, page.name = i, names[0]
                 page.declared = [DocTerm(n, kind, False, _spaced(n, whole), page.path) for n in names[1:]]
                 page.terms.setdefault(i, []).extend(page.declared)
+                if kind == "function":
+                    _declare_signatures(page, names)
                 return
     found = titled_subject(root, title, boiler.site_parts(), boiler.repeated_headings())
     if found is None:  # the site's home page
@@ -245,6 +247,18 @@ def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -
     aliases = _spaced(name, "".join(s.text for s in sections)) if kind == "command" else ()
     page.subject = DocTerm(name, kind, True, aliases, page.path)
     page.subject_at = where
+
+
+def _declare_signatures(page: _Page, names: list[str]) -> None:
+    """The functions a function page's SYNOPSIS prototypes declare and its NAME line does not
+    name (``int frob_openat(int dirfd, ...);``): defined there too."""
+    for i, section in enumerate(page.sections):
+        if is_synopsis_heading(section.heading):
+            more = [DocTerm(n, "function", False, (), page.path)
+                    for n in signature_names(section.text) if n not in names]
+            page.declared.extend(more)
+            page.terms.setdefault(i, []).extend(more)
+            return
 
 
 def _spaced(name: str, text: str) -> tuple[str, ...]:

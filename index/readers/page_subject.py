@@ -46,6 +46,19 @@ def declared_names(body: str, title: str, headings: list[str]) -> tuple[list[str
     return names, kind
 
 
+# a C-like prototype in a signature block: "int frob_open(const char *path);", "void *malloc(size_t);"
+_PROTOTYPE = re.compile(r"(?m)^\s*(?:[A-Za-z_][\w]*[\s*]+)+\**([A-Za-z_]\w*)\s*\([^;{}]*\)\s*;")
+
+
+def signature_names(body: str) -> list[str]:
+    """The functions a SYNOPSIS section's prototypes declare, in order."""
+    return list(dict.fromkeys(m.group(1) for m in _PROTOTYPE.finditer(body.replace("`", "").replace("\\", ""))))
+
+
+def is_synopsis_heading(heading: str | None) -> bool:
+    return bool(heading) and normalized_words(unnumbered(heading)) == "synopsis"
+
+
 def _is_label(heading: str) -> bool:
     from ..core.packs import load_pack
 
