@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ..core.models import DocTerm
+from ..core.packs import genre_words
 from .doc_terms import MAX_TERM, heading_kind, text_of
 
 _CODE_TAGS = ("code", "tt", "kbd", "samp", "var")
@@ -24,7 +25,6 @@ _NOT_A_WORD = re.compile(r"^(?:\\[A-Za-z@]+\*?|--?[A-Za-z][\w-]*|[A-Za-z_][\w]*(
                          r"|[A-Za-z_][\w.:]*\(\))$")
 _CALL = re.compile(r"^([A-Za-z_][\w.:]*)\s*\(.*\)$")
 _TOKEN = re.compile(r"^[\w.:@-]+$")
-_OPTION_KINDS = ("option", "key", "setting", "parameter")
 _KEY_VALUE = re.compile(r"(?:^|(?<=[.!?;:]\s))\W{0,2}([A-Za-z][\w.-]*)=(?:\S)")
 MIN_DESCRIPTION_WORDS = 1
 
@@ -75,7 +75,7 @@ def option_leads(element, heading: str | None) -> list[DocTerm]:
     """The keys ``key=value`` terms define where they open a list item or a sentence of an
     options section (module doc)."""
     kind = heading_kind(heading)
-    if kind not in _OPTION_KINDS:
+    if kind not in genre_words("documentation", "option_section_kinds"):
         return []
     text = text_of(element)
     return [DocTerm(m.group(1), "option", target=element.get("id") or "")

@@ -33,6 +33,7 @@ from ..core.chunking import split_sections
 from ..core.errors import BadInput
 from ..core.models import SUB_ENTRY_SEPARATOR, DocTerm, Section
 from ..core.normalize import normalized_words
+from ..core.packs import genre_words
 from ..core.titles import clean_inline
 from .boilerplate import Boilerplate, learn_boilerplate
 from .doc_index import index_entries, place_index
@@ -292,18 +293,16 @@ def _target(page: _Page, href: str, pages: dict[str, _Page], shown: tuple = ()) 
     return (declared or target.subject).name, target.path  # "free(3)" to malloc's page: free
 
 
-OWNED_KINDS = ("option", "parameter")  # a command's or function's own: its page is their owner
-
-
 def _scope_shared_options(pages: dict[str, _Page]) -> None:
     """An option or parameter several pages document (``--verbose``, a ``name`` placeholder)
     is each page's own: ``frob-add › name`` (core.models.SUB_ENTRY_SEPARATOR), its aliases
     scoped alike, never one entity of the whole set; where-else finds it by its bare name."""
+    owned = genre_words("documentation", "owned_kinds")  # a command's or function's own entries
     on_pages: dict[str, set[str]] = {}
     for page in pages.values():
         for terms in page.terms.values():
             for term in terms:
-                if term.kind in OWNED_KINDS:
+                if term.kind in owned:
                     on_pages.setdefault(normalized_words(term.name), set()).add(page.path)
     shared = {name for name, where in on_pages.items() if len(where) >= 2}
     for page in pages.values():
@@ -312,7 +311,7 @@ def _scope_shared_options(pages: dict[str, _Page]) -> None:
         owner = page.subject.name
 
         def scoped(term: DocTerm) -> DocTerm:
-            if term.kind not in OWNED_KINDS or normalized_words(term.name) not in shared:
+            if term.kind not in owned or normalized_words(term.name) not in shared:
                 return term
             return replace(term, name=f"{owner}{SUB_ENTRY_SEPARATOR}{term.name}",
                            aliases=tuple(f"{owner}{SUB_ENTRY_SEPARATOR}{a}" for a in term.aliases))
