@@ -265,6 +265,11 @@ def score(shelf: str, folder: Path, index: Path, seconds: float, sample: int) ->
     # is an attribute the page documents, not a label)
     labels = [d for d in defs if normalize_name(d[1]) in STRUCTURE_LABELS and d[3] != "deflist"]
     result["label_definitions"] = (len(labels), len(defs), sorted({d[1] for d in labels})[:10])
+    pages_of: dict[str, set[str]] = {}
+    for d in defs:
+        pages_of.setdefault(d[1], set()).add(d[4])
+    widest = max(pages_of.items(), key=lambda item: len(item[1]), default=("", set()))
+    result["widest_definition"] = (widest[0], len(widest[1]))
     short = sorted({d[1] for d in defs if len(d[1].strip()) <= 2 and d[3] not in ("note", "deflist")})
     result["short_entities_not_marked"] = short
     if shelf == "python":
@@ -289,6 +294,9 @@ def hand(shelf: str, defs: list[tuple], sample: int) -> dict:
     """Score saved verdicts on the stored definitions; print a seeded sample to read."""
     path = LABELS / f"docs-{shelf}-defs.json"
     stored = {(d[6], d[5], d[1]): d for d in defs}
+    # a verdict on an option's definition holds for it as its page's sub-entry ("git-add › --all")
+    for d in defs:
+        stored.setdefault((d[6], d[5], d[1].rpartition(" › ")[2]), d)
     labels = json.loads(path.read_text(encoding="utf-8"))["items"] if path.is_file() else []
     read = [item for item in labels if tuple(item["key"]) in stored]
     right = sum(1 for item in read if item["verdict"] == "right")
@@ -336,6 +344,8 @@ def report(result: dict) -> None:
     found, total, names = result["label_definitions"]
     print(f"  structure labels among definitions (<= 0.02):            {ratio((found, total))} {names}")
     print(f"  1-2 character entities the pages' markup did not define: {result['short_entities_not_marked'] or 'none'}")
+    name, spread = result["widest_definition"]
+    print(f"  most pages one name is defined on (<= 10):               {spread} ({name})")
     hand_result = result["hand"]
     if hand_result["read"]:
         print(f"  definitions read by hand, right (>= 0.90):               "

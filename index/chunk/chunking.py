@@ -17,7 +17,7 @@ from typing import Callable
 
 from markdown_it import MarkdownIt
 
-from ..core.models import ChildChunk, ParentChunk, Section
+from ..core.models import SUB_ENTRY_SEPARATOR, ChildChunk, ParentChunk, Section
 from ..core.titles import clean_inline, infer_title
 from ..core.tokens import count_tokens, split_tokens
 from .markdown_repair import RepairReport, repair_headings
@@ -248,14 +248,15 @@ def _terms_by_part(section: Section, parts: list[str]) -> list[tuple]:
     subject on the first part): a long reference page's entries stay with their text."""
     out: list[list] = [[] for _ in parts]
     for term in section.terms:
+        name = term.name.rpartition(SUB_ENTRY_SEPARATOR)[2]  # a sub-entry shows its own name
         # the part with the term's own line (opening with the name, past a label and a code
         # mark as in "*optional* `name=`", or followed by its
         # ": definition"), else the first that shows the name (a table of contents at the
         # page's top shows it first)
-        starts = re.compile(rf"(?m)^[ \t]*(?:\*\w+\*\s+)?[@`\\]*{re.escape(term.name)}(?![\w.-])")
-        own = re.compile(rf"(?m)^(?![>:])[^\n]*{re.escape(term.name)}[^\n]*\n\n?[:>] ")
+        starts = re.compile(rf"(?m)^[ \t]*(?:\*\w+\*\s+)?[@`\\]*{re.escape(name)}(?![\w.-])")
+        own = re.compile(rf"(?m)^(?![>:])[^\n]*{re.escape(name)}[^\n]*\n\n?[:>] ")
         at = 0 if term.subject else None
-        for shows in ([] if term.subject else [starts.search, own.search, lambda text: term.name in text]):
+        for shows in ([] if term.subject else [starts.search, own.search, lambda text: name in text]):
             at = next((i for i, text in enumerate(parts) if shows(text)), None)
             if at is not None:
                 break

@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..core.models import ChunkExtraction, ParentChunk, RawMention
+from ..core.models import SUB_ENTRY_SEPARATOR, ChunkExtraction, ParentChunk, RawMention
 from ..core.normalize import collapse_whitespace, normalize_name
 from ..core.packs import DomainPack, genre_list
 from .contract import first_rule, is_on
@@ -86,7 +86,7 @@ class NoteMarks:
     def verify(self, parent: ParentChunk, mentions: list[RawMention], chunk: ChunkText) -> Verified:
         """The extractor's ``mentions`` verified (verify.py), with this chunk's marks added in
         their place; dropped marks are counted with the extractor's drops."""
-        if not parent.defines and not parent.links and not parent.terms and not self.manual:
+        if not parent.defines and not parent.links and not parent.terms and not self.manual and not self.doc_pages:
             return verify_mentions(mentions, chunk, self.types)
         marks = self._marks(parent)
         view = GuessView(self, parent, {normalize_name(m.name) for m in marks}
@@ -100,7 +100,7 @@ class NoteMarks:
                 continue
             context = _note_context(parent.text, mark.name) if mark.source == "note" else None
             if mark.source == "deflist" and mark.mention_type == "defines":
-                context = _term_context(parent.text, mark.name)
+                context = _term_context(parent.text, mark.name.rpartition(SUB_ENTRY_SEPARATOR)[2])
             context = context or chunk.sentence_of(surface)
             if context is None:  # a mark whose text is not in this part of the note
                 verified.dropped["mark_not_in_chunk"] += 1
@@ -120,8 +120,9 @@ class NoteMarks:
     def _surfaces(parent: ParentChunk, marks: list[RawMention]):
         """Each mark with the text that shows it in the chunk: a definition its name, a link
         its shown text (kept in ``context`` until verified)."""
-        for mark in marks:
-            yield mark, (mark.context if mark.mention_type == "references" else mark.name)
+        for mark in marks:  # a sub-entry ("frob-add › --verbose") shows its own name
+            yield mark, (mark.context if mark.mention_type == "references"
+                         else mark.name.rpartition(SUB_ENTRY_SEPARATOR)[2])
 
 
 def page_labels(parents: list[ParentChunk], pages: int = 3) -> set[str]:
@@ -224,7 +225,15 @@ def manual_topic(view: GuessView, mention: RawMention) -> bool:
         and mention.source == "heading" and mention.mention_type == "defines"
 
 
-GUESS_VETOES = (marked_exactly, page_title, page_label, manual_topic)
+def doc_set_table(view: GuessView, mention: RawMention) -> bool:
+    """A doc set's tables state their entries in markup (readers/doc_tables.py): the
+    extractor's reading of a row as a definition ("If", "To" of a word table) goes."""
+    marks = view.marks
+    return bool(marks.doc_pages) and view.parent.file in marks.doc_pages \
+        and mention.source == "table" and mention.mention_type == "defines"
+
+
+GUESS_VETOES = (marked_exactly, page_title, doc_set_table, page_label, manual_topic)
 
 
 # -- the marks: what a reader states exactly, in order ----------------------------------------

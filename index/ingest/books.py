@@ -45,9 +45,23 @@ def find_books(paths: list[Path], include: tuple[str, ...] = (), exclude: tuple[
                 raise BadInput(f"no {what} found in directory '{path}'{left_out} "
                                "(a folder of notes is one book with --as-book)")
             found.extend(books)
+            _tell_separate_pages(books, warn)
         else:
             found.append(path)
     return found
+
+
+def _tell_separate_pages(books: list[Path], warn: Callable[[str], None] | None) -> None:
+    """A folder of HTML pages read as separate books says so, once, and names --as-book."""
+    if warn is None:
+        return
+    from ..readers.docset_detect import not_a_docset
+
+    folders = {book.parent for book in books if book.is_file() and book.suffix.lower() in (".html", ".htm", ".xhtml")}
+    for folder in sorted(folders):
+        line = not_a_docset(folder)
+        if line is not None:
+            warn(line)
 
 
 def _books_below(root: Path, include: tuple[str, ...], exclude: tuple[str, ...],

@@ -125,7 +125,11 @@ def paragraph_term(paragraph, heading: str | None) -> DocTerm | None:
     ``<dd>`` next to it: the form man pages take, ``-a, --all`` then its description): an
     options block, or one code or bold run; None for any other paragraph."""
     following = paragraph.getnext()
-    if following is None or not isinstance(following.tag, str) or following.tag.lower() not in ("blockquote", "dd"):
+    if following is not None and isinstance(following.tag, str) and following.tag.lower() == "div" \
+            and len(following) and isinstance(following[0].tag, str) and following[0].tag.lower() == "blockquote":
+        following = following[0]  # docbook-xsl wraps it: <div class="blockquote"><blockquote>
+    if following is None or not isinstance(following.tag, str) or (
+            following.tag.lower() not in ("blockquote", "dd") and not indented_under(following, paragraph)):
         return None
     if any(isinstance(a.tag, str) and a.tag.lower() in ("blockquote", "dd") for a in paragraph.iterancestors()):
         return None  # a value listed inside an entry's description ("lineNumber" under a color slot)
@@ -141,14 +145,44 @@ def paragraph_term(paragraph, heading: str | None) -> DocTerm | None:
     return DocTerm(run, heading_kind(heading), target=paragraph.get("id") or "")
 
 
+_MARGIN = re.compile(r"margin-left:\s*([\d.]+)\s*(%|em|px|pt)?", re.IGNORECASE)
+
+
+def _margin(element) -> tuple[float, str] | None:
+    match = _MARGIN.search(element.get("style") or "")
+    return (float(match.group(1)), (match.group(2) or "").lower()) if match else None
+
+
+def indented_under(following, paragraph) -> bool:
+    """Whether a paragraph is set further in than the one before it, by its style (``groff
+    -Thtml`` indents an option's description so: ``margin-left:17%`` under ``11%``)."""
+    if not isinstance(following.tag, str) or following.tag.lower() != "p":
+        return False
+    mine, theirs = _margin(paragraph), _margin(following)
+    return mine is not None and theirs is not None and mine[1] == theirs[1] and theirs[0] > mine[0]
+
+
 def name_line(text: str) -> list[str]:
     """The names a man page's NAME line gives (``tar - an archiving utility`` -> ["tar"];
     ``ls, dir - list ...`` -> ["ls", "dir"]), or [] when the line is not one."""
-    first = text.strip().split("\n", 1)[0].replace("\\-", "-").replace("\\", "")
+    # the first paragraph, its lines joined: groff breaks a long NAME line before its dash
+    first = " ".join(text.strip().split("\n\n", 1)[0].split("\n")).replace("\\-", "-").replace("\\", "")
     match = _NAME_LINE.match(first)
     if not match:
         return []
     return [n.strip() for n in match.group(1).split(",") if n.strip()]
+
+
+_MAN_REF = re.compile(r"(?<![\w.-])([\w.:+-]+)\((\d)[\w+]*\)")
+
+
+def man_kind(text: str, name: str) -> str | None:
+    """The kind a man section gives ``name`` where ``text`` writes it so ("malloc(3)" -> function,
+    "git-add(1) Manual Page" -> command); None when it does not."""
+    for match in _MAN_REF.finditer(text or ""):
+        if match.group(1).casefold() == name.casefold():
+            return _MAN_KINDS.get(match.group(2))
+    return None
 
 
 def title_subject(title: str, code_runs: list[str], module_hint: bool = False) -> tuple[str, str]:

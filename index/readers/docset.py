@@ -31,12 +31,17 @@ from urllib.parse import unquote
 
 from ..chunk.chunking import split_sections
 from ..core.errors import BadInput
-from ..core.models import DocTerm, Section
+from ..core.models import SUB_ENTRY_SEPARATOR, DocTerm, Section
 from ..core.normalize import normalized_words
 from ..core.packs import genre_list, genre_words
-from .doc_terms import dt_term, name_line, paragraph_term, text_of, title_subject
+from ..core.titles import clean_inline
+from .boilerplate import Boilerplate, learn_boilerplate
+from .doc_index import index_entries, place_index
+from .doc_tables import option_leads, row_term
+from .doc_terms import dt_term, paragraph_term, text_of
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
+from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
 from .source import SourceBook
 from .walk import walk_folder
 
@@ -50,8 +55,13 @@ _TOOL_PAGES = re.compile(r"(genindex.*|.*modindex|search|searchindex|index-all|i
 
 
 def is_docset(folder: Path) -> bool:
-    """A documentation tool's HTML build (one of ``MARKERS`` beside its pages)."""
-    return folder.is_dir() and any((folder / marker).is_file() for marker in MARKERS)
+    """A documentation tool's HTML build: one of ``MARKERS`` beside its pages, or pages a
+    generator wrote (readers/docset_detect.py)."""
+    if not folder.is_dir():
+        return False
+    from .docset_detect import docset_reason
+
+    return any((folder / marker).is_file() for marker in MARKERS) or docset_reason(folder) is not None
 
 
 def page_files(root: Path, warnings: list[str] | None = None) -> list[str]:
@@ -77,6 +87,9 @@ class _Page:
     anchor_terms: dict[str, DocTerm] = field(default_factory=dict)     # id -> the term there
     anchor_sections: dict[str, int] = field(default_factory=dict)      # id -> its section
     hrefs: dict[int, list[tuple[str, tuple]]] = field(default_factory=dict)  # section -> (href, texts)
+    declared: list[DocTerm] = field(default_factory=list)                 # its NAME line's other names
+    index: list | None = None                        # a back-index page's entries (doc_index.py)
+    mentions: dict[int, list[tuple]] = field(default_factory=dict)         # section -> index entries it shows
 
 
 def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None]:
@@ -84,9 +97,11 @@ def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None
     out: list[int | None] = []
     at = 0
     for text in texts:
-        key = normalized_words(text)
-        found = next((i for i in range(at, len(sections))
-                      if sections[i].heading is not None and normalized_words(sections[i].heading) == key), None)
+        # the section's heading is the element's text as core.titles cleans it ("frob_open"
+        # loses its underscore there): compare them cleaned alike
+        key = normalized_words(clean_inline(text))
+        found = next((i for i in range(at, len(sections)) if sections[i].heading is not None
+                      and normalized_words(clean_inline(sections[i].heading)) == key), None)
         out.append(found)
         if found is not None:
             at = found + 1
@@ -104,7 +119,7 @@ def _scan(root) -> tuple[list[str], list, list, list]:
     raw_links: list[tuple[int, str, str]] = []
     for element in kept_elements(root):
         tag = tag_of(element)
-        ident = element.get("id")
+        ident = element.get("id") or (element.get("name") if tag == "a" else None)  # HTML 4's <a name>
         if tag in HEADINGS:
             text = text_of(element)
             if text:
@@ -113,15 +128,17 @@ def _scan(root) -> tuple[list[str], list, list, list]:
                 pending = []
             continue
         current = len(headings) - 1
-        if ident and (tag in ("section", "div") or (tag == "a" and not text_of(element))):
+        if pending and tag not in ("section", "div", "a", "header", "hgroup"):
+            # text came before any heading: the anchors were in this section's text (an index
+            # entry's <a name> in a paragraph), not before the next heading
+            raw_anchors.extend((current, i) for i in pending)
+            pending = []
+        if ident and (tag in ("section", "div") or (tag == "a" and not text_of(element) and _before_heading(element))):
             pending.append(ident)  # a section's id, or an anchor before a heading: the heading's
         elif ident:
             raw_anchors.append((current, ident))
-        if tag in ("dt", "p"):
-            heading = headings[-1] if headings else None
-            term = dt_term(element, element.getparent(), heading) if tag == "dt" else paragraph_term(element, heading)
-            if term is not None:
-                raw_terms.append((current, term))
+        if tag in ("dt", "p", "tr", "li"):
+            raw_terms.extend((current, term) for term in _markup_terms(element, tag, headings[-1] if headings else None))
         elif tag == "a" and element.get("href") and "headerlink" not in (element.get("class") or ""):
             # the link's text, and its runs (a bold or code run shows in the Markdown as written)
             shown = [text_of(element)] + [text_of(e) for e in element.iterdescendants() if isinstance(e.tag, str)]
@@ -130,13 +147,43 @@ def _scan(root) -> tuple[list[str], list, list, list]:
     return headings, raw_terms, raw_anchors, raw_links
 
 
-def _read_page(root_dir: Path, rel: str, warnings: list[str], data: bytes | None = None) -> _Page | None:
+def _markup_terms(element, tag: str, heading: str | None) -> list[DocTerm]:
+    """What an element's markup says it documents: a definition term, a paragraph with its
+    indented description, a table row (readers/doc_tables.py) or an options section's
+    ``key=value`` leads."""
+    if tag == "dt":
+        term = dt_term(element, element.getparent(), heading)
+    elif tag == "tr":
+        term = row_term(element, heading)
+    else:
+        term = paragraph_term(element, heading) if tag == "p" else None
+        if term is None:
+            return option_leads(element, heading)
+    if term is None:
+        return []
+    return [replace(term, kind="entry") if term.kind == "other" else term]  # documented, of no named kind
+
+
+def _before_heading(anchor) -> bool:
+    """An empty anchor that marks the heading after it, not a place in a paragraph's text."""
+    following = anchor.getnext()
+    if following is not None and tag_of(following) in HEADINGS:
+        return True
+    parent = anchor.getparent()
+    return not (anchor.tail or "").strip() and parent is not None and tag_of(parent) in (
+        "section", "div", "body", "article", "main")
+
+
+def _read_page(root_dir: Path, rel: str, warnings: list[str], boiler: Boilerplate | None = None,
+               data: bytes | None = None) -> _Page | None:
     try:
         data = (root_dir / rel).read_bytes() if data is None else data
         root = parse_html(data)
     except Exception as exc:  # an unreadable page is left out with a line, never the whole set
         warnings.append(f"'{rel}' cannot be read as HTML ({type(exc).__name__}): left out")
         return None
+    if boiler is not None:
+        boiler.strip(root)
     markdown = to_markdown(root)
     if not markdown.strip():
         return None
@@ -163,31 +210,37 @@ def _read_page(root_dir: Path, rel: str, warnings: list[str], data: bytes | None
         where = section_of(at)
         if where is not None:
             page.hrefs.setdefault(where, []).append((href, shown))
-    _find_subject(page, root, headings)
+    _find_subject(page, root, headings, boiler or Boilerplate())
+    page.index = index_entries(root, posixpath.basename(rel))
     return page
 
 
-def _find_subject(page: _Page, root, headings: list[str]) -> None:
-    """The page's subject (module doc) and its name in the heading path."""
+def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -> None:
+    """The page's subject and the names it declares (readers/page_subject.py), and its name
+    in the heading path."""
     sections = page.sections
+    title = page_title(root) or ""
     for i, section in enumerate(sections):
-        if section.heading and normalized_words(section.heading) == "name":
-            names = name_line(section.text.partition("\n")[2])
-            if names:
-                aliases = tuple(names[1:]) + _spaced(names[0], "".join(s.text for s in sections))
-                page.subject = DocTerm(names[0], "command", True, aliases, page.path)
+        if is_name_heading(section.heading):
+            found = declared_names(section.text.partition("\n")[2], title, headings)
+            if found:
+                names, kind = found
+                whole = "".join(s.text for s in sections)
+                page.subject = DocTerm(names[0], kind, True, _spaced(names[0], whole), page.path)
                 page.subject_at, page.name = i, names[0]
+                page.declared = [DocTerm(n, kind, False, _spaced(n, whole), page.path) for n in names[1:]]
+                page.terms.setdefault(i, []).extend(page.declared)
+                if kind == "function":
+                    _declare_signatures(page, names)
                 return
-    heading = next((e for e in kept_elements(root) if tag_of(e) in HEADINGS and text_of(e)), None)
-    if heading is not None:
-        runs = [text_of(e) for e in heading.iter() if tag_of(e) in ("code", "tt", "samp", "kbd")]
-        module = any("py-mod" in (e.get("class") or "") for e in heading.iter() if isinstance(e.tag, str))
-        name, kind = title_subject(text_of(heading), runs, module)
-        page.name = text_of(heading)
-    else:
-        title = page_title(root)
-        name, kind = (title, "other") if title else (Path(page.path).stem, "other")
-        page.name = name
+    found = titled_subject(root, title, boiler.site_parts(), boiler.repeated_headings())
+    if found is None:  # the site's home page
+        page.name = title
+        return
+    name, kind, heading = found
+    page.name = heading or name or Path(page.path).stem
+    name = name or Path(page.path).stem
+    kind = "topic" if kind == "other" else kind  # a page about a topic ("Commands"): linked as documentation is
     where = next((i for i, s in enumerate(sections) if s.heading is not None), 0)
     if name not in sections[where].text:
         return  # a subject the page's text does not show is no stored definition
@@ -196,13 +249,25 @@ def _find_subject(page: _Page, root, headings: list[str]) -> None:
     page.subject_at = where
 
 
+def _declare_signatures(page: _Page, names: list[str]) -> None:
+    """The functions a function page's SYNOPSIS prototypes declare and its NAME line does not
+    name (``int frob_openat(int dirfd, ...);``): defined there too."""
+    for i, section in enumerate(page.sections):
+        if is_synopsis_heading(section.heading):
+            more = [DocTerm(n, "function", False, (), page.path)
+                    for n in signature_names(section.text) if n not in names]
+            page.declared.extend(more)
+            page.terms.setdefault(i, []).extend(more)
+            return
+
+
 def _spaced(name: str, text: str) -> tuple[str, ...]:
     """``git commit`` for the command ``git-commit`` when the page writes it so."""
     spaced = name.replace("-", " ")
     return (spaced,) if spaced != name and re.search(rf"(?<![\w-]){re.escape(spaced)}(?![\w-])", text) else ()
 
 
-def _target(page: _Page, href: str, pages: dict[str, _Page]) -> tuple[str, str] | None:
+def _target(page: _Page, href: str, pages: dict[str, _Page], shown: tuple = ()) -> tuple[str, str] | None:
     """(entity name, target key) an author's link names, or None (outside the set, a file)."""
     address, _, fragment = href.partition("#")
     if "://" in address or address.startswith(("mailto:", "/", "javascript:")):
@@ -220,9 +285,38 @@ def _target(page: _Page, href: str, pages: dict[str, _Page]) -> tuple[str, str] 
     if where is not None and where != target.subject_at and target.terms.get(where):
         found = target.terms[where][0]
         return found.name, found.target or target.path
-    if target.subject is None or (not address and not fragment):
+    if target.subject is None or target.path == page.path:  # a page's own contents list, not a reference
         return None
-    return target.subject.name, target.path
+    said = {normalized_words(t) for t in shown}
+    declared = next((d for d in target.declared if normalized_words(d.name) in said), None)
+    return (declared or target.subject).name, target.path  # "free(3)" to malloc's page: free
+
+
+def _scope_shared_options(pages: dict[str, _Page]) -> None:
+    """An option or parameter several pages document (``--verbose``, a ``name`` placeholder)
+    is each page's own: ``frob-add › name`` (core.models.SUB_ENTRY_SEPARATOR), its aliases
+    scoped alike, never one entity of the whole set; where-else finds it by its bare name."""
+    owned = genre_words("documentation", "owned_kinds")  # a command's or function's own entries
+    on_pages: dict[str, set[str]] = {}
+    for page in pages.values():
+        for terms in page.terms.values():
+            for term in terms:
+                if term.kind in owned:
+                    on_pages.setdefault(normalized_words(term.name), set()).add(page.path)
+    shared = {name for name, where in on_pages.items() if len(where) >= 2}
+    for page in pages.values():
+        if page.subject is None:
+            continue
+        owner = page.subject.name
+
+        def scoped(term: DocTerm) -> DocTerm:
+            if term.kind not in owned or normalized_words(term.name) not in shared:
+                return term
+            return replace(term, name=f"{owner}{SUB_ENTRY_SEPARATOR}{term.name}",
+                           aliases=tuple(f"{owner}{SUB_ENTRY_SEPARATOR}{a}" for a in term.aliases))
+
+        page.terms = {i: [scoped(t) for t in terms] for i, terms in page.terms.items()}
+        page.anchor_terms = {anchor: scoped(t) for anchor, t in page.anchor_terms.items()}
 
 
 def _page_sections(page: _Page, pages: dict[str, _Page]) -> list[Section]:
@@ -237,10 +331,11 @@ def _page_sections(page: _Page, pages: dict[str, _Page]) -> list[Section]:
         own = {normalized_words(t.name) for t in terms}
         links = []
         for href, texts in page.hrefs.get(i, ()):
-            found = _target(page, href, pages)
+            found = _target(page, href, pages, texts)
             shown = next((t for t in texts if t in section.text), None)
             if found is not None and shown and normalized_words(found[0]) not in own:
                 links.append((found[0], shown, found[1]))
+        links.extend(m for m in page.mentions.get(i, ()) if normalized_words(m[0]) not in own)
         out.append(replace(section, heading_path=path, file=page.path, terms=tuple(terms),
                            links=tuple(dict.fromkeys(links))))
     return out
@@ -252,12 +347,13 @@ def read(path: Path) -> SourceBook:
     files = page_files(path, warnings)
     digest = hashlib.sha256()
     pages: dict[str, _Page] = {}
+    boiler = learn_boilerplate(path, files)
     for rel in files:
         # a page is read once (its hash is of the bytes parsed); one that cannot be read or
         # converted is left out of the set with a line, never the whole set
         try:
             data = (path / rel).read_bytes()
-            page = _read_page(path, rel, warnings, data)
+            page = _read_page(path, rel, warnings, boiler, data)
         except Exception as exc:
             warnings.append(f"'{rel}' cannot be read or converted ({type(exc).__name__}: {exc}): left out")
             continue
@@ -266,6 +362,8 @@ def read(path: Path) -> SourceBook:
             pages[rel] = page
     if not pages:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest")
+    place_index(pages)
+    _scope_shared_options(pages)
     sections = [s for page in pages.values() for s in _page_sections(page, pages)]
     return SourceBook(path=path, format="docset", title=path.resolve().name, sections=tuple(sections),
                       sha256=digest.hexdigest(), warnings=tuple(warnings))

@@ -194,6 +194,14 @@ def _hidden(element) -> bool:
     return "display:none" in style or "visibility:hidden" in style
 
 
+def _anchoring_heading(element, tag: str) -> bool:
+    """A heading hidden by style that anchors an entry (its id, or an anchor's inside): it
+    still opens the entry's section, though a browser does not show it."""
+    if tag not in HEADINGS:
+        return False
+    return bool(element.get("id")) or any(a.get("id") or a.get("name") for a in element.iter("a"))
+
+
 def _escape_text(text: str) -> str:
     """Text as Markdown: markup characters escaped, spaces collapsed; a line break of the
     source stays one (a Markdown soft break: the same paragraph), so a paragraph whose
@@ -250,7 +258,8 @@ class _Converter:
         return text + "\n" if text else ""
 
     def dropped(self, element, tag: str) -> bool:
-        if tag in _DROPPED or _hidden(element) or _types(element) & _DROPPED_TYPES:
+        if tag in _DROPPED or (_hidden(element) and not _anchoring_heading(element, tag)) \
+                or _types(element) & _DROPPED_TYPES:
             return True
         if tag == "a" and _permalink(element):
             return True

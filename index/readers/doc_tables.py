@@ -1,0 +1,82 @@
+"""Entries a documentation page states in tables and in an options section's prose. Pure.
+
+- A table row whose first cell is a documented name defines it: a code run (``<code>frob_open</code>``),
+  a name that cannot be a word (``frob_write``, ``json.dump``, ``--all``, ``f()``), or one
+  token in a column or section whose heading says what it holds ("Key", "Option",
+  "Function"); and another cell describes it. What its cells are decides, not
+  the table's length: a table of plain words ("If", "To", "In") with no description
+  defines nothing. The kind is the column's heading's, else the section heading's.
+- In a section whose heading names options (or keys, settings, parameters), a ``key=value``
+  term that opens a list item or a sentence (``width=N sets the width``) defines the key,
+  an option.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.models import DocTerm
+from ..core.packs import genre_words
+from .doc_terms import MAX_TERM, heading_kind, text_of
+
+_CODE_TAGS = ("code", "tt", "kbd", "samp", "var")
+# a name that cannot be an ordinary word: an identifier, a dotted or called name, an option, a TeX command
+_NOT_A_WORD = re.compile(r"^(?:\\[A-Za-z@]+\*?|--?[A-Za-z][\w-]*|[A-Za-z_][\w]*(?:[._:][\w]+)+|[a-z]+[A-Z]\w*"
+                         r"|[A-Za-z_][\w.:]*\(\))$")
+_CALL = re.compile(r"^([A-Za-z_][\w.:]*)\s*\(.*\)$")
+_TOKEN = re.compile(r"^[\w.:@-]+$")
+_KEY_VALUE = re.compile(r"(?:^|(?<=[.!?;:]\s))\W{0,2}([A-Za-z][\w.-]*)=(?:\S)")
+MIN_DESCRIPTION_WORDS = 1
+
+
+def _cells(row) -> list:
+    return [c for c in row if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")]
+
+
+def _is_code(cell, text: str) -> bool:
+    runs = [e for e in cell.iter() if isinstance(e.tag, str) and e.tag.lower() in _CODE_TAGS]
+    return bool(runs) and " ".join(text_of(r) for r in runs).strip() == text
+
+
+def _column_heading(row) -> str:
+    """The first column's header cell (a ``<th>`` in the table's first row), or ""."""
+    table = next((a for a in row.iterancestors() if isinstance(a.tag, str) and a.tag.lower() == "table"), None)
+    if table is None:
+        return ""
+    first = next((r for r in table.iter("tr")), None)
+    cells = _cells(first) if first is not None else []
+    return text_of(cells[0]) if cells and cells[0].tag.lower() == "th" else ""
+
+
+def row_term(row, heading: str | None) -> DocTerm | None:
+    """The name a table row defines (module doc), or None."""
+    cells = _cells(row)
+    if len(cells) < 2 or cells[0].tag.lower() == "th":
+        return None
+    text = text_of(cells[0])
+    described = sum(len(text_of(c).split()) for c in cells[1:]) >= MIN_DESCRIPTION_WORDS
+    if not text or len(text) > MAX_TERM or not described:
+        return None
+    column = heading_kind(_column_heading(row))
+    kind = column if column != "other" else heading_kind(heading)
+    call = _CALL.match(text)
+    if call:
+        return DocTerm(call.group(1), "function" if kind == "other" else kind, target=row.get("id") or "")
+    code = _is_code(cells[0], text)
+    if not (code or _NOT_A_WORD.match(text) or (kind != "other" and _TOKEN.match(text))):
+        return None
+    if code and (" " in text and not text.startswith("-")):
+        return None  # an example in code ("x = 1"), not a name
+    name = text.split()[0] if text.startswith("-") else text
+    return DocTerm(name, kind if kind != "other" else "entry", target=cells[0].get("id") or row.get("id") or "")
+
+
+def option_leads(element, heading: str | None) -> list[DocTerm]:
+    """The keys ``key=value`` terms define where they open a list item or a sentence of an
+    options section (module doc)."""
+    kind = heading_kind(heading)
+    if kind not in genre_words("documentation", "option_section_kinds"):
+        return []
+    text = text_of(element)
+    return [DocTerm(m.group(1), "option", target=element.get("id") or "")
+            for m in _KEY_VALUE.finditer(text) if len(m.group(1)) > 1]

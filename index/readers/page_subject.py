@@ -1,0 +1,93 @@
+"""What a documentation page says it documents: its subject, and the other names it declares. Pure.
+
+- A man page's NAME line names its command whatever the page's title says (``groff -Thtml``
+  titles it "GIT-ADD", asciidoctor "git-add(1) Manual Page", docbook-xsl "git-add"); a NAME
+  heading may be numbered ("1. Name"). Its other names (``malloc, free, calloc - allocate``)
+  are declared by the page too: each is defined there, not an alias of the first. The kind
+  is the man section's when the title or a heading shows it (``malloc(3)``: a function).
+- Any other page: the heading that names it, unless that heading is a numbered structure
+  heading ("1. Overview") or a structure label ("Overview", "Contents"); then its title less
+  the site's name (the title parts most pages repeat, readers/boilerplate.py). A page whose
+  title is the site's name alone is the site's home: it documents the site, no one thing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.normalize import normalized_words
+from .doc_terms import man_kind, name_line, text_of, title_subject
+from .html_markdown import HEADINGS, kept_elements, tag_of
+
+_NUMBERED = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.)\s+(?=\S)")
+
+
+def unnumbered(heading: str) -> str:
+    """A heading less its structure number ("2.1. Syntax" -> "Syntax")."""
+    return _NUMBERED.sub("", heading, count=1)
+
+
+def numbered(heading: str) -> bool:
+    return bool(_NUMBERED.match(heading))
+
+
+def is_name_heading(heading: str | None) -> bool:
+    """A man page's NAME heading, numbered or not ("NAME", "Name", "1. Name")."""
+    return bool(heading) and normalized_words(unnumbered(heading)) == "name"
+
+
+def declared_names(body: str, title: str, headings: list[str]) -> tuple[list[str], str] | None:
+    """(names, kind) a NAME section's text declares, the first the page's subject; None when
+    it holds no NAME line."""
+    names = name_line(body)
+    if not names:
+        return None
+    kind = next((k for k in (man_kind(t, names[0]) for t in [title, *headings[:2]]) if k), "command")
+    return names, kind
+
+
+# a C-like prototype in a signature block: "int frob_open(const char *path);", "void *malloc(size_t);"
+_PROTOTYPE = re.compile(r"(?m)^\s*(?:[A-Za-z_][\w]*[\s*]+)+\**([A-Za-z_]\w*)\s*\([^;{}]*\)\s*;")
+
+
+def signature_names(body: str) -> list[str]:
+    """The functions a SYNOPSIS section's prototypes declare, in order."""
+    return list(dict.fromkeys(m.group(1) for m in _PROTOTYPE.finditer(body.replace("`", "").replace("\\", ""))))
+
+
+def is_synopsis_heading(heading: str | None) -> bool:
+    return bool(heading) and normalized_words(unnumbered(heading)) == "synopsis"
+
+
+def _is_label(heading: str) -> bool:
+    from ..core.packs import load_pack
+
+    return load_pack("generic").is_stop(heading)
+
+
+def titled_subject(root, title: str | None, site: set[str], repeated: set[str] = frozenset()
+                   ) -> tuple[str, str, str] | None:
+    """(name, kind, heading text or "") of a page with no NAME line; None for the site's home
+    page. ``title``: the page's <title> (or first <h1>); ``site``: its repeated parts;
+    ``repeated``: the headings most pages repeat (a site header), which name no page."""
+    from .boilerplate import page_subject_title
+
+    titled = page_subject_title(title, site) if title else ""
+    if site and title and not titled:
+        return None
+    for element in kept_elements(root):
+        if tag_of(element) not in HEADINGS:
+            continue
+        text = text_of(element)
+        if not text or text in repeated:
+            continue
+        if numbered(text) or _is_label(text) or _is_label(unnumbered(text)):
+            break  # a structure heading: the title says what the page documents
+        runs = [text_of(e) for e in element.iter() if tag_of(e) in ("code", "tt", "samp", "kbd")]
+        module = any("py-mod" in (e.get("class") or "") for e in element.iter() if isinstance(e.tag, str))
+        name, kind = title_subject(text, runs, module)
+        return name, kind, text
+    if titled:
+        name, kind = title_subject(titled, [])
+        return name, kind, ""
+    return "", "other", ""  # nothing names it: the caller names it by its file

@@ -1,0 +1,83 @@
+"""A doc set's tables and options prose define what they document, plain words nothing
+(readers/doc_tables.py), and prose does not link a plain word a doc set documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from crossbook.readers import read_book
+from tests.test_docs_shelves import ingest
+
+NAV = '<div class="nv"><a href="index.html">Home</a> <a href="a.html">Prev</a> <a href="b.html">Next</a></div>'
+WORDS = "".join(f"<tr><td>{a}</td><td>{b}</td><td>{c}</td></tr>" for a, b, c in
+                [("If", "To", "In"), ("On", "For", "Default"), ("And", "Or", "Not"), ("While", "Do", "Done")])
+BODIES = {
+    "index": '<h1>Handbook</h1><p>If you set it to true, the default for this is on. Run the '
+             '<a href="commands.html">commands</a> below; for more, read on.</p>',
+    "a": "<h1>Setup</h1><p>If all commands are set, the default is kept. To start, read on.</p>",
+    "commands": "<h1>Commands</h1><p>These commands exist: frob and zap.</p>",
+    "words": "<h1>Reserved Words</h1><p>These words are reserved.</p><table><tr><th>Word</th><th>Word</th>"
+             f"<th>Word</th></tr>{WORDS}</table>",
+    "b": "<h1>Library</h1><table><tr><th>Function</th><th>Description</th></tr>"
+         "<tr><td><code>frob_open</code></td><td>Open a frob.</td></tr>"
+         "<tr><td><code>frob_close()</code></td><td>Close it.</td></tr>"
+         "<tr><td>frob_read</td><td>Read.</td></tr></table>"
+         "<h2>Options</h2><p>The options are these.</p><ul><li><code>width=N</code> sets the width.</li>"
+         "<li>color=NAME sets the colour.</li></ul><p>The mode matters. mode=fast makes it fast.</p>",
+}
+
+
+def docset(tmp_path: Path) -> Path:
+    folder = tmp_path / "hb"
+    folder.mkdir()
+    for name, body in BODIES.items():
+        (folder / f"{name}.html").write_text(
+            f'<html><head><meta name="generator" content="Zz"><title>{name}</title></head><body>{NAV}{body}{NAV}'
+            "</body></html>", encoding="utf-8")
+    return folder
+
+
+def stored(db) -> dict[tuple[str, str], int]:
+    rows = db.execute("SELECT e.name, m.mention_type, count(*) FROM entity_mentions m JOIN entities e"
+                      " ON e.id = m.entity_id GROUP BY 1, 2").fetchall()
+    return {(name, kind): n for name, kind, n in rows}
+
+
+def test_a_function_tables_rows_and_an_options_sections_key_value_leads_define_them(tmp_path: Path):
+    book = read_book(docset(tmp_path))
+    terms = {(t.name, t.kind) for s in book.sections if s.file == "b.html" for t in s.terms}
+    assert {("frob_open", "function"), ("frob_close", "function"), ("frob_read", "function")} <= terms
+    assert {("width", "option"), ("color", "option"), ("mode", "option")} <= terms
+
+
+def test_a_table_of_plain_words_defines_nothing_and_prose_links_no_plain_word(tmp_path: Path):
+    db = ingest(tmp_path / "index", [docset(tmp_path)])
+    found = stored(db)
+    for word in ("If", "To", "On", "For", "Default", "And", "While"):
+        assert (word, "defines") not in found and (word, "references") not in found
+    # "Commands", a page about a topic, is referenced where an author links it, not in prose
+    rows = db.execute("SELECT m.source, c.source_file FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
+                      " JOIN chunks c ON c.id = m.chunk_id WHERE lower(e.name) = 'commands' AND"
+                      " m.mention_type = 'references'").fetchall()
+    assert rows == [("wikilink", "index.html")]
+
+
+def test_a_back_index_page_places_its_entries_where_they_point(tmp_path: Path):
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    body = ("<h1>{0}</h1><p>About {0}.</p><h2>Details</h2><p>Text<a name='ix{1}'></a> on {0}'s frobnication "
+            "and the widget cache.</p><h2>More</h2><p>Nothing more on {0}.</p>")
+    for n, name in enumerate(("alpha", "beta", "gamma", "delta", "omega")):
+        (folder / f"{name}.html").write_text(f"<html><head><title>{name}</title></head><body>"
+                                             f"{body.format(name, n)}</body></html>", encoding="utf-8")
+    entries = "".join(f"<dt>{term}, <a href='{page}.html#ix{n}'>{page}</a>, <a href='beta.html#ix1'>beta</a></dt>"
+                      for term, page, n in (("frobnication", "alpha", 0), ("widget cache", "gamma", 2),
+                                            ("alpha", "alpha", 0), ("gamma", "gamma", 2), ("omega", "omega", 4)))
+    (folder / "ix01.html").write_text(f"<html><head><title>Index</title></head><body><h1>Index</h1><dl>{entries}"
+                                      "</dl></body></html>", encoding="utf-8")
+    book = read_book(folder, fmt="docset")
+    details = {s.file: s for s in book.sections if s.heading == "Details"}
+    assert "frobnication" in {t.name for t in details["alpha.html"].terms}      # defined where it points first
+    assert ("frobnication", "frobnication", "alpha.html#index-0") in details["beta.html"].links  # then mentioned
+    assert "widget cache" in {t.name for t in details["gamma.html"].terms}
+    assert not [link for s in book.sections if s.file == "ix01.html" for link in s.links]  # the index's own links
