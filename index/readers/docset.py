@@ -347,12 +347,28 @@ def read(path: Path) -> SourceBook:
     files = page_files(path, warnings)
     digest = hashlib.sha256()
     pages: dict[str, _Page] = {}
-    boiler = learn_boilerplate(path, files)
+    sampled: dict[str, bytes | Exception] = {}  # what learning the boilerplate read: each page is read once
+
+    def sample(rel: str) -> bytes:
+        try:
+            sampled[rel] = (path / rel).read_bytes()
+        except Exception as exc:
+            sampled[rel] = exc
+            raise
+        return sampled[rel]
+
+    def page_bytes(rel: str) -> bytes:
+        data = sampled.pop(rel) if rel in sampled else (path / rel).read_bytes()
+        if isinstance(data, Exception):
+            raise data
+        return data
+
+    boiler = learn_boilerplate(path, files, sample)
     for rel in files:
         # a page is read once (its hash is of the bytes parsed); one that cannot be read or
         # converted is left out of the set with a line, never the whole set
         try:
-            data = (path / rel).read_bytes()
+            data = page_bytes(rel)
             page = _read_page(path, rel, warnings, boiler, data)
         except Exception as exc:
             warnings.append(f"'{rel}' cannot be read or converted ({type(exc).__name__}: {exc}): left out")

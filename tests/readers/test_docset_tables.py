@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from crossbook.readers import read_book
-from tests.test_docs_shelves import ingest
+from tests.docs.test_docs_shelves import ingest
 
 NAV = '<div class="nv"><a href="index.html">Home</a> <a href="a.html">Prev</a> <a href="b.html">Next</a></div>'
 WORDS = "".join(f"<tr><td>{a}</td><td>{b}</td><td>{c}</td></tr>" for a, b, c in
