@@ -37,6 +37,9 @@ def devhelp_keywords(path: Path) -> list[tuple[str, str, str]]:
         name, link = element.get("name", ""), element.get("link", "")
         quoted = _PROPERTY.match(name)
         name = quoted.group(1) if quoted else _DEVHELP_NAME.sub("", name).strip()
+        if element.get("type") == "member":  # a C field the keyword writes as its anchor: tv-sec is tv_sec
+            owner, dot, field = name.rpartition(".")
+            name = owner + dot + field.replace("-", "_")
         if name and link:
             out.append((name, element.get("type", "other"), link.partition("#")[0]))
     return out

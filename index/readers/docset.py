@@ -36,6 +36,7 @@ from ..core.normalize import normalized_words
 from .doc_terms import dt_term, name_line, paragraph_term, text_of, title_subject
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
+from .inventories import has_inventory, inventory_entries, placed_terms
 from .source import SourceBook
 from .walk import walk_folder
 
@@ -52,7 +53,7 @@ _TOOL_PAGES = re.compile(r"(genindex.*|.*modindex|search|searchindex|index-all|i
 
 def is_docset(folder: Path) -> bool:
     """A documentation tool's HTML build (one of ``MARKERS`` beside its pages)."""
-    return folder.is_dir() and any((folder / marker).is_file() for marker in MARKERS)
+    return folder.is_dir() and (any((folder / marker).is_file() for marker in MARKERS) or has_inventory(folder))
 
 
 def page_files(root: Path, warnings: list[str] | None = None) -> list[str]:
@@ -105,7 +106,7 @@ def _scan(root) -> tuple[list[str], list, list, list]:
     raw_links: list[tuple[int, str, str]] = []
     for element in kept_elements(root):
         tag = tag_of(element)
-        ident = element.get("id")
+        ident = element.get("id") or (element.get("name") if tag == "a" else None)  # DocBook's <a name>
         if tag in HEADINGS:
             text = text_of(element)
             if text:
@@ -260,6 +261,11 @@ def read(path: Path) -> SourceBook:
             pages[rel] = page
     if not pages:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest")
+    inventory = inventory_entries(path, warnings)  # the authors' inventories: exact (readers/inventories)
+    for rel, page in pages.items():
+        for where, terms in placed_terms(inventory.get(rel, []), page.sections, page.anchor_sections).items():
+            page.terms[where] = terms + page.terms.get(where, [])
+            page.anchor_terms.update((t.target.partition("#")[2], t) for t in terms if "#" in t.target)
     sections = [s for page in pages.values() for s in _page_sections(page, pages)]
     return SourceBook(path=path, format="docset", title=path.resolve().name, sections=tuple(sections),
                       sha256=digest.hexdigest(), warnings=tuple(warnings))
