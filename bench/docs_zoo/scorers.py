@@ -17,8 +17,8 @@ from gold import back_index, devhelp_keywords, sphinx_inventory  # noqa: E402
 
 from crossbook.core.normalize import normalize_name  # noqa: E402
 
-# structure, not things documented: a page's title and its sections' labels
-SPHINX_STRUCTURE = {"std:doc", "std:label"}
+# structure, not things documented: a page's title, its sections' labels, a function's parameters
+SPHINX_STRUCTURE = {"std:doc", "std:label", "c:functionParam", "cpp:functionParam", "cpp:templateParam", "js:param"}
 
 
 def _forms(name: str) -> set[str]:

@@ -36,7 +36,7 @@ from ..core.normalize import normalized_words
 from .doc_terms import dt_term, name_line, paragraph_term, text_of, title_subject
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
-from .inventories import has_inventory, inventory_entries, placed_terms
+from .inventories import has_inventory, inventory_entries, placed_terms, with_terms
 from .source import SourceBook
 from .walk import walk_folder
 
@@ -264,7 +264,7 @@ def read(path: Path) -> SourceBook:
     inventory = inventory_entries(path, warnings)  # the authors' inventories: exact (readers/inventories)
     for rel, page in pages.items():
         for where, terms in placed_terms(inventory.get(rel, []), page.sections, page.anchor_sections).items():
-            page.terms[where] = terms + page.terms.get(where, [])
+            page.terms[where] = with_terms(terms, page.terms.get(where, []))
             page.anchor_terms.update((t.target.partition("#")[2], t) for t in terms if "#" in t.target)
     sections = [s for page in pages.values() for s in _page_sections(page, pages)]
     return SourceBook(path=path, format="docset", title=path.resolve().name, sections=tuple(sections),

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from .devhelp import devhelp_entries
 from .entry import InventoryEntry
-from .placing import placed_terms
+from .placing import placed_terms, with_terms
 from .sphinx_inventory import sphinx_entries
 
-__all__ = ["InventoryEntry", "has_inventory", "inventory_entries", "placed_terms"]
+__all__ = ["InventoryEntry", "has_inventory", "inventory_entries", "placed_terms", "with_terms"]
 
 
 def _files(root: Path) -> list[tuple[Path, object]]:

@@ -11,6 +11,7 @@ shows it (nothing is stored that the text does not bear out).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ...core.models import DocTerm, Section
 from .entry import InventoryEntry
@@ -32,9 +33,22 @@ def _shown(text: str, entry: InventoryEntry) -> DocTerm | None:
     target = f"{entry.page}#{entry.anchor}" if entry.anchor else entry.page
     for name in (entry.name, *entry.aliases, *_suffixes(entry.name)):
         if name and len(name) > 1 and _shows(text, name):
-            aliases = tuple(a for a in (entry.name, *entry.aliases) if a != name)
+            # its qualified name, and its own (``tally``: what a method is called by inside its class)
+            aliases = tuple(a for a in dict.fromkeys((entry.name, *entry.aliases, *_suffixes(name)[-1:])) if a != name)
             return DocTerm(name, entry.kind, aliases=aliases, target=target)
     return None
+
+
+def with_terms(placed: list[DocTerm], found: list[DocTerm]) -> list[DocTerm]:
+    """A section's inventory terms, then the terms its markup gave (``found``) that name
+    something else; a found term of the same name lends its aliases to the inventory's."""
+    out = []
+    for term in placed:
+        same = [t for t in found if t.name == term.name]
+        aliases = tuple(dict.fromkeys(a for t in (term, *same) for a in t.aliases if a != term.name))
+        out.append(replace(term, aliases=aliases))
+    names = {t.name for t in out}
+    return out + [t for t in found if t.name not in names]
 
 
 def placed_terms(entries: list[InventoryEntry], sections: list[Section],
@@ -42,6 +56,8 @@ def placed_terms(entries: list[InventoryEntry], sections: list[Section],
     """Section index -> the terms of ``entries`` (one page's) that section defines."""
     first = next((i for i, s in enumerate(sections) if s.heading is not None), 0)
     out: dict[int, list[DocTerm]] = {}
+    by_target: dict[str, DocTerm] = {}
+    unshown = []
     for entry in entries:
         where = anchors.get(entry.anchor) if entry.anchor else first
         # its anchor's section, else a neighbour (an empty anchor is filed under the heading
@@ -53,5 +69,16 @@ def placed_terms(entries: list[InventoryEntry], sections: list[Section],
             term = _shown(sections[i].text, entry)
             if term is not None:
                 out.setdefault(i, []).append(term)
+                by_target.setdefault(term.target, term)
                 break
+        else:
+            unshown.append(entry)
+    # a second name at one anchor (Sphinx's ``click.core.Group`` beside ``click.Group``) is an alias
+    for entry in unshown:
+        term = by_target.get(f"{entry.page}#{entry.anchor}" if entry.anchor else entry.page)
+        if term is not None and entry.name not in term.aliases:
+            where = next(i for i, terms in out.items() if term in terms)
+            grown = replace(term, aliases=(*term.aliases, entry.name))
+            out[where] = [grown if t is term else t for t in out[where]]
+            by_target[grown.target] = grown
     return out
