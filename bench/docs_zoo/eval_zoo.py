@@ -113,6 +113,7 @@ def main() -> None:
     parser.add_argument("--family", action="append", choices=ORDER)
     parser.add_argument("--half", choices=("tune", "check"), action="append")
     parser.add_argument("--misses", action="store_true", help="print missed gold entries")
+    parser.add_argument("--member", action="append", help="only the members (projects) of these names")
     args = parser.parse_args()
     manifest = args.zoo / "zoo.json"
     if not manifest.is_file():
@@ -123,7 +124,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="crossbook-zoo-") as tmp:
         work = Path(tmp)
         for family in args.family or ORDER:
-            own = [m for m in members if m["family"] == family and Path(m["path"]).exists()]
+            own = [m for m in members if m["family"] == family and Path(m["path"]).exists()
+                   and (not args.member or m["project"] in args.member)]
             if not own:
                 print(f"\n{family}: not in the zoo (make zoo), skipped")
                 continue

@@ -113,6 +113,7 @@ def back_index(pdf: Path) -> list[tuple[str, str, set[int]]]:
 
 
 def code_line_index(pdf: Path) -> bool:
-    """Whether the manual's index says its numbers are code lines (a documented .dtx package)."""
+    """Whether the manual says its index's numbers are code lines (a documented .dtx package:
+    "numbers refer to the code lines", "All numbers denote code lines")."""
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True).stdout.decode("utf-8", "replace")
-    return re.search(r"refer\s+to\s+the\s+code\s+lines?", text) is not None
+    return re.search(r"(?:numbers?|entr)[^.;]{0,80}code\s+lines?", text, re.IGNORECASE) is not None

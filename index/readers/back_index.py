@@ -27,25 +27,25 @@ from dataclasses import replace
 from functools import lru_cache
 
 from ..core.models import DocTerm, Section
-from ..core.normalize import normalized_words
+from .index_form import code_line_sections, is_index_section, says_code_lines, split_unmarked_index
 
 # "name (kind) . . . . 12, **34**, 51–53"; a column break may fall between name and leader
 _ENTRY = re.compile(
-    r"(?P<name>\\[A-Za-z@]+\*?|[A-Za-z][\w@+-]*(?:[-.][\w@+]+)*\*?)"
+    r"(?P<name>\\[A-Za-z@]+(?:\*(?!\*))?|[A-Za-z][\w@+-]*(?:[-.][\w@+]+)*(?:\*(?!\*))?)"
     r"(?:\s*\((?P<kind>[A-Za-z][\w. ]{1,24})\))?"
-    r"[\s|]*(?:\.[\s|]*){2,}"
+    r"(?:[\s|*]*(?:\.[\s|]*){2,}|[\s|*]*,[\s|]*|[\s|]+)"
     r"(?P<pages>(?:\**\d{1,4}(?:\s*[\u2013-]\s*\d{1,4})?\**(?:,\s*)?)+)")
-_PAGE = re.compile(r"(\**)(\d{1,4})")
+_PAGE = re.compile(r"(\*\*)?(\d{1,4})")  # a page set in bold (an italic one is no definition)
+# an index set whole in bold (every line "**name, 12**") marks nothing: its stars go
+_EMPHASIS = re.compile(r"(?m)^\*\*(?=[^*\n]*\*\*\s*$)|(?<=\S)\*\*\s*$")
 _KINDS = {"option": "option", "options": "option", "package": "package", "environment": "environment",
           "env": "environment", "env.": "environment", "command": "command", "key": "key", "counter": "counter",
           "length": "length", "class": "class", "file": "file", "program": "program"}
-_INDEX_TITLES = ("index", "general index", "index of commands", "command index")
 
 
 def is_back_index(section: Section) -> bool:
-    """Whether a section is (part of) a back-of-book index: its top heading is "Index" or the like."""
-    return bool(section.heading_path) and normalized_words(section.heading_path[0]) in {
-        normalized_words(t) for t in _INDEX_TITLES}
+    """Whether a section is (part of) a back-of-book index (index_form.py)."""
+    return is_index_section(section)
 
 
 def index_entries(text: str) -> list[tuple[str, str, list[int], list[int]]]:
@@ -112,14 +112,19 @@ def _page_shift(entries, shown_in: dict[str, list[int]], sections: tuple[Section
     return min((s for s, v in scores.items() if v == best), key=abs, default=0)
 
 
+def _index_text(text: str) -> str:
+    # code marks say nothing in an index (a manual may set it whole, leaders too, in code font)
+    return _EMPHASIS.sub("", text.replace("`", ""))
+
+
 def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
     """``sections`` (a paged book's) with their back index's entries as terms and links."""
+    sections = split_unmarked_index(sections, lambda text: len(index_entries(_index_text(text))))
     index = [s for s in sections if is_back_index(s)]
     body = [i for i, s in enumerate(sections) if s.pages and not is_back_index(s)]
     if not index or not body:
         return sections
-    # code marks say nothing in an index (a manual may set it whole, leaders too, in code font)
-    text = "\n".join(s.text for s in index).replace("`", "")
+    text = _index_text("\n".join(s.text for s in index))
     entries = [e for e in index_entries(text) if len(e[0]) > 2]
     shown_in = {}
     for name, kind, _, _ in entries:
@@ -128,20 +133,51 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
         wordlike = kind == "other" and _english_word(name)
         shown_in[name] = [i for i in body if _shows(sections[i], name)
                           and (not wordlike or _as_code(sections[i], name))]
-    shift = _page_shift(entries, shown_in, sections)
+    if says_code_lines(text):
+        places = _code_line_places(entries, shown_in, code_line_sections(sections, body))
+    else:
+        places = _page_places(entries, shown_in, sections)
     terms: dict[int, list[DocTerm]] = {}
     links: dict[int, list[tuple[str, str, str]]] = {}
-    for name, kind, pages, bold in entries:
+    for name, kind, _, _ in entries:
+        first, others = places.get(name, (None, []))
+        if first is None:
+            continue
+        key = f"#index:{name}:{kind}"
+        terms.setdefault(first, []).append(DocTerm(name, kind, target=key))
+        for where in others:
+            if (name, name, key) not in links.get(where, []):
+                links.setdefault(where, []).append((name, name, key))
+    return tuple(replace(s, terms=s.terms + tuple(terms.get(i, ())), links=s.links + tuple(links.get(i, ())))
+                 for i, s in enumerate(sections))
+
+
+def _page_places(entries, shown_in: dict[str, list[int]], sections: tuple[Section, ...]) -> dict:
+    """name -> (the section it is defined in, the sections that reference it), by the pages
+    the index lists: defined where it points first (a bold page, else the first listed)."""
+    shift = _page_shift(entries, shown_in, sections)
+    out = {}
+    for name, _, pages, bold in entries:
         showing = {p: [i for i in shown_in[name] if sections[i].pages[0] <= p + shift <= sections[i].pages[1]]
                    for p in pages}
         first = next((showing[p][0] for p in bold + pages if showing.get(p)), None)
         if first is None:
             continue
-        key = f"#index:{name}:{kind}"
-        terms.setdefault(first, []).append(DocTerm(name, kind, target=key))
-        for page in pages:
-            where = next((i for i in showing[page] if i != first), None)
-            if where is not None and (name, name, key) not in links.get(where, []):
-                links.setdefault(where, []).append((name, name, key))
-    return tuple(replace(s, terms=s.terms + tuple(terms.get(i, ())), links=s.links + tuple(links.get(i, ())))
-                 for i, s in enumerate(sections))
+        others = [next((i for i in showing[p] if i != first), None) for p in pages]
+        out[name] = (first, [i for i in others if i is not None])
+    return out
+
+
+def _code_line_places(entries, shown_in: dict[str, list[int]], line_sections: dict[int, int]) -> dict:
+    """name -> (defined in, referenced in) by the code lines the index lists, each in the
+    section whose listing prints it; where no listed line is found the index gives the name
+    only: it is defined in the first section that shows it."""
+    out = {}
+    for name, _, numbers, _ in entries:
+        hits = list(dict.fromkeys(line_sections[n] for n in numbers
+                                  if n in line_sections and line_sections[n] in shown_in[name]))
+        if hits:
+            out[name] = (hits[0], hits[1:])
+        elif shown_in[name]:
+            out[name] = (shown_in[name][0], [])
+    return out
