@@ -42,7 +42,7 @@ def test_three_columns_of_short_entries_read_column_by_column(tmp_path):
 
 def test_an_entry_with_a_comma_and_one_set_in_bold_are_entries():
     found = index_entries("\\frobtop, 17\n\\lscCond**, 5, 14**\n\\colorlet . . . 12, **34**")
-    assert [(n, p, b) for n, _, p, b in found] == [("\\frobtop", [17], []), ("\\lscCond", [5, 14], []),
+    assert [(n, p, b) for n, _, p, b, _ in found] == [("\\frobtop", [17], []), ("\\lscCond", [5, 14], []),
                                                    ("\\colorlet", [12, 34], [34])]
 
 
@@ -81,3 +81,14 @@ def test_code_line_numbers_place_an_entry_where_the_listing_prints_the_line():
                                  section(["Index"], index, (3, 3))))
     assert [t.name for t in out[1].terms] == ["\\frobnicate"]
     assert [t.name for t in out_pages[1].terms] == ["\\frobnicate"] and not out_pages[0].terms
+
+
+def test_an_italic_number_of_a_code_line_index_is_the_page_that_describes_the_entry():
+    usage = "# Usage\n\nThe \\frobnicate macro frobs.\n"
+    code = "# Code\n\n41 `\\def\\frobnicate{%`\n42 `\\relax}`\n"
+    index = ("# Index\n\nNumbers written in italic refer to the page where the corresponding entry is described;"
+             " numbers in roman refer to the code lines where the entry is used.\n\\frobnicate . . . . *2*, 41\n")
+    out = with_back_index((section(["Usage"], usage, (2, 2)), section(["Code"], code, (5, 5)),
+                           section(["Index"], index, (6, 6))))
+    assert [t.name for t in out[0].terms] == ["\\frobnicate"]
+    assert [link[0] for link in out[1].links] == ["\\frobnicate"]

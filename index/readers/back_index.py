@@ -36,6 +36,7 @@ _ENTRY = re.compile(
     r"(?:[\s|*]*(?:\.[\s|]*){2,}|[\s|*]*,[\s|]*|[\s|]+)"
     r"(?P<pages>(?:\**\d{1,4}(?:\s*[\u2013-]\s*\d{1,4})?\**(?:,\s*)?)+)")
 _PAGE = re.compile(r"(\*\*)?(\d{1,4})")  # a page set in bold (an italic one is no definition)
+_ITALIC = re.compile(r"(?<!\*)\*(\d{1,4})\*(?!\*)")
 # an index set whole in bold (every line "**name, 12**") marks nothing: its stars go
 _EMPHASIS = re.compile(r"(?m)^\*\*(?=[^*\n]*\*\*\s*$)|(?<=\S)\*\*\s*$")
 _KINDS = {"option": "option", "options": "option", "package": "package", "environment": "environment",
@@ -49,18 +50,19 @@ def is_back_index(section: Section) -> bool:
 
 
 def index_entries(text: str) -> list[tuple[str, str, list[int], list[int]]]:
-    """(name, kind, pages, bold pages) of each name of an index's text, in order; a name
-    listed twice (under two headings) has both lists' pages and the kind one of them gives."""
-    merged: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
-    for name, kind, pages, bold in _entries(text):
+    """(name, kind, numbers, bold numbers, italic numbers) of each name of an index's text, in
+    order; a name listed twice (under two headings) has both lists' numbers and the kind one
+    of them gives."""
+    merged: dict[tuple[str, str], tuple[list[int], list[int], list[int]]] = {}
+    for name, kind, pages, bold, italic in _entries(text):
         # "babel (option)" and "babel (package)" are two entries; a plain "babel" joins either
         key = next((k for k in merged if k[0] == name and "other" in (k[1], kind)), (name, kind))
         if key[1] == "other" and kind != "other":
             merged[(name, kind)] = merged.pop(key)
             key = (name, kind)
-        known = merged.get(key, ([], []))
-        merged[key] = (known[0] + pages, known[1] + bold)
-    return [(name, kind, pages, bold) for (name, kind), (pages, bold) in merged.items()]
+        known = merged.get(key, ([], [], []))
+        merged[key] = (known[0] + pages, known[1] + bold, known[2] + italic)
+    return [(name, kind, *numbers) for (name, kind), numbers in merged.items()]
 
 
 def _entries(text: str):
@@ -74,7 +76,8 @@ def _entries(text: str):
             pages.append(int(number))
             if stars:
                 bold.append(int(number))
-        out.append((name, kind, pages, bold))
+        italic = [int(n) for n in _ITALIC.findall(match.group("pages"))]
+        out.append((name, kind, pages, bold, italic))
     return out
 
 
@@ -105,7 +108,7 @@ def _page_shift(entries, shown_in: dict[str, list[int]], sections: tuple[Section
     page whose text shows them, 0 on a tie."""
     def placed(shift: int) -> int:
         return sum(any(sections[i].pages[0] <= p + shift <= sections[i].pages[1] for i in shown_in[name] for p in pages)
-                   for name, _, pages, _ in entries)
+                   for name, _, pages, *_ in entries)
 
     scores = {shift: placed(shift) for shift in range(-most, most + 1)}
     best = max(scores.values(), default=0)
@@ -127,19 +130,19 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
     text = _index_text("\n".join(s.text for s in index))
     entries = [e for e in index_entries(text) if len(e[0]) > 2]
     shown_in = {}
-    for name, kind, _, _ in entries:
+    for name, kind, *_ in entries:
         # an entry the index does not type that is also an English word or name ("root",
         # "Isaac", "label") counts where the text writes it as a key, not as a word of prose
         wordlike = kind == "other" and _english_word(name)
         shown_in[name] = [i for i in body if _shows(sections[i], name)
                           and (not wordlike or _as_code(sections[i], name))]
     if says_code_lines(text):
-        places = _code_line_places(entries, shown_in, code_line_sections(sections, body))
+        places = _code_line_places(entries, shown_in, code_line_sections(sections, body), sections)
     else:
         places = _page_places(entries, shown_in, sections)
     terms: dict[int, list[DocTerm]] = {}
     links: dict[int, list[tuple[str, str, str]]] = {}
-    for name, kind, _, _ in entries:
+    for name, kind, *_ in entries:
         first, others = places.get(name, (None, []))
         if first is None:
             continue
@@ -157,7 +160,7 @@ def _page_places(entries, shown_in: dict[str, list[int]], sections: tuple[Sectio
     the index lists: defined where it points first (a bold page, else the first listed)."""
     shift = _page_shift(entries, shown_in, sections)
     out = {}
-    for name, _, pages, bold in entries:
+    for name, _, pages, bold, *_ in entries:
         showing = {p: [i for i in shown_in[name] if sections[i].pages[0] <= p + shift <= sections[i].pages[1]]
                    for p in pages}
         first = next((showing[p][0] for p in bold + pages if showing.get(p)), None)
@@ -168,15 +171,22 @@ def _page_places(entries, shown_in: dict[str, list[int]], sections: tuple[Sectio
     return out
 
 
-def _code_line_places(entries, shown_in: dict[str, list[int]], line_sections: dict[int, int]) -> dict:
-    """name -> (defined in, referenced in) by the code lines the index lists, each in the
-    section whose listing prints it; where no listed line is found the index gives the name
+def _code_line_places(entries, shown_in: dict[str, list[int]], line_sections: dict[int, int],
+                      sections: tuple[Section, ...]) -> dict:
+    """name -> (defined in, referenced in) in an index of code lines (a documented ``.dtx``):
+    its italic numbers are pages (where the entry is described), the others code lines, each
+    in the section whose listing prints it; where neither is found the index gives the name
     only: it is defined in the first section that shows it."""
+    described = [(name, kind, italic, [], italic) for name, kind, _, _, italic in entries if italic]
+    by_page = _page_places(described, shown_in, sections) if described else {}
     out = {}
-    for name, _, numbers, _ in entries:
-        hits = list(dict.fromkeys(line_sections[n] for n in numbers
-                                  if n in line_sections and line_sections[n] in shown_in[name]))
-        if hits:
+    for name, _, numbers, _, italic in entries:
+        hits = list(dict.fromkeys(line_sections[n] for n in numbers if n not in italic
+                                  and n in line_sections and line_sections[n] in shown_in[name]))
+        if name in by_page:
+            first, others = by_page[name]
+            out[name] = (first, list(dict.fromkeys(i for i in [*others, *hits] if i != first)))
+        elif hits:
             out[name] = (hits[0], hits[1:])
         elif shown_in[name]:
             out[name] = (shown_in[name][0], [])
