@@ -92,3 +92,11 @@ def test_an_italic_number_of_a_code_line_index_is_the_page_that_describes_the_en
                            section(["Index"], index, (6, 6))))
     assert [t.name for t in out[0].terms] == ["\\frobnicate"]
     assert [link[0] for link in out[1].links] == ["\\frobnicate"]
+
+
+def test_numbers_past_the_last_page_are_code_lines_unsaid():
+    usage = "# Usage\n\nThe \\frobnicate macro frobs.\n"
+    code = "# Code\n\n41 `\\def\\frobnicate{%`\n42 `\\relax}`\n"
+    out = with_back_index((section(["Usage"], usage, (1, 1)), section(["Code"], code, (2, 2)),
+                           section(["Index"], "# Index\n\n\\frobnicate . . . . 41\n", (3, 3))))
+    assert [t.name for t in out[1].terms] == ["\\frobnicate"] and not out[0].terms

@@ -116,4 +116,9 @@ def code_line_index(pdf: Path) -> bool:
     """Whether the manual says its index's numbers are code lines (a documented .dtx package:
     "numbers refer to the code lines", "All numbers denote code lines")."""
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True).stdout.decode("utf-8", "replace")
-    return re.search(r"(?:numbers?|entr)[^.;]{0,80}code\s+lines?", text, re.IGNORECASE) is not None
+    if re.search(r"(?:numbers?|entr)[^.;]{0,80}code\s+lines?", text, re.IGNORECASE):
+        return True
+    # or its numbers run past the last page: no pages, whether or not it says so
+    pages = text.count("\f") + 1
+    numbers = [int(n) for _, _, found in back_index(pdf) for n in found]
+    return sum(n > pages for n in numbers) > 0.3 * max(len(numbers), 1)

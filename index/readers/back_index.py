@@ -136,7 +136,10 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
         wordlike = kind == "other" and _english_word(name)
         shown_in[name] = [i for i in body if _shows(sections[i], name)
                           and (not wordlike or _as_code(sections[i], name))]
-    if says_code_lines(text):
+    last_page = max(s.pages[1] for s in sections if s.pages)
+    numbers = [n for entry in entries for n in entry[2]]
+    # numbers past the book's last page are no pages, whether or not the index says so
+    if says_code_lines(text) or sum(n > last_page for n in numbers) > 0.3 * len(numbers):
         places = _code_line_places(entries, shown_in, code_line_sections(sections, body), sections)
     else:
         places = _page_places(entries, shown_in, sections)
