@@ -100,3 +100,11 @@ def test_numbers_past_the_last_page_are_code_lines_unsaid():
     out = with_back_index((section(["Usage"], usage, (1, 1)), section(["Code"], code, (2, 2)),
                            section(["Index"], "# Index\n\n\\frobnicate . . . . 41\n", (3, 3))))
     assert [t.name for t in out[1].terms] == ["\\frobnicate"] and not out[0].terms
+
+
+def test_one_name_of_two_kinds_is_placed_by_each_entrys_pages():
+    out = with_back_index((section(["Options"], "# Options\n\nThe step= key sets the step.\n", (2, 2)),
+                           section(["Files"], "# Files\n\nThe step package is loaded.\n", (3, 3)),
+                           section(["Index"], "# Index\n\nstep (option) . . . 2\nstep (package) . . . 3\n", (4, 4))))
+    assert [(t.name, t.kind) for t in out[0].terms] == [("step", "option")]
+    assert [(t.name, t.kind) for t in out[1].terms] == [("step", "package")]

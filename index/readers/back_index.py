@@ -146,7 +146,7 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
     terms: dict[int, list[DocTerm]] = {}
     links: dict[int, list[tuple[str, str, str]]] = {}
     for name, kind, *_ in entries:
-        first, others = places.get(name, (None, []))
+        first, others = places.get((name, kind), (None, []))
         if first is None:
             continue
         key = f"#index:{name}:{kind}"
@@ -159,38 +159,38 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
 
 
 def _page_places(entries, shown_in: dict[str, list[int]], sections: tuple[Section, ...]) -> dict:
-    """name -> (the section it is defined in, the sections that reference it), by the pages
+    """(name, kind) -> (the section it is defined in, the sections that reference it), by the pages
     the index lists: defined where it points first (a bold page, else the first listed)."""
     shift = _page_shift(entries, shown_in, sections)
     out = {}
-    for name, _, pages, bold, *_ in entries:
+    for name, kind, pages, bold, *_ in entries:
         showing = {p: [i for i in shown_in[name] if sections[i].pages[0] <= p + shift <= sections[i].pages[1]]
                    for p in pages}
         first = next((showing[p][0] for p in bold + pages if showing.get(p)), None)
         if first is None:
             continue
         others = [next((i for i in showing[p] if i != first), None) for p in pages]
-        out[name] = (first, [i for i in others if i is not None])
+        out[(name, kind)] = (first, [i for i in others if i is not None])
     return out
 
 
 def _code_line_places(entries, shown_in: dict[str, list[int]], line_sections: dict[int, int],
                       sections: tuple[Section, ...]) -> dict:
-    """name -> (defined in, referenced in) in an index of code lines (a documented ``.dtx``):
+    """(name, kind) -> (defined in, referenced in) in an index of code lines (a documented ``.dtx``):
     its italic numbers are pages (where the entry is described), the others code lines, each
     in the section whose listing prints it; where neither is found the index gives the name
     only: it is defined in the first section that shows it."""
     described = [(name, kind, italic, [], italic) for name, kind, _, _, italic in entries if italic]
     by_page = _page_places(described, shown_in, sections) if described else {}
     out = {}
-    for name, _, numbers, _, italic in entries:
+    for name, kind, numbers, _, italic in entries:
         hits = list(dict.fromkeys(line_sections[n] for n in numbers if n not in italic
                                   and n in line_sections and line_sections[n] in shown_in[name]))
-        if name in by_page:
-            first, others = by_page[name]
-            out[name] = (first, list(dict.fromkeys(i for i in [*others, *hits] if i != first)))
+        if (name, kind) in by_page:
+            first, others = by_page[(name, kind)]
+            out[(name, kind)] = (first, list(dict.fromkeys(i for i in [*others, *hits] if i != first)))
         elif hits:
-            out[name] = (hits[0], hits[1:])
+            out[(name, kind)] = (hits[0], hits[1:])
         elif shown_in[name]:
-            out[name] = (shown_in[name][0], [])
+            out[(name, kind)] = (shown_in[name][0], [])
     return out
