@@ -62,14 +62,18 @@ def _aligned_cut(spans: list[list[tuple[float, float]]], low: float, high: float
         crossing = sum(1 for line in spans if any(a < x < b for a, b in line))
         if crossing > len(spans) // 6:
             continue
-        starts = [next(a for a, _ in line if a >= x) for line in spans if any(a >= x for a, _ in line)]
+        firsts = [next((a, b) for a, b in line if a >= x) for line in spans if any(a >= x for a, _ in line)]
+        starts = [a for a, _ in firsts]
         lefts = sum(1 for line in spans if any(b <= x for _, b in line))
         if len(starts) < MIN_LINES or lefts < MIN_LINES:
             continue
-        # the column's edge: the leftmost x where many lines start (its entries; their
-        # continuation lines and letter headings start further in)
+        # the column's edge: an x where many lines start (a quarter at least: its entries'
+        # continuation lines and letter headings start further in), and the most text from
+        # it (a column of page numbers ending the column before is aligned too, but narrow)
         need = max(MIN_LINES, 0.25 * len(starts))
-        edge = min((a for a in starts if sum(1 for b in starts if abs(b - a) <= 3) >= need), default=None)
+        text_from = {at: sum(b - a for a, b in firsts if abs(a - at) <= 3) for at in starts}
+        edges = [a for a in starts if sum(1 for b in starts if abs(b - a) <= 3) >= need]
+        edge = max(edges, key=lambda a: (text_from[a], -a), default=None)
         if edge is None or edge > high + (high - low) / 4:
             continue  # no aligned edge, or one far off the cut: no column of equal width
         if best is None or crossing < best[0]:
