@@ -7,7 +7,7 @@ DEMO_INDEX := .crossbook-demo
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: demo test test-fast lint eval bench crash-test clean
+.PHONY: demo test test-fast lint eval bench crash-test clean zoo
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -49,8 +49,15 @@ eval: $(STAMP)
 	$(BIN)/python bench/eval_extraction.py
 	$(BIN)/python bench/eval_vault.py --skip-retrieval  # its questions: eval_retrieval.py, with the other shelves
 	$(BIN)/python bench/eval_docs.py  # documentation shelves (Python's HTML docs, man pages, LaTeX manuals) when installed
+	$(BIN)/python bench/docs_zoo/eval_zoo.py --zoo $(ZOO)  # the documentation zoo (make zoo): each family's tune and check half, inventories read and ignored
 	$(BIN)/python bench/eval_statblocks.py  # srd51 stat blocks: creatures' conditions against the fixture gold, kinds, edges
 	$(BIN)/python bench/bench_readers.py
+
+# the documentation zoo (bench/docs_zoo/README.md): installs its Debian doc packages (as root)
+# and assembles it outside the repository, in ZOO (default /work/zoo)
+ZOO ?= /work/zoo
+zoo: $(STAMP)
+	$(BIN)/python bench/docs_zoo/assemble.py --zoo $(ZOO)
 
 # each benchmark merges its figures into bench/results.json, then one table of ratios and
 # targets (bench/report.py). The full embedder comparison: bench/bench_embed.py --chunks 500

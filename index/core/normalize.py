@@ -2,10 +2,11 @@
 
 Rule (from the entity index design, extended for real books): Unicode NFKC, case-folded,
 diacritics kept, curly apostrophes straightened, a possessive "'s" dropped, a leading article
-removed ("the", "a", "an"), every run of spaces and punctuation collapsed to one ``_``, no
+removed ("the", "a", "an" before a space), every run of spaces and punctuation collapsed to one ``_``, no
 leading or trailing ``_`` (a backslash that opens a word before a letter is kept: the
 command ``\\caption`` and the word "caption" are two keys; lookups fold it, ``unslashed``), and the last word's English plural folded to its singular
-("Fate Points" and "fate point" meet; "Abilities" and "ability"; "Witches" and "witch").
+("Fate Points" and "fate point" meet; "Abilities" and "ability"; "Witches" and "witch"), but
+not an identifier's (``load_parts`` is no plural).
 
 A word written as code keeps its case: one opened by a backslash (the TeX commands
 ``\\rangeHsb`` and ``\\rangeHSB`` are two) or by the dash of an option (``-s`` and ``-S`` are
@@ -39,6 +40,8 @@ _CODE_RUN = re.compile(r"(?<![^\W_])\\[^\W\d_][^\W_]*|(?<![^\s(\[{,;/|])--?[^\W\
 # most text has few, so prose pays one cheap scan
 _CODE_MARK = re.compile(r"[\\.-](?=[^\W\d_])", re.UNICODE)
 _SPACES = re.compile(r"\s+")
+_ARTICLE_OPENS = re.compile(r"\s*(?:the|a|an)\s", re.IGNORECASE)
+_SNAKE_END = re.compile(r"[^\W_]_[^\W_]+$")
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b|(?<=s)['’](?=\W|$)", re.IGNORECASE)
 # endings that look plural but are not (status, analysis, class, ...)
 _NOT_PLURAL = ("ss", "us", "is", "ous", "ics")
@@ -91,7 +94,8 @@ def _cased_words(text: str) -> list[str]:
 
 def _words(name: str) -> list[str]:
     words = _cased_words(name)
-    if len(words) > 1 and words[0] in _ARTICLES:
+    # an article is a word before a space ("the Rapid Strike"), not a name's part ("a->b", "a_b")
+    if len(words) > 1 and words[0] in _ARTICLES and _ARTICLE_OPENS.match(name):
         words = words[1:]
     return words
 
@@ -113,6 +117,8 @@ def normalize_name(name: str) -> str:
 
 def _ends_in_code(name: str) -> bool:
     text = name.strip().removesuffix("()")
+    if _SNAKE_END.search(text):  # load_parts, G_THREAD_ERRORS: an identifier, not an English plural
+        return True
     runs = _code_runs(text)
     return bool(runs) and runs[-1][1] >= len(text)
 

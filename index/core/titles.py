@@ -28,12 +28,21 @@ _ATTRIBUTION = re.compile(
     re.IGNORECASE,
 )
 _SRD_SUFFIX = re.compile(rf"\s+(?:{word_pattern(genre_words('rulebook', 'title_suffixes'))})\s*$", re.IGNORECASE)
-_MARKUP = re.compile(r"<[^>]+>|[*_`]+")
+# HTML tags, code marks and stars; underscores only as a pair that opens and closes emphasis
+# outside words ("_word_"): one inside a word or a name (``load_parts()``, ``g_main_loop_new``,
+# ``class_``) is a character of it
+_MARKUP = re.compile(r"<[^>]+>|[*`]+")
+_UNDERSCORE_EMPHASIS = re.compile(r"(?<![^\W_])(_{1,2})(?=[^\s_])(.+?)(?<=[^\s_])\1(?![^\W_])")
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 
 
 def strip_markup(text: str) -> str:
-    """``text`` without HTML tags and emphasis markers, entities decoded (lines kept)."""
-    return html.unescape(_MARKUP.sub("", text))
+    """``text`` without HTML tags and emphasis markers, entities decoded (lines kept); a code
+    span's text is kept as written."""
+    parts = _CODE_SPAN.split(text)  # text, marks, code, marks, code, ..., text
+    kept = [part if i % 3 == 2 else "" if i % 3 == 1 else _UNDERSCORE_EMPHASIS.sub(r"\2", _MARKUP.sub("", part))
+            for i, part in enumerate(parts)]
+    return html.unescape("".join(kept))
 
 
 def clean_inline(text: str) -> str:

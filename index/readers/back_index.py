@@ -27,39 +27,41 @@ from dataclasses import replace
 from functools import lru_cache
 
 from ..core.models import DocTerm, Section
-from ..core.normalize import normalized_words
-from ..core.packs import genre_list, genre_table
+from ..core.packs import genre_table
+from .index_form import code_line_sections, is_index_section, says_code_lines, split_unmarked_index
 
 # "name (kind) . . . . 12, **34**, 51–53"; a column break may fall between name and leader
 _ENTRY = re.compile(
-    r"(?P<name>\\[A-Za-z@]+\*?|[A-Za-z][\w@+-]*(?:[-.][\w@+]+)*\*?)"
+    r"(?P<name>\\[A-Za-z@]+(?:\*(?!\*))?|[A-Za-z][\w@+-]*(?:[-.][\w@+]+)*(?:\*(?!\*))?)"
     r"(?:\s*\((?P<kind>[A-Za-z][\w. ]{1,24})\))?"
-    r"[\s|]*(?:\.[\s|]*){2,}"
+    r"(?:[\s|*]*(?:\.[\s|]*){2,}|[\s|*]*,[\s|]*|[\s|]+)"
     r"(?P<pages>(?:\**\d{1,4}(?:\s*[\u2013-]\s*\d{1,4})?\**(?:,\s*)?)+)")
-_PAGE = re.compile(r"(\**)(\d{1,4})")
+_PAGE = re.compile(r"(\*\*)?(\d{1,4})")  # a page set in bold (an italic one is no definition)
+_ITALIC = re.compile(r"(?<!\*)\*(\d{1,4})\*(?!\*)")
+# an index set whole in bold (every line "**name, 12**") marks nothing: its stars go
+_EMPHASIS = re.compile(r"(?m)^\*\*(?=[^*\n]*\*\*\s*$)|(?<=\S)\*\*\s*$")
 _KINDS = genre_table("documentation", "back_index_kinds")
-_INDEX_TITLES = genre_list("documentation", "index_titles")
 
 
 def is_back_index(section: Section) -> bool:
-    """Whether a section is (part of) a back-of-book index: its top heading is "Index" or the like."""
-    return bool(section.heading_path) and normalized_words(section.heading_path[0]) in {
-        normalized_words(t) for t in _INDEX_TITLES}
+    """Whether a section is (part of) a back-of-book index (index_form.py)."""
+    return is_index_section(section)
 
 
 def index_entries(text: str) -> list[tuple[str, str, list[int], list[int]]]:
-    """(name, kind, pages, bold pages) of each name of an index's text, in order; a name
-    listed twice (under two headings) has both lists' pages and the kind one of them gives."""
-    merged: dict[tuple[str, str], tuple[list[int], list[int]]] = {}
-    for name, kind, pages, bold in _entries(text):
+    """(name, kind, numbers, bold numbers, italic numbers) of each name of an index's text, in
+    order; a name listed twice (under two headings) has both lists' numbers and the kind one
+    of them gives."""
+    merged: dict[tuple[str, str], tuple[list[int], list[int], list[int]]] = {}
+    for name, kind, pages, bold, italic in _entries(text):
         # "babel (option)" and "babel (package)" are two entries; a plain "babel" joins either
         key = next((k for k in merged if k[0] == name and "other" in (k[1], kind)), (name, kind))
         if key[1] == "other" and kind != "other":
             merged[(name, kind)] = merged.pop(key)
             key = (name, kind)
-        known = merged.get(key, ([], []))
-        merged[key] = (known[0] + pages, known[1] + bold)
-    return [(name, kind, pages, bold) for (name, kind), (pages, bold) in merged.items()]
+        known = merged.get(key, ([], [], []))
+        merged[key] = (known[0] + pages, known[1] + bold, known[2] + italic)
+    return [(name, kind, *numbers) for (name, kind), numbers in merged.items()]
 
 
 def _entries(text: str):
@@ -73,7 +75,8 @@ def _entries(text: str):
             pages.append(int(number))
             if stars:
                 bold.append(int(number))
-        out.append((name, kind, pages, bold))
+        italic = [int(n) for n in _ITALIC.findall(match.group("pages"))]
+        out.append((name, kind, pages, bold, italic))
     return out
 
 
@@ -104,43 +107,89 @@ def _page_shift(entries, shown_in: dict[str, list[int]], sections: tuple[Section
     page whose text shows them, 0 on a tie."""
     def placed(shift: int) -> int:
         return sum(any(sections[i].pages[0] <= p + shift <= sections[i].pages[1] for i in shown_in[name] for p in pages)
-                   for name, _, pages, _ in entries)
+                   for name, _, pages, *_ in entries)
 
     scores = {shift: placed(shift) for shift in range(-most, most + 1)}
     best = max(scores.values(), default=0)
     return min((s for s, v in scores.items() if v == best), key=abs, default=0)
 
 
+def _index_text(text: str) -> str:
+    # code marks say nothing in an index (a manual may set it whole, leaders too, in code font)
+    return _EMPHASIS.sub("", text.replace("`", ""))
+
+
 def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
     """``sections`` (a paged book's) with their back index's entries as terms and links."""
+    sections = split_unmarked_index(sections, lambda text: len(index_entries(_index_text(text))))
     index = [s for s in sections if is_back_index(s)]
     body = [i for i, s in enumerate(sections) if s.pages and not is_back_index(s)]
     if not index or not body:
         return sections
-    # code marks say nothing in an index (a manual may set it whole, leaders too, in code font)
-    text = "\n".join(s.text for s in index).replace("`", "")
+    text = _index_text("\n".join(s.text for s in index))
     entries = [e for e in index_entries(text) if len(e[0]) > 2]
     shown_in = {}
-    for name, kind, _, _ in entries:
+    for name, kind, *_ in entries:
         # an entry the index does not type that is also an English word or name ("root",
         # "Isaac", "label") counts where the text writes it as a key, not as a word of prose
         wordlike = kind == "other" and _english_word(name)
         shown_in[name] = [i for i in body if _shows(sections[i], name)
                           and (not wordlike or _as_code(sections[i], name))]
-    shift = _page_shift(entries, shown_in, sections)
+    last_page = max(s.pages[1] for s in sections if s.pages)
+    numbers = [n for entry in entries for n in entry[2]]
+    # numbers past the book's last page are no pages, whether or not the index says so
+    if says_code_lines(text) or sum(n > last_page for n in numbers) > 0.3 * len(numbers):
+        places = _code_line_places(entries, shown_in, code_line_sections(sections, body), sections)
+    else:
+        places = _page_places(entries, shown_in, sections)
     terms: dict[int, list[DocTerm]] = {}
     links: dict[int, list[tuple[str, str, str]]] = {}
-    for name, kind, pages, bold in entries:
+    for name, kind, *_ in entries:
+        first, others = places.get((name, kind), (None, []))
+        if first is None:
+            continue
+        key = f"#index:{name}:{kind}"
+        terms.setdefault(first, []).append(DocTerm(name, kind, target=key, rule="back_index"))
+        for where in others:
+            if (name, name, key) not in links.get(where, []):
+                links.setdefault(where, []).append((name, name, key))
+    return tuple(replace(s, terms=s.terms + tuple(terms.get(i, ())), links=s.links + tuple(links.get(i, ())))
+                 for i, s in enumerate(sections))
+
+
+def _page_places(entries, shown_in: dict[str, list[int]], sections: tuple[Section, ...]) -> dict:
+    """(name, kind) -> (the section it is defined in, the sections that reference it), by the pages
+    the index lists: defined where it points first (a bold page, else the first listed)."""
+    shift = _page_shift(entries, shown_in, sections)
+    out = {}
+    for name, kind, pages, bold, *_ in entries:
         showing = {p: [i for i in shown_in[name] if sections[i].pages[0] <= p + shift <= sections[i].pages[1]]
                    for p in pages}
         first = next((showing[p][0] for p in bold + pages if showing.get(p)), None)
         if first is None:
             continue
-        key = f"#index:{name}:{kind}"
-        terms.setdefault(first, []).append(DocTerm(name, kind, target=key, rule="back_index"))
-        for page in pages:
-            where = next((i for i in showing[page] if i != first), None)
-            if where is not None and (name, name, key) not in links.get(where, []):
-                links.setdefault(where, []).append((name, name, key))
-    return tuple(replace(s, terms=s.terms + tuple(terms.get(i, ())), links=s.links + tuple(links.get(i, ())))
-                 for i, s in enumerate(sections))
+        others = [next((i for i in showing[p] if i != first), None) for p in pages]
+        out[(name, kind)] = (first, [i for i in others if i is not None])
+    return out
+
+
+def _code_line_places(entries, shown_in: dict[str, list[int]], line_sections: dict[int, int],
+                      sections: tuple[Section, ...]) -> dict:
+    """(name, kind) -> (defined in, referenced in) in an index of code lines (a documented ``.dtx``):
+    its italic numbers are pages (where the entry is described), the others code lines, each
+    in the section whose listing prints it; where neither is found the index gives the name
+    only: it is defined in the first section that shows it."""
+    described = [(name, kind, italic, [], italic) for name, kind, _, _, italic in entries if italic]
+    by_page = _page_places(described, shown_in, sections) if described else {}
+    out = {}
+    for name, kind, numbers, _, italic in entries:
+        hits = list(dict.fromkeys(line_sections[n] for n in numbers if n not in italic
+                                  and n in line_sections and line_sections[n] in shown_in[name]))
+        if (name, kind) in by_page:
+            first, others = by_page[(name, kind)]
+            out[(name, kind)] = (first, list(dict.fromkeys(i for i in [*others, *hits] if i != first)))
+        elif hits:
+            out[(name, kind)] = (hits[0], hits[1:])
+        elif shown_in[name]:
+            out[(name, kind)] = (shown_in[name][0], [])
+    return out

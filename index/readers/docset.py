@@ -41,6 +41,7 @@ from .doc_tables import option_leads, row_term
 from .doc_terms import dt_term, paragraph_term, text_of
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
+from .inventories import has_inventory, inventory_entries, placed_terms, with_terms
 from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
 from .source import SourceBook
 from .walk import walk_folder
@@ -55,13 +56,14 @@ _TOOL_PAGES = re.compile(r"(genindex.*|.*modindex|search|searchindex|index-all|i
 
 
 def is_docset(folder: Path) -> bool:
-    """A documentation tool's HTML build: one of ``MARKERS`` beside its pages, or pages a
-    generator wrote (readers/docset_detect.py)."""
+    """A documentation tool's HTML build: one of ``MARKERS`` or an authors' inventory beside its
+    pages, or pages a generator wrote (readers/docset_detect.py)."""
     if not folder.is_dir():
         return False
     from .docset_detect import docset_reason
 
-    return any((folder / marker).is_file() for marker in MARKERS) or docset_reason(folder) is not None
+    return any((folder / marker).is_file() for marker in MARKERS) or has_inventory(folder) \
+        or docset_reason(folder) is not None
 
 
 def page_files(root: Path, warnings: list[str] | None = None) -> list[str]:
@@ -378,6 +380,11 @@ def read(path: Path) -> SourceBook:
             pages[rel] = page
     if not pages:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest")
+    inventory = inventory_entries(path, warnings)  # the authors' inventories: exact (readers/inventories)
+    for rel, page in pages.items():
+        for where, terms in placed_terms(inventory.get(rel, []), page.sections, page.anchor_sections).items():
+            page.terms[where] = with_terms(terms, page.terms.get(where, []))
+            page.anchor_terms.update((t.target.partition("#")[2], t) for t in terms if "#" in t.target)
     place_index(pages)
     _scope_shared_options(pages)
     sections = [s for page in pages.values() for s in _page_sections(page, pages)]

@@ -25,6 +25,8 @@ import re
 
 from lxml import etree, html
 
+from .code_runs import joined_code_runs
+
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 LEVEL_ATTR = "data-crossbook-level"    # a heading's Markdown level, set by a reader
 _DROPPED = {
@@ -157,7 +159,7 @@ def body_of(root) -> etree._Element:
 
 def to_markdown(root) -> str:
     """The Markdown text of a parsed document (``parse_html``), its body only."""
-    return _Converter(root).convert()
+    return joined_code_runs(_Converter(root).convert())  # a signature in several code runs is one name
 
 
 def html_to_markdown(data: bytes) -> str:

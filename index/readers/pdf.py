@@ -1,6 +1,7 @@
 """The PDF reader (pypdfium2): sections from the outline, each with the pages it spans.
 
-- Lines are built from PDFium's text boxes: a two-column page is read column by column,
+- Lines are built from PDFium's text boxes: a page of two or three columns is read column
+  by column (pdf_columns.py),
   table cells (a wide gap) are joined with ' | ' one row per line, bold and italic runs are
   **x** and *x*, bullets are '- ', and a paragraph's printed lines are joined into one.
 - Sections come from the outline (bookmarks), nested by level; a section runs from its
@@ -25,6 +26,7 @@ from pathlib import Path
 from ..core.errors import BadInput
 from ..core.models import Section
 from .pdf_chars import char_boxes, rect_ranges
+from .pdf_columns import columns
 from .pdf_headings import find_heading, unmarked
 from .pdf_links import PdfLink, Placed, RawLink, page_links, raw_links
 from .source import SourceBook, read_bytes, sha256_bytes
@@ -191,60 +193,6 @@ def _group_lines(runs: list[_Run]) -> list[list[_Run]]:
     return [sorted(line, key=lambda r: r.x0) for line in lines]
 
 
-def _segments(line: list[_Run]) -> list[tuple[float, float]]:
-    """A line's stretches of text: runs closer than an em (or 6 pt) apart are one stretch."""
-    spans: list[list[float]] = []
-    for run in line:
-        if spans and run.x0 - spans[-1][1] <= max(run.size, 6):
-            spans[-1][1] = max(spans[-1][1], run.x1)
-        else:
-            spans.append([run.x0, run.x1])
-    return [(a, b) for a, b in spans]
-
-
-def _gutter(lines: list[list[_Run]], width: float) -> float | None:
-    """The x of a two-column page's gutter: no text crosses it on most lines, and on at least
-    five lines each a stretch of text at least 28% of the page wide ends just before it /
-    starts just after it."""
-    wide = width * 0.28
-    spans = [_segments(line) for line in lines]
-    # quick no: a right column needs wide stretches that start right of the page's middle third's start
-    if len(lines) < 10 or sum(1 for segs in spans for a, b in segs if b - a >= wide and a >= width * 0.35) < 5:
-        return None
-    best = None
-    for step in range(0, 31):
-        x = width * (0.35 + step * 0.01)
-        crossing = sum(1 for segs in spans if any(a < x < b for a, b in segs))
-        left = sum(1 for segs in spans if any(x - 60 <= b <= x and b - a >= wide for a, b in segs))
-        right = sum(1 for segs in spans if any(x <= a <= x + 60 and b - a >= wide for a, b in segs))
-        if left >= 5 and right >= 5 and crossing <= max(2, len(lines) // 6):
-            if best is None or crossing < best[0]:
-                best = (crossing, x)
-    return best[1] if best else None
-
-
-def _columns(lines: list[list[_Run]], width: float) -> list[list[_Run]]:
-    """Lines in reading order: on a two-column page, the left column's lines then the right's,
-    band by band (a line across the gutter, such as a heading set full width, ends a band)."""
-    gutter = _gutter(lines, width)
-    if gutter is None:
-        return lines
-    out: list[list[_Run]] = []
-    left: list[list[_Run]] = []
-    right: list[list[_Run]] = []
-    for line in lines:
-        if any(r.x0 < gutter < r.x1 for r in line):
-            out += left + right + [line]
-            left, right = [], []
-            continue
-        parts = [r for r in line if r.x1 <= gutter], [r for r in line if r.x0 >= gutter]
-        if parts[0]:
-            left.append(parts[0])
-        if parts[1]:
-            right.append(parts[1])
-    return out + left + right
-
-
 def _line_text(line: list[_Run]) -> _Line:
     """A line's Markdown: bold runs as **x**, italic ones as *x*; cells set apart by a wide gap
     (a table's) joined with ' | '."""
@@ -368,7 +316,7 @@ def _layout(pdf, failed: dict[int, str] | None = None, scanned: set[int] | None 
         page = pdf[number]
         try:
             width = page.get_width()
-            lines = _columns(_group_lines(_runs(page)), width)
+            lines = columns(_group_lines(_runs(page)), width)
             if not lines and scanned is not None and _has_image(page):
                 scanned.add(number)
             if links is not None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from crossbook.query.lookup import where_else
 from crossbook.readers import read_book
-from tests.docset_fixtures import write_docset
 from tests.docs.test_docs_shelves import ingest
+from tests.docset_fixtures import write_docset
 
 
 def write(folder: Path, pages: dict[str, str]) -> Path:

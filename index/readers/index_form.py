@@ -1,0 +1,75 @@
+"""A back index known by its form, and what its numbers mean. Pure.
+
+- Its heading is "Index" or the like, numbered or lettered as an appendix may be ("H Index",
+  "7 Index"), at the top of the heading path or below a book title that holds every chapter.
+- With no outline entry of its own, the index is swallowed by the section before it: it is
+  found by a line "Index" in one of the book's last sections from which on the text parses
+  as index entries (at least ``MIN_ENTRIES``), and split off as its own section, so that no
+  entry is "defined" by the index itself.
+- Its numbers are pages unless it says they are code lines (a documented ``.dtx`` package:
+  "numbers refer to the code lines", "All numbers denote code lines"); a code line is found
+  in the section whose listing prints that line number ("173 `\\newcommand...`").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+
+from ..core.models import Section
+from ..core.normalize import normalized_words
+from ..core.packs import genre_list
+
+MIN_ENTRIES = 10
+INDEX_TITLES = genre_list("documentation", "index_titles")
+_TITLE_KEYS = {normalized_words(t) for t in INDEX_TITLES}
+# an appendix's letter or a chapter's number before the title ("H Index", "7 | Index")
+_NUMBERING = re.compile(r"^\s*(?:[A-Z]|\d+(?:\.\d+)*)\s*(?:\||\.)?\s+(?=\S)")
+_INDEX_LINE = re.compile(r"(?m)^(?:#{1,6}\s*|\*\*)?(?:INDEX|Index)(?:\*\*)?\s*$")
+_CODE_LINES = re.compile(r"(?:number|entr)[^.;]{0,80}(?:code\s+lines?|ligne de code)", re.IGNORECASE)
+# a listing's printed line: its number, then the code ("173 `\newcommand`", "174 | `\def`",
+# "2 *<*driver>*")
+_LISTING_LINE = re.compile(r"(?m)^(\d{1,5}) (?:\|\s*)?[`*\\%@{}<]")
+
+
+def is_index_heading(heading: str) -> bool:
+    return normalized_words(_NUMBERING.sub("", heading)) in _TITLE_KEYS
+
+
+def is_index_section(section: Section) -> bool:
+    """Whether a section is (part of) a back-of-book index (see the module doc)."""
+    return any(is_index_heading(h) for h in section.heading_path[:2])
+
+
+def split_unmarked_index(sections: tuple[Section, ...], entries: Callable[[str], int]) -> tuple[Section, ...]:
+    """``sections`` with a back index that has no outline entry split off the section that
+    swallowed it (``entries`` counts the index entries a text parses as)."""
+    if any(is_index_section(s) for s in sections):
+        return sections
+    for i in range(len(sections) - 1, max(-1, len(sections) - 4), -1):
+        section = sections[i]
+        for line in _INDEX_LINE.finditer(section.text):
+            rest = section.text[line.end():]
+            if entries(rest) < MIN_ENTRIES:
+                continue
+            before = section.text[:line.start()]
+            last = section.pages[1] if section.pages else None
+            index = Section("Index", 1, ("Index",), "# Index\n" + rest, section.start_line + before.count("\n"),
+                            pages=(last, last) if last is not None else None, file=section.file)
+            return (*sections[:i], replace(section, text=before), index, *sections[i + 1:])
+    return sections
+
+
+def says_code_lines(index_text: str) -> bool:
+    """Whether an index says its numbers are code lines."""
+    return _CODE_LINES.search(index_text[:2000]) is not None
+
+
+def code_line_sections(sections: tuple[Section, ...], body: list[int]) -> dict[int, int]:
+    """Printed code line number -> the body section whose listing prints it."""
+    out: dict[int, int] = {}
+    for i in body:
+        for match in _LISTING_LINE.finditer(sections[i].text):
+            out.setdefault(int(match.group(1)), i)
+    return out

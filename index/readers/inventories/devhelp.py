@@ -1,0 +1,40 @@
+"""A gtk-doc (DocBook) build's ``*.devhelp2``: its keywords, each a name, a type and a link."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..doc_terms import SPHINX_KINDS
+from .entry import InventoryEntry
+
+# a keyword's name carries its kind: "g_main_loop_new ()", "struct GList", "enum GIOCondition"
+_DECORATION = re.compile(r"^(?:struct|union|enum|typedef)\s+|\s*\(\)$")
+# a property's or signal's keyword: "The “label” property" (its anchor: "GtkButton--label")
+_QUOTED = re.compile(r"^The “(.+)” (?:child |style )?(?:property|signal)$")
+
+
+def devhelp_entries(path: Path) -> list[InventoryEntry]:
+    """Every keyword, typed by its ``type`` (a struct is a type, a member an attribute); a
+    property or signal is named as its heading quotes it, with ``Owner:name`` (a signal
+    ``Owner::name``) as an alias."""
+    from lxml import etree
+
+    out = []
+    for element in etree.parse(str(path)).getroot().iter("{*}keyword"):
+        name, link, kind = element.get("name", ""), element.get("link", ""), element.get("type", "other")
+        page, _, anchor = link.partition("#")
+        quoted = _QUOTED.match(name)
+        aliases: tuple[str, ...] = ()
+        if quoted:
+            name = quoted.group(1)
+            owner = anchor.split("-", 1)[0]
+            aliases = (f"{owner}{'::' if kind == 'signal' else ':'}{name}",) if owner else ()
+        else:
+            name = _DECORATION.sub("", name).strip()
+        if kind == "member":  # a C struct's field, which the keyword writes as its anchor ("tv-sec": tv_sec)
+            owner, dot, field = name.rpartition(".")
+            name = owner + dot + field.replace("-", "_")
+        if name and page:
+            out.append(InventoryEntry(name, SPHINX_KINDS.get(kind, kind), page, anchor, aliases))
+    return out

@@ -1,0 +1,84 @@
+"""An inventory's entries placed on the sections of their page. Pure.
+
+An entry defines its name in the section that holds its anchor (an entry without one: the
+page's first titled section), whatever the markup around it. The name is the one the text
+shows: the inventory's (``json.dump``), else its longest tail the text shows (``Basket.tally``
+or ``tally`` of ``basket.Basket.tally``) with the inventory's as an alias; an entry whose name the
+section does not show is looked for in the page's other sections, and left out where none
+shows it (nothing is stored that the text does not bear out).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ...core.models import DocTerm, Section
+from .entry import InventoryEntry
+
+_PARTS = re.compile(r"\.|::|->|:")
+
+
+def _shows(text: str, name: str) -> bool:
+    return re.search(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", text) is not None
+
+
+def _suffixes(name: str) -> list[str]:
+    """``Basket.tally`` and ``tally`` of ``basket.Basket.tally``: its qualified name's tails."""
+    cuts = [m.end() for m in _PARTS.finditer(name)]
+    return [name[cut:] for cut in cuts]
+
+
+def _shown(text: str, entry: InventoryEntry) -> DocTerm | None:
+    target = f"{entry.page}#{entry.anchor}" if entry.anchor else entry.page
+    for name in (entry.name, *entry.aliases, *_suffixes(entry.name)):
+        if name and len(name) > 1 and _shows(text, name):
+            # its qualified name, and its own (``tally``: what a method is called by inside its class)
+            aliases = tuple(a for a in dict.fromkeys((entry.name, *entry.aliases, *_suffixes(name)[-1:])) if a != name)
+            return DocTerm(name, entry.kind, aliases=aliases, target=target)
+    return None
+
+
+def with_terms(placed: list[DocTerm], found: list[DocTerm]) -> list[DocTerm]:
+    """A section's inventory terms, then the terms its markup gave (``found``) that name
+    something else; a found term of the same name lends its aliases to the inventory's."""
+    out = []
+    for term in placed:
+        same = [t for t in found if t.name == term.name]
+        aliases = tuple(dict.fromkeys(a for t in (term, *same) for a in t.aliases if a != term.name))
+        out.append(replace(term, aliases=aliases))
+    names = {t.name for t in out}
+    return out + [t for t in found if t.name not in names]
+
+
+def placed_terms(entries: list[InventoryEntry], sections: list[Section],
+                 anchors: dict[str, int]) -> dict[int, list[DocTerm]]:
+    """Section index -> the terms of ``entries`` (one page's) that section defines."""
+    first = next((i for i, s in enumerate(sections) if s.heading is not None), 0)
+    out: dict[int, list[DocTerm]] = {}
+    by_target: dict[str, DocTerm] = {}
+    unshown = []
+    for entry in entries:
+        where = anchors.get(entry.anchor) if entry.anchor else first
+        # its anchor's section, else a neighbour (an empty anchor is filed under the heading
+        # that follows it, which for one set in a table cell is the next section's); an
+        # anchor the page does not hold: the page's sections in order
+        order = [where, where - 1, where + 1] if where is not None else range(len(sections))
+        order = [i for i in order if 0 <= i < len(sections)]
+        for i in order:
+            term = _shown(sections[i].text, entry)
+            if term is not None:
+                out.setdefault(i, []).append(term)
+                by_target.setdefault(term.target, term)
+                break
+        else:
+            unshown.append(entry)
+    # a second name at one anchor (Sphinx's ``click.core.Group`` beside ``click.Group``) is an alias
+    for entry in unshown:
+        term = by_target.get(f"{entry.page}#{entry.anchor}" if entry.anchor else entry.page)
+        if term is not None and entry.name not in term.aliases:
+            where = next(i for i, terms in out.items() if term in terms)
+            grown = replace(term, aliases=(*term.aliases, entry.name))
+            out[where] = [grown if t is term else t for t in out[where]]
+            by_target[grown.target] = grown
+    return out

@@ -1,0 +1,124 @@
+"""A PDF page's columns, read one by one. Pure (on runs with ``x0``, ``x1`` and ``size``, in points).
+
+Two ways find a gutter, the x between two columns:
+
+- by wide text: on most lines no text crosses it, and on at least five lines each a stretch
+  of text at least 28% of the page wide ends just before it and starts just after it (a page
+  of prose in two columns);
+- by aligned edges, for columns of short entries (an index, a glossary, a list of names),
+  where no stretch is wide: the page's text block (from its left margin to its widest line's
+  end or the left margin's mirror) is cut into two or three columns of equal width, and each
+  cut is an x near it (within 8% of the block's width) that at most one line in six crosses,
+  with text left of it on at least ``MIN_LINES`` lines and, right of it, stretches that
+  start at one x (within 3 pt) on at least ``MIN_LINES`` lines and a quarter of the lines
+  that have one, no further right of the cut than a quarter of its window (the column's
+  edge: continuation lines and letter headings start further in). A table's columns are
+  aligned too, but not of equal width: its first column is the short one.
+
+Lines are then read in order: each column's lines, left to right, band by band (a line that
+crosses a gutter, such as a heading set full width, ends a band).
+"""
+
+from __future__ import annotations
+
+MIN_LINES = 8
+_NEAR = 0.08
+
+
+def segments(line) -> list[tuple[float, float]]:
+    """A line's stretches of text: runs closer than an em (or 6 pt) apart are one stretch."""
+    spans: list[list[float]] = []
+    for run in line:
+        if spans and run.x0 - spans[-1][1] <= max(run.size, 6):
+            spans[-1][1] = max(spans[-1][1], run.x1)
+        else:
+            spans.append([run.x0, run.x1])
+    return [(a, b) for a, b in spans]
+
+
+def wide_gutter(spans: list[list[tuple[float, float]]], width: float) -> float | None:
+    """The x of a two-column page's gutter found by wide stretches of text (see the module doc)."""
+    wide = width * 0.28
+    # quick no: a right column needs wide stretches that start right of the page's middle third's start
+    if len(spans) < 10 or sum(1 for segs in spans for a, b in segs if b - a >= wide and a >= width * 0.35) < 5:
+        return None
+    best = None
+    for step in range(0, 31):
+        x = width * (0.35 + step * 0.01)
+        crossing = sum(1 for segs in spans if any(a < x < b for a, b in segs))
+        left = sum(1 for segs in spans if any(x - 60 <= b <= x and b - a >= wide for a, b in segs))
+        right = sum(1 for segs in spans if any(x <= a <= x + 60 and b - a >= wide for a, b in segs))
+        if left >= 5 and right >= 5 and crossing <= max(2, len(spans) // 6):
+            if best is None or crossing < best[0]:
+                best = (crossing, x)
+    return best[1] if best else None
+
+
+def _aligned_cut(spans: list[list[tuple[float, float]]], low: float, high: float) -> float | None:
+    """The gutter between ``low`` and ``high`` found by the right column's aligned edge."""
+    best = None
+    for step in range(0, 21):
+        x = low + (high - low) * step / 20
+        crossing = sum(1 for line in spans if any(a < x < b for a, b in line))
+        if crossing > len(spans) // 6:
+            continue
+        firsts = [next((a, b) for a, b in line if a >= x) for line in spans if any(a >= x for a, _ in line)]
+        starts = [a for a, _ in firsts]
+        lefts = sum(1 for line in spans if any(b <= x for _, b in line))
+        if len(starts) < MIN_LINES or lefts < MIN_LINES:
+            continue
+        # the column's edge: an x where many lines start (a quarter at least: its entries'
+        # continuation lines and letter headings start further in), and the most text from
+        # it (a column of page numbers ending the column before is aligned too, but narrow)
+        need = max(MIN_LINES, 0.25 * len(starts))
+        text_from = {at: sum(b - a for a, b in firsts if abs(a - at) <= 3) for at in starts}
+        edges = [a for a in starts if sum(1 for b in starts if abs(b - a) <= 3) >= need]
+        edge = max(edges, key=lambda a: (text_from[a], -a), default=None)
+        if edge is None or edge > high + (high - low) / 4:
+            continue  # no aligned edge, or one far off the cut: no column of equal width
+        if best is None or crossing < best[0]:
+            best = (crossing, edge - 1)
+    return best[1] if best else None
+
+
+def aligned_gutters(spans: list[list[tuple[float, float]]], page_width: float) -> list[float]:
+    """The gutters of a page of two or three equal columns of short entries, or []."""
+    stretches = [s for line in spans for s in line]
+    if len(spans) < 2 * MIN_LINES or not stretches:
+        return []
+    left_edge = min(a for a, _ in stretches)
+    # the text block's right edge: its widest line's, or the left margin's mirror (short
+    # entries may end far before it)
+    width = max(max(b for _, b in stretches), page_width - left_edge) - left_edge
+    for count in (3, 2):
+        cuts = []
+        for k in range(1, count):
+            centre = left_edge + width * k / count
+            cut = _aligned_cut(spans, centre - width * _NEAR, centre + width * _NEAR)
+            if cut is None:
+                break
+            cuts.append(cut)
+        else:
+            return cuts
+    return []
+
+
+def columns(lines: list[list], width: float) -> list[list]:
+    """Lines (each a list of runs, left to right) in reading order (see the module doc)."""
+    spans = [segments(line) for line in lines]
+    gutter = wide_gutter(spans, width)
+    gutters = [gutter] if gutter is not None else aligned_gutters(spans, width)
+    if not gutters:
+        return lines
+    out: list[list] = []
+    parts: list[list[list]] = [[] for _ in range(len(gutters) + 1)]
+    for line in lines:
+        if any(r.x0 < g < r.x1 for r in line for g in gutters):
+            out += [row for column in parts for row in column] + [line]
+            parts = [[] for _ in range(len(gutters) + 1)]
+            continue
+        for k, (low, high) in enumerate(zip([float("-inf"), *gutters], [*gutters, float("inf")])):
+            part = [r for r in line if low <= r.x0 and r.x1 <= high]
+            if part:
+                parts[k].append(part)
+    return out + [row for column in parts for row in column]
