@@ -63,7 +63,7 @@ def test_a_page_that_cannot_be_read_or_converted_is_left_out_with_one_line(doc_s
     monkeypatch.setattr(Path, "read_bytes", counted)
     book = docset.read(doc_set)
     assert {s.file for s in book.sections} == {"index.html", "deep.html"}
-    left_out = [w for w in book.warnings if "left out" in w]
+    left_out = [w for w in book.warnings if "left out" in w and ".html" in w]  # the stub objects.inv is one more
     assert len(left_out) == 2 and any("broken.html" in w and "RecursionError" in w for w in left_out)
     assert any("locked.html" in w and "PermissionError" in w for w in left_out)
     assert sorted(r for r in reads if r.endswith(".html")) == ["broken.html", "deep.html", "index.html", "locked.html"]
