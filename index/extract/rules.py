@@ -45,7 +45,7 @@ from .headings import (
 )
 from .text import first_body_sentence, sentence_around
 
-VERSION = "rules/19"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/20"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
 )

@@ -1,0 +1,153 @@
+"""Relationships as a rulebook of another edition states them (index/relations/stated.py and
+edge_guards.py): a spell header's class list, a prerequisite line, whole names with "and",
+"of" or "with", and the claims no book makes (variant_of a size, a label, an abbreviation or
+a class; self-loops; a condition the subject has itself; an immunity read as a cure).
+tests/fixtures/statblocks/mirefall_codex.md is a small book in those shapes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.scoring import index_edges
+from crossbook.core.models import RawRelation
+from crossbook.ingest.pipeline import ingest_paths
+from crossbook.relations.edge_guards import abbreviation_of, guarded, own_condition
+from crossbook.relations.patterns import PatternEntity
+from crossbook.relations.stated import stated_relations, whole_names
+from tests.conftest import make_job
+
+FIXTURE = Path(__file__).parent / "fixtures" / "statblocks" / "mirefall_codex.md"
+
+
+def _edges(text: str, entities: list[PatternEntity], others=()) -> set[tuple[str, str, str]]:
+    return {(r.source_name, r.relation_type, r.target_name) for r in stated_relations(text, entities, others)}
+
+
+WIZARD = PatternEntity("Wizard", ("Wizard",), "other")
+SORCERER = PatternEntity("Sorcerer", ("Sorcerer",), "other")
+LASH = PatternEntity("Fire Lash", ("Fire Lash",), "spell", "heading")
+
+
+@pytest.mark.parametrize("header, holders", [
+    ("*Level 1 Evocation (Sorcerer, Wizard)*", {"Sorcerer", "Wizard"}),
+    ("*Level 2 Abjuration (Wizard)*", {"Wizard"}),   # one class: still who has it, no variant
+    ("*Evocation Cantrip (Sorcerer)*", {"Sorcerer"}),
+])
+def test_a_spell_headers_classes_each_cast_the_spell(header, holders):
+    text = f"#### Fire Lash\n\n{header}\n\n**Casting Time:** Action\n\nA lash of fire strikes.\n"
+    assert _edges(text, [LASH, WIZARD, SORCERER]) == {(h, "casts", "Fire Lash") for h in holders}
+
+
+def test_a_magic_weapons_category_line_stays_a_variant():
+    blade = PatternEntity("Flame Tongue", ("Flame Tongue",), "item", "heading")
+    longsword = PatternEntity("Longsword", ("longsword",), "item")
+    text = "#### Flame Tongue\n\n*Weapon (longsword), rare (requires attunement)*\n\nFlames burst from it.\n"
+    assert _edges(text, [blade, longsword]) == {("Flame Tongue", "variant_of", "Longsword")}
+
+
+def test_a_prerequisite_line_is_requires_and_its_label_no_variant():
+    grip = PatternEntity("Iron Grip", ("Iron Grip",), "feature", "heading")
+    grappler = PatternEntity("Grappler", ("Grappler",), "feature")
+    label = PatternEntity("Prerequisites", ("Prerequisite",), "other")
+    text = "#### Iron Grip\n\n*General Feat (Prerequisite: Level 4+, Grappler)*\n\nYour hold does not slip.\n"
+    assert _edges(text, [grip, grappler, label]) == {("Iron Grip", "requires", "Grappler")}
+    bold = "#### Iron Grip\n\n**Prerequisite:** Grappler\n\nYour hold does not slip.\n"
+    assert _edges(bold, [grip, grappler, label]) == {("Iron Grip", "requires", "Grappler")}
+
+
+def test_a_size_word_is_no_variant():
+    apparatus = PatternEntity("Apparatus of the Crab", ("Apparatus of the Crab", "apparatus"), "item", "heading")
+    large = PatternEntity("Large", ("Large",), "other")
+    text = "#### Apparatus of the Crab\n\nThe Apparatus of the Crab is a Large object with these statistics.\n"
+    assert _edges(text, [apparatus, large]) == set()
+
+
+def test_an_abbreviation_is_no_variant_and_no_self_loop():
+    level = PatternEntity("Threat Level", ("Threat Level",), "rule", "heading")
+    short = PatternEntity("Tl", ("TL",), "other")
+    text = "#### Threat Level\n\nThreat Level is a TL that measures how dangerous a creature is.\n"
+    assert _edges(text, [level, short]) == set()
+    assert abbreviation_of("TL", "Threat Level") and abbreviation_of("AC", "Armor Class")
+    assert not abbreviation_of("Bless", "Threat Level")
+    loop = RawRelation(source_name="Shield", target_name="Shields", relation_type="variant_of", evidence="x")
+    assert guarded([loop], [], str) == []
+
+
+@pytest.mark.parametrize("spell", ["Ward Foes and Friends", "Rope and Hook", "Speak with Stones"])
+def test_a_name_with_and_of_with_is_matched_whole(spell):
+    shade = PatternEntity("Marsh Shade", ("Marsh Shade",), "creature", "heading")
+    parts = [PatternEntity(p, (p,), "spell") for p in (spell.split()[0], spell.split()[-1])]
+    text = f"### Marsh Shade\n\n***Spellcasting.*** The shade casts one of the following spells:\n\n- **At Will:** *{spell}*\n"
+    # only the parts are known: neither is cast
+    assert {e for e in _edges(text, [shade, *parts]) if e[1] == "casts"} == set()
+    whole = PatternEntity(spell, (spell,), "spell")
+    assert ("Marsh Shade", "casts", spell) in _edges(text, [shade, whole, *parts])
+
+
+def test_whole_names_keeps_a_list_of_names():
+    text = "At will: *light*, *mage hand* and *Bless*"
+    occurrences = [(10, 15, 0), (19, 28, 1), (35, 40, 2)]
+    assert whole_names(text, occurrences) == occurrences
+
+
+SHADE = PatternEntity("Marsh Shade", ("Marsh Shade",), "creature", "heading")
+INVISIBLE = PatternEntity("Invisible", ("Invisible",), "condition", "heading", "Conditions")
+PRONE = PatternEntity("Prone", ("Prone",), "condition", "heading", "Conditions")
+
+
+@pytest.mark.parametrize("trait", [
+    "***Shadow Skin.*** While in dim light, the shade has the Invisible condition.",
+    "***Shadow Skin.*** While Invisible, the shade can move through creatures.",
+])
+def test_a_condition_the_creature_has_itself_is_not_inflicted(trait):
+    text = f"### Marsh Shade\n\n**Traits**\n\n{trait}\n"
+    assert not {e for e in _edges(text, [SHADE, INVISIBLE]) if e[1] == "inflicts"}
+    assert own_condition("While in dim light, the shade has the Invisible condition.", "Marsh Shade", ("Invisible",))
+
+
+def test_a_condition_put_on_the_target_stays_inflicted():
+    text = "### Marsh Shade\n\n**Actions**\n\n***Chill Touch.*** *Melee Attack Roll:* +4. The target has the Prone condition.\n"
+    assert ("Marsh Shade", "inflicts", "Prone") in _edges(text, [SHADE, PRONE])
+
+
+def test_an_immunity_is_no_counter_and_a_cure_is():
+    poison = PatternEntity("Poisoned", ("Poisoned",), "condition", "heading", "Conditions")
+    immune = RawRelation(source_name="Marsh Shade", target_name="Poisoned", relation_type="COUNTERS",
+                         evidence="The shade is immune to the Poisoned condition.", extractor="spacy")
+    cure = RawRelation(source_name="Marsh Shade", target_name="Poisoned", relation_type="counters",
+                       evidence="Its touch ends the Poisoned condition.", extractor="pattern")
+    kept = guarded([immune, cure], [SHADE, poison], lambda t: t.lower())
+    assert kept == [cure]
+
+
+@pytest.mark.parametrize("text", ["The shade is immune to the Poisoned condition.", "It has Immunity to Poison damage."])
+def test_a_stat_blocks_immunity_counters_nothing(text):
+    poisoned = PatternEntity("Poisoned", ("Poisoned",), "condition", "heading", "Conditions")
+    poison = PatternEntity("Poison", ("Poison",), "other")
+    assert _edges(f"### Marsh Shade\n\n{text}\n", [SHADE, poisoned, poison]) == set()
+
+
+def test_a_counter_backwards_of_an_inflicted_condition_goes():
+    inflicts = RawRelation(source_name="Fire Lash", target_name="Prone", relation_type="inflicts",
+                           evidence="the target has the Prone condition")
+    counters = RawRelation(source_name="Fire Lash", target_name="Prone", relation_type="counters",
+                           evidence="the target resists being Prone")
+    assert guarded([inflicts, counters], [LASH, PRONE], str) == [inflicts]
+
+
+@pytest.fixture(scope="module")
+def mirefall_edges(tmp_path_factory):
+    job = make_job(tmp_path_factory.mktemp("mirefall") / "index")
+    ingest_paths(job, [FIXTURE])
+    return {(e["source"], e["relation_type"], e["target"]) for e in index_edges(job.db)}
+
+
+def test_the_other_editions_book_states_its_edges(mirefall_edges):
+    assert {("Iron Grip", "requires", "Grappler"), ("Marsh Shade", "inflicts", "Prone"),
+            ("Marsh Shade", "casts", "Speak with Stones"), ("Fire Lash", "inflicts", "Prone")} <= mirefall_edges
+    assert not any(kind == "variant_of" for _, kind, _ in mirefall_edges)
+    assert not any(source == target for source, _, target in mirefall_edges)
+    # the split "Ward Foes and Friends" is no two spells cast, and a list's label is cast by nobody
+    assert not {e for e in mirefall_edges if e[0] == "Marsh Shade" and e[2] in ("Friends", "Ward Foes", "At Will")}
