@@ -40,6 +40,12 @@ def test_a_spell_headers_classes_each_cast_the_spell(header, holders):
     assert _edges(text, [LASH, WIZARD, SORCERER]) == {(h, "casts", "Fire Lash") for h in holders}
 
 
+def test_a_lowercase_ritual_tag_in_the_header_casts_nothing():
+    rituals = PatternEntity("Rituals", ("ritual",), "rule")
+    text = "#### Fire Lash\n\n*1st-level evocation (ritual)*\n\nA lash of fire strikes.\n"
+    assert _edges(text, [LASH, rituals]) == set()
+
+
 def test_a_magic_weapons_category_line_stays_a_variant():
     blade = PatternEntity("Flame Tongue", ("Flame Tongue",), "item", "heading")
     longsword = PatternEntity("Longsword", ("longsword",), "item")
@@ -108,6 +114,10 @@ def test_a_condition_the_creature_has_itself_is_not_inflicted(trait):
 
 
 def test_a_condition_put_on_the_target_stays_inflicted():
+    grappled = PatternEntity("Grappled", ("grappled",), "condition", "heading", "Conditions")
+    mimic = PatternEntity("Mimic", ("Mimic",), "creature", "heading")
+    stuck = "### Mimic\n\n***Adhesive.*** A Huge or smaller creature adhered to the mimic is also grappled by it.\n"
+    assert ("Mimic", "inflicts", "Grappled") in _edges(stuck, [mimic, grappled])
     text = "### Marsh Shade\n\n**Actions**\n\n***Chill Touch.*** *Melee Attack Roll:* +4. The target has the Prone condition.\n"
     assert ("Marsh Shade", "inflicts", "Prone") in _edges(text, [SHADE, PRONE])
 

@@ -29,8 +29,10 @@ _FUNCTION_WORDS = frozenset({"of", "the", "and", "a", "an", "with", "to", "for",
 # a cure stated beside an immunity: "ends the condition", "removes", "dispels"
 _CURE = re.compile(r"(?<![\w-])(?:counters?|cures?|ends|removes?|negates?|dispels?|suppress(?:es)?)(?![\w-])",
                    re.IGNORECASE)
-# who has the condition right before it: "the shadow has the", "The rug is", "itself"
-_HOLDER_BEFORE = re.compile(r"(?:(?<![\w-])the\s+(?P<word>[\w'’-]+)|(?<![\w-])itself)\s+(?:is|are|has\s+the|have\s+the"
+# who has the condition right before it: "the shadow has the", "The rug is"
+# (the clause's own subject: "A creature adhered to the mimic is grappled" is the creature's)
+_HOLDER_BEFORE = re.compile(r"(?:^|[.;:,!?*_]\s*|(?<![\w-])(?:and|while|when|whenever|if|until|unless)\s+)"
+                            r"the\s+(?P<word>[\w'’-]+)\s+(?:is|are|has\s+the|have\s+the"
                             r"|becomes|gains\s+the|remains|stays)\s+(?:\w+\s+)?[*_]*$", re.IGNORECASE)
 # "While Invisible, the shadow ...": the clause's own subject holds the state
 _WHILE_STATE = re.compile(r"(?:^|[.;:!?]\s+|[*_]\s*)while\s+(?:it\s+is\s+|it\s+has\s+the\s+)?[*_]*$", re.IGNORECASE)
@@ -88,7 +90,7 @@ def own_condition(evidence: str, source: str, forms: Iterable[str]) -> bool:
     def held(start: int, end: int) -> bool:
         before = _HOLDER_BEFORE.search(evidence[max(0, start - 60):start])
         if before is not None:
-            return before.group("word") is None or normalize_name(before.group("word")) in own
+            return normalize_name(before.group("word")) in own
         if _WHILE_STATE.search(evidence[max(0, start - 30):start]):
             after = _OWN_SUBJECT_AFTER.match(evidence, end)
             return after is not None and (after.group("word") is None or normalize_name(after.group("word")) in own)

@@ -76,11 +76,15 @@ def header_holders_family(scan: ChunkScan) -> set[int]:
         return set()
     lo, hi = at + header.start("names"), at + header.end("names")
     holders = set()
+    levels = pack_words("spell_level_words")
     for start, end, index in scan.occurrences:
-        if lo <= start and end <= hi and index != scan.section_subject:
-            holders.add(index)
-            scan.seen.add((scan.section_subject, index, "variant_of"))
-            scan.emit(index, scan.section_subject, "casts", start, end)
+        # a holder is a name ("Wizard"), not the header's "(ritual)"
+        if not lo <= start < end <= hi or index == scan.section_subject or not scan.text[start].isupper() \
+                or normalize_name(scan.entities[index].name) in {normalize_name(w) for w in levels}:
+            continue
+        holders.add(index)
+        scan.seen.add((scan.section_subject, index, "variant_of"))
+        scan.emit(index, scan.section_subject, "casts", start, end)
     return holders
 
 
