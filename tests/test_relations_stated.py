@@ -161,3 +161,24 @@ def test_the_other_editions_book_states_its_edges(mirefall_edges):
     assert not any(source == target for source, _, target in mirefall_edges)
     # the split "Ward Foes and Friends" is no two spells cast, and a list's label is cast by nobody
     assert not {e for e in mirefall_edges if e[0] == "Marsh Shade" and e[2] in ("Friends", "Ward Foes", "At Will")}
+
+
+LICH = PatternEntity("Lich", ("Lich",), "creature", "heading")
+MAGE_HAND = PatternEntity("Mage Hand", ("mage hand",), "spell")
+DETECT = PatternEntity("Detect Magic", ("detect magic", "Detect Magic"), "spell")
+FIREBALL = PatternEntity("Fireball", ("fireball", "Fireball"), "spell")
+
+
+def test_a_prepared_spell_list_under_its_lead_is_cast():
+    text = ("### Lich\n\n***Spellcasting.*** The lich is an 18th-level spellcaster. It has the following wizard spells"
+            " prepared:\n\nCantrips (at will): *mage hand*\n1st level (4 slots): *detect magic*\n\n"
+            "***Legendary Resistance.*** It never forgets *fireball*.\n")
+    assert _edges(text, [LICH, MAGE_HAND, DETECT, FIREBALL]) == {("Lich", "casts", "Mage Hand"),
+                                                                ("Lich", "casts", "Detect Magic")}
+
+
+def test_what_an_item_lets_you_cast_is_cast_by_the_item():
+    wand = PatternEntity("Wand of Fireballs", ("Wand of Fireballs",), "item", "heading")
+    text = ("### Wand of Fireballs\n\nWhile holding it, you can use an action to expend 1 or more of its charges to "
+            "cast the *fireball* spell (save DC 15) from it. You can't cast *detect magic* with it.\n")
+    assert _edges(text, [wand, FIREBALL, DETECT]) == {("Wand of Fireballs", "casts", "Fireball")}

@@ -11,6 +11,8 @@ chunk, with what the book's own lines say first and the claims it does not make 
   ``spell_schools`` and ``spell_level_words``).
 - A prerequisite line ("*General Feat (Prerequisite: Level 4+, Grappler)*", "**Prerequisite:**
   Grappler") gives ``requires`` from the entry to every name it lists.
+- A spell list under "has the following spells prepared:" and what an entry lets its user
+  cast ("you can use an action to cast the *levitate* spell"): ``spell_uses.py``.
 - Then ``edge_guards.guarded`` drops self-loops, ``variant_of`` to sizes, labels and
   abbreviations, a condition the subject has itself, and immunities read as ``counters``.
 """
@@ -24,6 +26,7 @@ from ..core.models import RawRelation
 from ..core.normalize import normalize_name
 from .edge_guards import TypeOf, guarded, pack_words
 from .patterns import FAMILIES, ChunkScan, PatternEntity, chunk_scan
+from .spell_uses import prepared_list_family, you_cast_family
 
 # a short emphasized span: "*Ward Foes and Friends*", "**Rope and Hook**"
 _EMPHASIS = re.compile(r"(?<![*_\w])(\*{1,3}|_{1,2})(?=[^\s*_])([^*_\n]{2,80}?)(?<=[^\s*_])\1(?![*_\w])")
@@ -112,7 +115,7 @@ def stated_relations(text: str, entities: list[PatternEntity], others: Iterable[
     scan.occurrences = whole_names(text, scan.occurrences)
     holders = header_holders_family(scan)
     prerequisite_family(scan)
-    for family in FAMILIES:
+    for family in (*FAMILIES, prepared_list_family, you_cast_family):
         family(scan)
     names = {normalize_name(entities[i].name) for i in holders}
     return guarded([*scan.out, *others], entities, type_of or _raw_type, names)
