@@ -44,7 +44,8 @@ eval: $(STAMP)
 	$(BIN)/python bench/eval_extraction.py
 	$(BIN)/python bench/eval_vault.py --skip-retrieval  # its questions: eval_retrieval.py, with the other shelves
 	$(BIN)/python bench/eval_docs.py  # documentation shelves (Python's HTML docs, man pages, LaTeX manuals) when installed
-	$(BIN)/python bench/eval_statblocks.py  # srd51 stat blocks: creatures' conditions against the fixture gold, kinds, edges
+	$(BIN)/python bench/eval_statblocks.py  # srd51 stat blocks: creatures' conditions against the fixture gold, kinds, edges, recall per relation type
+	$(BIN)/python bench/eval_relations.py --shelf all  # recall per relation type of the Fate and sample gold, hand-read edges
 	$(BIN)/python bench/bench_readers.py
 
 # each benchmark merges its figures into bench/results.json, then one table of ratios and
