@@ -169,10 +169,11 @@ DETECT = PatternEntity("Detect Magic", ("detect magic", "Detect Magic"), "spell"
 FIREBALL = PatternEntity("Fireball", ("fireball", "Fireball"), "spell")
 
 
-def test_a_prepared_spell_list_under_its_lead_is_cast():
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_a_prepared_spell_list_under_its_lead_is_cast(newline):
     text = ("### Lich\n\n***Spellcasting.*** The lich is an 18th-level spellcaster. It has the following wizard spells"
             " prepared:\n\nCantrips (at will): *mage hand*\n1st level (4 slots): *detect magic*\n\n"
-            "***Legendary Resistance.*** It never forgets *fireball*.\n")
+            "***Legendary Resistance.*** It never forgets *fireball*.\n").replace("\n", newline)
     assert _edges(text, [LICH, MAGE_HAND, DETECT, FIREBALL]) == {("Lich", "casts", "Mage Hand"),
                                                                 ("Lich", "casts", "Detect Magic")}
 

@@ -19,7 +19,7 @@ from ..extract.text import sentence_span
 from .edge_guards import pack_words
 from .patterns import ChunkScan
 
-_LIST_LEAD = re.compile(r"\bfollowing\b[^.\n:]{0,40}\bspells?\b[^.\n:]{0,30}:[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_LIST_LEAD = re.compile(r"\bfollowing\b[^.\n:]{0,40}\bspells?\b[^.\n:]{0,30}:[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 _USE_LINE = re.compile(r"^[ \t>*_-]*(?P<label>[^:\n]{2,40}?)[*_]*:[*_]*[ \t]*(?P<rest>\S[^\n]*)$", re.MULTILINE)
 _YOU_CAST = re.compile(r"(?<![\w-])you\s+(?:can|may)(?!['’]t|not)\b(?P<between>[^.\n]{0,80}?)\bcast\s+(?:the\s+)?[*_]*$", re.IGNORECASE)
 _DENIED = re.compile(r"(?<![\w-])(?:not|never|can't|cannot|can’t)(?![\w-])", re.IGNORECASE)
