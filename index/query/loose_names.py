@@ -3,7 +3,8 @@
 name ("mephit" for the Dust, Ice, Magma and Steam Mephits), or with an "X of Y" name turned
 round ("levitation boots" for Boots of Levitation).
 
-A lowercase phrase is linked only to a specific entry (at most SPECIFIC_UP_TO sections
+Only entries of a kind of thing are linked (a creature, a spell, an item, a feature...;
+rules and topics are what prose questions talk in). A lowercase phrase is linked only to a specific entry (at most SPECIFIC_UP_TO sections
 mention it: "spell" or "condition" are everywhere), a part of a name only when it is no
 stopword, has a few letters and names a few entries (MAX_PARTS), so the sections that
 define them become first-hop seeds and the entries' stated relationships are followed.
@@ -17,6 +18,7 @@ from functools import lru_cache
 from sqlite_utils import Database
 
 from ..core.normalize import normalize_name
+from ..extract.entry_kinds import THING_KINDS
 from ..storage import meta
 from .bridge import STOPWORDS
 
@@ -74,8 +76,9 @@ def _specific(table: dict[str, tuple[int, bool]], name: str) -> bool:
 
 
 def _names(db: Database) -> dict[str, tuple[int, bool]]:
-    """normalized name -> (sections mentioning it, a sub-entry) of every defined entity, read
-    once per index file and generation."""
+    """normalized name -> (sections mentioning it, a sub-entry) of every defined entity of a
+    kind of thing (a creature, a spell, an item, a feature, a class...: entry_kinds.THING_KINDS),
+    read once per index file and generation."""
     path = next((row[2] for row in db.execute("PRAGMA database_list") if row[1] == "main"), "")
     return _read_names(db, path, meta.generation(db))
 
@@ -83,11 +86,13 @@ def _names(db: Database) -> dict[str, tuple[int, bool]]:
 @lru_cache(maxsize=4)
 def _read_names(db: Database, path: str, generation: int) -> dict[str, tuple[int, bool]]:
     out: dict[str, tuple[int, bool]] = {}
-    for normalized, name, sections in db.execute(
-        "SELECT e.normalized, e.name, count(DISTINCT m.chunk_id) FROM entities e"
+    for normalized, name, entity_type, sections in db.execute(
+        "SELECT e.normalized, e.name, e.entity_type, count(DISTINCT m.chunk_id) FROM entities e"
         " JOIN entity_mentions m ON m.entity_id = e.id"
         " WHERE EXISTS (SELECT 1 FROM entity_mentions d WHERE d.entity_id = e.id AND d.mention_type = 'defines')"
         " GROUP BY e.id"):
+        if entity_type not in THING_KINDS:
+            continue  # a rule or a topic is no entry a question names loosely
         current = out.get(normalized, (0, False))
         out[normalized] = (max(current[0], sections), current[1] or "›" in name)
     return out
