@@ -26,6 +26,12 @@ BOOK = """# Bestiary
 
 ***Pounce.*** If the lion moves 20 feet toward a creature, the target must succeed on a save or be knocked prone.
 
+## Rules
+
+### Fight
+
+A fight is a contest of blows between two sides, round after round.
+
 ## Magic Items
 
 ### Boots of Levitation
@@ -64,3 +70,9 @@ def test_an_of_name_turned_round_links_its_entry(db):
 def test_a_whole_name_wins_over_parts(db):
     # the question names the Dust Mephit: no other mephit is linked by its last word
     assert "steam_mephit" not in _loose(db, "What spell can a Dust Mephit cast?")
+
+
+def test_one_lowercase_word_of_a_rule_links_nothing(db):
+    types = dict(db.execute("SELECT normalized, entity_type FROM entities").fetchall())
+    assert types.get("fight") not in ("creature", "spell", "item", "feature", "class", "skill", "condition")
+    assert "fight" not in _loose(db, "What happens when you fight back?")

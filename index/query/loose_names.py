@@ -61,7 +61,10 @@ def loose_names(db: Database, question: str, known: set[str]) -> list[str]:
         # a part that is itself a common entry ("target", "creature") stands for no name
         if sum(len(w) for w in part) >= PART_MIN_LETTERS and table.get(name, (0, False))[0] <= SPECIFIC_UP_TO:
             parts[name] = max(parts.get(name, 0), len(part))
-    ordered = sorted((n for n in exact if n not in known and _specific(table, n)), key=lambda n: (-exact[n], n))
+    # one lowercase word links a kind of thing only; a phrase of words any defined entry
+    ordered = sorted((n for n in exact if n not in known and (_specific(table, n) if exact[n] == 1
+                                                               else _specific(_all_names(db), n))),
+                     key=lambda n: (-exact[n], n))
     if ordered or any(n in table for n in known):
         return ordered  # a part of a name only when nothing is named whole
     for part in sorted(parts, key=lambda p: (-parts[p], p)):
@@ -79,19 +82,27 @@ def _names(db: Database) -> dict[str, tuple[int, bool]]:
     """normalized name -> (sections mentioning it, a sub-entry) of every defined entity of a
     kind of thing (a creature, a spell, an item, a feature, a class...: entry_kinds.THING_KINDS),
     read once per index file and generation."""
-    path = next((row[2] for row in db.execute("PRAGMA database_list") if row[1] == "main"), "")
-    return _read_names(db, path, meta.generation(db))
+    return _read_names(db, _path(db), meta.generation(db), True)
 
 
-@lru_cache(maxsize=4)
-def _read_names(db: Database, path: str, generation: int) -> dict[str, tuple[int, bool]]:
+def _all_names(db: Database) -> dict[str, tuple[int, bool]]:
+    """As ``_names``, for defined entities of every kind."""
+    return _read_names(db, _path(db), meta.generation(db), False)
+
+
+def _path(db: Database) -> str:
+    return next((row[2] for row in db.execute("PRAGMA database_list") if row[1] == "main"), "")
+
+
+@lru_cache(maxsize=8)
+def _read_names(db: Database, path: str, generation: int, things: bool) -> dict[str, tuple[int, bool]]:
     out: dict[str, tuple[int, bool]] = {}
     for normalized, name, entity_type, sections in db.execute(
         "SELECT e.normalized, e.name, e.entity_type, count(DISTINCT m.chunk_id) FROM entities e"
         " JOIN entity_mentions m ON m.entity_id = e.id"
         " WHERE EXISTS (SELECT 1 FROM entity_mentions d WHERE d.entity_id = e.id AND d.mention_type = 'defines')"
         " GROUP BY e.id"):
-        if entity_type not in THING_KINDS:
+        if things and entity_type not in THING_KINDS:
             continue  # a rule or a topic is no entry a question names loosely
         current = out.get(normalized, (0, False))
         out[normalized] = (max(current[0], sections), current[1] or "›" in name)
