@@ -92,6 +92,12 @@ def test_a_name_with_and_of_with_is_matched_whole(spell):
     assert ("Marsh Shade", "casts", spell) in _edges(text, [shade, whole, *parts])
 
 
+def test_a_lowercase_emphasized_name_hides_a_shorter_one():
+    fire = PatternEntity("Fire", ("fire", "Fire"), "other")
+    text = "### Lich\n\n***Spellcasting.*** It has the following spells prepared:\n\nCantrips (at will): *fire bolt*\n"
+    assert _edges(text, [LICH, fire]) == set()
+
+
 def test_whole_names_keeps_a_list_of_names():
     text = "At will: *light*, *mage hand* and *Bless*"
     occurrences = [(10, 15, 0), (19, 28, 1), (35, 40, 2)]

@@ -1,9 +1,10 @@
 """Relationships as a rulebook states them: the pattern families of ``patterns.py`` over one
 chunk, with what the book's own lines say first and the claims it does not make dropped.
 
-- A name is matched whole before any part: a span of emphasis that reads as one name with
-  "and", "of" or "with" in it ("*Ward Foes and Friends*", "*Speak with Stones*") hides the
-  shorter names inside it ("Friends"), even when the index holds only those.
+- A name is matched whole before any part: a span of emphasis that reads as one name, with
+  "and", "of" or "with" in it ("*Ward Foes and Friends*", "*Speak with Stones*") or a few
+  lowercase words ("*fire bolt*"), hides the shorter names inside it ("Friends", "Fire"),
+  even when the index holds only those.
 - A spell's header line lists who has the spell: "*Level 2 Evocation (Sorcerer, Wizard)*",
   "*Conjuration Cantrip (Wizard)*" give ``Wizard casts <spell>`` for each name in the
   parentheses, and never ``<spell> variant_of Wizard``. The line is a header when the words
@@ -36,12 +37,14 @@ _HEADER = re.compile(r"^\s*[*_]*\s*(?P<lead>[^()\n*_]{2,60}?)\s*\((?P<names>[^()
 
 
 def _one_name_spans(text: str) -> list[tuple[int, int]]:
-    """The spans of emphasis that read as one name joined by a function word."""
+    """The spans of emphasis that read as one name: joined by a function word ("*Ward Foes
+    and Friends*"), or a few words in lower case, as stat blocks write spells ("*fire bolt*")."""
     out = []
     for match in _EMPHASIS.finditer(text):
         inner = match.group(2)
-        if _JOINED.search(f" {inner} ") and not _NOT_A_NAME.search(inner) and len(inner.split()) <= 6 \
-                and inner[:1].isalpha():
+        if _NOT_A_NAME.search(inner) or not inner[:1].isalpha():
+            continue
+        if (_JOINED.search(f" {inner} ") and len(inner.split()) <= 6) or (inner.islower() and len(inner.split()) <= 4):
             out.append((match.start(2), match.end(2)))
     return out
 
