@@ -189,3 +189,11 @@ def test_what_an_item_lets_you_cast_is_cast_by_the_item():
     text = ("### Wand of Fireballs\n\nWhile holding it, you can use an action to expend 1 or more of its charges to "
             "cast the *fireball* spell (save DC 15) from it. You can't cast *detect magic* with it.\n")
     assert _edges(text, [wand, FIREBALL, DETECT]) == {("Wand of Fireballs", "casts", "Fireball")}
+
+
+def test_a_rule_named_after_its_condition_inflicts_nothing():
+    rule = PatternEntity("Being Prone", ("Being Prone",), "rule", "heading")
+    text = "### Being Prone\n\nA creature that is knocked down is prone. Standing up ends it.\n"
+    raw = RawRelation(source_name="Being Prone", target_name="Prone", relation_type="inflicts", evidence="is prone")
+    assert guarded([raw], [rule, PRONE], str) == []
+    assert not {e for e in _edges(text, [rule, PRONE]) if e[2] == "Prone"}

@@ -5,6 +5,8 @@
 - no claim ends at a field's label ("**At Will:** *Light*", "Prerequisite: Level 4+");
 - ``variant_of`` never ends at a size word ("is a Large object"), an abbreviation, an entity typed ``class`` or a class a spell's header
   line lists as having the spell ("Level 2 Evocation (Wizard)");
+- ``inflicts`` and ``counters`` never join a rule to the condition its name holds ("Being
+  Prone", "Falling Unconscious": the rule is about the condition);
 - ``inflicts`` needs someone else to suffer the condition: "the shadow has the Invisible
   condition" and "While Invisible, the shadow ..." are the entry's own state;
 - ``counters`` is no immunity ("immune to", "has Immunity to Poison": immunity is no
@@ -105,6 +107,12 @@ def is_immunity(evidence: str) -> bool:
     return any(w in pack_words("immunity_words") for w in words) and not _CURE.search(evidence)
 
 
+def names_within(inner: str, outer: str) -> bool:
+    """True when every word of ``inner``'s name is a word of ``outer``'s ("Prone" in "Being Prone")."""
+    words = set(normalize_name(outer).split("_"))
+    return bool(normalize_name(inner)) and set(normalize_name(inner).split("_")) <= words
+
+
 def self_loop(source: str, target: str) -> bool:
     a, b = normalize_name(source), normalize_name(target)
     return a == b or abbreviation_of(source, target) or abbreviation_of(target, source)
@@ -136,6 +144,8 @@ def guarded(raw: list[RawRelation], entities: list[PatternEntity], type_of: Type
             continue  # "casts At Will" from "**At Will:** *Light*": a field's label is no end
         if kind == "variant_of" and _bad_variant(rel, by_name.get(target), holders):
             continue
+        if kind in ("inflicts", "counters") and names_within(target, source):
+            continue  # "Being Prone", "Falling Unconscious": a rule about the condition, not a cause
         if kind == "inflicts" and own_condition(evidence, source, _forms(by_name.get(target), target)):
             continue
         if kind == "counters" and (is_immunity(evidence)
