@@ -50,7 +50,8 @@ eval: $(STAMP)
 	$(BIN)/python bench/eval_vault.py --skip-retrieval  # its questions: eval_retrieval.py, with the other shelves
 	$(BIN)/python bench/eval_docs.py  # documentation shelves (Python's HTML docs, man pages, LaTeX manuals) when installed
 	$(BIN)/python bench/docs_zoo/eval_zoo.py --zoo $(ZOO)  # the documentation zoo (make zoo): each family's tune and check half, inventories read and ignored
-	$(BIN)/python bench/eval_statblocks.py  # srd51 stat blocks: creatures' conditions against the fixture gold, kinds, edges
+	$(BIN)/python bench/eval_statblocks.py  # srd51 stat blocks: creatures' conditions against the fixture gold, kinds, edges, recall per relation type
+	$(BIN)/python bench/eval_relations.py --shelf all  # recall per relation type of the Fate and sample gold, hand-read edges
 	$(BIN)/python bench/bench_readers.py
 
 # the documentation zoo (bench/docs_zoo/README.md): installs its Debian doc packages (as root)

@@ -9,7 +9,8 @@ Prints figures; asserts nothing.
     python bench/eval_relations.py [--corpus sample_corpus] [--verbose]
 
 With --shelf (fate, ironsworn, sample or all) it reports, per shelf, what ingest stores: the
-edges (by type), on Fate the stated relationships found against bench/fate/gold_relations.json
+edges (by type), the recall per relation type of the shelf's gold relationships (a table of
+the shelves side by side), on Fate the stated relationships found against bench/fate/gold_relations.json
 (scored as bench/eval_extraction.py scores them), and the hand-read precision of the saved
 labels (bench/hand_labels/<shelf>-edges.json, bench/hand_sample.py's scoring). The shelf's
 index is the one bench/hand_sample.py keeps (.crossbook-eval/hand-<shelf>/, built when
@@ -33,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.relation_types import recall_by_type, type_table  # noqa: E402
 from bench.scoring import index_edges, prf  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.ingest.manifest import rebuild  # noqa: E402
@@ -121,6 +123,10 @@ def shelf_report(shelf: str, fresh: bool, show_unread: bool) -> dict:
     db.close()
     report = {"shelf": shelf, "edges": len(stored),
               "by_type": dict(Counter(e["relation_type"] for e in stored).most_common())}
+    gold_file = {"fate": ROOT / "bench" / "fate" / "gold_relations.json",
+                 "sample": ROOT / "sample_corpus" / "gold_relations.json"}.get(shelf)
+    report["by_type_recall"] = recall_by_type(
+        json.loads(gold_file.read_text(encoding="utf-8"))["relations"], stored) if gold_file else None
     if shelf == "fate":
         from bench.eval_extraction import FATE_GOLD, FATE_RELATIONS, score_fate
 
@@ -143,6 +149,8 @@ def shelves_main(args) -> int:
     if args.json:
         print(json.dumps(reports, ensure_ascii=False, indent=1))
         return 0
+    print("recall per relation type of the gold relationships (in any book):")
+    print(type_table([(r["shelf"], r["by_type_recall"]) for r in reports]))
     for r in reports:
         hand = r["hand"]
         gold = f", gold found {r['gold']['found']}/{r['gold']['of']}" if "gold" in r else ""

@@ -29,7 +29,13 @@ whitespace collapsed), so the gold survives changes to chunking and heading reco
 After the shelves, one table puts them side by side: recall@k and MRR both ways, the
 misses by stage, and the median latency.
 
-    python bench/eval_retrieval.py [--shelf sample|fate|ironsworn|srd51|both|all] [-k 10] [--verbose] [--no-cache]
+``srd51-templates`` asks the same index bench/srd51/template_questions.json (written by
+templates over the Markdown, fixed before tuning) and reports its tuning half (first hops in
+the monsters and magic items books) and its check half (the other books) side by side, with
+recall by how a question names its first hop (as written, lower case, a part of its name,
+other words).
+
+    python bench/eval_retrieval.py [--shelf sample|fate|ironsworn|srd51|srd51-templates|both|all] [-k 10] [--verbose] [--no-cache]
 """
 
 from __future__ import annotations
@@ -62,7 +68,7 @@ from crossbook.vectors.chroma import open_vectors  # noqa: E402
 
 # what the retrieval code may change without the cached index going stale
 LATENCY_RUNS = 3
-QUERY_ONLY_CODE = {"retrieve.py", "bridge.py", "entity_graph.py", "lookup.py", "doctor.py"}
+QUERY_ONLY_CODE = {"retrieve.py", "bridge.py", "entity_graph.py", "lookup.py", "doctor.py", "loose_names.py"}
 
 
 # -- shelves -----------------------------------------------------------------------------------
@@ -121,6 +127,38 @@ def srd51_shelf(books_dir: Path) -> Shelf:
     titles = {b["path"]: b["title"] for b in spec["books"]}
     return Shelf("SRD 5.1 shelf", manifest_lines(books), [Path(b["path"]) for b in books],
                  spec["questions"], titles)
+
+
+def srd51_template_shelf(books_dir: Path) -> Shelf:
+    """The 5.1 SRD with bench/srd51/template_questions.json: questions written by templates over
+    the Markdown, each in the tuning or the check half by its first hop's book. The same
+    books and manifest as ``srd51_shelf``, so both ask one cached index."""
+    shelf = srd51_shelf(books_dir)
+    spec = json.loads((ROOT / "bench" / "srd51" / "template_questions.json").read_text(encoding="utf-8"))
+    return Shelf(shelf.name, shelf.manifest_text, shelf.book_files, spec["questions"], shelf.titles)
+
+
+def halves(run: dict) -> list[tuple[str, dict]]:
+    """A run of the template questions split into its tuning and check halves."""
+    out = []
+    for half in ("tune", "check"):
+        picked = [i for i, row in enumerate(run["rows"]) if row["q"].get("split") == half]
+        out.append((half, {**run, "rows": [run["rows"][i] for i in picked],
+                           "search_ms": [run["search_ms"][i] for i in picked],
+                           "retrieve_ms": [run["retrieve_ms"][i] for i in picked]}))
+    return out
+
+
+def by_naming(run: dict, k: int) -> None:
+    """Retrieve's recall@k by how the question names the first hop (as written, lower case, ...)."""
+    cells = {}
+    for row in run["rows"]:
+        hit = row["ranks"][1] is not None and row["ranks"][1] <= k
+        got, n = cells.get(row["q"].get("named", "-"), (0, 0))
+        cells[row["q"].get("named", "-")] = (got + hit, n + 1)
+    print(f"retrieve recall@{k} by how the question names the first hop: "
+          + "; ".join(f"{name} {got}/{n}" for name, (got, n) in sorted(cells.items())))
+    print()
 
 
 IRONSWORN_TITLE = "Ironsworn"
@@ -406,8 +444,9 @@ def report(shelf: Shelf, run: dict, k: int, embedder: str, ingest: float | None,
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-k", type=int, default=10, help="cut-off for recall@k")
-    parser.add_argument("--shelf", choices=("sample", "fate", "ironsworn", "srd51", "both", "all"),
-                        default="all", help="both: sample and fate; all: the four")
+    parser.add_argument("--shelf", choices=("sample", "fate", "ironsworn", "srd51", "srd51-templates", "both", "all"),
+                        default="all", help="both: sample and fate; all: the five (srd51-templates: the"
+                        " template questions, tuning and check halves)")
     parser.add_argument("--embedder", default="local", help="local (default), hash or openai")
     parser.add_argument("--corpus", type=Path, default=ROOT / "sample_corpus", help="the sample shelf's corpus")
     parser.add_argument("--hops", type=int, default=2, help="hops for retrieve")
@@ -420,7 +459,8 @@ def main() -> int:
                         help="time each call this many times and keep the best")
     parser.add_argument("--verbose", action="store_true", help="one line per question")
     args = parser.parse_args()
-    wanted = {"both": ("sample", "fate"), "all": ("sample", "fate", "ironsworn", "srd51")}.get(args.shelf, (args.shelf,))
+    wanted = {"both": ("sample", "fate"), "all": ("sample", "fate", "ironsworn", "srd51", "srd51-templates")}.get(
+        args.shelf, (args.shelf,))
     if args.index is not None and len(wanted) > 1:
         parser.error("--index asks one shelf's questions: give --shelf sample, fate, ironsworn or srd51")
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -434,6 +474,8 @@ def main() -> int:
              vault_books_dir, vault_shelf),
             ("srd51", "SRD 5.1 shelf", "corpora/srd51/markdown or ../shared/corpora/srd51/markdown",
              srd51_books_dir, srd51_shelf),
+            ("srd51-templates", "SRD 5.1 shelf", "corpora/srd51/markdown or ../shared/corpora/srd51/markdown",
+             srd51_books_dir, srd51_template_shelf),
         )
         for short, label, where, find, build in found_shelves:
             if short not in wanted:
@@ -450,8 +492,16 @@ def main() -> int:
             else:
                 index_dir, ingest = build_index(shelf, args.embedder, shelf.cacheable and not args.no_cache, tmp)
             run = ask(shelf, index_dir, args.embedder, args.k, args.hops, args.ranking, args.latency_runs)
-            report(shelf, run, args.k, args.embedder, ingest, args.verbose)
-            named.append((short, figures(run, args.k)))
+            if short != "srd51-templates":
+                report(shelf, run, args.k, args.embedder, ingest, args.verbose)
+                named.append((short, figures(run, args.k)))
+                continue
+            for half, part in halves(run):
+                part_shelf = Shelf(f"{shelf.name}, template questions, {half} half", shelf.manifest_text,
+                                   shelf.book_files, [row["q"] for row in part["rows"]], shelf.titles)
+                report(part_shelf, part, args.k, args.embedder, ingest, args.verbose)
+                by_naming(part, args.k)
+                named.append((f"srd51 {half}", figures(part, args.k)))
         if len(named) > 1:
             side_by_side(named, args.k)
     return 0

@@ -7,6 +7,8 @@ a temporary index with the rules extractor and no vectors):
   tests/fixtures/statblocks/srd51_creature_conditions.json: pairs found, pairs stated, the
   creatures with a stated condition that get at least one right, and pairs found that the gold
   does not state;
+- recall per relation type of what the books state (bench/srd51/stated_gold.py: use lines,
+  "cast the *X* spell", a magic weapon's base, the creatures' conditions);
 - the share of defined entities typed other than ``other``;
 - ``--sample N``: N stored edges drawn with a fixed seed, with their evidence, to read by hand.
 
@@ -26,7 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.relation_types import recall_by_type, type_table  # noqa: E402
 from bench.scoring import index_edges  # noqa: E402
+from bench.srd51.stated_gold import stated  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.core.normalize import normalize_name  # noqa: E402
 from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
@@ -86,6 +90,9 @@ def main() -> None:
     print(f"creatures' conditions: {scores['found']} / {scores['stated']} pairs found; "
           f"{scores['creatures_found']} / {scores['creatures']} creatures with a stated condition get one; "
           f"{scores['not_stated']} pairs found that the gold does not state")
+    stated_found = recall_by_type(stated(_shelf(), GOLD), edges)
+    print("relationships the books state, found per relation type (bench/srd51/stated_gold.py):")
+    print(type_table([("srd51", stated_found)]))
     typed, total = db.execute(
         "SELECT sum(e.entity_type != 'other'), count(*) FROM entities e WHERE EXISTS"
         " (SELECT 1 FROM entity_mentions m WHERE m.entity_id = e.id AND m.mention_type = 'defines')").fetchone()

@@ -48,6 +48,7 @@ from ..storage import meta
 from ..vectors.chroma import VectorHit, VectorStore
 from . import bridge
 from . import entity_graph as graph
+from .loose_names import loose_names
 
 # child chunks fetched per wanted section: several children of one section collapse to one
 OVERSAMPLE = 4
@@ -446,6 +447,7 @@ def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vec
     longer and more specific names first. Returns them as hop-1 passages scored by their
     similarity to the question, and their best child as the matched evidence."""
     names = question_names(question)
+    names += loose_names(db, question, set(names))  # "the pounce of lion", "mephit", "levitation boots"
     order = {name: i for i, name in enumerate(names)}
     total = graph.section_count(db)
     rows = [r for r in graph.defining_sections(db, names) if r[2] not in skip]

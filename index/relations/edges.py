@@ -52,7 +52,8 @@ from ..storage import meta
 from ..storage.store import in_values
 from .normalize import INVALID, normalize_type, orient, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
-from .patterns import PatternEntity, not_common_noun, only_in_longer_names, pattern_relations
+from .patterns import PatternEntity, not_common_noun, only_in_longer_names
+from .stated import stated_relations
 from .structure import chunk_places, defined_entities, is_label_name
 
 EventFn = Callable[[dict], None]
@@ -317,12 +318,11 @@ class _OfflineAnalysis:
 
     def candidates(self, text: str, entities: list[tuple]) -> list[RawRelation]:
         """The chunk's pattern and SVO candidates, refined by the model ('refine') or filtered offline."""
-        raw = pattern_relations(text, [
-            PatternEntity(name=n, forms=f, entity_type=k[1], defines=d or None, category=c) for n, f, k, d, c in entities
-        ])
-        if self.svo is not None:
-            candidate_relations, chunk_entity = self.svo
-            raw += candidate_relations(text, [chunk_entity(name=n, surface_forms=f, key=k) for n, f, k, *_ in entities])
+        pattern_entities = [PatternEntity(name=n, forms=f, entity_type=k[1], defines=d or None, category=c)
+                            for n, f, k, d, c in entities]
+        svo_raw = [] if self.svo is None else self.svo[0](
+            text, [self.svo[1](name=n, surface_forms=f, key=k) for n, f, k, *_ in entities])
+        raw = stated_relations(text, pattern_entities, svo_raw, lambda t: normalize_type(t, self.ontology))
         if not raw:
             return raw
         if self.refiner is not None:
@@ -362,7 +362,7 @@ def _offline_claims(text: str, entities: list[tuple], raw: list[RawRelation]) ->
     claims = []
     for rel in raw:
         source, target = by_name.get(rel.source_name or ""), by_name.get(rel.target_name or "")
-        if source is None or target is None or not chunk.has_quote(rel.evidence or ""):
+        if source is None or target is None or source == target or not chunk.has_quote(rel.evidence or ""):
             continue
         if normalize_type(rel.relation_type or "", _EMPTY) is None:
             continue

@@ -1,0 +1,130 @@
+"""An entry the question names loosely, linked to the index like a capitalized name
+(retrieve.linked_seeds): in lower case ("the pounce of lion"), by the last words of its
+name ("mephit" for the Dust, Ice, Magma and Steam Mephits), or with an "X of Y" name turned
+round ("levitation boots" for Boots of Levitation).
+
+Only entries of a kind of thing are linked (a creature, a spell, an item, a feature...;
+rules and topics are what prose questions talk in). A lowercase phrase is linked only to a specific entry (at most SPECIFIC_UP_TO sections
+mention it: "spell" or "condition" are everywhere), a part of a name only when it is no
+stopword, has a few letters and names a few entries (MAX_PARTS), so the sections that
+define them become first-hop seeds and the entries' stated relationships are followed.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from sqlite_utils import Database
+
+from ..core.normalize import normalize_name
+from ..extract.entry_kinds import THING_KINDS
+from ..storage import meta
+from .bridge import STOPWORDS
+
+SPECIFIC_UP_TO = 20     # sections mentioning an entity a lowercase phrase may link to
+MAX_PARTS = 6           # entries one part of a name may stand for
+PART_MIN_LETTERS = 4    # a shorter part ("orc", "elf") is a word of too many names
+PHRASE_WORDS = 3        # longest phrase looked up
+
+_WORD = re.compile(r"[\w'’-]+")
+
+
+def phrases(question: str) -> list[list[str]]:
+    """Runs of up to PHRASE_WORDS words of the question, none opening or closing on a stopword."""
+    words = [re.sub(r"['’]s$", "", w) for w in _WORD.findall(question)]
+    out = []
+    for start in range(len(words)):
+        for end in range(start + 1, min(len(words), start + PHRASE_WORDS) + 1):
+            part = words[start:end]
+            if part[0].casefold() in STOPWORDS or part[-1].casefold() in STOPWORDS:
+                continue
+            out.append(part)
+    return out
+
+
+def loose_names(db: Database, question: str, known: set[str]) -> list[str]:
+    """Normalized names of defined entries the question names loosely, not in ``known``:
+    whole names in any case and turned-round "X of Y" names, longest phrase first; when
+    neither these nor ``known`` name a defined entry, the entries a part of a name stands for."""
+    table = _names(db)
+    exact: dict[str, int] = {}
+    parts: dict[str, int] = {}
+    for part in phrases(question):
+        name = normalize_name(" ".join(part))
+        if not name:
+            continue
+        exact[name] = max(exact.get(name, 0), len(part))
+        if len(part) == 2:  # "levitation boots": Boots of Levitation
+            for turned in (f"{part[1]} of {part[0]}", f"{part[1]} of the {part[0]}"):
+                exact[normalize_name(turned)] = max(exact.get(normalize_name(turned), 0), 2)
+        # a part that is itself a common entry ("target", "creature") stands for no name
+        if sum(len(w) for w in part) >= PART_MIN_LETTERS and table.get(name, (0, False))[0] <= SPECIFIC_UP_TO:
+            parts[name] = max(parts.get(name, 0), len(part))
+    # one lowercase word links a kind of thing only; a phrase of words any defined entry
+    ordered = sorted((n for n in exact if n not in known and (_specific(table, n) if exact[n] == 1
+                                                               else _specific(_all_names(db), n))),
+                     key=lambda n: (-exact[n], n))
+    if ordered or any(n in table for n in known):
+        return ordered  # a part of a name only when nothing is named whole
+    for part in sorted(parts, key=lambda p: (-parts[p], p)):
+        ending = [n for n in _ends(db, part) if _specific(table, n) and not table[n][1]]
+        if len(ending) <= MAX_PARTS:
+            ordered += [n for n in ending if n not in ordered and n not in known]
+    return ordered
+
+
+def _specific(table: dict[str, tuple[int, bool]], name: str) -> bool:
+    return name in table and table[name][0] <= SPECIFIC_UP_TO
+
+
+def _names(db: Database) -> dict[str, tuple[int, bool]]:
+    """normalized name -> (sections mentioning it, a sub-entry) of every defined entity of a
+    kind of thing (a creature, a spell, an item, a feature, a class...: entry_kinds.THING_KINDS),
+    read once per index file and generation."""
+    return _read_names(db, _path(db), meta.generation(db), True)
+
+
+def _all_names(db: Database) -> dict[str, tuple[int, bool]]:
+    """As ``_names``, for defined entities of every kind."""
+    return _read_names(db, _path(db), meta.generation(db), False)
+
+
+def _path(db: Database) -> str:
+    return next((row[2] for row in db.execute("PRAGMA database_list") if row[1] == "main"), "")
+
+
+@lru_cache(maxsize=8)
+def _read_names(db: Database, path: str, generation: int, things: bool) -> dict[str, tuple[int, bool]]:
+    out: dict[str, tuple[int, bool]] = {}
+    for normalized, name, entity_type, sections in db.execute(
+        "SELECT e.normalized, e.name, e.entity_type, count(DISTINCT m.chunk_id) FROM entities e"
+        " JOIN entity_mentions m ON m.entity_id = e.id"
+        " WHERE EXISTS (SELECT 1 FROM entity_mentions d WHERE d.entity_id = e.id AND d.mention_type = 'defines')"
+        " GROUP BY e.id"):
+        if things and entity_type not in THING_KINDS:
+            continue  # a rule or a topic is no entry a question names loosely
+        current = out.get(normalized, (0, False))
+        out[normalized] = (max(current[0], sections), current[1] or "›" in name)
+    return out
+
+
+def _ends(db: Database, part: str) -> list[str]:
+    """The defined names ending in ``part``'s words ("mephit": "dust_mephit", "ice_mephit" ...)."""
+    return _suffixes(_names(db)).get(part, [])
+
+
+def _suffixes(table: dict[str, tuple[int, bool]]) -> dict[str, list[str]]:
+    key = id(table)
+    if _SUFFIX_CACHE.get("key") != key:
+        by_end: dict[str, list[str]] = {}
+        for name in table:
+            words = name.split("_")
+            for cut in range(1, min(len(words), PHRASE_WORDS + 1)):
+                by_end.setdefault("_".join(words[-cut:]), []).append(name)
+        _SUFFIX_CACHE.clear()
+        _SUFFIX_CACHE.update(key=key, table=table, by_end=by_end)
+    return _SUFFIX_CACHE["by_end"]
+
+
+_SUFFIX_CACHE: dict = {}

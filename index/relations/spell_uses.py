@@ -1,0 +1,73 @@
+"""Two more ways a rulebook states that an entry casts a spell (run by stated.py):
+
+- a spell list under a lead that names no verb of casting: "The lich has the following
+  wizard spells prepared:" + "Cantrips (at will): *mage hand*" / "1st level (4 slots):
+  *detect magic*, *shield*": each name on the use lines under it;
+- what an entry lets its user cast: "you can use an action to cast the *levitate* spell",
+  "expend 1 charge to cast *Fireball* (save DC 15)": the entry (an item, a feature, the
+  creature owning an action) casts it.
+
+A use line is a line whose label before the colon holds a word of the rulebook pack's
+``spell_use_words`` ("at will", "1/day each", "3rd level (3 slots)").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..extract.text import sentence_span
+from .edge_guards import pack_words
+from .patterns import ChunkScan
+
+_LIST_LEAD = re.compile(r"\bfollowing\b[^.\n:]{0,40}\bspells?\b[^.\n:]{0,30}:[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
+_USE_LINE = re.compile(r"^[ \t>*_-]*(?P<label>[^:\n]{2,40}?)[*_]*:[*_]*[ \t]*(?P<rest>\S[^\n]*)$", re.MULTILINE)
+_YOU_CAST = re.compile(r"(?<![\w-])you\s+(?:can|may)(?!['’]t|not)\b(?P<between>[^.\n]{0,80}?)\bcast\s+(?:the\s+)?[*_]*$", re.IGNORECASE)
+_DENIED = re.compile(r"(?<![\w-])(?:not|never|can't|cannot|can’t)(?![\w-])", re.IGNORECASE)
+
+
+def _use_line(label: str) -> bool:
+    words = set(re.findall(r"[a-z]+", label.casefold()))
+    return bool(words & pack_words("spell_use_words"))
+
+
+def prepared_list_family(scan: ChunkScan) -> None:
+    """"has the following wizard spells prepared:" and the use lines under it: casts each name."""
+    text = scan.text
+    for lead in _LIST_LEAD.finditer(text):
+        opening = text[sentence_span(text, lead.start(), lead.end(), limit=400)[0]:lead.start()]
+        if re.search(r"(?<![\w-])casts?\s", opening, re.IGNORECASE):
+            continue  # "casts the following spells:": the pattern families read it
+        subject = scan.owner_at(lead.start())
+        for line in _lines_under(text, lead.end()) if subject is not None else ():
+            for start, end, index in scan.occurrences:
+                if line.start("rest") <= start < line.end("rest") and index != subject \
+                        and not scan.entities[index].condition_like:
+                    scan.emit(subject, index, "casts", start, end)
+
+
+def _lines_under(text: str, at: int) -> list[re.Match]:
+    """The use lines that follow ``at`` (blank lines between them allowed), up to any other line."""
+    out = []
+    for match in re.finditer(r"[^\n]*", text[at:]):
+        line = match.group(0)
+        if not line.strip():
+            continue
+        use = _USE_LINE.fullmatch(text, at + match.start(), at + match.end())
+        if use is None or not _use_line(use.group("label")):
+            break
+        out.append(use)
+    return out
+
+
+def you_cast_family(scan: ChunkScan) -> None:
+    """"you can use an action to cast the *levitate* spell": the entry lets its user cast it."""
+    text = scan.text
+    for start, end, index in scan.occurrences:
+        before = _YOU_CAST.search(text, max(0, start - 120), start)
+        if before is None or _DENIED.search(before.group("between")) or scan.entities[index].condition_like:
+            continue
+        if not (text[start:start + 1].isupper() or text[max(0, start - 1):start] in ("*", "_")):
+            continue  # "cast spells", "cast it": a name is capitalized or emphasized
+        subject = scan.owner_at(start)
+        if subject is not None and subject != index:
+            scan.emit(subject, index, "casts", start, end)

@@ -1,0 +1,78 @@
+"""A first hop the question names loosely (index/query/loose_names.py): in lower case, by a
+part of its name, or with an "X of Y" name turned round, still links the entry's section."""
+
+from __future__ import annotations
+
+import pytest
+
+from crossbook.ingest.pipeline import ingest_paths
+from crossbook.query.loose_names import loose_names
+from crossbook.query.retrieve import question_names
+from tests.conftest import make_job
+
+BOOK = """# Bestiary
+
+## Monsters
+
+### Dust Mephit
+
+***Innate Spellcasting.*** The mephit can innately cast *sleep*.
+
+### Steam Mephit
+
+***Innate Spellcasting.*** The mephit can innately cast *blur*.
+
+### Lion
+
+***Pounce.*** If the lion moves 20 feet toward a creature, the target must succeed on a save or be knocked prone.
+
+## Rules
+
+### Fight
+
+A fight is a contest of blows between two sides, round after round.
+
+## Magic Items
+
+### Boots of Levitation
+
+While you wear these boots, you can cast *levitate* on yourself at will.
+"""
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("loose")
+    book = tmp / "bestiary.md"
+    book.write_text(BOOK, encoding="utf-8")
+    job = make_job(tmp / "index")
+    ingest_paths(job, [book])
+    return job.db
+
+
+def _loose(db, question: str) -> list[str]:
+    return loose_names(db, question, set(question_names(question)))
+
+
+def test_a_lowercase_name_links_its_entry(db):
+    assert "lion" in _loose(db, "The pounce of the lion can leave its target in a condition.")
+    assert "lion" not in question_names("The pounce of the lion can leave its target in a condition.")
+
+
+def test_a_part_of_a_name_links_the_entries_it_ends(db):
+    assert set(_loose(db, "What spell can a mephit cast?")) == {"dust_mephit", "steam_mephit"}
+
+
+def test_an_of_name_turned_round_links_its_entry(db):
+    assert _loose(db, "What spell do levitation boots cast?")[:1] == ["boots_of_levitation"]
+
+
+def test_a_whole_name_wins_over_parts(db):
+    # the question names the Dust Mephit: no other mephit is linked by its last word
+    assert "steam_mephit" not in _loose(db, "What spell can a Dust Mephit cast?")
+
+
+def test_one_lowercase_word_of_a_rule_links_nothing(db):
+    types = dict(db.execute("SELECT normalized, entity_type FROM entities").fetchall())
+    assert types.get("fight") not in ("creature", "spell", "item", "feature", "class", "skill", "condition")
+    assert "fight" not in _loose(db, "What happens when you fight back?")
