@@ -3,11 +3,13 @@
 Builds the sample corpus index (hash embedder), then measures, interleaved and as medians:
 the CLI's where-else as a user runs it (a fresh process each time), the MCP server's
 start (spawn + initialize + tools/list, through the mcp SDK's stdio client), and a
-where_else tool call in a running session. Then stdio beside ``--http`` (the SDK's streamable
+where_else tool call in a running session. Then where_else's latency in a server that is
+ingesting a large book meanwhile (``--allow-ingest``: the same server, its reads on their own
+connections), beside the same server idle. Then stdio beside ``--http`` (the SDK's streamable
 HTTP client): each one's start, first and later calls, and the calls of ten clients at once
 (stdio: ten servers; HTTP: one shared). Prints the figures; asserts nothing.
 
-    .venv/bin/python bench/bench_mcp.py [--runs 7]
+    .venv/bin/python bench/bench_mcp.py [--runs 7] [--book-mb 2] [--book PATH] [--skip-ingest]
 """
 
 from __future__ import annotations
@@ -167,15 +169,78 @@ def print_transport_latencies(figures: dict) -> None:
               f" ({len(figures[transport + ' x10'])} calls, every one answered)")
 
 
+def _large_book(path: Path, megabytes: float) -> Path:
+    """A generated Markdown rulebook of about ``megabytes`` MB: chapters of sections that
+    define bold terms and mention earlier ones."""
+    parts, n = ["# The Large Almanac\n"], 0
+    while sum(len(p) for p in parts) < megabytes * 1_000_000:
+        if n % 40 == 0:
+            parts.append(f"\n## Chapter {n // 40 + 1}\n")
+        parts.append(f"\n### Rime Technique {n}\n\n**Rime Technique {n}** lets a warden bind frost to a blade. "
+                     f"It costs one Frost Point and works like Rime Technique {max(n - 1, 0)}, but the cold "
+                     "lingers a round longer, and a Chilled foe must test its footing. " * 3 + "\n")
+        n += 1
+    path.write_text("".join(parts), encoding="utf-8")
+    return path
+
+
+async def _where_else_while_ingesting(index: Path, book: Path) -> tuple[list[float], list[float], float]:
+    """(where_else latencies idle, the same while the server ingests ``book``, the ingest's seconds)."""
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=CROSSBOOK, args=["--index", str(index), "mcp", "--allow-ingest",
+                                                            str(book.parent)], env={"CROSSBOOK_EMBEDDER": "hash"})
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+
+        async def where_else() -> float:
+            t0 = time.perf_counter()
+            result = await session.call_tool("where_else", {"name": NAME})
+            assert not result.is_error, result.content
+            return time.perf_counter() - t0
+
+        idle = [await where_else() for _ in range(20)]
+        busy: list[float] = []
+        ingest: dict = {}
+
+        async def run_ingest() -> None:
+            t0 = time.perf_counter()
+            result = await session.call_tool("ingest", {"paths": [str(book)]})
+            assert not result.is_error, result.content
+            ingest["seconds"] = time.perf_counter() - t0
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(run_ingest)
+            await anyio.wait_all_tasks_blocked()
+            while "seconds" not in ingest:
+                busy.append(await where_else())
+                await anyio.sleep(0.05)
+    return idle, busy, ingest["seconds"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--book-mb", type=float, default=2.0, help="size of the generated book ingested meanwhile")
+    parser.add_argument("--book", type=Path, help="ingest this book instead of a generated one")
+    parser.add_argument("--skip-ingest", action="store_true", help="only the start and idle figures")
     args = parser.parse_args()
     env = {**os.environ, "CROSSBOOK_EMBEDDER": "hash"}
     with tempfile.TemporaryDirectory() as tmp:
         index = Path(tmp) / "index"
         subprocess.run([CROSSBOOK, "-q", "--index", str(index), "rebuild", str(ROOT / "sample_corpus" / "crossbook.toml")],
                        env=env, check=True, capture_output=True)
+        if not args.skip_ingest:
+            books = Path(tmp) / "books"
+            books.mkdir()
+            book = args.book.resolve() if args.book else _large_book(books / "almanac.md", args.book_mb)
+            idle, busy, seconds = anyio.run(_where_else_while_ingesting, index, book)
+            size = book.stat().st_size / 1_000_000
+            print(f"ingest of a {size:.1f} MB book through the same server: {seconds:.1f} s")
+            for label, xs in (("idle", idle), (f"during the ingest ({len(busy)} calls)", busy)):
+                xs = sorted(xs)
+                print(f"MCP where_else, {label}: median {statistics.median(xs) * 1000:.1f} ms,"
+                      f" p95 {xs[int(len(xs) * 0.95) - 1] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} ms")
         cli, starts, first_calls, calls = [], [], [], []
         for _ in range(args.runs):
             cli.append(_cli_where_else(index, env))

@@ -45,11 +45,14 @@ from bench.fate.fate_text import CORPUS as FATE_CORPUS  # noqa: E402
 from bench.fate.names import canonical_keys, name_key  # noqa: E402
 from bench.hand_sample import definitions as stored_definitions  # noqa: E402
 from bench.hand_sample import score as hand_score  # noqa: E402
+from bench.rule_ablation import hand_by_rule, kept_books, print_rules, rule_counts, switched_off  # noqa: E402
 from bench.scoring import Figure, compare, index_edges, prf  # noqa: E402
 from bench.shelves import IRONSWORN_GOLD, ingest_ironsworn, ironsworn_notes  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.core.errors import CrossbookError  # noqa: E402
 from crossbook.core.normalize import normalize_name  # noqa: E402
+from crossbook.extract.contract import rules_off  # noqa: E402
+from crossbook.extract.registry import rule_names  # noqa: E402
 from crossbook.ingest.manifest import read_manifest, rebuild  # noqa: E402
 from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
@@ -80,7 +83,7 @@ def eval_sample(tmp: Path) -> dict:
              for e in index_edges(db)}
     expected_titles = [entry.title for entry in read_manifest(manifest)]
     titles = {row["title"] for row in db.query("SELECT title FROM books")}
-    hand = hand_figures("sample", db)
+    hand, rule_made = hand_figures("sample", db), rule_figures("sample", db)
     db.close()
     relations = compare(gold, found)
     return {
@@ -90,7 +93,7 @@ def eval_sample(tmp: Path) -> dict:
         "relationships": relations.as_dict() | {"f1": prf(relations.correct, relations.found - relations.correct,
                                                           relations.gold - relations.correct)[2]},
         "titles": {"expected": len(expected_titles), "correct": sum(t in titles for t in expected_titles)},
-        "hand": hand,
+        "hand": hand, "rules": rule_made,
     }
 
 
@@ -102,6 +105,11 @@ def hand_figures(shelf: str, db) -> dict:
         figure.pop("unread")
         out[what] = figure
     return out
+
+
+def rule_figures(shelf: str, db) -> dict:
+    """The mentions each rule made on the shelf and its hand-read definitions (bench/rule_ablation.py)."""
+    return {"counts": rule_counts(db), "hand": hand_by_rule(shelf, stored_definitions(db))}
 
 
 def _from_score(score) -> dict:
@@ -143,20 +151,26 @@ def ingest_fate(tmp: Path) -> tuple[object, dict[str, str], float]:
     return db, title_file, seconds
 
 
-def eval_fate(tmp: Path, edges_out: Path | None, top: int = 15) -> dict:
+def eval_fate(tmp: Path, edges_out: Path | None, top: int = 15, ablation: bool = True) -> dict:
     gold = json.loads(FATE_GOLD.read_text(encoding="utf-8"))
     gold_relations = json.loads(FATE_RELATIONS.read_text(encoding="utf-8"))["relations"]
-    db, title_file, seconds = ingest_fate(tmp)
+    with kept_books() as books:
+        db, title_file, seconds = ingest_fate(tmp)
     mentions = [dict(r) for r in db.query(
         """SELECT m.book, m.mention_type, m.name AS mention, e.name, c.heading_path
            FROM entity_mentions m JOIN entities e ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id""")]
     edges = index_edges(db)
-    hand = hand_figures("fate", db)
+    hand, rule_made = hand_figures("fate", db), rule_figures("fate", db)
     db.close()
+    stored = [dict(m) for m in mentions]
     result = score_fate(gold, gold_relations, mentions, edges, title_file, top)
     result["ingest_seconds"] = round(seconds, 1)
     result["hand"] = hand
     result["relationships"]["edge_sample"] = str(write_edge_sample(edges, edges_out)) if edges_out else None
+    if ablation:  # the definitions' figures with each rule off (bench/rule_ablation.py)
+        rule_made["off"] = switched_off(books, stored, lambda kept: score_fate(
+            gold, gold_relations, kept, [], title_file, 0)["definitions"])
+    result["rules"] = rule_made
     return result
 
 
@@ -265,13 +279,13 @@ def eval_ironsworn(tmp: Path) -> dict:
         """SELECT m.book, m.mention_type, m.name AS mention, e.name
            FROM entity_mentions m JOIN entities e ON e.id = m.entity_id""")]
     edges = index_edges(db)
-    hand = hand_figures("ironsworn", db)
+    hand, rule_made = hand_figures("ironsworn", db), rule_figures("ironsworn", db)
     books = db.execute("SELECT count(*) FROM books").fetchone()[0]
     db.close()
     defined = {normalize_name(m["name"]) for m in mentions if m["mention_type"] == "defines"}
     result = {
         "shelf": "ironsworn", "books": books, "notes": len(ironsworn_notes()), "failed_notes": failed,
-        "ingest_seconds": round(seconds, 1), "hand": hand,
+        "ingest_seconds": round(seconds, 1), "hand": hand, "rules": rule_made,
         "stored": {"definitions": sum(m["mention_type"] == "defines" for m in mentions),
                    "defined_entities": len(defined), "edges": len(edges)},
         "definitions": Figure(0, 0, 0).as_dict(), "cross_book_references": Figure(0, 0, 0).as_dict(),
@@ -329,15 +343,15 @@ def table_rows(r: dict) -> dict[str, str]:
     return cells
 
 
-def print_table(results: list[dict], last: dict[str, dict] | None = None) -> None:
+def print_table(results: list[dict], last: dict[str, dict] | None = None, label: str = "last round") -> None:
     """The shelves side by side; with ``last`` (shelf -> last round's results), each cell
-    is "now (last round)"."""
+    is "now (last round)" (or another ``label``: "with all rules")."""
     columns = []
     for r in results:
         now = table_rows(r)
         before = table_rows(last[r["shelf"]]) if last and r["shelf"] in last else {}
         columns.append({k: (f"{v} ({before[k]})" if k in before else v) for k, v in now.items()})
-    names = [r["shelf"] + (" (last round)" if last and r["shelf"] in last else "") for r in results]
+    names = [r["shelf"] + (f" ({label})" if last and r["shelf"] in last else "") for r in results]
     width = max(12, *(len(n) for n in names), *(len(c) for col in columns for c in col.values()))
     print(f"| {'figure':<36} | " + " | ".join(f"{n:>{width}}" for n in names) + " |")
     print(f"|{'-' * 38}|" + "|".join("-" * (width + 2) for _ in names) + "|")
@@ -372,6 +386,18 @@ def print_fate_details(fate: dict) -> None:
         print(f"  {m['book']:<30} {m['name']:<40} refs {m['references']:>4}  ({m['section']})")
 
 
+def run(shelf: str, edges_out: Path | None, ablation: bool) -> list[dict]:
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        if shelf in ("sample", "all"):
+            results.append(eval_sample(Path(tmp)))
+        if shelf in ("fate", "all"):
+            results.append(eval_fate(Path(tmp), edges_out, ablation=ablation))
+        if shelf in ("ironsworn", "all") and ironsworn_notes():
+            results.append(eval_ironsworn(Path(tmp)))
+    return results
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shelf", choices=("fate", "sample", "ironsworn", "all"), default="all",
@@ -381,22 +407,30 @@ def main() -> int:
                         help="the last round's --json output, printed next to this round's figures")
     parser.add_argument("--edges-out", type=Path, default=EDGES_OUT,
                         help="where to write the hand-check sample of found Fate edges")
+    parser.add_argument("--without", action="append", default=[], metavar="RULE",
+                        help="switch an extraction rule off (repeatable); the figures print beside those with all rules")
+    parser.add_argument("--no-ablation", action="store_true",
+                        help="skip the Fate definitions' figures with each rule off")
     args = parser.parse_args()
+    unknown = sorted(set(args.without) - set(rule_names()))
+    if unknown:
+        parser.error(f"unknown rule(s) {', '.join(unknown)} (rules: {', '.join(rule_names())})")
     started = time.perf_counter()
-    results = []
-    with tempfile.TemporaryDirectory() as tmp:
-        if args.shelf in ("sample", "all"):
-            results.append(eval_sample(Path(tmp)))
-        if args.shelf in ("fate", "all"):
-            results.append(eval_fate(Path(tmp), args.edges_out))
-        if args.shelf in ("ironsworn", "all") and ironsworn_notes():
-            results.append(eval_ironsworn(Path(tmp)))
+    with_all = run(args.shelf, None, ablation=False) if args.without else None
+    with rules_off(args.without):
+        results = run(args.shelf, args.edges_out, ablation=not args.no_ablation and not args.without)
     total = time.perf_counter() - started
     if args.json:
-        print(json.dumps({"results": results, "seconds": round(total, 1)}, ensure_ascii=False, indent=1))
+        print(json.dumps({"results": results, "without": args.without, "seconds": round(total, 1)},
+                         ensure_ascii=False, indent=1))
         return 0
-    print(f"extraction eval (offline defaults: rules extractor, no vectors), {total:.0f}s\n")
-    print_table(results, load_last_round(args.last_round))
+    print(f"extraction eval (offline defaults: rules extractor, no vectors), {total:.0f}s"
+          + (f"; rules off: {', '.join(args.without)}" if args.without else "") + "\n")
+    if with_all is not None:
+        print_table(results, {r["shelf"]: r for r in with_all}, "with all rules")
+    else:
+        print_table(results, load_last_round(args.last_round))
+    print_rules(results)
     for r in results:
         if r["shelf"] == "fate":
             print_fate_details(r)

@@ -44,7 +44,7 @@ LABELS = ROOT / "bench" / "hand_labels"
 WORK = ROOT / ".crossbook-eval"
 
 DEFS_SQL = """
-SELECT m.book, c.heading_path, m.name, e.name AS entity, e.entity_type, m.context, m.source
+SELECT m.book, c.heading_path, m.name, e.name AS entity, e.entity_type, m.context, m.source, m.rule
 FROM entity_mentions m JOIN entities e ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id
 WHERE m.mention_type = 'defines'
 ORDER BY m.book, c.ordinal, m.id

@@ -28,7 +28,7 @@ from crossbook.core.config import CONFIG_FILE, Settings, load_settings
 if TYPE_CHECKING:
     from crossbook.api import Shelf
     from crossbook.cli.progress import ProgressReporter
-from crossbook.cli.writing import open_writable
+from crossbook.cli.writing import lock_options
 
 app = typer.Typer(
     cls=GlobalOptionsGroup,
@@ -187,9 +187,7 @@ def ingest(
         raise typer.BadParameter("--no-wait goes with --batch", param_hint="--no-wait")
     with cli_errors(state.debug, as_json):
         from crossbook.ingest.books import find_books
-        from crossbook.ingest.pipeline import ingest_books, load_books, skipped_error
         from crossbook.ingest.unchanged import stored_files_at
-        from crossbook.readers import ReadLimits
 
         settings = state.settings(
             extractor=extractor, model=model, base_url=base_url, pack=pack,
@@ -202,18 +200,9 @@ def ingest(
 
             check_batch_settings(settings)
         paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book, warn=warn)
-        # every bad path fails here, before the index is touched; a book that cannot be read
-        # is skipped (the others are ingested) and the run ends with an error that names it; a
-        # file the index holds unchanged (its size and time, else its hash) is not read (not
-        # for --batch, which plans every chunk)
-        skipped: list[tuple[Path, str]] = []
+        # --batch plans every chunk: it reads every file, unchanged or not
         stored = None if force or batch else stored_files_at(settings.index_dir)
-        with state.progress("ingest", transient=True) as reading:
-            books_read = load_books(paths, book, fmt, as_book, ReadLimits.of(settings), skipped, stored,
-                                    progress=reading)
-        for _, reason in skipped:
-            warn(f"skipped: {reason}")
-        count = len(books_read)
+        books_read, skipped = _read_books(state, settings, paths, book, fmt, as_book, stored)
         from crossbook.ingest.cost import estimate_ingest
 
         def estimate() -> dict:  # the books that cannot be read are listed as rebuild's are
@@ -222,64 +211,57 @@ def ingest(
 
         if dry_run_or_budget(estimate, settings.max_cost, dry_run, as_json):
             return
+        run_writing(ctx, settings, "ingest", len(books_read), events, lambda shelf, **hooks: shelf.ingest_books(
+            books_read, force=force, batch=batch, wait=not no_wait, **hooks), _ingest_report(state, skipped, batch, as_json))
 
-        def work(job, sink):
-            if batch:
-                from crossbook.cli.batch_output import ingest_through_batch
 
-                return ingest_through_batch(job, books_read, force, not no_wait, sink, as_json)  # None: --no-wait
-            return ingest_books(job, books_read, force=force)
+def _read_books(state: State, settings: Settings, paths: list[Path], title: Optional[str], fmt: Optional[str],
+                as_book: bool, stored) -> tuple[list, list[tuple[Path, str]]]:
+    """Every book read before the index is touched (a bad path fails here): a book that
+    cannot be read is skipped with a warning (the others are ingested, and the run ends with
+    an error that names it); a file ``stored`` unchanged (its size and time, else its hash)
+    is not read. Returns the books read and the (path, reason) of each one skipped."""
+    from crossbook.ingest.pipeline import load_books
+    from crossbook.readers import ReadLimits
 
-        def report(sink, results):
-            if skipped:
-                raise skipped_error(skipped, len(results))
-            sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results, state.quiet))
+    skipped: list[tuple[Path, str]] = []
+    with state.progress("ingest", transient=True) as reading:
+        books_read = load_books(paths, title, fmt, as_book, ReadLimits.of(settings), skipped, stored, progress=reading)
+    for _, reason in skipped:
+        warn(f"skipped: {reason}")
+    return books_read, skipped
 
-        run_writing(ctx, settings, "ingest", count, events, work, report)
+
+def _ingest_report(state: State, skipped: list, batch: bool, as_json: bool) -> Callable:
+    """What ingest prints once written: the results (or the batches submitted with
+    --no-wait); the error naming the books skipped when some could not be read."""
+    from crossbook.ingest.pipeline import skipped_error
+
+    def report(sink, outcome) -> None:
+        if batch and outcome.results is None:  # --no-wait: submitted
+            from crossbook.cli.batch_output import render_submitted
+
+            sink.emit(outcome.to_dict(), as_json, lambda c: render_submitted(c, outcome))
+            return
+        results = outcome.results if batch else outcome
+        if skipped:
+            raise skipped_error(skipped, len(results))
+        sink.emit([r.to_dict() for r in results], as_json, lambda c: _render_ingest(c, results, state.quiet))
+
+    return report
 
 
 def run_writing(ctx: typer.Context, settings: Settings, label: str, books: int, events: Optional[str],
-                work: Callable, report: Callable) -> None:
-    """The setup every command that ingests shares (ingest, rebuild): the Chroma server
-    checked, the index held for writing, its vector store (opened when a book needs it), the
-    events file, the progress display and the model-load note, then ``work(job, sink)`` with
-    the ``IngestJob`` job, and ``report(sink, result)`` once the progress display is gone (not
-    when ``work`` returns None)."""
-    from crossbook.ingest.pipeline import IngestJob
+                write: Callable, report: Callable) -> None:
+    """What every command that ingests shares (ingest, rebuild): the events file and the
+    progress display, then ``write(shelf, **hooks)``, the API's Shelf write given the
+    display's callbacks, and ``report(sink, result)`` once the display is gone."""
+    from crossbook.api.shelf import Shelf
 
-    _check_chroma(settings)
-    db = open_writable(ctx, settings, create=True)
-    with open_vector_store(settings, db, lazy=True) as vectors, EventWriter(events) as sink:
+    with EventWriter(events) as sink, Shelf(settings=settings) as shelf:
         with ctx.obj.progress(label, books=books) as progress:
-            vectors.embedder = model_load_reporter(vectors.embedder, progress)
-            job = IngestJob(db, settings, progress=progress, warn=warn, vectors=vectors, events=progress.watching(sink))
-            result = work(job, sink)
-        if result is not None:
-            report(sink, result)
-
-
-def open_vector_store(settings: Settings, db, check: bool = True, embedder=None, warm: bool = False,
-             lazy: bool = False):
-    """The index's Chroma store with the selected embedder (imports chromadb: call it only
-    from commands that need vectors). Raises EmbedderMismatch before anything is written.
-    ``warm``: the command embeds a query, so load the model while chromadb imports.
-    ``lazy``: open Chroma only when a book needs it (the pipeline opens it before writing)."""
-    from crossbook.vectors.chroma import open_vectors
-
-    return open_vectors(settings, db, check=check, embedder=embedder, warm=warm, lazy=lazy)
-
-
-def model_load_reporter(embedder, progress):
-    """``embedder`` whose model load shows on ``progress`` (cli/progress.py)."""
-    from crossbook.cli.progress import ModelLoadReporter
-
-    return ModelLoadReporter(embedder, progress)
-
-
-def _check_chroma(settings: Settings) -> None:
-    from crossbook.vectors.chroma import check_chroma_server
-
-    check_chroma_server(settings)
+            result = write(shelf, progress=progress, events=progress.watching(sink), warn=warn, **lock_options(ctx))
+        report(sink, result)
 
 
 def _check_extractor(settings: Settings, dry_run: bool = False) -> None:
@@ -332,17 +314,10 @@ def delete_book_cmd(
     """Remove a book and everything derived from it; drop entities left with no mention."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.ingest.pipeline import delete_book, index_refiner
-
-        settings = state.settings()
-        db = open_writable(ctx, settings)
-        from crossbook.query.lookup import resolve_book
-
-        title = resolve_book(db, title, "")  # before Chroma is opened: a fast, clear error
-        with open_vector_store(settings, db, check=False) as vectors:
-            result = delete_book(db, title, vectors, index_refiner(db, settings))
+        with state.shelf() as shelf:
+            result = shelf.delete_book(title, **lock_options(ctx)).to_dict()
         emit(result, as_json, lambda c: c.print(
-            f"Deleted '{escape(title)}' ({result['entities_removed']} entities left with no mention removed)"
+            f"Deleted '{escape(result['title'])}' ({result['entities_removed']} entities left with no mention removed)"
         ))
 
 
@@ -580,7 +555,6 @@ def rebuild(
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
         from crossbook.ingest.manifest import read_manifest
-        from crossbook.ingest.manifest import rebuild as run_rebuild
 
         entries = read_manifest(manifest)
         count = len(entries)
@@ -593,13 +567,15 @@ def rebuild(
             return
         failed = []
 
-        def report(sink, summary):
+        def report(sink, rebuilt):
+            summary = rebuilt.to_dict()
             for failure in summary["failed"]:  # on stderr too: a script reading --json sees it
                 warn(f"book not rebuilt, its previous version is kept: {failure['path']}: {failure['error']}")
             sink.emit(summary, as_json, lambda c: _render_rebuild(c, summary))
             failed.extend(summary["failed"])
 
-        run_writing(ctx, settings, "rebuild", count, events, lambda job, sink: run_rebuild(job, manifest), report)
+        run_writing(ctx, settings, "rebuild", count, events, lambda shelf, **hooks: shelf.rebuild(manifest, **hooks),
+                    report)
         if failed:
             raise typer.Exit(1)
 

@@ -11,29 +11,7 @@ import shlex
 from rich.console import Console
 from rich.markup import escape
 
-from crossbook.cli.output import warn
-
 SHOWN_FAILURES = 10  # chunks listed per batch in text output
-
-
-def ingest_through_batch(job, books, force: bool, wait: bool, sink, as_json: bool):
-    """Run ``ingest --batch`` on ``books`` (as ``load_books`` read them); returns the ingest
-    results, or None when ``--no-wait`` submitted the batches (they are then reported here)."""
-    from crossbook.extract.batch import batch_ids
-    from crossbook.ingest.batch import ingest_through_batch as run
-
-    try:
-        outcome = run(job, [], force=force, wait=wait, books=books)
-    except KeyboardInterrupt:
-        waiting = batch_ids(job.db, uncollected=True)
-        if waiting:  # they are recorded: a later process picks them up
-            warn(f"{', '.join(waiting)} went on running at the endpoint: crossbook batch collect --until-done, "
-                 "or run this ingest again, picks up their answers")
-        raise
-    if outcome.results is not None:
-        return outcome.results
-    sink.emit(outcome.to_dict(), as_json, lambda c: render_submitted(c, outcome))
-    return None
 
 
 def render_submitted(console: Console, outcome) -> None:

@@ -3,21 +3,22 @@ SDK (its ``MCPServer``), a front end like the CLI: each tool calls crossbook.api
 returns a page of the document the CLI prints with ``--json`` (cli/mcp_tools.py), or ``--http``.
 
 Read-only by default: the index is opened with SQLite ``mode=ro`` and there is no tool that
-writes; ``allow_ingest`` adds ``ingest`` and ``delete_book``, which take the index's writer
-lock like the CLI's commands. Chroma and the embedder load at the first ``search`` or
-``retrieve``, never for ``where_else``. A library error, a bad argument or anything
+writes; ``allow_ingest`` (the folders the ingest tool may read: index/api/confine.py) adds
+``ingest`` and ``delete_book``, which take the index's writer lock like the CLI's commands.
+No tool waits for another (cli/mcp_runtime.py). Chroma and the embedder load at the first
+``search`` or ``retrieve``, never for ``where_else``. A library error, a bad argument or anything
 unexpected is a tool error (``is_error``, with the message), never the end of the server.
 """
 
 from __future__ import annotations
 
-import functools
-import threading
-from typing import Annotated, Any, Callable, Optional
+from pathlib import Path
+from typing import Annotated, Any, Callable, Iterable, Optional
 
 from pydantic import Field
 
-from crossbook.api import CrossbookError, Shelf
+from crossbook.api import Shelf
+from crossbook.cli.mcp_runtime import guarded, start
 
 INSTRUCTIONS = (
     "crossbook indexes a shelf of books section by section and knows which section defines each "
@@ -29,39 +30,20 @@ INSTRUCTIONS = (
 )
 
 
-def _guarded(lock: threading.Lock, fn: Callable[..., dict]) -> Callable[..., dict]:
-    """``fn`` one call at a time (the shelf's SQLite connection is shared), its failures as
-    tool errors that say what to change."""
-    from mcp.server.mcpserver.exceptions import ToolError
-
-    @functools.wraps(fn)
-    def tool(*args: Any, **kwargs: Any) -> dict:
-        try:
-            with lock:
-                return fn(*args, **kwargs)
-        except CrossbookError as exc:
-            from crossbook.cli.mcp_errors import tool_message
-
-            raise ToolError(tool_message(exc)) from None
-        except Exception as exc:  # a bug must not end the session; its message still helps
-            raise ToolError(f"unexpected: {type(exc).__name__}: {exc}") from None
-
-    return tool
-
-
-def build_server(shelf: Shelf, *, allow_ingest: bool = False):
-    """The MCPServer with crossbook's tools over ``shelf``."""
+def build_server(shelf: Shelf, *, allow_ingest: Iterable[str | Path] = ()):
+    """The MCPServer with crossbook's tools over ``shelf``; with ``allow_ingest`` (folders),
+    the writing tools too, the ingest tool reading only inside those folders."""
     from crossbook.cli.mcp_errors import CrossbookServer
     from crossbook.cli.mcp_tools import query_tools, writing_annotations, writing_tool
 
     server = CrossbookServer(name="crossbook", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
-    lock = threading.Lock()
     for fn, hints in query_tools(lambda: shelf):
-        server.add_tool(_guarded(lock, fn), annotations=hints, structured_output=True)
-    if allow_ingest:
-        for fn in _writing_tools(shelf):
-            server.add_tool(_guarded(lock, writing_tool(fn)), annotations=writing_annotations(fn.__name__),
-                            structured_output=True)
+        server.add_tool(guarded(fn), annotations=hints, structured_output=True)
+    roots = list(allow_ingest)
+    if roots:
+        for fn in _writing_tools(shelf, roots):
+            server.add_tool(guarded(writing_tool(fn), shelf.settings.index_dir),
+                            annotations=writing_annotations(fn.__name__), structured_output=True)
     return server
 
 
@@ -74,17 +56,18 @@ def _version() -> str:
         return ""
 
 
-def _writing_tools(shelf: Shelf) -> list[Callable[..., dict]]:
+def _writing_tools(shelf: Shelf, roots: list) -> list[Callable[..., dict]]:
     def ingest(paths: Annotated[list[str], Field(min_length=1, description="Books: Markdown, PDF, EPUB, HTML or text"
                                                  " files, note vaults, or directories of them.")],
                title: Annotated[Optional[str], Field(description="The book's title (one path only).")] = None,
                force: Annotated[bool, Field(description="Re-extract even when unchanged.")] = False,
                as_book: Annotated[bool, Field(description="Read each folder as one book (a vault).")] = False,
                ) -> dict[str, Any]:
-        """Ingest books into the index (under its writer lock), as crossbook ingest does."""
+        """Ingest books into the index (under its writer lock), as crossbook ingest does. Only
+        regular files and folders inside the folders the server allows, not hidden, are read."""
         warnings: list[str] = []
         results = shelf.ingest(paths, title=title, force=force, as_book=as_book, warn=warnings.append,
-                               command="mcp ingest")
+                               command="mcp ingest", roots=roots)
         return {"results": [r.to_dict() for r in results], "warnings": warnings}
 
     def delete_book(book: Annotated[str, Field(description="The book: a title in any case, a unique prefix, or"
@@ -95,6 +78,8 @@ def _writing_tools(shelf: Shelf) -> list[Callable[..., dict]]:
     return [ingest, delete_book]
 
 
-def serve(shelf: Shelf, *, allow_ingest: bool = False) -> None:
+def serve(shelf: Shelf, *, allow_ingest: Iterable[str | Path] = ()) -> None:
     """Run the server on stdin/stdout until the client closes it."""
-    build_server(shelf, allow_ingest=allow_ingest).run("stdio")
+    server = build_server(shelf, allow_ingest=allow_ingest)
+    start()
+    server.run("stdio")

@@ -14,7 +14,7 @@ from crossbook.cli.app import BOOK_HELP, EXCLUDE_BOOKS_OPT, JSON_OPT, State, app
 from crossbook.cli.choices import check_export_format, check_status
 from crossbook.cli.group import examples
 from crossbook.cli.output import cli_errors, emit, plain_table, relation_label, section_in_book, stderr, warn
-from crossbook.cli.writing import open_writable, writing
+from crossbook.cli.writing import lock_options
 
 ID_ARG = typer.Argument(..., help="Relationship id (see: crossbook relations, crossbook review).")
 
@@ -67,10 +67,8 @@ def _render_decision(console: Console, row: dict) -> None:
 def _decide(ctx: typer.Context, relationship_id: int, action: str, as_json: bool, **kwargs) -> None:
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.query.review import review
-
-        db = open_writable(ctx, state.settings())
-        row = review(db, relationship_id, action, **kwargs)
+        with state.shelf() as shelf:
+            row = shelf.review(relationship_id, action, **kwargs, **lock_options(ctx)).to_dict()
         if row["status"] == "invalid" and row["review_state"] == "adjusted":
             warn(f"relationship {row['id']} as adjusted is invalid ({row['status_reason']}): it is left out of "
                  f"entity detail and export unless accepted (crossbook review accept {row['id']})")
@@ -93,45 +91,46 @@ def review_main(
         return
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.core.errors import BadInput
-        from crossbook.query.review import review
-
         with state.shelf() as shelf:
             rows = shelf.relations(book=book, exclude_books=exclude_book, review_state="suggested").relationships
-        if not interactive:
-            emit(rows, as_json, lambda c: _render_rows(c, rows))
-            return
-        settings = state.settings()
-        db = open_index(settings)  # each decision is written under the writer lock (writing())
-        decisions = []
-        for row in rows:
-            stderr.print(f"\n[{row['id']}] {row['source']} —{row['relation_type']}→ {row['target']}"
-                         f"  ({row['status']}{', ' + row['status_reason'] if row['status_reason'] else ''})",
-                         markup=False)
-            stderr.print(f"    {row['book']} — {section_in_book(row['book'], row['section'])}: \"{row['evidence']}\"", markup=False)
-            answer = typer.prompt("accept, reject, adjust, skip or quit [a/r/j/s/q]", default="s", err=True)
-            answer = answer.strip().lower()[:1]
-            if answer == "q":
-                break
-            if answer == "a":
-                with writing(ctx, settings):
-                    decisions.append(review(db, row["id"], "accept"))
-            elif answer == "r":
-                with writing(ctx, settings):
-                    decisions.append(review(db, row["id"], "reject"))
-            elif answer == "j":
-                new_type = typer.prompt("type", default=row["relation_type"], err=True)
-                flip = typer.confirm("flip the direction?", default=False, err=True)
-                if not flip and new_type == row["relation_type"]:
-                    decisions.append(row)
-                    continue
-                try:
-                    with writing(ctx, settings):
-                        decisions.append(review(db, row["id"], "adjust", flip=flip,
-                                                relation_type=None if new_type == row["relation_type"] else new_type))
-                except BadInput as exc:  # a mistyped type skips this one, not the whole session
-                    warn(f"{exc}; relationship {row['id']} skipped")
+            if not interactive:
+                emit(rows, as_json, lambda c: _render_rows(c, rows))
+                return
+            decisions = _ask_each(ctx, shelf, rows)
         emit(decisions, as_json, lambda c: [_render_decision(c, d) for d in decisions] or c.print("no decisions"))
+
+
+def _ask_each(ctx: typer.Context, shelf, rows: list[dict]) -> list[dict]:
+    """``review --interactive``: each suggestion asked about in turn, each decision a Shelf
+    write of its own (the lock is held per decision, not while a question is on screen)."""
+    from crossbook.core.errors import BadInput
+
+    decisions = []
+    for row in rows:
+        stderr.print(f"\n[{row['id']}] {row['source']} —{row['relation_type']}→ {row['target']}"
+                     f"  ({row['status']}{', ' + row['status_reason'] if row['status_reason'] else ''})",
+                     markup=False)
+        stderr.print(f"    {row['book']} — {section_in_book(row['book'], row['section'])}: \"{row['evidence']}\"", markup=False)
+        answer = typer.prompt("accept, reject, adjust, skip or quit [a/r/j/s/q]", default="s", err=True)
+        answer = answer.strip().lower()[:1]
+        if answer == "q":
+            break
+        if answer in ("a", "r"):
+            action = "accept" if answer == "a" else "reject"
+            decisions.append(shelf.review(row["id"], action, **lock_options(ctx)).to_dict())
+        elif answer == "j":
+            new_type = typer.prompt("type", default=row["relation_type"], err=True)
+            flip = typer.confirm("flip the direction?", default=False, err=True)
+            if not flip and new_type == row["relation_type"]:
+                decisions.append(row)
+                continue
+            try:
+                decisions.append(shelf.review(row["id"], "adjust", flip=flip, **lock_options(ctx),
+                                              relation_type=None if new_type == row["relation_type"] else new_type)
+                                 .to_dict())
+            except BadInput as exc:  # a mistyped type skips this one, not the whole session
+                warn(f"{exc}; relationship {row['id']} skipped")
+    return decisions
 
 
 @review_app.command("accept", epilog=examples("crossbook review accept 12"))

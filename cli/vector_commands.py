@@ -16,12 +16,10 @@ from crossbook.cli.app import (
     JSON_OPT,
     State,
     app,
-    open_index,
-    open_vector_store,
 )
 from crossbook.cli.group import examples
 from crossbook.cli.output import cli_errors, emit, location, section_in_book, warn
-from crossbook.cli.writing import open_writable
+from crossbook.cli.writing import lock_options
 
 if TYPE_CHECKING:
     from crossbook.api import Passages
@@ -104,22 +102,8 @@ def doctor(
     """Report drift between SQLite and the Chroma vectors; --repair fixes it. Exit 1 if drift remains."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.vectors import doctor as checks
-        from crossbook.vectors.chroma import embedder_for_id, recorded_embedder
-
-        settings = state.settings()
-        db = open_writable(ctx, settings) if repair else open_index(settings)
-        recorded = recorded_embedder(db)
-        # checked (and repaired) with the embedder the index records; a different selected
-        # one is reported, and switching is reembed's job
-        embedder = embedder_for_id(recorded, settings) if recorded else None
-        # lazy: a check opens only what exists (repair creates what it needs)
-        with open_vector_store(settings, db, check=False, embedder=embedder, lazy=True) as vectors:
-            with state.progress("repair") as progress:
-                if repair:
-                    report = checks.repair(db, vectors, progress, selected=settings.embedder)
-                else:
-                    report = checks.check(db, vectors, selected=settings.embedder)
+        with state.shelf() as shelf, state.progress("repair") as progress:
+            report = shelf.repair(progress=progress, **lock_options(ctx)) if repair else shelf.doctor()
         emit(report.to_dict(), as_json, lambda c: _render_doctor(c, report))
         if not report.ok:
             raise typer.Exit(1)
@@ -155,14 +139,8 @@ def reembed(
     """Re-embed every child chunk with the embedder given by --embedder, and switch the index to it."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.shelf.door import Door
-        from crossbook.vectors.embed import get_embedder
-
-        settings = state.settings()
-        db = open_writable(ctx, settings)
-        with open_vector_store(settings, db, check=False, embedder=get_embedder(settings)) as new:
-            with state.progress("reembed") as progress:
-                result = Door(db, progress=progress).reembed(new)
+        with state.shelf() as shelf, state.progress("reembed") as progress:
+            result = shelf.reembed(progress=progress, **lock_options(ctx)).to_dict()
         emit(result, as_json, lambda c: c.print(
             f"Re-embedded with {escape(result['embedder'])} (was {escape(str(result['previous']))}): "
             f"{result['embedded']} chunks embedded, {len(result['collections_dropped'])} old collections dropped"

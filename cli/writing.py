@@ -1,4 +1,5 @@
-"""The index as a writing command opens it: under the index's one writer lock (index/storage/lock.py).
+"""The index as a writing command holds it: under the index's one writer lock (index/storage/lock.py),
+taken by the API's Shelf writes (``lock_options``) or, for a cache command, here.
 
 A second writer waits up to ``--wait`` seconds (env CROSSBOOK_WAIT, default 30), saying on
 stderr whom it waits for, then fails with "index is busy (pid N ...)". Query commands do
@@ -6,9 +7,6 @@ not take the lock.
 """
 
 from __future__ import annotations
-
-import contextlib
-from typing import Iterator
 
 import typer
 
@@ -25,6 +23,12 @@ def _command(ctx: typer.Context) -> str:
     return " ".join(ctx.command_path.split()[1:])
 
 
+def lock_options(ctx: typer.Context) -> dict:
+    """The keywords a Shelf write takes for the lock: the command it names to a writer that
+    waits, and the note shown on stderr while this one waits."""
+    return {"command": _command(ctx), "on_wait": _note}
+
+
 def open_writable(ctx: typer.Context, settings: Settings, create: bool = False):
     """The index's database for a command that writes, held (lock and connection) until the
     command ends. Raises IndexBusy, and what open_db raises."""
@@ -32,13 +36,3 @@ def open_writable(ctx: typer.Context, settings: Settings, create: bool = False):
 
     return ctx.with_resource(open_for_writing(
         settings.index_dir, create=create, wait=settings.wait, command=_command(ctx), on_wait=_note))
-
-
-@contextlib.contextmanager
-def writing(ctx: typer.Context, settings: Settings) -> Iterator[None]:
-    """The writer lock for one write of a command that mostly reads or waits for the user
-    (``review --interactive`` takes it per decision, not while a question is on screen)."""
-    from crossbook.storage.lock import writer_lock
-
-    with writer_lock(settings.index_dir, settings.wait, command=_command(ctx), on_wait=_note):
-        yield

@@ -13,8 +13,8 @@ The public Python API (docs/api.md) is ``crossbook.api``; its names are importab
 
 _API_NAMES = frozenset({
     "BadInput", "BookInfo", "BookNotFound", "CrossbookError", "Deleted", "EntityDetail", "EntityList", "EntityNotFound",
-    "IndexBusy", "IndexMissing", "IndexReadOnly", "IngestResult", "Passages", "Relationships", "Result",
-    "SectionNotFound", "Sections", "Settings", "Shelf", "VectorsMissing", "WhereElse", "open_shelf",
+    "IndexBusy", "IndexMissing", "IndexReadOnly", "IngestResult", "Passages", "Rebuilt", "Reembedded", "Relationships",
+    "Result", "Reviewed", "SectionNotFound", "Sections", "Settings", "Shelf", "VectorsMissing", "WhereElse", "open_shelf",
 })
 
 __all__ = sorted(_API_NAMES)

@@ -15,11 +15,23 @@ from ..core.errors import (
     VectorsMissing,
 )
 from ..core.models import BookInfo, IngestResult
-from .results import Deleted, EntityDetail, EntityList, Passages, Relationships, Result, Sections, WhereElse
+from .results import (
+    Deleted,
+    EntityDetail,
+    EntityList,
+    Passages,
+    Rebuilt,
+    Reembedded,
+    Relationships,
+    Result,
+    Reviewed,
+    Sections,
+    WhereElse,
+)
 from .shelf import Shelf, open_shelf
 
 __all__ = [
     "BadInput", "BookInfo", "BookNotFound", "CrossbookError", "Deleted", "EntityDetail", "EntityList", "EntityNotFound",
-    "IndexBusy", "IndexMissing", "IndexReadOnly", "IngestResult", "Passages", "Relationships", "Result",
-    "SectionNotFound", "Sections", "Settings", "Shelf", "VectorsMissing", "WhereElse", "open_shelf",
+    "IndexBusy", "IndexMissing", "IndexReadOnly", "IngestResult", "Passages", "Rebuilt", "Reembedded", "Relationships",
+    "Result", "Reviewed", "SectionNotFound", "Sections", "Settings", "Shelf", "VectorsMissing", "WhereElse", "open_shelf",
 ]

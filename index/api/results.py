@@ -192,3 +192,49 @@ class Deleted(Result):
     @property
     def entities_removed(self) -> int:
         return self._document["entities_removed"]
+
+
+class Rebuilt(Result):
+    """What ``rebuild`` did: the titles ``added``, ``updated``, ``deleted`` and ``unchanged``,
+    and the books ``failed`` ([{path, error}]: each keeps its previous version)."""
+
+    @property
+    def failed(self) -> list[dict]:
+        return copy.deepcopy(self._document["failed"])
+
+    @property
+    def added(self) -> list[str]:
+        return list(self._document["added"])
+
+    @property
+    def updated(self) -> list[str]:
+        return list(self._document["updated"])
+
+    @property
+    def deleted(self) -> list[str]:
+        return list(self._document["deleted"])
+
+    @property
+    def unchanged(self) -> list[str]:
+        return list(self._document["unchanged"])
+
+
+class Reembedded(Result):
+    """What ``reembed`` did: the ``embedder`` now, the ``previous`` one, chunks ``embedded``."""
+
+    @property
+    def embedder(self) -> str:
+        return self._document["embedder"]
+
+    @property
+    def embedded(self) -> int:
+        return self._document["embedded"]
+
+
+class Reviewed(Result):
+    """A relationship as a review decision left it ({id, source, relation_type, target,
+    status, review_state, ...})."""
+
+    @property
+    def relationship(self) -> dict:
+        return copy.deepcopy(self._document)

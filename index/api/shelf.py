@@ -17,17 +17,35 @@ from sqlite_utils import Database
 
 from ..core.config import Settings
 from ..core.models import BookInfo, IngestResult
-from .results import Deleted, EntityDetail, EntityList, Passages, Relationships, Sections, WhereElse
+from .fresh import ThreadConnections, VectorCache, state
+from .results import (
+    Deleted,
+    EntityDetail,
+    EntityList,
+    Passages,
+    Rebuilt,
+    Reembedded,
+    Relationships,
+    Reviewed,
+    Sections,
+    WhereElse,
+)
 
 WarnFn = Callable[[str], None]
 ProgressFn = Callable[[str, int, int], None]
+EventFn = Callable[[dict], None]
 
 
 class Shelf:
     """One crossbook index. ``Shelf("path/to/index")``, or ``Shelf(settings=...)``; more
     Settings fields as keywords (``embedder="hash"``). ``read_only=True`` opens SQLite
-    read-only (``mode=ro``) whatever the file modes, and refuses ``ingest``/``delete_book``.
-    Use it as a context manager, or call :meth:`close`."""
+    read-only (``mode=ro``) whatever the file modes, queries a temporary copy of the vector
+    store (Chroma writes to a store it queries), and refuses ``ingest``/``delete_book``.
+    Use it as a context manager, or call :meth:`close`.
+
+    A shelf may be left open while other processes change the index, and queried from
+    several threads at once: each thread reads through its own SQLite connection, and the
+    vector store is reopened when the index moved (index/api/fresh.py)."""
 
     def __init__(self, index_dir: str | Path | None = None, *, settings: Settings | None = None,
                  read_only: bool = False, **fields):
@@ -37,8 +55,8 @@ class Shelf:
             settings = replace(settings, **fields, **({"index_dir": Path(index_dir)} if index_dir else {}))
         self.settings = settings
         self.read_only = read_only
-        self._db: Database | None = None
-        self._vectors = None
+        self._connections = ThreadConnections()
+        self._vectors = VectorCache()
 
     def __enter__(self) -> "Shelf":
         return self
@@ -47,30 +65,26 @@ class Shelf:
         self.close()
 
     def close(self) -> None:
-        """Close the vector store (and its temporary copy, for a read-only index) and SQLite."""
-        if self._vectors is not None:
-            self._vectors.close()
-            self._vectors = None
-        if self._db is not None:
-            self._db.conn.close()
-            self._db = None
+        """Close the vector store (and its temporary copy) and every thread's SQLite connection."""
+        self._vectors.close()
+        self._connections.close()
 
     @property
     def db(self) -> Database:
-        """The index's SQLite database, for reads. Raises IndexMissing, NotAnIndex."""
-        if self._db is None:
-            from ..storage.db import open_db, open_read_only
+        """The index's SQLite database, for reads: a connection of this thread's own (WAL
+        lets it read while another connection writes). Raises IndexMissing, NotAnIndex."""
+        return self._connections.get(self._open_db)
 
-            index_dir = self.settings.index_dir
-            self._db = open_read_only(index_dir) if self.read_only else open_db(index_dir)
-        return self._db
+    def _open_db(self) -> Database:
+        from ..storage.db import open_db, open_read_only
 
-    def _vector_store(self):
-        if self._vectors is None:
-            from ..vectors.chroma import open_vectors
+        index_dir = self.settings.index_dir
+        return open_read_only(index_dir) if self.read_only else open_db(index_dir)
 
-            self._vectors = open_vectors(self.settings, self.db, warm=True)
-        return self._vectors
+    def _open_vectors(self):
+        from ..vectors.chroma import open_vectors
+
+        return open_vectors(self.settings, self.db, warm=True, copy=self.read_only)
 
     # -- queries ---------------------------------------------------------------------------------
 
@@ -148,16 +162,16 @@ class Shelf:
         vectors checked for the ``count(result)`` passages found (a warning, or VectorsMissing)."""
         from ..query.coverage import check_vectors
 
-        vectors = self._vector_store()
-        embedder = vectors.embedder
-        if progress is not None:
-            from ..vectors.model_load import ModelLoadReporter
+        with self._vectors.use(state(self.db), self._open_vectors) as vectors:
+            embedder = vectors.embedder
+            if progress is not None:
+                from ..vectors.model_load import ModelLoadReporter
 
-            vectors.embedder = ModelLoadReporter(embedder, progress)
-        try:
-            result = run(vectors)
-        finally:
-            vectors.embedder = embedder  # the store outlives this call; the next may report elsewhere
+                vectors.embedder = ModelLoadReporter(embedder, progress)
+            try:
+                result = run(vectors)
+            finally:
+                vectors.embedder = embedder  # the store outlives this call; the next may report elsewhere
         missing, message = check_vectors(self.db, searched, count(result), self.writer)
         if missing and warn is not None:
             warn(message)
@@ -207,31 +221,115 @@ class Shelf:
 
     def ingest(self, paths: Iterable[str | Path], *, title: str | None = None, force: bool = False,
                as_book: bool = False, fmt: str | None = None, warn: WarnFn | None = None,
-               command: str = "api ingest") -> list[IngestResult]:
+               command: str = "api ingest", roots: Iterable[str | Path] | None = None,
+               max_file_bytes: int | None = None) -> list[IngestResult]:
         """Ingest books (files, vaults, directories) as ``crossbook ingest`` does, under the
-        writer lock. Raises BadInput (nothing written), IndexBusy, ChunksFailed."""
+        writer lock. With ``roots`` (folders), only regular files and folders inside them, not
+        hidden, each file at most ``max_file_bytes``, are read (index/api/confine.py: raises
+        PathNotAllowed). Raises BadInput (nothing written), IndexBusy, ChunksFailed."""
         from .writing import ingest
 
         self._check_writable()
-        results = ingest(self.settings, [Path(p) for p in paths], title=title, force=force, as_book=as_book,
+        paths = [Path(p) for p in paths]
+        if roots is not None:
+            from .confine import MAX_FILE_BYTES, check_paths, resolve_roots
+
+            paths = check_paths(paths, resolve_roots(roots), max_file_bytes=max_file_bytes or MAX_FILE_BYTES)
+        results = ingest(self.settings, paths, title=title, force=force, as_book=as_book,
                          fmt=fmt, warn=warn, command=command)
         self._drop_vectors()
         return results
 
-    def delete_book(self, book: str, *, command: str = "api delete-book") -> Deleted:
+    def delete_book(self, book: str, *, on_wait: WarnFn | None = None, command: str = "api delete-book") -> Deleted:
         """Remove a book (named as ``--book`` takes it) and everything derived from it."""
         from .writing import delete_book
 
-        self._check_writable()
-        result = delete_book(self.settings, book, command=command)
+        hooks = self._hooks(None, None, None, on_wait, command)
+        result = delete_book(self.settings, book, hooks)
         self._drop_vectors()
         return Deleted(result)
 
+    def _hooks(self, progress, events, warn, on_wait, command: str):
+        """Where a write reports (api/writing.py's ``Hooks``), once the shelf is found writable."""
+        from .writing import Hooks
+
+        self._check_writable()
+        return Hooks(progress, events, warn, on_wait, command)
+
+    def ingest_books(self, books: list, *, force: bool = False, batch: bool = False, wait: bool = True,
+                     progress: ProgressFn | None = None, events: EventFn | None = None, warn: WarnFn | None = None,
+                     on_wait: WarnFn | None = None, command: str = "api ingest"):
+        """:meth:`ingest` for books already read (``crossbook.ingest.pipeline.load_books``),
+        as ``crossbook ingest`` runs it. ``batch``: through the OpenAI Batch API (``wait``:
+        until it ends), returning its ``BatchIngest`` (``results`` None: submitted only).
+        ``progress(phase, done, total)``, ``events`` (``--events`` records), ``warn`` and
+        ``on_wait`` (a note while another writer holds the index) hear the write."""
+        from .writing import ingest_batch, ingest_books
+
+        hooks = self._hooks(progress, events, warn, on_wait, command)
+        try:
+            if batch:
+                return ingest_batch(self.settings, books, force=force, wait=wait, hooks=hooks)
+            return ingest_books(self.settings, books, force=force, hooks=hooks)
+        finally:
+            self._drop_vectors()
+
+    def rebuild(self, manifest: str | Path, *, progress: ProgressFn | None = None, events: EventFn | None = None,
+                warn: WarnFn | None = None, on_wait: WarnFn | None = None, command: str = "api rebuild") -> Rebuilt:
+        """Reconcile the index with a manifest (a crossbook.toml's ``[[books]]``): add,
+        update, delete and skip unchanged books; a book that fails keeps its previous
+        version and is listed in ``failed``. Callbacks as for :meth:`ingest_books`."""
+        from .writing import rebuild
+
+        hooks = self._hooks(progress, events, warn, on_wait, command)
+        try:
+            return Rebuilt(rebuild(self.settings, Path(manifest), hooks))
+        finally:
+            self._drop_vectors()
+
+    def reembed(self, *, progress: ProgressFn | None = None, on_wait: WarnFn | None = None,
+                command: str = "api reembed") -> Reembedded:
+        """Embed every child chunk again with the settings' embedder and switch the index to it."""
+        from .writing import reembed
+
+        hooks = self._hooks(progress, None, None, on_wait, command)
+        try:
+            return Reembedded(reembed(self.settings, hooks))
+        finally:
+            self._drop_vectors()
+
+    def doctor(self):
+        """The drift between SQLite and the vectors, as ``crossbook doctor`` reports it
+        (a ``DoctorReport``: ``ok``, ``missing``, ``stale``... ``to_dict()``); writes nothing."""
+        from .writing import doctor
+
+        return doctor(self.settings)
+
+    def repair(self, *, progress: ProgressFn | None = None, on_wait: WarnFn | None = None,
+               command: str = "api doctor --repair"):
+        """``crossbook doctor --repair``: the vectors fixed from SQLite (the source of truth),
+        then checked again; returns the ``DoctorReport`` with ``repaired`` filled in."""
+        from .writing import doctor
+
+        hooks = self._hooks(progress, None, None, on_wait, command)
+        try:
+            return doctor(self.settings, repair=True, hooks=hooks)
+        finally:
+            self._drop_vectors()
+
+    def review(self, relationship_id: int, action: str, *, relation_type: str | None = None, flip: bool = False,
+               on_wait: WarnFn | None = None, command: str = "api review") -> Reviewed:
+        """Decide a relationship: ``action`` is "accept", "reject" or "adjust" (with
+        ``relation_type`` and/or ``flip``). Raises RelationshipNotFound, BadInput."""
+        from .writing import review
+
+        hooks = self._hooks(None, None, None, on_wait, command)
+        return Reviewed(review(self.settings, relationship_id, action, relation_type=relation_type, flip=flip,
+                               hooks=hooks))
+
     def _drop_vectors(self) -> None:
         """After a write: the next query opens the vectors again (a new collection may exist)."""
-        if self._vectors is not None:
-            self._vectors.close()
-            self._vectors = None
+        self._vectors.invalidate()
 
 
 def open_shelf(index_dir: str | Path | None = None, **options) -> Shelf:

@@ -23,6 +23,7 @@ class DocTerm:
     subject: bool = False        # the page's subject (stored as source 'note'), else a term ('deflist')
     aliases: tuple[str, ...] = ()
     target: str = ""             # the page (and #anchor) a hyperlink names it by
+    rule: str = ""               # the reader's rule that found it ("back_index"...); '' = by what it is
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class RawMention:
     context: str
     source: str                  # "heading", "glossary", "deflist", "table", "llm" or "linker"
     aliases: tuple[str, ...] = ()  # other names the chunk gives the entity it defines
+    rule: str = ""                 # the rule that made it (index/extract/contract.py; "llm" for a model's)
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,7 @@ class Mention:
     mention_type: str
     context: str
     source: str
+    rule: str = ""                   # the extraction rule that made it (index/extract/contract.py)
     pages: list[int] | None = None   # [first, last] page of its section in the source (a PDF)
     file: str | None = None          # its section's chapter file or note (an EPUB, a vault)
 

@@ -146,20 +146,43 @@ def load_pack(name_or_path: str) -> DomainPack:
 
 
 @lru_cache(maxsize=None)
-def _word_tables(genre: str) -> dict[str, frozenset[str]]:
+def _word_tables(genre: str) -> dict[str, list[str] | dict[str, str]]:
     path = PACK_DIR / f"{genre}.toml"
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read the word lists of pack {path}: {exc}") from None
-    return {key: frozenset(values) for key, values in data.get("words", {}).items()}
+    return dict(data.get("words", {}))
 
 
-def genre_words(genre: str, key: str) -> frozenset[str]:
-    """The word list ``key`` of the shipped genre pack ``genre`` (its ``[words]`` table):
-    the words a rule of one genre reads by, kept as data so code holds none of them.
-    Raises ConfigError for a pack or list that does not exist."""
+def _word_list(genre: str, key: str):
     tables = _word_tables(genre)
     if key not in tables:
         raise ConfigError(f"pack {genre} has no word list '{key}' (has: {', '.join(sorted(tables))})")
     return tables[key]
+
+
+def genre_words(genre: str, key: str) -> frozenset[str]:
+    """The word list ``key`` of the shipped genre pack ``genre`` (its ``[words]`` table):
+    the words a rule of one genre reads by, kept as data so code holds none of them (a
+    mapping's words are its keys). Raises ConfigError for a pack or list that does not exist."""
+    return frozenset(_word_list(genre, key))
+
+
+def genre_list(genre: str, key: str) -> tuple[str, ...]:
+    """A word list of a genre pack in its order (where the first that applies wins)."""
+    return tuple(_word_list(genre, key))
+
+
+def genre_table(genre: str, key: str) -> dict[str, str]:
+    """A mapping of a genre pack's ``[words.KEY]`` table in its order ("monster" -> "creature")."""
+    found = _word_list(genre, key)
+    if not isinstance(found, dict):
+        raise ConfigError(f"pack {genre}: word list '{key}' is a list, not a table of words")
+    return dict(found)
+
+
+def word_pattern(words) -> str:
+    """A regular expression alternation of ``words`` (no group): longest first, so a word is
+    never cut short by its prefix, a space matching any run of whitespace."""
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=lambda w: (-len(w), w)))

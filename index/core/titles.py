@@ -17,6 +17,8 @@ from __future__ import annotations
 import html
 import re
 
+from .packs import genre_words, word_pattern
+
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 _FM_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE | re.IGNORECASE)
 _COPYRIGHT = re.compile(r"©|&copy;|\(c\)\s*\d{4}|\bcopyright\b", re.IGNORECASE)
@@ -25,7 +27,7 @@ _ATTRIBUTION = re.compile(
     r"(?:the\s+)?(?P<title>[^()\n.]{2,100}?)\s*(?:\(|,|\.|\bfound at\b|\bby\b|\n)",
     re.IGNORECASE,
 )
-_SRD_SUFFIX = re.compile(r"\s+(?:SRD|System Reference Document)\s*$", re.IGNORECASE)
+_SRD_SUFFIX = re.compile(rf"\s+(?:{word_pattern(genre_words('rulebook', 'title_suffixes'))})\s*$", re.IGNORECASE)
 _MARKUP = re.compile(r"<[^>]+>|[*_`]+")
 
 

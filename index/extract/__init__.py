@@ -6,10 +6,19 @@ backends (openai) are imported only when selected.
 
 from __future__ import annotations
 
-from .base import ExtractionRun, Extractor, FailedChunk, KnownEntity, ProgressFn, no_progress
+from .base import (
+    ExtractionRun,
+    Extractor,
+    FailedChunk,
+    KnownEntity,
+    ModelExtractor,
+    ProgressFn,
+    VersionedExtractor,
+    no_progress,
+)
 
-__all__ = ["EXTRACTORS", "ExtractionRun", "Extractor", "FailedChunk", "KnownEntity", "ProgressFn",
-           "get_extractor", "no_progress"]
+__all__ = ["EXTRACTORS", "ExtractionRun", "Extractor", "FailedChunk", "KnownEntity", "ModelExtractor", "ProgressFn",
+           "VersionedExtractor", "get_extractor", "no_progress"]
 
 
 EXTRACTORS = ("rules", "openai")

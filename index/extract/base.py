@@ -7,7 +7,7 @@ without importing the package that imports them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Callable, Protocol, runtime_checkable
 
 from ..core.models import ChunkExtraction, ParentChunk
 
@@ -51,10 +51,8 @@ class KnownEntity:
 
 
 class Extractor(Protocol):
-    """``extract`` is all an extractor needs. One that calls a model may also offer
-    ``plan(book, parents, known)`` (cached answers and prompts, no call: the dry run),
-    ``start``/``wait`` (requests of every book in one pool: pipeline.ingest_all), ``settle``
-    and ``close`` (see openai_extractor.py)."""
+    """``extract`` is all an extractor needs. One that versions its rules is a
+    ``VersionedExtractor``; one that calls a model is a ``ModelExtractor``."""
 
     name: str
     model: str | None
@@ -68,4 +66,42 @@ class Extractor(Protocol):
     ) -> ExtractionRun:
         """Return one ChunkExtraction per parent (same order); chunks it gave up on are None
         and listed in ``failed``. Raises ExtractionFailed when no chunk can succeed."""
+        ...
+
+
+@runtime_checkable
+class VersionedExtractor(Extractor, Protocol):
+    """An extractor whose output changes with its ``version`` (``rules/19``): a book stored
+    under another version is extracted again even when its file is unchanged."""
+
+    version: str
+
+
+@runtime_checkable
+class ModelExtractor(Extractor, Protocol):
+    """An extractor that calls a model (openai_extractor.py), and what the ingest pipeline
+    uses beyond ``extract``: ``situates`` (its answers carry a situating context for each
+    chunk), ``on_retry`` (hears each retry: a dead endpoint is not retried in silence),
+    ``before_requests`` (runs once before its request threads start), ``plan`` (cached answers
+    and prompts, no call: the dry run), ``start``/``wait`` (the requests of every book in one
+    pool: pipeline.ingest_all), ``settle`` (waits for the requests under way, their answers
+    cached) and ``close`` (ends the pool)."""
+
+    situates: bool
+    on_retry: Callable[[str], None]
+    before_requests: Callable[[], None]
+
+    def plan(self, book: str, parents: list[ParentChunk], known: dict[str, list[KnownEntity]] | None = None):
+        ...
+
+    def start(self, book: str, parents: list[ParentChunk], known: dict[str, list[KnownEntity]] | None = None):
+        ...
+
+    def wait(self, pending, progress: ProgressFn = no_progress) -> ExtractionRun:
+        ...
+
+    def settle(self) -> None:
+        ...
+
+    def close(self) -> None:
         ...

@@ -8,10 +8,11 @@ name says it ("*Level 2 Enchantment (Bard, Druid)*", "*Rod, Rare (Requires Attun
 ...") is a creature's shape. The kinds form one closed vocabulary (``RULEBOOK_KINDS``,
 written down in docs/extraction.md); a domain pack's heading rules still win over them.
 
-``KIND_WORDS`` maps the nouns a heading may use for its entries to a kind; another family of
-books adds its own nouns and kinds there ("Commands" -> command) and everything below reads
-them: the extractor's types, the definition of a lone entry under such a heading, and the
-type names ``crossbook pack suggest`` drafts.
+``KIND_WORDS`` (the rulebook pack's ``[words.kind_words]``, index/packs/rulebook.toml) maps
+the nouns a heading may use for its entries to a kind; another family of books adds its own
+nouns and kinds there ("Commands" -> command) and everything below reads them: the
+extractor's types, the definition of a lone entry under such a heading, and the type names
+``crossbook pack suggest`` drafts.
 """
 
 from __future__ import annotations
@@ -19,32 +20,20 @@ from __future__ import annotations
 import re
 
 from ..core.normalize import singular
+from ..core.packs import genre_table, genre_words, word_pattern
 
 RULEBOOK_KINDS = ("creature", "spell", "condition", "item", "feature", "class", "skill", "rule", "other")
 # the kinds whose entries are one thing each, whatever their name's number ("Rod of Fetters")
 THING_KINDS = frozenset(RULEBOOK_KINDS) - {"rule", "other"}
 
 # the noun a heading uses for its entries (singular, lowercase) -> the kind of each entry
-KIND_WORDS: dict[str, str] = {
-    "creature": "creature", "monster": "creature", "beast": "creature",
-    "npc": "creature", "nonplayer character": "creature", "non-player character": "creature",
-    "adversary": "creature",
-    "spell": "spell", "cantrip": "spell", "ritual": "spell",
-    "condition": "condition", "status": "condition", "affliction": "condition",
-    "item": "item", "magic item": "item", "equipment": "item", "gear": "item", "treasure": "item",
-    "artifact": "item", "weapon": "item", "armor": "item", "armour": "item",
-    "feature": "feature", "class feature": "feature", "trait": "feature", "feat": "feature",
-    "talent": "feature",
-    "class": "class",
-    "rule definition": "rule",
-}
+KIND_WORDS: dict[str, str] = genre_table("rulebook", "kind_words")
 # kinds a bracket may name though no heading gathers them by that word: a "Skills" chapter or
 # "Optional Rules" discusses its topics as often as it lists entries ("Stealth [Skill]" is one)
-_BRACKET_WORDS = {**KIND_WORDS, "skill": "skill", "rule": "rule"}
+_BRACKET_WORDS = {**KIND_WORDS, **genre_table("rulebook", "bracket_kind_words")}
 # words after the kind noun that still leave the heading a catalog of that kind:
 # "Spell Descriptions", "Monsters A–Z", "Rules Definitions", "Magic Items (A)"
-_TAIL_WORDS = {"description", "definition", "entry", "catalog", "catalogue", "compendium", "reference",
-               "a-z", "a–z", "a", "z", "alphabetical"}
+_TAIL_WORDS = genre_words("rulebook", "catalog_words")
 # a phrase, not a catalog's name: "Casting a Spell", "Using Magic Items", "Spells of the Fen"
 # "Skills and Gear" names two kinds, so none
 _PHRASE_WORDS = {"a", "an", "the", "of", "to", "for", "with", "in", "on", "at", "by", "your", "my", "our", "their",
@@ -90,7 +79,8 @@ def bracket_kind(qualifier: str | None) -> str | None:
     return None
 
 
-_SIZES = r"(?:tiny|small|medium|large|huge|gargantuan)"
+_SIZES = rf"(?:{word_pattern(genre_words('rulebook', 'creature_sizes'))})"
+_RARITIES = word_pattern(genre_words("rulebook", "item_rarities"))
 _CATEGORY_KINDS = (
     # "Huge Monstrosity, Unaligned", "Medium humanoid (any race), any alignment", "Small or Medium beast, ..."
     ("creature", re.compile(rf"^{_SIZES}(?:\s+or\s+{_SIZES})?\s+[a-z][\w -]*(?:\([^()]*\))?\s*,\s*\w", re.IGNORECASE)),
@@ -98,8 +88,7 @@ _CATEGORY_KINDS = (
     ("spell", re.compile(r"^(?:level\s+\d+\s+[a-z]+|\d+(?:st|nd|rd|th)[- ]level\s+[a-z]+|[a-z]+\s+cantrip)\b",
                          re.IGNORECASE)),
     # "Rod, Rare (Requires Attunement)", "Weapon (any sword), rarity varies", "Wondrous item, very rare"
-    ("item", re.compile(r"^[a-z][\w -]{0,30}(?:\([^()]*\))?\s*,\s*(?:very\s+)?(?:common|uncommon|rare|legendary"
-                        r"|artifact|rarity\s+varies)\b", re.IGNORECASE)),
+    ("item", re.compile(rf"^[a-z][\w -]{{0,30}}(?:\([^()]*\))?\s*,\s*(?:very\s+)?(?:{_RARITIES})\b", re.IGNORECASE)),
 )
 _BODY_MARKUP = re.compile(r"^[\s>*_]+|[\s*_]+$")
 _EMPHASIZED = re.compile(r"^\s*(?:\*|_|<em>|<i>)")
@@ -117,7 +106,7 @@ def category_line_kind(section_text: str) -> str | None:
 
 
 # a stat block's own labels: two of them in a section make it a creature's
-_STAT_LABEL = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__)(armor\s+class|hit\s+points|challenge|cr)\b",
+_STAT_LABEL = re.compile(rf"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__)({word_pattern(genre_words('rulebook', 'stat_block_labels'))})\b",
                          re.IGNORECASE | re.MULTILINE)
 
 

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ..core.normalize import singular
+from ..core.packs import genre_words
 from .headings import clean_text, heading_name, is_instruction, is_topical, topical_strength
 
 _LINE_START = r"^[ \t]*(?:>[ \t]*)*(?P<item>(?:[-*+]|\d+[.)])[ \t]+)?"
@@ -41,10 +42,7 @@ class TermSpan:
 
 # bold leads that introduce a remark, not a term
 _OUTCOME = re.compile(r"^(?:if|when|whenever|unless|on\s+an?)\b", re.IGNORECASE)
-_REMARKS = {"important", "special", "note", "notes", "example", "examples", "warning", "tip", "tips",
-            "hint", "optional", "remember", "caution", "reminder", "variant", "variants", "design note",
-            "gm tip", "sidebar", "errata", "summary", "result", "results", "effect", "effects", "cost",
-            "requirements", "prerequisite", "prerequisites", "duration", "range", "source", "sources"}
+_REMARKS = genre_words("rulebook", "remark_leads")
 
 
 # who speaks in an example's dialogue ("**You:** I draw my sword"), never a term

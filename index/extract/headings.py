@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..core.normalize import singular
+from ..core.packs import genre_words
 from ..core.titles import clean_inline
 
 _NUMBER_WORDS = r"one|two|three|four|five|six|seven|eight|nine|ten|[ivxlc]+|\d+[a-z]?"
@@ -39,14 +40,7 @@ _AKA = re.compile(r"\s*(?:,|\()?\s*\b(?:aka|a\.k\.a\.|also (?:called|known as))\
 _SMALL = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "nor", "of", "on", "or",
           "the", "to", "vs", "vs.", "with", "per", "via"}
 # qualifier words: a parenthesis made only of these (or holding a digit) is not an alias
-_QUALIFIER_WORDS = {
-    "optional", "variant", "rule", "rules", "condition", "spell", "cantrip", "ritual", "feat", "talent",
-    "level", "evocation", "abjuration", "conjuration", "divination", "enchantment", "illusion",
-    "necromancy", "transmutation", "school", "cost", "action", "reaction", "bonus", "free", "minor",
-    "major", "passive", "active", "advanced", "basic", "core", "new", "revised", "updated", "sidebar",
-    "example", "examples", "continued", "cont", "note", "notes", "any", "all", "see", "page", "pages",
-    "p", "pp", "ex", "e.g", "i.e", "etc", "and", "or", "of", "the", "a", "an", "per", "only", "type",
-}
+_QUALIFIER_WORDS = genre_words("rulebook", "qualifier_words") | genre_words("rulebook", "spell_schools")
 
 
 def clean_text(heading: str) -> str:

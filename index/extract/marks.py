@@ -30,15 +30,18 @@ another page, or to an entry on it, references what it documents (``wikilink``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ..core.models import ChunkExtraction, ParentChunk, RawMention
 from ..core.normalize import collapse_whitespace, normalize_name
-from ..core.packs import DomainPack
+from ..core.packs import DomainPack, genre_list
+from .contract import first_rule, is_on
 from .entry_kinds import RULEBOOK_KINDS
 from .text import first_body_sentence
 from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
-_CREATURE_TYPES = ("creature", "monster", "npc")
+_CREATURE_TYPES = genre_list("rulebook", "creature_types")
 # a name that cannot be an ordinary word: a TeX command, an identifier, a call, an option
 CODE_LIKE = re.compile(r"\\[A-Za-z]|\w_\w|[A-Za-z_]\.[A-Za-z_]|\(\)|^--?\w|[a-z][A-Z]")
 # a heading that names a command (a TeX command, an option, a call): five make a book a manual
@@ -86,20 +89,9 @@ class NoteMarks:
         if not parent.defines and not parent.links and not parent.terms and not self.manual:
             return verify_mentions(mentions, chunk, self.types)
         marks = self._marks(parent)
-        exact = {normalize_name(m.name) for m in marks} | {normalize_name(a) for m in marks for a in m.aliases}
-        guessed = [m for m in mentions if normalize_name(m.name) not in exact]
-        if any(term.subject for term in parent.terms) or (
-                parent.heading and any(shown == parent.heading for _, shown, _ in parent.links)):
-            # a page's title names the thing the page documents ("json — JSON encoder and
-            # decoder" documents json); a heading that is a link or an embed ("# ![[03 Chapter - Moves]]")
-            # names another note's entity: the extractor's reading of it as a definition goes
-            guessed = [m for m in guessed if not (m.mention_type == "defines" and m.source == "heading")]
-        if self.page_labels:  # "OPTIONS", "CONFIGURATION" on page after page: labels, not names
-            guessed = [m for m in guessed if not (m.source == "heading" and normalize_name(m.name) in self.page_labels)]
-        if self.manual and not CODE_LIKE.search(parent.heading or ""):
-            # a manual documents its commands, options and entries; a section heading in words
-            # ("Basic Usage", "Hook Management", "Known problems") is a topic of the manual
-            guessed = [m for m in guessed if not (m.source == "heading" and m.mention_type == "defines")]
+        view = GuessView(self, parent, {normalize_name(m.name) for m in marks}
+                         | {normalize_name(a) for m in marks for a in m.aliases})
+        guessed = [m for m in mentions if first_rule(GUESS_VETOES, view, m) is None]
         verified = verify_mentions(guessed, chunk, self.types)
         seen = {(normalize_name(m.name), m.entity_type, m.mention_type) for m in verified.mentions}
         for mark, surface in self._surfaces(parent, marks):
@@ -115,28 +107,13 @@ class NoteMarks:
                 continue
             seen.add(key)
             verified.mentions.append(RawMention(mark.name, mark.entity_type, mark.mention_type, context,
-                                                mark.source, mark.aliases))
+                                                mark.source, mark.aliases, mark.rule))
         return verified
 
     def _marks(self, parent: ParentChunk) -> list[RawMention]:
-        marks = []
-        for n, (name, *aliases) in enumerate(parent.defines):
-            if n == 0 and parent.file in self.note_types:
-                marks.append(RawMention(name, self.note_types[parent.file], "defines", "", "note", tuple(aliases)))
-            else:
-                kind = self.creature_type or self.note_types.get(parent.file, "other")
-                marks.append(RawMention(name, kind, "defines", "", "statblock", tuple(aliases)))
-        for term in parent.terms:  # a documentation page's subject and its terms
-            if not normalize_name(term.name):
-                continue  # a symbol ("." in a table of regular expression syntax) has no key
-            marks.append(RawMention(term.name, term.kind, "defines", "", "note" if term.subject else "deflist",
-                                    term.aliases))
-        defined = {normalize_name(m.name) for m in marks}
-        for target, shown, target_file in parent.links:
-            if normalize_name(target) in defined:
-                continue  # a note's link to itself, in the section that defines it
-            kind = self.doc_types.get(target_file) or self.note_types.get(target_file, "other")
-            marks.append(RawMention(target, kind, "references", shown, "wikilink"))
+        marks: list[RawMention] = []
+        for rule in MARKS:
+            marks.extend(mark for mark in rule(self, parent, marks) if is_on(mark.rule))
         return marks
 
     @staticmethod
@@ -207,3 +184,86 @@ def _note_context(text: str, name: str) -> str | None:
         return None
     context = collapse_whitespace(text[at:end])
     return context if len(context) <= MAX_CONTEXT else None
+
+
+# -- the vetoes over the extractor's guesses, in order ---------------------------------------
+
+@dataclass
+class GuessView:
+    """One chunk's marks as the vetoes over the extractor's own mentions read them."""
+
+    marks: NoteMarks
+    parent: ParentChunk
+    exact: set[str]  # the names (and aliases) the chunk's marks state exactly
+
+
+def marked_exactly(view: GuessView, mention: RawMention) -> bool:
+    """Exact beats a guess: the chunk's note defines or links the name."""
+    return normalize_name(mention.name) in view.exact
+
+
+def page_title(view: GuessView, mention: RawMention) -> bool:
+    """A page's title names the thing the page documents ("json — JSON encoder and decoder"
+    documents json); a heading that is a link or an embed ("# ![[03 Chapter - Moves]]") names
+    another note's entity: the extractor's reading of it as a definition goes."""
+    parent = view.parent
+    return mention.mention_type == "defines" and mention.source == "heading" and (
+        any(term.subject for term in parent.terms)
+        or bool(parent.heading and any(shown == parent.heading for _, shown, _ in parent.links)))
+
+
+def page_label(view: GuessView, mention: RawMention) -> bool:
+    """"OPTIONS", "CONFIGURATION" on page after page: labels, not names."""
+    return mention.source == "heading" and normalize_name(mention.name) in view.marks.page_labels
+
+
+def manual_topic(view: GuessView, mention: RawMention) -> bool:
+    """A manual documents its commands, options and entries; a section heading in words
+    ("Basic Usage", "Hook Management", "Known problems") is a topic of the manual."""
+    return view.marks.manual and not CODE_LIKE.search(view.parent.heading or "") \
+        and mention.source == "heading" and mention.mention_type == "defines"
+
+
+GUESS_VETOES = (marked_exactly, page_title, page_label, manual_topic)
+
+
+# -- the marks: what a reader states exactly, in order ----------------------------------------
+
+def note_name(marks: NoteMarks, parent: ParentChunk, found: list[RawMention]) -> Iterator[RawMention]:
+    """A note defines its name, front-matter title and aliases (source 'note')."""
+    if parent.defines and parent.file in marks.note_types:
+        name, *aliases = parent.defines[0]
+        yield RawMention(name, marks.note_types[parent.file], "defines", "", "note", tuple(aliases), "note_name")
+
+
+def statblock_name(marks: NoteMarks, parent: ParentChunk, found: list[RawMention]) -> Iterator[RawMention]:
+    """A stat block's ``name:`` defines its creature (source 'statblock')."""
+    for n, (name, *aliases) in enumerate(parent.defines):
+        if n > 0 or parent.file not in marks.note_types:
+            kind = marks.creature_type or marks.note_types.get(parent.file, "other")
+            yield RawMention(name, kind, "defines", "", "statblock", tuple(aliases), "statblock_name")
+
+
+def doc_terms(marks: NoteMarks, parent: ParentChunk, found: list[RawMention]) -> Iterator[RawMention]:
+    """A documentation page's subject (source 'note') and its terms ('deflist'), named by the
+    reader's rule when it gives one (a back index, an inventory), else by what they are."""
+    for term in parent.terms:
+        if not normalize_name(term.name):
+            continue  # a symbol ("." in a table of regular expression syntax) has no key
+        rule = term.rule or ("page_subject" if term.subject else "doc_term")
+        yield RawMention(term.name, term.kind, "defines", "", "note" if term.subject else "deflist", term.aliases, rule)
+
+
+def links(marks: NoteMarks, parent: ParentChunk, found: list[RawMention]) -> Iterator[RawMention]:
+    """A link references the entity its target defines (source 'wikilink'): a vault's
+    ``[[note]]`` (rule "wikilink"), a documentation page's hyperlink ("doc_link")."""
+    defined = {normalize_name(m.name) for m in found}
+    rule = "doc_link" if marks.doc_types or marks.doc_pages else "wikilink"
+    for target, shown, target_file in parent.links:
+        if normalize_name(target) in defined:
+            continue  # a note's link to itself, in the section that defines it
+        kind = marks.doc_types.get(target_file) or marks.note_types.get(target_file, "other")
+        yield RawMention(target, kind, "references", shown, "wikilink", (), rule)
+
+
+MARKS = (note_name, statblock_name, doc_terms, links)

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 
 from ..chunk.chunking import book_title, parent_chunks, split_sections
 from ..core.normalize import normalize_name
-from ..core.packs import DomainPack
+from ..core.packs import DomainPack, genre_words
 from .entry_kinds import heading_kind, own_kind
 from .headings import heading_name
 from .rules import analyse_headings
@@ -25,7 +25,7 @@ from .rules import analyse_headings
 SAMPLE_MEMBERS = 5
 
 
-_GENERIC_TAIL = ("catalog", "catalogue", "list", "lists", "table", "tables", "index", "compendium")
+_GENERIC_TAIL = genre_words("rulebook", "type_name_tails")
 
 
 def _type_name(category: str) -> str:

@@ -93,7 +93,7 @@ def parse_extraction(raw: str, chunk_id: str) -> ChunkExtraction:
             dropped["malformed_entity"] += 1
             continue
         extraction.mentions.append(
-            RawMention(entity.name, entity.type, entity.mention_type, entity.context, "llm")
+            RawMention(entity.name, entity.type, entity.mention_type, entity.context, "llm", rule="llm")
         )
     if items and not extraction.mentions:
         # every item broken is a broken answer, not a chunk without entities: retry, never cache

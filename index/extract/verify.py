@@ -158,7 +158,7 @@ def verify_mentions(
             name=collapse_whitespace(mention.name), entity_type=entity_type,
             mention_type=mention.mention_type, context=context, source=mention.source,
             # an alias is kept only when the chunk gives it too
-            aliases=tuple(a for a in mention.aliases if chunk.has_name(a)),
+            aliases=tuple(a for a in mention.aliases if chunk.has_name(a)), rule=mention.rule,
         ))
     return out
 

@@ -4,10 +4,12 @@ is one transaction.
 Ingest runs in stages (``ingest_book``): plan, extract and verify, write, vectors. It does
 all slow, fallible work (reading, chunking, the extractor's calls) before it opens the write
 transaction, so an LLM error or Ctrl-C leaves the previous version of the book fully in the
-index. Every change of the shelf (ingest, a rename, delete-book) goes through its one door,
-``Door.change`` (index/shelf/door.py): the vector store opened, the slow work done, the rows
-replaced and the derived state refreshed in one transaction with no model call inside it
-(the refiner of ``--relations refine`` answers from its cache there), then the vectors synced.
+index. The flow reads straight, each stage calling only later ones: plan (read the index,
+decide, chunk), the vector store opened through the shelf's one door (index/shelf/door.py), extract
+and verify (every model call, no transaction open), then the book's rows (``book_rows``) handed to
+``Door.store_book``, which replaces them and refreshes the derived state in one transaction with no
+model call inside it (the refiner of ``--relations refine`` answers from its cache there), then
+syncs the vectors. delete-book goes through the same door (``Door.remove_book``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,15 @@ from ..core.config import Settings, effective_mode
 from ..core.errors import BadInput, BookNotFound, BooksSkipped, ChunksFailed, CrossbookError
 from ..core.models import IngestResult
 from ..core.packs import DomainPack, load_pack
-from ..extract import ExtractionRun, Extractor, ProgressFn, get_extractor, no_progress
+from ..extract import (
+    ExtractionRun,
+    Extractor,
+    ModelExtractor,
+    ProgressFn,
+    VersionedExtractor,
+    get_extractor,
+    no_progress,
+)
 from ..extract.marks import NoteMarks
 from ..extract.verify import ChunkText
 from ..readers import ReadLimits, SourceBook, read_book
@@ -32,8 +42,9 @@ from ..relations import edges
 from ..relations.ontology import Ontology, ontology_for
 from ..relations.refiner import Refiner
 from ..shelf import derived
-from ..shelf.door import Door, Written
-from ..storage import llm_cache, meta, store
+from ..shelf.book_rows import BookRows
+from ..shelf.door import Door, StoredBook
+from ..storage import meta, store
 from ..vectors.embed import child_splitter
 from ..vectors.protocol import Vectors
 from . import preload
@@ -45,7 +56,7 @@ from .identity import (
     renamed_from,
     source_of,
 )
-from .unchanged import UnreadBook, record_stamp, stamp_is_current, stored_files, unread_book
+from .unchanged import UnreadBook, file_stamp, record_stamp, stamp_is_current, stored_files, unread_book
 
 WarnFn = Callable[[str], None]
 EventFn = Callable[[dict], None]
@@ -93,9 +104,9 @@ class IngestJob:
             llm = effective_mode(self.settings.relations, self.settings.extractor) == "llm"
             self.extractor = get_extractor(self.settings, self.pack, cache=self.db,
                                            ontology=self.ontology if llm else None)
-        if hasattr(self.extractor, "on_retry"):
+        if isinstance(self.extractor, ModelExtractor):
             self.extractor.on_retry = self.warn  # a dead endpoint is not retried in silence
-        if hasattr(self.extractor, "before_requests"):  # no first import while its threads run
+            # no first import while its threads run
             self.extractor.before_requests = lambda: preload.before_requests(self.vectors, self.relations_mode)
         if self.refiner is None and self.relations_mode == "refine":
             from ..relations.openai_refiner import get_refiner  # noqa: PLC0415 - imports openai
@@ -120,7 +131,9 @@ class IngestJob:
         model = self.extractor.model
         if model:
             return f"{self.extractor.name}:{model}"
-        return getattr(self.extractor, "version", None) or self.extractor.name
+        if isinstance(self.extractor, VersionedExtractor):
+            return self.extractor.version
+        return self.extractor.name
 
 
 def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
@@ -223,24 +236,26 @@ def ingest_book(job: IngestJob, book: SourceBook, title: str, force: bool = Fals
     """Ingest one book (add, replace, or skip when unchanged). Raises CrossbookError.
     ``plan``: the book as ``plan_book`` left it, its requests possibly under way.
 
-    The stages: plan (``plan_book``: read the index, decide, chunk), then the shelf's one door
-    (index/shelf/door.py) runs extract and verify (``extract_book``: every model call), write
-    (``write_book``: one transaction) and the vectors in their order. A reader's book
-    (index/readers) comes in before plan."""
+    The stages: plan (``plan_book``: read the index, decide, chunk), the door opened (its
+    vector store), extract and verify (``extract_book``: every model call), then the door
+    stores the book's rows (``book_rows``: one transaction) and syncs its vectors. A reader's
+    book (index/readers) comes in before plan."""
     job.events({"event": "book.start", "book": title, "path": str(book.path)})
     plan = plan or plan_book(job, book, title, force)
     if plan.unchanged:
         keep_unchanged(job, plan, title)
         return plan.result
+    door = job.door
+    door.open()  # a vector store that refuses fails the book before any model call
     refine_calls = job.refiner.calls if job.refiner is not None else 0
-    extracted, written = job.door.change(lambda extracted, emit: write_book(job, plan, extracted, title, emit),
-                                         prepare=lambda: extract_book(job, plan, title))
+    extracted = extract_book(job, plan, title)
+    stored = door.store_book(book_rows(job, plan, extracted, title), index_settings(job))
     if job.refiner is not None:
         plan.result.refine_calls = job.refiner.calls - refine_calls
-    for warning in written.pending:  # a relationship whose endpoint is not found is named
+    for warning in stored.pending:  # a relationship whose endpoint is not found is named
         job.warn(warning)
     job.progress("write", 1, 1)
-    return _summed(plan, extracted, written)
+    return _summed(plan, extracted, stored)
 
 
 def keep_unchanged(job: IngestJob, plan: BookPlan, title: str) -> None:
@@ -248,19 +263,19 @@ def keep_unchanged(job: IngestJob, plan: BookPlan, title: str) -> None:
     relation vocabulary changed (nothing else), and repair its vectors if a crash left them behind."""
     db, source = job.db, source_of(plan.book.path)
 
-    def note() -> None:
+    def note() -> bool:
         if store.get_book(db, title)["source"] != source:  # the file moved (or predates sources)
             store.set_book_source(db, title, source, source)
-        derived.refresh_vocabulary(db, job.ontology)
         if not stamp_is_current(db, title, plan.book.path):  # the next run skips it without reading it
             record_stamp(db, title, plan.book)
+        return derived.refresh_vocabulary(db, job.ontology)  # relationships derived again: a change
 
     job.door.keep(title, note)
 
 
 @dataclass
 class ExtractedBook:
-    """A book's extraction, verified against its text: what ``write_book`` stores."""
+    """A book's extraction, verified against its text: what ``book_rows`` hands to the door."""
 
     run: ExtractionRun
     children: list
@@ -276,7 +291,7 @@ def extract_book(job: IngestJob, plan: BookPlan, title: str) -> ExtractedBook:
     requests already under way), verification of mentions and claims against the chunk
     text, child chunks, and spaCy's model. Raises ChunksFailed (without --allow-partial)."""
     split_children = child_splitter(job.settings.child_tokens, getattr(job.vectors, "embedder", None),
-                                    situating=getattr(job.extractor, "situates", False))
+                                    situating=isinstance(job.extractor, ModelExtractor) and job.extractor.situates)
     children = [c for p in plan.parents for c in split_children(p)]
     extracted = ExtractedBook(_extraction_run(job, plan, title), children)
     _verify(job, plan, extracted, title)
@@ -330,72 +345,37 @@ def _verify(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str
                     "dropped": dict(extracted.dropped_relations)})
 
 
-@dataclass
-class WrittenBook:
-    """What ``write_book`` found: the title the book's file was stored under before (a
-    rename), and the warnings of its claims whose endpoints are not in the index."""
-
-    previous_title: str | None
-    pending: list[str]
+def index_settings(job: IngestJob) -> derived.IndexSettings:
+    """The index settings a book is stored under; the rules extractor finds references only
+    through the linker: it is always on there."""
+    return derived.IndexSettings(job.pack, job.settings.link or job.extractor.name == "rules", job.relations_mode,
+                                 job.ontology)
 
 
-def write_book(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str,
-               emit: EventFn) -> Written[tuple[ExtractedBook, WrittenBook]]:
-    """The write transaction's body (``Door.change``): replace the book's rows and refresh the
-    derived state; an earlier title of its file goes as a delete-book would. Fills the
-    result's counts; notes the pending claims."""
-    db, pack, result = job.db, job.pack, plan.result
-    job.progress("write", 0, 1)
-    emit({"event": "phase.start", "phase": "write", "book": title})
-    source = source_of(plan.book.path)
-    # now, not when planned: an earlier book of this run may have taken the old title
-    previous_title = result.renamed_from = renamed_from(db, source, title)
-    if previous_title is not None:
-        result.status = "updated"
-        # the old title goes as a delete-book would, then the book comes as a new one
-        derived.remove(db, previous_title, pack, refiner=job.refiner)
-    # the rules extractor finds references only through the linker: it is always on there
-    index_settings = derived.IndexSettings(
-        pack, job.settings.link or job.extractor.name == "rules", job.relations_mode, job.ontology)
-    with derived.change(db, title, pack, settings=index_settings, events=emit, refiner=job.refiner):
-        _store_rows(job, plan, extracted, title)
-        emit({"event": "phase.start", "phase": "relation_normalize", "book": title})
-    pending = derived.pending_warnings(db, title)
-    # counted like `crossbook books`: the book's mentions after linking, references included
-    result.mentions = db.execute("SELECT count(*) FROM entity_mentions WHERE book = ?", [title]).fetchone()[0]
-    result.relationships = db.execute(
-        "SELECT count(*) FROM entity_relationships WHERE book = ?", [title]).fetchone()[0]
-    emit({"event": "phase.done", "phase": "relation_normalize", "book": title,
-          "relationships": result.relationships, "pending": len(pending)})
-    emit({"event": "phase.done", "phase": "write", "book": title})
-    gone = (previous_title,) if previous_title is not None else ()
-    return Written((extracted, WrittenBook(previous_title, pending)), gone=gone, stored=title,
-                   children=extracted.children)
-
-
-def _store_rows(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str) -> None:
-    """The book's own rows: the book, its chunks, mentions, situating contexts and claims."""
-    db, run, result, source = job.db, extracted.run, plan.result, source_of(plan.book.path)
-    store.insert_book(
-        db, title=title, path=source, source=source, sha256=plan.book.sha256,
-        extractor=job.extractor_label, pack=job.pack.label, model=job.extractor.model, fmt=plan.book.format,
-        drop_reasons=dict(extracted.dropped), parents=plan.parents, children=extracted.children,
-        pages_without_text=plan.book.pages_without_text,
-    )
-    store.set_book_partial(db, title, result.partial)
-    record_stamp(db, title, plan.book)
+def book_rows(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str) -> BookRows:
+    """The book's own rows, as the door stores them: the book, its chunks, mentions,
+    situating contexts and claims, the cache keys of its answers and its file's stamp."""
+    run, book = extracted.run, plan.book
     failed = {f.chunk_id for f in run.failed}
-    llm_cache.record_chunk_keys(db, {k: v for k, v in run.cache_keys.items() if k not in failed})
-    store.insert_mentions(db, title, extracted.kept)
-    result.situating_contexts = store.insert_situating_contexts(db, {
-        p.id: e.situating_context for p, e in zip(plan.parents, run.chunks) if e is not None and e.situating_context})
-    result.relation_claims = derived.store_book_claims(db, title, extracted.claims, extracted.dropped_relations)
+    return BookRows(
+        title=title, source=source_of(book.path), sha256=book.sha256, extractor=job.extractor_label,
+        pack=job.pack.label, model=job.extractor.model, fmt=book.format, parents=plan.parents,
+        children=extracted.children, pages_without_text=book.pages_without_text, partial=plan.result.partial,
+        stamp=file_stamp(book), cache_keys={k: v for k, v in run.cache_keys.items() if k not in failed},
+        mentions=extracted.kept, drop_reasons=dict(extracted.dropped),
+        situating={p.id: e.situating_context for p, e in zip(plan.parents, run.chunks)
+                   if e is not None and e.situating_context},
+        claims=extracted.claims, dropped_relations=dict(extracted.dropped_relations))
 
 
-def _summed(plan: BookPlan, extracted: ExtractedBook, written: WrittenBook) -> IngestResult:
+def _summed(plan: BookPlan, extracted: ExtractedBook, stored: StoredBook) -> IngestResult:
     """The result's counts from every stage."""
     result = plan.result
-    result.dropped_relations = sum(extracted.dropped_relations.values()) + len(written.pending)
+    if stored.previous_title is not None:
+        result.status, result.renamed_from = "updated", stored.previous_title
+    result.mentions, result.relationships = stored.mentions, stored.relationships
+    result.situating_contexts, result.relation_claims = stored.situating_contexts, stored.relation_claims
+    result.dropped_relations = sum(extracted.dropped_relations.values()) + len(stored.pending)
     result.sections = len(plan.sections)
     result.parents = len(plan.parents)
     result.children = len(extracted.children)
@@ -457,7 +437,8 @@ def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
     known are then those of the index as the run found it. When the run stops on an error,
     requests not yet sent are dropped and those under way are waited for and cached; on
     Ctrl-C nothing is waited for."""
-    start = getattr(job.extractor, "start", None)
+    pooled = job.extractor if isinstance(job.extractor, ModelExtractor) else None
+    start = pooled.start if pooled is not None else None
     plans: list[BookPlan | CrossbookError | None] = [None] * len(books)
     try:
         if start is not None:
@@ -479,12 +460,12 @@ def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
                 outcome = exc
             on_book(i, outcome)
     except Exception:
-        if start is not None:
-            job.extractor.settle()   # the answers of requests already sent are cached, not lost
+        if pooled is not None:
+            pooled.settle()   # the answers of requests already sent are cached, not lost
         raise
     finally:
-        if start is not None:
-            job.extractor.close()
+        if pooled is not None:
+            pooled.close()
 
 
 def index_refiner(db: Database, settings: Settings):
@@ -503,15 +484,6 @@ def delete_book(db: Database, title: str, vectors: object | None = None, refiner
     if store.get_book(db, title) is None:
         raise BookNotFound(f"book '{title}' is not in the index (see: crossbook books)")
     pack = store.index_pack(db) or load_pack("generic")
-
-    def write(_, emit) -> Written[tuple[int, int]]:
-        entities_before = db.execute("SELECT count(*) FROM entities").fetchone()[0]
-        relationships_before = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
-        derived.remove(db, title, pack, refiner=refiner)
-        entities_after = db.execute("SELECT count(*) FROM entities").fetchone()[0]
-        relationships_after = db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0]
-        return Written((entities_before - entities_after, relationships_before - relationships_after), gone=(title,))
-
-    entities_removed, relationships_removed = Door(db, vectors, refiner).change(write)
+    entities_removed, relationships_removed = Door(db, vectors, refiner).remove_book(title, pack)
     return {"title": title, "deleted": True, "entities_removed": entities_removed,
             "relationships_removed": relationships_removed}

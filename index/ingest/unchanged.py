@@ -20,6 +20,7 @@ from sqlite_utils import Database
 
 from ..core.errors import CrossbookError
 from ..readers import ReadLimits, SourceBook, read_book
+from ..shelf.book_rows import FileStamp, store_file_stamp
 from ..storage.db import open_for_planning
 from .identity import source_of
 
@@ -77,24 +78,24 @@ def unread_book(stored: dict[str, dict], path: Path, title: str | None, fmt: str
                       sha256=row["sha256"], reader_format=fmt, limits=limits)
 
 
-def record_stamp(db: Database, title: str, book: SourceBook) -> None:
-    """Note the stored book's file stamp and its reader's title, when the file still holds
-    the bytes that were read (else the stamp stays empty and the next ingest reads it)."""
+def file_stamp(book: SourceBook) -> FileStamp | None:
+    """The stamp to store with ``book``: its file's size and time and its reader's title,
+    when the file still holds the bytes that were read (else None: the next ingest reads it)."""
     path = book.path
-    stamp = None
-    if path.is_file():
-        try:
-            stat = path.stat()
-            if file_hash(path) == book.sha256:
-                stamp = (stat.st_size, stat.st_mtime_ns)
-        except OSError:
-            stamp = None
-    if stamp is None:
-        db.execute("UPDATE books SET file_size = NULL, file_mtime_ns = NULL, read_title = NULL WHERE title = ?",
-                   [title])
-    else:
-        db.execute("UPDATE books SET file_size = ?, file_mtime_ns = ?, read_title = ? WHERE title = ?",
-                   [*stamp, book.title, title])
+    if not path.is_file():
+        return None
+    try:
+        stat = path.stat()
+        if file_hash(path) != book.sha256:
+            return None
+    except OSError:
+        return None
+    return FileStamp(stat.st_size, stat.st_mtime_ns, book.title)
+
+
+def record_stamp(db: Database, title: str, book: SourceBook) -> None:
+    """Note the stored book's file stamp (``file_stamp``)."""
+    store_file_stamp(db, title, file_stamp(book))
 
 
 def stamp_is_current(db: Database, title: str, path: Path) -> bool:

@@ -35,6 +35,7 @@ from functools import lru_cache
 import ahocorasick
 
 from ..core.normalize import singular, written_as_code
+from ..core.packs import genre_words
 from ..extract.text import sentence_span
 from ..readers.doc_terms import DOC_KINDS
 from .matchview import MatchView, match_view
@@ -65,10 +66,13 @@ class LinkTarget:
         return files_as_state(self.key[1], self.category) and not files_as_state("", self.key[0])
 
 
+_STATE_WORDS = genre_words("rulebook", "state_words")
+
+
 def files_as_state(entity_type: str, category: str) -> bool:
     """Typed or filed under a heading as a condition or status ("Conditions > Grappled")."""
     filed = f"{entity_type} {category}".lower()
-    return any(w in filed for w in ("condition", "status", "state", "affliction"))
+    return any(w in filed for w in _STATE_WORDS)
 
 
 # a state named in lowercase where a state goes: "the target is weakened", "is also stuck",

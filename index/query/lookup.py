@@ -21,7 +21,7 @@ from ..core.normalize import case_folded, fold_accents, normalize_name, normaliz
 # them): a row is a mention as where_else returns it
 WHERE_ELSE_SQL = """
 SELECT e.id AS entity_id, e.name, e.entity_type, m.book, m.chunk_id, c.heading_path,
-       m.mention_type, m.context, m.source, c.page_start, c.page_end, c.source_file AS file
+       m.mention_type, m.context, m.source, c.page_start, c.page_end, c.source_file AS file, m.rule
 FROM entities e
 JOIN entity_mentions m ON m.entity_id = e.id
 JOIN chunks c ON c.id = m.chunk_id
@@ -107,6 +107,22 @@ def resolve_book(db: Database, name: str, option: str = "--book") -> str:
     hint = f"did you mean {_listing(close)}?" if close else f"books: {_listing(titles)}"
     missing = f"{option} '{name}' is not a book in the index" if option else f"book '{name}' is not in the index"
     raise BookNotFound(f"{missing} ({hint} see: crossbook books)")
+
+
+def resolve_book_to_change(db: Database, name: str, option: str = "") -> str:
+    """``resolve_book`` for a command that changes or removes the book (delete-book): a
+    number that is one book's id and also the start of another book's title ("1" beside
+    "1984") names neither, and BookNotFound lists both."""
+    title = resolve_book(db, name, option)
+    if title != name and name.strip().isdigit():
+        rows = _book_rows(db)
+        key = fold_accents(normalize_name(name))
+        by_id = [t for rowid, t in rows if rowid == int(name)]
+        prefixed = [t for _, t in rows if _starts_with(t, key) and t not in by_id]
+        if by_id and prefixed:
+            raise BookNotFound(f"'{name}' is both the id of '{by_id[0]}' and the start of {_listing(prefixed)}:"
+                               " give the whole title (see: crossbook books)")
+    return title
 
 
 def resolve_books(db: Database, names: tuple[str, ...] | list[str], option: str = "--book") -> tuple[str, ...]:
@@ -461,7 +477,7 @@ def cross_book(db: Database, chunk_ids: list[str], exclude_books: tuple[str, ...
         SELECT DISTINCT book FROM chunks WHERE id IN ({marks})
     )
     SELECT e.id AS entity_id, e.name, e.entity_type, m.book, m.chunk_id, c.heading_path,
-           m.mention_type, m.context, m.source, c.page_start, c.page_end, c.source_file AS file
+           m.mention_type, m.context, m.source, c.page_start, c.page_end, c.source_file AS file, m.rule
     FROM seed
     JOIN entities e ON e.id = seed.entity_id
     JOIN entity_mentions m ON m.entity_id = seed.entity_id

@@ -19,6 +19,7 @@ from ..core.errors import BadInput, CrossbookError
 from ..relations import edges
 from ..relations.edges import index_ontology
 from ..relations.normalize import normalize_type, orient
+from ..shelf.door import Door
 from ..storage.store import now_iso
 
 STATUSES = ("ready", "invalid", "pending_entities")
@@ -131,7 +132,8 @@ def review(
         if not relation_type and not flip:
             raise BadInput("adjust needs --type TYPE and/or --flip")
         stored_type, flipped = _adjusted(db, row, relation_type, flip, flipped)
-    with db.atomic():
+
+    def decide() -> None:
         db.execute(
             "INSERT INTO relation_reviews (fingerprint, decision, relation_type, flipped, decided_at)"
             " VALUES (?, ?, ?, ?, ?) ON CONFLICT(fingerprint) DO UPDATE SET decision = excluded.decision,"
@@ -139,6 +141,8 @@ def review(
             [row["fingerprint"], DECISIONS[action], stored_type, int(flipped), now_iso()],
         )
         edges.refresh_relationships(db, chunks={row["chunk_id"]})  # a decision changes its own chunk's rows only
+
+    Door(db).record(decide)  # the shelf's one door: one transaction, one generation
     rows = list(db.query(ROW_SQL + " WHERE r.fingerprint = ? ORDER BY r.id", [row["fingerprint"]]))
     return _row(rows[0]) if rows else {**row, "review_state": DECISIONS[action]}
 

@@ -94,7 +94,9 @@ def show_page(db: Database, book: str, page: int) -> list[ShownSection]:
     if first is None:
         raise BadInput(f"book '{title}' has no page numbers (pages come from PDFs);"
                        " name a section by its heading path instead")
-    parents = _rows(db, "book = ? AND page_start <= ? AND coalesce(page_end, page_start) >= ?", [title, page, page])
+    # a page past the book's (99999999999999999999 too: SQLite takes no such integer) is no query
+    parents = _rows(db, "book = ? AND page_start <= ? AND coalesce(page_end, page_start) >= ?",
+                    [title, page, page]) if first <= page <= last else []
     if not parents:
         raise SectionNotFound(f"no section of '{title}' is on page {page} (its sections are on pages {first}-{last})")
     return _sections(db, parents)

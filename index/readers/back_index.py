@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from ..core.models import DocTerm, Section
 from ..core.normalize import normalized_words
+from ..core.packs import genre_list, genre_table
 
 # "name (kind) . . . . 12, **34**, 51–53"; a column break may fall between name and leader
 _ENTRY = re.compile(
@@ -36,10 +37,8 @@ _ENTRY = re.compile(
     r"[\s|]*(?:\.[\s|]*){2,}"
     r"(?P<pages>(?:\**\d{1,4}(?:\s*[\u2013-]\s*\d{1,4})?\**(?:,\s*)?)+)")
 _PAGE = re.compile(r"(\**)(\d{1,4})")
-_KINDS = {"option": "option", "options": "option", "package": "package", "environment": "environment",
-          "env": "environment", "env.": "environment", "command": "command", "key": "key", "counter": "counter",
-          "length": "length", "class": "class", "file": "file", "program": "program"}
-_INDEX_TITLES = ("index", "general index", "index of commands", "command index")
+_KINDS = genre_table("documentation", "back_index_kinds")
+_INDEX_TITLES = genre_list("documentation", "index_titles")
 
 
 def is_back_index(section: Section) -> bool:
@@ -138,7 +137,7 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
         if first is None:
             continue
         key = f"#index:{name}:{kind}"
-        terms.setdefault(first, []).append(DocTerm(name, kind, target=key))
+        terms.setdefault(first, []).append(DocTerm(name, kind, target=key, rule="back_index"))
         for page in pages:
             where = next((i for i in showing[page] if i != first), None)
             if where is not None and (name, name, key) not in links.get(where, []):

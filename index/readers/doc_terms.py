@@ -19,36 +19,21 @@ from __future__ import annotations
 import re
 
 from ..core.models import DocTerm
+from ..core.packs import genre_list, genre_table, genre_words
 
 # a Sphinx object entry's domain role (the dl's second class) -> its kind
-SPHINX_KINDS = {
-    "function": "function", "decorator": "function", "class": "class", "exception": "exception",
-    "method": "method", "classmethod": "method", "staticmethod": "method", "decoratormethod": "method",
-    "attribute": "attribute", "property": "attribute", "member": "attribute", "data": "data",
-    "module": "module", "cmdoption": "option", "option": "option", "envvar": "environment variable",
-    "macro": "macro", "type": "type", "struct": "type", "enum": "type", "enumerator": "data",
-    "var": "variable", "confval": "setting", "setting": "setting", "program": "command",
-    "pdbcommand": "command", "describe": "other", "object": "other",
-}
+SPHINX_KINDS = genre_table("documentation", "sphinx_kinds")
 # a word of the heading a term is filed under -> the kind of its entries
-_HEADING_KINDS = (
-    ("option", "option"), ("flag", "option"), ("switch", "option"), ("command", "command"),
-    ("environment variable", "environment variable"), ("environment", "environment"),
-    ("variable", "variable"), ("function", "function"), ("method", "method"), ("class", "class"),
-    ("key", "key"), ("setting", "setting"), ("parameter", "parameter"), ("argument", "parameter"),
-    ("macro", "macro"), ("package", "package"), ("module", "module"), ("file", "file"),
-)
+_HEADING_KINDS = tuple(genre_table("documentation", "heading_kinds").items())
 # every kind this module gives (the linker reads a name of these kinds as code)
-DOC_KINDS = frozenset({*SPHINX_KINDS.values(), "command", "option", "environment", "key", "package", "file",
-                       "parameter", "counter", "length", "program", "utility"}) - {"other"}
+DOC_KINDS = frozenset({*SPHINX_KINDS.values(), *genre_words("documentation", "doc_kinds")}) - {"other"}
 # the kinds a title may name after the thing it documents ("The \definecolor command")
-TITLE_KINDS = ("command", "environment", "option", "package", "function", "class", "method", "module",
-               "key", "macro", "setting", "variable", "counter", "length", "program", "utility")
+TITLE_KINDS = genre_list("documentation", "title_kinds")
 _OPTION = r"(?:--?|\+)[\w?@#][\w.-]*"
 _OPTION_BLOCK = re.compile(rf"^\s*({_OPTION})(?:[ =\[][^,]*)?((?:,\s*{_OPTION}(?:[ =\[][^,]*)?)*)\s*$")
 _OPTION_NAME = re.compile(_OPTION)
 _MAN_TITLE = re.compile(r"^(\S+)\((\d)[\w+]*\)$")
-_MAN_KINDS = {"1": "command", "6": "command", "8": "command", "2": "function", "3": "function", "5": "file"}
+_MAN_KINDS = genre_table("documentation", "man_kinds")
 _NAME_LINE = re.compile(r"^\s*([^\s,]+(?:\s*,\s*[^\s,]+)*)\s+(?:\\?[-\u2013\u2014])\s+\S")
 _TITLE_SPLIT = re.compile(r"\s+[\u2014\u2013-]\s+|:\s+")
 _STRONG_TAGS = ("strong", "b", "code", "tt", "samp", "kbd")

@@ -33,6 +33,7 @@ from ..chunk.chunking import split_sections
 from ..core.errors import BadInput
 from ..core.models import DocTerm, Section
 from ..core.normalize import normalized_words
+from ..core.packs import genre_list, genre_words
 from .doc_terms import dt_term, name_line, paragraph_term, text_of, title_subject
 from .html import page_title
 from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
@@ -40,11 +41,9 @@ from .source import SourceBook
 from .walk import walk_folder
 
 # files a documentation tool writes beside its pages
-MARKERS = ("objects.inv", "searchindex.js", "book.js", "element-list", "package-list", "search-index.js",
-           "crates.js")
+MARKERS = genre_list("documentation", "generator_markers")
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
-_TOOL_DIRS = {"_static", "_sources", "_images", "_downloads", "static.files", "src", "fonts", "css", "js",
-              "FontAwesome", "resources", "jquery", "script-dir"}
+_TOOL_DIRS = genre_words("documentation", "tool_dirs")
 _TOOL_PAGES = re.compile(r"(genindex.*|.*modindex|search|searchindex|index-all|index-\d+|index-files|allclasses.*"
                          r"|allpackages.*|all|print|404|toc|overview-tree|deprecated-list|help-doc|sitemap"
                          r"|constant-values|serialized-form|overview-summary)\.x?html?$", re.IGNORECASE)
@@ -131,9 +130,9 @@ def _scan(root) -> tuple[list[str], list, list, list]:
     return headings, raw_terms, raw_anchors, raw_links
 
 
-def _read_page(root_dir: Path, rel: str, warnings: list[str]) -> _Page | None:
+def _read_page(root_dir: Path, rel: str, warnings: list[str], data: bytes | None = None) -> _Page | None:
     try:
-        data = (root_dir / rel).read_bytes()
+        data = (root_dir / rel).read_bytes() if data is None else data
         root = parse_html(data)
     except Exception as exc:  # an unreadable page is left out with a line, never the whole set
         warnings.append(f"'{rel}' cannot be read as HTML ({type(exc).__name__}): left out")
@@ -254,8 +253,15 @@ def read(path: Path) -> SourceBook:
     digest = hashlib.sha256()
     pages: dict[str, _Page] = {}
     for rel in files:
-        page = _read_page(path, rel, warnings)
-        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256((path / rel).read_bytes()).digest())
+        # a page is read once (its hash is of the bytes parsed); one that cannot be read or
+        # converted is left out of the set with a line, never the whole set
+        try:
+            data = (path / rel).read_bytes()
+            page = _read_page(path, rel, warnings, data)
+        except Exception as exc:
+            warnings.append(f"'{rel}' cannot be read or converted ({type(exc).__name__}: {exc}): left out")
+            continue
+        digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())
         if page is not None and page.sections:
             pages[rel] = page
     if not pages:

@@ -12,6 +12,11 @@ markers, note references, permalink anchors (Sphinx's and MkDocs' ``<a class="he
 ``<div class="footer">`` as Sphinx's themes write it, around the page's ``<main>``,
 ``<article>`` or ``role="main"`` block, or one holding a ``<nav>``) are dropped. Whitespace is collapsed,
 entities are decoded, and text that Markdown would read as markup is escaped.
+
+A hostile page is a page's problem, never the recursion limit's or the clock's: nesting past
+``MAX_DEPTH`` levels is flattened as the page is parsed (the elements below that depth give
+their text, without their tags: no real page nests so deep, a page of a thousand nested
+``<div>``s converts), and a DOCTYPE's internal subset is found in one anchored pass.
 """
 
 from __future__ import annotations
@@ -52,6 +57,9 @@ _INLINE_MARKUP = re.compile(r"([*`\\]|(?<!\w)_|_(?!\w))")
 _BLOCK_START = re.compile(r"^(#{1,6}(?=\s|$)|>|=+\s*$|<(?=[A-Za-z/!?])|[-+*](?=\s|$)|-{3,}|(\d{1,9})([.)])(?=\s|$)|~{3,})")
 _LIST_START = re.compile(r"^(- |\d{1,9}\. )")
 _TRAILING_HASHES = re.compile(r"(\s)(#+)\s*$")
+# the converter recurses a few frames per level of nesting: below this many levels a page's
+# elements are flattened to their text (parse_html), far under Python's recursion limit
+MAX_DEPTH = 120
 
 
 def parse_html(data: bytes) -> etree._Element:
@@ -66,17 +74,51 @@ def parse_html(data: bytes) -> etree._Element:
         except etree.XMLSyntaxError:
             root = None  # an entity XML does not know (&nbsp;), a stray tag: read it as HTML
     if root is None:
-        # the HTML parser does not read a DOCTYPE's internal subset: its "]>" would be text
-        data = _INTERNAL_SUBSET.sub(b"<!DOCTYPE html>", data, count=1)
+        data = _without_internal_subset(data)
         parser = html.HTMLParser(no_network=True, huge_tree=True, encoding=_encoding(data))
         root = html.document_fromstring(data, parser=parser)
     for element in root.iter():
         if isinstance(element.tag, str) and element.tag[0] == "{":
             element.tag = etree.QName(element).localname
+    _flatten_below(root, MAX_DEPTH)
     return root
 
 
+def _flatten_below(root, depth: int) -> None:
+    """Each element ``depth`` levels down keeps its text and its descendants' text (and
+    tails) but none of their tags, its scripts and styles dropped first: a walk with a list,
+    not recursion (the tree may be thousands of levels deep)."""
+    level = [root]
+    for _ in range(depth):
+        level = [child for element in level for child in element if isinstance(child.tag, str)]
+        if not level:
+            return
+    for element in level:
+        if len(element):
+            etree.strip_elements(element, *_DROPPED, etree.Comment, etree.ProcessingInstruction, with_tail=False)
+            etree.strip_tags(element, "*")
+
+
+_DOCTYPE = re.compile(rb"<!DOCTYPE", re.IGNORECASE)
+_DOCTYPE_HEAD = re.compile(rb"<!DOCTYPE[^\[>]*", re.IGNORECASE)
 _INTERNAL_SUBSET = re.compile(rb"<!DOCTYPE[^\[>]*\[.*?\]\s*>", re.IGNORECASE | re.DOTALL)
+
+
+def _without_internal_subset(data: bytes) -> bytes:
+    """The page with the first DOCTYPE that has an internal subset (``<!DOCTYPE x [ ... ]>``)
+    given as ``<!DOCTYPE html>``: the HTML parser does not read a subset, its "]>" would be
+    text. One pass: a DOCTYPE without a subset is skipped to its end, and the subset pattern
+    is tried at one place only (tried from every ``<!DOCTYPE`` of a page that repeats it, it
+    took minutes: each try scanned to the end)."""
+    at = 0
+    while (start := _DOCTYPE.search(data, at)) is not None:
+        at = _DOCTYPE_HEAD.match(data, start.start()).end()
+        if data[at:at + 1] == b"[":
+            found = _INTERNAL_SUBSET.match(data, start.start())
+            return data if found is None else data[:found.start()] + b"<!DOCTYPE html>" + data[found.end():]
+    return data
+
+
 _DECLARED = re.compile(rb"<meta[^>]+charset|^\s*<\?xml[^>]+encoding", re.IGNORECASE)
 
 
@@ -416,13 +458,14 @@ def kept_elements(root):
     navigation, page chrome) and everything inside them: a reader that reads more of a page
     than its Markdown (index/readers/docset) sees the elements the Markdown shows."""
     converter = _Converter(root)
-
-    def walk(element):
-        for child in element:
-            tag = tag_of(child)
-            if tag is None or converter.dropped(child, tag):
-                continue
-            yield child
-            yield from walk(child)
-
-    yield from walk(converter.body)
+    pending = [iter(converter.body)]  # a stack of iterators, not recursion
+    while pending:
+        child = next(pending[-1], None)
+        if child is None:
+            pending.pop()
+            continue
+        tag = tag_of(child)
+        if tag is None or converter.dropped(child, tag):
+            continue
+        yield child
+        pending.append(iter(child))

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import normalize_name, normalized_words
+from ..core.packs import genre_words, word_pattern
 from ..extract.entry_kinds import THING_KINDS
 from ..extract.glossary import entry_leads
 from ..extract.text import sentence_span
@@ -232,7 +233,7 @@ def _fragment(text: str, start: int, end: int) -> bool:
 
 
 # a name that is what is rolled, not who acts ("succeed on a Constitution saving throw")
-_ROLL_AFTER = re.compile(r"[\s*_]+(?:saving\s+throws?|saves?|checks?|rolls?|tests?)\b", re.IGNORECASE)
+_ROLL_AFTER = re.compile(rf"[\s*_]+(?:{word_pattern(genre_words('rulebook', 'roll_words'))})\b", re.IGNORECASE)
 # who stands before a verb in a rule without being the entry itself
 _ROLE_SUBJECT = re.compile(r"\b(?:the|your|an?)\s+(?:target|opponent|enemy|enemies|foe|defender|attacker|victim)s?\b"
                            r"[^.;:]*$", re.IGNORECASE)
@@ -342,10 +343,10 @@ def _list_start(text: str, occurrences, entities, start: int) -> int:
 # the titles of an entry's spell list and gear list ("Spells Known", "Innate Spellcasting",
 # "Starting Equipment"): one modifier word at most, so "Skills and Gear" is a topic, no list
 _LIST_TITLES = {
-    "casts": re.compile(r"(?:[\w'’-]+\s+)?(?:spells?|cantrips|spellcasting|rituals|prayers)"
-                        r"(?:\s+(?:known|list|prepared)|\s+(?:you|it|they|we)\s+(?:can\s+|may\s+)?(?:cast|prepare|learn|know))?",
-                        re.IGNORECASE),
-    "wields": re.compile(r"(?:[\w'’-]+\s+)?(?:gear|equipment|weapons|armou?r|inventory|possessions|loadout)", re.IGNORECASE),
+    "casts": re.compile(rf"(?:[\w'’-]+\s+)?(?:{word_pattern(genre_words('rulebook', 'spell_list_titles'))})"
+                        rf"(?:\s+(?:{word_pattern(genre_words('rulebook', 'spell_list_words'))})"
+                        r"|\s+(?:you|it|they|we)\s+(?:can\s+|may\s+)?(?:cast|prepare|learn|know))?", re.IGNORECASE),
+    "wields": re.compile(rf"(?:[\w'’-]+\s+)?(?:{word_pattern(genre_words('rulebook', 'gear_list_titles'))})", re.IGNORECASE),
 }
 # "**Spells:** Firebolt", "Gear. Longbow", and a stat block's closed bold label "**Spells** Firebolt"
 _LEAD_LABEL = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?P<open>\*\*|__|<strong>|<b>)?(?P<label>[A-Z][\w'’ -]{1,30}?)"
@@ -437,7 +438,7 @@ _USES_LINE = re.compile(r"\s*\n[ \t>*_-]*(?:at\s+will|\d+/(?:day|rest)(?:\s+each
 
 
 # the heading of a section of ways to use one thing: "Athletics Stunts", "Sneak Attack Feats"
-_KIND_SECTION = re.compile(r"^#+\s*[*_]*\s*(?P<owner>[^\n]+?)\s+(?:stunts|feats|talents|edges|techniques|maneuvers|tricks)"
+_KIND_SECTION = re.compile(rf"^#+\s*[*_]*\s*(?P<owner>[^\n]+?)\s+(?:{word_pattern(genre_words('rulebook', 'kind_sections'))})"
                            r"[*_\s]*$", re.IGNORECASE | re.MULTILINE)
 
 

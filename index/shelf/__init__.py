@@ -1,3 +1,4 @@
 """Derived state of the shelf: entity resolution, links, relationships and vectors kept a
-function of the stored books; `derived.change` is the one door a change of the shelf goes through.
+function of the stored books (`derived`), and `door.Door`, the one door every change of the shelf goes
+through.
 """

@@ -206,7 +206,7 @@ def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, te
         f"SELECT id, normalized, entity_type FROM entities WHERE {condition}", params)}
     db.conn.executemany(
         "INSERT INTO entity_mentions (entity_id, book, chunk_id, mention_type, name, normalized,"
-        " declared_type, context, source, origin_book) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " declared_type, context, source, origin_book, rule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'linker')",
         [(ids[match.key], book, chunk_id, "references", match.name, match.key[0], match.key[1],
           match.context, "linker", match.origin_book) for chunk_id, book, match in found],
     )
@@ -425,9 +425,10 @@ def _store_settings(db: Database, settings: IndexSettings) -> None:
 
 
 @contextmanager
-def change(db: Database, book: str, pack: DomainPack, *, settings: IndexSettings | None = None,
-           events=None, refiner=None) -> Iterator[Change]:
-    """The one way a book's rows change, inside the caller's ``db.atomic()``: notes what
+def replacing_book(db: Database, book: str, pack: DomainPack, *, settings: IndexSettings | None = None,
+                   events=None, refiner=None) -> Iterator[Change]:
+    """A book's rows replaced and what derives from them refreshed, inside the caller's
+    ``db.atomic()`` (the door's transaction, index/shelf/door.py): notes what
     ``book`` holds (``begin_change``), deletes its rows and its vectors' synced notes, lets
     the block store its new rows (or none: a delete), stores ``settings`` when given, then
     refreshes the derived state (``refresh``; a full one when a setting changed). Yields the
@@ -443,8 +444,8 @@ def change(db: Database, book: str, pack: DomainPack, *, settings: IndexSettings
 
 
 def remove(db: Database, book: str, pack: DomainPack, refiner=None) -> None:
-    """``change`` that stores nothing: the book goes, with what was derived from it."""
-    with change(db, book, pack, refiner=refiner):
+    """``replacing_book`` that stores nothing: the book goes, with what was derived from it."""
+    with replacing_book(db, book, pack, refiner=refiner):
         pass
 
 

@@ -519,3 +519,17 @@ def m013_book_file_stamp(db: Database) -> None:
         ALTER TABLE books ADD COLUMN read_title TEXT;
         """
     )
+
+
+@migrations()
+def m014_mention_rule(db: Database) -> None:
+    """The extraction rule that made each mention (index/extract/contract.py: "catalog_entry",
+    "bold_lead", "doc_link", "llm", "linker"...), the first in order when several agree. A
+    mention stored before this migration names its source, the closest known; the rules'
+    version changed with it, so ``rebuild`` re-extracts the books and names their rules."""
+    db.executescript(
+        """
+        ALTER TABLE entity_mentions ADD COLUMN rule TEXT NOT NULL DEFAULT '';
+        UPDATE entity_mentions SET rule = source;
+        """
+    )

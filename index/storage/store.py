@@ -132,7 +132,7 @@ def insert_mentions(db: Database, book: str, by_chunk: dict[str, list[RawMention
             normalized = normalize_name(m.name)
             entity_id = ensure_entity(db, normalized, m.entity_type, m.name)
             rows.append((entity_id, book, chunk_id, m.mention_type, m.name, normalized,
-                         m.entity_type, m.context, m.source))
+                         m.entity_type, m.context, m.source, m.rule or m.source))
             for alias in m.aliases:
                 if normalize_name(alias) and normalize_name(alias) != normalized:
                     aliases.append((book, chunk_id, alias, normalize_name(alias), normalized, m.entity_type))
@@ -143,7 +143,7 @@ def insert_mentions(db: Database, book: str, by_chunk: dict[str, list[RawMention
     )
     db.conn.executemany(
         "INSERT INTO entity_mentions (entity_id, book, chunk_id, mention_type, name, normalized,"
-        " declared_type, context, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " declared_type, context, source, rule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )
     return len(rows)

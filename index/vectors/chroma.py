@@ -15,12 +15,8 @@ new collection while the old one still serves queries.
 
 from __future__ import annotations
 
-import atexit
 import hashlib
-import os
-import shutil
 import sys
-import tempfile
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +30,7 @@ from ..core.errors import ConfigError, CrossbookError
 from ..storage import store
 from .embed import Embedder, embed_all, embedder_for_id, embedder_option, get_embedder
 from .embed import embedding_text as embed_text_of
+from .store_copy import make_copy, remove_copy
 
 ProgressFn = Callable[[str, int, int], None]
 
@@ -399,9 +396,10 @@ class VectorStore:
         )
         out = []
         for ids, metas, distances in zip(result["ids"], result["metadatas"], result["distances"]):
+            # a vector whose record another process deleted meanwhile has no metadata: not a hit
             out.append([
                 VectorHit(vid, meta["parent_id"], meta["book"], meta["heading_path"], 1.0 - dist)
-                for vid, meta, dist in zip(ids, metas, distances)
+                for vid, meta, dist in zip(ids, metas, distances) if meta
             ])
         return out
 
@@ -557,12 +555,14 @@ def chroma_location(settings: Settings) -> str:
     return settings.chroma_url or str(settings.index_dir / "chroma")
 
 
-def chroma_client(settings: Settings, copies: list[Path] | None = None):
+def chroma_client(settings: Settings, copies: list[Path] | None = None, *, copy: bool = False):
     """An HttpClient for ``settings.chroma_url``, else a PersistentClient under the index.
 
-    Returns (client, location). A read-only store is opened as a temporary copy, whose
-    directory is appended to ``copies`` (the caller removes it with remove_copy). Raises
-    ConfigError for a malformed URL and VectorStoreError when the server cannot be reached.
+    Returns (client, location). A read-only store, or any store with ``copy=True`` (a
+    read-only shelf: Chroma writes to a store it queries), is opened as a temporary copy
+    (index/vectors/store_copy.py), whose directory is appended to ``copies`` (the caller
+    removes it with remove_copy). Raises ConfigError for a malformed URL and
+    VectorStoreError when the server cannot be reached.
     """
     chromadb = import_chromadb()
     from chromadb.config import Settings as ChromaSettings
@@ -572,7 +572,8 @@ def chroma_client(settings: Settings, copies: list[Path] | None = None):
     if not settings.chroma_url:
         path = settings.index_dir / "chroma"
         try:
-            return chromadb.PersistentClient(path=str(path), settings=chroma_settings), str(path)
+            if not copy:  # a read-only shelf never opens the store itself, nor makes one
+                return chromadb.PersistentClient(path=str(path), settings=chroma_settings), str(path)
         except Exception as exc:
             if not (_refused_as_read_only(exc) and path.is_dir()):
                 raise VectorStoreError(f"cannot open the Chroma store at {path}: {exc}") from None
@@ -580,10 +581,10 @@ def chroma_client(settings: Settings, copies: list[Path] | None = None):
         # opens it, so queries read a temporary copy (removed at exit); SQLite is opened
         # read-only (index/storage/db.py) and a command that writes fails there first
         try:
-            copy = read_only_copy(path)
+            copied = make_copy(path)
             if copies is not None:
-                copies.append(copy.parent)
-            return chromadb.PersistentClient(path=str(copy), settings=chroma_settings), str(path)
+                copies.append(copied.parent)
+            return chromadb.PersistentClient(path=str(copied), settings=chroma_settings), str(path)
         except Exception as exc:
             raise VectorStoreError(f"cannot open the read-only Chroma store at {path}: {exc}") from None
     url = settings.chroma_url if "://" in settings.chroma_url else f"http://{settings.chroma_url}"
@@ -613,29 +614,6 @@ def _refused_as_read_only(exc: Exception) -> bool:
     return "readonly" in text or "read-only" in text or "read only" in text or isinstance(exc, PermissionError)
 
 
-def read_only_copy(path: Path) -> Path:
-    """A writable copy of the Chroma store at ``path`` in a temporary directory, removed
-    when the process exits (or earlier by remove_copy). Raises OSError.
-
-    Files are copied without their modes: copytree would keep the store's read-only ones,
-    and Chroma writes to the copy when it opens it (and a read-only directory could not be
-    emptied at exit, so every query left a copy behind)."""
-    base = Path(tempfile.mkdtemp(prefix="crossbook-chroma-"))
-    atexit.register(remove_copy, base)
-    copy = base / "chroma"
-    for folder, _, files in os.walk(path):
-        target = copy / Path(folder).relative_to(path)
-        target.mkdir()
-        for name in files:
-            shutil.copyfile(Path(folder) / name, target / name)
-    return copy
-
-
-def remove_copy(directory: Path) -> None:
-    """Remove a temporary copy made by read_only_copy (nothing when it is gone already)."""
-    shutil.rmtree(directory, ignore_errors=True)
-
-
 def check_chroma_server(settings: Settings) -> None:
     """With ``--chroma-url``: check the URL and that the server answers, so a command can
     fail before it creates or touches the index. Nothing to check for the embedded store."""
@@ -648,7 +626,7 @@ def check_chroma_server(settings: Settings) -> None:
 
 def open_vectors(
     settings: Settings, db: Database, *, check: bool = True, embedder: Embedder | None = None,
-    warm: bool = False, lazy: bool = False,
+    warm: bool = False, lazy: bool = False, copy: bool = False,
 ) -> VectorStore:
     """The index's vector store.
 
@@ -660,6 +638,7 @@ def open_vectors(
     coming) loads the embedder's model in a thread while chromadb is imported.
     ``lazy=True`` opens Chroma at its first use (the caller calls ``open()`` before it
     writes SQLite), so a command with nothing to embed never imports chromadb.
+    ``copy=True`` (a read-only shelf) queries a temporary copy of the store, made once.
     """
     recorded = recorded_embedder(db)
     if embedder is None:
@@ -670,7 +649,7 @@ def open_vectors(
     if check:
         check_embedder(db, embedder)
     copies: list[Path] = []
-    vectors = VectorStore(lambda: chroma_client(settings, copies)[0], embedder, index_id(db),
+    vectors = VectorStore(lambda: chroma_client(settings, copies, copy=copy)[0], embedder, index_id(db),
                           chroma_location(settings), on_close=lambda: [remove_copy(c) for c in copies])
     if warm and hasattr(embedder, "start_warming"):
         embedder.start_warming()  # the model loads in a thread while open() imports chromadb

@@ -113,10 +113,12 @@ def test_a_book_without_its_vectors_is_flagged_and_search_names_the_fix(cli, cli
     assert cli_json("search", "frost breath", "--book", "bestiary")["results"]
 
 
-def test_vectors_an_ingest_is_still_writing_are_not_sent_to_repair(cli, index_dir):
+def test_vectors_an_ingest_is_still_writing_are_not_sent_to_repair(cli, index_dir, monkeypatch):
     """While a writer holds the lock (an ingest between its SQLite commit and its embedding),
     books and search say so and ask to wait; doctor --repair is advised only once it is gone."""
     from crossbook.storage.lock import writer_lock
+
+    monkeypatch.chdir(SAMPLE.parent)  # sources shown short, so the 200-column table keeps the title whole
 
     assert cli("-q", "rebuild", SAMPLE / "crossbook.toml").exit_code == 0
     _lose_vectors(index_dir, "Bestiary of the Shattered Vale")

@@ -39,7 +39,7 @@ def _calls(index, calls, *, allow_ingest=False):
     async def talk():
         shelf = Shelf(index, embedder="hash", read_only=not allow_ingest)
         try:
-            async with Client(build_server(shelf, allow_ingest=allow_ingest)) as client:
+            async with Client(build_server(shelf, allow_ingest=[SAMPLE] if allow_ingest else ())) as client:
                 out = []
                 for name, arguments in calls:
                     if callable(name):  # a step between calls
@@ -63,7 +63,7 @@ def _tools(index, allow_ingest=False):
 
     async def listing():
         with Shelf(index, embedder="hash", read_only=not allow_ingest) as shelf:
-            async with Client(build_server(shelf, allow_ingest=allow_ingest)) as client:
+            async with Client(build_server(shelf, allow_ingest=[SAMPLE] if allow_ingest else ())) as client:
                 return {tool.name: tool for tool in (await client.list_tools()).tools}
 
     return anyio.run(listing)

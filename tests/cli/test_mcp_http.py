@@ -48,7 +48,7 @@ def _serving(index, *, token=None, origins=(), allow_ingest=False, allow_delete=
     from crossbook.cli.mcp_server import build_server
 
     shelf = Shelf(index, embedder="hash", read_only=not allow_ingest)
-    server = build_server(shelf, allow_ingest=allow_ingest)
+    server = build_server(shelf, allow_ingest=[SAMPLE] if allow_ingest else ())
     if not allow_delete:
         without_delete(server)
     access = HttpAccess("127.0.0.1", 0, token, list(origins))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -121,7 +122,7 @@ def test_allow_ingest_adds_the_writing_tools_behind_the_writer_lock(sample_index
     book.write_text("# Extra Book\n\n## Glacier Step\n\nGlacier Step lets you walk on ice.\n", encoding="utf-8")
     calls = [("ingest", {"paths": [str(book)]}), ("where_else", {"name": "glacier step"}),
              ("delete_book", {"book": "extra"}), ("where_else", {"name": "glacier step"})]
-    names, answers = anyio.run(_talk, sample_index, calls, "--allow-ingest")
+    names, answers = anyio.run(_talk, sample_index, calls, "--allow-ingest", str(tmp_path))
     assert names == QUERY_TOOLS | {"ingest", "delete_book"}
     assert answers[0][1]["results"][0]["title"] == "Extra Book"
     assert answers[1][1]["entities"][0]["books"][0]["book"] == "Extra Book"
@@ -131,10 +132,99 @@ def test_allow_ingest_adds_the_writing_tools_behind_the_writer_lock(sample_index
     from crossbook.storage.lock import writer_lock
 
     with writer_lock(sample_index, 1, command="test"):  # another writer holds the index
-        _, [(is_error, text)] = anyio.run(functools.partial(
-            _talk, sample_index, [("delete_book", {"book": "bestiary"})], "--allow-ingest", env={"CROSSBOOK_WAIT": "0.2"}))
-    assert is_error and "index_busy: index is busy" in text
+        _, [(is_error, text), (books_error, _)] = anyio.run(functools.partial(
+            _talk, sample_index, [("delete_book", {"book": "bestiary"}), ("books", {})], "--allow-ingest",
+            str(tmp_path), env={"CROSSBOOK_WAIT": "0.2"}))
+    assert is_error and "index_busy: index is busy (pid" in text
+    assert "changed nothing" in text and "read tools keep answering" in text
+    assert not books_error  # the read answered while the write could not
     assert "Bestiary of the Shattered Vale" in {b["title"] for b in cli_json("books")}
+
+
+def test_reads_answer_while_a_write_waits_for_the_writer_lock(sample_index, tmp_path):
+    """A delete_book queued behind another writer's lock does not hold up where_else (the
+    old server ran one tool at a time, so the read waited out the write's whole --wait)."""
+    import contextlib
+
+    from mcp import ClientSession
+
+    from crossbook.storage.lock import writer_lock
+
+    async def scenario():
+        done = {}
+        held = contextlib.ExitStack()
+        held.enter_context(writer_lock(sample_index, 1, command="test"))
+        async with _session(sample_index, "--allow-ingest", str(tmp_path), env={"CROSSBOOK_WAIT": "600"}) as (
+                read, write), ClientSession(read, write) as session:
+            await session.initialize()
+
+            async def delete():
+                done["delete"] = await session.call_tool("delete_book", {"book": "bestiary"})
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(delete)
+                await anyio.wait_all_tasks_blocked()  # the delete_book request is sent and waiting
+                with anyio.fail_after(120):  # a guard against a hang, not a timing
+                    answer = await session.call_tool("where_else", {"name": "Frost Lance"})
+                done["pending"] = "delete" not in done
+                held.close()  # the other writer finishes; the delete goes ahead
+        return answer, done
+
+    answer, done = anyio.run(scenario)
+    assert not answer.is_error and answer.structured_content["entities"]
+    assert done["pending"] and not done["delete"].is_error
+
+
+def test_a_running_server_follows_a_cli_ingest_and_delete_book(sample_index, tmp_path):
+    from mcp import ClientSession
+
+    book = tmp_path / "almanac.md"
+    book.write_text("# Glacier Almanac\n\n## Glacier Step\n\nGlacier Step crosses blue ice.\n", encoding="utf-8")
+    env = {**os.environ, "CROSSBOOK_EMBEDDER": "hash"}
+
+    def crossbook(*args):
+        subprocess.run([CROSSBOOK, "-q", "--index", str(sample_index), *args], env=env, check=True, capture_output=True)
+
+    async def scenario():
+        async with _session(sample_index) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            answers = [await session.call_tool("search", {"query": "frost", "k": 2})]
+            crossbook("ingest", str(book))
+            answers.append(await session.call_tool("search", {"query": "glacier step", "k": 2,
+                                                              "books": ["Glacier Almanac"]}))
+            crossbook("delete-book", "Glacier Almanac")
+            answers.append(await session.call_tool("search", {"query": "glacier step", "k": 5}))
+            return answers
+
+    answers = anyio.run(scenario)
+    assert not any(a.is_error for a in answers), [a.content for a in answers]
+    assert answers[1].structured_content["results"][0]["book"] == "Glacier Almanac"
+    assert "Glacier Almanac" not in {r["book"] for r in answers[2].structured_content["results"]}
+
+
+def test_the_ingest_tool_reads_only_inside_the_allowed_folders(sample_index, tmp_path):
+    root = tmp_path / "allowed"
+    (root / ".ssh").mkdir(parents=True)
+    (root / ".ssh" / "id_ed25519").write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n", encoding="utf-8")
+    (root / "book.md").write_text("# Allowed Book\n\n## Glacier Step\n\nGlacier Step walks on ice.\n",
+                                  encoding="utf-8")
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Outside\n\nnot for the assistant\n", encoding="utf-8")
+    (root / "escape.md").symlink_to(outside)
+    (root / "zero.md").symlink_to("/dev/zero")
+    os.mkfifo(root / "pipe.md")
+    refused = ["/etc/passwd", str(root / ".ssh" / "id_ed25519"), "/dev/zero", str(root / "zero.md"),
+               str(root / "pipe.md"), str(root / "escape.md"), str(root / ".." / "outside.md")]
+    calls = [("ingest", {"paths": [path]}) for path in refused] + [("ingest", {"paths": [str(root / "book.md")]})]
+    _, answers = anyio.run(_talk, sample_index, calls, "--allow-ingest", str(root))
+    for path, (is_error, text) in zip(refused, answers):
+        assert is_error and "path_not_allowed" in text and str(root) in text, (path, text)
+    assert answers[-1][1]["results"][0]["title"] == "Allowed Book"
+
+
+def test_a_bare_allow_ingest_names_the_new_form(sample_index, cli):
+    result = cli("--index", sample_index, "mcp", "--allow-ingest")
+    assert result.exit_code == 1 and "--allow-ingest DIR" in result.stderr
 
 
 def test_where_else_loads_neither_chroma_nor_the_embedder(sample_index):

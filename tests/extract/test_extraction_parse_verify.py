@@ -17,7 +17,7 @@ def answer(*entities):
 def test_parses_a_well_formed_answer():
     extraction = parse_extraction(answer(("Frost Lance", "spell", "defines", "Frost Lance costs 3 Ember.")), "c1")
     assert extraction.chunk_id == "c1"
-    assert extraction.mentions == [RawMention("Frost Lance", "spell", "defines", "Frost Lance costs 3 Ember.", "llm")]
+    assert extraction.mentions == [RawMention("Frost Lance", "spell", "defines", "Frost Lance costs 3 Ember.", "llm", rule="llm")]
 
 
 def test_json_in_a_code_fence_is_accepted():

@@ -1,4 +1,4 @@
-"""Derived state changes through one unit: ``derived.change`` does the whole
+"""Derived state changes through one unit: ``derived.replacing_book`` does the whole
 sequence a book write, a rename and a delete share, and a review decision re-derives only the
 chunks of the relationship it decided."""
 
@@ -48,7 +48,7 @@ def test_change_forgets_the_book_then_refreshes_with_what_the_block_stored(shelf
     monkeypatch.setattr(derived, "refresh", lambda db, pack, before, book, **kw: (
         refreshed.append((before.book, book)), real_refresh(db, pack, before, book, **kw)))
     with db.atomic():
-        with derived.change(db, title, shelf.pack) as before:
+        with derived.replacing_book(db, title, shelf.pack) as before:
             # inside: what the book held is noted, its rows and its vectors' note are gone
             assert before.book == title and before.names
             assert store.get_book(db, title) is None
@@ -65,7 +65,7 @@ def test_a_failing_block_refreshes_nothing_and_the_transaction_keeps_the_book(sh
     monkeypatch.setattr(derived, "refresh", lambda *a, **kw: calls.append(a))
     with pytest.raises(RuntimeError):
         with db.atomic():
-            with derived.change(db, "The Ashen Grimoire", shelf.pack):
+            with derived.replacing_book(db, "The Ashen Grimoire", shelf.pack):
                 raise RuntimeError("bad input")
     assert calls == []
     assert store.get_book(db, "The Ashen Grimoire") is not None
@@ -78,7 +78,7 @@ def test_changed_settings_go_through_the_unit_and_refresh_everything(shelf, monk
     monkeypatch.setattr(derived, "refresh_all", lambda *a, **kw: (full.append(a[2]), real_all(*a, **kw)))
     settings = derived.IndexSettings(shelf.pack, link=False, relations="spacy", ontology=shelf.ontology)
     with db.atomic():
-        with derived.change(db, "Nothing Here", shelf.pack, settings=settings):
+        with derived.replacing_book(db, "Nothing Here", shelf.pack, settings=settings):
             pass
     assert full == [None]  # the link switch changed: a full refresh
     assert not meta.link_on(db)

@@ -137,7 +137,7 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
     assert [c.name for c in db["entities"].columns] == ["id", "name", "normalized", "entity_type"]
     assert [c.name for c in db["entity_mentions"].columns] == [
         "id", "entity_id", "book", "chunk_id", "mention_type", "name", "normalized", "declared_type",
-        "context", "source", "origin_book"]
+        "context", "source", "origin_book", "rule"]
     indexes = {i.name for t in ("entities", "entity_mentions", "chunks") for i in db[t].indexes}
     assert {"idx_entity_name", "idx_mention_entity", "idx_mention_book", "idx_mention_chunk"} <= indexes
     # m002_relationships
@@ -176,7 +176,9 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
         "m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_rules_definitions",
         "m004_llm_partial", "m005_book_identity", "m006_incremental_relink", "m007_llm_batches",
         "m008_situating_context", "m009_foreign_key_indexes", "m010_source_locations", "m011_note_marks",
-        "m012_pages_without_text", "m013_book_file_stamp"]
+        "m012_pages_without_text", "m013_book_file_stamp", "m014_mention_rule"]
+    # m014_mention_rule: every mention names the extraction rule that made it
+    assert db["entity_mentions"].columns_dict["rule"] is str
     # m013_book_file_stamp: what lets an unchanged book be skipped before it is read
     assert {"file_size", "file_mtime_ns", "read_title"} <= {c.name for c in db["books"].columns}
     # m010_source_locations: each book's format, where each chunk is in its source

@@ -23,13 +23,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ...core.packs import genre_words
 from .links import NoteIndex, is_note
 
 PLUGIN_BLOCKS = {"dataview", "dataviewjs", "dice", "dice-roller", "dice-mod", "query", "tasks", "button",
                  "meta-bind", "meta-bind-button", "meta-bind-js-view", "tracker", "chart", "leaflet",
                  "mermaid", "excalidraw", "tldraw", "timeline", "calendar", "chronos", "js-engine",
                  "encounter", "initiative-tracker", "fantasy-statblocks"}
-STAT_BLOCKS = {"statblock", "stats", "stat-block", "statblocks", "monster"}
+STAT_BLOCKS = genre_words("rulebook", "stat_block_fences")
 
 _FENCE = re.compile(r"^(\s*(?:>\s*)*)(`{3,}|~{3,})\s*([\w+-]*)")
 _WIKILINK = re.compile(r"(!?)\[\[([^\[\]|#]*)(#[^\[\]|]*)?(?:\|([^\[\]]*))?\]\]")

@@ -1,0 +1,196 @@
+"""The entry stage's rules: which terms a section defines inside its text.
+
+The candidates are a section's bold leads and definition-list terms (index/extract/glossary.py)
+and the first column of its catalog tables. ``VETOES`` drop a candidate, each saying why, in
+order; then the first of ``FINDING`` that agrees makes the mention and names it (the rule
+contract: index/extract/contract.py). A lead defined under two or more different entries
+("Recuperate" under Make Camp and under Sojourn) is each entry's own sub-entry, scoped to it
+("Make Camp › Recuperate"), not one shelf-wide entity.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..core.models import SUB_ENTRY_SEPARATOR, ParentChunk
+from ..core.normalize import normalize_name
+from ..core.packs import DomainPack
+from .contract import first_rule
+from .entry_kinds import stat_block_kind
+from .glossary import TermSpan, glossary_terms, table_terms
+from .heading_rules import HeadingAnalysis
+from .heading_tree import CATALOG_MIN, in_legal_section
+from .headings import HeadingName
+
+_SCOPED_MIN = 2  # different entries a lead is defined under to be scoped to each
+# the period that closes an action's lead and its sentence: "**Bite.** The drake bites",
+# "***Claw.*** *Melee Attack:*" (a stat line's "**Speed.** 30 ft." or "**Senses.** darkvision" is none)
+_ACTION_LEAD = re.compile(r"(?:[*_]*\.[*_]*|</(?:strong|b|em|i)>\.|\.</(?:strong|b|em|i)>)[ \t]+(?:[*_]+|<(?:em|i)>)?[A-Z]")
+
+
+@dataclass
+class EntryView:
+    """One book's candidates and what the entry rules weigh them by."""
+
+    pack: DomainPack
+    analysis: HeadingAnalysis
+    terms: dict[str, list[TermSpan]]        # parent id -> its candidate terms
+    spread: Counter                         # normalized term -> sections it leads
+    heading_keys: set[str]                  # names the book's headings define
+    single_keys: set[str]                   # one-word names the book defines
+    owner_of: dict[str, str]                # parent id -> the entry it belongs to
+    term_owners: dict[str, set[str]]        # normalized term -> the entries it is defined under
+
+
+@dataclass
+class Candidate:
+    """One term of one section, as the entry rules see it."""
+
+    parent: ParentChunk
+    term: TermSpan
+    key: str
+    owner: str | None
+    shared: bool      # defined under two or more different entries, none of them the book itself
+    stat_block: bool  # its section is a stat block
+
+    @property
+    def action_lead(self) -> bool:
+        return self.term.source == "glossary" and bool(_ACTION_LEAD.match(self.parent.text, self.term.end))
+
+
+@dataclass(frozen=True)
+class Found:
+    """A term the entry rules keep: the name to store, its aliases and the rule that made it."""
+
+    name: str
+    aliases: tuple[str, ...]
+    term: TermSpan
+    rule: str
+
+
+def owners(parents: list[ParentChunk], by_heading: dict[str, list[HeadingName]]) -> dict[str, str]:
+    """parent id -> the entry it belongs to: the name defined by its own heading or by the
+    nearest heading above it that defines one (a label section such as "Actions" under a
+    creature belongs to the creature)."""
+    defined_at = {parent.heading_path: names[0].name for parent in parents
+                  if (names := by_heading.get(parent.id)) and len(names) == 1}
+    out = {}
+    for parent in parents:
+        path = parent.heading_path
+        for depth in range(len(path), 0, -1):
+            if path[:depth] in defined_at:
+                out[parent.id] = defined_at[path[:depth]]
+                break
+    return out
+
+
+def entry_view(parents: list[ParentChunk], pack: DomainPack, analysis: HeadingAnalysis) -> EntryView:
+    terms = {parent.id: [*glossary_terms(parent.text), *table_terms(parent.text)] for parent in parents}
+    # a bold lead repeated across sections is a label ("**Overcome:**" in every skill), not a definition
+    spread = Counter(key for found in terms.values() for key in {normalize_name(t.name) for t in found})
+    heading_keys = {normalize_name(named.name) for names in analysis.definitions.values() for named in names}
+    owner_of = owners(parents, analysis.definitions)
+    term_owners: dict[str, set[str]] = defaultdict(set)
+    for parent in parents:
+        for term in terms[parent.id]:
+            term_owners[normalize_name(term.name)].add(owner_of.get(parent.id) or "")
+    return EntryView(pack, analysis, terms, spread, heading_keys,
+                     # the heads a sentence-case entry may be a kind of
+                     {k for k in (*heading_keys, *spread) if "_" not in k}, owner_of, term_owners)
+
+
+# -- the vetoes, in order ---------------------------------------------------------------------
+
+def legal_section(view: EntryView, c: Candidate) -> bool:
+    return in_legal_section(c.parent)
+
+
+def stat_block_field(view: EntryView, c: Candidate) -> bool:
+    """A stat block's lines ("**Armor Class:** 15", "| STR |", "**Actions**") are its fields;
+    its actions ("**Bite.** The drake bites") are not."""
+    return c.stat_block and not c.action_lead
+
+
+def heading_defines_it(view: EntryView, c: Candidate) -> bool:
+    return c.key in view.heading_keys
+
+
+def repeated_lead(view: EntryView, c: Candidate) -> bool:
+    """A lead repeated across sections ("**Overcome:**" in every skill) is a label; a
+    creature's "**Bite.** The drake bites ..." in many creatures is each its owner's."""
+    sub_entry = c.owner and c.shared and c.action_lead
+    return view.spread[c.key] >= CATALOG_MIN and not sub_entry
+
+
+def stop_label(view: EntryView, c: Candidate) -> bool:
+    """"**Contents**", "**Index**" in a table of contents: a label, as a heading is."""
+    return c.term.source != "table" and view.pack.is_stop(c.term.name)
+
+
+def list_phrase(view: EntryView, c: Candidate) -> bool:
+    """"Delay success", "Epic quest": a list item's phrase, not a name."""
+    return c.term.source != "table" and not kind_of_a_term(c.term.name, view.single_keys)
+
+
+def entry_list_table(view: EntryView, c: Candidate) -> bool:
+    """A table in a label section of an entry (a class's "Spells Known") lists that entry's
+    things, which a catalog elsewhere on the shelf may define: its rows are references."""
+    return c.term.source == "table" and (c.parent.id in view.analysis.labels or c.shared)
+
+
+VETOES = (legal_section, stat_block_field, heading_defines_it, repeated_lead, stop_label, list_phrase,
+          entry_list_table)
+
+
+# -- the finding rules, in order --------------------------------------------------------------
+
+def scoped_sub_entry(view: EntryView, c: Candidate) -> bool:
+    """A lead defined under two or more entries: stored as its owner's ("Ember Drake › Bite")."""
+    return bool(c.owner) and c.shared
+
+
+def bold_lead(view: EntryView, c: Candidate) -> bool:
+    """A glossary paragraph's lead: ``**Term.** text``."""
+    return c.term.source == "glossary"
+
+
+def definition_list(view: EntryView, c: Candidate) -> bool:
+    return c.term.source == "deflist"
+
+
+def table_first_column(view: EntryView, c: Candidate) -> bool:
+    """The first column of a catalog table."""
+    return c.term.source == "table"
+
+
+FINDING = (scoped_sub_entry, bold_lead, definition_list, table_first_column)
+
+
+def kind_of_a_term(name: str, single_keys: set[str]) -> bool:
+    """False for a sentence-case phrase ("Low difficulties", "Formidable journey") unless its
+    last word is a one-word name of the book ("Zone aspects" where the book defines Aspects):
+    list items written as phrases are a list's rows, named kinds of a term are entries."""
+    words = name.split()
+    if len(words) < 2 or not any(w[:1].islower() and len(w) > 3 for w in words[1:]):
+        return True
+    return normalize_name(words[-1]) in single_keys
+
+
+def section_terms(view: EntryView, parent: ParentChunk) -> Iterator[Found]:
+    """The terms one section defines, in the order its text gives them."""
+    stat_block = stat_block_kind(parent.text) is not None
+    owner = view.owner_of.get(parent.id)
+    for term in view.terms[parent.id]:
+        key = normalize_name(term.name)
+        shared = len(view.term_owners[key]) >= _SCOPED_MIN and "" not in view.term_owners[key]
+        candidate = Candidate(parent, term, key, owner, shared, stat_block)
+        if first_rule(VETOES, view, candidate) is not None:
+            continue
+        rule = first_rule(FINDING, view, candidate)
+        if rule == scoped_sub_entry.__name__:
+            yield Found(f"{owner}{SUB_ENTRY_SEPARATOR}{term.name}", (), term, rule)
+        elif rule is not None:
+            yield Found(term.name, term.aliases, term, rule)

@@ -1,0 +1,260 @@
+"""The heading stage's rules: which headings of one book define the name they give.
+
+Three ordered registries over one book's heading tree (index/extract/heading_tree.py), each
+rule a small named function ``(view, node) -> bool`` (index/extract/contract.py):
+
+- ``SCREENS``, in turn over every heading: the vetoes that drop it with their reason, and
+  ``concept_form`` ("Defining Aspects", "What Are Consequences?"), which keeps what it names;
+  a heading no screen stops is weighed as a name or as prose (headings.topical_strength);
+- ``REINSTATED``: a prose-like heading among a catalog of names is an entry when the book
+  uses the name elsewhere or the entry states its kind ("Create an Advantage" among
+  "Overcome", "Attack");
+- ``DECISION_VETOES`` then ``DEFINING``, over each heading still a candidate: a category over
+  a catalog or a chapter defines nothing (its entries, its sections do); else the first
+  defining rule that agrees names the definition.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from ..core.models import ParentChunk
+from ..core.normalize import normalize_name, normalized_tokens
+from ..core.packs import DomainPack
+from .contract import first_rule
+from .entry_kinds import own_kind
+from .heading_tree import (
+    Node,
+    catalog_min,
+    defines_first,
+    heading_tree,
+    in_legal_section,
+    kinds_of,
+    label_kind,
+    used_elsewhere,
+)
+from .heading_tree import marked_entry as marked_alone
+from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
+
+_DEFINES_CONCEPT = re.compile(
+    r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
+)
+_LEAD_IN = re.compile(r":[\s*_#]*$")  # a heading that ends with a colon
+_STEP = re.compile(r"(?:step|phase|stage)\b", re.IGNORECASE)
+
+
+@dataclass
+class HeadingAnalysis:
+    """What one book's heading tree says: the names each section defines and the rule that
+    defined them, its catalogs (category heading -> entry names, the material of ``crossbook
+    pack suggest``), its prose headings and the veto that stopped each heading."""
+
+    definitions: dict[str, list[HeadingName]] = field(default_factory=dict)
+    catalogs: dict[str, list[str]] = field(default_factory=dict)
+    topical: list[str] = field(default_factory=list)
+    labels: set[str] = field(default_factory=set)  # parent ids of label sections ("Spells Known")
+    rules: dict[str, str] = field(default_factory=dict)   # parent id -> the rule that defined its names
+    vetoed: dict[str, str] = field(default_factory=dict)  # parent id -> the veto that dropped its heading
+
+
+@dataclass
+class HeadingView:
+    """One book's heading tree and what the rules learn of it as they run."""
+
+    nodes: list[Node]
+    pack: DomainPack
+    title_key: str
+    book_tokens: str
+    analysis: HeadingAnalysis = field(default_factory=HeadingAnalysis)
+    repeats: dict[str, list[Node]] = field(default_factory=lambda: defaultdict(list))
+    groups: dict[int, list[Node]] = field(default_factory=lambda: defaultdict(list))
+    strength: dict[int, int] = field(default_factory=dict)
+    labels: set[int] = field(default_factory=set)
+    concepts: set[int] = field(default_factory=set)
+    own_tokens: dict[str, str] = field(default_factory=dict)
+
+    def used_elsewhere(self, node: Node) -> bool:
+        if node.parent.id not in self.own_tokens:
+            self.own_tokens[node.parent.id] = normalized_tokens(node.parent.text)
+        return used_elsewhere(node, self.book_tokens, self.own_tokens[node.parent.id])
+
+
+# -- the screens: every heading, in turn ------------------------------------------------------
+
+def under_label(view: HeadingView, node: Node) -> bool:
+    """Under a label ("Blessings > Athletics"): a detail of the entry, a label itself."""
+    if node.up is not None and id(node.up) in view.labels:
+        view.labels.add(id(node))
+        return True
+    return False
+
+
+def legal_section(view: HeadingView, node: Node) -> bool:
+    return in_legal_section(node.parent)
+
+
+def no_name(view: HeadingView, node: Node) -> bool:
+    """No name to give, or a number in it ("Level 3 Spells", "2d6")."""
+    return node.named is None or not node.key or any(ch.isdigit() for ch in node.named.name)
+
+
+def concept_form(view: HeadingView, node: Node) -> bool:
+    """"Defining Aspects", "What Are Consequences?": the heading defines what it names."""
+    concept = _DEFINES_CONCEPT.match(clean_text(node.parent.heading or ""))
+    inner = heading_name(concept.group("name")) if concept else None
+    if inner is None or is_topical(inner.name):
+        return False
+    node.named, node.key = inner, normalize_name(inner.name)
+    node.candidate = True
+    view.strength[id(node)] = 0
+    view.concepts.add(id(node))
+    return True
+
+
+def book_title(view: HeadingView, node: Node) -> bool:
+    return node.key == view.title_key
+
+
+def stop_heading(view: HeadingView, node: Node) -> bool:
+    """The pack's stop list ("Introduction", "Contents", "Options")."""
+    return view.pack.is_stop(node.parent.heading or "") or view.pack.is_stop(node.named.name)
+
+
+def index_letter(view: HeadingView, node: Node) -> bool:
+    """An index's letter heading ("A", "B")."""
+    return len(node.named.name) <= 2
+
+
+def lead_in(view: HeadingView, node: Node) -> bool:
+    """"Expertise:", "Using skills:": a field to fill or a lead-in, not a name."""
+    return bool(_LEAD_IN.search(node.parent.heading or ""))
+
+
+def procedure_step(view: HeadingView, node: Node) -> bool:
+    """"Step 1: Begin the Brainstorm": a step of a procedure, not a thing."""
+    return bool(node.named.qualifier and _STEP.match(node.named.qualifier))
+
+
+def label_heading(view: HeadingView, node: Node) -> bool:
+    """A heading repeated under sibling entries, or one adding a plural to its parent's name."""
+    label = label_kind(node, view.repeats)
+    if label == "repeated":
+        view.labels.add(id(node))
+        view.analysis.labels.add(node.parent.id)
+    return label is not None
+
+
+SCREENS = (under_label, legal_section, no_name, concept_form, book_title, stop_heading, index_letter,
+           lead_in, procedure_step, label_heading)
+
+
+# -- reinstated: prose-like headings among a catalog of names ---------------------------------
+
+def named_elsewhere(view: HeadingView, node: Node) -> bool:
+    """The book uses the heading's name outside its section."""
+    return view.used_elsewhere(node)
+
+
+def states_own_kind(view: HeadingView, node: Node) -> bool:
+    """"Still the Foe" among spells: an entry that states its own kind (a category line)."""
+    return bool(own_kind(node.parent.text, node.named.qualifier if node.named else None))
+
+
+REINSTATED = (named_elsewhere, states_own_kind)
+
+
+# -- the decision: each candidate heading -----------------------------------------------------
+
+def category_heading(view: HeadingView, node: Node) -> bool:
+    """A category over a catalog (three or more entries, few prose headings, not kinds of its
+    concept): its entries define themselves; the catalog is recorded."""
+    if id(node) in view.concepts:
+        return False
+    entries = [c for c in node.children if c.candidate]
+    prose = [c for c in node.children if view.strength.get(id(c), 0) > 0]
+    is_category = len(entries) >= catalog_min(node) and len(prose) * 4 <= len(node.children) \
+        and not kinds_of(node, entries)
+    if not (is_category or view.pack.is_category(node.parent.heading or "")):
+        return False
+    view.analysis.catalogs.setdefault(node.named.name, []).extend(e.named.name for e in entries)
+    return True
+
+
+def chapter_heading(view: HeadingView, node: Node) -> bool:
+    """A chapter (a heading under the book's title with sections): its sections define."""
+    chapter = node.up is None or node.up.key == view.title_key
+    return chapter and bool(node.children) and id(node) not in view.concepts
+
+
+DECISION_VETOES = (category_heading, chapter_heading)
+
+
+def concept_heading(view: HeadingView, node: Node) -> bool:
+    return id(node) in view.concepts
+
+
+def catalog_entry(view: HeadingView, node: Node) -> bool:
+    """An entry of a catalog: among enough sibling entries."""
+    siblings = [s for s in view.groups[id(node.up)] if s.candidate]
+    return len(siblings) >= catalog_min(node.up)
+
+
+def defining_sentence(view: HeadingView, node: Node) -> bool:
+    """The section's first sentence defines the name ("X is ...", "X are ...")."""
+    return defines_first(node)
+
+
+def marked_entry(view: HeadingView, node: Node) -> bool:
+    """An entry the book marks as one even alone (heading_tree.marked_entry)."""
+    return marked_alone(node, view.title_key)
+
+
+DEFINING = (concept_heading, catalog_entry, defining_sentence, named_elsewhere, marked_entry)
+
+
+# -- the stage --------------------------------------------------------------------------------
+
+def heading_view(parents: list[ParentChunk], pack: DomainPack, book: str) -> HeadingView:
+    nodes = heading_tree(parents)
+    view = HeadingView(nodes, pack, normalize_name(book), normalized_tokens("\n".join(p.text for p in parents)))
+    for node in nodes:
+        if node.key:
+            view.repeats[node.key].append(node)
+    return view
+
+
+def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) -> HeadingAnalysis:
+    """The heading analysis of one book: the screens, the reinstated, then the decision."""
+    view = heading_view(parents, pack, book)
+    analysis = view.analysis
+    for node in view.nodes:
+        veto = first_rule(SCREENS, view, node)
+        if veto is not None:
+            if veto != concept_form.__name__:
+                analysis.vetoed[node.parent.id] = veto
+            continue
+        view.strength[id(node)] = topical_strength(node.named.name)
+        node.candidate = view.strength[id(node)] == 0
+        if view.strength[id(node)] == 2:
+            analysis.topical.append(node.named.name)
+    for node in view.nodes:
+        view.groups[id(node.up)].append(node)
+    for siblings in view.groups.values():  # a catalog of names overrides weak prose signals
+        if len([s for s in siblings if s.candidate]) >= catalog_min(siblings[0].up):
+            for sibling in siblings:
+                if view.strength.get(id(sibling)) == 1 and first_rule(REINSTATED, view, sibling):
+                    sibling.candidate = True
+    for node in view.nodes:
+        if not node.candidate:
+            continue
+        veto = first_rule(DECISION_VETOES, view, node)
+        rule = None if veto else first_rule(DEFINING, view, node)
+        if veto:
+            analysis.vetoed[node.parent.id] = veto
+        elif rule:
+            parts = conjoined_names(node.named.name)
+            analysis.definitions[node.parent.id] = [HeadingName(p) for p in parts] if parts else [node.named]
+            analysis.rules[node.parent.id] = rule
+    return analysis
