@@ -52,7 +52,8 @@ from ..storage import meta
 from ..storage.store import in_values
 from .normalize import INVALID, normalize_type, orient, validate
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
-from .patterns import PatternEntity, not_common_noun, only_in_longer_names, pattern_relations
+from .pattern_context import PatternEntity, not_common_noun, only_in_longer_names
+from .patterns import pattern_relations
 from .structure import chunk_places, defined_entities, is_label_name
 
 EventFn = Callable[[dict], None]
