@@ -132,7 +132,7 @@ class Shelf:
         VectorsMissing when nothing is found in a book whose vectors are missing; when
         something is, ``warn`` gets the message that names the fix. ``progress(phase,
         done, total)`` hears a local model's load (``"loading model"``)."""
-        from ..query.retrieve import search
+        from ..query.search import search
 
         searched = self._searched(books, exclude_books)
         if searched is None:
