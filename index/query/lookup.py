@@ -507,7 +507,7 @@ def list_books(db: Database) -> list[BookInfo]:
       (SELECT count(*) FROM relation_claims c WHERE c.book = b.title AND c.status = 'pending_entities') AS unresolved
     FROM books b ORDER BY b.title
     """
-    from ..vectors.chroma import unsynced_books  # no chromadb: SQLite's notes of what was embedded
+    from ..vectors.sync_notes import unsynced_books  # no chromadb: SQLite's notes of what was embedded
 
     unsynced = unsynced_books(db)
     out = []
@@ -571,7 +571,7 @@ def index_stats(db: Database, index_dir: Path) -> dict:
     vectors were made with, and its size on disk (SQLite, and everything in ``index_dir``,
     embedded Chroma included)."""
     from ..storage.store import partial_books
-    from ..vectors.chroma import recorded_embedder
+    from ..vectors.sync_notes import recorded_embedder
 
     one = lambda sql: db.execute(sql).fetchone()[0]  # noqa: E731
     index_dir = Path(index_dir)

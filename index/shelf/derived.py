@@ -55,7 +55,7 @@ from ..relations import edges
 from ..relations.ontology import Ontology
 from ..storage import meta
 from ..storage.store import delete_book_rows, ensure_entity, get_book, in_values
-from ..vectors.chroma import forget_synced
+from ..vectors.sync_notes import forget_synced
 
 # crossbook_meta 'link_state': the version of the derived state the index holds; any other
 # value (an index made before m006, or before table rows yielded to other definitions and
