@@ -22,8 +22,6 @@ LINK_WORDS = 5               # longest name looked up in the question
 CUE_SHARE = 0.3              # ... x (1 + TYPE_BONUS * CUE_SHARE) when it only uses a cue word
 
 
-# -- the ranking rules (pure) ------------------------------------------------------------------
-
 def question_types(question: str, pack: DomainPack | None) -> dict[str, float]:
     """Entity types the question asks about: 1.0 when it names the type ("which spell"),
     CUE_SHARE when it only uses one of the type's cue words (longer than 3 letters: short

@@ -45,8 +45,6 @@ def mismatch_message(recorded: str) -> str:
     return f"index was built with embedder {recorded}; use {hint} or run crossbook reembed"
 
 
-# -- opening -----------------------------------------------------------------------------------
-
 def forget_synced(db: Database, title: str) -> None:
     """Drop SQLite's notes that a collection's vectors match ``title``'s children. Called in
     the transaction that replaces or deletes the book's chunks: a note left from before could

@@ -23,7 +23,6 @@ MAX_FUNCTION_LINES = 80
 # Today's offenders, split pending: a name leaves the list when its module or function is
 # split, and none is added (a new long module or function is split before it lands).
 LONG_MODULES = {  # split pending
-    "crossbook.relations.edges",
     "crossbook.cli.app",
 }
 LONG_FUNCTIONS = {  # split pending
