@@ -122,7 +122,7 @@ class Shelf:
         return EntityList(list_entities(self.db, entity_type=entity_type, books=searched))
 
     def _searched(self, books: Iterable[str], exclude_books: Iterable[str]) -> tuple[str, ...] | None:
-        from ..query.lookup import books_left
+        from ..query.naming import books_left
 
         return books_left(self.db, tuple(books), tuple(exclude_books))
 
@@ -204,7 +204,7 @@ class Shelf:
                   exclude_books: Iterable[str] = (), review_state: str | None = None) -> Relationships:
         """Typed relationships between entities, with evidence, status and review state
         (``review_state="suggested"``: the ones ``crossbook review`` lists)."""
-        from ..query.lookup import resolve_book, resolve_books
+        from ..query.naming import resolve_book, resolve_books
         from ..query.review import list_relationships
 
         return Relationships(list_relationships(

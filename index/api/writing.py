@@ -140,7 +140,7 @@ def delete_book(settings: Settings, book: str, hooks: Hooks = Hooks()) -> dict:
     resolved before Chroma is opened (a fast, clear error)."""
     from ..ingest.pipeline import delete_book as delete
     from ..ingest.pipeline import index_refiner
-    from ..query.lookup import resolve_book_to_change
+    from ..query.naming import resolve_book_to_change
     from ..vectors.chroma import open_vectors
 
     with _writing(settings, hooks) as db:
