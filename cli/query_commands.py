@@ -1,7 +1,9 @@
-"""The query commands: ``crossbook where-else``, ``entity``, ``books``, ``entities`` and ``stats`` (registered on the app by import).
+"""The query commands: ``crossbook where-else``, ``entity``, ``books``, ``entities`` and
+``stats`` (registered on the app by import).
 
-Each is a client of ``crossbook.api.Shelf``'s reads: ``--json`` prints the API's
-``to_dict()``, else the result is rendered here as text.
+where-else, entity, books and entities are clients of ``crossbook.api.Shelf``'s reads
+(``--json`` prints the API's ``to_dict()``); stats reads the index's counts. Without
+``--json`` the result is rendered here as text.
 """
 
 from pathlib import Path

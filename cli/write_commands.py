@@ -1,8 +1,9 @@
-"""The writing commands: ``crossbook ingest``, ``delete-book`` and ``rebuild`` (registered on the app by import).
+"""The writing commands: ``crossbook ingest``, ``delete-book`` and ``rebuild`` (registered on
+the app by import).
 
-Each is a client of ``crossbook.api.Shelf``'s writes, run through ``run_writing`` (the
-progress display, ``--events`` and the writer lock's options); the rendering of their
-results is here.
+Each is a client of ``crossbook.api.Shelf``'s writes, with the writer lock's options;
+ingest and rebuild run through ``run_writing`` (the ``--events`` file and the progress
+display). The rendering of their results is here.
 """
 
 from pathlib import Path
