@@ -36,7 +36,8 @@ from crossbook.chunk.chunking import child_chunks, parent_chunks, split_sections
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 from crossbook.vectors import minilm  # noqa: E402
-from crossbook.vectors.chroma import WRITE_BATCH, ChildRow, embedding_text, open_vectors  # noqa: E402
+from crossbook.vectors.children import ChildRow, embedding_text  # noqa: E402
+from crossbook.vectors.chroma import WRITE_BATCH, open_vectors  # noqa: E402
 from crossbook.vectors.embed import LocalEmbedder, TorchEmbedder, embed_all  # noqa: E402
 
 

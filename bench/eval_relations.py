@@ -103,11 +103,11 @@ def section_entities(db) -> dict[str, tuple[dict, list[svo.ChunkEntity]]]:
 def rederive(db) -> None:
     """Derive the index's relationships again with the current code (every chunk's claims
     and every row), as a full refresh does."""
-    from crossbook.relations import edges
+    from crossbook.relations import edges, offline
 
     with db.atomic():
         db.execute("DELETE FROM relation_svo_chunks")
-        edges.load_parser(meta.relations_mode(db))
+        offline.load_parser(meta.relations_mode(db))
         edges.refresh(db)
 
 

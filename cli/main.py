@@ -1,14 +1,21 @@
 """The crossbook entry point: the Typer app with every command registered.
 
-``cli/app.py`` defines the app and its core commands; the command groups kept in their own
-modules register themselves on it when imported here, so no module imports the module that
-imports it.
+``cli/app.py`` defines the app; the commands, kept in their own modules, register
+themselves on it when imported here, so no module imports the module that imports it. The
+writing and query commands are imported first: ``crossbook --help`` lists commands in the
+order they were registered.
 """
 
 from __future__ import annotations
 
 import sys
 
+from crossbook.cli import write_commands  # noqa: F401  (first: ingest leads the list)
+
+# isort: split
+from crossbook.cli import query_commands  # noqa: F401
+
+# isort: split
 from crossbook.cli import (  # noqa: F401
     batch_commands,
     cache_commands,

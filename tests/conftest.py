@@ -92,10 +92,10 @@ def scripted_openai():
 @pytest.fixture
 def fake_svo(monkeypatch):
     """FakeSVO in place of spaCy's relation candidates (index/relations/svo.py); ``.calls`` counts the chunks parsed."""
-    from crossbook.relations import edges as derive
+    from crossbook.relations import offline
 
     fake = FakeSVO()
-    monkeypatch.setattr(derive, "load_svo", lambda: (fake, FakeChunkEntity))
+    monkeypatch.setattr(offline, "load_svo", lambda: (fake, FakeChunkEntity))
     return fake
 
 

@@ -122,7 +122,7 @@ class Shelf:
         return EntityList(list_entities(self.db, entity_type=entity_type, books=searched))
 
     def _searched(self, books: Iterable[str], exclude_books: Iterable[str]) -> tuple[str, ...] | None:
-        from ..query.lookup import books_left
+        from ..query.naming import books_left
 
         return books_left(self.db, tuple(books), tuple(exclude_books))
 
@@ -132,7 +132,7 @@ class Shelf:
         VectorsMissing when nothing is found in a book whose vectors are missing; when
         something is, ``warn`` gets the message that names the fix. ``progress(phase,
         done, total)`` hears a local model's load (``"loading model"``)."""
-        from ..query.retrieve import search
+        from ..query.search import search
 
         searched = self._searched(books, exclude_books)
         if searched is None:
@@ -204,7 +204,7 @@ class Shelf:
                   exclude_books: Iterable[str] = (), review_state: str | None = None) -> Relationships:
         """Typed relationships between entities, with evidence, status and review state
         (``review_state="suggested"``: the ones ``crossbook review`` lists)."""
-        from ..query.lookup import resolve_book, resolve_books
+        from ..query.naming import resolve_book, resolve_books
         from ..query.review import list_relationships
 
         return Relationships(list_relationships(

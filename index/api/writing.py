@@ -74,7 +74,8 @@ def _ingesting(settings: Settings, hooks: Hooks) -> Iterator:
     the index held for writing (made if new), its vector store opened when a book needs it,
     a local model's load shown on ``progress``."""
     from ..ingest.pipeline import IngestJob
-    from ..vectors.chroma import check_chroma_server, open_vectors
+    from ..vectors.chroma import open_vectors
+    from ..vectors.chroma_client import check_chroma_server
     from ..vectors.model_load import ModelLoadReporter
 
     check_chroma_server(settings)
@@ -139,7 +140,7 @@ def delete_book(settings: Settings, book: str, hooks: Hooks = Hooks()) -> dict:
     resolved before Chroma is opened (a fast, clear error)."""
     from ..ingest.pipeline import delete_book as delete
     from ..ingest.pipeline import index_refiner
-    from ..query.lookup import resolve_book_to_change
+    from ..query.naming import resolve_book_to_change
     from ..vectors.chroma import open_vectors
 
     with _writing(settings, hooks) as db:
@@ -165,7 +166,8 @@ def doctor(settings: Settings, *, repair: bool = False, hooks: Hooks = Hooks()):
     reembed's job); ``repair``: fixed first, under the lock, through the door."""
     from ..shelf.door import Door
     from ..vectors import doctor as checks
-    from ..vectors.chroma import embedder_for_id, open_vectors, recorded_embedder
+    from ..vectors.chroma import embedder_for_id, open_vectors
+    from ..vectors.sync_notes import recorded_embedder
 
     with _writing(settings, hooks) if repair else _reading(settings) as db:
         recorded = recorded_embedder(db)

@@ -38,7 +38,9 @@ from ..extract import (
 from ..extract.marks import NoteMarks
 from ..extract.verify import ChunkText
 from ..readers import ReadLimits, SourceBook, read_book
-from ..relations import edges
+from ..relations.claims import prepare_claims
+from ..relations.index_ontology import index_ontology
+from ..relations.offline import candidate_event, load_parser
 from ..relations.ontology import Ontology, ontology_for
 from ..relations.refiner import Refiner
 from ..shelf import derived
@@ -295,7 +297,7 @@ def extract_book(job: IngestJob, plan: BookPlan, title: str) -> ExtractedBook:
     children = [c for p in plan.parents for c in split_children(p)]
     extracted = ExtractedBook(_extraction_run(job, plan, title), children)
     _verify(job, plan, extracted, title)
-    edges.load_parser(job.relations_mode)  # seconds: before the write transaction, not inside it
+    load_parser(job.relations_mode)  # seconds: before the write transaction, not inside it
     return extracted
 
 
@@ -334,11 +336,11 @@ def _verify(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str
         extracted.repaired.update(verified.repaired)
         extracted.dropped.update(extraction.dropped)
         if llm:
-            chunk_claims, chunk_drops = edges.prepare_claims(extraction, chunk_text)
+            chunk_claims, chunk_drops = prepare_claims(extraction, chunk_text)
             extracted.claims[parent.id] = chunk_claims
             extracted.dropped_relations.update(chunk_drops)
             for claim in chunk_claims:
-                job.events(edges.candidate_event(title, parent.id, claim))
+                job.events(candidate_event(title, parent.id, claim))
     if llm:
         job.events({"event": "phase.done", "phase": "relation_discovery", "book": title,
                     "candidates": sum(len(c) for c in extracted.claims.values()),
@@ -474,7 +476,7 @@ def index_refiner(db: Database, settings: Settings):
         return None
     from ..relations.openai_refiner import get_refiner  # noqa: PLC0415 - imports openai
 
-    return get_refiner(settings, edges.index_ontology(db), cache=db)
+    return get_refiner(settings, index_ontology(db), cache=db)
 
 
 def delete_book(db: Database, title: str, vectors: object | None = None, refiner: object | None = None) -> dict:

@@ -22,7 +22,7 @@ def before_requests(vectors: object | None, relations_mode: str) -> None:
     made), the embedder's runtime and model, and spaCy when the relations mode parses.
     Raises what opening the store or loading the model raises (VectorStoreError,
     ConfigError): the same errors the first book's write would raise."""
-    from ..relations import edges
+    from ..relations import offline
 
     import_optional("httpx")  # chromadb's: the module the openai client looks up per request
     if vectors is not None:
@@ -30,4 +30,4 @@ def before_requests(vectors: object | None, relations_mode: str) -> None:
         load = getattr(vectors.embedder, "load_model", None)  # local models (onnxruntime, torch)
         if load is not None:
             load()
-    edges.load_parser(relations_mode)
+    offline.load_parser(relations_mode)

@@ -10,7 +10,7 @@ from sqlite_utils import Database
 
 from ..core.errors import VectorsMissing
 from ..storage.lock import describe
-from ..vectors.chroma import unsynced_books
+from ..vectors.sync_notes import unsynced_books
 
 
 def books_without_vectors(db: Database, books: tuple[str, ...] = ()) -> list[str]:

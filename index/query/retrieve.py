@@ -1,7 +1,9 @@
-"""Search and multi-hop retrieval over child-chunk vectors and the entity index.
+"""Multi-hop retrieval over child-chunk vectors and the entity index.
 
-``search`` is plain vector search: the nearest child chunks, returned as their parent
-sections. ``retrieve`` follows the entity index across books (the design's section 3):
+Plain vector search is ``search.search`` (the nearest child chunks, returned as their parent
+sections: ``Passage``). ``retrieve`` follows the entity index across books (the design's
+section 3), with the ranking rules of ``scoring.py`` and what ``question.py`` reads in the
+question:
 
 1. hop 1 is a vector search for the question: its best sections are the seeds, and the
    child chunks that matched inside them are the evidence. Sections that define an
@@ -33,29 +35,42 @@ compares the two.
 
 from __future__ import annotations
 
-import math
-import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from sqlite_utils import Database
 
 from ..core.errors import BadInput
-from ..core.models import page_range
 from ..core.normalize import normalize_name, normalized_tokens, normalized_words
-from ..core.packs import DomainPack, parse_pack
-from ..storage import meta
-from ..vectors.chroma import VectorHit, VectorStore
+from ..vectors.chroma import VectorStore
 from . import bridge
 from . import entity_graph as graph
 from .loose_names import loose_names
+from .question import index_pack, question_names, question_phrases, question_types
+from .scoring import (
+    FUSION_K,
+    HOP_WEIGHT,
+    REFERENCE_SHARE,
+    bridge_factor,
+    entity_weight,
+    hop_score,
+    rank_fusion,
+    specificity,
+)
+from .search import (
+    OVERSAMPLE,
+    Passage,
+    Via,
+    best_passages,
+    check_query,
+    parent_rows,
+    section_similarity,
+    source_location,
+)
 
-# child chunks fetched per wanted section: several children of one section collapse to one
-OVERSAMPLE = 4
 # Every number below is measured with bench/eval_retrieval.py on the three shelves (docs/retrieval.md).
 SEEDS_PER_HOP = 7            # sections of a hop whose entities are followed
 LINKED_SEEDS = 3             # + sections defining an entity the question names
-LINK_WORDS = 5               # longest name looked up in the question
 ENTITIES_PER_HOP = 8         # entities followed from one hop (the best weighted) ...
 ENTITIES_PER_SEED = 3        # ... plus the best of each seed
 REFERENCES_PER_ENTITY = 6    # sections of one book that only mention a followed entity
@@ -63,261 +78,11 @@ REACHED_SECTIONS = 40        # hop-2 sections scored (the best paths first)
 REFERENCED_UP_TO = 20        # follow references only of entities at most this many sections mention
 STATED_PER_SEED = 16         # entities a seed's entry states a relationship with, followed
 CANDIDATES = 2               # entities looked up in the index: this many times those followed
-PARENT_ONLY = 0.75           # an entity of the seed section that no matched child names
-TYPE_BONUS = 1.0             # weight x (1 + TYPE_BONUS) when the question names its type
-CUE_SHARE = 0.3              # ... x (1 + TYPE_BONUS * CUE_SHARE) when it only uses a cue word
-LOCAL_ONLY = 0.5             # weight x this for an entity only the seed's own books define
-CATEGORY_BONUS = 1.0         # x (1 + this) when the question asks for the entity's category
-EVIDENCE_BONUS = 0.5         # x (1 + this) when the seed's sentence the question describes names it
 EVIDENCE_MIN_SHARED = 2      # a sentence describes the question when it shares this many content words
 BEST_BONUS = 0.5             # x (1 + this) when the sentence that best matched the question names it
                              # and the question does not (it describes the bridge, "that spell")
-HOP_WEIGHT = 0.3             # how much a followed entity's weight adds to a section's hop score
-DEFINES_BONUS = 0.15         # + this for a section that defines the entity it was reached by
-REFERENCE_SHARE = 0.3        # the share of HOP_WEIGHT for a section that only mentions it
-FUSION_K = 1                 # reciprocal rank fusion of the hops' lists: sum of 1 / (K + rank)
 PPR_DAMPING = 0.5
 RANKINGS = ("simple", "ppr")
-
-
-@dataclass
-class Via:
-    """How a hop-2+ result was reached."""
-
-    entity: str
-    entity_type: str
-    from_chunk: str              # the previous hop's section that mentions the entity
-    from_book: str
-    from_section: str
-    mention_type: str            # how this section mentions it: "defines" or "references"
-    weight: float = 0.0          # the entity's weight (entity_weight)
-
-
-@dataclass
-class Passage:
-    """One parent section in a result list."""
-
-    chunk_id: str
-    book: str
-    section: str                 # heading path, " > "-joined
-    score: float                 # the ranking score: fused over the hops' lists (rank_fusion)
-    similarity: float            # cosine similarity of the best child chunk to the question
-    hop_score: float             # its score within its hop's list: similarity, or hop_score()
-    hop: int
-    child_id: str                # the child chunk that matched
-    text: str
-    via: Via | None = None
-    defines: bool = False        # hop 2+: this section defines the entity it was reached by
-    found_at: list[int] = field(default_factory=list)  # every hop that reached this section
-    pages: list[int] | None = None  # [first, last] page of the section in its source (a PDF)
-    file: str | None = None         # the section's chapter file or note (an EPUB, a vault)
-    # the places the path visited: books, and a vault's notes (entity_graph.PLACE_SQL)
-    path_books: tuple[str, ...] = field(default=(), repr=False)
-
-    def to_dict(self) -> dict:
-        out = asdict(self)
-        out.pop("path_books")
-        out["heading_path"] = self.section  # the key every result uses; "section" stays one release
-        out["score"] = round(self.score, 4)
-        out["similarity"] = round(self.similarity, 4)
-        out["hop_score"] = round(self.hop_score, 4)
-        if out["via"] is not None:
-            out["via"]["weight"] = round(out["via"]["weight"], 4)
-            out["via"]["from_heading_path"] = self.via.from_section  # "from_section" stays one release
-        return out
-
-
-# -- the ranking rules (pure) ------------------------------------------------------------------
-
-def question_types(question: str, pack: DomainPack | None) -> dict[str, float]:
-    """Entity types the question asks about: 1.0 when it names the type ("which spell"),
-    CUE_SHARE when it only uses one of the type's cue words (longer than 3 letters: short
-    cues such as "in" or "he" say nothing). The catch-all type ``other`` is never asked."""
-    if pack is None:
-        return {}
-    words = set(re.findall(r"[^\W\d_]+", question.casefold()))
-    out: dict[str, float] = {}
-    for entity_type in pack.entity_types:
-        name = entity_type.name.casefold()
-        if name == "other":
-            continue
-        if {name, name + "s", name + "es"} & words:
-            out[entity_type.name] = 1.0
-        elif any(cue.casefold() in words for cue in entity_type.cues if len(cue) > 3):
-            out[entity_type.name] = CUE_SHARE
-    return out
-
-
-def specificity(sections_mentioning: int, total_sections: int) -> float:
-    """IDF over sections, scaled to [0, 1]: 1 for an entity only one section mentions,
-    0 for one every section mentions."""
-    if total_sections <= 1:
-        return 1.0
-    ratio = total_sections / max(sections_mentioning, 1)
-    return max(0.0, min(1.0, math.log(ratio) / math.log(total_sections)))
-
-
-def entity_weight(evidence: float, in_matched_child: bool, spec: float, type_match: float) -> float:
-    """The weight of following an entity from a seed: the hop-1 evidence (the similarity
-    of the matched child chunk naming it, else the seed's, discounted by PARENT_ONLY),
-    times its specificity, times the question-type bonus."""
-    return evidence * (1.0 if in_matched_child else PARENT_ONLY) * spec * (1.0 + TYPE_BONUS * type_match)
-
-
-def bridge_factor(leads_elsewhere: bool, category: bool, in_evidence: bool) -> float:
-    """The bridge signals (index/query/bridge.py) as one factor of an entity's weight: LOCAL_ONLY
-    for an entity no other book defines, x (1 + CATEGORY_BONUS) when the question asks for
-    its category, x (1 + EVIDENCE_BONUS) when the seed's sentence that the question
-    describes names it."""
-    factor = 1.0 if leads_elsewhere else LOCAL_ONLY
-    if category:
-        factor *= 1.0 + CATEGORY_BONUS
-    if in_evidence:
-        factor *= 1.0 + EVIDENCE_BONUS
-    return factor
-
-
-def hop_score(similarity: float, weight: float, defines: bool) -> float:
-    """A reached section's score in its hop's list: its own similarity to the question
-    (which by construction does not name the bridge) plus the weight of the entity that
-    led to it, in full with a bonus when the section defines that entity, a share when it
-    only mentions it."""
-    if defines:
-        return similarity + DEFINES_BONUS + HOP_WEIGHT * weight
-    return similarity + HOP_WEIGHT * weight * REFERENCE_SHARE
-
-
-_WORD = re.compile(r"[^\W_][\w'’-]*")
-_CONNECTORS = {"of", "the", "and", "de", "du", "la", "von", "van"}
-
-
-def question_names(question: str) -> list[str]:
-    """Normalized names the question may use for entities: every run of up to LINK_WORDS
-    words inside a run of capitalized words ("Venture City's Energy Absorption" gives
-    "venture_city", "energy_absorption", "city_energy"...; "of"/"the"/"and" may sit inside
-    a run). Longest first."""
-    runs, current = [], []
-    for word in _WORD.findall(question):
-        word = re.sub(r"['’]s$", "", word)
-        if word[:1].isupper():
-            current.append(word)
-        elif word.casefold() in _CONNECTORS and current:
-            current.append(word)
-        else:
-            runs.append(current)
-            current = []
-    runs.append(current)
-    names: dict[str, int] = {}
-    for run in runs:
-        for start in range(len(run)):
-            for end in range(start + 1, min(len(run), start + LINK_WORDS) + 1):
-                part = run[start:end]
-                if part[0].casefold() in _CONNECTORS or part[-1].casefold() in _CONNECTORS:
-                    continue
-                name = normalize_name(" ".join(part))
-                if name:
-                    names[name] = max(names.get(name, 0), len(part))
-    return sorted(names, key=lambda n: (-names[n], n))
-
-
-def question_phrases(question: str) -> list[str]:
-    """Normalized names the question may use for entities in any case: every run of up to
-    LINK_WORDS words ("the frightened condition" gives "frightened", "frightened_condition",
-    "condition"...), none opening or closing on a stopword ("of", "the", "which")."""
-    words = [re.sub(r"['’]s$", "", word) for word in _WORD.findall(question)]
-    phrases: set[str] = set()
-    for start in range(len(words)):
-        for end in range(start + 1, min(len(words), start + LINK_WORDS) + 1):
-            part = words[start:end]
-            if {part[0].casefold(), part[-1].casefold()} & bridge.STOPWORDS:
-                continue
-            name = normalize_name(" ".join(part))
-            if name:
-                phrases.add(name)
-    return sorted(phrases)
-
-
-def rank_fusion(lists: list[list[str]], k: float = FUSION_K) -> dict[str, float]:
-    """Reciprocal rank fusion: item -> sum over the lists of 1 / (k + its rank there). The
-    best of each hop's list lead the result (an answer needs the section the question is
-    about and the one its bridge leads to), and a section both hops reach rises."""
-    fused: dict[str, float] = {}
-    for listed in lists:
-        for rank, item in enumerate(listed, 1):
-            fused[item] = fused.get(item, 0.0) + 1.0 / (k + rank)
-    return fused
-
-
-def names_in(text: str, names: set[str]) -> bool:
-    """Whether the text names any of ``names`` (normalized names) as whole words."""
-    tokens = normalized_tokens(text)
-    return any(name and f"_{name}_" in tokens for name in names)
-
-
-# -- search ------------------------------------------------------------------------------------
-
-def _check(query: str, k: int) -> None:
-    if not query or not query.strip():
-        raise BadInput("the query is empty (give some words to search for)")
-    if k < 1:
-        raise BadInput(f"-k must be at least 1 (got {k})")
-
-
-def _parents(db: Database, ids: set[str]) -> dict[str, dict]:
-    if not ids:
-        return {}
-    marks = ",".join("?" * len(ids))
-    return {
-        row["id"]: row
-        for row in db.query(
-            f"SELECT c.id, c.book, c.heading_path, c.text, c.page_start, c.page_end, c.source_file,"
-            f" {graph.PLACE_SQL} AS place FROM chunks c"
-            f" JOIN books b ON b.title = c.book WHERE c.kind = 'parent' AND c.id IN ({marks})",
-            list(ids),
-        )
-    }
-
-
-def _location(parent: dict) -> dict:
-    """A parent row's place in its source, as Passage fields."""
-    return {"pages": page_range(parent["page_start"], parent["page_end"]), "file": parent["source_file"]}
-
-
-def _passages(db: Database, hits: list[VectorHit], hop: int, limit: int) -> list[Passage]:
-    """Best hit per parent section, joined to SQLite (a vector whose chunk is gone is skipped:
-    SQLite is the truth, and ``doctor`` reports the orphan)."""
-    best: dict[str, VectorHit] = {}
-    for hit in hits:
-        if hit.parent_id not in best or hit.similarity > best[hit.parent_id].similarity:
-            best[hit.parent_id] = hit
-    parents = _parents(db, set(best))
-    out = []
-    for hit in sorted(best.values(), key=lambda h: -h.similarity):
-        parent = parents.get(hit.parent_id)
-        if parent is None:
-            continue
-        out.append(Passage(
-            chunk_id=hit.parent_id, book=parent["book"], section=parent["heading_path"],
-            score=hit.similarity, similarity=hit.similarity, hop_score=hit.similarity, hop=hop,
-            child_id=hit.child_id,
-            text=parent["text"], path_books=(parent["place"],), found_at=[hop], **_location(parent),
-        ))
-        if len(out) == limit:
-            break
-    return out
-
-
-def search(vectors: VectorStore, db: Database, query: str, k: int = 10, books: tuple[str, ...] = (),
-           query_vector: list[float] | None = None) -> list[Passage]:
-    """The ``k`` parent sections whose child chunks are nearest to ``query`` (all hop 1).
-
-    ``books`` restricts the search to those books; ``query_vector`` is the query's
-    embedding when the caller already has it. Raises BadInput for an empty query.
-    """
-    _check(query, k)
-    hits = vectors.query([query], k * OVERSAMPLE, books,
-                         embeddings=[query_vector] if query_vector is not None else None)[0]
-    return _passages(db, hits, hop=1, limit=k)
 
 
 # -- following entities ------------------------------------------------------------------------
@@ -452,7 +217,7 @@ def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vec
     total = graph.section_count(db)
     rows = [r for r in graph.defining_sections(db, names) if r[2] not in skip]
     rows.sort(key=lambda r: (order[r[0]], -specificity(r[3], total), r[2]))
-    parents = _parents(db, {r[2] for r in rows})
+    parents = parent_rows(db, {r[2] for r in rows})
     chosen: list[str] = []
     for _, _, chunk_id, _ in rows:
         parent = parents.get(chunk_id)
@@ -461,31 +226,18 @@ def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vec
         chosen.append(chunk_id)
         if len(chosen) == LINKED_SEEDS:
             break
-    similarity = _section_similarity(vectors, db, question_vector, chosen)
+    similarity = section_similarity(vectors, db, question_vector, chosen)
     out, matched = [], {}
     for chunk_id in chosen:
         parent = parents[chunk_id]
         sim, child = similarity.get(chunk_id, (0.0, ""))
         out.append(Passage(chunk_id=chunk_id, book=parent["book"], section=parent["heading_path"],
                            score=sim, similarity=sim, hop_score=sim, hop=1, child_id=child,
-                           text=parent["text"], **_location(parent),
+                           text=parent["text"], **source_location(parent),
                            path_books=(parent["place"],), found_at=[1]))
         if child:
             matched[chunk_id] = [(child, sim)]
     return out, matched
-
-
-def _section_similarity(vectors: VectorStore, db: Database, question_vector: list[float],
-                        parent_ids: list[str]) -> dict[str, tuple[float, str]]:
-    """parent id -> (best cosine similarity of its children to the question, that child)."""
-    children = graph.children_of(db, parent_ids)
-    sims = vectors.similarities(question_vector, sorted(children))
-    out: dict[str, tuple[float, str]] = {}
-    for child, sim in sims.items():
-        parent = children[child]
-        if parent not in out or sim > out[parent][0]:
-            out[parent] = (sim, child)
-    return out
 
 
 def stated_followed(weighted: list[Followed], leading: set[int], followed: list[Followed]) -> list[Followed]:
@@ -585,8 +337,8 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
         reached = reached[:REACHED_SECTIONS]
     if not reached:
         return followed, []
-    similarity = _section_similarity(vectors, db, question_vector, sorted({s.chunk_id for _, s in reached}))
-    parents = _parents(db, {s.chunk_id for _, s in reached})
+    similarity = section_similarity(vectors, db, question_vector, sorted({s.chunk_id for _, s in reached}))
+    parents = parent_rows(db, {s.chunk_id for _, s in reached})
     ppr = _ppr_weights(seeds, followed, reached) if ranking == "ppr" else {}
     best: dict[str, Passage] = {}
     for entity, section in reached:
@@ -609,21 +361,9 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
                     from_book=entity.seed.book, from_section=entity.seed.section,
                     mention_type=section.mention_type, weight=entity.weight),
             defines=defines, found_at=[hop], path_books=(*entity.seed.path_books, parent["place"]),
-            **_location(parent),
+            **source_location(parent),
         )
     return followed, sorted(best.values(), key=lambda p: (-p.hop_score, p.book, p.section))
-
-
-@lru_cache(maxsize=8)
-def _parsed_pack(text: str) -> DomainPack:
-    return parse_pack(text, "stored in the index")
-
-
-def _index_pack(db: Database) -> DomainPack | None:
-    """The index's pack, parsed once per process for each pack text (a query's budget is
-    a few milliseconds)."""
-    text = meta.pack_text(db)
-    return _parsed_pack(text) if text else None
 
 
 def retrieve(
@@ -641,18 +381,18 @@ def retrieve(
     ``followed`` the entities, with their weights. ``hops=1`` is plain search. Raises
     BadInput on bad arguments.
     """
-    _check(question, k)
+    check_query(question, k)
     if hops < 1:
         raise BadInput(f"--hops must be at least 1 (got {hops})")
     if ranking not in RANKINGS:
         raise BadInput(f"unknown ranking '{ranking}' (choose one of: {', '.join(RANKINGS)})")
     question_vector = vectors.embedder.embed([question])[0]
     hits = vectors.query([question], k * OVERSAMPLE, books, embeddings=[question_vector])[0]
-    frontier = _passages(db, hits, hop=1, limit=k)
+    frontier = best_passages(db, hits, hop=1, limit=k)
     matched: dict[str, list[tuple[str, float]]] = {}
     for hit in hits:
         matched.setdefault(hit.parent_id, []).append((hit.child_id, hit.similarity))
-    types = question_types(question, _index_pack(db)) if hops > 1 else {}
+    types = question_types(question, index_pack(db)) if hops > 1 else {}
     question_words = frozenset(bridge.content_words(question))
     merged: dict[str, Passage] = {p.chunk_id: p for p in frontier}
     linked: list[Passage] = []

@@ -2,7 +2,7 @@
 
 Review is human-in-the-loop: a suggested relationship is accepted, rejected or
 adjusted (another type, or the other direction). The decision is stored by fingerprint
-(see edges.py) and the relationships of its chunk are re-derived at once, so the decision shows now
+(see resolver.py) and the relationships of its chunk are re-derived at once, so the decision shows now
 and after any later re-derivation of the same relationship.
 """
 
@@ -17,7 +17,7 @@ from sqlite_utils import Database
 
 from ..core.errors import BadInput, CrossbookError
 from ..relations import edges
-from ..relations.edges import index_ontology
+from ..relations.index_ontology import index_ontology
 from ..relations.normalize import normalize_type, orient
 from ..shelf.door import Door
 from ..storage.store import now_iso

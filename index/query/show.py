@@ -15,7 +15,7 @@ from sqlite_utils import Database
 from ..core.errors import BadInput, CrossbookError, SectionNotFound
 from ..core.models import page_range
 from ..core.normalize import fold_accents, normalize_name
-from .lookup import resolve_book
+from .naming import resolve_book
 
 PARENT_COLUMNS = "id, book, ordinal, heading_path, part, text, page_start, page_end, source_file"
 

@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import normalize_name
 from ..core.packs import genre_words
-from .patterns import PatternEntity
+from .pattern_context import PatternEntity
 
 TypeOf = Callable[[str], str | None]
 _FUNCTION_WORDS = frozenset({"of", "the", "and", "a", "an", "with", "to", "for", "in", "on"})

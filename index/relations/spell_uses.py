@@ -17,7 +17,7 @@ import re
 
 from ..extract.text import sentence_span
 from .edge_guards import pack_words
-from .patterns import ChunkScan
+from .pattern_context import ChunkScan
 
 _LIST_LEAD = re.compile(r"\bfollowing\b[^.\n:]{0,40}\bspells?\b[^.\n:]{0,30}:[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 _USE_LINE = re.compile(r"^[ \t>*_-]*(?P<label>[^:\n]{2,40}?)[*_]*:[*_]*[ \t]*(?P<rest>\S[^\n]*)$", re.MULTILINE)

@@ -26,7 +26,8 @@ from typing import Iterable
 from ..core.models import RawRelation
 from ..core.normalize import normalize_name
 from .edge_guards import TypeOf, guarded, pack_words
-from .patterns import FAMILIES, ChunkScan, PatternEntity, chunk_scan
+from .pattern_context import ChunkScan, PatternEntity, chunk_scan
+from .patterns import FAMILIES
 from .spell_uses import prepared_list_family, you_cast_family
 
 # a short emphasized span: "*Ward Foes and Friends*", "**Rope and Hook**"

@@ -26,7 +26,7 @@ from sqlite_utils import Database
 from ..core.models import SUB_ENTRY_SEPARATOR
 from ..core.normalize import normalize_name
 from ..storage.store import in_values
-from .patterns import list_kind
+from .pattern_lists import list_kind
 
 LABEL_MIN = 3
 PATH_SEPARATOR = " > "

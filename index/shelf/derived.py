@@ -52,10 +52,12 @@ from ..linking import link_state
 from ..linking.linker import Linker, LinkTarget, lowercase_terms, lowercase_word_counts, view_words
 from ..linking.matchview import match_view
 from ..relations import edges
+from ..relations.claims import insert_claims, pending_claims, set_book_drops, skip_warning
+from ..relations.index_ontology import set_index_ontology
 from ..relations.ontology import Ontology
 from ..storage import meta
 from ..storage.store import delete_book_rows, ensure_entity, get_book, in_values
-from ..vectors.chroma import forget_synced
+from ..vectors.sync_notes import forget_synced
 
 # crossbook_meta 'link_state': the version of the derived state the index holds; any other
 # value (an index made before m006, or before table rows yielded to other definitions and
@@ -402,7 +404,7 @@ def refresh_vocabulary(db: Database, ontology: Ontology) -> bool:
     changes). Returns whether it did."""
     if meta.ontology_json(db) == ontology.to_json():
         return False
-    edges.set_index_ontology(db, ontology)
+    set_index_ontology(db, ontology)
     edges.refresh_relationships(db)
     return True
 
@@ -419,7 +421,7 @@ class IndexSettings:
 
 def _store_settings(db: Database, settings: IndexSettings) -> None:
     meta.set_pack_text(db, settings.pack.text)
-    edges.set_index_ontology(db, settings.ontology)
+    set_index_ontology(db, settings.ontology)
     meta.set_link_on(db, settings.link)
     meta.set_relations_mode(db, settings.relations)
 
@@ -451,14 +453,14 @@ def remove(db: Database, book: str, pack: DomainPack, refiner=None) -> None:
 
 def store_book_claims(db: Database, book: str, claims: dict, dropped) -> int:
     """Store one book's relationship claims (per chunk) and its claim drop counts."""
-    count = edges.insert_claims(db, book, claims)
-    edges.set_book_drops(db, book, dropped)
+    count = insert_claims(db, book, claims)
+    set_book_drops(db, book, dropped)
     return count
 
 
 def pending_warnings(db: Database, book: str) -> list[str]:
     """The warning for each claim of ``book`` whose endpoint the index cannot resolve."""
-    return [edges.skip_warning(claim) for claim in edges.pending_claims(db, book)]
+    return [skip_warning(claim) for claim in pending_claims(db, book)]
 
 
 class _RefinementsMissing(Exception):

@@ -23,18 +23,10 @@ from sqlite_utils import Database
 
 from ..core.errors import CrossbookError
 from ..storage import store
-from .chroma import (
-    META_DIMENSION,
-    META_EMBEDDER,
-    ProgressFn,
-    SyncReport,
-    VectorStore,
-    child_rows,
-    context_mismatch,
-    diff,
-    mismatch_message,
-)
+from .children import SyncReport, child_rows, diff
+from .chroma import ProgressFn, VectorStore
 from .embed import option_makes
+from .sync_notes import META_DIMENSION, META_EMBEDDER, context_mismatch, mismatch_message
 
 
 @dataclass

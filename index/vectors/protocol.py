@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Callable, Protocol, runtime_checkable
 from sqlite_utils import Database
 
 if TYPE_CHECKING:
-    from .chroma import SyncReport, VectorHit
+    from .children import SyncReport
+    from .chroma import VectorHit
     from .embed import Embedder
 
 

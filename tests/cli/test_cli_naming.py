@@ -131,7 +131,7 @@ def test_suggestions_are_ranked_by_similarity_in_any_case(shelf, cli):
 
 
 def test_suggest_ranks_the_closest_name_first_and_maps_aliases(shelf, index_dir):
-    from crossbook.query.lookup import suggest
+    from crossbook.query.naming import suggest
     from crossbook.storage.db import open_db
 
     db = open_db(index_dir)

@@ -85,7 +85,8 @@ def _lose_vectors(index_dir, title: str) -> None:
     book's rows, none of its vectors, no note that they were synced."""
     from crossbook.core.config import Settings
     from crossbook.storage.db import open_db
-    from crossbook.vectors.chroma import META_SYNCED, open_vectors
+    from crossbook.vectors.chroma import open_vectors
+    from crossbook.vectors.sync_notes import META_SYNCED
 
     db = open_db(index_dir)
     with open_vectors(Settings(index_dir=index_dir, embedder="hash"), db) as vectors:

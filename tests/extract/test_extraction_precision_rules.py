@@ -11,7 +11,8 @@ from __future__ import annotations
 from crossbook.chunk.chunking import parent_chunks, split_sections
 from crossbook.core.packs import load_pack
 from crossbook.extract.rules import book_mentions
-from crossbook.relations.patterns import PatternEntity, pattern_relations
+from crossbook.relations.pattern_context import PatternEntity
+from crossbook.relations.patterns import pattern_relations
 
 GENERIC = load_pack("generic")
 

@@ -16,7 +16,8 @@ from crossbook.extract.headings import display_case, heading_name, is_topical
 from crossbook.extract.rules import book_mentions
 from crossbook.linking.linker import Linker, LinkTarget
 from crossbook.linking.matchview import match_view
-from crossbook.relations.patterns import PatternEntity, pattern_relations
+from crossbook.relations.pattern_context import PatternEntity
+from crossbook.relations.patterns import pattern_relations
 
 GENERIC = load_pack("generic")
 

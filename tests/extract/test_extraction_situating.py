@@ -12,8 +12,9 @@ import re
 import pytest
 
 from crossbook.storage.db import open_db
-from crossbook.vectors.chroma import CHUNK_CONTEXT, META_CONTEXT, SITUATING_CONTEXT, child_rows, children_digest
+from crossbook.vectors.children import CHUNK_CONTEXT, SITUATING_CONTEXT, child_rows, children_digest
 from crossbook.vectors.embed import HashEmbedder
+from crossbook.vectors.sync_notes import META_CONTEXT
 from tests.fakes import passage_of
 from tests.helpers import BOOK_A, BOOK_B, heading_responder, write
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from crossbook.query import bridge
+from crossbook.query import bridge, search
 from crossbook.query import retrieve as rules
 from tests.helpers import rebuild_books
 
@@ -64,7 +64,7 @@ def seed(db, heading: str, book: str, similarity: float):
     chunk_id, text = db.execute(
         "SELECT id, text FROM chunks WHERE kind = 'parent' AND heading_path = ?", [heading]).fetchone()
     child = db.execute("SELECT id FROM chunks WHERE parent_id = ? ORDER BY ordinal", [chunk_id]).fetchone()[0]
-    passage = rules.Passage(chunk_id=chunk_id, book=book, section=heading, score=similarity,
+    passage = search.Passage(chunk_id=chunk_id, book=book, section=heading, score=similarity,
                             similarity=similarity, hop_score=similarity, hop=1, child_id=child, text=text,
                             path_books=(book,), found_at=[1])
     return passage, (child, similarity)

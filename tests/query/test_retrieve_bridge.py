@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from crossbook.query import bridge
+from crossbook.query import bridge, scoring, search
 from crossbook.query import retrieve as rules
 from tests.conftest import RETRIEVE_SHELF
 from tests.helpers import rebuild_books
@@ -56,12 +56,12 @@ def test_leads_elsewhere_is_a_definition_outside_the_seed_path():
 
 
 def test_bridge_factor_orders_the_signals():
-    base = rules.bridge_factor(leads_elsewhere=True, category=False, in_evidence=False)
+    base = scoring.bridge_factor(leads_elsewhere=True, category=False, in_evidence=False)
     assert base == 1.0
-    assert rules.bridge_factor(False, False, False) == rules.LOCAL_ONLY < base
-    assert rules.bridge_factor(True, True, False) == pytest.approx(1 + rules.CATEGORY_BONUS)
-    assert rules.bridge_factor(True, False, True) == pytest.approx(1 + rules.EVIDENCE_BONUS)
-    assert rules.bridge_factor(True, True, True) > rules.bridge_factor(True, True, False)
+    assert scoring.bridge_factor(False, False, False) == scoring.LOCAL_ONLY < base
+    assert scoring.bridge_factor(True, True, False) == pytest.approx(1 + scoring.CATEGORY_BONUS)
+    assert scoring.bridge_factor(True, False, True) == pytest.approx(1 + scoring.EVIDENCE_BONUS)
+    assert scoring.bridge_factor(True, True, True) > scoring.bridge_factor(True, True, False)
 
 
 # -- together, on a shelf ------------------------------------------------------------------------
@@ -88,7 +88,7 @@ def generic_shelf(cli, tmp_path, index_dir):
     wraith_id, text = db.execute(
         "SELECT id, text FROM chunks WHERE kind = 'parent' AND heading_path LIKE '%> Rime Wraith'").fetchone()
     child = db.execute("SELECT id FROM chunks WHERE parent_id = ? ORDER BY ordinal", [wraith_id]).fetchone()[0]
-    seed = rules.Passage(chunk_id=wraith_id, book="Bestiary", section="Bestiary > Creatures > Rime Wraith",
+    seed = search.Passage(chunk_id=wraith_id, book="Bestiary", section="Bestiary > Creatures > Rime Wraith",
                          score=0.5, similarity=0.5, hop_score=0.5, hop=1, child_id=child, text=text,
                          path_books=("Bestiary",), found_at=[1])
     return db, seed, {wraith_id: [(child, 0.5)]}
@@ -124,7 +124,7 @@ def test_the_sentence_the_question_describes_names_the_bridge(generic_shelf):
     plain = weights(db, seed, matched)
     # one seed: its best sentence is also the best over every seed (tests/query/test_retrieve_best_sentence.py)
     assert asked["Frost Lance"] / plain["Frost Lance"] == pytest.approx(
-        (1 + rules.EVIDENCE_BONUS) * (1 + rules.BEST_BONUS))
+        (1 + scoring.EVIDENCE_BONUS) * (1 + rules.BEST_BONUS))
     assert asked["Chilled"] == pytest.approx(plain["Chilled"])
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from crossbook.query import question
 from crossbook.query import retrieve as rules
 from tests.helpers import rebuild_books
 
@@ -36,7 +37,7 @@ def shelf(cli, tmp_path, index_dir):
 
 
 def test_question_phrases_are_every_run_of_words_in_any_case():
-    phrases = rules.question_phrases("How long is a creature frightened by the Gloom Hound's howl?")
+    phrases = question.question_phrases("How long is a creature frightened by the Gloom Hound's howl?")
     assert {"frightened", "gloom_hound", "howl", "creature_frightened"} <= set(phrases)
     # a phrase never opens or closes on a stopword
     assert not any(p.startswith(("the_", "how_")) or p.endswith("_the") for p in phrases)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from crossbook.core.packs import load_pack
+from crossbook.query import question, scoring, search
 from crossbook.query import retrieve as rules
 from crossbook.query.entity_graph import personalized_pagerank
 from tests.conftest import RETRIEVE_SHELF as SHELF
@@ -52,7 +53,7 @@ def test_retrieve_json_gives_the_provenance_of_every_result(sample_index, cli_js
         assert r["defines"] == (via["mention_type"] == "defines")
         # its hop score is the rule's, from its own similarity and the entity's weight
         assert r["hop_score"] == pytest.approx(
-            rules.hop_score(r["similarity"], via["weight"], r["defines"]), abs=2e-4)
+            scoring.hop_score(r["similarity"], via["weight"], r["defines"]), abs=2e-4)
 
 
 def test_hops_1_is_plain_search(sample_index, cli_json):
@@ -77,64 +78,64 @@ def test_retrieve_rejects_bad_arguments(sample_index, cli):
 # -- the ranking rules, one at a time ----------------------------------------------------------
 
 def test_specificity_is_an_idf_over_sections():
-    assert rules.specificity(1, 1000) == 1.0
-    assert rules.specificity(1000, 1000) == 0.0
+    assert scoring.specificity(1, 1000) == 1.0
+    assert scoring.specificity(1000, 1000) == 0.0
     # an entity mentioned in 3 sections is followed before one mentioned in 300
-    assert rules.specificity(3, 1000) > rules.specificity(30, 1000) > rules.specificity(300, 1000) > 0
+    assert scoring.specificity(3, 1000) > scoring.specificity(30, 1000) > scoring.specificity(300, 1000) > 0
 
 
 def test_an_entity_named_in_the_matched_child_outweighs_one_only_in_the_section():
-    in_child = rules.entity_weight(0.5, True, 0.8, 0.0)
-    in_parent = rules.entity_weight(0.5, False, 0.8, 0.0)
+    in_child = scoring.entity_weight(0.5, True, 0.8, 0.0)
+    in_parent = scoring.entity_weight(0.5, False, 0.8, 0.0)
     assert in_child > in_parent > 0
     # the hop-1 evidence scales the weight: a better-matching child, a stronger entity
-    assert rules.entity_weight(0.7, True, 0.8, 0.0) > in_child
+    assert scoring.entity_weight(0.7, True, 0.8, 0.0) > in_child
 
 
 def test_a_specific_entity_outweighs_a_common_one_from_the_same_child():
-    common = rules.entity_weight(0.6, True, rules.specificity(400, 2000), 0.0)
-    specific = rules.entity_weight(0.6, True, rules.specificity(3, 2000), 0.0)
+    common = scoring.entity_weight(0.6, True, scoring.specificity(400, 2000), 0.0)
+    specific = scoring.entity_weight(0.6, True, scoring.specificity(3, 2000), 0.0)
     assert specific > 2 * common
 
 
 def test_the_question_naming_a_type_prefers_entities_of_that_type():
     pack = load_pack(str(SAMPLE / "emberfall.pack.toml"))
-    types = rules.question_types("How long does the condition caused by the Gloom Hound's howl last?", pack)
+    types = question.question_types("How long does the condition caused by the Gloom Hound's howl last?", pack)
     assert types["condition"] == 1.0
     assert "creature" not in types and "other" not in types
     # a plural names it too; a cue word alone counts for less
-    assert rules.question_types("Which spells does it cast?", pack)["spell"] == 1.0
-    cue_only = rules.question_types("What does the Frost Wyrm carry?", pack)
-    assert cue_only == {"equipment": rules.CUE_SHARE}
-    assert rules.entity_weight(0.5, True, 0.8, 1.0) > rules.entity_weight(0.5, True, 0.8, rules.CUE_SHARE) \
-        > rules.entity_weight(0.5, True, 0.8, 0.0)
+    assert question.question_types("Which spells does it cast?", pack)["spell"] == 1.0
+    cue_only = question.question_types("What does the Frost Wyrm carry?", pack)
+    assert cue_only == {"equipment": question.CUE_SHARE}
+    assert scoring.entity_weight(0.5, True, 0.8, 1.0) > scoring.entity_weight(0.5, True, 0.8, question.CUE_SHARE) \
+        > scoring.entity_weight(0.5, True, 0.8, 0.0)
 
 
 def test_short_cue_words_say_nothing():
     pack = load_pack("generic")  # its person cues are "he", "she", "who"
-    assert rules.question_types("Who is he?", pack) == {}
+    assert question.question_types("Who is he?", pack) == {}
 
 
 def test_a_hop2_section_combines_its_own_similarity_with_the_hop1_evidence():
     # the bridge's definition is far from the question, yet a strong hop-1 path lifts it
     # above a section that is merely a little more similar
-    assert rules.hop_score(0.25, 0.6, defines=True) > 0.40
-    assert rules.hop_score(0.3, 0.5, True) > rules.hop_score(0.3, 0.5, False) > 0.3
-    assert rules.hop_score(0.4, 0.5, True) > rules.hop_score(0.3, 0.5, True)
-    assert rules.hop_score(0.3, 0.6, True) > rules.hop_score(0.3, 0.5, True)
+    assert scoring.hop_score(0.25, 0.6, defines=True) > 0.40
+    assert scoring.hop_score(0.3, 0.5, True) > scoring.hop_score(0.3, 0.5, False) > 0.3
+    assert scoring.hop_score(0.4, 0.5, True) > scoring.hop_score(0.3, 0.5, True)
+    assert scoring.hop_score(0.3, 0.6, True) > scoring.hop_score(0.3, 0.5, True)
 
 
 def test_rank_fusion_leads_with_the_best_of_each_hop_and_lifts_agreement():
     hop1 = ["a", "b", "c", "d"]
     hop2 = ["x", "c", "y"]
-    fused = rules.rank_fusion([hop1, hop2], k=1)
+    fused = scoring.rank_fusion([hop1, hop2], k=1)
     order = sorted(fused, key=lambda item: -fused[item])
     assert order[:3] == ["c", "a", "x"] or order[:3] == ["c", "x", "a"]
     assert fused["a"] == fused["x"] > fused["b"] > fused["y"]
 
 
 def test_question_names_are_runs_of_capitalized_words():
-    names = rules.question_names("How much Ember does the spell the Frost Wyrm's breath cost, in the Book of Ash?")
+    names = question.question_names("How much Ember does the spell the Frost Wyrm's breath cost, in the Book of Ash?")
     assert names[0] in ("frost_wyrm", "book_of_ash")
     assert {"frost_wyrm", "ember", "book_of_ash", "ash"} <= set(names)
     assert "spell" not in names and "of_ash" not in names
@@ -156,9 +157,9 @@ def test_a_question_naming_an_entity_seeds_its_definition(sample_index, index_di
 
 
 def test_names_in_matches_whole_normalized_words():
-    assert rules.names_in("The Frost Wyrm casts Frost Lance at anything.", {"frost_lance"})
-    assert not rules.names_in("A frosty lance of ice.", {"frost_lance"})
-    assert not rules.names_in("Shields up", {"shield"})
+    assert question.names_in("The Frost Wyrm casts Frost Lance at anything.", {"frost_lance"})
+    assert not question.names_in("A frosty lance of ice.", {"frost_lance"})
+    assert not question.names_in("Shields up", {"shield"})
 
 
 @pytest.fixture
@@ -175,7 +176,7 @@ def test_weigh_entities_follows_what_the_matched_child_names(wraith_index, index
     children = dict(db.execute("SELECT id, text FROM chunks WHERE parent_id = ? ORDER BY ordinal", [wraith_id]))
     lance_child = next(cid for cid, text in children.items() if "Frost Lance" in text)
     assert "Chilled" not in children[lance_child], "the fixture needs Chilled outside the matched child"
-    seed = rules.Passage(chunk_id=wraith_id, book="Bestiary", section="Rime Wraith", score=0.5,
+    seed = search.Passage(chunk_id=wraith_id, book="Bestiary", section="Rime Wraith", score=0.5,
                          similarity=0.5, hop_score=0.5, hop=1, child_id=lance_child, text=wraith_text,
                          path_books=("Bestiary",), found_at=[1])
     matched = {wraith_id: [(lance_child, 0.5)]}
@@ -184,7 +185,7 @@ def test_weigh_entities_follows_what_the_matched_child_names(wraith_index, index
     assert weights["Frost Lance"] > weights["Chilled"] > 0
     # a question that asks for a condition lifts the condition, and only it
     as_condition = {f.name: f.weight for f in rules.weigh_entities(db, [seed], matched, {"condition": 1.0})}
-    assert as_condition["Chilled"] == pytest.approx(weights["Chilled"] * (1 + rules.TYPE_BONUS))
+    assert as_condition["Chilled"] == pytest.approx(weights["Chilled"] * (1 + scoring.TYPE_BONUS))
     assert as_condition["Frost Lance"] == weights["Frost Lance"]
 
 

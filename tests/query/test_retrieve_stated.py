@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from crossbook.query import retrieve as rules
+from crossbook.query import search
 from tests.helpers import rebuild_books
 
 SPELLS = ["Veil of Mist", "Ghost Hand", "Jade Mirror", "Amber Ward", "Bone Lantern", "Cinder Step",
@@ -88,8 +89,8 @@ def _followed(seed, name: str, weight: float, stated: bool) -> rules.Followed:
 
 
 def test_a_stated_entity_weighs_at_least_as_much_as_its_seeds_other_entities():
-    a = rules.Passage("a", "Bestiary", "Bestiary > Hydra", 0.5, 0.5, 0.5, 1, "a1", "")
-    b = rules.Passage("b", "Other", "Other > Topic", 0.5, 0.5, 0.5, 1, "b1", "")
+    a = search.Passage("a", "Bestiary", "Bestiary > Hydra", 0.5, 0.5, 0.5, 1, "a1", "")
+    b = search.Passage("b", "Other", "Other > Topic", 0.5, 0.5, 0.5, 1, "b1", "")
     weighted = rules.lift_stated([_followed(a, "Best", 0.9, False), _followed(a, "Listed", 0.1, True),
                                   _followed(b, "Elsewhere", 2.0, False), _followed(b, "Plain", 0.2, False)])
     weights = {f.name: f.weight for f in weighted}

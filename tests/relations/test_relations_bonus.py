@@ -5,7 +5,8 @@ Tomkin, CC BY 4.0, corpora/ironsworn/README.md)."""
 
 from __future__ import annotations
 
-from crossbook.relations.patterns import PatternEntity, pattern_relations
+from crossbook.relations.pattern_context import PatternEntity
+from crossbook.relations.patterns import pattern_relations
 
 MOVES = [PatternEntity(name, (name,), defines=None, category="Moves")
          for name in ("Secure an Advantage", "Face Danger", "Undertake a Journey")]

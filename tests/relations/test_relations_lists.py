@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from bench.scoring import index_edges
 from crossbook.ingest.pipeline import ingest_paths
-from crossbook.relations.patterns import PatternEntity, list_kind, pattern_relations
+from crossbook.relations.pattern_context import PatternEntity
+from crossbook.relations.pattern_lists import list_kind
+from crossbook.relations.patterns import pattern_relations
 from tests.conftest import make_job
 from tests.helpers import write
 

@@ -8,7 +8,7 @@ import pytest
 from crossbook.core.config import effective_mode
 from crossbook.ingest.pipeline import delete_book, ingest_paths
 from crossbook.query.review import list_relationships
-from crossbook.relations import edges as derive
+from crossbook.relations import offline
 from tests.conftest import SAMPLE, make_job
 from tests.helpers import BOOK_A, BOOK_B, write
 
@@ -138,7 +138,7 @@ def test_spacy_claims_go_when_relations_are_off_or_svo_is_missing(tmp_path, fake
     ingest_paths(off, [a], force=True)
     assert off.db.execute("SELECT count(*) FROM relation_claims").fetchone()[0] == 0
     assert list_relationships(off.db) == []
-    monkeypatch.setattr(derive, "load_svo", lambda: None)
+    monkeypatch.setattr(offline, "load_svo", lambda: None)
     missing = make_job(tmp_path / "j")
     ingest_paths(missing, [a, b])
     assert missing.db.execute("SELECT count(*) FROM relation_claims WHERE extractor = 'spacy'").fetchone()[0] == 0

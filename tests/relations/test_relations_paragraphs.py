@@ -5,7 +5,8 @@ does not hold lends its sentence to nobody, not to the entry above it or to the 
 
 from __future__ import annotations
 
-from crossbook.relations.patterns import PatternEntity, only_in_longer_names, pattern_relations
+from crossbook.relations.pattern_context import PatternEntity, only_in_longer_names
+from crossbook.relations.patterns import pattern_relations
 
 SKILLS = [PatternEntity(name, (name,), category="Skills") for name in ("Will", "Combat", "Athletics")]
 

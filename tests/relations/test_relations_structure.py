@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from bench.scoring import index_edges
 from crossbook.ingest.pipeline import ingest_paths
-from crossbook.relations.patterns import PatternEntity, pattern_relations
+from crossbook.relations.pattern_context import PatternEntity
+from crossbook.relations.patterns import pattern_relations
 from crossbook.relations.structure import book_labels
 from tests.conftest import make_job
 from tests.helpers import write

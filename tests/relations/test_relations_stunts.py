@@ -5,7 +5,8 @@ imperative in a section's advice ("Use Lore as your Hard approach") is the reade
 
 from __future__ import annotations
 
-from crossbook.relations.patterns import PatternEntity, pattern_relations
+from crossbook.relations.pattern_context import PatternEntity
+from crossbook.relations.patterns import pattern_relations
 
 SKILLS = [PatternEntity(name, (name,), category="Skills") for name in ("Will", "Physique", "Lore", "Provoke")]
 

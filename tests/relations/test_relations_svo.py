@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from crossbook.core.normalize import normalize_name
-from crossbook.relations import svo
+from crossbook.relations import svo, svo_tree, verbs
 from crossbook.relations.svo import ChunkEntity, candidate_relations
 
 # slow: spaCy's model (`pytest -m "not slow"` leaves it out)
@@ -111,17 +111,17 @@ def test_verb_replacements_of_seed_003():
 
 
 def test_non_verb_filter():
-    vocab = svo.load_vocabulary()
+    vocab = verbs.load_vocabulary()
     assert {"endpoint", "schema", "table"} <= vocab.non_verbs
 
     def token(pos, dep, lemma):
         return SimpleNamespace(pos_=pos, dep_=dep, lemma_=lemma, lower_=lemma)
 
-    assert svo._verb_ok(token("VERB", "ROOT", "cast"), vocab)
-    assert not svo._verb_ok(token("AUX", "aux", "be"), vocab)        # auxiliary
-    assert not svo._verb_ok(token("VERB", "ROOT", "be"), vocab)      # copula
-    assert not svo._verb_ok(token("NOUN", "ROOT", "counter"), vocab)  # not tagged VERB
-    assert not svo._verb_ok(token("VERB", "ROOT", "query"), vocab)   # seed 003's noun list
+    assert svo_tree.verb_ok(token("VERB", "ROOT", "cast"), vocab)
+    assert not svo_tree.verb_ok(token("AUX", "aux", "be"), vocab)        # auxiliary
+    assert not svo_tree.verb_ok(token("VERB", "ROOT", "be"), vocab)      # copula
+    assert not svo_tree.verb_ok(token("NOUN", "ROOT", "counter"), vocab)  # not tagged VERB
+    assert not svo_tree.verb_ok(token("VERB", "ROOT", "query"), vocab)   # seed 003's noun list
 
 
 def test_polarity_negated_and_modal():

@@ -13,7 +13,7 @@ from crossbook.relations import edges
 from crossbook.shelf import derived
 from crossbook.storage import meta, store
 from crossbook.storage.db import open_db
-from crossbook.vectors.chroma import META_SYNCED
+from crossbook.vectors.sync_notes import META_SYNCED
 from tests.conftest import SAMPLE
 
 BOOKS = [SAMPLE / "core_rules.md", SAMPLE / "grimoire.md", SAMPLE / "bestiary.md"]

@@ -39,7 +39,7 @@ def test_after_delete_book_no_entity_keeps_a_name_from_a_deleted_mention(tmp_pat
 
 
 def _collections(index_dir) -> list[str]:
-    from crossbook.vectors.chroma import import_chromadb
+    from crossbook.vectors.chroma_client import import_chromadb
 
     chromadb = import_chromadb()
     from chromadb.config import Settings as ChromaSettings

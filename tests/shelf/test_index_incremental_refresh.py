@@ -14,6 +14,7 @@ from crossbook.core.config import Settings
 from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths
 from crossbook.linking import link_state
 from crossbook.relations import edges as derive
+from crossbook.relations import offline
 from crossbook.shelf import derived
 from crossbook.storage.db import open_db
 from crossbook.storage.store import set_meta
@@ -47,7 +48,7 @@ class TwoNameSVO(FakeSVO):
 def fake_svo(monkeypatch):
     """Relationships from "A causes B" sentences, without spaCy (fast and deterministic)."""
     fake = TwoNameSVO()
-    monkeypatch.setattr(derive, "load_svo", lambda: (fake, FakeChunkEntity))
+    monkeypatch.setattr(offline, "load_svo", lambda: (fake, FakeChunkEntity))
     return fake
 
 

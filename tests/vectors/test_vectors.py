@@ -9,7 +9,9 @@ import pytest
 
 from crossbook.core.config import load_settings
 from crossbook.storage.db import open_db
-from crossbook.vectors.chroma import META_DIMENSION, child_rows, open_vectors
+from crossbook.vectors.children import child_rows
+from crossbook.vectors.chroma import open_vectors
+from crossbook.vectors.sync_notes import META_DIMENSION
 from tests.helpers import BOOK_A, BOOK_B, write
 
 
@@ -148,7 +150,8 @@ def test_a_different_embedder_is_a_clear_error_and_reembed_switches(two_books, c
 
 
 def test_vectors_embed_the_book_and_section_path_and_the_index_records_that(two_books, index_dir):
-    from crossbook.vectors.chroma import CHUNK_CONTEXT, META_CONTEXT, embedding_text
+    from crossbook.vectors.children import CHUNK_CONTEXT, embedding_text
+    from crossbook.vectors.sync_notes import META_CONTEXT
 
     db, vectors = _vectors(index_dir)
     row = next(r for r in child_rows(db) if r.heading_path.endswith("Frost Lance"))
@@ -160,7 +163,7 @@ def test_vectors_embed_the_book_and_section_path_and_the_index_records_that(two_
 
 
 def test_vectors_of_another_chunk_context_are_refused_until_reembed(two_books, index_dir, cli):
-    from crossbook.vectors.chroma import META_CONTEXT
+    from crossbook.vectors.sync_notes import META_CONTEXT
 
     db, vectors = _vectors(index_dir)
     # an index whose vectors were made from another text than this crossbook's (here: one

@@ -9,7 +9,8 @@ import json
 from crossbook.core.config import load_settings
 from crossbook.storage import store
 from crossbook.storage.db import open_db
-from crossbook.vectors.chroma import VectorStore, child_rows, open_vectors
+from crossbook.vectors.children import child_rows
+from crossbook.vectors.chroma import VectorStore, open_vectors
 from tests.helpers import BOOK_A, write
 
 

@@ -1,0 +1,234 @@
+"""The offline claims: catalog patterns and spaCy SVO, derived per chunk.
+
+A chunk is analysed again only when its signature (text, entities, ontology, refiner)
+changed; its candidates (patterns.py, and svo.py when spaCy is installed) are confirmed by
+the refiner in 'refine' mode or filtered offline (an ontology type, names rather than
+common nouns, an ``inflicts`` whose end is a state), and stored as claims.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+
+from sqlite_utils import Database
+
+from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
+from ..core.normalize import collapse_whitespace, normalize_name
+from ..extract.verify import ChunkText
+from ..linking.link_state import categories
+from ..storage.store import in_values
+from .claims import NO_ONTOLOGY, POLARITIES, Claim, EventFn, insert_claims, no_event
+from .index_ontology import index_ontology, index_ontology_json
+from .normalize import normalize_type
+from .ontology import Ontology
+from .pattern_context import PatternEntity, not_common_noun, only_in_longer_names
+from .stated import stated_relations
+from .structure import chunk_places, defined_entities, is_label_name
+
+
+def load_svo():
+    """(candidate_relations, ChunkEntity) from index/relations/svo.py, or None when that
+    module (or spaCy) is not available."""
+    try:
+        from . import svo  # noqa: PLC0415 - optional, heavy
+    except ImportError:
+        return None
+    fn, entity_cls = getattr(svo, "candidate_relations", None), getattr(svo, "ChunkEntity", None)
+    return (fn, entity_cls) if fn and entity_cls else None
+
+
+def load_parser(mode: str) -> None:
+    """Load spaCy's model (seconds) when ``mode`` runs the offline analysis: ingest calls it
+    before its write transaction, so the load does not happen inside it. Raises what
+    ``svo.load_nlp`` raises (OSError when the model package is missing)."""
+    if mode in ("spacy", "refine") and load_svo() is not None:
+        from . import svo  # noqa: PLC0415 - optional, heavy
+
+        svo.load_nlp()
+
+
+def candidate_event(book: str, chunk_id: str, claim: Claim) -> dict:
+    """The ``relation.candidate`` event (docs/relations.md) for one claim, before normalization."""
+    return {"event": "relation.candidate", "book": book, "chunk_id": chunk_id,
+            "source": claim.source_name, "target": claim.target_name,
+            "relation_type": claim.relation_type, "evidence": claim.evidence,
+            "confidence": claim.confidence, "polarity": claim.polarity,
+            "implicit": claim.implicit, "extractor": claim.extractor}
+
+
+def refresh_svo_claims(
+    db: Database, mode: str, events: EventFn = no_event, refiner=None, chunks: set[str] | None = None
+) -> int:
+    """Keep the offline claims (catalog patterns and spaCy SVO; confirmed by ``refiner`` in
+    'refine' mode) in step with each chunk's text and entities: a chunk (of ``chunks``, or
+    any) is analysed again only when its (text, entity list, vocabulary) signature changed;
+    each new claim is reported as a ``relation.candidate`` event. Needs the link targets'
+    categories current (index/linking/link_state.py). Returns chunks analysed. Given ``chunks``, the
+    mode is taken to be the one the claims were made in (index/shelf/derived.py refreshes all
+    when it changes)."""
+    if mode not in ("spacy", "refine"):
+        if chunks is None:
+            db.execute("DELETE FROM relation_claims WHERE extractor IN ('spacy', 'pattern', 'llm-refine')")
+            db.execute("DELETE FROM relation_svo_chunks")
+        return 0
+    analysis = _OfflineAnalysis(db, load_svo(), refiner if mode == "refine" else None, chunks)
+    parsed = 0
+    condition, params = in_values("id", chunks)
+    for chunk_id, book, text, sha in db.execute(
+        f"SELECT id, book, text, sha256 FROM chunks WHERE kind = 'parent' AND {condition} ORDER BY id", params
+    ).fetchall():
+        entities = analysis.entities(chunk_id)
+        if not analysis.changed(chunk_id, sha, entities):
+            continue
+        if len(entities) < 2:
+            continue
+        parsed += 1
+        claims = _offline_claims(text, entities, analysis.candidates(text, entities))
+        insert_claims(db, book, {chunk_id: claims})
+        for claim in claims:
+            events(candidate_event(book, chunk_id, claim))
+    return parsed
+
+
+class _OfflineAnalysis:
+    """What the offline analysis of some chunks reads once: each chunk's entities (name,
+    written forms, key, how defined, where filed), the stored signatures, the ontology."""
+
+    def __init__(self, db: Database, svo, refiner, chunks: set[str] | None):
+        self.db, self.svo, self.refiner = db, svo, refiner
+        self.per_chunk = _chunk_entities(db, chunks)
+        # where each entity's definition is filed (link_state.target_states)
+        self.category = categories(db, None if chunks is None else {
+            k[0] for entry in self.per_chunk.values() for k in entry})
+        condition, params = in_values("chunk_id", chunks)
+        self.stored = dict(db.execute(
+            f"SELECT chunk_id, signature FROM relation_svo_chunks WHERE {condition}", params).fetchall())
+        self.ontology = index_ontology(db)
+        # the offline filter keeps only ontology types: another ontology re-derives every chunk
+        self.vocabulary = hashlib.sha256((index_ontology_json(db) or "").encode()).hexdigest()
+        self.refined_by = refiner.label if refiner is not None else None
+        self.places = chunk_places(db, chunks)
+        self.owners = defined_entities(db, {
+            normalize_name(e["name"].rpartition(SUB_ENTRY_SEPARATOR)[0])
+            for entry in self.per_chunk.values() for e in entry.values() if SUB_ENTRY_SEPARATOR in e["name"]})
+
+    def entities(self, chunk_id: str) -> list[tuple]:
+        """(name, written forms, key, defines, filed) of each entity the chunk mentions, sorted.
+        Block labels are left out (index/relations/structure.py); a label section's owner is
+        its heading's entity, and a sub-entry's owner is added, so they can be subjects."""
+        place = self.places.get(chunk_id)
+        labels = place.labels if place is not None else frozenset()
+        if place is not None and place.is_label:
+            labels = labels | {place.heading}  # "Gear" over a captain's gear list is no end either
+        # a sub-entry is written by its own name ("Bite" for "Cave Bear › Bite")
+        rows = {
+            key: [e["name"], tuple(sorted({*e["forms"], *(f.rpartition(SUB_ENTRY_SEPARATOR)[2] for f in e["forms"])})),
+                  key, e["defines"] or "", self.category.get(key, "")]
+            for key, e in self.per_chunk.get(chunk_id, {}).items() if not is_label_name(e["name"], labels)
+        }
+        owners = [(o, "") for name, *_ in list(rows.values()) if SUB_ENTRY_SEPARATOR in name
+                  and (o := self.owners.get(normalize_name(name.rpartition(SUB_ENTRY_SEPARATOR)[0])))]
+        if place is not None and place.is_label and place.owner is not None:
+            owners.append((place.owner, "heading"))
+        for owner, defines in owners:
+            if is_label_name(owner.name, labels):
+                continue
+            row = rows.setdefault(owner.key, [owner.name, (owner.name,), owner.key, "", self.category.get(owner.key, "")])
+            row[3] = defines or row[3]
+        return sorted(tuple(row) for row in rows.values())
+
+    def changed(self, chunk_id: str, sha: str, entities: list[tuple]) -> bool:
+        """Whether the chunk's signature changed; if so its offline claims go and the new
+        signature is stored (the caller analyses it again)."""
+        signature = hashlib.sha256(json.dumps(
+            [sha, entities, self.svo is not None, self.refined_by, self.vocabulary]).encode()).hexdigest()
+        if self.stored.get(chunk_id) == signature:
+            return False
+        self.db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor IN ('spacy', 'pattern', 'llm-refine')",
+                        [chunk_id])
+        self.db.execute(
+            "INSERT INTO relation_svo_chunks (chunk_id, signature) VALUES (?, ?)"
+            " ON CONFLICT(chunk_id) DO UPDATE SET signature = excluded.signature", [chunk_id, signature],
+        )
+        return True
+
+    def candidates(self, text: str, entities: list[tuple]) -> list[RawRelation]:
+        """The chunk's pattern and SVO candidates, refined by the model ('refine') or filtered offline."""
+        pattern_entities = [PatternEntity(name=n, forms=f, entity_type=k[1], defines=d or None, category=c)
+                            for n, f, k, d, c in entities]
+        svo_raw = [] if self.svo is None else self.svo[0](
+            text, [self.svo[1](name=n, surface_forms=f, key=k) for n, f, k, *_ in entities])
+        raw = stated_relations(text, pattern_entities, svo_raw, lambda t: normalize_type(t, self.ontology))
+        if not raw:
+            return raw
+        if self.refiner is not None:
+            return self.refiner.refine(text, raw)  # refinement: one request per chunk with candidates
+        forms = {n: f for n, f, *_ in entities}
+        states = {n for n, f, k, d, c in entities
+                  if PatternEntity(name=n, forms=f, entity_type=k[1], defines=d or None, category=c).condition_like}
+        return [r for r in raw if _kept_offline(r, forms, self.ontology, states)]
+
+
+def _chunk_entities(db: Database, chunks: set[str] | None) -> dict[str, dict[tuple[str, str], dict]]:
+    """For each chunk: its entities by key, with their name, written forms and how defined."""
+    per_chunk: dict[str, dict[tuple[str, str], dict]] = defaultdict(dict)
+    condition, params = in_values("m.chunk_id", chunks)
+    for chunk_id, normalized, entity_type, entity_name, written, mention_type, source in db.execute(
+        "SELECT m.chunk_id, e.normalized, e.entity_type, e.name, m.name, m.mention_type, m.source"
+        f" FROM entity_mentions m JOIN entities e ON e.id = m.entity_id WHERE {condition}", params
+    ):
+        entry = per_chunk[chunk_id].setdefault(
+            (normalized, entity_type), {"name": entity_name, "forms": set(), "defines": None})
+        entry["forms"].add(written)
+        if mention_type == "defines":
+            kind = "heading" if source == "heading" else "glossary"
+            if entry["defines"] != "heading":
+                entry["defines"] = kind
+    return per_chunk
+
+
+def _offline_claims(text: str, entities: list[tuple], raw: list[RawRelation]) -> list[Claim]:
+    """The candidates whose ends name the chunk's entities and whose evidence is in its text."""
+    by_name: dict[str, tuple[str, str]] = {}
+    for n, forms, key, _defines, _filed in entities:
+        by_name.setdefault(n, key)
+        for form in forms:
+            by_name.setdefault(form, key)
+    chunk = ChunkText(text)
+    claims = []
+    for rel in raw:
+        source, target = by_name.get(rel.source_name or ""), by_name.get(rel.target_name or "")
+        if source is None or target is None or source == target or not chunk.has_quote(rel.evidence or ""):
+            continue
+        if normalize_type(rel.relation_type or "", NO_ONTOLOGY) is None:
+            continue
+        claims.append(Claim(
+            source_name=rel.source_name, source_normalized=source[0], source_type=source[1],
+            target_name=rel.target_name, target_normalized=target[0], target_type=target[1],
+            relation_type=rel.relation_type, evidence=collapse_whitespace(rel.evidence),
+            confidence=min(1.0, max(0.0, float(rel.confidence))),
+            polarity=rel.polarity if rel.polarity in POLARITIES else "asserted",
+            implicit=bool(rel.implicit), extractor=rel.extractor,
+        ))
+    return claims
+
+
+def _kept_offline(rel: RawRelation, forms: dict[str, tuple[str, ...]], ontology: Ontology, states: set[str]) -> bool:
+    """Offline, precision over volume (the refine mode lets a model judge the rest): a verb the
+    ontology does not know ("uses", "witnesses") is no edge, nor is an SVO parse between common
+    nouns ("a character needs skills") rather than names, nor an SVO ``inflicts`` whose
+    condition end is no condition or state (``states``: "your foe inflicts harm")."""
+    relation_type = normalize_type(rel.relation_type or "", ontology) or "custom:"
+    if relation_type.startswith("custom:"):
+        return False
+    if rel.extractor != "spacy":
+        return True
+    if relation_type in ("inflicts", "inflicted_by"):
+        condition = rel.target_name if relation_type == "inflicts" else rel.source_name
+        if condition not in states:
+            return False
+    return all(not_common_noun(rel.evidence, forms.get(name, (name,)))
+               and not only_in_longer_names(rel.evidence, forms.get(name, (name,)))
+               for name in (rel.source_name, rel.target_name))

@@ -1,0 +1,126 @@
+"""Lists, as the relation pattern families detect them.
+
+A spell or gear list of an entry (its title: ``list_kind``; its extent: ``list_blocks``; a
+name that is one of its items: ``list_item``), the line ending in ':' that introduces a
+list item, and a list of states that ends with a name ("is Poisoned and Frightened").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.packs import genre_words, word_pattern
+from .pattern_context import BLANK_LINE, in_list, strip_entities
+
+_CONDITION_WORD = re.compile(r"\s*conditions?\b", re.IGNORECASE)
+_LIST_GAP = re.compile(r"(?:[\s*_,;]|\band\b|\bor\b)*", re.IGNORECASE)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def names_condition(text: str, occurrences, end: int) -> bool:
+    """True when "condition(s)" follows the name ending at ``end``, maybe after more names of a
+    list ("the Blinded and Deafened conditions")."""
+    starts = {o[0]: o[1] for o in occurrences}
+    at = end
+    while True:
+        if _CONDITION_WORD.match(text, at):
+            return True
+        gap = _LIST_GAP.match(text, at).end()
+        if gap == at or gap not in starts:
+            return False
+        at = starts[gap]
+
+
+def state_list_start(text: str, occurrences, entities, start: int) -> int:
+    """Where the list of states that ends with the name at ``start`` begins ("is Poisoned and
+    Frightened": at "Poisoned")."""
+    at = start
+    while True:
+        earlier = [o for o in occurrences if o[1] <= at and entities[o[2]].condition_like and in_list(text, o[1], at)
+                   and text[o[1]:at].strip(" *_")]
+        if not earlier:
+            return at
+        at = earlier[-1][0]
+
+
+# the titles of an entry's spell list and gear list ("Spells Known", "Innate Spellcasting",
+# "Starting Equipment"): one modifier word at most, so "Skills and Gear" is a topic, no list
+_LIST_TITLES = {
+    "casts": re.compile(rf"(?:[\w'’-]+\s+)?(?:{word_pattern(genre_words('rulebook', 'spell_list_titles'))})"
+                        rf"(?:\s+(?:{word_pattern(genre_words('rulebook', 'spell_list_words'))})"
+                        r"|\s+(?:you|it|they|we)\s+(?:can\s+|may\s+)?(?:cast|prepare|learn|know))?", re.IGNORECASE),
+    "wields": re.compile(rf"(?:[\w'’-]+\s+)?(?:{word_pattern(genre_words('rulebook', 'gear_list_titles'))})", re.IGNORECASE),
+}
+# "**Spells:** Firebolt", "Gear. Longbow", and a stat block's closed bold label "**Spells** Firebolt"
+_LEAD_LABEL = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?P<open>\*\*|__|<strong>|<b>)?(?P<label>[A-Z][\w'’ -]{1,30}?)"
+                         r"(?:\*\*|__|</strong>|</b>)?(?:[ \t]*[:.]|(?(open)(?<=\*\*|__)|(?!))|(?(open)(?<=</b>)|(?!))"
+                         r"|(?(open)(?<=</strong>)|(?!)))(?:\*\*|__|</strong>|</b>)?[ \t]*(?P<rest>.*)$", re.MULTILINE)
+_TABLE_ROW = re.compile(r"^[ \t]*\|")
+
+
+def list_kind(title: str) -> str | None:
+    """'casts' for a spell list's title, 'wields' for a gear list's, else None."""
+    title = re.sub(r"[*_#:]+", " ", title).strip()
+    return next((kind for kind, pattern in _LIST_TITLES.items() if pattern.fullmatch(title)), None)
+
+
+def list_blocks(text: str) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of the spell and gear lists of a chunk: the whole body under such a
+    heading, the rest of a "**Spells:** ..." line, and the list items after "Gear:" alone."""
+    out = []
+    first_end = text.find("\n") if "\n" in text else len(text)
+    if text.lstrip().startswith("#") and (kind := list_kind(text[:first_end].lstrip("# \t"))):
+        out.append((kind, first_end, len(text)))
+    for lead in _LEAD_LABEL.finditer(text):
+        kind = list_kind(lead.group("label"))
+        if kind is None:
+            continue
+        if lead.group("rest").strip(" *_"):
+            out.append((kind, lead.start("rest"), lead.end("rest")))
+        else:  # the list or table under the title, a blank line between them or none
+            body = re.compile(r"(?:[ \t\xa0\r]*\n)*").match(text, lead.end()).end()
+            first = text[body:text.find("\n", body) if "\n" in text[body:] else len(text)]
+            if not (_LIST_ITEM.match(first) or _TABLE_ROW.match(first)):
+                body = lead.end()
+            blank = BLANK_LINE.search(text, body + 1)
+            out.append((kind, lead.end(), blank.start() if blank else len(text)))
+    return out
+
+
+def list_item(text: str, occurrences, start: int, block_lo: int) -> bool:
+    """True when the name at ``start`` is an item of a list: the name a list item or a table
+    row opens with, or one of a line that holds only names ("Longbow, Chain Shirt (2)")."""
+    line_lo = max(text.rfind("\n", 0, start) + 1, block_lo)
+    line_hi = text.find("\n", start)
+    line_hi = len(text) if line_hi == -1 else line_hi
+    head = text[line_lo:start]
+    if _LIST_ITEM.match(head + " ") or _TABLE_ROW.match(head):
+        return not re.sub(r"^[ \t]*(?:[-*+]|\d+[.)]|\|)|[\s*_\[\]]", "", head)
+    rest = re.sub(r"\([^()]*\)|\d+(?:/\w+)?|\b(?:each|at will|day)\b", "", text[line_lo:line_hi], flags=re.IGNORECASE)
+    return not strip_entities(rest, _occurrences_in(rest, text, occurrences, line_lo), 0, len(rest)).strip(".")
+
+
+def _occurrences_in(rest: str, text: str, occurrences, line_lo: int) -> list[tuple[int, int, int]]:
+    """The occurrences of names of ``text`` found again in ``rest`` (a cleaned copy of a line)."""
+    out, at = [], 0
+    for start, end, index in occurrences:
+        if start < line_lo:
+            continue
+        found = rest.find(text[start:end], at)
+        if found >= 0:
+            out.append((found, found + end - start, index))
+            at = found + end - start
+    return out
+
+
+def list_lead_in(text: str, at: int) -> str:
+    """The line ending in ':' that introduces the list item at ``at`` ('' when none)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    if not _LIST_ITEM.match(text[line_start:at + 1] + " "):
+        return ""
+    lines = text[:line_start].splitlines()
+    for line in reversed(lines[-30:]):
+        if not line.strip() or _LIST_ITEM.match(line):
+            continue
+        return line if line.rstrip().endswith(":") else ""
+    return ""
