@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,12 @@ SENTINELS = {
 }
 
 
+@lru_cache(maxsize=None)
+def code_literals(root: Path) -> tuple[tuple[Path, int, str], ...]:
+    """(module, line, literal) for every module under ``root``, parsed once for all the checks."""
+    return tuple((path, line, text) for path in sorted(root.rglob("*.py")) for line, text in literals(path))
+
+
 def literals(path: Path):
     """Every string literal of a module (f-string parts too), docstrings left out."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -58,8 +65,8 @@ def found_in_code(word: str, root: Path = INDEX) -> list[str]:
     # a space in the word matches what a regular expression writes for one (\s+, \s)
     pattern = re.compile(r"(?<![\w-])" + r"(?:\s+|\\s[+*]?|\\ )".join(map(re.escape, word.split())) + r"(?![\w-])",
                          re.IGNORECASE)
-    return [f"{path.relative_to(root.parent)}:{line}" for path in sorted(root.rglob("*.py"))
-            for line, text in literals(path) if pattern.search(text)]
+    return [f"{path.relative_to(root.parent)}:{line}" for path, line, text in code_literals(root)
+            if pattern.search(text)]
 
 
 @pytest.mark.parametrize(("where", "words"), SENTINELS.items(), ids=[f"{g}.{k}" for g, k in SENTINELS])
