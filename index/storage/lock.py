@@ -62,7 +62,8 @@ def describe(info: dict) -> str:
     return text + (f": {', '.join(details)}" if details else "")
 
 
-def _try_flock(fd: int) -> bool:
+def try_flock(fd: int) -> bool:
+    """Take ``fd``'s exclusive flock without waiting: False when another process holds it."""
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return True
@@ -117,7 +118,7 @@ def writer_lock(index_dir: Path, wait: float = DEFAULT_WAIT, *, command: str = "
     try:
         start = time.monotonic()
         told = False
-        while not _try_flock(fd):
+        while not try_flock(fd):
             waited = time.monotonic() - start
             if waited >= wait:
                 raise IndexBusy(_busy_message(index_dir, holder(index_dir), wait))
@@ -151,7 +152,7 @@ def writer_running(index_dir: Path) -> dict | None:
     except OSError:
         return None  # no lock file: no writer has ever run here
     try:
-        if _try_flock(fd):
+        if try_flock(fd):
             fcntl.flock(fd, fcntl.LOCK_UN)
             return None
         return holder(index_dir)

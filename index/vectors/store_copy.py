@@ -12,7 +12,6 @@ dead process's locks, so an ``.owner`` that can be locked has no owner.
 from __future__ import annotations
 
 import atexit
-import errno
 import fcntl
 import os
 import shutil
@@ -20,6 +19,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from ..storage.lock import try_flock
 
 PREFIX = "crossbook-chroma-"
 OWNER = ".owner"
@@ -109,11 +110,6 @@ def _abandoned(base: Path) -> bool:
     except OSError:
         return False  # another user's copy: not ours to judge
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return True
-    except OSError as exc:
-        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            return False
-        raise
+        return try_flock(fd)  # no live process owns the copy
     finally:
         os.close(fd)
