@@ -34,15 +34,29 @@ _SRD_SUFFIX = re.compile(rf"\s+(?:{word_pattern(genre_words('rulebook', 'title_s
 _MARKUP = re.compile(r"<[^>]+>|[*`]+")
 _UNDERSCORE_EMPHASIS = re.compile(r"(?<![^\W_])(_{1,2})(?=[^\s_])(.+?)(?<=[^\s_])\1(?![^\W_])")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # Markdown's backslash escape of an ASCII punctuation mark
+_SET_ASIDE = re.compile("\ue000(\\d+)\ue001")
 
 
 def strip_markup(text: str) -> str:
     """``text`` without HTML tags and emphasis markers, entities decoded (lines kept); a code
-    span's text is kept as written."""
+    span's text is kept as written, and a backslash-escaped character (``\\_``, ``\\*``,
+    ``3\\.``) is that character, never markup."""
     parts = _CODE_SPAN.split(text)  # text, marks, code, marks, code, ..., text
-    kept = [part if i % 3 == 2 else "" if i % 3 == 1 else _UNDERSCORE_EMPHASIS.sub(r"\2", _MARKUP.sub("", part))
-            for i, part in enumerate(parts)]
+    kept = [part if i % 3 == 2 else "" if i % 3 == 1 else _plain(part) for i, part in enumerate(parts)]
     return html.unescape("".join(kept))
+
+
+def _plain(text: str) -> str:
+    """Markup-free text outside code spans: escapes set aside while the markup goes."""
+    escaped: list[str] = []
+
+    def aside(match: re.Match) -> str:
+        escaped.append(match.group(1))
+        return f"\ue000{len(escaped) - 1}\ue001"
+
+    text = _UNDERSCORE_EMPHASIS.sub(r"\2", _MARKUP.sub("", _ESCAPE.sub(aside, text)))
+    return _SET_ASIDE.sub(lambda m: escaped[int(m.group(1))], text)
 
 
 def clean_inline(text: str) -> str:

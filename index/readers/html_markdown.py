@@ -55,7 +55,9 @@ _SPACE = re.compile(r"[ \t\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _NEWLINE = re.compile(r"[ \t\r\f\v\u00a0]*(?:\r\n?|\n)\s*")
 _PLAIN = re.compile(r"[^*`\\_\u00ad\u200b\u200c\u200d\u2060\ufeff]*")
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
-_INLINE_MARKUP = re.compile(r"([*`\\]|(?<!\w)_|_(?!\w))")
+# a run of underscores that touches a word's edge is escaped whole ("__len__" stays a name,
+# not "_" + emphasis); one inside a word ("x_y") reads as itself
+_INLINE_MARKUP = re.compile(r"([*`\\])|((?<!\w)_+|_+(?!\w))")
 _BLOCK_START = re.compile(r"^(#{1,6}(?=\s|$)|>|=+\s*$|<(?=[A-Za-z/!?])|[-+*](?=\s|$)|-{3,}|(\d{1,9})([.)])(?=\s|$)|~{3,})")
 _LIST_START = re.compile(r"^(- |\d{1,9}\. )")
 _TRAILING_HASHES = re.compile(r"(\s)(#+)\s*$")
@@ -204,12 +206,16 @@ def _anchoring_heading(element, tag: str) -> bool:
     return bool(element.get("id")) or any(a.get("id") or a.get("name") for a in element.iter("a"))
 
 
+def _escaped(match: re.Match) -> str:
+    return "\\" + match.group(1) if match.group(1) else "\\_" * len(match.group(2))
+
+
 def _escape_text(text: str) -> str:
     """Text as Markdown: markup characters escaped, spaces collapsed; a line break of the
     source stays one (a Markdown soft break: the same paragraph), so a paragraph whose
     lines each open with a bold term keeps them at line starts, as glossary entries."""
     if not _PLAIN.fullmatch(text):  # most text needs nothing but its spaces collapsed
-        text = _INLINE_MARKUP.sub(r"\\\1", text.translate(_INVISIBLE))
+        text = _INLINE_MARKUP.sub(_escaped, text.translate(_INVISIBLE))
     return _SPACE.sub(" ", _NEWLINE.sub("\n", text))
 
 

@@ -32,3 +32,15 @@ def test_an_identifier_keeps_its_last_word_and_its_first_letter():
     assert normalize_name("load_parts()") == normalize_name("load_parts") == "load_parts"
     assert normalize_name("a->b") != normalize_name("b")
     assert normalize_name("the Rapid Strikes") == "rapid_strike"
+
+
+def test_a_dunder_in_html_text_keeps_its_underscores_in_the_heading():
+    """``__len__`` is escaped as one run (not ``\\__len_\\_``, which read as emphasis) and the
+    heading cleaner honours Markdown's backslash escapes: the name survives whole."""
+    from crossbook.core.titles import clean_inline
+    from crossbook.readers.html_markdown import html_to_markdown
+
+    markdown = html_to_markdown(b"<h1>Data model</h1><h2>object.__len__(self)</h2><p>Called by __len__.</p>")
+    assert [s.heading_path for s in split_sections(markdown)][1] == ("Data model", "object.__len__(self)")
+    assert clean_inline(r"3\. Combat") == "3. Combat" and clean_inline(r"a \*star\* and **bold**") == "a *star* and bold"
+    assert clean_inline(r"`a\_b`") == r"a\_b"  # a code span is kept as written
