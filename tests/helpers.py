@@ -458,3 +458,18 @@ def rebuild_books(cli, folder: Path, books: dict[str, str], pack: Path | None = 
                                            encoding="utf-8")
     result = cli("rebuild", folder / "crossbook.toml")
     assert result.exit_code == 0, result.stderr
+
+
+def rebuilt_sample(folder: Path) -> Path:
+    """The sample corpus rebuilt (hash embedder) into ``folder / "index"``, through the CLI; the
+    index, for a module's read-only tests to share."""
+    from typer.testing import CliRunner
+
+    from crossbook.cli.main import app
+
+    index = folder / "index"
+    manifest = Path(__file__).resolve().parent.parent / "sample_corpus" / "crossbook.toml"
+    result = CliRunner().invoke(app, ["--index", str(index), "--embedder", "hash", "-q", "rebuild", str(manifest)],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return index

@@ -10,7 +10,7 @@ from importlib.metadata import version
 import anyio
 import pytest
 
-from tests.conftest import SAMPLE
+from tests.helpers import rebuilt_sample
 
 QUESTION = "What does the spell the Rime Wraith casts cost?"
 # (Shelf call, CLI arguments, MCP tool call) for the same query
@@ -32,15 +32,7 @@ PAGE_KEYS = {"offset", "next_cursor", "texts_cut", "note", "limit", "definitions
 
 @pytest.fixture(scope="module")
 def sample_index(tmp_path_factory):
-    from typer.testing import CliRunner
-
-    from crossbook.cli.main import app
-
-    index = tmp_path_factory.mktemp("api_results") / "index"
-    result = CliRunner().invoke(app, ["--index", str(index), "--embedder", "hash", "-q", "rebuild",
-                                      str(SAMPLE / "crossbook.toml")], catch_exceptions=False)
-    assert result.exit_code == 0, result.stderr
-    return index
+    return rebuilt_sample(tmp_path_factory.mktemp("api_results"))
 
 
 @pytest.fixture

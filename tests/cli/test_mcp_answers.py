@@ -12,21 +12,14 @@ import anyio
 import pytest
 
 from tests.conftest import SAMPLE
+from tests.helpers import rebuilt_sample
 
 mcp = pytest.importorskip("mcp")
 
 
 @pytest.fixture(scope="module")
 def sample_index(tmp_path_factory):
-    from typer.testing import CliRunner
-
-    from crossbook.cli.main import app
-
-    index = tmp_path_factory.mktemp("mcp_answers") / "index"
-    result = CliRunner().invoke(app, ["--index", str(index), "--embedder", "hash", "-q", "rebuild",
-                                      str(SAMPLE / "crossbook.toml")], catch_exceptions=False)
-    assert result.exit_code == 0, result.stderr
-    return index
+    return rebuilt_sample(tmp_path_factory.mktemp("mcp_answers"))
 
 
 def _calls(index, calls, *, allow_ingest=False):

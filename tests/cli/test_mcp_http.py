@@ -17,6 +17,7 @@ import pytest
 
 from crossbook.api import BadInput
 from tests.conftest import SAMPLE
+from tests.helpers import rebuilt_sample
 
 mcp = pytest.importorskip("mcp")
 uvicorn = pytest.importorskip("uvicorn")
@@ -29,15 +30,7 @@ CALLS = [("where_else", {"name": "Frost Lance"}), ("entity", {"name": "Chilled"}
 
 @pytest.fixture(scope="module")
 def sample_index(tmp_path_factory):
-    from typer.testing import CliRunner
-
-    from crossbook.cli.main import app
-
-    index = tmp_path_factory.mktemp("mcp_http") / "index"
-    result = CliRunner().invoke(app, ["--index", str(index), "--embedder", "hash", "-q", "rebuild",
-                                      str(SAMPLE / "crossbook.toml")], catch_exceptions=False)
-    assert result.exit_code == 0, result.stderr
-    return index
+    return rebuilt_sample(tmp_path_factory.mktemp("mcp_http"))
 
 
 @contextlib.contextmanager
