@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import pwd
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from crossbook.core.config import Settings
 from crossbook.storage.db import open_db
@@ -473,3 +480,30 @@ def rebuilt_sample(folder: Path) -> Path:
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.stderr
     return index
+
+
+def as_nobody() -> list[str] | None:
+    """A command prefix that runs as ``nobody``, when that user exists and can run this Python."""
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        return None
+    if shutil.which("setpriv") is None:
+        return None
+    prefix = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
+    probe = subprocess.run([*prefix, sys.executable, "-c", "import crossbook"], capture_output=True)
+    return prefix if probe.returncode == 0 else None
+
+
+def without_privilege() -> tuple[list[str], bool]:
+    """(command prefix, whether it runs as another user) for a child that cannot write
+    what its modes refuse; skips when the system offers neither way."""
+    if os.geteuid() != 0:
+        return [], False  # already an ordinary user
+    nobody = as_nobody()
+    if nobody is not None:
+        return nobody, True
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root without setpriv: no way to run a child that file modes refuse")
+    # e.g. this Python lives under /root (mode 700), which nobody cannot enter
+    return ["setpriv", "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all"], False

@@ -21,21 +21,13 @@ import pytest
 
 from crossbook.api import Shelf
 from tests.conftest import SAMPLE
+from tests.helpers import without_privilege
 
 # slow: crossbook processes (`pytest -m "not slow"` leaves it out)
 pytestmark = pytest.mark.slow
 
 CROSSBOOK = str(Path(sys.executable).parent / "crossbook")
-NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 SIDE_FILES = ("-wal", "-shm", "-journal")
-
-
-def _as_user() -> list[str]:
-    if os.geteuid() != 0:
-        return []
-    if shutil.which("setpriv") is None:
-        pytest.skip("running as root without setpriv: cannot read an index as a user who may not write it")
-    return NOBODY
 
 
 def _snapshot(index: Path, *, data_only: bool = False) -> dict[str, tuple]:
@@ -74,7 +66,7 @@ class Server:
 
     def __init__(self, index: Path, tmp: Path):
         env = {"PATH": os.environ["PATH"], "CROSSBOOK_EMBEDDER": "hash", "TMPDIR": str(tmp), "HOME": str(tmp)}
-        self.proc = subprocess.Popen([*_as_user(), CROSSBOOK, "--index", str(index), "mcp"], stdin=subprocess.PIPE,
+        self.proc = subprocess.Popen([*without_privilege()[0], CROSSBOOK, "--index", str(index), "mcp"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True, cwd=tmp)
         self.next_id = 0
         self.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pwd
 import shutil
 import stat
 import subprocess
@@ -26,6 +25,7 @@ import anyio
 import pytest
 
 from tests.conftest import SAMPLE
+from tests.helpers import without_privilege
 
 # slow: the CLI in a child process (`pytest -m "not slow"` leaves it out)
 pytestmark = pytest.mark.slow
@@ -38,33 +38,6 @@ def _files(index_dir: Path) -> dict[str, str]:
     may map it)."""
     return {str(p.relative_to(index_dir)): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(index_dir.rglob("*")) if p.is_file() and not p.name.endswith("-shm")}
-
-
-def _as_nobody() -> list[str] | None:
-    """A command prefix that runs as ``nobody``, when that user exists and can run this Python."""
-    try:
-        nobody = pwd.getpwnam("nobody")
-    except KeyError:
-        return None
-    if shutil.which("setpriv") is None:
-        return None
-    prefix = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
-    probe = subprocess.run([*prefix, sys.executable, "-c", "import crossbook"], capture_output=True)
-    return prefix if probe.returncode == 0 else None
-
-
-def _without_privilege() -> tuple[list[str], bool]:
-    """(command prefix, whether it runs as another user) for a child that cannot write
-    what its modes refuse; skips when the system offers neither way."""
-    if os.geteuid() != 0:
-        return [], False  # already an ordinary user
-    nobody = _as_nobody()
-    if nobody is not None:
-        return nobody, True
-    if shutil.which("setpriv") is None:
-        pytest.skip("running as root without setpriv: no way to run a child that file modes refuse")
-    # e.g. this Python lives under /root (mode 700), which nobody cannot enter
-    return ["setpriv", "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all"], False
 
 
 def _set_writable(root: Path, writable: bool) -> None:
@@ -87,7 +60,7 @@ def shared_dir():
 def test_a_user_without_write_permission_queries_a_read_only_index(cli, shared_dir):
     index_dir = shared_dir / "index"
     assert cli("--index", index_dir, "-q", "rebuild", SAMPLE / "crossbook.toml").exit_code == 0
-    prefix, _ = _without_privilege()
+    prefix, _ = without_privilege()
     _set_writable(index_dir, False)
     probe = subprocess.run([*prefix, "touch", str(index_dir / "probe")], capture_output=True)
     assert probe.returncode != 0, "the child could still write the index: the test would prove nothing"
@@ -132,7 +105,7 @@ async def _mcp_search(command: list[str], env: dict, cwd: Path) -> int:
 def test_a_writing_command_on_a_read_only_index_fails_with_one_line(cli, shared_dir):
     index_dir = shared_dir / "index"
     assert cli("--index", index_dir, "-q", "rebuild", SAMPLE / "crossbook.toml").exit_code == 0
-    prefix, _ = _without_privilege()
+    prefix, _ = without_privilege()
     _set_writable(index_dir, False)
     done = subprocess.run([*prefix, *CROSSBOOK, "--index", str(index_dir), "delete-book", "Bestiary", "--json"],
                           capture_output=True, text=True, env={**os.environ, "CROSSBOOK_EMBEDDER": "hash"},
