@@ -1,17 +1,18 @@
-"""Batch API commands: `crossbook batch status` and `crossbook batch collect` (registered on
-the app by import). They resume batches that `ingest --batch` submitted, from any process."""
+"""Batch API commands: `crossbook batch status`, `collect` and `forget` (registered on the app
+by import). They resume batches that `ingest --batch` submitted, from any process; each is a
+client of ``crossbook.api.Shelf`` (collect and forget write, under the writer lock)."""
 
 from __future__ import annotations
 
-import time
 from typing import Optional
 
 import typer
 
-from crossbook.cli.app import JSON_OPT, State, app, open_index
+from crossbook.cli.app import JSON_OPT, State, app
 from crossbook.cli.batch_output import ingest_hint, render_batches
 from crossbook.cli.group import examples
 from crossbook.cli.output import cli_errors, emit
+from crossbook.cli.writing import lock_options
 
 batch_app = typer.Typer(no_args_is_help=True, help="OpenAI Batch API batches submitted by ingest --batch.")
 app.add_typer(batch_app, name="batch")
@@ -31,7 +32,7 @@ def status(
     """Ask the endpoint how far each batch is (collect nothing)."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        reports = _poll(state, ids, base_url, uncollected=not show_all, collect_ended=False)
+        reports = state.shelf().batches(ids or (), include_collected=show_all, base_url=base_url)
         emit({"batches": [r.to_dict() for r in reports]}, as_json, lambda c: render_batches(c, reports))
 
 
@@ -49,7 +50,7 @@ def collect(
         from crossbook.core.errors import BatchFailed
         from crossbook.ingest.batch import short_message
 
-        reports = _poll(state, ids, base_url, uncollected=not ids, wait=wait)
+        reports = state.shelf().batches(ids or (), collect=True, wait=wait, base_url=base_url, **lock_options(ctx))
         short = [r for r in reports if r.ended and r.status != "completed"]
         if short:
             raise BatchFailed(short_message(short))
@@ -72,18 +73,6 @@ def forget(
     """Stop waiting for batches: the next ingest --batch submits their unanswered chunks again."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.extract import batch
-
-        reports = batch.forget(open_index(state.settings()), ids)
+        reports = state.shelf().forget_batches(ids, **lock_options(ctx))
         emit({"batches": [r.to_dict() for r in reports]}, as_json, lambda c: render_batches(c, reports))
 
-
-def _poll(state: State, ids: Optional[list[str]], base_url: Optional[str], uncollected: bool, **options):
-    """Refresh (and collect, unless told not to) the batches named, or the recorded ones."""
-    from crossbook.extract import batch
-
-    settings = state.settings(base_url=base_url)
-    db = open_index(settings)
-    chosen = batch.batch_ids(db, ids or (), uncollected=uncollected)
-    return batch.poll(db, batch.client_for(settings), chosen, poll_seconds=settings.batch_poll, sleep=time.sleep,
-                      secret=settings.api_key, **options)

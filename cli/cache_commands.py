@@ -2,9 +2,9 @@
 
 import typer
 
-from crossbook.cli.app import JSON_OPT, State, app, open_index
+from crossbook.cli.app import JSON_OPT, State, app
 from crossbook.cli.output import cli_errors, emit
-from crossbook.cli.writing import open_writable
+from crossbook.cli.writing import lock_options
 
 cache_app = typer.Typer(no_args_is_help=True, help="The cache of LLM answers in the index.")
 app.add_typer(cache_app, name="cache")
@@ -19,10 +19,6 @@ def prune(
     """Remove cached LLM answers that no stored chunk uses (edited sections, deleted books, other models)."""
     state: State = ctx.obj
     with cli_errors(state.debug, as_json):
-        from crossbook.storage.llm_cache import prune as run_prune
-
-        settings = state.settings()
-        db = open_index(settings) if dry_run else open_writable(ctx, settings)
-        result = run_prune(db, dry_run=dry_run)
+        result = state.shelf().prune_cache(dry_run=dry_run, **lock_options(ctx))
         verb = "would remove" if dry_run else "removed"
         emit(result, as_json, lambda c: c.print(f"{verb} {result['removed']} cached answers, kept {result['kept']}"))

@@ -1,5 +1,5 @@
 """The index as a writing command holds it: under the index's one writer lock (index/storage/lock.py),
-taken by the API's Shelf writes (``lock_options``) or, for a cache command, here.
+taken by the API's Shelf writes, given the options here (``lock_options``).
 
 A second writer waits up to ``--wait`` seconds (env CROSSBOOK_WAIT, default 30), saying on
 stderr whom it waits for, then fails with "index is busy (pid N ...)". Query commands do
@@ -11,7 +11,6 @@ from __future__ import annotations
 import typer
 
 from crossbook.cli.output import stderr
-from crossbook.core.config import Settings
 
 
 def _note(message: str) -> None:
@@ -28,11 +27,3 @@ def lock_options(ctx: typer.Context) -> dict:
     waits, and the note shown on stderr while this one waits."""
     return {"command": _command(ctx), "on_wait": _note}
 
-
-def open_writable(ctx: typer.Context, settings: Settings, create: bool = False):
-    """The index's database for a command that writes, held (lock and connection) until the
-    command ends. Raises IndexBusy, and what open_db raises."""
-    from crossbook.storage.db import open_for_writing
-
-    return ctx.with_resource(open_for_writing(
-        settings.index_dir, create=create, wait=settings.wait, command=_command(ctx), on_wait=_note))

@@ -327,6 +327,40 @@ class Shelf:
         return Reviewed(review(self.settings, relationship_id, action, relation_type=relation_type, flip=flip,
                                hooks=hooks))
 
+    def batches(self, ids: Iterable[str] = (), *, collect: bool = False, include_collected: bool = False,
+                wait: bool = False, base_url: str | None = None, on_wait: WarnFn | None = None,
+                command: str = "api batch collect") -> list:
+        """The Batch API batches ``ingest --batch`` submitted, asked of their endpoints (or
+        ``base_url``): those named by ``ids``, else the ones not collected yet (all of them with
+        ``include_collected``). ``collect``: store the answers of those that ended in the LLM
+        cache, under the writer lock (``wait``: until every one has ended); the next ingest
+        asks only what is not cached. Returns their ``BatchReport``s. Raises BatchNotFound,
+        ConfigError (no key nor base URL)."""
+        from .writing import Hooks, batches
+
+        ids = list(ids)
+        hooks = self._hooks(None, None, None, on_wait, command) if collect else Hooks()
+        settings = replace(self.settings, base_url=base_url) if base_url else self.settings
+        return batches(settings, ids, collect=collect, uncollected=not ids and not include_collected, wait=wait,
+                       hooks=hooks)
+
+    def forget_batches(self, ids: Iterable[str], *, on_wait: WarnFn | None = None,
+                       command: str = "api batch forget") -> list:
+        """Stop waiting for batches: the next ``ingest --batch`` submits their unanswered chunks
+        again (the endpoint is not asked). Returns the batches as they were recorded."""
+        from .writing import forget_batches
+
+        return forget_batches(self.settings, list(ids), self._hooks(None, None, None, on_wait, command))
+
+    def prune_cache(self, *, dry_run: bool = False, on_wait: WarnFn | None = None,
+                    command: str = "api cache prune") -> dict:
+        """Remove cached LLM answers no stored chunk uses; ``{"removed": n, "kept": n}``
+        (``dry_run``: counted, nothing removed)."""
+        from .writing import prune_cache
+
+        hooks = self._hooks(None, None, None, on_wait, command)
+        return prune_cache(self.settings, dry_run=dry_run, hooks=hooks)
+
     def _drop_vectors(self) -> None:
         """After a write: the next query opens the vectors again (a new collection may exist)."""
         self._vectors.invalidate()

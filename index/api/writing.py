@@ -1,7 +1,9 @@
 """The API's writes, the only path the CLI's writing commands take too: ingest, rebuild,
-delete-book, reembed, review and doctor's repair, each holding the index's writer lock
+delete-book, reembed, review and doctor's repair (changes of the shelf), and the LLM
+cache's own writes (collecting and forgetting batches, pruning answers), each holding the index's writer lock
 (index/storage/lock.py) for the whole write and changing the shelf through its one door
-(index/shelf/door.py), which counts every change in the index's generation number.
+(index/shelf/door.py), which counts every change in the index's generation number (the
+cache's writes change no entity, mention or vector: they are not counted).
 
 ``Hooks`` says where a write reports: ``progress(phase, done, total)``, ``events`` (the
 NDJSON records of ``--events``), ``warn`` (one line each), ``on_wait`` (a note while another
@@ -187,3 +189,38 @@ def review(settings: Settings, relationship_id: int, action: str, *, relation_ty
 
     with _writing(settings, hooks) as db:
         return decide(db, relationship_id, action, relation_type=relation_type, flip=flip)
+
+
+def batches(settings: Settings, ids: list[str], *, collect: bool, uncollected: bool, wait: bool = False,
+            sleep: Callable[[float], None] | None = None, hooks: Hooks = Hooks()) -> list:
+    """The Batch API batches ``ingest --batch`` recorded (index/extract/batch.py), refreshed
+    from their endpoints: named by ``ids``, else the uncollected ones (all with not
+    ``uncollected``). With ``collect``, under the writer lock: the answers of those that
+    ended stored in the LLM cache (``wait``: polling until every one has ended). Without it
+    only the batches' recorded states are refreshed, with no lock (as a query): a status
+    asked while an ``ingest --batch`` waits answers at once."""
+    import time
+
+    from ..extract import batch
+
+    with _writing(settings, hooks) if collect else _reading(settings) as db:
+        chosen = batch.batch_ids(db, ids, uncollected=uncollected)
+        return batch.poll(db, batch.client_for(settings), chosen, collect_ended=collect, wait=wait,
+                          poll_seconds=settings.batch_poll, sleep=sleep or time.sleep, secret=settings.api_key)
+
+
+def forget_batches(settings: Settings, ids: list[str], hooks: Hooks = Hooks()) -> list:
+    """Drop the records of batches (``batch.forget``) under the writer lock."""
+    from ..extract import batch
+
+    with _writing(settings, hooks) as db:
+        return batch.forget(db, ids)
+
+
+def prune_cache(settings: Settings, *, dry_run: bool = False, hooks: Hooks = Hooks()) -> dict:
+    """Remove the cached LLM answers no stored chunk uses (``llm_cache.prune``), under the
+    writer lock; ``dry_run`` counts them and takes no lock."""
+    from ..storage.llm_cache import prune
+
+    with _reading(settings) if dry_run else _writing(settings, hooks) as db:
+        return prune(db, dry_run=dry_run)

@@ -38,7 +38,14 @@ WRITE_COMMANDS = [
     ("review", ["review", "accept", "12"], ((12, "accept"), {})),
     ("review", ["review", "adjust", "12", "--type", "causes", "--flip"],
      ((12, "adjust"), {"relation_type": "causes", "flip": True})),
+    # the LLM cache's writes: no change of the shelf, but writes under the same lock
+    ("prune_cache", ["cache", "prune"], ((), {"dry_run": False})),
+    ("batches", ["batch", "collect", "batch_1", "--until-done"],
+     ((["batch_1"],), {"collect": True, "wait": True, "base_url": None})),
+    ("forget_batches", ["batch", "forget", "batch_1"], ((["batch_1"],), {})),
 ]
+# commands named by their first two words (a group and its command)
+GROUPS = ("review", "cache", "batch")
 
 
 @pytest.mark.parametrize("method, args, expected", WRITE_COMMANDS, ids=[" ".join(c[1][:2]) for c in WRITE_COMMANDS])
@@ -49,7 +56,7 @@ def test_each_write_command_calls_the_api_and_shows_its_error(monkeypatch, cli, 
 
     def refuse(shelf, *positional, **keywords):
         assert isinstance(shelf, Shelf)
-        assert keywords.pop("command") == " ".join(args[:2] if args[0] == "review" else args[:1])
+        assert keywords.pop("command") == " ".join(args[:2] if args[0] in GROUPS else args[:1])
         for name in SHOWN:
             keywords.pop(name, None)
         if method == "ingest_books":

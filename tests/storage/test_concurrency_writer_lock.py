@@ -64,6 +64,8 @@ WRITERS = {
     "doctor --repair": lambda p: ["doctor", "--repair"],
     "review accept": lambda p: ["review", "accept", "1"],
     "cache prune": lambda p: ["cache", "prune"],
+    "batch collect": lambda p: ["batch", "collect"],
+    "batch forget": lambda p: ["batch", "forget", "batch_1"],
 }
 
 
