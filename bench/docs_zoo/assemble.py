@@ -65,43 +65,51 @@ def html_family(zoo: Path, family: str, projects: list, gold_of) -> list[dict]:
     return members
 
 
+def _render(command: list[str], roff: bytes) -> bytes | None:
+    done = subprocess.run(command, input=roff, capture_output=True)
+    if done.returncode != 0 or not done.stdout.strip():
+        return None
+    if command[0] == "man2html":  # a CGI program: its output opens with a Content-type header
+        page = done.stdout.split(b"\n\n", 1)[-1]
+        return None if b"<TITLE>Invalid Man Page</TITLE>" in page else page  # roff it cannot read
+    return done.stdout
+
+
 def man_family(zoo: Path) -> list[dict]:
     if shutil.which("pandoc") is None or shutil.which("groff") is None:
         print("man: pandoc or groff missing, left out")
         return []
     # every installed section-1 page but git's (the man shelf of bench/eval_docs.py is git's)
     # one page per command family (the name's part before "_", "-" or "."; gcloud alone has
-    # thousands of pages), the family's first by name
+    # thousands of pages), the family's first by name; chosen by the first two renderers,
+    # the others render the same pages (a page one of them fails on is left out of its folder)
     sources = {}
     for page in sorted(F.MAN1.glob("*.1.gz")):
         sources.setdefault(re.split(r"[_.-]", page.name)[0], page)
     sources = [p for family, p in sorted(sources.items()) if family != "git"]
+    renderers = [(name, command) for name, command in F.MAN_RENDERERS if shutil.which(command[0])]
     chosen, names = [], {}
     for source in every_kth(sources, F.MAN_PAGES * 3):
         found = man_name_line(source)
         roff = gzip.decompress(source.read_bytes())
         if not found or b".so " in roff[:200]:
             continue
-        rendered = {}
-        for renderer, command in (("pandoc", ["pandoc", "-f", "man", "-t", "html"]), ("groff", ["groff", "-man", "-Thtml"])):
-            done = subprocess.run(command, input=roff, capture_output=True)
-            if done.returncode == 0 and done.stdout.strip():
-                rendered[renderer] = done.stdout
-        if len(rendered) == 2:
+        rendered = {name: _render(command, roff) for name, command in renderers}
+        if rendered.get("pandoc") and rendered.get("groff"):
             chosen.append((source, rendered))
             names[source.name[:-len(".1.gz")]] = found
         if len(chosen) == F.MAN_PAGES:
             break
     halves = F.half_by_position(list(names))
     members = []
-    for renderer in ("pandoc", "groff"):
+    for renderer, _ in renderers:
         for half in ("tune", "check"):
             target = zoo / "man" / f"{renderer}-{half}"
             target.mkdir(parents=True, exist_ok=True)
             pages = {}
             for source, rendered in chosen:
                 stem = source.name[:-len(".1.gz")]
-                if halves[stem] == half:
+                if halves[stem] == half and rendered[renderer]:
                     (target / f"{stem}.html").write_bytes(rendered[renderer])
                     pages[f"{stem}.html"] = names[stem]
             members.append({"family": "man", "project": f"{renderer}-{half}", "package": "installed man pages",

@@ -42,9 +42,16 @@ LATEX_KNOWN = ("xcolor/xcolor.pdf", "microtype/microtype.pdf", "caption/caption.
                "mathtools/mathtools.pdf", "listings/listings.pdf", "fancyvrb/fancyvrb-doc.pdf")
 LATEX_DIR = DOC / "texlive-doc" / "latex"
 MAN1 = Path("/usr/share/man/man1")
+# the man renderers (name, command reading roff on stdin); the pages are chosen by the first two
+MAN_RENDERERS = (
+    ("pandoc", ["pandoc", "-f", "man", "-t", "html"]),
+    ("groff", ["groff", "-man", "-Thtml"]),
+    ("mandoc", ["mandoc", "-Thtml", "-Oman=%N.html"]),
+    ("man2html", ["man2html", "-r"]),
+)
 
 APT_PACKAGES = sorted({p for _, p, _, _ in SPHINX + GTK} | set(LATEX_PACKAGES)
-                      | {"texlive-latex-recommended-doc", "pandoc", "groff", "poppler-utils"})
+                      | {"texlive-latex-recommended-doc", "pandoc", "groff", "mandoc", "man2html-base", "poppler-utils"})
 
 
 def half_by_position(names: list[str]) -> dict[str, str]:

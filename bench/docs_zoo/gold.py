@@ -71,7 +71,8 @@ def man_name_line(source: Path) -> list[str]:
                 if "\\-" in following or " - " in following:
                     break
             joined = " ".join(body)
-            head = re.split(r"\s\\-|\\\(em|\s-\s", joined, maxsplit=1)[0]
+            # "name \- what", "name - what", "name\(em what", and "name- what" (a dash before a space)
+            head = re.split(r"\s\\-|\\\(em|\s-\s|\\?-\s", joined, maxsplit=1)[0]
             head = re.sub(r"\\f[BIRP]|\\&|\\\(\w\w|\\", "", head)
             return [n.strip() for n in head.split(",") if n.strip()]
     return []

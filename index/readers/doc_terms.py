@@ -34,7 +34,8 @@ _OPTION_BLOCK = re.compile(rf"^\s*({_OPTION})(?:[ =\[][^,]*)?((?:,\s*{_OPTION}(?
 _OPTION_NAME = re.compile(_OPTION)
 _MAN_TITLE = re.compile(r"^(\S+)\((\d)[\w+]*\)$")
 _MAN_KINDS = genre_table("documentation", "man_kinds")
-_NAME_LINE = re.compile(r"^\s*([^\s,]+(?:\s*,\s*[^\s,]+)*)\s+(?:\\?[-\u2013\u2014])\s+\S")
+# "ls, dir - list ...": names, then a dash between spaces (or only after one: "hishrink- translating")
+_NAME_LINE = re.compile(r"^\s*([^\s,]+(?:\s*,\s*[^\s,]+)*)\s*(?:\\?[-\u2013\u2014])\s+\S")
 _TITLE_SPLIT = re.compile(r"\s+[\u2014\u2013-]\s+|:\s+")
 _STRONG_TAGS = ("strong", "b", "code", "tt", "samp", "kbd")
 MAX_TERM = 60

@@ -94,6 +94,14 @@ def test_a_name_line_broken_before_its_dash_still_names_the_command():
         ["git-check-ref-format"]
 
 
+def test_a_name_line_whose_dash_touches_the_name_still_names_the_command():
+    from crossbook.readers.doc_terms import name_line
+
+    assert name_line("hishrink- translating ASCII HINT files to binary files") == ["hishrink"]
+    assert name_line("fmtutil-sys - manage TeX formats") == ["fmtutil-sys"]
+    assert name_line("well-known words, no dash after a name") == []
+
+
 def test_a_heading_hidden_by_style_that_anchors_an_entry_still_cuts_its_section(tmp_path: Path):
     page = ("<html><head><title>lib</title></head><body><h1>lib</h1><p>The library.</p>"
             '<h2 style="display:none" id="frob_open">frob_open</h2><dl><dt><code>frob_open</code></dt>'
