@@ -22,6 +22,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import docbook  # noqa: E402
 import families as F  # noqa: E402
 from gold import back_index, code_line_index, devhelp_keywords, man_name_line, sphinx_inventory  # noqa: E402
 
@@ -65,7 +66,9 @@ def html_family(zoo: Path, family: str, projects: list, gold_of) -> list[dict]:
     return members
 
 
-def _render(command: list[str], roff: bytes) -> bytes | None:
+def _render(command, roff: bytes, stem: str) -> bytes | None:
+    if callable(command):  # docbook: lifted to DocBook, then rendered (bench/docs_zoo/docbook.py)
+        return command(roff, stem)
     done = subprocess.run(command, input=roff, capture_output=True)
     if done.returncode != 0 or not done.stdout.strip():
         return None
@@ -88,16 +91,19 @@ def man_family(zoo: Path) -> list[dict]:
         sources.setdefault(re.split(r"[_.-]", page.name)[0], page)
     sources = [p for family, p in sorted(sources.items()) if family != "git"]
     renderers = [(name, command) for name, command in F.MAN_RENDERERS if shutil.which(command[0])]
+    if docbook.available():
+        renderers.append(("docbook", docbook.render_page))
     chosen, names = [], {}
     for source in every_kth(sources, F.MAN_PAGES * 3):
         found = man_name_line(source)
         roff = gzip.decompress(source.read_bytes())
         if not found or b".so " in roff[:200]:
             continue
-        rendered = {name: _render(command, roff) for name, command in renderers}
+        stem = source.name[:-len(".1.gz")]
+        rendered = {name: _render(command, roff, stem) for name, command in renderers}
         if rendered.get("pandoc") and rendered.get("groff"):
             chosen.append((source, rendered))
-            names[source.name[:-len(".1.gz")]] = found
+            names[stem] = found
         if len(chosen) == F.MAN_PAGES:
             break
     halves = F.half_by_position(list(names))
@@ -114,6 +120,27 @@ def man_family(zoo: Path) -> list[dict]:
                     pages[f"{stem}.html"] = names[stem]
             members.append({"family": "man", "project": f"{renderer}-{half}", "package": "installed man pages",
                             "half": half, "path": str(target), "gold": "name-lines", "names": pages})
+    if docbook.available():
+        members += _docbook_books(zoo, chosen, names, halves)
+    return members
+
+
+def _docbook_books(zoo: Path, chosen: list, names: dict, halves: dict) -> list[dict]:
+    """Each half's pages as one chunked DocBook manual (navigation on every page, a contents page)."""
+    members = []
+    for half in ("tune", "check"):
+        lifted = {}
+        for source, _ in chosen:
+            stem = source.name[:-len(".1.gz")]
+            if halves[stem] == half:
+                xml = docbook.lift(gzip.decompress(source.read_bytes()), stem)
+                if xml is not None:
+                    lifted[stem] = xml
+        target = zoo / "man" / f"docbook-book-{half}"
+        files = docbook.render_book(lifted, f"Installed commands ({half})", target)
+        members.append({"family": "man", "project": f"docbook-book-{half}", "package": "installed man pages",
+                        "half": half, "path": str(target), "gold": "name-lines",
+                        "names": {file: names[stem] for stem, file in files.items()}})
     return members
 
 

@@ -51,7 +51,8 @@ MAN_RENDERERS = (
 )
 
 APT_PACKAGES = sorted({p for _, p, _, _ in SPHINX + GTK} | set(LATEX_PACKAGES)
-                      | {"texlive-latex-recommended-doc", "pandoc", "groff", "mandoc", "man2html-base", "poppler-utils"})
+                      | {"texlive-latex-recommended-doc", "pandoc", "groff", "mandoc", "man2html-base", "doclifter", "docbook-xsl-ns", "xsltproc",
+                         "poppler-utils"})
 
 
 def half_by_position(names: list[str]) -> dict[str, str]:
