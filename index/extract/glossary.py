@@ -142,7 +142,31 @@ def _emphasis_leads(text: str) -> list[re.Match]:
     item), as in CommonMark."""
     return [m for m in _EMPHASIS_LEAD.finditer(text)
             if not (m.group("open") in _ITALIC and "\n" in text[m.end("close"):m.start("rest")])
-            and not (m.group("open")[0] in "*_" and text[m.end("open"):m.end("open") + 1].isspace())]
+            and not (m.group("open")[0] in "*_" and text[m.end("open"):m.end("open") + 1].isspace())
+            and not (not m.group("item") and _goes_on_a_sentence(text, m.start()))]
+
+
+_QUOTED = re.compile(r"^[ \t]*(?:>[ \t]*)*")
+# a line of its own: a heading, a table row, a list item, an emphasized entry, a callout's title
+_OWN_LINE = re.compile(r"^(?:#|\||(?:[-*+]|\d+[.)])[ \t]|\*|_|<(?:strong|b|em|i)>|\[!)")
+_SENTENCE_END = re.compile(r"[.!?:;…]['\"’”)\]]*$")
+
+
+def _goes_on_a_sentence(text: str, at: int) -> bool:
+    """True when the line at ``at`` goes on with the sentence the line above left open, in
+    one paragraph ("Sets the value of\n*KEY*\nto\n*VALUE*. The value is..."): an emphasized
+    word there opens no entry. A line above that is a heading, a list item, a table row or an
+    entry itself ("**Aid** 2nd-level\n**Alarm** 1st-level", a catalog a line each) leaves none open."""
+    if at == 0:
+        return False
+    start = text.rfind("\n", 0, at - 1) + 1
+    above = _QUOTED.sub("", text[start:at - 1]).strip()
+    if re.search(r"<br\s*/?>$", above, re.IGNORECASE):  # a line break ends the line's run
+        return False
+    words = re.sub(r"</?\w+[^>]*>", "", above).strip()
+    if not words or _OWN_LINE.match(above):  # a rule "<hr/>", a heading, an item...
+        return False
+    return not _SENTENCE_END.search(re.sub(r"[*_]+$", "", words).rstrip())
 
 
 _ITALIC = ("*", "_", "<em>", "<i>")

@@ -67,6 +67,20 @@ def test_a_line_of_its_own_does_not_swallow_the_next_lead_and_an_italic_one_is_n
     assert "Huge Beast, Wild" not in names
 
 
+def test_an_emphasized_word_inside_a_wrapped_sentence_opens_no_entry():
+    from crossbook.extract.glossary import glossary_terms
+
+    # a man page's option, its sentence wrapped a line at a time (in a quote, as DocBook renders it)
+    wrapped = "**set**\n\n> Sets the value of\n> *KEY*\n> to\n> *VALUE*. The value is a serialized\n> **GVariant**.\n"
+    assert [t.name for t in glossary_terms(wrapped)] == []
+    # the same lead after a finished sentence, a rule, a line break or a line of entries is one
+    assert [t.name for t in glossary_terms("The spell ends.\n**Fireball.** A streak flashes.")] == ["Fireball"]
+    assert [t.name for t in glossary_terms("<hr/>\n<b>Fireball.</b> A streak flashes.")] == ["Fireball"]
+    assert [t.name for t in glossary_terms("Read on<br/>\n**Fireball.** A streak flashes.")] == ["Fireball"]
+    catalog = "**Aid** 2nd-level abjuration\n**Alarm** 1st-level abjuration\n**Bless** 1st-level enchantment"
+    assert [t.name for t in glossary_terms(catalog)] == ["Aid", "Alarm", "Bless"]
+
+
 def test_a_step_in_bold_is_no_entry_in_any_case():
     text = ("# Book\n\n## Playing\n\n**Describe What Your Character Does.** Then roll.\n\n"
             "**Roll the Dice.** Add your skill.\n\n**Describe what your character does.** Say it.\n\n"
