@@ -23,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
+import links  # noqa: E402
 import scorers  # noqa: E402
 from eval_docs import ingest  # noqa: E402
 from families import DEFAULT_ZOO  # noqa: E402
@@ -58,11 +59,21 @@ def html_half(family: str, members: list[dict], work: Path, inventories: bool) -
         total["seconds"] += ingest([source], index)
         db = sqlite3.connect(index / "crossbook.db")
         part = FAMILIES[family](member, db)
+        _add_links(total, links.score(member, db))
         db.close()
         part["project"] = member["project"]
         total["per_project"][member["project"]] = (part["found"], part["total"])
         _add(total, part)
     return total
+
+
+def _add_links(total: dict, part: dict) -> None:
+    """The authors' links to documented things (bench/docs_zoo/links.py), summed over members;
+    the widest-defined name, the widest of them."""
+    found, count = total.get("links", (0, 0))
+    total["links"] = (found + part["found"], count + part["total"])
+    total.setdefault("link_misses", []).extend(part["misses"][:2])
+    total["most_defined"] = max(total.get("most_defined", (0, "")), part["most_defined"])
 
 
 def latex_half(members: list[dict], work: Path, half: str) -> dict:
@@ -86,6 +97,9 @@ def report_html(family: str, half: str, read: dict, bare: dict, misses: bool) ->
     else:
         print(f"  {half:5}  inventories read: {ratio(read['found'], read['total']):22}"
               f"  ignored: {ratio(bare['found'], bare['total']):22}  ({read['seconds'] + bare['seconds']:.0f} s)")
+    widest, name = read["most_defined"]
+    print(f"           authors' links to documented things found on their page: {ratio(*read['links'])};"
+          f" most pages one name is defined on: {widest} ({name})")
     for project, (found, count) in read["per_project"].items():
         plain = bare["per_project"][project]
         print(f"           {project:12} read {ratio(found, count):22} ignored {ratio(*plain)}")
@@ -94,6 +108,8 @@ def report_html(family: str, half: str, read: dict, bare: dict, misses: bool) ->
     if misses:
         for miss in read["misses"][:12]:
             print(f"           miss: {miss}")
+        for miss in read["link_misses"][:8]:
+            print(f"           link missed: {miss}")
 
 
 def report_latex(half: str, result: dict, misses: bool) -> None:

@@ -27,9 +27,9 @@ def sphinx_inventory(path: Path) -> list[tuple[str, str, str]]:
     return [(o.name, f"{o.domain}:{o.role}", o.uri_expanded.partition("#")[0]) for o in inv.objects]
 
 
-def devhelp_keywords(path: Path) -> list[tuple[str, str, str]]:
-    """(name, type, page) of every keyword of a devhelp2 file; a property's or signal's name is
-    the quoted one ("The “label” property": label)."""
+def devhelp_entries(path: Path) -> list[tuple[str, str, str]]:
+    """(name, type, link with its anchor) of every keyword of a devhelp2 file; a property's
+    or signal's name is the quoted one ("The “label” property": label)."""
     out = []
     for element in ET.parse(path).getroot().iter():
         if not element.tag.endswith("keyword"):
@@ -41,8 +41,13 @@ def devhelp_keywords(path: Path) -> list[tuple[str, str, str]]:
             owner, dot, field = name.rpartition(".")
             name = owner + dot + field.replace("-", "_")
         if name and link:
-            out.append((name, element.get("type", "other"), link.partition("#")[0]))
+            out.append((name, element.get("type", "other"), link))
     return out
+
+
+def devhelp_keywords(path: Path) -> list[tuple[str, str, str]]:
+    """(name, type, page) of every keyword of a devhelp2 file (``devhelp_entries``)."""
+    return [(name, kind, link.partition("#")[0]) for name, kind, link in devhelp_entries(path)]
 
 
 def man_name_line(source: Path) -> list[str]:

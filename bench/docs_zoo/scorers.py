@@ -21,7 +21,7 @@ from crossbook.core.normalize import normalize_name  # noqa: E402
 SPHINX_STRUCTURE = {"std:doc", "std:label", "c:functionParam", "cpp:functionParam", "cpp:templateParam", "js:param"}
 
 
-def _forms(name: str) -> set[str]:
+def forms(name: str) -> set[str]:
     """The name, and its last part after a dot or ``::`` (a method documented by its own name)."""
     last = re.split(r"\.|::", name.rstrip("()"))[-1]
     return {normalize_name(name), normalize_name(last)}
@@ -32,7 +32,7 @@ def _score_entries(entries, pages: set[str], by_page: dict[str, set[str]], key_o
     for name, kind, page in entries:
         if page not in pages:
             continue
-        hit = bool(_forms(name) & by_page.get(page, set()))
+        hit = bool(forms(name) & by_page.get(page, set()))
         group = key_of(kind)
         counts = out["by_kind"].setdefault(group, [0, 0])
         counts[0] += hit

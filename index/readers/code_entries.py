@@ -8,13 +8,15 @@ them opening with a code run) each opening run is a term the section defines, ty
 it looks like (a leading backslash: a command; a leading dash: an option) else by the
 heading it is filed under ("Keys", "Options"). A section where code runs open only a few
 paragraphs is prose that quotes code: it defines nothing this way, nor does an entry that
-is a bare name (a contents tree), an expression ("x + y") or a symbol ("<="). A doc set
+is a bare name (a contents tree), an expression ("x + y") or a symbol ("<="), nor a run
+that opens several rows of one table (a column of values: a return type). A doc set
 (readers/docset.py) is not read this way: its markup states its entries (read_book).
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 
 from ..core.models import DocTerm, Section
@@ -99,7 +101,9 @@ def code_entries(section: Section, lines_are_paragraphs: bool = False) -> list[D
         return []
     # an entry describes what it opens with; a bare name is a list of names (a contents tree)
     runs = [" ".join(m.group(1).split()) for b, m in opened if re.search(r"[^\W\d_]", b[m.end():])]
-    terms = (_term(run, section.heading) for run in runs)
+    # a run opening two or more rows of a table is a column of values ("gboolean" beside each function)
+    opening_rows = Counter(" ".join(m.group(1).split()) for b, m in opened if b.lstrip().startswith("|"))
+    terms = (_term(run, section.heading) for run in runs if opening_rows[run] < 2)
     return list({t.name: t for t in terms if t is not None}.values())
 
 

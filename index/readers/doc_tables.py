@@ -3,7 +3,8 @@
 - A table row whose first cell is a documented name defines it: a code run (``<code>frob_open</code>``),
   a name that cannot be a word (``frob_write``, ``json.dump``, ``--all``, ``f()``), or one
   token in a column or section whose heading says what it holds ("Key", "Option",
-  "Function"); and another cell describes it. What its cells are decides, not
+  "Function"); and another cell describes it; a text that opens other rows of the table too
+  is a column of values ("gboolean" beside each function), no name. What its cells are decides, not
   the table's length: a table of plain words ("If", "To", "In") with no description
   defines nothing. The kind is the column's heading's, else the section heading's.
 - In a section whose heading names options (or keys, settings, parameters), a ``key=value``
@@ -14,6 +15,8 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
+from functools import lru_cache
 
 from ..core.models import DocTerm
 from ..core.packs import genre_words
@@ -38,9 +41,26 @@ def _is_code(cell, text: str) -> bool:
     return bool(runs) and " ".join(text_of(r) for r in runs).strip() == text
 
 
+def _table_of(row):
+    return next((a for a in row.iterancestors() if isinstance(a.tag, str) and a.tag.lower() == "table"), None)
+
+
+@lru_cache(maxsize=4)
+def _first_cells(table) -> Counter:
+    """How many rows of ``table`` open with each text (a table's rows are asked in turn)."""
+    return Counter(text_of(cells[0]) for r in table.iter("tr") if (cells := _cells(r)))
+
+
+def _repeated_in_column(row, text: str) -> bool:
+    """True when another row of the table opens with the same text: a column of values
+    (a return type, "gboolean" beside each function of a summary table), not of names."""
+    table = _table_of(row)
+    return table is not None and _first_cells(table)[text] > 1
+
+
 def _column_heading(row) -> str:
     """The first column's header cell (a ``<th>`` in the table's first row), or ""."""
-    table = next((a for a in row.iterancestors() if isinstance(a.tag, str) and a.tag.lower() == "table"), None)
+    table = _table_of(row)
     if table is None:
         return ""
     first = next((r for r in table.iter("tr")), None)
@@ -55,7 +75,7 @@ def row_term(row, heading: str | None) -> DocTerm | None:
         return None
     text = text_of(cells[0])
     described = sum(len(text_of(c).split()) for c in cells[1:]) >= MIN_DESCRIPTION_WORDS
-    if not text or len(text) > MAX_TERM or not described:
+    if not text or len(text) > MAX_TERM or not described or _repeated_in_column(row, text):
         return None
     column = heading_kind(_column_heading(row))
     kind = column if column != "other" else heading_kind(heading)

@@ -50,6 +50,22 @@ def test_a_function_tables_rows_and_an_options_sections_key_value_leads_define_t
     assert {("width", "option"), ("color", "option"), ("mode", "option")} <= terms
 
 
+def test_a_value_repeated_down_a_tables_first_column_is_no_name(tmp_path: Path):
+    # a function summary: the return type first ("gboolean" on many rows), the function second
+    rows = "".join(f"<tr><td><code>{kind}</code></td><td><code>{name}</code> ()</td></tr>" for kind, name in
+                   (("gboolean", "frob_is_open"), ("gboolean", "frob_is_shut"), ("FrobMode", "frob_mode"),
+                    ("gboolean", "frob_has_key")))
+    page = ('<html><head><meta name="generator" content="Zz"><title>{0}</title></head><body><h1>{0}</h1>'
+            '<h2>Functions</h2><table>{1}</table></body></html>')
+    for name in ("frob", "zap"):
+        (tmp_path / f"{name}.html").write_text(page.format(name, rows), encoding="utf-8")
+    # a page alone (its Markdown's code entries) and a doc set (its tables' markup)
+    for book in (read_book(tmp_path / "frob.html"), read_book(tmp_path, fmt="docset")):
+        terms = {t.name for s in book.sections for t in s.terms}
+        assert "gboolean" not in terms
+        assert "FrobMode" in terms  # once in the column: a name, as a table's first column holds
+
+
 def test_a_table_of_plain_words_defines_nothing_and_prose_links_no_plain_word(tmp_path: Path):
     db = ingest(tmp_path / "index", [docset(tmp_path)])
     found = stored(db)
