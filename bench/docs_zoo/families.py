@@ -43,6 +43,15 @@ LATEX_KNOWN = ("xcolor/xcolor.pdf", "microtype/microtype.pdf", "caption/caption.
 LATEX_DIR = DOC / "texlive-doc" / "latex"
 MAN1 = Path("/usr/share/man/man1")
 
+# families assembled and scored by a module of their own (bench/docs_zoo/family_*.py: NAME,
+# PACKAGES, INVENTORY_FILES, assemble(zoo), score_member(member, db)), one line each
+MODULE_FAMILIES = (
+    "family_rustdoc",
+    "family_mdbook",
+    "family_rdoc",
+    "family_mkdocs",
+)
+
 APT_PACKAGES = sorted({p for _, p, _, _ in SPHINX + GTK} | set(LATEX_PACKAGES)
                       | {"texlive-latex-recommended-doc", "pandoc", "groff", "poppler-utils"})
 

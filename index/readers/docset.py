@@ -177,7 +177,7 @@ def _before_heading(anchor) -> bool:
 
 
 def _read_page(root_dir: Path, rel: str, warnings: list[str], boiler: Boilerplate | None = None,
-               data: bytes | None = None) -> _Page | None:
+               data: bytes | None = None, keep: frozenset[str] = frozenset()) -> _Page | None:
     try:
         data = (root_dir / rel).read_bytes() if data is None else data
         root = parse_html(data)
@@ -185,7 +185,7 @@ def _read_page(root_dir: Path, rel: str, warnings: list[str], boiler: Boilerplat
         warnings.append(f"'{rel}' cannot be read as HTML ({type(exc).__name__}): left out")
         return None
     if boiler is not None:
-        boiler.strip(root)
+        boiler.strip(root, keep)  # never an anchor the authors' inventory names (``keep``)
     markdown = to_markdown(root)
     if not markdown.strip():
         return None
@@ -366,12 +366,14 @@ def read(path: Path) -> SourceBook:
         return data
 
     boiler = learn_boilerplate(path, files, sample)
+    inventory = inventory_entries(path, warnings)  # the authors' inventories: exact (readers/inventories)
     for rel in files:
         # a page is read once (its hash is of the bytes parsed); one that cannot be read or
         # converted is left out of the set with a line, never the whole set
         try:
             data = page_bytes(rel)
-            page = _read_page(path, rel, warnings, boiler, data)
+            anchors = frozenset(e.anchor for e in inventory.get(rel, ()) if e.anchor)
+            page = _read_page(path, rel, warnings, boiler, data, anchors)
         except Exception as exc:
             warnings.append(f"'{rel}' cannot be read or converted ({type(exc).__name__}: {exc}): left out")
             continue
@@ -380,7 +382,6 @@ def read(path: Path) -> SourceBook:
             pages[rel] = page
     if not pages:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest")
-    inventory = inventory_entries(path, warnings)  # the authors' inventories: exact (readers/inventories)
     for rel, page in pages.items():
         for where, terms in placed_terms(inventory.get(rel, []), page.sections, page.anchor_sections).items():
             page.terms[where] = with_terms(terms, page.terms.get(where, []))
