@@ -8,9 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from crossbook.core.models import Section
 from crossbook.readers import read_book
-from crossbook.readers.inventories import InventoryEntry, placed_terms
+from crossbook.readers.inventories import InventoryEntry
 from crossbook.readers.inventories.heading_names import heading_names
 from crossbook.readers.inventories.rustdoc import rustdoc_entries
 
@@ -170,10 +169,3 @@ def test_an_mkdocs_index_defines_its_named_headings_on_directory_pages(tmp_path:
     terms = terms_of(read_book(root))
     assert terms["site_name"][:2] == ("section", "user-guide/index.html")
     assert "Introduction" not in terms
-
-
-def test_a_markdown_escape_does_not_hide_an_entrys_name():
-    sections = [Section("__iter__()", 2, ("__iter__()",), "### \\_\\_iter\\_\\_() -> Iterator\n\nIterate.", 0)]
-    placed = placed_terms([InventoryEntry("Files.__iter__", "method", "api.html", "files-iter")], sections,
-                          {"files-iter": 0})
-    assert [t.name for t in placed[0]] == ["__iter__"]

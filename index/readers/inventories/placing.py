@@ -12,25 +12,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import lru_cache
 
 from ...core.models import DocTerm, Section
 from .entry import InventoryEntry
 
 _PARTS = re.compile(r"\.|::|->|:")
-# a Markdown backslash escape (``\_\_iter\_\_``: the text shows ``__iter__``)
-_ESCAPED = re.compile(r"\\([\\`*_{}\[\]()#+\-.!<>|~])")
-
-
-@lru_cache(maxsize=64)
-def _unescaped(text: str) -> str:
-    return _ESCAPED.sub(r"\1", text)
 
 
 def _shows(text: str, name: str) -> bool:
-    """Whether the text shows the name, a Markdown escape read as the character it escapes."""
-    pattern = re.compile(r"(?<![\w.])" + re.escape(name) + r"(?!\w)")
-    return pattern.search(text) is not None or ("\\" in text and pattern.search(_unescaped(text)) is not None)
+    return re.search(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", text) is not None
 
 
 def _suffixes(name: str) -> list[str]:
