@@ -16,7 +16,7 @@ from .heading_names import CHAPTER, SECTION, heading_names
 
 def _index(path: Path) -> dict:
     text = path.read_text(encoding="utf-8")
-    if "doc_urls" not in text:  # another tool's file of the same name (Sphinx writes a searchindex.js)
+    if '"doc_urls"' not in text[:200]:  # another tool's file of the same name (Sphinx writes a searchindex.js)
         return {}
     # searchindex.js: ``Object.assign(window.search, {...});`` around the JSON
     return json.loads(text[text.index("{"):text.rindex("}") + 1])
