@@ -263,6 +263,20 @@ def _declare_signatures(page: _Page, names: list[str]) -> None:
             return
 
 
+def _subject_of_inventory(page: _Page, placed: list[DocTerm]) -> None:
+    """A subject taken from a title with the word of its kind before the name ("Struct
+    syn::Ident", "class Asciidoctor::Document") is the inventory's entry for the whole page
+    that the title ends in: the page's subject is that entry, named and typed as the inventory
+    has it."""
+    if page.subject is None:
+        return
+    for term in placed:
+        if "#" not in term.target and page.subject.name.endswith(" " + term.name):
+            page.subject = replace(term, subject=True, target=page.path)
+            page.terms[page.subject_at] = [t for t in page.terms.get(page.subject_at, []) if t is not term]
+            return
+
+
 def _spaced(name: str, text: str) -> tuple[str, ...]:
     """``git commit`` for the command ``git-commit`` when the page writes it so."""
     spaced = name.replace("-", " ")
@@ -383,9 +397,11 @@ def read(path: Path) -> SourceBook:
     if not pages:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest")
     for rel, page in pages.items():
-        for where, terms in placed_terms(inventory.get(rel, []), page.sections, page.anchor_sections).items():
+        placed = placed_terms(inventory.get(rel, []), page.sections, page.anchor_sections)
+        for where, terms in placed.items():
             page.terms[where] = with_terms(terms, page.terms.get(where, []))
             page.anchor_terms.update((t.target.partition("#")[2], t) for t in terms if "#" in t.target)
+        _subject_of_inventory(page, placed.get(page.subject_at, []))
     place_index(pages)
     _scope_shared_options(pages)
     sections = [s for page in pages.values() for s in _page_sections(page, pages)]

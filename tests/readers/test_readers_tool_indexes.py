@@ -169,3 +169,11 @@ def test_an_mkdocs_index_defines_its_named_headings_on_directory_pages(tmp_path:
     terms = terms_of(read_book(root))
     assert terms["site_name"][:2] == ("section", "user-guide/index.html")
     assert "Introduction" not in terms
+
+
+def test_a_title_led_by_its_kind_word_gives_the_inventorys_name_as_the_pages_subject(tmp_path: Path):
+    """"Struct basket::Basket" is the page of basket::Basket: one subject, as the index names it."""
+    book = read_book(rustdoc_set(tmp_path / "doc"))
+    subjects = [(t.name, t.kind) for s in book.sections for t in s.terms
+                if t.subject and s.file == "basket/struct.Basket.html"]
+    assert subjects == [("basket::Basket", "struct")]
