@@ -130,7 +130,7 @@ def _scan(root) -> tuple[list[str], list, list, list]:
                 pending = []
             continue
         current = len(headings) - 1
-        if pending and tag not in ("section", "div", "a", "header", "hgroup"):
+        if pending and tag not in ("section", "div", "a", "header", "hgroup", "span"):
             # text came before any heading: the anchors were in this section's text (an index
             # entry's <a name> in a paragraph), not before the next heading
             raw_anchors.extend((current, i) for i in pending)
@@ -273,7 +273,7 @@ def _subject_of_inventory(page: _Page, placed: list[DocTerm]) -> None:
     for term in placed:
         if "#" not in term.target and page.subject.name.endswith(" " + term.name):
             page.subject = replace(term, subject=True, target=page.path)
-            page.terms[page.subject_at] = [t for t in page.terms.get(page.subject_at, []) if t is not term]
+            page.terms[page.subject_at] = [t for t in page.terms.get(page.subject_at, []) if t.name != term.name]
             return
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from crossbook.core.models import Section
 from crossbook.readers import read_book
-from crossbook.readers.inventories import InventoryEntry
+from crossbook.readers.inventories import InventoryEntry, placed_terms
 from crossbook.readers.inventories.heading_names import heading_names
 from crossbook.readers.inventories.rustdoc import rustdoc_entries
 
@@ -177,3 +178,35 @@ def test_a_title_led_by_its_kind_word_gives_the_inventorys_name_as_the_pages_sub
     subjects = [(t.name, t.kind) for s in book.sections for t in s.terms
                 if t.subject and s.file == "basket/struct.Basket.html"]
     assert subjects == [("basket::Basket", "struct")]
+    named = [t for s in book.sections for t in s.terms if t.name == "basket::Basket"]
+    assert len(named) == 1
+
+
+def test_a_sections_anchor_is_its_headings_though_a_source_link_stands_before_it(tmp_path: Path):
+    """rustdoc writes ``<section id="method.from"><span class="rightside">source</span><h4>``:
+    the anchor is the heading's, not the section before it (whose prose says "from")."""
+    root = rustdoc_set(tmp_path / "doc")
+    index = json.loads(json.dumps(RUSTDOC_INDEX))
+    index["basket"]["t"].append(11)
+    index["basket"]["n"].append("from")
+    for column, value in (("q", "basket"), ("d", ""), ("i", 1), ("f", None)):
+        index["basket"][column].append(value)
+    write(root / "search-index.js", f"var searchIndex = JSON.parse('{json.dumps(index)}');")
+    write(root / "basket/struct.Basket.html", rustdoc_page("Struct basket::Basket", (
+        '<p>A basket.</p><section id="method.clone_from" class="method"><span class="rightside"><a href="#">source</a>'
+        '</span><h4 class="code-header">fn clone_from(&amp;mut self, source: &amp;Self)</h4><p>Performs copy-assignment'
+        ' from source.</p></section><section id="method.from" class="method"><span class="rightside"><a href="#">'
+        'source</a></span><h4 class="code-header">fn from(basket: Crate) -&gt; Basket</h4><p>Converts.</p></section>')))
+    book = read_book(root)
+    found = [s.heading_path[-1] for s in book.sections for t in s.terms if t.name == "from"]
+    assert found == ["fn from(basket: Crate) -> Basket"]
+
+
+def test_an_entry_its_anchors_neighbours_do_not_show_is_found_in_another_section_of_its_page():
+    sections = [Section("Nodes", 1, ("Nodes",), "# Nodes\n\nThe node classes.", 0),
+                Section("Kinds", 2, ("Nodes", "Kinds"), "## Kinds\n\nThe kinds.", 2),
+                Section("Lists", 2, ("Nodes", "Lists"), "## Lists\n\nSee also", 4),
+                Section("Top", 2, ("Nodes", "Top"), "## Top\n\nall of them live in basket.nodes", 6)]
+    placed = placed_terms([InventoryEntry("basket.nodes", "module", "nodes.html", "module-basket.nodes")],
+                          sections, {"module-basket.nodes": 0})
+    assert {i: [t.name for t in terms] for i, terms in placed.items()} == {3: ["basket.nodes"]}
