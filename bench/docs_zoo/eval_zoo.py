@@ -11,6 +11,7 @@ extractor, no vectors.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import shutil
 import sqlite3
@@ -26,11 +27,13 @@ sys.path.insert(0, str(HERE.parent))
 import links  # noqa: E402
 import scorers  # noqa: E402
 from eval_docs import ingest  # noqa: E402
-from families import DEFAULT_ZOO  # noqa: E402
+from families import DEFAULT_ZOO, MODULE_FAMILIES  # noqa: E402
 
-FAMILIES = {"sphinx": scorers.sphinx, "gtkdoc": scorers.devhelp, "man": scorers.name_lines}
-ORDER = ("sphinx", "gtkdoc", "man", "latex")
-INVENTORY_FILES = ("objects.inv", "*.devhelp2")
+PLUGGED = {m.NAME: m for m in map(importlib.import_module, MODULE_FAMILIES)}
+FAMILIES = {"sphinx": scorers.sphinx, "gtkdoc": scorers.devhelp, "man": scorers.name_lines,
+            **{name: m.score_member for name, m in PLUGGED.items()}}
+ORDER = ("sphinx", "gtkdoc", "man", "latex", *PLUGGED)
+INVENTORY_FILES = ("objects.inv", "*.devhelp2", *{f for m in PLUGGED.values() for f in m.INVENTORY_FILES})
 
 
 def _without_inventory(folder: Path, work: Path) -> Path:

@@ -50,6 +50,15 @@ MAN_RENDERERS = (
     ("man2html", ["man2html", "-r"]),
 )
 
+# families assembled and scored by a module of their own (bench/docs_zoo/family_*.py: NAME,
+# PACKAGES, INVENTORY_FILES, assemble(zoo), score_member(member, db)), one line each
+MODULE_FAMILIES = (
+    "family_rustdoc",
+    "family_mdbook",
+    "family_rdoc",
+    "family_mkdocs",
+)
+
 APT_PACKAGES = sorted({p for _, p, _, _ in SPHINX + GTK} | set(LATEX_PACKAGES)
                       | {"texlive-latex-recommended-doc", "pandoc", "groff", "mandoc", "man2html-base", "doclifter", "docbook-xsl-ns", "xsltproc",
                          "poppler-utils"})

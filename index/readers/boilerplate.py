@@ -124,8 +124,11 @@ class Boilerplate:
         """The parts of the pages' titles most pages repeat: the site's name ("Acme 2.1 documentation")."""
         return {part for part, count in self.title_counts.items() if count >= self.need}
 
-    def strip(self, root) -> int:
-        """Leave the boilerplate out of a parsed page (in place); the number of elements left out."""
+    def strip(self, root, keep: frozenset[str] = frozenset()) -> int:
+        """Leave the boilerplate out of a parsed page (in place); the number of elements left
+        out. An element whose id is in ``keep`` (an anchor the authors' inventory names: a
+        documented thing, however alike its text is on every page) stays, with what it holds
+        and what holds it."""
         if self.pages < MIN_PAGES:
             return 0
         if self._unit_places is None:
@@ -151,7 +154,9 @@ class Boilerplate:
                     headings.append(element)
                 elif tag in _ALONE and (tag not in _INLINE or self._alone_in_block(element, view)):
                     gone.add(element)
-        gone = {e for e in gone if e.getparent() not in gone}
+        kept = _holding(root, keep)
+        gone = {e for e in gone if e.getparent() not in gone and e not in kept}
+        headings = [h for h in headings if h not in kept]
         for element in gone:
             _remove(element)
         emptied = [h for h in headings if _opens_nothing(h, root)]
@@ -200,6 +205,17 @@ class Boilerplate:
             others += 1
             other_words += words
         return repeated >= 2 and repeated >= others and other_words <= FEW_WORDS
+
+
+def _holding(root, ids: frozenset[str]) -> set:
+    """The elements of ``ids``, what they hold and what holds them."""
+    out: set = set()
+    if ids:
+        for element in root.iter():
+            if isinstance(element.tag, str) and element.get("id") in ids and element not in out:
+                out.update(element.iter())
+                out.update(element.iterancestors())
+    return out
 
 
 def _on_its_own_line(element) -> bool:

@@ -130,7 +130,7 @@ def _scan(root) -> tuple[list[str], list, list, list]:
                 pending = []
             continue
         current = len(headings) - 1
-        if pending and tag not in ("section", "div", "a", "header", "hgroup"):
+        if pending and tag not in ("section", "div", "a", "header", "hgroup", "span"):
             # text came before any heading: the anchors were in this section's text (an index
             # entry's <a name> in a paragraph), not before the next heading
             raw_anchors.extend((current, i) for i in pending)
@@ -177,7 +177,7 @@ def _before_heading(anchor) -> bool:
 
 
 def _read_page(root_dir: Path, rel: str, warnings: list[str], boiler: Boilerplate | None = None,
-               data: bytes | None = None) -> _Page | None:
+               data: bytes | None = None, keep: frozenset[str] = frozenset()) -> _Page | None:
     try:
         data = (root_dir / rel).read_bytes() if data is None else data
         root = parse_html(data)
@@ -185,7 +185,7 @@ def _read_page(root_dir: Path, rel: str, warnings: list[str], boiler: Boilerplat
         warnings.append(f"'{rel}' cannot be read as HTML ({type(exc).__name__}): left out")
         return None
     if boiler is not None:
-        boiler.strip(root)
+        boiler.strip(root, keep)  # never an anchor the authors' inventory names (``keep``)
     markdown = to_markdown(root)
     if not markdown.strip():
         return None
@@ -260,6 +260,20 @@ def _declare_signatures(page: _Page, names: list[str]) -> None:
                     for n in signature_names(section.text) if n not in names]
             page.declared.extend(more)
             page.terms.setdefault(i, []).extend(more)
+            return
+
+
+def _subject_of_inventory(page: _Page, placed: list[DocTerm]) -> None:
+    """A subject taken from a title with the word of its kind before the name ("Struct
+    syn::Ident", "class Asciidoctor::Document") is the inventory's entry for the whole page
+    that the title ends in: the page's subject is that entry, named and typed as the inventory
+    has it."""
+    if page.subject is None:
+        return
+    for term in placed:
+        if "#" not in term.target and page.subject.name.endswith(" " + term.name):
+            page.subject = replace(term, subject=True, target=page.path)
+            page.terms[page.subject_at] = [t for t in page.terms.get(page.subject_at, []) if t.name != term.name]
             return
 
 
@@ -366,12 +380,14 @@ def read(path: Path) -> SourceBook:
         return data
 
     boiler = learn_boilerplate(path, files, sample)
+    inventory = inventory_entries(path, warnings)  # the authors' inventories: exact (readers/inventories)
     for rel in files:
         # a page is read once (its hash is of the bytes parsed); one that cannot be read or
         # converted is left out of the set with a line, never the whole set
         try:
             data = page_bytes(rel)
-            page = _read_page(path, rel, warnings, boiler, data)
+            anchors = frozenset(e.anchor for e in inventory.get(rel, ()) if e.anchor)
+            page = _read_page(path, rel, warnings, boiler, data, anchors)
         except Exception as exc:
             warnings.append(f"'{rel}' cannot be read or converted ({type(exc).__name__}: {exc}): left out")
             continue
@@ -380,11 +396,12 @@ def read(path: Path) -> SourceBook:
             pages[rel] = page
     if not pages:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest")
-    inventory = inventory_entries(path, warnings)  # the authors' inventories: exact (readers/inventories)
     for rel, page in pages.items():
-        for where, terms in placed_terms(inventory.get(rel, []), page.sections, page.anchor_sections).items():
+        placed = placed_terms(inventory.get(rel, []), page.sections, page.anchor_sections)
+        for where, terms in placed.items():
             page.terms[where] = with_terms(terms, page.terms.get(where, []))
             page.anchor_terms.update((t.target.partition("#")[2], t) for t in terms if "#" in t.target)
+        _subject_of_inventory(page, placed.get(page.subject_at, []))
     place_index(pages)
     _scope_shared_options(pages)
     sections = [s for page in pages.values() for s in _page_sections(page, pages)]

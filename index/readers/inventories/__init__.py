@@ -1,31 +1,54 @@
 """The authors' inventories: the machine-readable lists a documentation tool writes beside the
 pages it built, taken as exact.
 
-A Sphinx build's ``objects.inv`` (read with sphobjinv, the format's own library) and a gtk-doc
-build's ``*.devhelp2`` name every object the pages document, its role and the page and anchor
-that hold it. Each entry defines its name in the section that holds its anchor, whatever the
-markup around it, typed by its role (placing.py); a doc set (readers/docset.py) reads them.
+A Sphinx build's ``objects.inv`` (read with sphobjinv, the format's own library), a gtk-doc
+build's ``*.devhelp2``, rustdoc's ``search-index.js`` and RDoc's ``js/search_index.js`` name every
+object the pages document, its role and the page and anchor that hold it; mdBook's and MkDocs'
+search indexes list headings, of which those that name a thing count (heading_names.py). Each
+entry defines its name in the section that holds its anchor, whatever the markup around it,
+typed by its role (placing.py); a doc set (readers/docset.py) reads them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from ...core.packs import genre_table
 from .devhelp import devhelp_entries
 from .entry import InventoryEntry
+from .mdbook import mdbook_entries
+from .mkdocs import mkdocs_entries
 from .placing import placed_terms, with_terms
+from .rdoc import rdoc_entries
+from .rustdoc import rustdoc_entries
 from .sphinx_inventory import sphinx_entries
+
+# a tool's inventory files (documentation.toml's inventory_files: file -> tool) -> its reader
+_READERS = {"rustdoc": rustdoc_entries, "mdbook": mdbook_entries, "rdoc": rdoc_entries, "mkdocs": mkdocs_entries}
 
 __all__ = ["InventoryEntry", "has_inventory", "inventory_entries", "placed_terms", "with_terms"]
 
 
 def _files(root: Path) -> list[tuple[Path, object]]:
     found = [(root / "objects.inv", sphinx_entries)] if (root / "objects.inv").is_file() else []
-    return found + [(path, devhelp_entries) for path in sorted(root.glob("*.devhelp2"))]
+    found += [(path, devhelp_entries) for path in sorted(root.glob("*.devhelp2"))]
+    return found + _tool_files(root)
+
+
+def _tool_files(root: Path) -> list[tuple[Path, object]]:
+    """The first inventory file of each tool of ``_READERS`` that ``root`` holds."""
+    out, tools = [], set()
+    for pattern, tool in genre_table("documentation", "inventory_files").items():
+        path = next(iter(sorted(root.glob(pattern))), None)
+        if path is not None and path.is_file() and tool in _READERS and tool not in tools:
+            tools.add(tool)
+            out.append((path, _READERS[tool]))
+    return out
 
 
 def has_inventory(root: Path) -> bool:
-    """Whether ``root`` holds an inventory a documentation tool wrote (objects.inv, *.devhelp2)."""
+    """Whether ``root`` holds an inventory a documentation tool wrote (objects.inv, *.devhelp2,
+    a search index of documentation.toml's inventory_files)."""
     return root.is_dir() and bool(_files(root))
 
 

@@ -73,12 +73,23 @@ def placed_terms(entries: list[InventoryEntry], sections: list[Section],
                 break
         else:
             unshown.append(entry)
-    # a second name at one anchor (Sphinx's ``click.core.Group`` beside ``click.Group``) is an alias
+    # a second name at one anchor (Sphinx's ``click.core.Group`` beside ``click.Group``) is an
+    # alias; another, the first section of the page that shows it
     for entry in unshown:
         term = by_target.get(f"{entry.page}#{entry.anchor}" if entry.anchor else entry.page)
-        if term is not None and entry.name not in term.aliases:
+        if term is None:
+            _place_anywhere(entry, sections, out)
+        elif entry.name not in term.aliases:
             where = next(i for i, terms in out.items() if term in terms)
             grown = replace(term, aliases=(*term.aliases, entry.name))
             out[where] = [grown if t is term else t for t in out[where]]
             by_target[grown.target] = grown
     return out
+
+
+def _place_anywhere(entry: InventoryEntry, sections: list[Section], out: dict[int, list[DocTerm]]) -> None:
+    for i, section in enumerate(sections):
+        term = _shown(section.text, entry)
+        if term is not None:
+            out.setdefault(i, []).append(term)
+            return

@@ -1,0 +1,56 @@
+"""The zoo's MkDocs family: mkdocs-doc (MkDocs' own documentation, built by MkDocs).
+
+One project, so split by page (as man is): the pages its search index names a thing on,
+capped, sorted by path; even positions tuned on, odd ones checked, each half a member folder
+with the index (and the ``objects.inv`` mkdocstrings wrote for its API pages). Gold:
+``search/search_index.json`` (read here with json), its pages and headings whose title names a
+thing as code is written (crossbook's ``heading_names``, the rule of what such an index
+defines): the name defined on its page.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from families import half_by_position
+from family_common import copy_member, every_kth, score
+
+from crossbook.readers.inventories.heading_names import heading_names
+
+NAME = "mkdocs"
+PACKAGES = ("mkdocs-doc",)
+ROOT = Path("/usr/share/doc/mkdocs/html")
+INDEX = "search/search_index.json"
+INVENTORY_FILES = ("search_index.json", "objects.inv")
+
+
+def gold(folder: Path) -> list[tuple[str, str, str]]:
+    out = []
+    for doc in json.loads((folder / INDEX).read_text(encoding="utf-8"))["docs"]:
+        location, _, anchor = doc["location"].partition("#")
+        page = location + "index.html" if not location or location.endswith("/") else location
+        out.extend((name, "section" if anchor else "page", page) for name in heading_names(doc["title"]))
+    return out
+
+
+def assemble(zoo: Path) -> list[dict]:
+    if not (ROOT / INDEX).is_file():
+        print(f"{NAME}: {PACKAGES[0]} not installed, left out")
+        return []
+    linked = sorted({page for _, _, page in gold(ROOT) if (ROOT / page).is_file() and page != "404.html"})
+    chosen = every_kth(linked)
+    halves = half_by_position(chosen)
+    members = []
+    for half in ("tune", "check"):
+        pages = [p for p in chosen if halves[p] == half]
+        target = zoo / NAME / f"mkdocs-{half}"
+        copy_member(ROOT, target, pages, [INDEX, "objects.inv"])
+        members.append({"family": NAME, "project": f"mkdocs-{half}", "package": PACKAGES[0], "half": half,
+                        "path": str(target), "gold": INDEX, "pages": pages})
+    return members
+
+
+def score_member(member: dict, db: sqlite3.Connection) -> dict:
+    return score(gold(Path(member["path"])), set(member["pages"]), db)
