@@ -188,7 +188,9 @@ def _line_text(line: list[_Run]) -> _Line:
         text = run.text
         if previous is not None:
             gap = run.x0 - previous.x1
-            if gap > max(previous.size, 6) * 1.0 and not _BULLET_RUN.match(previous.text.strip()):
+            if _command_glued(previous, run, gap):
+                pieces[-1] = (pieces[-1][0].rstrip(), pieces[-1][1])
+            elif gap > max(previous.size, 6) * 1.0 and not _BULLET_RUN.match(previous.text.strip()):
                 pieces.append(("\t", ""))
             elif gap > previous.size * 0.15 and not previous.text.endswith(" ") and not text.startswith(" "):
                 pieces.append((" ", previous.mark if previous.mark == run.mark else ""))
@@ -207,6 +209,14 @@ def _line_text(line: list[_Run]) -> _Line:
     text = " | ".join(cell for cell in cells if cell)
     return _Line(_EMPTY_BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text), max(r.size for r in line),
                  min(r.x0 for r in line), max(r.x1 for r in line), min(r.y0 for r in line), max(r.y1 for r in line))
+
+
+def _command_glued(previous: _Run, run: _Run, gap: float) -> bool:
+    """A TeX command's backslash set as a box of its own before its name ("\\" then
+    "NewDocumentEnvironment"): a code font's narrow backslash leaves a gap of ink that is no
+    space (nor is the space PDFium makes of it)."""
+    return (previous.text.rstrip().endswith("\\") and (run.text[:1].isalpha() or run.text[:1] == "@")
+            and gap < previous.size * 0.5)
 
 
 def _merged(pieces: list[tuple[str, str]] | list[list[str]]) -> list[list[str]]:
