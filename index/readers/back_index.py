@@ -128,7 +128,7 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
     if not index or not body:
         return sections
     text = _index_text("\n".join(s.text for s in index))
-    entries = [e for e in index_entries(text) if len(e[0]) > 2]
+    entries = [e for e in index_entries(text) if len(e[0]) > 2 or e[0].startswith("\\")]  # \c stays
     shown_in = {}
     for name, kind, *_ in entries:
         # an entry the index does not type that is also an English word or name ("root",

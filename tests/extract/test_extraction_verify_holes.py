@@ -107,3 +107,9 @@ def test_a_tex_command_glued_to_the_one_before_it_is_found():
     assert chunk.name_spans("\\x")
     assert not ChunkText("the \\\\x break").name_spans("\\x")
     assert not ChunkText("Tuesday").name_spans("day")
+
+
+def test_a_tex_command_ends_at_a_digit_and_goes_on_through_an_at():
+    assert ChunkText("\\advance\\baselineskip\\dp0 }").name_spans("\\dp")
+    assert ChunkText("\\ifdim\\fontdimen6\\font").name_spans("\\fontdimen")
+    assert not ChunkText("\\def\\foo@bar{}").name_spans("\\foo")

@@ -8,7 +8,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
 from crossbook.readers import read_book
-from crossbook.readers.back_index import index_entries
+from crossbook.readers.back_index import index_entries, with_back_index
 
 
 def test_a_bold_name_before_its_kind_is_an_entry_of_that_kind():
@@ -32,3 +32,13 @@ def test_a_backslash_set_apart_from_its_command_name_is_no_space(tmp_path):
     pdf.save()
     text = read_book(path).text
     assert "\\NewThing sets things." in text and "\\OldThing too." in text and "A word and a space." in text
+
+
+def test_a_command_of_one_letter_is_an_entry_and_a_word_of_two_is_not():
+    from crossbook.core.models import Section
+
+    body = Section("Code", 1, ("Code",), "# Code\n\n12 `\\def\\c#1{\\accent24 #1}` and an ox\n", 0, pages=(2, 2))
+    entries = "\n".join(["\\c . . . . . 2", "ox . . . . . 2"] + [f"\\frob{chr(97 + n)} . . . 9" for n in range(10)])
+    index = Section("Index", 1, ("Index",), f"# Index\n\n{entries}\n", 0, pages=(3, 3))
+    terms = {t.name for s in with_back_index((body, index)) for t in s.terms}
+    assert "\\c" in terms and "ox" not in terms
