@@ -136,6 +136,10 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
         wordlike = kind == "other" and _english_word(name)
         shown_in[name] = [i for i in body if _shows(sections[i], name)
                           and (not wordlike or _as_code(sections[i], name))]
+    written = {}  # a command entry the text writes bare, as code only: its written name
+    for name, *_ in entries:
+        if name.startswith("\\") and not shown_in[name]:
+            written[name], shown_in[name] = _written_bare(name, sections, body)
     last_page = max(s.pages[1] for s in sections if s.pages)
     numbers = [n for entry in entries for n in entry[2]]
     # numbers past the book's last page are no pages, whether or not the index says so
@@ -150,12 +154,28 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
         if first is None:
             continue
         key = f"#index:{name}:{kind}"
-        terms.setdefault(first, []).append(DocTerm(name, kind, target=key, rule="back_index"))
+        shown = written.get(name, name)
+        term = (DocTerm(shown, "other", aliases=(name,), target=key, rule="back_index") if shown != name
+                else DocTerm(name, kind, target=key, rule="back_index"))
+        terms.setdefault(first, []).append(term)
         for where in others:
-            if (name, name, key) not in links.get(where, []):
-                links.setdefault(where, []).append((name, name, key))
+            if (shown, shown, key) not in links.get(where, []):
+                links.setdefault(where, []).append((shown, shown, key))
     return tuple(replace(s, terms=s.terms + tuple(terms.get(i, ())), links=s.links + tuple(links.get(i, ())))
                  for i, s in enumerate(sections))
+
+
+def _written_bare(name: str, sections: tuple[Section, ...], body: list[int]) -> tuple[str, list[int]]:
+    """A command entry no section shows with its backslash (a ``doc`` index prints every name it
+    describes so: a TikZ key or a counter as ``\\layerwidth``): its bare name, and the sections
+    that write that as code (in code font, ``layerwidth=``, ``{kvtRow}``, ``/tikz/layerwidth}``);
+    none when the bare name is no identifier of three characters or more."""
+    bare = name[1:]
+    if not re.fullmatch(r"[A-Za-z@]{3,}", bare):
+        return bare, []
+    escaped = re.escape(bare)
+    code = re.compile(rf"`{escaped}`|(?<![\w\\@]){escaped}\s*=|[{{/]\s*{escaped}\s*[}}=,]")
+    return bare, [i for i in body if code.search(sections[i].text)]
 
 
 def _page_places(entries, shown_in: dict[str, list[int]], sections: tuple[Section, ...]) -> dict:

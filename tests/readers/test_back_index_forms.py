@@ -42,3 +42,13 @@ def test_a_command_of_one_letter_is_an_entry_and_a_word_of_two_is_not():
     index = Section("Index", 1, ("Index",), f"# Index\n\n{entries}\n", 0, pages=(3, 3))
     terms = {t.name for s in with_back_index((body, index)) for t in s.terms}
     assert "\\c" in terms and "ox" not in terms
+
+
+def test_a_command_entry_the_text_writes_bare_as_code_is_its_bare_name():
+    from crossbook.core.models import Section
+
+    text = "# Keys\n\nThe width is `layerwidth` (`\\tikzset{layerwidth=1}`); \\frob frobs it.\n"
+    body = Section("Keys", 1, ("Keys",), text, 0, pages=(2, 2))
+    index = Section("Index", 1, ("Index",), "# Index\n\n\\layerwidth . . . 2\n\\frob . . . 2\n", 0, pages=(3, 3))
+    terms = {t.name: t for s in with_back_index((body, index)) for t in s.terms}
+    assert terms["layerwidth"].aliases == ("\\layerwidth",) and "\\frob" in terms
