@@ -118,8 +118,9 @@ def latex_shelf(work: Path, pages: int) -> list[Path] | None:
     return found if found and shutil.which("pdftotext") else None
 
 
-def ingest(paths: list[Path], index: Path, as_book: bool = True) -> float:
-    settings = load_settings({"index_dir": index}, {}, None)
+def ingest(paths: list[Path], index: Path, as_book: bool = True, relations: str | None = None) -> float:
+    """Seconds to ingest ``paths`` into ``index`` (rules extractor; ``relations`` the mode, None the default)."""
+    settings = load_settings({"index_dir": index, "relations": relations}, {}, None)
     db = open_db(index, create=True)
     started = time.perf_counter()
     ingest_paths(IngestJob(db, settings), paths, as_book=as_book)

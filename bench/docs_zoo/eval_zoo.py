@@ -81,7 +81,8 @@ def _add_links(total: dict, part: dict) -> None:
 
 def latex_half(members: list[dict], work: Path, half: str) -> dict:
     index = work / f"index-latex-{half}"
-    seconds = ingest([Path(m["path"]) for m in members], index, as_book=False)
+    # relations off: spaCy's relation pass (half the time) writes claims, never the entities scored
+    seconds = ingest([Path(m["path"]) for m in members], index, as_book=False, relations="off")
     db = sqlite3.connect(index / "crossbook.db")
     result = scorers.back_indexes(members, db)
     db.close()

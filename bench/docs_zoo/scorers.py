@@ -72,8 +72,8 @@ def name_lines(member: dict, db: sqlite3.Connection) -> dict:
 
 
 def back_indexes(members: list[dict], db: sqlite3.Connection) -> dict:
-    """A manual's back index: each entry found as an entity of its book, and mentioned in a
-    section on a page it lists (a code-line index: found only)."""
+    """A manual's back index: each entry found as an entity of its book (by its name or an
+    alias), and mentioned in a section on a page it lists (a code-line index: found only)."""
     titles = {Path(p).name: t for t, p in db.execute("SELECT title, path FROM books")}
     out = {"found": 0, "total": 0, "placed": 0, "placed_total": 0, "books": {}, "misses": []}
     for member in members:
@@ -86,6 +86,11 @@ def back_indexes(members: list[dict], db: sqlite3.Connection) -> dict:
         for key, start, end in db.execute(
                 "SELECT e.normalized, c.page_start, c.page_end FROM entity_mentions m JOIN entities e"
                 " ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id WHERE m.book = ?", [book]):
+            spans.setdefault(key, []).append((start or 0, end or 0))
+        # an entity's aliases are its names too (the index's "\\layerwidth" of the text's "layerwidth")
+        for key, start, end in db.execute(
+                "SELECT a.normalized, c.page_start, c.page_end FROM entity_aliases a JOIN chunks c"
+                " ON c.id = a.chunk_id WHERE a.book = ?", [book]):
             spans.setdefault(key, []).append((start or 0, end or 0))
         found = placed = 0
         for name, _, pages in gold:

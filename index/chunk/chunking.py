@@ -243,6 +243,15 @@ def parent_chunks(
     return parents
 
 
+def _shown(name: str) -> Callable[[str], bool]:
+    """Whether a text shows ``name``: as a substring, but a TeX command only whole (``\\@temp``
+    is not shown by ``\\@temp@length``, its letters and @ go on)."""
+    if not name.startswith("\\"):
+        return lambda text: name in text
+    whole = re.compile(re.escape(name) + r"(?![A-Za-z@])")
+    return lambda text: whole.search(text) is not None
+
+
 def _terms_by_part(section: Section, parts: list[str]) -> list[tuple]:
     """A documentation section's terms, each on the first part that shows its name (the page's
     subject on the first part): a long reference page's entries stay with their text."""
@@ -256,7 +265,7 @@ def _terms_by_part(section: Section, parts: list[str]) -> list[tuple]:
         starts = re.compile(rf"(?m)^[ \t]*(?:\*\w+\*\s+)?[@`\\]*{re.escape(name)}(?![\w.-])")
         own = re.compile(rf"(?m)^(?![>:])[^\n]*{re.escape(name)}[^\n]*\n\n?[:>] ")
         at = 0 if term.subject else None
-        for shows in ([] if term.subject else [starts.search, own.search, lambda text: name in text]):
+        for shows in ([] if term.subject else [starts.search, own.search, _shown(name)]):
             at = next((i for i, text in enumerate(parts) if shows(text)), None)
             if at is not None:
                 break

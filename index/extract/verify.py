@@ -63,6 +63,18 @@ def canonical(text: str) -> tuple[str, list[int]]:
     return "".join(out), origin
 
 
+def _opening(form: str) -> str:
+    """What may not stand before a name: a word character, but for a TeX command, whose
+    backslash opens it wherever it stands (``\\def\\@Friday``, ``\\let\\x``): another backslash."""
+    return r"(?<!\\)" if form.startswith("\\") else r"(?<!\w)"
+
+
+def _closing(form: str) -> str:
+    """What may not follow a name: a word character, but for a TeX command a letter or an @
+    (its name's characters: a digit or an underscore ends it, ``\\ht0``, ``\\fontdimen6``)."""
+    return r"(?![^\W\d_]|@)" if form.startswith("\\") and form[-1:].isalpha() else r"(?!\w)"
+
+
 def _case_ok(form: str, found: str) -> bool:
     """A lower-case name matches any case; otherwise the case must agree (or the text shouts).
     A name written as code (``-s``, ``\\rangeHSB``) matches only as written: code is case-sensitive."""
@@ -94,7 +106,7 @@ class ChunkText:
         for candidate in forms:
             if not candidate:
                 continue
-            pattern = re.compile(r"(?<!\w)" + re.escape(candidate) + r"(?!\w)", re.IGNORECASE)
+            pattern = re.compile(_opening(candidate) + re.escape(candidate) + _closing(candidate), re.IGNORECASE)
             spans = [self._span(m.start(), m.end()) for m in pattern.finditer(self.canon, lo, hi)
                      if _case_ok(candidate, m.group(0))]
             if spans:

@@ -30,10 +30,11 @@ from ..core.models import DocTerm, Section
 from ..core.packs import genre_table
 from .index_form import code_line_sections, is_index_section, says_code_lines, split_unmarked_index
 
-# "name (kind) . . . . 12, **34**, 51–53"; a column break may fall between name and leader
+# "name (kind) . . . . 12, **34**, 51–53"; a column break may fall between name and leader;
+# a name set in bold ends its bold before its kind ("**solution** (environment)")
 _ENTRY = re.compile(
     r"(?P<name>\\[A-Za-z@]+(?:\*(?!\*))?|[A-Za-z][\w@+-]*(?:[-.][\w@+]+)*(?:\*(?!\*))?)"
-    r"(?:\s*\((?P<kind>[A-Za-z][\w. ]{1,24})\))?"
+    r"(?:\**\s*\((?P<kind>[A-Za-z][\w. ]{1,24})\))?"
     r"(?:[\s|*]*(?:\.[\s|]*){2,}|[\s|*]*,[\s|]*|[\s|]+)"
     r"(?P<pages>(?:\**\d{1,4}(?:\s*[\u2013-]\s*\d{1,4})?\**(?:,\s*)?)+)")
 _PAGE = re.compile(r"(\*\*)?(\d{1,4})")  # a page set in bold (an italic one is no definition)
@@ -127,7 +128,7 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
     if not index or not body:
         return sections
     text = _index_text("\n".join(s.text for s in index))
-    entries = [e for e in index_entries(text) if len(e[0]) > 2]
+    entries = [e for e in index_entries(text) if len(e[0]) > 2 or e[0].startswith("\\")]  # \c stays
     shown_in = {}
     for name, kind, *_ in entries:
         # an entry the index does not type that is also an English word or name ("root",
@@ -135,6 +136,10 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
         wordlike = kind == "other" and _english_word(name)
         shown_in[name] = [i for i in body if _shows(sections[i], name)
                           and (not wordlike or _as_code(sections[i], name))]
+    written = {}  # a command entry the text writes bare, as code only: its written name
+    for name, *_ in entries:
+        if name.startswith("\\") and not shown_in[name]:
+            written[name], shown_in[name] = _written_bare(name, sections, body)
     last_page = max(s.pages[1] for s in sections if s.pages)
     numbers = [n for entry in entries for n in entry[2]]
     # numbers past the book's last page are no pages, whether or not the index says so
@@ -149,12 +154,28 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
         if first is None:
             continue
         key = f"#index:{name}:{kind}"
-        terms.setdefault(first, []).append(DocTerm(name, kind, target=key, rule="back_index"))
+        shown = written.get(name, name)
+        term = (DocTerm(shown, "other", aliases=(name,), target=key, rule="back_index") if shown != name
+                else DocTerm(name, kind, target=key, rule="back_index"))
+        terms.setdefault(first, []).append(term)
         for where in others:
-            if (name, name, key) not in links.get(where, []):
-                links.setdefault(where, []).append((name, name, key))
+            if (shown, shown, key) not in links.get(where, []):
+                links.setdefault(where, []).append((shown, shown, key))
     return tuple(replace(s, terms=s.terms + tuple(terms.get(i, ())), links=s.links + tuple(links.get(i, ())))
                  for i, s in enumerate(sections))
+
+
+def _written_bare(name: str, sections: tuple[Section, ...], body: list[int]) -> tuple[str, list[int]]:
+    """A command entry no section shows with its backslash (a ``doc`` index prints every name it
+    describes so: a TikZ key or a counter as ``\\layerwidth``): its bare name, and the sections
+    that write that as code (in code font, ``layerwidth=``, ``{kvtRow}``, ``/tikz/layerwidth}``);
+    none when the bare name is no identifier of three characters or more."""
+    bare = name[1:]
+    if not re.fullmatch(r"[A-Za-z@]{3,}", bare):
+        return bare, []
+    escaped = re.escape(bare)
+    code = re.compile(rf"`{escaped}`|(?<![\w\\@]){escaped}\s*=|[{{/]\s*{escaped}\s*[}}=,]")
+    return bare, [i for i in body if code.search(sections[i].text)]
 
 
 def _page_places(entries, shown_in: dict[str, list[int]], sections: tuple[Section, ...]) -> dict:

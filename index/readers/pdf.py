@@ -26,7 +26,7 @@ from pathlib import Path
 from ..core.errors import BadInput
 from ..core.models import Section
 from .pdf_chars import char_boxes, rect_ranges
-from .pdf_columns import columns
+from .pdf_columns import columns, group_lines
 from .pdf_headings import find_heading, unmarked
 from .pdf_links import PdfLink, Placed, RawLink, page_links, raw_links
 from .source import SourceBook, read_bytes, sha256_bytes
@@ -179,20 +179,6 @@ def _tex_logo_case(runs: list[_Run]) -> list[_Run]:
     return out
 
 
-def _group_lines(runs: list[_Run]) -> list[list[_Run]]:
-    """Runs on one baseline make a line (a run whose middle lies within the line's height)."""
-    lines: list[list[_Run]] = []
-    for run in sorted(runs, key=lambda r: (-r.y1, r.x0)):
-        mid = (run.y0 + run.y1) / 2
-        for line in lines[-3:]:
-            if min(r.y0 for r in line) <= mid <= max(r.y1 for r in line):
-                line.append(run)
-                break
-        else:
-            lines.append([run])
-    return [sorted(line, key=lambda r: r.x0) for line in lines]
-
-
 def _line_text(line: list[_Run]) -> _Line:
     """A line's Markdown: bold runs as **x**, italic ones as *x*; cells set apart by a wide gap
     (a table's) joined with ' | '."""
@@ -202,7 +188,9 @@ def _line_text(line: list[_Run]) -> _Line:
         text = run.text
         if previous is not None:
             gap = run.x0 - previous.x1
-            if gap > max(previous.size, 6) * 1.0 and not _BULLET_RUN.match(previous.text.strip()):
+            if _command_glued(previous, run, gap):
+                pieces[-1] = (pieces[-1][0].rstrip(), pieces[-1][1])
+            elif gap > max(previous.size, 6) * 1.0 and not _BULLET_RUN.match(previous.text.strip()):
                 pieces.append(("\t", ""))
             elif gap > previous.size * 0.15 and not previous.text.endswith(" ") and not text.startswith(" "):
                 pieces.append((" ", previous.mark if previous.mark == run.mark else ""))
@@ -221,6 +209,14 @@ def _line_text(line: list[_Run]) -> _Line:
     text = " | ".join(cell for cell in cells if cell)
     return _Line(_EMPTY_BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text), max(r.size for r in line),
                  min(r.x0 for r in line), max(r.x1 for r in line), min(r.y0 for r in line), max(r.y1 for r in line))
+
+
+def _command_glued(previous: _Run, run: _Run, gap: float) -> bool:
+    """A TeX command's backslash set as a box of its own before its name ("\\" then
+    "NewDocumentEnvironment"): a code font's narrow backslash leaves a gap of ink that is no
+    space (nor is the space PDFium makes of it)."""
+    return (previous.text.rstrip().endswith("\\") and (run.text[:1].isalpha() or run.text[:1] == "@")
+            and gap < previous.size * 0.5)
 
 
 def _merged(pieces: list[tuple[str, str]] | list[list[str]]) -> list[list[str]]:
@@ -316,7 +312,7 @@ def _layout(pdf, failed: dict[int, str] | None = None, scanned: set[int] | None 
         page = pdf[number]
         try:
             width = page.get_width()
-            lines = columns(_group_lines(_runs(page)), width)
+            lines = columns(group_lines(_runs(page)), width)
             if not lines and scanned is not None and _has_image(page):
                 scanned.add(number)
             if links is not None:

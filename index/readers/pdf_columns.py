@@ -15,11 +15,14 @@ Two ways find a gutter, the x between two columns:
   edge: continuation lines and letter headings start further in). A table's columns are
   aligned too, but not of equal width: its first column is the short one.
 
-Lines are then read in order: each column's lines, left to right, band by band (a line that
-crosses a gutter, such as a heading set full width, ends a band).
+Lines are then read in order: each column's lines (grouped again from the column's own
+runs), left to right, band by band (a line that crosses a gutter, such as a heading set full
+width, ends a band).
 """
 
 from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
 
 MIN_LINES = 8
 _NEAR = 0.08
@@ -62,22 +65,36 @@ def _aligned_cut(spans: list[list[tuple[float, float]]], low: float, high: float
         crossing = sum(1 for line in spans if any(a < x < b for a, b in line))
         if crossing > len(spans) // 6:
             continue
-        firsts = [next((a, b) for a, b in line if a >= x) for line in spans if any(a >= x for a, _ in line)]
-        starts = [a for a, _ in firsts]
+        right = [[(a, b) for a, b in line if a >= x] for line in spans]
+        right = [line for line in right if line]
         lefts = sum(1 for line in spans if any(b <= x for _, b in line))
-        if len(starts) < MIN_LINES or lefts < MIN_LINES:
+        if len(right) < MIN_LINES or lefts < MIN_LINES:
             continue
-        # the column's edge: an x where many lines start (a quarter at least: its entries'
-        # continuation lines and letter headings start further in), and the most text from
-        # it (a column of page numbers ending the column before is aligned too, but narrow)
-        need = max(MIN_LINES, 0.25 * len(starts))
-        text_from = {at: sum(b - a for a, b in firsts if abs(a - at) <= 3) for at in starts}
-        edges = [a for a in starts if sum(1 for b in starts if abs(b - a) <= 3) >= need]
-        edge = max(edges, key=lambda a: (text_from[a], -a), default=None)
-        if edge is None or edge > high + (high - low) / 4:
-            continue  # no aligned edge, or one far off the cut: no column of equal width
+        edge = _column_edge(right, high + (high - low) / 4)
+        if edge is None:
+            continue  # no aligned edge, or only one far off the cut: no column of equal width
         if best is None or crossing < best[0]:
             best = (crossing, edge - 1)
+    return best[1] if best else None
+
+
+def _column_edge(right: list[list[tuple[float, float]]], furthest: float) -> float | None:
+    """The x where a column's entries start, right of a cut: many lines have a stretch that
+    starts there (a quarter at least of those with text right of the cut: its entries'
+    continuation lines and letter headings start further in), no further than ``furthest``,
+    and the most text starts there (a column of page numbers ending the column before is
+    aligned too, but narrow; so are its entries' leaders). Every stretch counts, not only a
+    line's first: a line whose column before ends in a page number set apart starts with it."""
+    need = max(MIN_LINES, 0.25 * len(right))
+    found = sorted((a, n, b - a) for n, line in enumerate(right) for a, b in line if a <= furthest)
+    xs = [a for a, _, _ in found]
+    best = None
+    for at in dict.fromkeys(xs):
+        near = found[bisect_left(xs, at - 3):bisect_right(xs, at + 3)]
+        if len({n for _, n, _ in near}) >= need:
+            text = sum(w for _, _, w in near)
+            if best is None or text > best[0]:
+                best = (text, at)
     return best[1] if best else None
 
 
@@ -103,22 +120,38 @@ def aligned_gutters(spans: list[list[tuple[float, float]]], page_width: float) -
     return []
 
 
+def group_lines(runs: list) -> list[list]:
+    """Runs on one baseline make a line (a run whose middle lies within the line's height),
+    top to bottom, each line's runs left to right."""
+    lines: list[list] = []
+    for run in sorted(runs, key=lambda r: (-r.y1, r.x0)):
+        mid = (run.y0 + run.y1) / 2
+        for line in lines[-3:]:
+            if min(r.y0 for r in line) <= mid <= max(r.y1 for r in line):
+                line.append(run)
+                break
+        else:
+            lines.append([run])
+    return [sorted(line, key=lambda r: r.x0) for line in lines]
+
+
 def columns(lines: list[list], width: float) -> list[list]:
-    """Lines (each a list of runs, left to right) in reading order (see the module doc)."""
+    """Lines (each a list of runs, left to right) in reading order (see the module doc). A
+    column's lines are grouped again from its own runs: its baselines need not meet the
+    other columns' (a letter heading's space, a taller run next door), and a line grouped
+    across the page may hold a run of the line below in another column."""
     spans = [segments(line) for line in lines]
     gutter = wide_gutter(spans, width)
     gutters = [gutter] if gutter is not None else aligned_gutters(spans, width)
     if not gutters:
         return lines
     out: list[list] = []
-    parts: list[list[list]] = [[] for _ in range(len(gutters) + 1)]
+    parts: list[list] = [[] for _ in range(len(gutters) + 1)]
     for line in lines:
         if any(r.x0 < g < r.x1 for r in line for g in gutters):
-            out += [row for column in parts for row in column] + [line]
+            out += [row for column in parts for row in group_lines(column)] + [line]
             parts = [[] for _ in range(len(gutters) + 1)]
             continue
         for k, (low, high) in enumerate(zip([float("-inf"), *gutters], [*gutters, float("inf")])):
-            part = [r for r in line if low <= r.x0 and r.x1 <= high]
-            if part:
-                parts[k].append(part)
-    return out + [row for column in parts for row in column]
+            parts[k] += [r for r in line if low <= r.x0 and r.x1 <= high]
+    return out + [row for column in parts for row in group_lines(column)]

@@ -98,3 +98,18 @@ def test_a_definition_with_a_paraphrased_context_is_kept_with_a_verbatim_sentenc
     # a reference with an invented context is still dropped: nothing to define, nothing to save
     verified = kept(text, ref("Fireball", "Fireball is an explosion twenty feet wide."))
     assert verified.mentions == [] and verified.dropped == {"context_not_verbatim": 1}
+
+
+def test_a_tex_command_glued_to_the_one_before_it_is_found():
+    # a listing defines it right after \def: its backslash opens it; a word before it still does not
+    chunk = ChunkText("19 `\\def\\@Friday{Friday}` and `\\let\\x\\relax`")
+    assert chunk.name_spans("\\@Friday")
+    assert chunk.name_spans("\\x")
+    assert not ChunkText("the \\\\x break").name_spans("\\x")
+    assert not ChunkText("Tuesday").name_spans("day")
+
+
+def test_a_tex_command_ends_at_a_digit_and_goes_on_through_an_at():
+    assert ChunkText("\\advance\\baselineskip\\dp0 }").name_spans("\\dp")
+    assert ChunkText("\\ifdim\\fontdimen6\\font").name_spans("\\fontdimen")
+    assert not ChunkText("\\def\\foo@bar{}").name_spans("\\foo")
