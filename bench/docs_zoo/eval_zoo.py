@@ -11,6 +11,7 @@ extractor, no vectors.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import shutil
 import sqlite3
@@ -25,15 +26,19 @@ sys.path.insert(0, str(HERE.parent))
 
 import scorers  # noqa: E402
 from eval_docs import ingest  # noqa: E402
-from families import DEFAULT_ZOO  # noqa: E402
+from families import DEFAULT_ZOO, FAMILY_MODULES  # noqa: E402
 
-FAMILIES = {"sphinx": scorers.sphinx, "gtkdoc": scorers.devhelp, "man": scorers.name_lines}
-ORDER = ("sphinx", "gtkdoc", "man", "latex")
+MODULES = {m.NAME: m for m in map(importlib.import_module, FAMILY_MODULES)}
+FAMILIES = {"sphinx": scorers.sphinx, "gtkdoc": scorers.devhelp, "man": scorers.name_lines,
+            **{name: m.score for name, m in MODULES.items()}}
+ORDER = ("sphinx", "gtkdoc", "man", "latex", *MODULES)
 INVENTORY_FILES = ("objects.inv", "*.devhelp2")
 
 
-def _without_inventory(folder: Path, work: Path) -> Path:
+def _without_inventory(folder: Path, work: Path, family: str) -> Path:
     target = work / f"{folder.parent.name}-{folder.name}-bare"
+    if family in MODULES:  # a family of its own module knows its inventory's files
+        return MODULES[family].bare_copy(folder, target)
     shutil.copytree(folder, target, ignore=shutil.ignore_patterns(*INVENTORY_FILES))
     return target
 
@@ -53,7 +58,7 @@ def html_half(family: str, members: list[dict], work: Path, inventories: bool) -
     total: dict = {"seconds": 0.0, "per_project": {}}
     for member in members:
         folder = Path(member["path"])
-        source = folder if inventories else _without_inventory(folder, work)
+        source = folder if inventories else _without_inventory(folder, work, family)
         index = work / f"index-{family}-{member['project']}-{int(inventories)}"
         total["seconds"] += ingest([source], index)
         db = sqlite3.connect(index / "crossbook.db")

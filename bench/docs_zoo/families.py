@@ -43,6 +43,13 @@ LATEX_KNOWN = ("xcolor/xcolor.pdf", "microtype/microtype.pdf", "caption/caption.
 LATEX_DIR = DOC / "texlive-doc" / "latex"
 MAN1 = Path("/usr/share/man/man1")
 
+# the families in their own modules (family_*.py: NAME, PACKAGES, assemble, bare_copy, score), one a line
+FAMILY_MODULES = (
+    "family_javadoc",
+    "family_doxygen",
+    "family_texinfo",
+)
+
 APT_PACKAGES = sorted({p for _, p, _, _ in SPHINX + GTK} | set(LATEX_PACKAGES)
                       | {"texlive-latex-recommended-doc", "pandoc", "groff", "poppler-utils"})
 

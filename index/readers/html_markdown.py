@@ -210,6 +210,12 @@ def _escaped(match: re.Match) -> str:
     return "\\" + match.group(1) if match.group(1) else "\\_" * len(match.group(2))
 
 
+def markdown_text(text: str) -> str:
+    """``text`` with its markup characters escaped as the converter writes them in a paragraph:
+    how a name reads in its section's Markdown (``__pool``: ``\\_\\_pool``)."""
+    return _INLINE_MARKUP.sub(_escaped, text)
+
+
 def _escape_text(text: str) -> str:
     """Text as Markdown: markup characters escaped, spaces collapsed; a line break of the
     source stays one (a Markdown soft break: the same paragraph), so a paragraph whose

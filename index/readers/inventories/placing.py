@@ -14,13 +14,14 @@ import re
 from dataclasses import replace
 
 from ...core.models import DocTerm, Section
+from ...core.titles import unescape_markdown
 from .entry import InventoryEntry
 
 _PARTS = re.compile(r"\.|::|->|:")
 
 
 def _shows(text: str, name: str) -> bool:
-    return re.search(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", text) is not None
+    return re.search(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", unescape_markdown(text)) is not None
 
 
 def _suffixes(name: str) -> list[str]:
@@ -31,8 +32,9 @@ def _suffixes(name: str) -> list[str]:
 
 def _shown(text: str, entry: InventoryEntry) -> DocTerm | None:
     target = f"{entry.page}#{entry.anchor}" if entry.anchor else entry.page
+    # the inventory's own name may be one character (a class ``A``, Bash's ``.``); a tail must be more
     for name in (entry.name, *entry.aliases, *_suffixes(entry.name)):
-        if name and len(name) > 1 and _shows(text, name):
+        if name and (len(name) > 1 or name == entry.name) and _shows(text, name):
             # its qualified name, and its own (``tally``: what a method is called by inside its class)
             aliases = tuple(a for a in dict.fromkeys((entry.name, *entry.aliases, *_suffixes(name)[-1:])) if a != name)
             return DocTerm(name, entry.kind, aliases=aliases, target=target)
