@@ -4,7 +4,8 @@ Autoconf manual (autoconf-doc, checked), each one page ``makeinfo --html --no-sp
 A manual on one page is kept whole (the cap of pages has nothing to choose). The gold is the
 manual's index nodes (``@printindex``: a table ``<table class="index-vr">`` whose rows link an
 entry to its anchor and name the node it is in): each entry defined in a section of the node
-it names. Ignoring the inventory is reading the page without its index tables.
+it names (an entry of symbols alone, Bash's ``$!`` or ``[[``, has no name crossbook keys:
+left out of the gold). Ignoring the inventory is reading the page without its index tables.
 """
 
 from __future__ import annotations
@@ -30,17 +31,27 @@ PROJECTS = [("bash", "bash-doc", F.DOC / "bash" / "bashref.html", "tune"),
             ("autoconf", "autoconf-doc", F.DOC / "autoconf" / "autoconf.html", "check")]
 _TABLE = re.compile(r'<table class="index-(\w+)".*?</table>', re.DOTALL)
 # <a href="#index-BASH_005fVERSION"><code>BASH_VERSION</code></a>:</td><td>&nbsp;</td><td valign="top"><a href="#Bash-Variables">Bash Variables</a>
-_ROW = re.compile(r'<a href="#index-[^"]*">(.*?)</a>:?</td><td>&nbsp;</td><td[^>]*><a href="[^"]*">(.*?)</a>', re.DOTALL)
+_ROW = re.compile(r'<a href="#index-[^"]*">(.*?)</a>:?</td><td>&nbsp;</td><td[^>]*><a href="#([^"]*)">(.*?)</a>', re.DOTALL)
+# a node's element and the heading that titles it: <div class="subsection" id="Node-Name"> ... <h4 ...>8.4.8 Title</h4>
+_NODE = re.compile(r'<div class="[a-z]+" id="([^"]+)">\s*(?:<div class="header">.*?</div>\s*)?(?:<span id="[^"]*"></span>)?'
+                   r'<h\d[^>]*>(.*?)</h\d>', re.DOTALL)
 _NUMBER = re.compile(r"^(?:[A-Z]|\d+)(?:\.\d+)*\.?\s+")
 
 
+def _text(markup: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", markup)).split())
+
+
 def index_nodes(page: Path) -> list[tuple[str, str, str]]:
-    """(name, index, node) of every entry of a manual page's index tables."""
+    """(name, index, section) of every entry of a manual page's index tables: the section is
+    the title of the node the row links to (node "Miscellaneous Commands" is titled "8.4.8
+    Some Miscellaneous Commands")."""
+    html = page.read_text(encoding="utf-8", errors="replace")
+    titles = {node: _text(title) for node, title in _NODE.findall(html)}
     out = []
-    for table in _TABLE.finditer(page.read_text(encoding="utf-8", errors="replace")):
-        for name, node in _ROW.findall(table.group(0)):
-            text = lambda s: " ".join(unescape(re.sub(r"<[^>]+>", "", s)).split())  # noqa: E731
-            out.append((text(name), table.group(1), text(node)))
+    for table in _TABLE.finditer(html):
+        for name, node, shown in _ROW.findall(table.group(0)):
+            out.append((_text(name), table.group(1), titles.get(node, _text(shown))))
     return out
 
 
@@ -83,7 +94,9 @@ def score(member: dict, db: sqlite3.Connection) -> dict:
             by_node.setdefault(_node(heading), set()).add(normalize_name(alias))
     out = {"found": 0, "total": 0, "by_kind": {}, "misses": []}
     for name, index, node in index_nodes(Path(member["path"]) / member["gold"]):
-        hit = normalize_name(name) in by_node.get(node.casefold(), set())
+        if not normalize_name(name):  # a symbol ("$!", "[["): no name crossbook can key, left out
+            continue
+        hit = normalize_name(name) in by_node.get(_node(node), set())
         counts = out["by_kind"].setdefault(index, [0, 0])
         counts[0] += hit
         counts[1] += 1

@@ -256,8 +256,8 @@ def _terms_by_part(section: Section, parts: list[str]) -> list[tuple]:
         starts = re.compile(rf"(?m)^[ \t]*(?:\*\w+\*\s+)?[@`\\]*{re.escape(name)}(?![\w.-])")
         own = re.compile(rf"(?m)^(?![>:])[^\n]*{re.escape(name)}[^\n]*\n\n?[:>] ")
         at = 0 if term.subject else None
-        # (a name the page's Markdown escapes, "\\_\\_pool", shows as itself: the last test)
-        tests = [starts.search, own.search, lambda text: name in text, lambda text: name in unescape_markdown(text)]
+        # (a name the page's Markdown escapes, "\\_\\_pool", or wraps over two lines shows as itself: the last test)
+        tests = [starts.search, own.search, lambda text: name in text, lambda text: name in " ".join(unescape_markdown(text).split())]
         for shows in ([] if term.subject else tests):
             at = next((i for i, text in enumerate(parts) if shows(text)), None)
             if at is not None:

@@ -397,10 +397,12 @@ class _Converter:
             elif tag == "dd":
                 body = "\n\n".join(self.blocks(child))
                 if body:
-                    entries.append(_indent(body, "  ", ": "))
+                    # a description that opens with a code block opens it on its own line: a
+                    # fence after ": " is no fence, and its closing one would open another
+                    entries.append(_indent(body, "  ", ":\n  " if body.startswith(("```", "~~~")) else ": "))
         out, current = [], []
         for entry in entries:  # a term and its definitions are one block: "Term\n: text"
-            if not entry.startswith(": ") and current and current[-1].startswith(": "):
+            if not entry.startswith((": ", ":\n")) and current and current[-1].startswith((": ", ":\n")):
                 out.append("\n".join(current))
                 current = []
             current.append(entry)

@@ -18,6 +18,8 @@ from ...core.titles import unescape_markdown
 from .entry import InventoryEntry
 
 _PARTS = re.compile(r"\.|::|->|:")
+# an index's plain words, one or two groups ("command timing", "commands, compound"), no code
+_WORDS = re.compile(r"[^\W\d_][^\W_]*(?:[ '-][^\W_]+)*(?:, [^\W\d_][^\W_]*(?:[ '-][^\W_]+)*)?")
 
 
 def _shows(text: str, name: str) -> bool:
@@ -30,6 +32,21 @@ def _suffixes(name: str) -> list[str]:
     return [name[cut:] for cut in cuts]
 
 
+def _as_written(text: str, name: str) -> str | None:
+    """An index's plain words as the text writes them: in any case, and an inverted entry
+    ("commands, compound") in its reading order ("compound commands"); None for a name of
+    code or words the text does not show."""
+    if not _WORDS.fullmatch(name):
+        return None
+    head, comma, rest = name.partition(", ")
+    plain = " ".join(unescape_markdown(text).split())
+    for form in (name, f"{rest} {head}") if comma else (name,):
+        found = re.search(r"(?<![\w.-])" + re.escape(form) + r"(?![\w-])", plain, re.IGNORECASE)
+        if found:
+            return found.group(0)
+    return None
+
+
 def _shown(text: str, entry: InventoryEntry) -> DocTerm | None:
     target = f"{entry.page}#{entry.anchor}" if entry.anchor else entry.page
     # the inventory's own name may be one character (a class ``A``, Bash's ``.``); a tail must be more
@@ -38,6 +55,9 @@ def _shown(text: str, entry: InventoryEntry) -> DocTerm | None:
             # its qualified name, and its own (``tally``: what a method is called by inside its class)
             aliases = tuple(a for a in dict.fromkeys((entry.name, *entry.aliases, *_suffixes(name)[-1:])) if a != name)
             return DocTerm(name, entry.kind, aliases=aliases, target=target)
+    written = _as_written(text, entry.name)
+    if written is not None:  # an index's words as the text writes them, the index's form an alias
+        return DocTerm(written, entry.kind, aliases=(entry.name,) if entry.name != written else (), target=target)
     return None
 
 
