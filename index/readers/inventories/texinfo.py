@@ -20,9 +20,8 @@ from .entry import InventoryEntry
 
 def _holds_index(path: Path) -> bool:
     with path.open("rb") as handle:
-        if b"Texinfo" not in handle.read(4096):
-            return False
-        return re.search(rb'<table class="index-\w+"', handle.read()) is not None
+        head = handle.read(4096)
+        return b"Texinfo" in head and re.search(rb'<table class="index-\w+"', head + handle.read()) is not None
 
 
 def texinfo_files(root: Path) -> list[Path]:
