@@ -16,7 +16,8 @@ from pathlib import Path
 from ...core.packs import genre_list, genre_table
 from .entry import InventoryEntry
 
-_INDEX_PAGE = re.compile(r"(annotated|functions|globals|namespacemembers)(?:_([a-z]+))?(?:_[a-z0-9~]+)?\.html")
+_LISTINGS = genre_list("documentation", "doxygen_index_pages")
+_INDEX_PAGE = re.compile(rf"({'|'.join(_LISTINGS)})(?:_([a-z]+))?(?:_[a-z0-9~]+)?\.html")
 _NAME = re.compile(r"^\s*(.+?)\s*(?:\(\))?\s*:\s*$")
 
 
@@ -99,7 +100,7 @@ def _index_page_entries(path: Path, root: Path) -> list[InventoryEntry]:
     listing, part = _INDEX_PAGE.fullmatch(path.name).groups()
     tree = html.fromstring(path.read_bytes())
     out = []
-    if listing == "annotated":
+    if listing == _LISTINGS[0]:  # the classes
         for link in tree.xpath('//td[contains(@class, "entry")]//a[@class="el"][@href]'):
             page, _, anchor = link.get("href").partition("#")
             out.append(InventoryEntry(link.text_content().strip(), kinds["class"], _page(path.parent, root, page), anchor))
@@ -113,7 +114,8 @@ def _index_page_entries(path: Path, root: Path) -> list[InventoryEntry]:
         for link in item.xpath('a[@class="el"][@href]'):
             page, _, anchor = link.get("href").partition("#")
             owner = link.text_content().strip()
-            scoped = listing != "globals" and owner and not owner.endswith((".h", ".c", ".cpp", ".py"))
+            # a global's owner is the file that declares it, no scope
+            scoped = listing != _LISTINGS[2] and owner and not re.search(r"\.\w+$", owner)
             name = f"{owner}::{own}" if scoped else own
             out.append(InventoryEntry(name, kind, _page(path.parent, root, page), anchor, (own,) if scoped else ()))
     return out

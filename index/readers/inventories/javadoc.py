@@ -12,16 +12,17 @@ import json
 from pathlib import Path
 from urllib.parse import unquote
 
-from ...core.packs import genre_table
+from ...core.packs import genre_list, genre_table
 from .entry import InventoryEntry
 
-FILES = ("type-search-index.js", "member-search-index.js")
+FILES = genre_list("documentation", "javadoc_search_indexes")
+MARKERS = genre_list("documentation", "javadoc_markers")
 
 
 def javadoc_files(root: Path) -> list[Path]:
     """The search indexes of a Javadoc build at ``root`` (none where it has no ``element-list``
     or ``package-list`` beside them: another tool's ``*-search-index.js``)."""
-    if not any((root / marker).is_file() for marker in ("element-list", "package-list")):
+    if not any((root / marker).is_file() for marker in MARKERS):
         return []
     return [root / name for name in FILES if (root / name).is_file()]
 
