@@ -27,8 +27,11 @@ import docbook  # noqa: E402
 import families as F  # noqa: E402
 from gold import back_index, code_line_index, devhelp_keywords, man_name_line, sphinx_inventory  # noqa: E402
 
-# the families of a module of their own (families.MODULE_FAMILIES), by name
-PLUGGED = {m.NAME: m for m in map(importlib.import_module, F.MODULE_FAMILIES)}
+
+def family_modules() -> dict:
+    """The families in their own modules (families.FAMILY_MODULES), by name; imported when
+    asked (they use this module's helpers)."""
+    return {m.NAME: m for m in map(importlib.import_module, F.FAMILY_MODULES)}
 
 
 def install() -> None:
@@ -36,7 +39,7 @@ def install() -> None:
         print("not root: the doc packages are not installed (run make zoo as root)", file=sys.stderr)
         return
     subprocess.run(["apt-get", "install", "-y", "-o", "DPkg::Lock::Timeout=600", "--no-install-recommends",
-                    *F.APT_PACKAGES, *sorted({p for m in PLUGGED.values() for p in m.PACKAGES})], check=True)
+                    *F.APT_PACKAGES, *(p for m in family_modules().values() for p in m.PACKAGES)], check=True)
 
 
 def every_kth(items: list, cap: int) -> list:
@@ -195,7 +198,8 @@ def main() -> None:
     args = parser.parse_args()
     if not args.no_apt:
         install()
-    wanted = set(args.family or ("sphinx", "gtkdoc", "man", "latex", *PLUGGED))
+    modules = family_modules()
+    wanted = set(args.family or ("sphinx", "gtkdoc", "man", "latex", *modules))
     manifest_path = args.zoo / "zoo.json"
     old = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"members": []}
     members = [m for m in old["members"] if m["family"] not in wanted]
@@ -209,9 +213,8 @@ def main() -> None:
         members += man_family(args.zoo)
     if "latex" in wanted:
         members += latex_family(args.zoo)
-    for name, module in PLUGGED.items():
-        if name in wanted:
-            members += module.assemble(args.zoo)
+    for name in sorted(wanted & set(modules)):
+        members += modules[name].assemble(args.zoo)
     args.zoo.mkdir(parents=True, exist_ok=True)
     manifest_path.write_text(json.dumps({"members": members}, indent=1), encoding="utf-8")
     for family in sorted({m["family"] for m in members}):

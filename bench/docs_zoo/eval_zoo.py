@@ -27,18 +27,22 @@ sys.path.insert(0, str(HERE.parent))
 import links  # noqa: E402
 import scorers  # noqa: E402
 from eval_docs import ingest  # noqa: E402
-from families import DEFAULT_ZOO, MODULE_FAMILIES  # noqa: E402
+from families import DEFAULT_ZOO, FAMILY_MODULES  # noqa: E402
 
-PLUGGED = {m.NAME: m for m in map(importlib.import_module, MODULE_FAMILIES)}
+MODULES = {m.NAME: m for m in map(importlib.import_module, FAMILY_MODULES)}
 FAMILIES = {"sphinx": scorers.sphinx, "gtkdoc": scorers.devhelp, "man": scorers.name_lines,
-            **{name: m.score_member for name, m in PLUGGED.items()}}
-ORDER = ("sphinx", "gtkdoc", "man", "latex", *PLUGGED)
-INVENTORY_FILES = ("objects.inv", "*.devhelp2", *{f for m in PLUGGED.values() for f in m.INVENTORY_FILES})
+            **{name: m.score for name, m in MODULES.items()}}
+ORDER = ("sphinx", "gtkdoc", "man", "latex", *MODULES)
+INVENTORY_FILES = ("objects.inv", "*.devhelp2")
 
 
-def _without_inventory(folder: Path, work: Path) -> Path:
+def _without_inventory(folder: Path, work: Path, family: str) -> Path:
     target = work / f"{folder.parent.name}-{folder.name}-bare"
-    shutil.copytree(folder, target, ignore=shutil.ignore_patterns(*INVENTORY_FILES))
+    module = MODULES.get(family)
+    if hasattr(module, "bare_copy"):  # a family of its own module knows its inventory's files
+        return module.bare_copy(folder, target)
+    ignored = (*INVENTORY_FILES, *getattr(module, "INVENTORY_FILES", ()))
+    shutil.copytree(folder, target, ignore=shutil.ignore_patterns(*ignored))
     return target
 
 
@@ -57,7 +61,7 @@ def html_half(family: str, members: list[dict], work: Path, inventories: bool) -
     total: dict = {"seconds": 0.0, "per_project": {}}
     for member in members:
         folder = Path(member["path"])
-        source = folder if inventories else _without_inventory(folder, work)
+        source = folder if inventories else _without_inventory(folder, work, family)
         index = work / f"index-{family}-{member['project']}-{int(inventories)}"
         total["seconds"] += ingest([source], index)
         db = sqlite3.connect(index / "crossbook.db")

@@ -50,9 +50,13 @@ MAN_RENDERERS = (
     ("man2html", ["man2html", "-r"]),
 )
 
-# families assembled and scored by a module of their own (bench/docs_zoo/family_*.py: NAME,
-# PACKAGES, INVENTORY_FILES, assemble(zoo), score_member(member, db)), one line each
-MODULE_FAMILIES = (
+
+# the families in their own modules (family_*.py: NAME, PACKAGES, assemble(zoo), score(member, db),
+# and bare_copy(folder, target) or INVENTORY_FILES, the patterns of the inventory left out), one a line
+FAMILY_MODULES = (
+    "family_javadoc",
+    "family_doxygen",
+    "family_texinfo",
     "family_rustdoc",
     "family_mdbook",
     "family_rdoc",

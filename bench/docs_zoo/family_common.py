@@ -37,7 +37,7 @@ def forms(name: str) -> set[str]:
     return {normalize_name(name), normalize_name(last)} - {""}
 
 
-def score(entries, pages: set[str], db: sqlite3.Connection) -> dict:
+def score_gold(entries, pages: set[str], db: sqlite3.Connection) -> dict:
     """(name, kind, page) gold: each entry's name defined on the page it points at."""
     by_page = names_by_page(db)
     out = {"found": 0, "total": 0, "by_kind": {}, "misses": []}

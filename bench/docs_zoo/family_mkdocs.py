@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 
 from families import half_by_position
-from family_common import copy_member, every_kth, score
+from family_common import copy_member, every_kth, score_gold
 
 from crossbook.readers.inventories.heading_names import heading_names
 
@@ -52,5 +52,5 @@ def assemble(zoo: Path) -> list[dict]:
     return members
 
 
-def score_member(member: dict, db: sqlite3.Connection) -> dict:
-    return score(gold(Path(member["path"])), set(member["pages"]), db)
+def score(member: dict, db: sqlite3.Connection) -> dict:
+    return score_gold(gold(Path(member["path"])), set(member["pages"]), db)

@@ -13,7 +13,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from family_common import copy_member, every_kth, score
+from family_common import copy_member, every_kth, score_gold
 
 NAME = "rustdoc"
 PACKAGES = ("cargo-doc",)
@@ -77,5 +77,5 @@ def assemble(zoo: Path) -> list[dict]:
     return members
 
 
-def score_member(member: dict, db: sqlite3.Connection) -> dict:
-    return score(gold(Path(member["path"])), set(member["pages"]), db)
+def score(member: dict, db: sqlite3.Connection) -> dict:
+    return score_gold(gold(Path(member["path"])), set(member["pages"]), db)

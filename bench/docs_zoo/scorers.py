@@ -107,3 +107,7 @@ def back_indexes(members: list[dict], db: sqlite3.Connection) -> dict:
             out["placed"] += placed
             out["placed_total"] += len(gold)
     return out
+
+
+# the families in their own modules (family_*.py) score their entries on their pages alike
+score_entries = _score_entries

@@ -18,7 +18,7 @@ from typing import Callable
 from markdown_it import MarkdownIt
 
 from ..core.models import SUB_ENTRY_SEPARATOR, ChildChunk, ParentChunk, Section
-from ..core.titles import clean_inline, infer_title
+from ..core.titles import clean_inline, infer_title, unescape_markdown
 from ..core.tokens import count_tokens, split_tokens
 from .markdown_repair import RepairReport, repair_headings
 
@@ -265,7 +265,10 @@ def _terms_by_part(section: Section, parts: list[str]) -> list[tuple]:
         starts = re.compile(rf"(?m)^[ \t]*(?:\*\w+\*\s+)?[@`\\]*{re.escape(name)}(?![\w.-])")
         own = re.compile(rf"(?m)^(?![>:])[^\n]*{re.escape(name)}[^\n]*\n\n?[:>] ")
         at = 0 if term.subject else None
-        for shows in ([] if term.subject else [starts.search, own.search, _shown(name)]):
+        # a name the page's Markdown escapes ("\_\_pool") or wraps over two lines shows as itself: the last test
+        tests = [starts.search, own.search, _shown(name),
+                 lambda text: name in " ".join(unescape_markdown(text).split())]
+        for shows in ([] if term.subject else tests):
             at = next((i for i, text in enumerate(parts) if shows(text)), None)
             if at is not None:
                 break

@@ -38,6 +38,12 @@ _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # Markdown's backslash escape of a
 _SET_ASIDE = re.compile("\ue000(\\d+)\ue001")
 
 
+def unescape_markdown(text: str) -> str:
+    """``text`` with Markdown's backslash escapes read as the characters they escape
+    (``\\_\\_pool``: ``__pool``), nothing else changed."""
+    return _ESCAPE.sub(r"\1", text)
+
+
 def strip_markup(text: str) -> str:
     """``text`` without HTML tags and emphasis markers, entities decoded (lines kept); a code
     span's text is kept as written, and a backslash-escaped character (``\\_``, ``\\*``,

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from ..core.models import SUB_ENTRY_SEPARATOR, ChunkExtraction, ParentChunk, RawMention
 from ..core.normalize import collapse_whitespace, normalize_name
 from ..core.packs import DomainPack, genre_list
+from ..readers.html_markdown import markdown_text
 from .contract import first_rule, is_on
 from .entry_kinds import RULEBOOK_KINDS
 from .text import first_body_sentence
@@ -101,7 +102,8 @@ class NoteMarks:
             context = _note_context(parent.text, mark.name) if mark.source == "note" else None
             if mark.source == "deflist" and mark.mention_type == "defines":
                 context = _term_context(parent.text, mark.name.rpartition(SUB_ENTRY_SEPARATOR)[2])
-            context = context or chunk.sentence_of(surface)
+            # a name the page's Markdown escapes ("\\_\\_pool") is shown as escaped
+            context = context or chunk.sentence_of(surface) or chunk.sentence_of(markdown_text(surface))
             if context is None:  # a mark whose text is not in this part of the note
                 verified.dropped["mark_not_in_chunk"] += 1
                 continue

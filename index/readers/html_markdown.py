@@ -210,6 +210,12 @@ def _escaped(match: re.Match) -> str:
     return "\\" + match.group(1) if match.group(1) else "\\_" * len(match.group(2))
 
 
+def markdown_text(text: str) -> str:
+    """``text`` with its markup characters escaped as the converter writes them in a paragraph:
+    how a name reads in its section's Markdown (``__pool``: ``\\_\\_pool``)."""
+    return _INLINE_MARKUP.sub(_escaped, text)
+
+
 def _escape_text(text: str) -> str:
     """Text as Markdown: markup characters escaped, spaces collapsed; a line break of the
     source stays one (a Markdown soft break: the same paragraph), so a paragraph whose
@@ -391,10 +397,12 @@ class _Converter:
             elif tag == "dd":
                 body = "\n\n".join(self.blocks(child))
                 if body:
-                    entries.append(_indent(body, "  ", ": "))
+                    # a description that opens with a code block opens it on its own line: a
+                    # fence after ": " is no fence, and its closing one would open another
+                    entries.append(_indent(body, "  ", ":\n  " if body.startswith(("```", "~~~")) else ": "))
         out, current = [], []
         for entry in entries:  # a term and its definitions are one block: "Term\n: text"
-            if not entry.startswith(": ") and current and current[-1].startswith(": "):
+            if not entry.startswith((": ", ":\n")) and current and current[-1].startswith((": ", ":\n")):
                 out.append("\n".join(current))
                 current = []
             current.append(entry)

@@ -14,13 +14,16 @@ import re
 from dataclasses import replace
 
 from ...core.models import DocTerm, Section
+from ...core.titles import unescape_markdown
 from .entry import InventoryEntry
 
 _PARTS = re.compile(r"\.|::|->|:")
+# an index's plain words, one or two groups ("command timing", "commands, compound"), no code
+_WORDS = re.compile(r"[^\W\d_][^\W_]*(?:[ '-][^\W_]+)*(?:, [^\W\d_][^\W_]*(?:[ '-][^\W_]+)*)?")
 
 
-def _shows(text: str, name: str) -> bool:
-    return re.search(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", text) is not None
+def _shows(plain: str, name: str) -> bool:
+    return re.search(r"(?<![\w.])" + re.escape(name) + r"(?!\w)", plain) is not None
 
 
 def _suffixes(name: str) -> list[str]:
@@ -29,13 +32,33 @@ def _suffixes(name: str) -> list[str]:
     return [name[cut:] for cut in cuts]
 
 
-def _shown(text: str, entry: InventoryEntry) -> DocTerm | None:
+def _as_written(plain: str, name: str) -> str | None:
+    """An index's plain words as the text writes them: in any case, and an inverted entry
+    ("commands, compound") in its reading order ("compound commands"); None for a name of
+    code or words the text does not show."""
+    if not _WORDS.fullmatch(name):
+        return None
+    head, comma, rest = name.partition(", ")
+    plain = " ".join(plain.split())
+    for form in (name, f"{rest} {head}") if comma else (name,):
+        found = re.search(r"(?<![\w.-])" + re.escape(form) + r"(?![\w-])", plain, re.IGNORECASE)
+        if found:
+            return found.group(0)
+    return None
+
+
+def _shown(plain: str, entry: InventoryEntry) -> DocTerm | None:
+    """The term ``entry`` is in a section whose text (Markdown's escapes read) is ``plain``."""
     target = f"{entry.page}#{entry.anchor}" if entry.anchor else entry.page
+    # the inventory's own name may be one character (a class ``A``, Bash's ``.``); a tail must be more
     for name in (entry.name, *entry.aliases, *_suffixes(entry.name)):
-        if name and len(name) > 1 and _shows(text, name):
+        if name and (len(name) > 1 or name == entry.name) and _shows(plain, name):
             # its qualified name, and its own (``tally``: what a method is called by inside its class)
             aliases = tuple(a for a in dict.fromkeys((entry.name, *entry.aliases, *_suffixes(name)[-1:])) if a != name)
             return DocTerm(name, entry.kind, aliases=aliases, target=target)
+    written = _as_written(plain, entry.name)
+    if written is not None:  # an index's words as the text writes them, the index's form an alias
+        return DocTerm(written, entry.kind, aliases=(entry.name,) if entry.name != written else (), target=target)
     return None
 
 
@@ -58,6 +81,7 @@ def placed_terms(entries: list[InventoryEntry], sections: list[Section],
     out: dict[int, list[DocTerm]] = {}
     by_target: dict[str, DocTerm] = {}
     unshown = []
+    plain: dict[int, str] = {}  # a section's text with Markdown's escapes read, made once
     for entry in entries:
         where = anchors.get(entry.anchor) if entry.anchor else first
         # its anchor's section, else a neighbour (an empty anchor is filed under the heading
@@ -66,7 +90,9 @@ def placed_terms(entries: list[InventoryEntry], sections: list[Section],
         order = [where, where - 1, where + 1] if where is not None else range(len(sections))
         order = [i for i in order if 0 <= i < len(sections)]
         for i in order:
-            term = _shown(sections[i].text, entry)
+            if i not in plain:
+                plain[i] = unescape_markdown(sections[i].text)
+            term = _shown(plain[i], entry)
             if term is not None:
                 out.setdefault(i, []).append(term)
                 by_target.setdefault(term.target, term)

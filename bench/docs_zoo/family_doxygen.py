@@ -1,0 +1,118 @@
+"""The zoo's Doxygen family: the example builds of Doxygen's own manual (doxygen-doc, tuned
+on) and libstdc++'s API pages (libstdc++-12-doc, checked).
+
+Per project, the pages the gold points a documented thing at, sorted by path, every k-th so
+that at most ``PAGES_PER_PROJECT`` are kept, with the build's inventory beside them. The gold
+is Doxygen's own: libstdc++'s tag file (``libstdc++.tag``: every class, namespace, file,
+function, variable, typedef, enum and macro with its page; a page, group, directory or
+example is structure); the examples have none, so their index pages (``annotated.html``,
+``functions*.html``, ``globals*.html``, ``namespacemembers*.html``). Each entry's name is
+defined on the page it links to.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+import sys
+import xml.etree.ElementTree as ET
+from html import unescape
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+
+import families as F  # noqa: E402
+from assemble import copy_pages, every_kth  # noqa: E402
+from eval_docs import names_by_page  # noqa: E402
+from scorers import score_entries  # noqa: E402
+
+NAME = "doxygen"
+PACKAGES = ("doxygen-doc", "libstdc++-12-doc")
+PROJECTS = [("doxygen", "doxygen-doc", F.DOC / "doxygen" / "html" / "examples", "tune"),
+            ("libstdc++", "libstdc++-12-doc", F.DOC / "gcc-12-base" / "libstdc++" / "user", "check")]
+STRUCTURE = {"page", "group", "dir", "example"}
+INDEX_PAGE = re.compile(r"(annotated|functions|globals|namespacemembers)(_\w+)?\.html")
+# <li>member()&#160;:&#160;<a class="el" href="class_x.html#a39">Owner</a>, <a ...>Other</a></li>
+_ITEM = re.compile(r"<li>([^<]+?)(?:\(\))?(?:&#160;|\s)*:(?:&#160;|\s)*((?:<a class=\"el\"[^>]*>[^<]*</a>(?:, )?)+)")
+_LINK = re.compile(r'<a class="el" href="([^"#]+)[^"]*"[^>]*>([^<]*)</a>')
+
+
+def tag_file(path: Path) -> list[tuple[str, str, str]]:
+    """(name, kind, page) of a tag file's compounds and members, a member named with its scope."""
+    out = set()
+    for compound in ET.parse(path).getroot().findall("compound"):
+        kind, name = compound.get("kind"), compound.findtext("name", "")
+        if kind in STRUCTURE:
+            continue
+        if compound.findtext("filename"):
+            out.add((name, kind, _html(compound.findtext("filename"))))
+        scope = f"{name}::" if kind in ("class", "struct", "union", "namespace") else ""
+        for member in compound.findall("member"):
+            if member.findtext("anchorfile"):
+                out.add((scope + member.findtext("name", ""), member.get("kind"), _html(member.findtext("anchorfile"))))
+    return sorted(out)
+
+
+def _html(name: str) -> str:
+    return name if name.endswith(".html") else f"{name}.html"
+
+
+def index_pages(folder: Path) -> list[tuple[str, str, str]]:
+    """(name, kind, page) of the entries of every build's index pages below ``folder``: a
+    class of ``annotated.html``, a member (``Owner::member``, a global by its own name) of the
+    others; page relative to ``folder``."""
+    out = set()
+    for path in sorted(folder.rglob("*.html")):
+        found = INDEX_PAGE.fullmatch(path.name)
+        if not found:
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        base = path.parent.relative_to(folder).as_posix()
+        if found.group(1) == "annotated":
+            for page, name in re.findall(r'<td class="entry">.*?<a class="el" href="([^"#]+)"[^>]*>([^<]+)</a>', text):
+                out.add((unescape(name), "class", f"{base}/{page}"))
+            continue
+        for own, links in _ITEM.findall(text):
+            for page, owner in _LINK.findall(links):
+                scoped = found.group(1) != "globals" and not re.search(r"\.\w+$", owner)
+                own, owner = unescape(own.strip()), unescape(owner)
+                out.add((f"{owner}::{own}" if scoped else own, found.group(1), f"{base}/{page}"))
+    return sorted(out)
+
+
+def gold_entries(folder: Path) -> list[tuple[str, str, str]]:
+    tags = sorted(folder.glob("*.tag"))
+    return tag_file(tags[0]) if tags else index_pages(folder)
+
+
+def assemble(zoo: Path) -> list[dict]:
+    members = []
+    for project, package, root, half in PROJECTS:
+        if not root.is_dir():
+            print(f"{NAME}/{project}: {package} not installed, left out")
+            continue
+        tags = sorted(root.glob("*.tag"))
+        linked = sorted({page for _, kind, page in gold_entries(root) if (root / page).is_file()
+                         and not INDEX_PAGE.fullmatch(Path(page).name)})
+        pages = every_kth(linked, F.PAGES_PER_PROJECT)
+        keep = [t.name for t in tags] or [p.relative_to(root).as_posix() for p in sorted(root.rglob("*.html"))
+                                          if INDEX_PAGE.fullmatch(p.name)]
+        target = zoo / NAME / project
+        copy_pages(root, target, pages, keep)
+        members.append({"family": NAME, "project": project, "package": package, "half": half,
+                        "path": str(target), "gold": tags[0].name if tags else "index-pages", "pages": pages})
+    return members
+
+
+def bare_copy(folder: Path, target: Path) -> Path:
+    """The project without its tag file and index pages."""
+    shutil.copytree(folder, target, ignore=lambda _, names: [n for n in names if n.endswith(".tag")
+                                                                or INDEX_PAGE.fullmatch(n)])
+    return target
+
+
+def score(member: dict, db: sqlite3.Connection) -> dict:
+    entries = gold_entries(Path(member["path"]))
+    return score_entries(entries, set(member["pages"]), names_by_page(db), lambda kind: kind)

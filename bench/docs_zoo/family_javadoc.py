@@ -1,0 +1,82 @@
+"""The zoo's Javadoc family: Apache Commons Lang's API pages (libcommons-lang3-java-doc).
+
+One project, so split by page (the man pages' rule): the pages Javadoc's ``index-all.html``
+links a documented thing to, sorted by path, every k-th so that at most ``PAGES_PER_PROJECT``
+are kept; of those, even positions tuned on, odd ones checked. Each half is a folder of its
+pages with the build's inventories beside them (``member-search-index.js``,
+``type-search-index.js``, ``element-list``) and ``index-all.html``, the gold: every class,
+interface, enum, method, constructor, field and constant it lists, its name defined on the
+page it links to.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+from urllib.parse import unquote
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent)]
+
+import families as F  # noqa: E402
+from assemble import copy_pages, every_kth  # noqa: E402
+from eval_docs import names_by_page  # noqa: E402
+from scorers import score_entries  # noqa: E402
+
+NAME = "javadoc"
+PACKAGES = ("libcommons-lang3-java-doc",)
+ROOT = F.DOC / "libcommons-lang3-java" / "api"
+GOLD = "index-all.html"
+INVENTORY = ("member-search-index.js", "type-search-index.js")
+MARKERS = ("element-list",)
+
+# <dt><a href="org/x/StringUtils.html#isBlank(...)" class="member-name-link">isBlank(CharSequence)</a> - Static method in
+_DT = re.compile(r'<dt><a href="([^"#]+)(?:#([^"]*))?" class="(?:member|type)-name-link"[^>]*>([^<]+)</a>'
+                 r'(?:&lt;.*?&gt;)?\s*-\s*([A-Za-z ]+?)\s+(?:in|for)\s')
+
+
+def index_all(path: Path) -> list[tuple[str, str, str]]:
+    """(name, kind, page) of every entry of ``index-all.html``: a member named with its
+    class (``StringUtils.isBlank``), a type by its own name; the kind is what the index calls
+    it ("Static method": method; "Enum constant": enum constant)."""
+    out = []
+    for page, anchor, label, said in _DT.findall(path.read_text(encoding="utf-8", errors="replace")):
+        kind = said.lower().removeprefix("static ")
+        if page.endswith("package-summary.html"):
+            continue
+        own = label.partition("(")[0].strip()
+        owner = Path(page).stem
+        name = f"{owner}.{own}" if anchor or "(" in label else own
+        out.append((name, kind, unquote(page)))
+    return out
+
+
+def assemble(zoo: Path) -> list[dict]:
+    if not (ROOT / GOLD).is_file():
+        print(f"{NAME}: {PACKAGES[0]} not installed, left out")
+        return []
+    linked = sorted({page for _, _, page in index_all(ROOT / GOLD) if (ROOT / page).is_file()})
+    pages = every_kth(linked, F.PAGES_PER_PROJECT)
+    halves = F.half_by_position(pages)
+    members = []
+    for half in ("tune", "check"):
+        own = [p for p in pages if halves[p] == half]
+        target = zoo / NAME / f"lang3-{half}"
+        copy_pages(ROOT, target, own, [GOLD, *INVENTORY, *MARKERS])
+        members.append({"family": NAME, "project": f"lang3-{half}", "package": PACKAGES[0], "half": half,
+                        "path": str(target), "gold": GOLD, "pages": own})
+    return members
+
+
+def bare_copy(folder: Path, target: Path) -> Path:
+    """The half without its inventories (the search indexes; the gold page is no page of it)."""
+    shutil.copytree(folder, target, ignore=shutil.ignore_patterns(*INVENTORY))
+    return target
+
+
+def score(member: dict, db: sqlite3.Connection) -> dict:
+    entries = index_all(Path(member["path"]) / member["gold"])
+    return score_entries(entries, set(member["pages"]), names_by_page(db), lambda kind: kind)

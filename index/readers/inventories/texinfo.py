@@ -1,0 +1,62 @@
+"""A Texinfo HTML manual's index nodes (``makeinfo --html``): each ``@printindex`` is a table
+``<table class="index-fn">`` (the index's short name after ``index-``) whose rows link an entry
+to the anchor Texinfo set where it was indexed (``<a href="#index-BASH_005fVERSION"><code>
+BASH_VERSION</code></a>``), on the same page (a manual on one page) or another node's.
+
+An entry is typed by its index: a standard one by its name (``fn``: function, ``vr``:
+variable...), a manual's own by the words of its heading ("Autoconf Macro Index": macro;
+"Builtin Index": command), else an index entry."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+from ...core.packs import genre_table
+from .entry import InventoryEntry
+
+
+def _holds_index(path: Path) -> bool:
+    with path.open("rb") as handle:
+        head = handle.read(4096)
+        return b"Texinfo" in head and re.search(rb'<table class="index-\w+"', head + handle.read()) is not None
+
+
+def texinfo_files(root: Path) -> list[Path]:
+    """The pages below ``root`` a Texinfo manual's index nodes are on."""
+    return [p for p in sorted(root.rglob("*.htm*")) if p.is_file() and _holds_index(p)]
+
+
+def _kind(code: str, heading: str, kinds: dict[str, str]) -> str:
+    if code.lower() in kinds:
+        return kinds[code.lower()]
+    words = heading.lower()
+    found = [(words.find(word), kind) for word, kind in kinds.items()
+             if word != "index" and re.search(rf"\b{re.escape(word)}s?\b", words)]
+    return min(found)[1] if found else kinds["index"]
+
+
+def texinfo_entries(root: Path) -> list[InventoryEntry]:
+    """Every entry of every index node below ``root`` (module doc); an entry's page is the
+    one its link names, relative to ``root``."""
+    from lxml import html
+
+    kinds = genre_table("documentation", "texinfo_index_kinds")
+    out, seen = [], set()
+    for path in texinfo_files(root):
+        here = path.relative_to(root).as_posix()
+        tree = html.fromstring(path.read_bytes())
+        for table in tree.xpath('//table[starts-with(@class, "index-")]'):
+            code = table.get("class").split()[0][len("index-"):]
+            heading = " ".join(table.xpath("string(preceding::*[self::h1 or self::h2 or self::h3 or self::h4][1])").split())
+            kind = _kind(code, heading, kinds)
+            for link in table.xpath(".//tr/td[2]//a[@href][1] | .//td[contains(@class, 'index-entry')]//a[@href][1]"):
+                name = " ".join(link.text_content().split())
+                address, _, anchor = link.get("href").partition("#")
+                page = posixpath.normpath(posixpath.join(posixpath.dirname(here), unquote(address))) if address else here
+                if name and (name, page, anchor) not in seen:
+                    seen.add((name, page, anchor))
+                    out.append(InventoryEntry(name, kind, page, anchor))
+    return out
