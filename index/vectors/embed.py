@@ -132,6 +132,9 @@ class LocalEmbedder(MiniLMWindow):
     # 5-15% less CPU per chunk (bench/bench_embed.py).
     batch_size = 256
     inference_batch = 32
+    # onnxruntime computes outside the GIL: a book's vectors can be computed beside its write
+    # transaction (ahead.py)
+    embeds_ahead = True
 
     def __init__(self, cache_dir: Path, variant: str = "fp32"):
         self.cache_dir = cache_dir
