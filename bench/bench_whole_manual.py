@@ -12,7 +12,7 @@ wordpieces, the padding their batches carry, identical texts) and the embedder a
 fixed sample of them (chunks/s). Prints, asserts nothing; the machine is shared: read the
 CPU seconds more than the wall seconds.
 
-    python bench/bench_whole_manual.py [PATH] [--embedder local] [--sample 512] [--no-ingest]
+    python bench/bench_whole_manual.py [PATH] [--embedder local] [--sample 512] [--read-cache FILE]
 
 PATH defaults to pgfmanual.pdf where texlive-pictures-doc puts it.
 """
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import pickle
 import statistics
 import sys
 import tempfile
@@ -89,10 +90,21 @@ def instrument(clock: Clock) -> None:
     clock.patch(chroma.VectorStore, "stored", "embed: read stored vectors")
 
 
-def ingest(path: Path, embedder: str, index: Path) -> tuple[Clock, object, str]:
+def read(clock: Clock, path: Path, cache: Path | None):
+    """The book read (timed), or taken from ``cache`` (a pickle of an earlier read: its time
+    is then not counted) and written there when it is not yet."""
+    if cache is not None and cache.exists():
+        return pickle.loads(cache.read_bytes())
+    book = clock.timed("read", read_book)(path)
+    if cache is not None:
+        cache.write_bytes(pickle.dumps(book))
+    return book
+
+
+def ingest(path: Path, embedder: str, index: Path, cache: Path | None = None) -> tuple[Clock, object, str]:
     clock = Clock()
     instrument(clock)
-    book = clock.timed("read", read_book)(path)
+    book = read(clock, path, cache)
     settings = Settings(index_dir=index, model_cache=CACHE, embedder=embedder)
     db = open_db(index, create=True)
     with chroma.open_vectors(settings, db, lazy=True) as vectors:
@@ -171,13 +183,15 @@ def main() -> int:
     parser.add_argument("--embedder", default="local", help="local (default), local-int8, hash")
     parser.add_argument("--sample", type=int, default=512, help="children the embedder embeds alone")
     parser.add_argument("--keep", type=Path, help="build the index here and keep it")
+    parser.add_argument("--read-cache", type=Path,
+                        help="a pickle of the book as read: written by the first run, reused (the read not timed) by the next")
     args = parser.parse_args()
     if not args.path.exists():
         print(f"{args.path} not found (apt-get install texlive-pictures-doc, or name a manual)")
         return 1
     with tempfile.TemporaryDirectory() as tmp:
         index = args.keep or Path(tmp) / "index"
-        clock, db, title = ingest(args.path, args.embedder, index)
+        clock, db, title = ingest(args.path, args.embedder, index, args.read_cache)
         figures = {"book": str(args.path), "embedder": args.embedder, "phases": print_phases(clock)}
         figures["children"], texts = children_figures(db, title)
         figures["embedder_alone"] = embedder_alone(texts, args.sample)

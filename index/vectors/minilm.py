@@ -388,6 +388,10 @@ def open_session(path: Path):
     options = onnxruntime.SessionOptions()
     options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3  # errors only: library code prints nothing
+    # no spinning between runs: on a shared machine, and beside a write transaction's own work
+    # (vectors computed ahead, ahead.py), a spinning thread burns a core for nothing (the
+    # same vectors at about a fifth less CPU on two busy cores: bench/bench_whole_manual.py)
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return onnxruntime.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
 
 
