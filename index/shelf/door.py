@@ -18,9 +18,9 @@ is what makes a crash safe:
    of the book completes them (``keep``: only the vectors not stored yet are embedded).
 
 The book's entities answer (where-else) from the commit of 2 on. A store that can
-(``embed_ahead``, index/vectors/ahead.py: the local MiniLM) computes the vectors of a book's
-new children in a thread from before 2, beside the transaction's linking and relations, and
-holds them in memory for 3: nothing reaches Chroma before SQLite commits, so a crash keeps
+(``embed_ahead``, index/vectors/ahead.py: the local MiniLM, on one thread) computes the vectors
+of a book's new children in a thread from before 2, beside the transaction's linking and
+relations, and holds them in memory for 3: nothing reaches Chroma before SQLite commits, so a crash keeps
 the order above.
 """
 

@@ -29,7 +29,7 @@ from sqlite_utils import Database
 from ..core.config import Settings
 from ..core.errors import CrossbookError
 from ..storage import store
-from .ahead import EmbeddedAhead, embeds_ahead
+from .ahead import EmbeddedAhead, beside
 from .children import ChildRow, SyncReport, child_rows, children_digest, diff, embedding_text
 from .chroma_client import VectorStoreError, chroma_client, chroma_location
 from .embed import Embedder, embed_all, embedder_for_id, get_embedder
@@ -184,6 +184,8 @@ class VectorStore:
         ``record=False`` (reembed) leaves the index's recorded embedder alone: the switch
         is recorded once the new collection is complete.
         """
+        if self.ahead is not None:
+            self.ahead.stop()  # SQLite has committed: the rest is embedded on every core
         texts = {r.id: embedding_text(r) for r in rows}
         rows = sorted(rows, key=lambda r: len(texts[r.id]), reverse=True)
         shared = {text for text, n in Counter(texts.values()).items() if n > 1}
@@ -217,13 +219,14 @@ class VectorStore:
     def embed_ahead(self, rows: list[ChildRow]) -> None:
         """Start computing, in a thread, the vectors of those of ``rows`` (one book's children,
         about to be written) that are not stored as they are: the sync after the commit takes
-        them (ahead.py). Only for an embedder that computes outside the GIL."""
-        if not rows or not embeds_ahead(self.embedder):
+        them (ahead.py). Only for an embedder that computes outside the GIL (``beside``)."""
+        embedder = beside(self.embedder) if rows else None
+        if embedder is None:
             return
         stored = self.stored(rows[0].book)
         texts = [embedding_text(r) for r in rows if stored.get(r.id) != r.metadata]
         if texts:
-            self.ahead = EmbeddedAhead(self.embedder, texts).start()
+            self.ahead = EmbeddedAhead(embedder, texts).start()
 
     def drop_ahead(self) -> None:
         """Forget the vectors computed ahead (the book is written, or its write failed)."""

@@ -308,3 +308,14 @@ def test_a_book_embedded_ahead_gets_the_vectors_a_plain_sync_gives(tmp_path, mod
     assert sorted(stored) == sorted(r.id for r in rows)
     for row in rows[:40]:
         assert dot(stored[row.id], embedder.embed([embedding_text(row)])[0]) > 0.99999
+
+
+def test_the_embedder_beside_a_write_is_the_same_model_on_one_thread(model_cache):
+    from crossbook.vectors import minilm
+    from crossbook.vectors.embed import LocalEmbedder
+
+    embedder = LocalEmbedder(model_cache)
+    one = embedder.beside()
+    assert one.id == embedder.id
+    assert dot(one.embed(TEXTS[:1])[0], embedder.embed(TEXTS[:1])[0]) > 0.99999
+    assert minilm.load(model_cache, threads=1).session.get_session_options().intra_op_num_threads == 1

@@ -22,16 +22,20 @@ AHEAD_THREAD = "crossbook-embed-ahead"
 
 
 class CountingEmbedder(HashEmbedder):
-    """The hash embedder, marked as one that computes ahead, noting each text it embeds and
-    the thread it embedded it in."""
+    """The hash embedder, as one that computes ahead (``beside``: itself), noting each text it
+    embeds and the thread it embedded it in."""
 
-    embeds_ahead = True
-    batch_size = 2  # several batches from a small book
+    ahead = True
 
     def __init__(self) -> None:
         super().__init__()
         self.texts: list[str] = []
         self.threads: set[str] = set()
+
+    def __getattr__(self, name: str):
+        if name == "beside" and self.ahead:
+            return lambda: self
+        raise AttributeError(name)
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         self.texts.extend(texts)
@@ -90,7 +94,7 @@ def test_a_write_that_fails_leaves_chroma_without_the_book_and_stops_the_thread(
 
 def test_rows_sharing_a_text_are_embedded_once_and_each_gets_its_vector(tmp_path):
     embedder = CountingEmbedder()
-    embedder.embeds_ahead = False
+    embedder.ahead = False
     job = _job(tmp_path / "index", embedder)
     rows = [ChildRow(f"c{i}", "Book", "p", "Book > Part", text, str(i))
             for i, text in enumerate(["same words", "other words", "same words", "a longer text than the others"] * 2)]
@@ -100,7 +104,11 @@ def test_rows_sharing_a_text_are_embedded_once_and_each_gets_its_vector(tmp_path
     assert stored["c0"] == stored["c2"] == stored["c6"] and len(stored) == len(rows)
 
 
-def test_embedded_ahead_gives_what_it_has_when_the_embedder_fails():
+def test_embedded_ahead_gives_what_it_has_when_the_embedder_fails(monkeypatch):
+    from crossbook.vectors import ahead as ahead_module
+
+    monkeypatch.setattr(ahead_module, "AHEAD_BATCH", 2)
+
     class FailsLater(CountingEmbedder):
         def embed(self, texts):
             if len(self.texts) >= 3:
@@ -108,6 +116,7 @@ def test_embedded_ahead_gives_what_it_has_when_the_embedder_fails():
             return super().embed(texts)
 
     ahead = EmbeddedAhead(FailsLater(), ["a b", "c d e", "f", "g h i j", "k l"]).start()
+    ahead.stop()
     found = ahead.take(["a b", "c d e", "f", "g h i j", "k l"])
     assert isinstance(ahead.error, RuntimeError)
     assert set(found) == {"g h i j", "c d e", "a b"}  # the longest first, until the failure
