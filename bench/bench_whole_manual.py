@@ -15,7 +15,11 @@ thread that embeds ahead, index/vectors/ahead.py, included) and the calling thre
 
     python bench/bench_whole_manual.py [PATH] [--embedder local] [--sample 512] [--read-cache FILE]
 
-PATH defaults to pgfmanual.pdf where texlive-pictures-doc puts it.
+PATH defaults to pgfmanual.pdf where texlive-pictures-doc puts it. The figures before and after
+the vectors computed beside the write (and onnxruntime without spinning threads) are in
+docs/documentation.md, "A whole manual": on the busy machine of that round the write took 825 s
+(relationships 787 s of it, linking 27 s), the embedding after the commit 460 s, the embedder
+alone 51 -> 40 ms of CPU a chunk.
 """
 
 from __future__ import annotations
