@@ -6,11 +6,13 @@ under and its file's stamp (index/ingest/unchanged.py)."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from sqlite_utils import Database
 
 from ..storage import llm_cache, store
+from ..vectors.children import ChildRow
 from . import derived
 
 
@@ -73,3 +75,12 @@ def store_rows(db: Database, rows: BookRows) -> tuple[int, int]:
     store.insert_mentions(db, rows.title, rows.mentions)
     situating = store.insert_situating_contexts(db, rows.situating)
     return situating, derived.store_book_claims(db, rows.title, rows.claims, rows.dropped_relations)
+
+
+def child_rows_of(rows: BookRows) -> list[ChildRow]:
+    """The book's children as SQLite will hold them once its rows are stored (``child_rows``
+    reads these back after the commit): what their vectors are made from."""
+    parents = {p.id: p for p in rows.parents}
+    return [ChildRow(c.id, rows.title, c.parent_id, parents[c.parent_id].path_str, c.text,
+                     hashlib.sha256(c.text.encode()).hexdigest(), rows.situating.get(c.parent_id))
+            for c in rows.children]

@@ -315,15 +315,26 @@ def refresh(
             relinked = None if local is None else relinked | link_state.chunks_of_books(db, local, changes.local_books)
         if relinked is not None:
             relinked |= set(views) | retargeted
-        relink_chunks(db, pack, relinked, terms, views)
+        with _phase(events, "link", book):
+            relink_chunks(db, pack, relinked, terms, views)
     dirty = None if relinked is None else (
         relinked | set(views) | retargeted | _chunks_mentioning(db, renamed, changes.categories))
     # claims elsewhere are resolved again only when the entities of a name they use changed
     resolved_before = before.resolution | _resolution(db, names - before.names, without_book=book)
     resolved_after = _resolution(db, names)
     unsettled = {n for n in names if resolved_before.get(n) != resolved_after.get(n)}
-    edges.refresh(db, events, book, refiner, chunks=dirty, names=unsettled)
+    with _phase(events, "relations", book):
+        edges.refresh(db, events, book, refiner, chunks=dirty, names=unsettled)
     gc_entities(db, names)
+
+
+@contextmanager
+def _phase(events, phase: str, book: str | None) -> Iterator[None]:
+    """``phase.start`` and ``phase.done`` events around a step of the refresh (``--events``
+    times a whole manual's write phase by phase: linking, then relationships)."""
+    events({"event": "phase.start", "phase": phase, "book": book})
+    yield
+    events({"event": "phase.done", "phase": phase, "book": book})
 
 
 def refresh_all(db: Database, pack: DomainPack, book: str | None, events, refiner=None) -> None:
@@ -340,8 +351,10 @@ def refresh_all(db: Database, pack: DomainPack, book: str | None, events, refine
     if not meta.link_on(db):
         db.execute("DELETE FROM entity_mentions WHERE source = 'linker'")
     else:
-        relink_chunks(db, pack, None, terms)
-    edges.refresh(db, events, book, refiner)
+        with _phase(events, "link", book):
+            relink_chunks(db, pack, None, terms)
+    with _phase(events, "relations", book):
+        edges.refresh(db, events, book, refiner)
     gc_entities(db)
     meta.set_link_state_version(db, LINK_STATE_VERSION)
 

@@ -13,8 +13,15 @@ is what makes a crash safe:
    (storage/meta.py: a long-running reader compares it to notice the shelf moved);
 3. once SQLite has committed (it is the source of truth), the vectors follow it: the titles
    that went are deleted, the title written is synced from its rows. A crash between 2 and 3
-   leaves a sync note that no longer matches the book's children: ``crossbook doctor`` finds it
-   and the next ingest of the book repairs it (``keep``).
+   leaves a sync note that no longer matches the book's children: ``crossbook doctor`` finds it,
+   a search over the book says its vectors are missing (query/coverage.py), and the next ingest
+   of the book completes them (``keep``: only the vectors not stored yet are embedded).
+
+The book's entities answer (where-else) from the commit of 2 on. A store that can
+(``embed_ahead``, index/vectors/ahead.py: the local MiniLM, on one thread) computes the vectors
+of a book's new children in a thread from before 2, beside the transaction's linking and
+relations, and holds them in memory for 3: nothing reaches Chroma before SQLite commits, so a crash keeps
+the order above.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from ..storage import meta, store
 from ..vectors.doctor import reembed, repair
 from ..vectors.protocol import Vectors
 from . import derived
-from .book_rows import BookRows, store_rows
+from .book_rows import BookRows, child_rows_of, store_rows
 
 T = TypeVar("T")
 EventFn = Callable[[dict], None]
@@ -89,10 +96,17 @@ class Door:
         replace its old ones; the book its file was stored under with another title (a
         rename, found now: an earlier book of the run may have taken that title) goes."""
         self.open()
-        stored = derived.write_refined(self.db, self.refiner, lambda emit: self._write_book(rows, settings, emit),
-                                       self.events)
-        gone = (stored.previous_title,) if stored.previous_title is not None else ()
-        self._follow(gone, rows.title, rows.children)
+        ahead = getattr(self.vectors, "embed_ahead", None)  # a store that computes vectors beside the write
+        if ahead is not None:
+            ahead(child_rows_of(rows))
+        try:
+            stored = derived.write_refined(self.db, self.refiner, lambda emit: self._write_book(rows, settings, emit),
+                                           self.events)
+            gone = (stored.previous_title,) if stored.previous_title is not None else ()
+            self._follow(gone, rows.title, rows.children)
+        finally:
+            if ahead is not None:
+                self.vectors.drop_ahead()
         return stored
 
     def _write_book(self, rows: BookRows, settings: derived.IndexSettings, emit: EventFn) -> StoredBook:

@@ -19,6 +19,7 @@ compares with the stored vectors: ``children.py``; what SQLite records about the
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -28,6 +29,7 @@ from sqlite_utils import Database
 from ..core.config import Settings
 from ..core.errors import CrossbookError
 from ..storage import store
+from .ahead import EmbeddedAhead, beside
 from .children import ChildRow, SyncReport, child_rows, children_digest, diff, embedding_text
 from .chroma_client import VectorStoreError, chroma_client, chroma_location
 from .embed import Embedder, embed_all, embedder_for_id, get_embedder
@@ -76,6 +78,7 @@ class VectorStore:
         self.index_id = index_id
         self.location = location
         self._collection = None
+        self.ahead: EmbeddedAhead | None = None  # a book's vectors being computed beside its write
 
     # -- plumbing ------------------------------------------------------------------------------
 
@@ -175,12 +178,21 @@ class VectorStore:
               record: bool = True) -> int:
         """Embed ``rows`` and upsert them, a batch at a time; returns how many.
 
+        Longest texts first (batches of like length pad little; the order is nothing to a
+        crash: a sync embeds what is missing, whatever it is); a text several rows share is
+        embedded once; a vector computed ahead (``embed_ahead``) is taken, not computed again.
         ``record=False`` (reembed) leaves the index's recorded embedder alone: the switch
         is recorded once the new collection is complete.
         """
+        if self.ahead is not None:
+            self.ahead.stop()  # SQLite has committed: the rest is embedded on every core
+        texts = {r.id: embedding_text(r) for r in rows}
+        rows = sorted(rows, key=lambda r: len(texts[r.id]), reverse=True)
+        shared = {text for text, n in Counter(texts.values()).items() if n > 1}
+        kept: dict[str, list[float]] = {}  # the vectors of texts rows share, for their later batches
         for start in range(0, len(rows), WRITE_BATCH):
             batch = rows[start:start + WRITE_BATCH]
-            vectors = embed_all(self.embedder, [embedding_text(r) for r in batch])
+            vectors = self._vectors([texts[r.id] for r in batch], shared, kept)
             self._chroma(
                 "write vectors", self.collection.upsert,
                 ids=[r.id for r in batch], embeddings=vectors, metadatas=[r.metadata for r in batch],
@@ -190,6 +202,37 @@ class VectorStore:
             if progress is not None:
                 progress("embed", start + len(batch), len(rows))
         return len(rows)
+
+    def _vectors(self, texts: list[str], shared: set[str], kept: dict[str, list[float]]) -> list[list[float]]:
+        """One vector per text: kept from an earlier batch, computed ahead, or embedded now (each
+        distinct text once)."""
+        found = {t: kept[t] for t in texts if t in kept}
+        todo = [t for t in dict.fromkeys(texts) if t not in found]
+        if todo and self.ahead is not None:
+            found.update(self.ahead.take(todo))
+            todo = [t for t in todo if t not in found]
+        if todo:
+            found.update(zip(todo, embed_all(self.embedder, todo)))
+        kept.update((t, v) for t, v in found.items() if t in shared)
+        return [found[t] for t in texts]
+
+    def embed_ahead(self, rows: list[ChildRow]) -> None:
+        """Start computing, in a thread, the vectors of those of ``rows`` (one book's children,
+        about to be written) that are not stored as they are: the sync after the commit takes
+        them (ahead.py). Only for an embedder that computes outside the GIL (``beside``)."""
+        embedder = beside(self.embedder) if rows else None
+        if embedder is None:
+            return
+        stored = self.stored(rows[0].book)
+        texts = [embedding_text(r) for r in rows if stored.get(r.id) != r.metadata]
+        if texts:
+            self.ahead = EmbeddedAhead(embedder, texts).start()
+
+    def drop_ahead(self) -> None:
+        """Forget the vectors computed ahead (the book is written, or its write failed)."""
+        if self.ahead is not None:
+            self.ahead.stop()
+            self.ahead = None
 
     def stored_dimension(self) -> int | None:
         """The dimension of the vectors in the collection (None when it is empty)."""

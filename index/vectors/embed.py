@@ -133,10 +133,16 @@ class LocalEmbedder(MiniLMWindow):
     batch_size = 256
     inference_batch = 32
 
-    def __init__(self, cache_dir: Path, variant: str = "fp32"):
+    def __init__(self, cache_dir: Path, variant: str = "fp32", threads: int = 0):
         self.cache_dir = cache_dir
         self.variant = variant
+        self.threads = threads  # onnxruntime's threads per run (0: one per core)
         self.id = f"local:{LOCAL_MODEL}" if variant == "fp32" else f"local-{variant}:{LOCAL_MODEL}"
+
+    def beside(self) -> "LocalEmbedder":
+        """The same model on one thread, to compute a book's vectors beside its write
+        transaction (ahead.py: onnxruntime computes outside the GIL, so the write keeps its core)."""
+        return LocalEmbedder(self.cache_dir, self.variant, threads=1)
 
     def start_warming(self) -> None:
         """Start loading the model in a thread (the caller goes on to import chromadb)."""
@@ -144,10 +150,10 @@ class LocalEmbedder(MiniLMWindow):
 
     def load_model(self) -> None:
         """Load (or build, the first time) the ONNX graph now; embed() would do it anyway."""
-        minilm.load(self.cache_dir, self.variant)
+        minilm.load(self.cache_dir, self.variant, self.threads)
 
     def embed(self, texts: list[str]) -> list[list[float]]:
-        return minilm.load(self.cache_dir, self.variant).encode(texts, self.inference_batch).tolist()
+        return minilm.load(self.cache_dir, self.variant, self.threads).encode(texts, self.inference_batch).tolist()
 
 
 class TorchEmbedder(MiniLMWindow):

@@ -382,12 +382,18 @@ def window() -> int:
     return max_seq_length(model_dir())
 
 
-def open_session(path: Path):
+def open_session(path: Path, threads: int = 0):
+    """An onnxruntime session of the graph at ``path``: ``threads`` for each run (0: one per core)."""
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
     options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3  # errors only: library code prints nothing
+    # no spinning between runs: on a shared machine, and beside a write transaction's own work
+    # (vectors computed ahead, ahead.py), a spinning thread burns a core for nothing (the
+    # same vectors at about a fifth less CPU on two busy cores: bench/bench_whole_manual.py)
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return onnxruntime.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
 
 
@@ -419,14 +425,15 @@ def load_in_background(cache_dir: Path, variant: str = "fp32") -> None:
     threading.Thread(target=run, name="crossbook-load-minilm", daemon=True).start()
 
 
-def load(cache_dir: Path, variant: str = "fp32") -> MiniLM:
-    """The model for ``variant``, loaded once per process (thread-safe: a warm-up thread and
-    the first embed() may ask at once). Raises ConfigError (package or onnx missing)."""
-    key = (str(cache_dir), variant)
+def load(cache_dir: Path, variant: str = "fp32", threads: int = 0) -> MiniLM:
+    """The model for ``variant`` whose runs use ``threads`` (0: one per core), loaded once per
+    process (thread-safe: a warm-up thread and the first embed() may ask at once). Raises
+    ConfigError (package or onnx missing)."""
+    key = (str(cache_dir), variant, threads)
     with _load_lock:
         if key not in _loaded:
             directory = model_dir()
             max_tokens = max_seq_length(directory)
-            session = open_session(graph_path(directory, cache_dir, variant))
+            session = open_session(graph_path(directory, cache_dir, variant), threads)
             _loaded[key] = MiniLM(load_tokenizer(directory, max_tokens), session, max_tokens)
         return _loaded[key]

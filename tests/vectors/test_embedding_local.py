@@ -278,3 +278,44 @@ def test_ingest_of_unchanged_books_does_not_import_chromadb(cli, index_dir):
                                   "ingest", str(SAMPLE / "bestiary.md"),
                                   env={**os.environ, "CROSSBOOK_EMBEDDER": "hash"})
     assert result[0]["status"] == "unchanged" and "chromadb" not in heavy
+
+
+def test_the_session_does_not_spin_between_runs(model_cache):
+    from crossbook.vectors import minilm
+
+    session = minilm.load(model_cache).session
+    assert session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
+
+
+def test_a_book_embedded_ahead_gets_the_vectors_a_plain_sync_gives(tmp_path, model_cache):
+    """The local embedder computes a new book's vectors beside its write (ahead.py); what is
+    stored is what embedding each child alone gives."""
+    from crossbook.core.config import Settings
+    from crossbook.ingest.pipeline import IngestJob, ingest_paths
+    from crossbook.storage.db import open_db
+    from crossbook.vectors.children import child_rows, embedding_text
+    from crossbook.vectors.chroma import open_vectors
+    from crossbook.vectors.embed import LocalEmbedder
+
+    settings = Settings(index_dir=tmp_path / "index", model_cache=model_cache, relations="off")
+    db = open_db(settings.index_dir, create=True)
+    embedder = LocalEmbedder(model_cache)
+    with open_vectors(settings, db, embedder=embedder, lazy=True) as vectors:
+        ingest_paths(IngestJob(db, settings, vectors=vectors), [SAMPLE / "core_rules.md"])
+        page = vectors.collection.get(include=["embeddings"])
+        stored = dict(zip(page["ids"], page["embeddings"]))
+    rows = child_rows(db)
+    assert sorted(stored) == sorted(r.id for r in rows)
+    for row in rows[:40]:
+        assert dot(stored[row.id], embedder.embed([embedding_text(row)])[0]) > 0.99999
+
+
+def test_the_embedder_beside_a_write_is_the_same_model_on_one_thread(model_cache):
+    from crossbook.vectors import minilm
+    from crossbook.vectors.embed import LocalEmbedder
+
+    embedder = LocalEmbedder(model_cache)
+    one = embedder.beside()
+    assert one.id == embedder.id
+    assert dot(one.embed(TEXTS[:1])[0], embedder.embed(TEXTS[:1])[0]) > 0.99999
+    assert minilm.load(model_cache, threads=1).session.get_session_options().intra_op_num_threads == 1
