@@ -96,10 +96,15 @@ def _english_word(name: str) -> bool:
     return name.isalpha() and zipf_frequency(name.lower(), "en") >= 3.0
 
 
-def _shows(section: Section, name: str) -> bool:
+def _shown_by(name: str):
+    """Whether a section's text shows ``name`` whole (a TeX command not followed by more of its
+    letters; a word not inside a longer name): a plain substring test first, the pattern only
+    where the name occurs (a whole manual asks thousands of entries of thousands of sections)."""
     if name.startswith("\\"):
-        return re.search(re.escape(name) + r"(?![A-Za-z@])", section.text) is not None
-    return re.search(r"(?<![\w\\-])" + re.escape(name) + r"(?![\w-])", section.text) is not None
+        pattern = re.compile(re.escape(name) + r"(?![A-Za-z@])")
+    else:
+        pattern = re.compile(r"(?<![\w\\-])" + re.escape(name) + r"(?![\w-])")
+    return lambda section: name in section.text and pattern.search(section.text) is not None
 
 
 def _page_shift(entries, shown_in: dict[str, list[int]], sections: tuple[Section, ...], most: int = 6) -> int:
@@ -134,8 +139,8 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
         # an entry the index does not type that is also an English word or name ("root",
         # "Isaac", "label") counts where the text writes it as a key, not as a word of prose
         wordlike = kind == "other" and _english_word(name)
-        shown_in[name] = [i for i in body if _shows(sections[i], name)
-                          and (not wordlike or _as_code(sections[i], name))]
+        shows = _shown_by(name)
+        shown_in[name] = [i for i in body if shows(sections[i]) and (not wordlike or _as_code(sections[i], name))]
     written = {}  # a command entry the text writes bare, as code only: its written name
     for name, *_ in entries:
         if name.startswith("\\") and not shown_in[name]:
