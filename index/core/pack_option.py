@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import ConfigError
-from .packs import shipped_genres
+from .packs import load_pack, shipped_genres
 
 
 @dataclass(frozen=True)
@@ -34,3 +34,11 @@ def parse_pack_option(value: str | None) -> PackOption:
             raise ConfigError(f"--pack '{value}' names two domain packs ('{domain}', '{item}'): give one, "
                               f"with any genre packs ({', '.join(sorted(genre_names))})")
     return PackOption(domain, tuple(dict.fromkeys(genres)) or None)
+
+
+def check_pack_option(value: str) -> PackOption:
+    """Parse ``--pack`` and load its domain pack: raises ConfigError for a mistake in it."""
+    option = parse_pack_option(value)
+    if option.domain is not None:
+        load_pack(option.domain)
+    return option
