@@ -130,7 +130,7 @@ def _render_books(console: Console, rows, writer: dict | None = None) -> None:
     if not rows:
         console.print("No books in the index yet (run: crossbook ingest BOOK)")
         return
-    table = plain_table("id", "title", "format", "genres", "sections", "defined", "mentions", "dropped", "extractor",
+    table = plain_table("id", "title", "format", "sections", "defined", "mentions", "dropped", "extractor",
                         "ingested", "source")
     for b in rows:
         title = escape(b.title) + (f" (partial: {b.partial} without entities)" if b.partial else "")
@@ -138,8 +138,7 @@ def _render_books(console: Console, rows, writer: dict | None = None) -> None:
             title += f" ({len(b.pages_without_text)} scanned {'page' if len(b.pages_without_text) == 1 else 'pages'}" \
                      " without text, left out)"
         title += (" (vectors being written)" if writer else " (vectors missing)") if b.vectors_complete is False else ""
-        genres = ", ".join(b.genres) if b.genres is not None else "all"
-        table.add_row(str(b.id), title, escape(b.format or "-"), escape(genres), str(b.sections), str(b.entities_defined),
+        table.add_row(str(b.id), title, escape(b.format or "-"), str(b.sections), str(b.entities_defined),
                       str(b.mentions), str(b.dropped_mentions), escape(b.extractor), b.ingested_at,
                       escape(_shown_path(b.source or b.path)))
     table.columns[-1].overflow = "fold"  # a path is worth whole, not cut with an ellipsis
