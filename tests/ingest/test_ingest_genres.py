@@ -87,3 +87,30 @@ def test_a_book_stored_before_the_choice_lists_every_genre_and_is_re_extracted(t
     first.db.execute("UPDATE books SET genres = NULL, genre_signals = '{}', genre_choice = ''")
     assert list_books(first.db)[0].genres is None  # "all" in the books table
     assert [r.status for r in ingest_paths(job(tmp_path), [path])] == ["updated"]
+
+
+RULES = "# Rules\n\n## Conditions\n\n### Grappled\n\nA creature held fast: its speed becomes 0.\n"
+CHASE = "# Chase\n\n## The Chase\n\nThe hound holds the fox: the fox is grappled and cannot run.\n"
+
+
+def linked(db, book: str) -> set[str]:
+    return {r[0] for r in db.execute(
+        "SELECT e.name FROM entity_mentions m JOIN entities e ON e.id = m.entity_id"
+        " WHERE m.book = ? AND m.source = 'linker'", [book])}
+
+
+def test_relinking_reads_each_book_with_its_own_genres(tmp_path):
+    from crossbook.linking import link_state
+    from crossbook.shelf.derived import relink_chunks
+
+    rules = job(tmp_path)
+    ingest_paths(rules, [write(tmp_path / "rules.md", RULES)])
+    plain = job(tmp_path, pack="documentation")  # no rulebook words: a state is no lowercase word
+    ingest_paths(plain, [write(tmp_path / "chase.md", CHASE)])
+    assert "Grappled" not in linked(plain.db, "Chase")
+    with plain.db.conn:  # every book's chunks linked again, each with its book's stored genres
+        relink_chunks(plain.db, plain.pack, None, link_state.shelf_terms(plain.db))
+    assert "Grappled" not in linked(plain.db, "Chase")
+    auto = job(tmp_path)
+    assert [r.status for r in ingest_paths(auto, [tmp_path / "chase.md"])] == ["updated"]
+    assert "Grappled" in linked(auto.db, "Chase")  # its own choice again: every genre (it shows none)
