@@ -33,9 +33,9 @@ def checked(check: Callable[[Any], object]) -> Callable[[Any], Any]:
 
 
 def _pack(value: str) -> None:
-    from crossbook.core.packs import load_pack
+    from crossbook.core.pack_option import check_pack_option
 
-    load_pack(value)
+    check_pack_option(value)
 
 
 def _relations(value: str) -> None:

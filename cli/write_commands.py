@@ -23,6 +23,11 @@ from crossbook.core.config import CONFIG_FILE, Settings
 
 # -- ingest -----------------------------------------------------------------------------------
 
+_PACK_HELP = ("Domain pack (generic, gurps, a .toml path) and/or genre packs (rulebook, documentation), "
+              "comma-separated: gurps,rulebook. Genres named apply to every book instead of those chosen "
+              "from what each book shows.")
+
+
 @app.command(epilog=examples(
     "crossbook ingest book.md rulebook.pdf novel.epub more-books/ --pack gurps",
     "crossbook ingest my-vault/ --as-book",
@@ -36,7 +41,7 @@ def ingest(
     extractor: Optional[str] = typer.Option(None, "--extractor", callback=check_extractor, help="rules (offline default) or openai."),
     model: Optional[str] = typer.Option(None, "--model", help="Chat model for --extractor openai."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp...)."),
-    pack: Optional[str] = typer.Option(None, "--pack", callback=check_pack, help="Domain pack: generic, gurps, or a .toml path."),
+    pack: Optional[str] = typer.Option(None, "--pack", callback=check_pack, help=_PACK_HELP),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, help="LLM requests at once (default 8)."),
     link: Optional[bool] = typer.Option(None, "--link/--no-link", help="Add linker references to known entities (default on)."),
     force: bool = typer.Option(False, "--force", help="Re-extract even when the book is unchanged."),

@@ -134,6 +134,8 @@ class BookDoc(TypedDict):
     entities_defined: int
     mentions: int
     vectors_complete: NotRequired[bool]
+    genres: NotRequired[Optional[list[str]]]  # the genre packs that apply to it; None: every genre
+    genre_signals: NotRequired[dict[str, list[str]]]  # what the book showed of each
 
 
 class IngestResultDoc(TypedDict):

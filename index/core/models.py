@@ -178,6 +178,11 @@ class BookInfo:
     # False: some of its sections have no current vector (run doctor --repair); None: the
     # index has no vectors at all
     vectors_complete: bool | None = None
+    # the genre packs whose words apply to it (None: every genre, stored before the choice),
+    # the signals that chose each (index/extract/genre_choice.py), and how ("auto@..." or "pack:...")
+    genres: list | None = None
+    genre_signals: dict = field(default_factory=dict)
+    genre_choice: str = ""
 
     def to_dict(self) -> dict:
         return asdict(self)

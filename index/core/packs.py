@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .errors import ConfigError
+from .genres import GenrePack, genre_active, load_genre_packs
 
 PACK_DIR = Path(__file__).resolve().parent.parent / "packs"  # data files, beside the stage packages
 
@@ -146,13 +147,26 @@ def load_pack(name_or_path: str) -> DomainPack:
 
 
 @lru_cache(maxsize=None)
-def _word_tables(genre: str) -> dict[str, list[str] | dict[str, str]]:
+def _genre_data(genre: str) -> dict:
     path = PACK_DIR / f"{genre}.toml"
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"cannot read the word lists of pack {path}: {exc}") from None
-    return dict(data.get("words", {}))
+
+
+def _word_tables(genre: str) -> dict[str, list[str] | dict[str, str]]:
+    return dict(_genre_data(genre).get("words", {}))
+
+
+@lru_cache(maxsize=None)
+def _shared(genre: str) -> frozenset[str]:
+    """The word lists of a genre every book reads by, whatever its genre (``[detect] shared``)."""
+    return frozenset(_genre_data(genre).get("detect", {}).get("shared", ()))
+
+
+def _applies(genre: str, key: str) -> bool:
+    return genre_active(genre) or key in _shared(genre)
 
 
 def _word_list(genre: str, key: str):
@@ -162,24 +176,45 @@ def _word_list(genre: str, key: str):
     return tables[key]
 
 
-def genre_words(genre: str, key: str) -> frozenset[str]:
-    """The word list ``key`` of the shipped genre pack ``genre`` (its ``[words]`` table):
-    the words a rule of one genre reads by, kept as data so code holds none of them (a
-    mapping's words are its keys). Raises ConfigError for a pack or list that does not exist."""
+@lru_cache(maxsize=None)
+def _frozen_words(genre: str, key: str) -> frozenset[str]:
     return frozenset(_word_list(genre, key))
 
 
+def genre_words(genre: str, key: str) -> frozenset[str]:
+    """The word list ``key`` of the shipped genre pack ``genre`` (its ``[words]`` table):
+    the words a rule of one genre reads by, kept as data so code holds none of them (a
+    mapping's words are its keys). Empty when ``genre`` does not apply to the book being
+    worked on (core/genres.genres_in_use) and the list is not one the genre shares with
+    every book (``[detect] shared``): read it where the rule runs, not at import, for the
+    choice to reach it. Raises ConfigError for a pack or list that does not exist."""
+    words = _frozen_words(genre, key)
+    return words if _applies(genre, key) else frozenset()
+
+
 def genre_list(genre: str, key: str) -> tuple[str, ...]:
-    """A word list of a genre pack in its order (where the first that applies wins)."""
-    return tuple(_word_list(genre, key))
+    """A word list of a genre pack in its order (where the first that applies wins); empty
+    when the genre does not apply (``genre_words``)."""
+    return tuple(_word_list(genre, key)) if _applies(genre, key) else ()
 
 
 def genre_table(genre: str, key: str) -> dict[str, str]:
-    """A mapping of a genre pack's ``[words.KEY]`` table in its order ("monster" -> "creature")."""
+    """A mapping of a genre pack's ``[words.KEY]`` table in its order ("monster" -> "creature");
+    empty when the genre does not apply (``genre_words``)."""
     found = _word_list(genre, key)
     if not isinstance(found, dict):
         raise ConfigError(f"pack {genre}: word list '{key}' is a list, not a table of words")
-    return dict(found)
+    return dict(found) if _applies(genre, key) else {}
+
+
+def shipped_genres() -> tuple[GenrePack, ...]:
+    """The genre packs shipped in ``index/packs`` (a file with ``[words]`` or ``[detect]``)."""
+    return _shipped_genres(PACK_DIR)
+
+
+@lru_cache(maxsize=4)
+def _shipped_genres(directory: Path) -> tuple[GenrePack, ...]:
+    return load_genre_packs(directory)
 
 
 def word_pattern(words) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from ..core.genres import genre_active
 from ..core.normalize import singular
 from ..core.packs import genre_table, genre_words, word_pattern
 
@@ -96,6 +97,8 @@ _EMPHASIZED = re.compile(r"^\s*(?:\*|_|<em>|<i>)")
 
 def category_line_kind(section_text: str) -> str | None:
     """The kind the category line opening a section's body states, or None."""
+    if not genre_active("rulebook"):  # "*Huge Monstrosity, Unaligned*": a rulebook's
+        return None
     lines = section_text.splitlines()
     body = lines[1:] if lines and lines[0].lstrip().startswith("#") else lines
     first = next((line for line in body if line.strip()), "")
@@ -112,6 +115,8 @@ _STAT_LABEL = re.compile(rf"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__)({word_pattern(ge
 
 def stat_block_kind(section_text: str) -> str | None:
     """'creature' for a section holding a stat block ("**Armor Class** 17", "**Hit Points** ...")."""
+    if not genre_active("rulebook"):
+        return None
     labels = {re.sub(r"\s+", " ", m.group(1).lower()) for m in _STAT_LABEL.finditer(section_text)}
     return "creature" if len(labels) >= 2 else None
 

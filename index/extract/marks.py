@@ -42,7 +42,6 @@ from .entry_kinds import RULEBOOK_KINDS
 from .text import first_body_sentence
 from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
-_CREATURE_TYPES = genre_list("rulebook", "creature_types")
 # a name that cannot be an ordinary word: a TeX command, an identifier, a call, an option
 CODE_LIKE = re.compile(r"\\[A-Za-z]|\w_\w|[A-Za-z_]\.[A-Za-z_]|\(\)|^--?\w|[a-z][A-Z]")
 # a heading that names a command (a TeX command, an option, a call): five make a book a manual
@@ -62,7 +61,7 @@ class NoteMarks:
             if parent.defines and parent.file and parent.file not in self.note_types:
                 name = parent.defines[0][0]
                 self.note_types[parent.file] = self._type(name, parent.kinds, extraction)
-        creature = [t for t in _CREATURE_TYPES if t in pack.type_names]
+        creature = [t for t in genre_list("rulebook", "creature_types") if t in pack.type_names]
         self.creature_type = creature[0] if creature else None
         # a documentation page's terms by the page (and #anchor) a hyperlink names them by
         self.doc_types = {term.target: term.kind for parent in parents for term in parent.terms if term.target}

@@ -24,8 +24,10 @@ from sqlite_utils import Database
 from ..chunk.chunking import parent_chunks
 from ..core.config import Settings, effective_mode
 from ..core.errors import BadInput, BookNotFound, BooksSkipped, ChunksFailed, CrossbookError
+from ..core.genres import genres_in_use
 from ..core.models import IngestResult
-from ..core.packs import DomainPack, load_pack
+from ..core.pack_option import parse_pack_option
+from ..core.packs import DomainPack, load_pack, shipped_genres
 from ..extract import (
     ExtractionRun,
     Extractor,
@@ -35,6 +37,7 @@ from ..extract import (
     get_extractor,
     no_progress,
 )
+from ..extract.genre_choice import GenreChoice, choice_label, choose_genres
 from ..extract.marks import NoteMarks
 from ..extract.verify import ChunkText
 from ..readers import ReadLimits, SourceBook, read_book
@@ -88,15 +91,19 @@ class IngestJob:
     refiner: Refiner | None = None
     pack: DomainPack = field(init=False)
     ontology: Ontology = field(init=False)
+    # the genre packs --pack names for every book; None: chosen per book (extract/genre_choice.py)
+    genres: tuple[str, ...] | None = field(init=False)
 
     def __post_init__(self) -> None:
         # no --pack: the pack the index was built with (an ingest without --pack once
         # silently relinked an emberfall shelf with the generic pack)
         stored = store.index_pack(self.db)
-        if self.settings.pack is None:
+        option = parse_pack_option(self.settings.pack)
+        self.genres = option.genres
+        if option.domain is None:
             self.pack = stored or load_pack("generic")
         else:
-            self.pack = load_pack(self.settings.pack)
+            self.pack = load_pack(option.domain)
             if stored is not None and stored.fingerprint != self.pack.fingerprint and store.book_titles(self.db):
                 self.warn(f"pack '{self.pack.name}' replaces the index's pack '{stored.name}': "
                           "every book is relinked with it (leave out --pack to keep the index's)")
@@ -198,6 +205,7 @@ class BookPlan:
     parents: list = field(default_factory=list)
     known: dict | None = None
     pending: object | None = None  # its requests in the extractor's shared pool (ingest_all)
+    genres: GenreChoice = GenreChoice(())  # the genre packs that apply to it
 
     @property
     def unchanged(self) -> bool:
@@ -218,6 +226,7 @@ def plan_book(job: IngestJob, book: SourceBook, title: str, force: bool = False)
         and existing["sha256"] == book.sha256
         and existing["extractor"] == job.extractor_label
         and existing["pack"] == pack.label
+        and existing.get("genre_choice") == choice_label(shipped_genres(), job.genres)
         and not existing.get("partial")
     ):
         result.status = "unchanged"
@@ -225,6 +234,7 @@ def plan_book(job: IngestJob, book: SourceBook, title: str, force: bool = False)
     if isinstance(book, UnreadBook):  # unchanged on disk, but changed for the index (extractor, pack)
         book = plan.book = book.read()
     plan.sections = list(book.sections)
+    plan.genres = choose_genres(book.format, plan.sections, shipped_genres(), job.genres)
     result.warnings.extend(book.warnings)
     plan.parents = parent_chunks(title, plan.sections, settings.parent_tokens)
     # entities defined in other books, offered to the model by id (a hint: not in the cache key)
@@ -295,8 +305,9 @@ def extract_book(job: IngestJob, plan: BookPlan, title: str) -> ExtractedBook:
     split_children = child_splitter(job.settings.child_tokens, getattr(job.vectors, "embedder", None),
                                     situating=isinstance(job.extractor, ModelExtractor) and job.extractor.situates)
     children = [c for p in plan.parents for c in split_children(p)]
-    extracted = ExtractedBook(_extraction_run(job, plan, title), children)
-    _verify(job, plan, extracted, title)
+    with genres_in_use(plan.genres.genres):  # only the book's genres' words apply to it
+        extracted = ExtractedBook(_extraction_run(job, plan, title), children)
+        _verify(job, plan, extracted, title)
     load_parser(job.relations_mode)  # seconds: before the write transaction, not inside it
     return extracted
 
@@ -367,7 +378,8 @@ def book_rows(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: s
         mentions=extracted.kept, drop_reasons=dict(extracted.dropped),
         situating={p.id: e.situating_context for p, e in zip(plan.parents, run.chunks)
                    if e is not None and e.situating_context},
-        claims=extracted.claims, dropped_relations=dict(extracted.dropped_relations))
+        claims=extracted.claims, dropped_relations=dict(extracted.dropped_relations),
+        genres=plan.genres.genres, genre_signals=plan.genres.signals, genre_choice=plan.genres.label)
 
 
 def _summed(plan: BookPlan, extracted: ExtractedBook, stored: StoredBook) -> IngestResult:

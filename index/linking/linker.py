@@ -66,13 +66,10 @@ class LinkTarget:
         return files_as_state(self.key[1], self.category) and not files_as_state("", self.key[0])
 
 
-_STATE_WORDS = genre_words("rulebook", "state_words")
-
-
 def files_as_state(entity_type: str, category: str) -> bool:
     """Typed or filed under a heading as a condition or status ("Conditions > Grappled")."""
     filed = f"{entity_type} {category}".lower()
-    return any(w in filed for w in _STATE_WORDS)
+    return any(w in filed for w in genre_words("rulebook", "state_words"))
 
 
 # a state named in lowercase where a state goes: "the target is weakened", "is also stuck",

@@ -15,6 +15,7 @@ from sqlite_utils import Database
 
 from ..core.models import SUB_ENTRY_SEPARATOR, BookInfo, Mention, page_range
 from ..core.normalize import normalize_name
+from ..storage.book_genres import genre_summary
 from .naming import backslash_twins, check_name, resolve_books, resolve_entity
 
 # its columns are Mention's fields, in order (the pages as two columns, ``located`` joins
@@ -328,6 +329,7 @@ def list_books(db: Database) -> list[BookInfo]:
             partial=r.get("partial", 0), format=r.get("format"), source=r.get("source") or r["path"],
             pages_without_text=json.loads(r.get("pages_without_text") or "[]"),
             vectors_complete=None if unsynced is None else r["title"] not in unsynced,
+            **genre_summary(r),
         ))
     return out
 

@@ -41,9 +41,15 @@ _WHILE_STATE = re.compile(r"(?:^|[.;:!?]\s+|[*_]\s*)while\s+(?:it\s+is\s+|it\s+h
 _OWN_SUBJECT_AFTER = re.compile(r"[*_]*(?:\s+condition)?[*_]*\s*,\s*(?:the\s+(?P<word>[\w'’-]+)|it)\b", re.IGNORECASE)
 
 
-@lru_cache(maxsize=None)
 def pack_words(key: str) -> frozenset[str]:
-    return frozenset(w.casefold() for w in genre_words("rulebook", key))
+    """A rulebook word list, casefolded; read where a rule runs (empty where the book's genres
+    leave the rulebook out: core/genres.py)."""
+    return _casefolded(genre_words("rulebook", key))
+
+
+@lru_cache(maxsize=64)
+def _casefolded(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(w.casefold() for w in words)
 
 
 def abbreviation_of(short: str, name: str) -> bool:

@@ -14,10 +14,12 @@ from collections import defaultdict
 
 from sqlite_utils import Database
 
+from ..core.genres import genres_in_use
 from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import collapse_whitespace, normalize_name
 from ..extract.verify import ChunkText
 from ..linking.link_state import categories
+from ..storage.book_genres import books_genres
 from ..storage.store import in_values
 from .claims import NO_ONTOLOGY, POLARITIES, Claim, EventFn, insert_claims, no_event
 from .index_ontology import index_ontology, index_ontology_json
@@ -74,7 +76,7 @@ def refresh_svo_claims(
             db.execute("DELETE FROM relation_svo_chunks")
         return 0
     analysis = _OfflineAnalysis(db, load_svo(), refiner if mode == "refine" else None, chunks)
-    parsed = 0
+    parsed, genres = 0, books_genres(db)
     condition, params = in_values("id", chunks)
     for chunk_id, book, text, sha in db.execute(
         f"SELECT id, book, text, sha256 FROM chunks WHERE kind = 'parent' AND {condition} ORDER BY id", params
@@ -85,7 +87,8 @@ def refresh_svo_claims(
         if len(entities) < 2:
             continue
         parsed += 1
-        claims = _offline_claims(text, entities, analysis.candidates(text, entities))
+        with genres_in_use(genres.get(book)):  # each chunk read with its own book's genres
+            claims = _offline_claims(text, entities, analysis.candidates(text, entities))
         insert_claims(db, book, {chunk_id: claims})
         for claim in claims:
             events(candidate_event(book, chunk_id, claim))

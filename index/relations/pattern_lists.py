@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..core.genres import genre_active
 from ..core.packs import genre_words, word_pattern
 from .pattern_context import BLANK_LINE, in_list, strip_entities
 
@@ -60,6 +61,8 @@ _TABLE_ROW = re.compile(r"^[ \t]*\|")
 
 def list_kind(title: str) -> str | None:
     """'casts' for a spell list's title, 'wields' for a gear list's, else None."""
+    if not genre_active("rulebook"):  # a spell or gear list is a rulebook's
+        return None
     title = re.sub(r"[*_#:]+", " ", title).strip()
     return next((kind for kind, pattern in _LIST_TITLES.items() if pattern.fullmatch(title)), None)
 

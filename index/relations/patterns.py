@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from ..core.genres import genre_active
 from ..core.models import RawRelation
 from ..core.normalize import normalize_name
 from ..core.packs import genre_words, word_pattern
@@ -79,7 +80,7 @@ def _kind_section_owner(text: str, entities: list[PatternEntity]) -> int | None:
     """The entity a chunk's heading names as the thing its entries are stunts of ("Crafts"
     for "###### Crafts Stunts"), when the chunk mentions it."""
     first = text.lstrip().split("\n", 1)[0]
-    match = _KIND_SECTION.match(first)
+    match = _KIND_SECTION.match(first) if genre_active("rulebook") else None  # stunts, feats: a rulebook's
     if match is None:
         return None
     owner = normalize_name(match.group("owner"))

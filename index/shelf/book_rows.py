@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from sqlite_utils import Database
 
 from ..storage import llm_cache, store
+from ..storage.book_genres import set_book_genres
 from ..vectors.children import ChildRow
 from . import derived
 
@@ -49,6 +50,10 @@ class BookRows:
     situating: dict[str, str] = field(default_factory=dict)  # parent chunk id -> its situating context
     claims: dict[str, list] = field(default_factory=dict)  # parent chunk id -> its relationship claims
     dropped_relations: dict[str, int] = field(default_factory=dict)
+    # the genre packs chosen for it (None: every genre), the signals that chose them, and how
+    genres: tuple[str, ...] | None = None
+    genre_signals: dict[str, list[str]] = field(default_factory=dict)
+    genre_choice: str = ""
 
 
 def store_file_stamp(db: Database, title: str, stamp: FileStamp | None) -> None:
@@ -70,6 +75,7 @@ def store_rows(db: Database, rows: BookRows) -> tuple[int, int]:
         children=rows.children, pages_without_text=rows.pages_without_text,
     )
     store.set_book_partial(db, rows.title, rows.partial)
+    set_book_genres(db, rows.title, rows.genres, rows.genre_signals, rows.genre_choice)
     store_file_stamp(db, rows.title, rows.stamp)
     llm_cache.record_chunk_keys(db, rows.cache_keys)
     store.insert_mentions(db, rows.title, rows.mentions)

@@ -45,6 +45,7 @@ from typing import Callable, Iterable, Iterator, TypeVar
 
 from sqlite_utils import Database
 
+from ..core.genres import genres_in_use
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
 from ..extract import KnownEntity
@@ -56,6 +57,7 @@ from ..relations.claims import insert_claims, pending_claims, set_book_drops, sk
 from ..relations.index_ontology import set_index_ontology
 from ..relations.ontology import Ontology
 from ..storage import meta
+from ..storage.book_genres import books_genres
 from ..storage.store import delete_book_rows, ensure_entity, get_book, in_values
 from ..vectors.sync_notes import forget_synced
 
@@ -201,8 +203,11 @@ def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, te
         f" JOIN entities e ON e.id = m.entity_id WHERE {condition}", params
     ):
         present[chunk_id].add((key_normalized, entity_type))
-    found = [(chunk_id, book, match) for chunk_id, book, text in chunks
-             for match in linker.link(text, book, present[chunk_id], views.get(chunk_id))]
+    genres, found = books_genres(db), []
+    for chunk_id, book, text in chunks:
+        with genres_in_use(genres.get(book)):  # each chunk linked with its own book's genres
+            found.extend((chunk_id, book, match) for match in linker.link(text, book, present[chunk_id],
+                                                                          views.get(chunk_id)))
     condition, params = in_values("normalized", {match.key[0] for _, _, match in found})
     ids = {(r[1], r[2]): r[0] for r in db.execute(
         f"SELECT id, normalized, entity_type FROM entities WHERE {condition}", params)}

@@ -533,3 +533,19 @@ def m014_mention_rule(db: Database) -> None:
         UPDATE entity_mentions SET rule = source;
         """
     )
+
+
+@migrations()
+def m015_book_genres(db: Database) -> None:
+    """The genre packs chosen for each book (index/extract/genre_choice.py): ``genres`` a JSON
+    list of their names (NULL: stored before the choice, every genre's words applied), the
+    signals that chose each (``genre_signals``, JSON), and how they were chosen
+    (``genre_choice``: ``auto@FINGERPRINT`` of the genre packs, or ``pack:NAMES`` from
+    --pack). A book stored before this migration has no choice: the next ingest re-extracts it."""
+    db.executescript(
+        """
+        ALTER TABLE books ADD COLUMN genres TEXT;
+        ALTER TABLE books ADD COLUMN genre_signals TEXT NOT NULL DEFAULT '{}';
+        ALTER TABLE books ADD COLUMN genre_choice TEXT NOT NULL DEFAULT '';
+        """
+    )

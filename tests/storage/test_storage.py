@@ -176,7 +176,7 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
         "m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_rules_definitions",
         "m004_llm_partial", "m005_book_identity", "m006_incremental_relink", "m007_llm_batches",
         "m008_situating_context", "m009_foreign_key_indexes", "m010_source_locations", "m011_note_marks",
-        "m012_pages_without_text", "m013_book_file_stamp", "m014_mention_rule"]
+        "m012_pages_without_text", "m013_book_file_stamp", "m014_mention_rule", "m015_book_genres"]
     # m014_mention_rule: every mention names the extraction rule that made it
     assert db["entity_mentions"].columns_dict["rule"] is str
     # m013_book_file_stamp: what lets an unchanged book be skipped before it is read
