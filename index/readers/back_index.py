@@ -96,15 +96,42 @@ def _english_word(name: str) -> bool:
     return name.isalpha() and zipf_frequency(name.lower(), "en") >= 3.0
 
 
-def _shown_by(name: str):
-    """Whether a section's text shows ``name`` whole (a TeX command not followed by more of its
-    letters; a word not inside a longer name): a plain substring test first, the pattern only
-    where the name occurs (a whole manual asks thousands of entries of thousands of sections)."""
-    if name.startswith("\\"):
-        pattern = re.compile(re.escape(name) + r"(?![A-Za-z@])")
-    else:
-        pattern = re.compile(r"(?<![\w\\-])" + re.escape(name) + r"(?![\w-])")
-    return lambda section: name in section.text and pattern.search(section.text) is not None
+_WORD_RUN = re.compile(r"(\\?)([\w-]+)")
+_COMMAND_RUN = re.compile(r"\\[A-Za-z@]+")
+_ONE_WORD = re.compile(r"[\w-]+")
+_ONE_COMMAND = re.compile(r"\\[A-Za-z@]+")
+
+
+class _Shown:
+    """Whether a section's text shows a name whole: a TeX command not followed by more of its
+    letters, a word not inside a longer name (nor after a backslash). A whole manual asks
+    thousands of entries of thousands of sections: a one-word name or one command is looked
+    up in the section's words and commands, read once; any other name is a substring test,
+    then its pattern."""
+
+    def __init__(self, sections: tuple[Section, ...]) -> None:
+        self.sections = sections
+        self.words: dict[int, frozenset[str]] = {}
+        self.commands: dict[int, frozenset[str]] = {}
+
+    def _words(self, i: int) -> frozenset[str]:
+        if i not in self.words:
+            text = self.sections[i].text
+            self.words[i] = frozenset(m.group(2) for m in _WORD_RUN.finditer(text) if not m.group(1))
+            self.commands[i] = frozenset(_COMMAND_RUN.findall(text))
+        return self.words[i]
+
+    def of(self, name: str):
+        """A test of a section index for ``name``."""
+        if _ONE_WORD.fullmatch(name):
+            return lambda i: name in self._words(i)
+        if _ONE_COMMAND.fullmatch(name):
+            return lambda i: self._words(i) is not None and name in self.commands[i]
+        if name.startswith("\\"):
+            pattern = re.compile(re.escape(name) + r"(?![A-Za-z@])")
+        else:
+            pattern = re.compile(r"(?<![\w\\-])" + re.escape(name) + r"(?![\w-])")
+        return lambda i: name in self.sections[i].text and pattern.search(self.sections[i].text) is not None
 
 
 def _page_shift(entries, shown_in: dict[str, list[int]], sections: tuple[Section, ...], most: int = 6) -> int:
@@ -134,13 +161,13 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
         return sections
     text = _index_text("\n".join(s.text for s in index))
     entries = [e for e in index_entries(text) if len(e[0]) > 2 or e[0].startswith("\\")]  # \c stays
-    shown_in = {}
+    shown_in, shown = {}, _Shown(sections)
     for name, kind, *_ in entries:
         # an entry the index does not type that is also an English word or name ("root",
         # "Isaac", "label") counts where the text writes it as a key, not as a word of prose
         wordlike = kind == "other" and _english_word(name)
-        shows = _shown_by(name)
-        shown_in[name] = [i for i in body if shows(sections[i]) and (not wordlike or _as_code(sections[i], name))]
+        shows = shown.of(name)
+        shown_in[name] = [i for i in body if shows(i) and (not wordlike or _as_code(sections[i], name))]
     written = {}  # a command entry the text writes bare, as code only: its written name
     for name, *_ in entries:
         if name.startswith("\\") and not shown_in[name]:
