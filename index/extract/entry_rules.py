@@ -25,6 +25,7 @@ from .heading_rules import HeadingAnalysis
 from .heading_tree import CATALOG_MIN, in_legal_section
 from .headings import HeadingName
 
+_NOTE_REACH = 300  # characters after a lead in which it may call itself a column
 _SCOPED_MIN = 2  # different entries a lead is defined under to be scoped to each
 # the period that closes an action's lead and its sentence: "**Bite.** The drake bites",
 # "***Claw.*** *Melee Attack:*" (a stat line's "**Speed.** 30 ft." or "**Senses.** darkvision" is none)
@@ -141,8 +142,17 @@ def entry_list_table(view: EntryView, c: Candidate) -> bool:
     return c.term.source == "table" and (c.parent.id in view.analysis.labels or c.shared)
 
 
+def column_note(view: EntryView, c: Candidate) -> bool:
+    """A lead that explains a table's column ("**Stealth.** If the Armor table shows
+    'Disadvantage' in the Stealth column ..."): the column's label, not an entry."""
+    if c.term.source != "glossary":
+        return False
+    sentence = c.parent.text[c.term.end:c.term.end + _NOTE_REACH]
+    return re.search(rf"\bthe {re.escape(c.term.name)} column\b", sentence, re.IGNORECASE) is not None
+
+
 VETOES = (legal_section, stat_block_field, heading_defines_it, repeated_lead, stop_label, list_phrase,
-          entry_list_table)
+          entry_list_table, column_note)
 
 
 # -- the finding rules, in order --------------------------------------------------------------

@@ -38,6 +38,7 @@ class TermSpan:
     start: int       # where the term occurs in the chunk text (for its context sentence)
     end: int
     source: str      # "glossary", "deflist" or "table"
+    column: str | None = None  # a table row's: its first column's header ("" for a table without one)
 
 
 # bold leads that introduce a remark, not a term
@@ -231,12 +232,13 @@ def table_terms(text: str) -> list[TermSpan]:
         has_header = j - i > 1 and _SEPARATOR.match(lines[i + 1].rstrip("\n")) is not None
         body = rows[1:] if has_header else rows
         firsts = [(k, _cells(lines[k].rstrip("\n"))[0]) for k in body]
+        column = _cells(lines[rows[0]].rstrip("\n"))[0] if has_header else ""
         named = [(k, cell) for k, cell in firsts if _name_like(cell)]
         if len(body) >= 2 and len(named) >= max(2, 0.6 * len(body)) and len(_cells(lines[rows[0]].rstrip("\n"))) >= 2:
             for k, cell in named:
                 found = _term(cell)
                 if found:
                     start = offsets[k] + lines[k].index(cell)
-                    out.append(TermSpan(found[0], found[1], start, start + len(cell), "table"))
+                    out.append(TermSpan(found[0], found[1], start, start + len(cell), "table", column))
         i = j
     return out

@@ -165,12 +165,33 @@ def states_own_kind(view: HeadingView, node: Node) -> bool:
 REINSTATED = (named_elsewhere, states_own_kind)
 
 
+def shaped_entry(view: HeadingView, node: Node) -> bool:
+    """"Burning Hands", "Dancing Lights" over a spell's category line, among spells: an entry
+    that states its kind is a name, though its words read as a phrase."""
+    return "?" not in (node.parent.heading or "") and states_own_kind(view, node)
+
+
+SHAPED = (shaped_entry,)
+
+
 # -- the decision: each candidate heading -----------------------------------------------------
+
+def labelled_entry(view: HeadingView, node: Node) -> bool:
+    """One of a catalog of sibling headings that each hold the same label ("Barbarian >
+    Class Features", "Bard > Class Features", ...): each is an entry, its sections its parts,
+    though it is a chapter or holds a catalog of its own."""
+    labels = {child.key for child in node.children if id(child) in view.labels}
+    if not labels:
+        return False
+    siblings = [s for s in view.groups[id(node.up)] if s.candidate
+                and labels & {child.key for child in s.children if id(child) in view.labels}]
+    return len(siblings) >= catalog_min(node.up)
+
 
 def category_heading(view: HeadingView, node: Node) -> bool:
     """A category over a catalog (three or more entries, few prose headings, not kinds of its
     concept): its entries define themselves; the catalog is recorded."""
-    if id(node) in view.concepts:
+    if id(node) in view.concepts or labelled_entry(view, node):
         return False
     entries = [c for c in node.children if c.candidate]
     prose = [c for c in node.children if view.strength.get(id(c), 0) > 0]
@@ -185,7 +206,7 @@ def category_heading(view: HeadingView, node: Node) -> bool:
 def chapter_heading(view: HeadingView, node: Node) -> bool:
     """A chapter (a heading under the book's title with sections): its sections define."""
     chapter = node.up is None or node.up.key == view.title_key
-    return chapter and bool(node.children) and id(node) not in view.concepts
+    return chapter and bool(node.children) and id(node) not in view.concepts and not labelled_entry(view, node)
 
 
 DECISION_VETOES = (category_heading, chapter_heading)
@@ -211,7 +232,26 @@ def marked_entry(view: HeadingView, node: Node) -> bool:
     return marked_alone(node, view.title_key)
 
 
-DEFINING = (concept_heading, catalog_entry, defining_sentence, named_elsewhere, marked_entry)
+DEFINING = (concept_heading, labelled_entry, catalog_entry, defining_sentence, named_elsewhere, marked_entry)
+
+
+# -- whole names: a heading that joins words with "and" yet names one thing ----------------------
+
+def states_one_thing(view: HeadingView, node: Node) -> bool:
+    """"Detect Evil and Good" over a spell's category line: an entry that states its kind is one thing."""
+    return bool(own_kind(node.parent.text, node.named.qualifier))
+
+
+def titled_whole(view: HeadingView, node: Node) -> bool:
+    """The book writes the whole name, as the heading does, outside its section ("Detect Evil
+    and Good" in a class's spell list): a name, not two joined."""
+    name = node.named.name
+    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    return any(pattern.search(other.parent.text) for other in view.nodes if other is not node
+               and other.parent.heading != node.parent.heading)
+
+
+WHOLE_NAMES = (states_one_thing, titled_whole)
 
 
 # -- the stage --------------------------------------------------------------------------------
@@ -244,7 +284,9 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
     for siblings in view.groups.values():  # a catalog of names overrides weak prose signals
         if len([s for s in siblings if s.candidate]) >= catalog_min(siblings[0].up):
             for sibling in siblings:
-                if view.strength.get(id(sibling)) == 1 and first_rule(REINSTATED, view, sibling):
+                strength = view.strength.get(id(sibling))
+                if strength == 1 and first_rule(REINSTATED, view, sibling) \
+                        or strength == 2 and first_rule(SHAPED, view, sibling):
                     sibling.candidate = True
     for node in view.nodes:
         if not node.candidate:
@@ -254,7 +296,7 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
         if veto:
             analysis.vetoed[node.parent.id] = veto
         elif rule:
-            parts = conjoined_names(node.named.name)
+            parts = [] if first_rule(WHOLE_NAMES, view, node) else conjoined_names(node.named.name)
             analysis.definitions[node.parent.id] = [HeadingName(p) for p in parts] if parts else [node.named]
             analysis.rules[node.parent.id] = rule
     return analysis
