@@ -242,3 +242,26 @@ def table_terms(text: str) -> list[TermSpan]:
                     out.append(TermSpan(found[0], found[1], start, start + len(cell), "table", column))
         i = j
     return out
+
+
+_ABBREVIATION = re.compile(r"[A-Z]{2,5}")
+
+
+def abbreviated(text: str, term: TermSpan) -> str | None:
+    """The name a table row's abbreviation stands for ("| TL | Threat Level |" -> "Threat
+    Level"): its first cell all capitals, the next cell's words' initials (or its first
+    letters) spelling it; else None."""
+    written = text[term.start:term.end].strip()  # as the cell writes it ("TL", not the name "Tl")
+    if term.source != "table" or not _ABBREVIATION.fullmatch(written):
+        return None
+    line_start = text.rfind("\n", 0, term.start) + 1
+    line_end = text.find("\n", term.start)
+    cells = _cells(text[line_start:line_end if line_end >= 0 else len(text)].rstrip("\r"))
+    if len(cells) < 2:
+        return None
+    full = re.sub(r"[*_`]", "", cells[1]).strip()
+    words = re.findall(r"[A-Za-z]+", full)
+    initials = "".join(w[0] for w in words if w[0].isupper())
+    if not words or len(words) > 5 or not (initials == written or full.upper().startswith(written)):
+        return None
+    return full

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from ..core.models import ParentChunk
 from ..core.normalize import normalize_name, normalized_tokens
 from ..core.packs import DomainPack
-from .contract import first_rule
+from .contract import first_rule, is_on
 from .entry_kinds import own_kind
 from .heading_tree import (
     Node,
@@ -36,7 +36,15 @@ from .heading_tree import (
     used_elsewhere,
 )
 from .heading_tree import marked_entry as marked_alone
-from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
+from .headings import (
+    HeadingName,
+    clean_text,
+    conjoined_names,
+    heading_name,
+    is_generic_label,
+    is_topical,
+    topical_strength,
+)
 
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
@@ -122,6 +130,11 @@ def stop_heading(view: HeadingView, node: Node) -> bool:
     return view.pack.is_stop(node.parent.heading or "") or view.pack.is_stop(node.named.name)
 
 
+def generic_label(view: HeadingView, node: Node) -> bool:
+    """"Adjustments", "Other Details": a label the rulebook pack lists, naming nothing."""
+    return is_generic_label(node.named.name)
+
+
 def index_letter(view: HeadingView, node: Node) -> bool:
     """An index's letter heading ("A", "B")."""
     return len(node.named.name) <= 2
@@ -146,7 +159,7 @@ def label_heading(view: HeadingView, node: Node) -> bool:
     return label is not None
 
 
-SCREENS = (under_label, legal_section, no_name, concept_form, book_title, stop_heading, index_letter,
+SCREENS = (under_label, legal_section, no_name, concept_form, book_title, stop_heading, generic_label, index_letter,
            lead_in, procedure_step, label_heading)
 
 
@@ -191,7 +204,7 @@ def labelled_entry(view: HeadingView, node: Node) -> bool:
 def category_heading(view: HeadingView, node: Node) -> bool:
     """A category over a catalog (three or more entries, few prose headings, not kinds of its
     concept): its entries define themselves; the catalog is recorded."""
-    if id(node) in view.concepts or labelled_entry(view, node):
+    if id(node) in view.concepts or is_on(labelled_entry) and labelled_entry(view, node):
         return False
     entries = [c for c in node.children if c.candidate]
     prose = [c for c in node.children if view.strength.get(id(c), 0) > 0]
@@ -206,7 +219,8 @@ def category_heading(view: HeadingView, node: Node) -> bool:
 def chapter_heading(view: HeadingView, node: Node) -> bool:
     """A chapter (a heading under the book's title with sections): its sections define."""
     chapter = node.up is None or node.up.key == view.title_key
-    return chapter and bool(node.children) and id(node) not in view.concepts and not labelled_entry(view, node)
+    return chapter and bool(node.children) and id(node) not in view.concepts \
+        and not (is_on(labelled_entry) and labelled_entry(view, node))
 
 
 DECISION_VETOES = (category_heading, chapter_heading)

@@ -33,7 +33,7 @@ from ..core.packs import DomainPack
 from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
 from .entry_kinds import THING_KINDS, entry_kind, heading_kind, listing_kind, own_kind, stat_block_kind
 from .entry_rules import entry_view, section_terms
-from .glossary import TermSpan
+from .glossary import TermSpan, abbreviated
 from .heading_rules import HeadingAnalysis, analyse_headings
 from .headings import HeadingName, heading_name
 from .listed_kinds import listed_kinds
@@ -121,7 +121,21 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
                 source=term.source, aliases=found.aliases, rule=found.rule,
             ))
         out.append([as_listed(m, listed) for m in mentions])
-    return out
+    return with_abbreviations(out, parents, entries.terms)
+
+
+def with_abbreviations(out: list[list[RawMention]], parents: list[ParentChunk], terms) -> list[list[RawMention]]:
+    """A table's abbreviation rows ("| TL | Threat Level |") define nothing (entry_rules.
+    abbreviation_row): each is an alias of the book's definition of what it abbreviates."""
+    aliases: defaultdict[str, list[str]] = defaultdict(list)
+    for parent in parents:
+        for term in terms[parent.id]:
+            if (full := abbreviated(parent.text, term)) is not None:
+                aliases[normalize_name(full)].append(parent.text[term.start:term.end].strip())
+    if not aliases:
+        return out
+    return [[replace(m, aliases=tuple(dict.fromkeys((*m.aliases, *aliases[key]))))
+             if (key := normalize_name(m.name)) in aliases else m for m in mentions] for mentions in out]
 
 
 def as_listed(mention: RawMention, listed: dict[str, str]) -> RawMention:
