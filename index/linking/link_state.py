@@ -171,14 +171,19 @@ def doc_books(db: Database) -> set[str]:
         kinds)}
 
 
+# a part of an entry ("**Strength.**", an Ioun Stone's option) is no kind a book states of a name
+_PART_KINDS = frozenset({"feature"})
+
+
 def joined_kinds(keys) -> dict[EntityKey, EntityKey]:
-    """(name, "other") -> (name, kind) where the name's other definitions state one kind: a
-    definition of no stated kind is an entity of that kind (shelf/derived.resolve_entities)."""
+    """(name, "other") -> (name, kind) where the name's other definitions state one kind, not
+    a part of an entry (a feature): a definition of no stated kind is an entity of that kind
+    (shelf/derived.resolve_entities)."""
     by_name: dict[str, set[str]] = defaultdict(set)
     for normalized, entity_type in keys:
         by_name[normalized].add(entity_type)
     return {(n, "other"): (n, next(iter(types - {"other"}))) for n, types in by_name.items()
-            if "other" in types and len(types - {"other"}) == 1}
+            if "other" in types and len(types - {"other"}) == 1 and not types & _PART_KINDS}
 
 
 def target_states(db: Database, pack: DomainPack, normalized: Iterable[str] | None = None) -> dict[EntityKey, TargetState]:

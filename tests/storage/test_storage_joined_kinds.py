@@ -33,3 +33,13 @@ def test_two_stated_kinds_stay_two_and_an_unstated_one_stays_apart(tmp_path, ind
     }
     ingest_paths(make_job(index_dir, pack="generic", extractor=ScriptedExtractor(script)), [book])
     assert _types(open_db(index_dir), "shield") == ["item", "other", "spell"]
+
+
+def test_a_part_of_an_entry_does_not_take_a_name_of_no_kind(tmp_path, index_dir):
+    book = write(tmp_path / "a.md", "# B\n\n## Strength\nStrength is might.\n\n## Ioun Stone\nStrength: +2.\n")
+    script = {
+        "Strength": [m("Strength", "other", "defines", "Strength is might.")],
+        "Ioun Stone": [m("Strength", "feature", "defines", "Strength: +2.")],
+    }
+    ingest_paths(make_job(index_dir, pack="generic", extractor=ScriptedExtractor(script)), [book])
+    assert _types(open_db(index_dir), "strength") == ["feature", "other"]
