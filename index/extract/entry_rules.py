@@ -155,7 +155,7 @@ def column_note(view: EntryView, c: Candidate) -> bool:
     return re.search(rf"\bthe {re.escape(c.term.name)} column\b", sentence, re.IGNORECASE) is not None
 
 
-def procedure_step(view: EntryView, c: Candidate) -> bool:
+def step_lead(view: EntryView, c: Candidate) -> bool:
     """"1. **Determine surprise.**", "**Roll for Order.**" among other imperative leads: the
     steps of a procedure, which do, not things the book names."""
     if c.term.source == "table" or not opens_imperative(c.term.name):
@@ -184,7 +184,7 @@ def abbreviation_row(view: EntryView, c: Candidate) -> bool:
 
 
 VETOES = (legal_section, stat_block_field, heading_defines_it, repeated_lead, stop_label, list_phrase,
-          entry_list_table, column_note, procedure_step, column_value, generic_label, abbreviation_row)
+          entry_list_table, column_note, step_lead, column_value, generic_label, abbreviation_row)
 
 
 # -- the finding rules, in order --------------------------------------------------------------

@@ -256,16 +256,7 @@ def states_one_thing(view: HeadingView, node: Node) -> bool:
     return bool(own_kind(node.parent.text, node.named.qualifier))
 
 
-def titled_whole(view: HeadingView, node: Node) -> bool:
-    """The book writes the whole name, as the heading does, outside its section ("Detect Evil
-    and Good" in a class's spell list): a name, not two joined."""
-    name = node.named.name
-    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
-    return any(pattern.search(other.parent.text) for other in view.nodes if other is not node
-               and other.parent.heading != node.parent.heading)
-
-
-WHOLE_NAMES = (states_one_thing, titled_whole)
+WHOLE_NAMES = (states_one_thing,)
 
 
 # -- the stage --------------------------------------------------------------------------------

@@ -149,19 +149,10 @@ def test_an_entry_that_states_its_kind_is_one_whole_name():
     assert found["Detect Evil and Good"][0] == "spell"
     assert "Good" not in found and "Detect Evil" not in found
     assert found["Dancing Lights"][0] == "spell"
-    with rules_off(["states_one_thing", "titled_whole"]):
+    with rules_off(["states_one_thing"]):
         assert "Good" in mentions(SPELLS)
     with rules_off(["shaped_entry"]):
         assert "Dancing Lights" not in mentions(SPELLS)
-
-
-def test_a_heading_the_book_writes_whole_elsewhere_is_not_split():
-    text = ("# Book\n\n## Lore\n\n### Salt and Iron\n\nSalt and Iron is an old pact.\n\n### Ash Road\n\nA road.\n\n"
-            "### Tide Hall\n\nA hall.\n\n## Places\n\nThe pact of Salt and Iron still holds.\n")
-    assert "Salt and Iron" in mentions(text)
-    with rules_off(["titled_whole"]):
-        found = mentions(text)
-        assert "Salt" in found and "Salt and Iron" not in found
 
 
 STEPS = """# Book
@@ -210,7 +201,7 @@ def test_steps_labels_values_and_abbreviations_define_nothing():
     assert "Determine surprise" not in found and "Roll initiative" not in found and "Surprise" in found
     assert "Tl" not in found and "Tiny" not in found and "Huge" not in found and "Towering" in found
     assert "Adjustments" not in found
-    with rules_off(["procedure_step", "column_value", "abbreviation_row", "generic_label"]):
+    with rules_off(["step_lead", "column_value", "abbreviation_row", "generic_label"]):
         loose = mentions(STEPS)
         assert {"Roll initiative", "Huge", "Tl", "Adjustments"} <= set(loose)
 
