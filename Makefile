@@ -51,6 +51,7 @@ eval: $(STAMP)
 	$(BIN)/python bench/eval_docs.py  # documentation shelves (Python's HTML docs, man pages, LaTeX manuals) when installed
 	$(BIN)/python bench/docs_zoo/eval_zoo.py --zoo $(ZOO)  # the documentation zoo (make zoo): each family's tune and check half, inventories read and ignored
 	$(BIN)/python bench/eval_statblocks.py  # srd51 stat blocks: creatures' conditions against the fixture gold, kinds, edges, recall per relation type
+	$(BIN)/python bench/srd51/eval_definitions.py  # srd51 definitions (fair precision, recall, reference recall) and listed classes/skills/conditions typed so, gold from the Markdown
 	$(BIN)/python bench/eval_relations.py --shelf all  # recall per relation type of the Fate and sample gold, hand-read edges
 	$(BIN)/python bench/bench_readers.py
 

@@ -69,6 +69,16 @@ def heading_kind(heading: str) -> str | None:
     return KIND_WORDS.get(words[-1])
 
 
+def listing_kind(heading: str) -> str | None:
+    """The kind a list's or a column's heading names, bracket kinds included: a list under
+    "Skills" or a column headed "Skill" lists skills, though a "Skills" chapter that
+    discusses its topics is no catalog of them (heading_kind)."""
+    words = _words(heading)
+    if not words or len(words) > 2 or _PHRASE_WORDS & set(words):
+        return None
+    return heading_kind(heading) or (_BRACKET_WORDS.get(words[-1]) if len(words) == 1 else None)
+
+
 def bracket_kind(qualifier: str | None) -> str | None:
     """The kind a heading's stripped qualifier names: "Snared [Condition]" -> condition."""
     if not qualifier:

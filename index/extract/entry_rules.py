@@ -17,14 +17,19 @@ from dataclasses import dataclass
 
 from ..core.models import SUB_ENTRY_SEPARATOR, ParentChunk
 from ..core.normalize import normalize_name
-from ..core.packs import DomainPack
+from ..core.packs import DomainPack, genre_words
 from .contract import first_rule
 from .entry_kinds import stat_block_kind
-from .glossary import TermSpan, glossary_terms, table_terms
+from .glossary import TermSpan, abbreviated, glossary_terms, table_terms
 from .heading_rules import HeadingAnalysis
 from .heading_tree import CATALOG_MIN, in_legal_section
-from .headings import HeadingName
+from .headings import HeadingName, is_generic_label, opens_imperative
 
+_COLUMN_VALUES = genre_words("rulebook", "column_values") | genre_words("rulebook", "creature_sizes") \
+    | genre_words("rulebook", "spell_schools")
+_NUMBERED = re.compile(r"[ \t>]*(?:\d+|[a-z])[.)][ \t]")  # an ordered list's item: "1. ", "b) "
+_STEPS_MIN = 2  # imperative leads in one section that make them a procedure's steps
+_NOTE_REACH = 300  # characters after a lead in which it may call itself a column
 _SCOPED_MIN = 2  # different entries a lead is defined under to be scoped to each
 # the period that closes an action's lead and its sentence: "**Bite.** The drake bites",
 # "***Claw.*** *Melee Attack:*" (a stat line's "**Speed.** 30 ft." or "**Senses.** darkvision" is none)
@@ -141,8 +146,45 @@ def entry_list_table(view: EntryView, c: Candidate) -> bool:
     return c.term.source == "table" and (c.parent.id in view.analysis.labels or c.shared)
 
 
+def column_note(view: EntryView, c: Candidate) -> bool:
+    """A lead that explains a table's column ("**Stealth.** If the Armor table shows
+    'Disadvantage' in the Stealth column ..."): the column's label, not an entry."""
+    if c.term.source != "glossary":
+        return False
+    sentence = c.parent.text[c.term.end:c.term.end + _NOTE_REACH]
+    return re.search(rf"\bthe {re.escape(c.term.name)} column\b", sentence, re.IGNORECASE) is not None
+
+
+def step_lead(view: EntryView, c: Candidate) -> bool:
+    """"1. **Determine surprise.**", "**Roll for Order.**" among other imperative leads: the
+    steps of a procedure, which do, not things the book names."""
+    if c.term.source == "table" or not opens_imperative(c.term.name):
+        return False
+    line_start = c.parent.text.rfind("\n", 0, c.term.start) + 1
+    if _NUMBERED.match(c.parent.text, line_start):
+        return True
+    return sum(opens_imperative(t.name) for t in view.terms[c.parent.id] if t.source != "table") >= _STEPS_MIN
+
+
+def column_value(view: EntryView, c: Candidate) -> bool:
+    """A table's first-column cell that is a value of a column (a size, a school, an
+    ability, a terrain: the rulebook pack's words), not a thing the table defines."""
+    return c.term.source == "table" and c.term.name.lower() in _COLUMN_VALUES
+
+
+def generic_label(view: EntryView, c: Candidate) -> bool:
+    """"**Adjustments.**", "Other Details": a label the rulebook pack lists, naming nothing."""
+    return is_generic_label(c.term.name)
+
+
+def abbreviation_row(view: EntryView, c: Candidate) -> bool:
+    """"| TL | Threat Level |": an abbreviation, an alias of what it abbreviates (rules.py gives
+    it to that name's definition), no entity of its own."""
+    return c.term.source == "table" and abbreviated(c.parent.text, c.term) is not None
+
+
 VETOES = (legal_section, stat_block_field, heading_defines_it, repeated_lead, stop_label, list_phrase,
-          entry_list_table)
+          entry_list_table, column_note, step_lead, column_value, generic_label, abbreviation_row)
 
 
 # -- the finding rules, in order --------------------------------------------------------------

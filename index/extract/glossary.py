@@ -38,6 +38,7 @@ class TermSpan:
     start: int       # where the term occurs in the chunk text (for its context sentence)
     end: int
     source: str      # "glossary", "deflist" or "table"
+    column: str | None = None  # a table row's: its first column's header ("" for a table without one)
 
 
 # bold leads that introduce a remark, not a term
@@ -255,12 +256,36 @@ def table_terms(text: str) -> list[TermSpan]:
         has_header = j - i > 1 and _SEPARATOR.match(lines[i + 1].rstrip("\n")) is not None
         body = rows[1:] if has_header else rows
         firsts = [(k, _cells(lines[k].rstrip("\n"))[0]) for k in body]
+        column = _cells(lines[rows[0]].rstrip("\n"))[0] if has_header else ""
         named = [(k, cell) for k, cell in firsts if _name_like(cell)]
         if len(body) >= 2 and len(named) >= max(2, 0.6 * len(body)) and len(_cells(lines[rows[0]].rstrip("\n"))) >= 2:
             for k, cell in named:
                 found = _term(cell)
                 if found:
                     start = offsets[k] + lines[k].index(cell)
-                    out.append(TermSpan(found[0], found[1], start, start + len(cell), "table"))
+                    out.append(TermSpan(found[0], found[1], start, start + len(cell), "table", column))
         i = j
     return out
+
+
+_ABBREVIATION = re.compile(r"[A-Z]{2,5}")
+
+
+def abbreviated(text: str, term: TermSpan) -> str | None:
+    """The name a table row's abbreviation stands for ("| TL | Threat Level |" -> "Threat
+    Level"): its first cell all capitals, the next cell's words' initials (or its first
+    letters) spelling it; else None."""
+    written = text[term.start:term.end].strip()  # as the cell writes it ("TL", not the name "Tl")
+    if term.source != "table" or not _ABBREVIATION.fullmatch(written):
+        return None
+    line_start = text.rfind("\n", 0, term.start) + 1
+    line_end = text.find("\n", term.start)
+    cells = _cells(text[line_start:line_end if line_end >= 0 else len(text)].rstrip("\r"))
+    if len(cells) < 2:
+        return None
+    full = re.sub(r"[*_`]", "", cells[1]).strip()
+    words = re.findall(r"[A-Za-z]+", full)
+    initials = "".join(w[0] for w in words if w[0].isupper())
+    if not words or len(words) > 5 or not (initials == written or full.upper().startswith(written)):
+        return None
+    return full

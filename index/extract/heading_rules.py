@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from ..core.models import ParentChunk
 from ..core.normalize import normalize_name, normalized_tokens
 from ..core.packs import DomainPack
-from .contract import first_rule
+from .contract import first_rule, is_on
 from .entry_kinds import own_kind
 from .heading_tree import (
     Node,
@@ -36,7 +36,15 @@ from .heading_tree import (
     used_elsewhere,
 )
 from .heading_tree import marked_entry as marked_alone
-from .headings import HeadingName, clean_text, conjoined_names, heading_name, is_topical, topical_strength
+from .headings import (
+    HeadingName,
+    clean_text,
+    conjoined_names,
+    heading_name,
+    is_generic_label,
+    is_topical,
+    topical_strength,
+)
 
 _DEFINES_CONCEPT = re.compile(
     r"^(?:defining|what\s+(?:is|are)(?:\s+an?|\s+the)?|about)\s+(?P<name>.+?)\??$", re.IGNORECASE
@@ -122,6 +130,11 @@ def stop_heading(view: HeadingView, node: Node) -> bool:
     return view.pack.is_stop(node.parent.heading or "") or view.pack.is_stop(node.named.name)
 
 
+def generic_label(view: HeadingView, node: Node) -> bool:
+    """"Adjustments", "Other Details": a label the rulebook pack lists, naming nothing."""
+    return is_generic_label(node.named.name)
+
+
 def index_letter(view: HeadingView, node: Node) -> bool:
     """An index's letter heading ("A", "B")."""
     return len(node.named.name) <= 2
@@ -146,7 +159,7 @@ def label_heading(view: HeadingView, node: Node) -> bool:
     return label is not None
 
 
-SCREENS = (under_label, legal_section, no_name, concept_form, book_title, stop_heading, index_letter,
+SCREENS = (under_label, legal_section, no_name, concept_form, book_title, stop_heading, generic_label, index_letter,
            lead_in, procedure_step, label_heading)
 
 
@@ -165,12 +178,33 @@ def states_own_kind(view: HeadingView, node: Node) -> bool:
 REINSTATED = (named_elsewhere, states_own_kind)
 
 
+def shaped_entry(view: HeadingView, node: Node) -> bool:
+    """"Burning Hands", "Dancing Lights" over a spell's category line, among spells: an entry
+    that states its kind is a name, though its words read as a phrase."""
+    return "?" not in (node.parent.heading or "") and states_own_kind(view, node)
+
+
+SHAPED = (shaped_entry,)
+
+
 # -- the decision: each candidate heading -----------------------------------------------------
+
+def labelled_entry(view: HeadingView, node: Node) -> bool:
+    """One of a catalog of sibling headings that each hold the same label ("Barbarian >
+    Class Features", "Bard > Class Features", ...): each is an entry, its sections its parts,
+    though it is a chapter or holds a catalog of its own."""
+    labels = {child.key for child in node.children if id(child) in view.labels}
+    if not labels:
+        return False
+    siblings = [s for s in view.groups[id(node.up)] if s.candidate
+                and labels & {child.key for child in s.children if id(child) in view.labels}]
+    return len(siblings) >= catalog_min(node.up)
+
 
 def category_heading(view: HeadingView, node: Node) -> bool:
     """A category over a catalog (three or more entries, few prose headings, not kinds of its
     concept): its entries define themselves; the catalog is recorded."""
-    if id(node) in view.concepts:
+    if id(node) in view.concepts or is_on(labelled_entry) and labelled_entry(view, node):
         return False
     entries = [c for c in node.children if c.candidate]
     prose = [c for c in node.children if view.strength.get(id(c), 0) > 0]
@@ -185,7 +219,8 @@ def category_heading(view: HeadingView, node: Node) -> bool:
 def chapter_heading(view: HeadingView, node: Node) -> bool:
     """A chapter (a heading under the book's title with sections): its sections define."""
     chapter = node.up is None or node.up.key == view.title_key
-    return chapter and bool(node.children) and id(node) not in view.concepts
+    return chapter and bool(node.children) and id(node) not in view.concepts \
+        and not (is_on(labelled_entry) and labelled_entry(view, node))
 
 
 DECISION_VETOES = (category_heading, chapter_heading)
@@ -211,7 +246,17 @@ def marked_entry(view: HeadingView, node: Node) -> bool:
     return marked_alone(node, view.title_key)
 
 
-DEFINING = (concept_heading, catalog_entry, defining_sentence, named_elsewhere, marked_entry)
+DEFINING = (concept_heading, labelled_entry, catalog_entry, defining_sentence, named_elsewhere, marked_entry)
+
+
+# -- whole names: a heading that joins words with "and" yet names one thing ----------------------
+
+def states_one_thing(view: HeadingView, node: Node) -> bool:
+    """"Detect Evil and Good" over a spell's category line: an entry that states its kind is one thing."""
+    return bool(own_kind(node.parent.text, node.named.qualifier))
+
+
+WHOLE_NAMES = (states_one_thing,)
 
 
 # -- the stage --------------------------------------------------------------------------------
@@ -244,7 +289,9 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
     for siblings in view.groups.values():  # a catalog of names overrides weak prose signals
         if len([s for s in siblings if s.candidate]) >= catalog_min(siblings[0].up):
             for sibling in siblings:
-                if view.strength.get(id(sibling)) == 1 and first_rule(REINSTATED, view, sibling):
+                strength = view.strength.get(id(sibling))
+                if strength == 1 and first_rule(REINSTATED, view, sibling) \
+                        or strength == 2 and first_rule(SHAPED, view, sibling):
                     sibling.candidate = True
     for node in view.nodes:
         if not node.candidate:
@@ -254,7 +301,7 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
         if veto:
             analysis.vetoed[node.parent.id] = veto
         elif rule:
-            parts = conjoined_names(node.named.name)
+            parts = [] if first_rule(WHOLE_NAMES, view, node) else conjoined_names(node.named.name)
             analysis.definitions[node.parent.id] = [HeadingName(p) for p in parts] if parts else [node.named]
             analysis.rules[node.parent.id] = rule
     return analysis

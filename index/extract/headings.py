@@ -268,6 +268,20 @@ def is_instruction(name: str) -> bool:
     return len(lowered) > 1 and lowered[0] in _IMPERATIVES and any(w in _PROSE_WORDS for w in lowered[1:])
 
 
+_GENERIC_LABELS = {singular(w) for w in genre_words("rulebook", "generic_labels")}
+
+
+def is_generic_label(name: str) -> bool:
+    """"Adjustments", "Other Details": a label the rulebook pack lists, naming no thing."""
+    return singular(clean_text(name).lower()) in _GENERIC_LABELS
+
+
+def opens_imperative(name: str) -> bool:
+    """True for a phrase that opens with an imperative ("Roll initiative", "Choose a Target")."""
+    words = [w.lower().strip(",.:;!?\"“”'‘’()*_") for w in name.split()]
+    return len(words) > 1 and words[0] in _IMPERATIVES
+
+
 def is_topical(name: str) -> bool:
     """True when a (cleaned) heading reads as a prose title, not the name of a thing."""
     return topical_strength(name) > 0

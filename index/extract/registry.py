@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from .entry_rules import FINDING as ENTRY_FINDING
 from .entry_rules import VETOES as ENTRY_VETOES
-from .heading_rules import DECISION_VETOES, DEFINING, REINSTATED, SCREENS
+from .heading_rules import DECISION_VETOES, DEFINING, REINSTATED, SCREENS, SHAPED, WHOLE_NAMES
 from .marks import GUESS_VETOES, MARKS
 
 STAGES = {
-    "headings": (*SCREENS, *REINSTATED, *DECISION_VETOES, *DEFINING),
+    "headings": (*SCREENS, *REINSTATED, *SHAPED, *DECISION_VETOES, *DEFINING, *WHOLE_NAMES),
     "entries": (*ENTRY_VETOES, *ENTRY_FINDING),
     # what a reader marks exactly: a note's name, a page's subject and terms (its markup, its
     # inventory, a back index), its links; each named by the rule that stores it

@@ -25,14 +25,18 @@ References are not found here but by the corpus linker (``index/linking/linker.p
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from ..core.models import ChunkExtraction, ParentChunk, RawMention
+from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
 from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
-from .entry_kinds import entry_kind, heading_kind, own_kind, stat_block_kind
+from .entry_kinds import THING_KINDS, entry_kind, heading_kind, listing_kind, own_kind, stat_block_kind
 from .entry_rules import entry_view, section_terms
+from .glossary import TermSpan, abbreviated
 from .heading_rules import HeadingAnalysis, analyse_headings
 from .headings import HeadingName, heading_name
+from .listed_kinds import listed_kinds
 from .text import first_body_sentence, sentence_around
 
 __all__ = ["VERSION", "HeadingAnalysis", "RulesExtractor", "analyse_headings", "book_mentions", "heading_definitions"]
@@ -45,7 +49,8 @@ def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str)
     return analyse_headings(parents, pack, book).definitions
 
 
-def _heading_type(pack: DomainPack, parent: ParentChunk, named: HeadingName, owned: bool, through, marked) -> str:
+def _heading_type(pack: DomainPack, parent: ParentChunk, named: HeadingName, owned: bool, through, marked,
+                  book: str = "") -> str:
     """The type of a heading's entity: the pack's heading rule; else the kind it states of
     itself; else, outside another entry, the kind the headings above it name (a section
     inside an entry is a part of it, of no kind the book states: "Classes > Warden > Wild
@@ -55,10 +60,13 @@ def _heading_type(pack: DomainPack, parent: ParentChunk, named: HeadingName, own
         return by_pack
     if owned:
         return own_kind(parent.text, named.qualifier) or "other"
-    return entry_kind(parent.heading_path, parent.text, named.qualifier, through, marked.__getitem__) or "other"
+    kind = entry_kind(parent.heading_path, parent.text, named.qualifier, through, marked.__getitem__)
+    if kind is None and len(parent.heading_path) == 1:
+        kind = heading_kind(book)  # a chapter of a book titled by its kind ("Classes" > "Barbarian")
+    return kind or "other"
 
 
-def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, source: str, marked: bool) -> str:
+def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, term: TermSpan, marked: bool) -> str:
     """The type of a term defined inside a section: the pack's rule; else a part of an entry
     that states its kind (a stat block's "***Bite.***", a spell's or an item's options) is a
     feature; else the kind the section's own heading names ("Conditions" over "**Blinded.**"
@@ -66,8 +74,10 @@ def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, source: str, 
     by_pack = pack.type_for((*parent.heading_path, ""))
     if by_pack != "other":
         return by_pack
-    if owned and source == "glossary" and marked:
+    if owned and term.source == "glossary" and marked:
         return "feature"
+    if term.column:  # a table's rows are of the kind its first column's header names, or of none
+        return listing_kind(term.column) or "other"
     return heading_kind(parent.heading or "") or "other"
 
 
@@ -76,6 +86,7 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
     (index/extract/heading_rules.py), then the entry stage's (index/extract/entry_rules.py),
     each naming the rule that made it."""
     analysis = analyse_headings(parents, pack, book)
+    listed = listed_kinds(parents)
     by_heading = analysis.definitions
     entries = entry_view(parents, pack, analysis)
     defined_paths = {parent.heading_path for parent in parents if by_heading.get(parent.id)}
@@ -95,7 +106,7 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
         for named in by_heading.get(parent.id, []):
             context = first_body_sentence(parent.text) or parent.text.splitlines()[0]
             mentions.append(RawMention(
-                name=named.name, entity_type=_heading_type(pack, parent, named, in_entry, through, marked),
+                name=named.name, entity_type=_heading_type(pack, parent, named, in_entry, through, marked, book),
                 mention_type="defines", context=context, source="heading", aliases=named.aliases,
                 rule=analysis.rules[parent.id],
             ))
@@ -105,12 +116,35 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
             term = found.term
             mentions.append(RawMention(
                 name=found.name, entity_type=_term_type(pack, parent, bool(entries.owner_of.get(parent.id)),
-                                                        term.source, states_kind),
+                                                        term, states_kind),
                 mention_type="defines", context=sentence_around(parent.text, term.start, term.end),
                 source=term.source, aliases=found.aliases, rule=found.rule,
             ))
-        out.append(mentions)
-    return out
+        out.append([as_listed(m, listed) for m in mentions])
+    return with_abbreviations(out, parents, entries.terms)
+
+
+def with_abbreviations(out: list[list[RawMention]], parents: list[ParentChunk], terms) -> list[list[RawMention]]:
+    """A table's abbreviation rows ("| TL | Threat Level |") define nothing (entry_rules.
+    abbreviation_row): each is an alias of the book's definition of what it abbreviates."""
+    aliases: defaultdict[str, list[str]] = defaultdict(list)
+    for parent in parents:
+        for term in terms[parent.id]:
+            if (full := abbreviated(parent.text, term)) is not None:
+                aliases[normalize_name(full)].append(parent.text[term.start:term.end].strip())
+    if not aliases:
+        return out
+    return [[replace(m, aliases=tuple(dict.fromkeys((*m.aliases, *aliases[key]))))
+             if (key := normalize_name(m.name)) in aliases else m for m in mentions] for mentions in out]
+
+
+def as_listed(mention: RawMention, listed: dict[str, str]) -> RawMention:
+    """A definition of no stated kind takes the kind the book's own lists give its name
+    (listed_kinds.py: "Athletics" listed under "Skills" is a skill)."""
+    kind = listed.get(normalize_name(mention.name))
+    if mention.entity_type != "other" or kind not in THING_KINDS:
+        return mention
+    return replace(mention, entity_type=kind)
 
 
 class RulesExtractor:

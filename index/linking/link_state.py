@@ -29,9 +29,10 @@ from sqlite_utils import Database
 
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
+from ..readers.doc_terms import DOC_KINDS
 from ..storage import meta
 from ..storage.store import in_values
-from .linker import LinkTarget, lowercase_terms, lowercase_word_counts, name_words, plural
+from .linker import SHARED_KINDS, LinkTarget, lowercase_terms, lowercase_word_counts, name_words, plural
 
 EntityKey = tuple[str, str]
 _PHRASES_PER_QUERY = 200
@@ -160,6 +161,31 @@ class TargetState:
     category: str
 
 
+def doc_books(db: Database) -> set[str]:
+    """The books that document code: each defines a thing of a documentation kind that no
+    rulebook has (a function, a command, an option); their classes are code (linker.code_only)."""
+    kinds = sorted(DOC_KINDS - SHARED_KINDS)
+    marks = ", ".join("?" for _ in kinds)
+    return {row[0] for row in db.execute(
+        f"SELECT DISTINCT book FROM entity_mentions WHERE mention_type = 'defines' AND declared_type IN ({marks})",
+        kinds)}
+
+
+# a part of an entry ("**Strength.**", an Ioun Stone's option) is no kind a book states of a name
+_PART_KINDS = frozenset({"feature"})
+
+
+def joined_kinds(keys) -> dict[EntityKey, EntityKey]:
+    """(name, "other") -> (name, kind) where the name's other definitions state one kind, not
+    a part of an entry (a feature): a definition of no stated kind is an entity of that kind
+    (shelf/derived.resolve_entities)."""
+    by_name: dict[str, set[str]] = defaultdict(set)
+    for normalized, entity_type in keys:
+        by_name[normalized].add(entity_type)
+    return {(n, "other"): (n, next(iter(types - {"other"}))) for n, types in by_name.items()
+            if "other" in types and len(types - {"other"}) == 1 and not types & _PART_KINDS}
+
+
 def target_states(db: Database, pack: DomainPack, normalized: Iterable[str] | None = None) -> dict[EntityKey, TargetState]:
     """What the linker and the relationship patterns know of each defined entity whose
     normalized name is in ``normalized`` (all when None), computed from the stored rows."""
@@ -180,6 +206,10 @@ def target_states(db: Database, pack: DomainPack, normalized: Iterable[str] | No
             # section itself for a glossary or table entry ("Conditions" for Grappled)
             parts = path.split(" > ")
             category[key] = parts[-2] if source == "heading" and len(parts) > 1 else parts[-1]
+    for key, joined in joined_kinds(names).items():  # as entity resolution joins them (shelf/derived.py)
+        names[joined] |= names.pop(key)
+        books[joined] |= books.pop(key)
+        category.setdefault(joined, category.pop(key))
     by_normalized: dict[str, list[EntityKey]] = defaultdict(list)
     for key in names:
         by_normalized[key[0]].append(key)

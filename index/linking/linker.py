@@ -36,6 +36,7 @@ import ahocorasick
 
 from ..core.normalize import singular, written_as_code
 from ..core.packs import genre_words
+from ..extract.entry_kinds import RULEBOOK_KINDS
 from ..extract.text import sentence_span
 from ..readers.doc_terms import DOC_KINDS
 from .matchview import MatchView, match_view
@@ -178,13 +179,21 @@ def _common_word(word: str) -> bool:
     return zipf_frequency(word, "en") >= COMMON_ZIPF
 
 
-def code_only(entity_type: str, found: str) -> bool:
+def code_only(entity_type: str, found: str, documented: bool = True) -> bool:
     """A documented thing (a function, option, command...: doc_terms.DOC_KINDS) named by a
     plain English word ("open", "set", "sorted") is referenced only where the text writes it
     in code font (or sets it apart in bold or italics, as man pages write commands); in prose
     it is the word. A name that cannot be a word (``lru_cache``,
-    ``--amend``, ``json.dump``) links in plain text too."""
+    ``--amend``, ``json.dump``) links in plain text too. A kind a rulebook has as well
+    (``class``: a wizard's, not Python's) is code only where a documentation set defines the
+    thing (``documented``): a rulebook's Wizard links in prose."""
+    if entity_type in SHARED_KINDS and not documented:
+        return False
     return entity_type in DOC_KINDS and found.isalpha() and _common_word(found.lower())
+
+
+# the kinds documentation and rulebooks both give (a Python class, a wizard's class)
+SHARED_KINDS = DOC_KINDS & frozenset(RULEBOOK_KINDS)
 
 
 def in_code(text: str, offset: int) -> bool:
@@ -204,8 +213,10 @@ class Linker:
         targets: list[LinkTarget],
         cues: dict[str, tuple[str, ...]],
         terms: set[str] | frozenset = frozenset(),
+        doc_books: set[str] | frozenset = frozenset(),
     ):
         self.targets = {t.key: t for t in targets}
+        self.doc_books = set(doc_books)  # the books that are documentation sets (a page states its subject)
         self.cues = {k: {c.lower() for c in v} for k, v in cues.items()}
         self.terms = set(terms)
         self.automaton = ahocorasick.Automaton()
@@ -223,6 +234,9 @@ class Linker:
         if not self.empty:
             self.automaton.make_automaton()
         self.ambiguous = Counter()
+
+    def _code_only(self, key: EntityKey, found: str) -> bool:
+        return code_only(key[1], found, bool(self.targets[key].books & self.doc_books))
 
     def _case_ok(self, pattern: str, found: str, emphasized: bool = False) -> bool:
         if found == pattern or written_as_code(pattern):
@@ -253,9 +267,9 @@ class Linker:
             for written, entity_keys in variants.items():
                 if self._case_ok(written, found, emphasized):
                     keys |= entity_keys
-            if keys and any(code_only(k[1], found) for k in keys) and (
+            if keys and any(self._code_only(k, found) for k in keys) and (
                     source is None or not (in_code(text, source.span(start, end)[0]) or emphasized)):
-                keys = {k for k in keys if not code_only(k[1], found)}  # "sorted order", "open the file"
+                keys = {k for k in keys if not self._code_only(k, found)}  # "sorted order", "open the file"
             if not keys and found.islower() and (_CONDITION_AFTER.match(view, end) or (
                     _STATE_BEFORE.search(view[max(0, start - 30):start]) and not _STATE_IDIOM_AFTER.match(view, end))):
                 keys = {k for entity_keys in variants.values() for k in entity_keys if self.targets[k].state}

@@ -30,7 +30,11 @@ definition of the same name and type when there is one; when its type disagrees 
 *only* definition of that name, it attaches to that definition (LLM types are noisy; no
 near-duplicate is created); when several definitions of that name exist and none has its
 type, or there is no definition, it keeps its own type. So "Shield" the spell and "Shield" the
-armor, each defined, stay two entities. Linker references are not resolved: the linker
+armor, each defined, stay two entities. A definition of no stated kind (``other``) joins the
+definition of the one kind the other definitions of its name state: a kind one book states
+does not split a name from the same name in a book that states none ("Stealth" a skill in one
+book, of no kind in another, is one skill); with two stated kinds it stays on its own.
+Linker references are not resolved: the linker
 points them at a defined entity, and relinking replaces them when that changes.
 Before resolution, a table row's definition yields to any other kind of definition of its
 name on the shelf and is a reference while that one is stored (``_catalog_rows_yield``).
@@ -82,10 +86,15 @@ def resolve_entities(db: Database, normalized: Iterable[str] | None = None) -> t
     for _, _, name_key, declared, mention_type, *_ in rows:
         if mention_type == "defines":
             defined[name_key].add(declared)
+    joined = {key[0]: kind for key, (_, kind) in link_state.joined_kinds(
+        (name_key, t) for name_key, types in defined.items() for t in types).items()}
     targets: dict[int, tuple[str, str]] = {}
     names: dict[tuple[str, str], tuple] = {}
     for mention_id, _, name_key, declared, mention_type, name, book, ordinal, *_ in rows:
         types = defined.get(name_key, set())
+        if name_key in joined:  # a book that states no kind joins the one that does
+            types = {joined[name_key]}
+            declared = joined[name_key] if declared == "other" else declared
         if mention_type == "defines" or declared in types or len(types) != 1:
             key = (name_key, declared)
         else:
@@ -169,7 +178,7 @@ def build_linker(db: Database, pack: DomainPack, terms: set[str] | None = None) 
     aliases, and the corpus terms (``index_terms(db)`` unless given), from the stored rows."""
     targets = [LinkTarget(key, set(state.names), set(state.books), state.category)
                for key, state in sorted(link_state.target_states(db, pack).items())]
-    return Linker(targets, _cues(pack), index_terms(db) if terms is None else terms)
+    return Linker(targets, _cues(pack), index_terms(db) if terms is None else terms, link_state.doc_books(db))
 
 
 def _cues(pack: DomainPack) -> dict:
@@ -193,7 +202,7 @@ def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, te
         for chunk_id, _, text in chunks:
             view = views.get(chunk_id) or views.setdefault(chunk_id, match_view(text))
             words.update(view_words(view.text).split())
-    linker = Linker(link_state.candidate_targets(db, words), _cues(pack), terms)
+    linker = Linker(link_state.candidate_targets(db, words), _cues(pack), terms, link_state.doc_books(db))
     if linker.empty or not chunks:
         return 0
     present = defaultdict(set)
@@ -395,7 +404,8 @@ def known_entities(db: Database, book: str, parents, pack, limit: int = 40) -> d
     (the corpus linker's matching), at most ``limit``, sorted by name then type."""
     if meta.link_state_version(db) == LINK_STATE_VERSION:
         words = {w for parent in parents for w in view_words(match_view(parent.text).text).split()}
-        linker = Linker(link_state.candidate_targets(db, words), _cues(pack), link_state.stored_terms(db))
+        linker = Linker(link_state.candidate_targets(db, words), _cues(pack), link_state.stored_terms(db),
+                        link_state.doc_books(db))
     else:  # an index made before m006: until its next write
         linker = build_linker(db, pack)
     if linker.empty:

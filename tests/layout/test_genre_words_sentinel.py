@@ -33,6 +33,8 @@ SENTINELS = {
     ("rulebook", "roll_words"): ("saving throw",),
     ("rulebook", "kind_words"): ("treasure", "adversary", "non-player character"),
     ("rulebook", "remark_leads"): ("errata", "gm tip"),
+    ("rulebook", "column_values"): ("underdark", "grassland"),
+    ("rulebook", "generic_labels"): ("other details",),
     ("documentation", "sphinx_kinds"): ("decoratormethod", "confval", "pdbcommand"),
     ("documentation", "generator_markers"): ("searchindex.js", "crates.js", "element-list"),
     ("documentation", "tool_dirs"): ("FontAwesome", "script-dir"),
