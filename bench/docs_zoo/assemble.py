@@ -25,6 +25,7 @@ sys.path.insert(0, str(HERE))
 
 import docbook  # noqa: E402
 import families as F  # noqa: E402
+from family_common import copy_member, every_kth  # noqa: E402
 from gold import back_index, code_line_index, devhelp_keywords, man_name_line, sphinx_inventory  # noqa: E402
 
 
@@ -42,17 +43,6 @@ def install() -> None:
                     *F.APT_PACKAGES, *(p for m in family_modules().values() for p in m.PACKAGES)], check=True)
 
 
-def every_kth(items: list, cap: int) -> list:
-    step = max(1, -(-len(items) // cap))
-    return items[::step][:cap]
-
-
-def copy_pages(source: Path, target: Path, pages: list[str], keep: list[str]) -> None:
-    for rel in [*keep, *pages]:
-        (target / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(source / rel, target / rel)
-
-
 def html_family(zoo: Path, family: str, projects: list, gold_of) -> list[dict]:
     members = []
     for project, package, folder, half in projects:
@@ -67,7 +57,7 @@ def html_family(zoo: Path, family: str, projects: list, gold_of) -> list[dict]:
                          and not re.search(r"(genindex|modindex|search|api-index|index-all)", page)})
         pages = every_kth(linked, F.PAGES_PER_PROJECT)
         target = zoo / family / project
-        copy_pages(folder, target, pages, [g.name for g in gold_files])
+        copy_member(folder, target, pages, [g.name for g in gold_files])
         members.append({"family": family, "project": project, "package": package, "half": half,
                         "path": str(target), "gold": gold_files[0].name, "pages": pages})
     return members

@@ -24,8 +24,8 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import families as F  # noqa: E402
-from assemble import copy_pages, every_kth  # noqa: E402
 from eval_docs import names_by_page  # noqa: E402
+from family_common import copy_member, every_kth  # noqa: E402
 from scorers import score_entries  # noqa: E402
 
 NAME = "doxygen"
@@ -100,7 +100,7 @@ def assemble(zoo: Path) -> list[dict]:
         keep = [t.name for t in tags] or [p.relative_to(root).as_posix() for p in sorted(root.rglob("*.html"))
                                           if INDEX_PAGE.fullmatch(p.name)]
         target = zoo / NAME / project
-        copy_pages(root, target, pages, keep)
+        copy_member(root, target, pages, keep)
         members.append({"family": NAME, "project": project, "package": package, "half": half,
                         "path": str(target), "gold": tags[0].name if tags else "index-pages", "pages": pages})
     return members

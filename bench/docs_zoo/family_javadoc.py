@@ -22,8 +22,8 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import families as F  # noqa: E402
-from assemble import copy_pages, every_kth  # noqa: E402
 from eval_docs import names_by_page  # noqa: E402
+from family_common import copy_member, every_kth  # noqa: E402
 from scorers import score_entries  # noqa: E402
 
 NAME = "javadoc"
@@ -65,7 +65,7 @@ def assemble(zoo: Path) -> list[dict]:
     for half in ("tune", "check"):
         own = [p for p in pages if halves[p] == half]
         target = zoo / NAME / f"lang3-{half}"
-        copy_pages(ROOT, target, own, [GOLD, *INVENTORY, *MARKERS])
+        copy_member(ROOT, target, own, [GOLD, *INVENTORY, *MARKERS])
         members.append({"family": NAME, "project": f"lang3-{half}", "package": PACKAGES[0], "half": half,
                         "path": str(target), "gold": GOLD, "pages": own})
     return members

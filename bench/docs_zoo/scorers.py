@@ -22,12 +22,12 @@ SPHINX_STRUCTURE = {"std:doc", "std:label", "c:functionParam", "cpp:functionPara
 
 
 def forms(name: str) -> set[str]:
-    """The name, and its last part after a dot or ``::`` (a method documented by its own name)."""
-    last = re.split(r"\.|::", name.rstrip("()"))[-1]
-    return {normalize_name(name), normalize_name(last)}
+    """The name, and its last part after a dot, ``::`` or ``#`` (a method by its own name)."""
+    last = re.split(r"\.|::|#", name.rstrip("()"))[-1]
+    return {normalize_name(name), normalize_name(last)} - {""}
 
 
-def _score_entries(entries, pages: set[str], by_page: dict[str, set[str]], key_of) -> dict:
+def score_entries(entries, pages: set[str], by_page: dict[str, set[str]], key_of) -> dict:
     out = {"found": 0, "total": 0, "by_kind": {}, "misses": []}
     for name, kind, page in entries:
         if page not in pages:
@@ -48,14 +48,14 @@ def sphinx(member: dict, db: sqlite3.Connection) -> dict:
     """objects.inv: every entry but the pages' and labels' own, on its page."""
     entries = [e for e in sphinx_inventory(Path(member["path"]) / member["gold"]) if e[1] not in SPHINX_STRUCTURE]
     code = ("py:", "c:", "cpp:", "js:")
-    return _score_entries(entries, set(member["pages"]), names_by_page(db),
+    return score_entries(entries, set(member["pages"]), names_by_page(db),
                           lambda role: "code" if role.startswith(code) or role == "std:cmdoption" else "own roles")
 
 
 def devhelp(member: dict, db: sqlite3.Connection) -> dict:
     """A gtk-doc build's devhelp2 keywords, each on the page it links to."""
     entries = devhelp_keywords(Path(member["path"]) / member["gold"])
-    return _score_entries(entries, set(member["pages"]), names_by_page(db), lambda kind: kind)
+    return score_entries(entries, set(member["pages"]), names_by_page(db), lambda kind: kind)
 
 
 def name_lines(member: dict, db: sqlite3.Connection) -> dict:
@@ -110,4 +110,3 @@ def back_indexes(members: list[dict], db: sqlite3.Connection) -> dict:
 
 
 # the families in their own modules (family_*.py) score their entries on their pages alike
-score_entries = _score_entries
