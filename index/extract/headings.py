@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..core.normalize import singular
-from ..core.packs import genre_words
+from ..core.packs import genre_words, shipped_genres
 from ..core.titles import clean_inline
 
 _NUMBER_WORDS = r"one|two|three|four|five|six|seven|eight|nine|ten|[ivxlc]+|\d+[a-z]?"
@@ -39,6 +39,8 @@ _TRAILING_PAREN = re.compile(r"\s*\(([^()]*)\)\s*$")
 _AKA = re.compile(r"\s*(?:,|\()?\s*\b(?:aka|a\.k\.a\.|also (?:called|known as))\s+(.+?)\)?\s*$", re.IGNORECASE)
 _SMALL = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "nor", "of", "on", "or",
           "the", "to", "vs", "vs.", "with", "per", "via"}
+# the genre packs that may set names in capitals for display (their [words] display_caps)
+_DISPLAY_CAPS_GENRES = tuple(g.name for g in shipped_genres() if "display_caps" in g.words)
 # qualifier words: a parenthesis made only of these (or holding a digit) is not an alias
 _QUALIFIER_WORDS = genre_words("rulebook", "qualifier_words") | genre_words("rulebook", "spell_schools")
 
@@ -50,7 +52,12 @@ def clean_text(heading: str) -> str:
 
 
 def display_case(text: str) -> str:
-    """ALL-CAPS text in title case ("THE SKILL CAP" -> "The Skill Cap"); other text unchanged."""
+    """ALL-CAPS text in title case ("THE SKILL CAP" -> "The Skill Cap") where the book's genre
+    sets names in capitals for display (a genre pack's ``display_caps`` words: a rulebook's
+    "FIREBALL"); other text, and capitals a book's genre writes as the name itself (a
+    documentation book's PGUSER, G_LIKELY), unchanged."""
+    if not any(genre_words(genre, "display_caps") for genre in _DISPLAY_CAPS_GENRES):
+        return text
     letters = [c for c in text if c.isalpha()]
     if not letters or not all(c.isupper() for c in letters) or len(letters) < 2:
         return text

@@ -122,3 +122,15 @@ def test_the_rules_of_a_genre_left_out_do_not_fire():
         assert list_kind("Spells Known") is None
         assert pack_words("spell_level_words") == frozenset()
     assert pack_words("spell_level_words")  # a cache filled inside the block does not keep it empty
+
+
+def test_capitals_are_display_in_a_rulebook_and_the_name_itself_in_documentation():
+    from crossbook.core.genres import genres_in_use
+    from crossbook.extract.headings import heading_name
+
+    with genres_in_use({"rulebook"}):
+        assert heading_name("STRONG HIT").name == "Strong Hit"
+    with genres_in_use({"documentation"}):  # an environment variable, a C macro: capitals are the name
+        assert heading_name("PGUSER").name == "PGUSER"
+        assert heading_name("G_LIKELY").name == "G_LIKELY"
+    assert heading_name("STRONG HIT").name == "Strong Hit"  # a book of no genre: every genre, as before
