@@ -162,7 +162,8 @@ class ScriptedOpenAI:
         self.stopping = threading.Event()
         self.batch_api = ScriptedBatchAPI(self)
         self.server = _Server(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # shutdown() waits for serve_forever's next poll: a short poll ends each test at once
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
 
     @property
     def base_url(self) -> str:
