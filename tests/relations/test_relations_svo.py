@@ -59,6 +59,18 @@ def test_active_voice():
     ]
 
 
+def test_a_block_the_splitter_could_not_cut_is_not_parsed(monkeypatch):
+    # one "sentence" past MAX_SENTENCE_WORDS words (a listing or a table read as running text)
+    # says nothing reliable: not parsed; under a higher limit the same text gives its triple
+    long = ("The Frost Wyrm casts Frost Lance at anything that approaches its lair "
+            + " ".join(["and at every hunter that comes near the frozen river in the long dark winter"] * 6) + ".")
+    assert len(long.split()) > svo.MAX_SENTENCE_WORDS
+    assert triples(long) == []
+    svo.clear_cache()
+    monkeypatch.setattr(svo, "MAX_SENTENCE_WORDS", len(long.split()))
+    assert triples(long) == [("Frost Wyrm", "CASTS", "Frost Lance")]
+
+
 def test_passive_voice_object_first():
     assert triples("Deep Freeze is cast by the Frost Wyrm only when it is badly wounded.") == [
         ("Frost Wyrm", "CASTS", "Deep Freeze")
