@@ -151,7 +151,9 @@ def test_a_stalled_request_of_book_one_does_not_hold_up_book_two(tmp_path, index
     chilled = [n for n, c in enumerate(scripted_openai.chat_calls) if passage_of(c).startswith("### Chilled\n")]
     shield = [n for n, c in enumerate(scripted_openai.chat_calls)
               if passage_of(c).startswith("### Shield\nThe Shield spell")]
-    assert len(chilled) == 1 and shield[0] > chilled[0]   # asked after Chilled, answered before it
+    # Chilled was asked once and Shield was asked while it stalled (released_by_book_two above);
+    # which of the two reached the server first is up to the pool's threads, not asserted
+    assert len(chilled) == 1 and len(shield) == 1
 
 
 def test_the_pool_halves_its_limit_on_429_and_grows_back():
