@@ -147,22 +147,24 @@ def load_pack(name_or_path: str) -> DomainPack:
 
 
 @lru_cache(maxsize=None)
-def _genre_data(genre: str) -> dict:
-    path = PACK_DIR / f"{genre}.toml"
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"cannot read the word lists of pack {path}: {exc}") from None
+def _genre_pack(genre: str) -> GenrePack:
+    """The shipped genre pack named ``genre`` (as ``shipped_genres`` read it: one reading of
+    each file). Raises ConfigError for a genre no pack file gives."""
+    for pack in shipped_genres():
+        if pack.name == genre:
+            return pack
+    names = ", ".join(p.name for p in shipped_genres())
+    raise ConfigError(f"no genre pack '{genre}' in {PACK_DIR} (has: {names})")
 
 
 def _word_tables(genre: str) -> dict[str, list[str] | dict[str, str]]:
-    return dict(_genre_data(genre).get("words", {}))
+    return _genre_pack(genre).words
 
 
 @lru_cache(maxsize=None)
 def _shared(genre: str) -> frozenset[str]:
     """The word lists of a genre every book reads by, whatever its genre (``[detect] shared``)."""
-    return frozenset(_genre_data(genre).get("detect", {}).get("shared", ()))
+    return frozenset(_genre_pack(genre).detect.get("shared", ()))
 
 
 def _applies(genre: str, key: str) -> bool:
