@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib
 import json
 import os
 import re
@@ -25,14 +24,8 @@ sys.path.insert(0, str(HERE))
 
 import docbook  # noqa: E402
 import families as F  # noqa: E402
-from family_common import copy_member, every_kth  # noqa: E402
+from family_common import copy_member, every_kth, family_modules  # noqa: E402
 from gold import back_index, code_line_index, devhelp_keywords, man_name_line, sphinx_inventory  # noqa: E402
-
-
-def family_modules() -> dict:
-    """The families in their own modules (families.FAMILY_MODULES), by name; imported when
-    asked (they use this module's helpers)."""
-    return {m.NAME: m for m in map(importlib.import_module, F.FAMILY_MODULES)}
 
 
 def install() -> None:

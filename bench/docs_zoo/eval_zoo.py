@@ -11,7 +11,6 @@ extractor, no vectors.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import shutil
 import sqlite3
@@ -27,9 +26,10 @@ sys.path.insert(0, str(HERE.parent))
 import links  # noqa: E402
 import scorers  # noqa: E402
 from eval_docs import ingest  # noqa: E402
-from families import DEFAULT_ZOO, FAMILY_MODULES  # noqa: E402
+from families import DEFAULT_ZOO  # noqa: E402
+from family_common import family_modules  # noqa: E402
 
-MODULES = {m.NAME: m for m in map(importlib.import_module, FAMILY_MODULES)}
+MODULES = family_modules()
 FAMILIES = {"sphinx": scorers.sphinx, "gtkdoc": scorers.devhelp, "man": scorers.name_lines,
             **{name: m.score for name, m in MODULES.items()}}
 ORDER = ("sphinx", "gtkdoc", "man", "latex", *MODULES)

@@ -13,7 +13,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from eval_docs import names_by_page  # noqa: E402
-from families import PAGES_PER_PROJECT  # noqa: E402
+from families import PAGES_PER_PROJECT, half_by_position  # noqa: E402
 from scorers import score_entries  # noqa: E402
 
 
@@ -27,6 +27,32 @@ def copy_member(source: Path, target: Path, pages: list[str], keep: list[str]) -
     for rel in [*keep, *pages]:
         (target / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(source / rel, target / rel)
+
+
+def halves_by_page(zoo: Path, family: str, package: str, project: str, source: Path, linked: list[str],
+                   keep: list[str], gold: str) -> list[dict]:
+    """A one-project family's members: its capped pages (every k-th of ``linked``) split by
+    page, even positions tuned on, odd ones checked; each half a folder with ``keep`` beside."""
+    chosen = every_kth(linked)
+    halves = half_by_position(chosen)
+    members = []
+    for half in ("tune", "check"):
+        pages = [p for p in chosen if halves[p] == half]
+        target = zoo / family / f"{project}-{half}"
+        copy_member(source, target, pages, keep)
+        members.append({"family": family, "project": f"{project}-{half}", "package": package, "half": half,
+                        "path": str(target), "gold": gold, "pages": pages})
+    return members
+
+
+def family_modules() -> dict:
+    """The families in their own modules (families.FAMILY_MODULES), by name, imported when
+    asked (they import this module)."""
+    import importlib
+
+    from families import FAMILY_MODULES
+
+    return {m.NAME: m for m in map(importlib.import_module, FAMILY_MODULES)}
 
 
 def score_gold(entries, pages: set[str], db: sqlite3.Connection) -> dict:

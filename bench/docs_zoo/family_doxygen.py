@@ -24,9 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import families as F  # noqa: E402
-from eval_docs import names_by_page  # noqa: E402
-from family_common import copy_member, every_kth  # noqa: E402
-from scorers import score_entries  # noqa: E402
+from family_common import copy_member, every_kth, score_gold  # noqa: E402
 
 NAME = "doxygen"
 PACKAGES = ("doxygen-doc", "libstdc++-12-doc")
@@ -115,4 +113,4 @@ def bare_copy(folder: Path, target: Path) -> Path:
 
 def score(member: dict, db: sqlite3.Connection) -> dict:
     entries = gold_entries(Path(member["path"]))
-    return score_entries(entries, set(member["pages"]), names_by_page(db), lambda kind: kind)
+    return score_gold(entries, set(member["pages"]), db)

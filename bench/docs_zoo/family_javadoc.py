@@ -22,9 +22,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import families as F  # noqa: E402
-from eval_docs import names_by_page  # noqa: E402
-from family_common import copy_member, every_kth  # noqa: E402
-from scorers import score_entries  # noqa: E402
+from family_common import halves_by_page, score_gold  # noqa: E402
 
 NAME = "javadoc"
 PACKAGES = ("libcommons-lang3-java-doc",)
@@ -59,16 +57,7 @@ def assemble(zoo: Path) -> list[dict]:
         print(f"{NAME}: {PACKAGES[0]} not installed, left out")
         return []
     linked = sorted({page for _, _, page in index_all(ROOT / GOLD) if (ROOT / page).is_file()})
-    pages = every_kth(linked, F.PAGES_PER_PROJECT)
-    halves = F.half_by_position(pages)
-    members = []
-    for half in ("tune", "check"):
-        own = [p for p in pages if halves[p] == half]
-        target = zoo / NAME / f"lang3-{half}"
-        copy_member(ROOT, target, own, [GOLD, *INVENTORY, *MARKERS])
-        members.append({"family": NAME, "project": f"lang3-{half}", "package": PACKAGES[0], "half": half,
-                        "path": str(target), "gold": GOLD, "pages": own})
-    return members
+    return halves_by_page(zoo, NAME, PACKAGES[0], "lang3", ROOT, linked, [GOLD, *INVENTORY, *MARKERS], GOLD)
 
 
 def bare_copy(folder: Path, target: Path) -> Path:
@@ -78,5 +67,4 @@ def bare_copy(folder: Path, target: Path) -> Path:
 
 
 def score(member: dict, db: sqlite3.Connection) -> dict:
-    entries = index_all(Path(member["path"]) / member["gold"])
-    return score_entries(entries, set(member["pages"]), names_by_page(db), lambda kind: kind)
+    return score_gold(index_all(Path(member["path"]) / member["gold"]), set(member["pages"]), db)

@@ -14,8 +14,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from families import half_by_position
-from family_common import copy_member, every_kth, score_gold
+from family_common import halves_by_page, score_gold
 
 from crossbook.readers.inventories.heading_names import heading_names
 
@@ -40,16 +39,7 @@ def assemble(zoo: Path) -> list[dict]:
         print(f"{NAME}: {PACKAGES[0]} not installed, left out")
         return []
     linked = sorted({page for _, _, page in gold(ROOT) if (ROOT / page).is_file() and page != "404.html"})
-    chosen = every_kth(linked)
-    halves = half_by_position(chosen)
-    members = []
-    for half in ("tune", "check"):
-        pages = [p for p in chosen if halves[p] == half]
-        target = zoo / NAME / f"mkdocs-{half}"
-        copy_member(ROOT, target, pages, [INDEX, "objects.inv"])
-        members.append({"family": NAME, "project": f"mkdocs-{half}", "package": PACKAGES[0], "half": half,
-                        "path": str(target), "gold": INDEX, "pages": pages})
-    return members
+    return halves_by_page(zoo, NAME, PACKAGES[0], "mkdocs", ROOT, linked, [INDEX, "objects.inv"], INDEX)
 
 
 def score(member: dict, db: sqlite3.Connection) -> dict:
