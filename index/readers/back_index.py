@@ -96,10 +96,9 @@ def _english_word(name: str) -> bool:
     return name.isalpha() and zipf_frequency(name.lower(), "en") >= 3.0
 
 
-_WORD_RUN = re.compile(r"(\\?)([\w-]+)")
-_COMMAND_RUN = re.compile(r"\\[A-Za-z@]+")
+_WORD_RUN = re.compile(r"(\\?)([\w-]+)")  # a word, and the backslash that makes it a command
 _ONE_WORD = re.compile(r"[\w-]+")
-_ONE_COMMAND = re.compile(r"\\[A-Za-z@]+")
+_COMMAND_RUN = re.compile(r"\\[A-Za-z@]+")
 
 
 class _Shown:
@@ -111,22 +110,22 @@ class _Shown:
 
     def __init__(self, sections: tuple[Section, ...]) -> None:
         self.sections = sections
-        self.words: dict[int, frozenset[str]] = {}
-        self.commands: dict[int, frozenset[str]] = {}
+        self.tokens: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
 
-    def _words(self, i: int) -> frozenset[str]:
-        if i not in self.words:
+    def _tokens(self, i: int) -> tuple[frozenset[str], frozenset[str]]:
+        """Section ``i``'s words (not after a backslash) and its TeX commands, read once."""
+        if i not in self.tokens:
             text = self.sections[i].text
-            self.words[i] = frozenset(m.group(2) for m in _WORD_RUN.finditer(text) if not m.group(1))
-            self.commands[i] = frozenset(_COMMAND_RUN.findall(text))
-        return self.words[i]
+            self.tokens[i] = (frozenset(m.group(2) for m in _WORD_RUN.finditer(text) if not m.group(1)),
+                              frozenset(_COMMAND_RUN.findall(text)))
+        return self.tokens[i]
 
     def of(self, name: str):
         """A test of a section index for ``name``."""
         if _ONE_WORD.fullmatch(name):
-            return lambda i: name in self._words(i)
-        if _ONE_COMMAND.fullmatch(name):
-            return lambda i: self._words(i) is not None and name in self.commands[i]
+            return lambda i: name in self._tokens(i)[0]
+        if _COMMAND_RUN.fullmatch(name):
+            return lambda i: name in self._tokens(i)[1]
         if name.startswith("\\"):
             pattern = re.compile(re.escape(name) + r"(?![A-Za-z@])")
         else:
