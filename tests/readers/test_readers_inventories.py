@@ -126,3 +126,15 @@ def test_placing_prefers_the_anchors_section_over_an_earlier_mention():
                 Section("frob_all", 2, ("Intro", "frob_all"), "## frob_all\n\nfrob_all frobs", 3)]
     placed = placed_terms([InventoryEntry("frob_all", "function", "p.html", "frob-all")], sections, {"frob-all": 1})
     assert list(placed) == [1]
+
+
+def test_two_index_entries_the_text_shows_as_one_name_are_one_term_with_both_names():
+    # an index lists a concept twice, straight and inverted; the section shows it in its
+    # heading's case and in the prose's: one term, the index's other forms its aliases
+    sections = [Section("Arithmetic Expansion", 2, ("Arithmetic Expansion",),
+                        "## Arithmetic Expansion\n\nArithmetic expansion evaluates; arithmetic expansion is", 0)]
+    entries = [InventoryEntry("arithmetic expansion", "index entry", "p.html", "index-arithmetic-expansion"),
+               InventoryEntry("expansion, arithmetic", "index entry", "p.html", "index-expansion-arithmetic")]
+    placed = placed_terms(entries, sections, {"index-arithmetic-expansion": 0, "index-expansion-arithmetic": 0})
+    [term] = placed[0]
+    assert term.name == "arithmetic expansion" and term.aliases == ("expansion, arithmetic",)

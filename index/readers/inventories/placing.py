@@ -79,7 +79,7 @@ def placed_terms(entries: list[InventoryEntry], sections: list[Section],
     """Section index -> the terms of ``entries`` (one page's) that section defines."""
     first = next((i for i, s in enumerate(sections) if s.heading is not None), 0)
     out: dict[int, list[DocTerm]] = {}
-    by_target: dict[str, DocTerm] = {}
+    by_target: dict[str, tuple[int, str]] = {}  # an anchor -> the section and name of its term
     unshown = []
     plain: dict[int, str] = {}  # a section's text with Markdown's escapes read, made once
     for entry in entries:
@@ -94,28 +94,41 @@ def placed_terms(entries: list[InventoryEntry], sections: list[Section],
                 plain[i] = unescape_markdown(sections[i].text)
             term = _shown(plain[i], entry)
             if term is not None:
-                out.setdefault(i, []).append(term)
-                by_target.setdefault(term.target, term)
+                by_target.setdefault(term.target, (i, _add_term(out.setdefault(i, []), term).name))
                 break
         else:
             unshown.append(entry)
     # a second name at one anchor (Sphinx's ``click.core.Group`` beside ``click.Group``) is an
     # alias; another, the first section of the page that shows it
     for entry in unshown:
-        term = by_target.get(f"{entry.page}#{entry.anchor}" if entry.anchor else entry.page)
-        if term is None:
+        placed = by_target.get(f"{entry.page}#{entry.anchor}" if entry.anchor else entry.page)
+        if placed is None:
             _place_anywhere(entry, sections, out)
-        elif entry.name not in term.aliases:
-            where = next(i for i, terms in out.items() if term in terms)
-            grown = replace(term, aliases=(*term.aliases, entry.name))
-            out[where] = [grown if t is term else t for t in out[where]]
-            by_target[grown.target] = grown
+        else:
+            where, name = placed
+            held = next(t for t in out[where] if t.name == name)
+            _add_term(out[where], replace(held, aliases=(entry.name,)))
     return out
+
+
+def _add_term(terms: list[DocTerm], term: DocTerm) -> DocTerm:
+    """``term`` added to a section's ``terms``; where the text shows two entries as one name
+    in any case (the index's "expansion, arithmetic", found as the heading's "Arithmetic
+    Expansion", beside its "arithmetic expansion"), that one term, with the other entry's
+    names among its aliases. Returns the term the section holds."""
+    for at, known in enumerate(terms):
+        if known.name.casefold() == term.name.casefold() and known.kind == term.kind:
+            aliases = tuple(a for a in dict.fromkeys((*known.aliases, term.name, *term.aliases))
+                            if a.casefold() != known.name.casefold())
+            terms[at] = replace(known, aliases=aliases)
+            return terms[at]
+    terms.append(term)
+    return term
 
 
 def _place_anywhere(entry: InventoryEntry, sections: list[Section], out: dict[int, list[DocTerm]]) -> None:
     for i, section in enumerate(sections):
         term = _shown(section.text, entry)
         if term is not None:
-            out.setdefault(i, []).append(term)
+            _add_term(out.setdefault(i, []), term)
             return
