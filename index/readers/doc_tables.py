@@ -4,7 +4,9 @@
   a name that cannot be a word (``frob_write``, ``json.dump``, ``--all``, ``f()``), or one
   token in a column or section whose heading says what it holds ("Key", "Option",
   "Function"); and another cell describes it; a text that opens other rows of the table too
-  is a column of values ("gboolean" beside each function), no name. What its cells are decides, not
+  is a column of values ("gboolean" beside each function), no name; a row each of whose cells
+  is a link and nothing else (an index's "entry | section where it is") points at where a
+  name is defined, and defines nothing itself. What its cells are decides, not
   the table's length: a table of plain words ("If", "To", "In") with no description
   defines nothing. The kind is the column's heading's, else the section heading's.
 - In a section whose heading names options (or keys, settings, parameters), a ``key=value``
@@ -41,6 +43,13 @@ def _is_code(cell, text: str) -> bool:
     return bool(runs) and " ".join(text_of(r) for r in runs).strip() == text
 
 
+def _only_links(cells: list) -> bool:
+    """Every cell that shows text shows only the text of its links (an index row)."""
+    shown = [c for c in cells if text_of(c)]
+    return bool(shown) and all(
+        " ".join(text_of(a) for a in c.iter("a") if a.get("href")).strip(" :") == text_of(c).strip(" :") for c in shown)
+
+
 def _table_of(row):
     return next((a for a in row.iterancestors() if isinstance(a.tag, str) and a.tag.lower() == "table"), None)
 
@@ -71,7 +80,7 @@ def _column_heading(row) -> str:
 def row_term(row, heading: str | None) -> DocTerm | None:
     """The name a table row defines (module doc), or None."""
     cells = _cells(row)
-    if len(cells) < 2 or cells[0].tag.lower() == "th":
+    if len(cells) < 2 or cells[0].tag.lower() == "th" or _only_links(cells):
         return None
     text = text_of(cells[0])
     described = sum(len(text_of(c).split()) for c in cells[1:]) >= MIN_DESCRIPTION_WORDS

@@ -191,3 +191,42 @@ def test_a_page_a_tool_did_not_index_is_no_inventory(tmp_path: Path):
     write(tmp_path / "plain" / "page.html", "<html><body><h1>Notes</h1><table class='index-x'></table></body></html>")
     write(tmp_path / "plain" / "member-search-index.js", "memberSearchIndex = [];")  # no element-list: not Javadoc's
     assert not has_inventory(tmp_path / "plain")
+
+
+# Texinfo 7.1 writes its index nodes with other classes: a table per index named
+# "<code>-entries-printindex", the entry cell "printindex-index-entry" first in its row, the
+# section cell after it, and index anchors as <a class="index-entry-id">
+TEXINFO7_PAGE = """<!DOCTYPE html><html><!-- Created by GNU Texinfo 7.1, https://www.gnu.org/software/texinfo/ -->
+<head><title>Shell Manual</title></head><body>
+<div class="chapter-level-extent" id="Shell-Variables"><h2 class="chapter" id="Shell-Variables-1"><span>5 Shell Variables</span></h2>
+<p>This chapter describes the shell variables.</p>
+<dl class="vtable"><dt><a id="index-BASH_005fVERSION"></a><span><code class="code">BASH_VERSION</code></span></dt>
+<dd><p>The version number of the current instance of Bash.</p></dd></dl></div>
+<div class="chapter-level-extent" id="Compound-Commands"><h2 class="chapter"><span>6 Compound Commands</span></h2>
+<a class="index-entry-id" id="index-commands_002c-compound"></a><p>Compound commands are the shell programming language constructs.</p></div>
+<div class="appendix-level-extent" id="Indexes"><h2 class="appendix"><span>Appendix A Indexes</span></h2>
+<div class="appendix-level-extent" id="Variable-Index"><h3 class="appendix"><span>A.1 Parameter and Variable Index</span></h3>
+<div class="printindex vr-printindex"><table class="index-entries-printindex vr-entries-printindex">
+<tr><th class="index-letter-header-printindex vr-letter-header-printindex" colspan="2" id="Variable-Index_vr_letter-B">B</th></tr>
+<tr><td class="printindex-index-entry"><a href="#index-BASH_005fVERSION"><code>BASH_VERSION</code></a></td>
+<td class="printindex-index-section"><a href="#Shell-Variables">Shell Variables</a></td></tr>
+</table></div></div>
+<div class="appendix-level-extent" id="Concept-Index"><h3 class="appendix"><span>A.2 Concept Index</span></h3>
+<div class="printindex cp-printindex"><table class="cp-entries-printindex" border="0">
+<tr><td></td><th class="entries-header-printindex">Index Entry</th><td>&nbsp;</td><th class="sections-header-printindex"> Section</th></tr>
+<tr><td></td><td class="printindex-index-entry"><a href="#index-commands_002c-compound">commands, compound</a>:</td><td>&nbsp;</td>
+<td class="printindex-index-section"><a href="#Compound-Commands">Compound Commands</a></td></tr>
+</table></div></div></div></body></html>"""
+
+
+def test_a_texinfo_7_index_node_is_read_as_a_texinfo_6_one(tmp_path: Path):
+    root = tmp_path / "manual"
+    write(root / "shell.html", TEXINFO7_PAGE)
+    entries = {e.name: e for found in inventory_entries(root, []).values() for e in found}
+    # the section cells ("Shell Variables") are where an entry is, not entries
+    assert set(entries) == {"BASH_VERSION", "commands, compound"}
+    assert entries["BASH_VERSION"].kind == "variable" and entries["BASH_VERSION"].anchor == "index-BASH_005fVERSION"
+    terms = terms_of(read_book(root, fmt="docset"))
+    assert terms["BASH_VERSION"][:2] == ("variable", ("Shell Manual", "5 Shell Variables"))
+    kind, path, aliases = terms["Compound Commands"]
+    assert kind == "index entry" and path[-1] == "6 Compound Commands" and "commands, compound" in aliases

@@ -1,7 +1,10 @@
 """A Texinfo HTML manual's index nodes (``makeinfo --html``): each ``@printindex`` is a table
-``<table class="index-fn">`` (the index's short name after ``index-``) whose rows link an entry
-to the anchor Texinfo set where it was indexed (``<a href="#index-BASH_005fVERSION"><code>
-BASH_VERSION</code></a>``), on the same page (a manual on one page) or another node's.
+``<table class="index-fn">`` (Texinfo 6: the index's short name after ``index-``; Texinfo 7
+writes ``fn-entries-printindex``) whose rows link an entry to the anchor Texinfo set where it
+was indexed (``<a href="#index-BASH_005fVERSION"><code>BASH_VERSION</code></a>``), on the same
+page (a manual on one page) or another node's. The entry is a row's second cell (Texinfo 6),
+or its cell of class ``printindex-index-entry`` (Texinfo 7, first in its row from 7.1); the
+cell after it names the section, not an entry.
 
 An entry is typed by its index: a standard one by its name (``fn``: function, ``vr``:
 variable...), a manual's own by the words of its heading ("Autoconf Macro Index": macro;
@@ -17,11 +20,24 @@ from urllib.parse import unquote
 from ...core.packs import genre_table
 from .entry import InventoryEntry
 
+# the class of an index table, Texinfo 6's "index-cp" or Texinfo 7's "cp-entries-printindex"
+_INDEX_CLASS = re.compile(r"^index-(\w+)$|^(\w+)-entries-printindex$")
+
+
+def _index_code(classes: str) -> str | None:
+    """The short name of the index a table of these classes prints, None for another table."""
+    for token in classes.split():
+        found = _INDEX_CLASS.match(token)
+        if found and (found.group(1) or found.group(2)) not in ("entries", "index"):
+            return found.group(1) or found.group(2)
+    return None
+
 
 def _holds_index(path: Path) -> bool:
     with path.open("rb") as handle:
         head = handle.read(4096)
-        return b"Texinfo" in head and re.search(rb'<table class="index-\w+"', head + handle.read()) is not None
+        tables = re.findall(rb'<table class="([^"]*)"', head + handle.read())
+        return b"Texinfo" in head and any(_index_code(t.decode("ascii", "replace")) for t in tables)
 
 
 def texinfo_files(root: Path) -> list[Path]:
@@ -48,11 +64,14 @@ def texinfo_entries(root: Path) -> list[InventoryEntry]:
     for path in texinfo_files(root):
         here = path.relative_to(root).as_posix()
         tree = html.fromstring(path.read_bytes())
-        for table in tree.xpath('//table[starts-with(@class, "index-")]'):
-            code = table.get("class").split()[0][len("index-"):]
+        for table in tree.xpath("//table[@class]"):
+            code = _index_code(table.get("class"))
+            if code is None:
+                continue
             heading = " ".join(table.xpath("string(preceding::*[self::h1 or self::h2 or self::h3 or self::h4][1])").split())
             kind = _kind(code, heading, kinds)
-            for link in table.xpath(".//tr/td[2]//a[@href][1] | .//td[contains(@class, 'index-entry')]//a[@href][1]"):
+            cells = table.xpath(".//td[contains(@class, 'printindex-index-entry')]") or table.xpath(".//tr/td[2]")
+            for link in (found for cell in cells for found in cell.xpath(".//a[@href][1]")):
                 name = " ".join(link.text_content().split())
                 address, _, anchor = link.get("href").partition("#")
                 page = posixpath.normpath(posixpath.join(posixpath.dirname(here), unquote(address))) if address else here
