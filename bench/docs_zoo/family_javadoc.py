@@ -61,8 +61,9 @@ def assemble(zoo: Path) -> list[dict]:
 
 
 def bare_copy(folder: Path, target: Path) -> Path:
-    """The half without its inventories (the search indexes; the gold page is no page of it)."""
-    shutil.copytree(folder, target, ignore=shutil.ignore_patterns(*INVENTORY))
+    """The half without its inventories: the search indexes, and the member index that
+    crossbook reads where they are missing (the gold is read from the member's own folder)."""
+    shutil.copytree(folder, target, ignore=shutil.ignore_patterns(*INVENTORY, GOLD))
     return target
 
 

@@ -230,3 +230,33 @@ def test_a_texinfo_7_index_node_is_read_as_a_texinfo_6_one(tmp_path: Path):
     assert terms["BASH_VERSION"][:2] == ("variable", ("Shell Manual", "5 Shell Variables"))
     kind, path, aliases = terms["Compound Commands"]
     assert kind == "index entry" and path[-1] == "6 Compound Commands" and "commands, compound" in aliases
+
+
+# Javadoc 8 wrote no search index: its member index, split by letter (-splitindex), is the inventory
+JAVADOC8_INDEX = """<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN"><html><head><title>I-Index</title></head>
+<body><div class="contentContainer"><a name="I:I"><!-- --></a><h2 class="title">I</h2>
+<dl>
+<dt><span class="memberNameLink"><a href="../org/shop/Basket.html#isBlank-java.lang.CharSequence-">isBlank(CharSequence)</a></span>
+ - Static method in class org.shop.<a href="../org/shop/Basket.html" title="class in org.shop">Basket</a></dt>
+<dd><div class="block">Checks if a CharSequence is empty or whitespace only.</div></dd>
+<dt><span class="memberNameLink"><a href="../org/shop/Basket.html#MAX_ITEMS">MAX_ITEMS</a></span>
+ - Static variable in class org.shop.<a href="../org/shop/Basket.html" title="class in org.shop">Basket</a></dt>
+<dt><a href="../org/shop/Basket.html" title="class in org.shop"><span class="typeNameLink">Basket</span></a>
+ - Class in <a href="../org/shop/package-summary.html">org.shop</a></dt>
+<dt><a href="../org/shop/package-summary.html">org.shop</a> - package org.shop</dt>
+</dl></div></body></html>"""
+
+
+def test_a_javadoc_8_member_index_is_the_inventory_of_a_build_without_search_indexes(tmp_path: Path):
+    root = tmp_path / "api"
+    write(root / "org/shop/Basket.html", JAVADOC_PAGE)
+    write(root / "package-list", "org.shop\n")
+    write(root / "index-files/index-9.html", JAVADOC8_INDEX)
+    entries = {e.name: e for found in inventory_entries(root, []).values() for e in found}
+    assert set(entries) == {"Basket.isBlank", "Basket.MAX_ITEMS", "Basket"}  # a package's summary is no entry
+    assert entries["Basket.isBlank"].kind == "method" and entries["Basket.isBlank"].page == "org/shop/Basket.html"
+    assert "org.shop.Basket.isBlank" in entries["Basket.isBlank"].aliases
+    assert entries["Basket.MAX_ITEMS"].kind == "field" and entries["Basket"].aliases == ("org.shop.Basket",)
+    write(root / "member-search-index.js", 'memberSearchIndex = [{"p":"org.shop","c":"Basket","l":"isBlank(CharSequence)"}];')
+    entries = {e.name for found in inventory_entries(root, []).values() for e in found}
+    assert entries == {"Basket.isBlank"}  # a search index, where the build wrote one, is read instead

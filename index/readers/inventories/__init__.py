@@ -3,7 +3,7 @@ pages it built, taken as exact.
 
 A Sphinx build's ``objects.inv`` (read with sphobjinv, the format's own library), a gtk-doc
 build's ``*.devhelp2``, rustdoc's ``search-index.js``, RDoc's ``js/search_index.js``, a Javadoc
-build's search indexes, a Doxygen build's tag file or index pages and a Texinfo manual's index
+build's search indexes (else its member index), a Doxygen build's tag file or index pages and a Texinfo manual's index
 nodes name every object the pages document, its role and the page and anchor that hold it;
 mdBook's and MkDocs' search indexes list headings, of which those that name a thing count
 (heading_names.py). Each entry defines its name in the section that holds its anchor, whatever
@@ -19,6 +19,7 @@ from .devhelp import devhelp_entries
 from .doxygen import doxygen_entries, doxygen_files
 from .entry import InventoryEntry
 from .javadoc import javadoc_entries, javadoc_files
+from .javadoc_index import javadoc_index_entries, javadoc_index_files
 from .mdbook import mdbook_entries
 from .mkdocs import mkdocs_entries
 from .placing import placed_terms, with_terms
@@ -35,6 +36,7 @@ __all__ = ["InventoryEntry", "has_inventory", "inventory_entries", "placed_terms
 # a tool whose inventory is read whole from the set's root: (the files of it there, its entries)
 WHOLE_SET_READERS = (
     (javadoc_files, javadoc_entries),
+    (javadoc_index_files, javadoc_index_entries),
     (doxygen_files, doxygen_entries),
     (texinfo_files, texinfo_entries),
 )
