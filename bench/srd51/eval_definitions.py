@@ -13,8 +13,9 @@ The gold, from the Markdown of ``corpora/srd51/markdown`` alone:
 
 Printed figures:
 - definitions recall: catalog entries defined on the shelf (any type);
-- reference recall: a catalog entry written as such (its exact capitalisation, a whole word)
-  in a section of another book, found there as a reference (or a definition);
+- reference recall: a catalog entry written as such (its exact capitalisation, a whole word,
+  not a word of a longer capitalised name) in a section of another book, found there as a
+  reference (or a definition);
 - definitions precision, the fair count: defined names (per book) that are a source name of
   that book, less what the source's structure says is no entry: a heading repeated three or
   more times in a book (a label), a lead whose sentence calls it a table's column ("the
@@ -203,6 +204,13 @@ def scores(conn: sqlite3.Connection, g: dict) -> dict:
             "missed": sorted(set(g["entries"]) - found_entries)}
 
 
+def _whole_name(text: str, found: re.Match) -> bool:
+    """Not a word of a longer capitalised name ("Mage" in "Mage Hand", "Priest" in "Priest's
+    Pack", "Spider" in "Spider Climb"), which names something else."""
+    before, after = text[:found.start()], text[found.end():]
+    return not (re.search(r"[A-Z][\w’']* $", before) or re.match(r"(?:[’']s)? [A-Z]", after))
+
+
 def reference_recall(conn: sqlite3.Connection, g: dict, stems: dict[str, str]) -> tuple[int, int]:
     """Catalog entries written (exact case, whole word) in another book's sections: found there?"""
     written = {}
@@ -219,7 +227,7 @@ def reference_recall(conn: sqlite3.Connection, g: dict, stems: dict[str, str]) -
     for chunk_id, book, text in conn.execute("SELECT id, book, text FROM chunks WHERE kind = 'parent'"):
         body = text.split("\n", 1)[1] if "\n" in text else ""
         for key, pat in pattern.items():
-            if book not in home.get(key, {book}) and pat.search(body):
+            if book not in home.get(key, {book}) and any(_whole_name(body, m) for m in pat.finditer(body)):
                 total += 1
                 found += (chunk_id, key) in mentioned
     return total, found
