@@ -21,8 +21,10 @@ A match counts when it is whole words (a possessive ``'s`` may follow) and its c
   condition" (books write conditions in lowercase; a rare one is no corpus term).
 Where matches overlap, the longest wins ("Greater Shield" over "Shield"). A name defined
 with several types ("Shield" the spell and the armor) goes to the type whose cue words occur
-in the sentence; on a tie, to the one defined in the chunk's own book; otherwise it is
-skipped as ambiguous.
+in the sentence; on a tie, to the one defined in the chunk's own book; else to the kind
+most of the chunk's other names resolve to ("Druid" in a table beside Cleric, Bard and Rogue
+is the class; beside Succubus and Cloud Giant, the creature); otherwise it is skipped as
+ambiguous.
 """
 
 from __future__ import annotations
@@ -308,11 +310,14 @@ class Linker:
                 chosen.append(cand)
         chosen.sort()
         out, seen = [], set(skip)
+        picked = []
         for start, stop, found, keys in chosen:
             lo_text, hi_text = view.span(start, stop)
             lo, hi = sentence_span(text, lo_text, hi_text)
-            sentence = text[lo:hi]
-            key = self._choose(keys, sentence, lo_text - lo, book)
+            picked.append((found, keys, text[lo:hi], self._choose(keys, text[lo:hi], lo_text - lo, book)))
+        neighbours = Counter(key[1] for _, _, _, key in picked if key is not None)
+        for found, keys, sentence, key in picked:
+            key = key or _by_neighbours(keys, neighbours)
             if key is None:
                 self.ambiguous[found] += 1
                 continue
@@ -323,3 +328,12 @@ class Linker:
             origin = book if book in books else min(books)
             out.append(LinkMatch(key, found, sentence, origin))
         return out
+
+
+def _by_neighbours(keys: set[EntityKey], neighbours: Counter) -> EntityKey | None:
+    """The one of a name's entities whose kind most of the chunk's resolved names have, when
+    one kind leads (a name among classes is the class), else None."""
+    counts = sorted(((neighbours[k[1]], k) for k in keys), reverse=True)
+    if counts[0][0] > 0 and (len(counts) == 1 or counts[0][0] > counts[1][0]):
+        return counts[0][1]
+    return None

@@ -49,6 +49,17 @@ def test_ambiguous_name_without_cues_prefers_its_own_book_else_is_skipped():
     assert skipped.ambiguous["Shield"] == 1
 
 
+def test_ambiguous_name_without_cues_goes_to_the_kind_its_chunks_other_names_have():
+    # a row of a table of spells (no cue word): Shield among Light and Greater Shield is the spell
+    homonyms = linker((("shield", "spell"), {"Shield"}, {"G"}), (("shield", "equipment"), {"Shield"}, {"C"}),
+                      (("light", "spell"), {"Light"}, {"G"}), (("mend", "spell"), {"Mend"}, {"G"}),
+                      (("rope", "equipment"), {"Rope"}, {"C"}))
+    assert names(homonyms.link("| Light | 1st |\n| Shield | 1st |\n| Mend | 0 |", "Other", set())) == [
+        ("Light", "spell"), ("Shield", "spell"), ("Mend", "spell")]
+    # one name of each kind beside it: no kind leads, skipped
+    assert ("Shield", "spell") not in names(homonyms.link("| Light | 1st |\n| Shield | 1st |\n| Rope | 1 |", "Other", set()))
+
+
 def test_skip_set_and_context_sentence():
     [match] = SHIELDS.link("Intro. Then she casts Light twice! End.", "X", {("shield", "spell")})
     assert match.context == "Then she casts Light twice!"
