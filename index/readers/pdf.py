@@ -29,6 +29,7 @@ from .pdf_chars import char_boxes, rect_ranges
 from .pdf_columns import columns, group_lines
 from .pdf_headings import find_heading, unmarked
 from .pdf_links import PdfLink, Placed, RawLink, page_links, raw_links
+from .pdf_run_in import run_in_lines
 from .source import SourceBook, read_bytes, sha256_bytes
 
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
@@ -475,6 +476,27 @@ def _sections(pages: list[list[str]], entries: list[_Entry], starts: list[tuple[
     return sections
 
 
+def _with_run_in(pages: list[list[str]], entries: list[_Entry],
+                 starts: list[tuple[int, int, int, str]]) -> tuple[list[_Entry], list[tuple[int, int, int, str]]]:
+    """The outline's entries and the run-in headings (readers/pdf_run_in.py) in the order the
+    pages print them, each run-in one level below the entry it follows, and their starts."""
+    run_in = run_in_lines(pages)
+    if not run_in:
+        return entries, starts
+    placed = [((page, line, 0), entry) for entry, (page, line, _, _) in zip(entries, starts)]
+    outline = sorted(placed, key=lambda item: item[0])
+    merged = list(outline)
+    for page, line, title in run_in:
+        if any(at[:2] == (page, line) for at, _ in outline):  # the outline's own heading
+            continue
+        before = [entry for at, entry in outline if at[:2] < (page, line)]
+        level = (before[-1].level + 1) if before else 1
+        merged.append(((page, line, 1), _Entry(title, min(level, 6), page)))
+    merged.sort(key=lambda item: item[0])
+    ordered = [entry for _, entry in merged]
+    return ordered, _starts(pages, ordered)
+
+
 def _printed_numbers(pdf) -> list[int]:
     """Each page's number as printed, from the PDF's page labels: a page labelled with an
     arabic number ("117") is that number; any other page (roman front matter "xii", "A-3",
@@ -528,6 +550,7 @@ def read(path: Path) -> SourceBook:
     joined: list[RawLink] = []
     if entries:
         starts = _starts(pages, entries)
+        entries, starts = _with_run_in(pages, entries, starts)
         sections = _sections(pages, entries, starts)
         offset = len(sections) - len(entries)  # the text before the first entry, a section of its own
         at = ([(0, 0)] if offset else []) + [(page, line) for page, line, _, _ in starts]
