@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Iterable
 
 from sqlite_utils import Database
 
 from ..core.models import SUB_ENTRY_SEPARATOR
 from ..core.normalize import normalize_name
+from ..extract.entry_kinds import THING_KINDS
 from ..storage.store import in_values
 from .pattern_lists import list_kind
 
@@ -81,10 +83,18 @@ def chunk_places(db: Database, chunks: set[str] | None) -> dict[str, ChunkPlace]
             if wanted is not None and chunk_id not in wanted:
                 continue
             owner = _owner(book, path, labels, defined)
-            is_label = normalize_name(heading) in labels or list_kind(heading) is not None \
+            is_label = normalize_name(heading) in labels or _list_title(heading, defined.get((book, path), ())) \
                 or _under_a_label(path, labels, owner is not None)
             out[chunk_id] = ChunkPlace(labels, is_label, owner, normalize_name(heading))
     return out
+
+
+def _list_title(heading: str, defined: Iterable[Owner]) -> bool:
+    """True for a spell or gear list's title ("Spells", "Starting Equipment"), unless the
+    section defines a thing by that very name: "Demon Armor" is an item, not a list of armor."""
+    if list_kind(heading) is None:
+        return False
+    return not any(normalize_name(o.name) == normalize_name(heading) and o.key[1] in THING_KINDS for o in defined)
 
 
 def book_labels(rows: list[tuple[str, str, str, bool]]) -> frozenset[str]:
@@ -110,10 +120,10 @@ def _under_a_label(path: str, labels: frozenset[str], owned: bool) -> bool:
 def _owner(book: str, path: str, labels: frozenset[str], defined: dict) -> Owner | None:
     titles = path.split(PATH_SEPARATOR)
     for depth in range(len(titles), 0, -1):
-        if normalize_name(titles[depth - 1]) in labels or list_kind(titles[depth - 1]):
+        here = defined.get((book, PATH_SEPARATOR.join(titles[:depth])), [])
+        if normalize_name(titles[depth - 1]) in labels or _list_title(titles[depth - 1], here):
             continue
-        found = [o for o in defined.get((book, PATH_SEPARATOR.join(titles[:depth])), [])
-                 if normalize_name(o.name) not in labels]
+        found = [o for o in here if normalize_name(o.name) not in labels]
         if len(found) == 1:
             return found[0]
         if found:
