@@ -1,0 +1,88 @@
+"""How a sentence holds the condition it names, for the ``inflicts`` claims (edge_guards.py).
+
+One occurrence of a condition in a claim's evidence reads as one of:
+
+- ``resisted``: a resistance lists it ("advantage on saving throws against being blinded,
+  charmed", "can't be charmed"): nothing is inflicted;
+- ``cured``: a cure governs it in the same clause ("end one effect causing you to be
+  charmed", "suppress any effect causing a target to be frightened", "ceases to be
+  poisoned"): the subject counters it;
+- ``own``: the reader holds it and nobody else shares the clause ("When your rage ends, you
+  suffer one level of exhaustion", "spend 4 ki points to become invisible"): a class or an
+  item that puts a condition on its own holder inflicts nothing;
+- ``inflicted``: anything else.
+
+The words (the reader, the other parties, cure and resistance leads) are the rulebook pack's.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Iterable
+
+from ..core.packs import genre_words
+
+INFLICTED, OWN, CURED, RESISTED = "inflicted", "own", "cured", "resisted"
+_CLAUSE_END = re.compile(r"[.;!?:](?=\s)|\n")
+# what may stand between a resistance lead and the condition: a list of states
+_STATE_LIST = re.compile(r"(?:[\s,*_]|(?<![\w-])(?:and|or|being|knocked|the|becoming|[a-z]+ed|conditions?)(?![\w-]))*",
+                         re.IGNORECASE)
+_UNTIL = re.compile(r"(?<![\w-])(?:until|unless|when|whenever|if)(?![\w-])", re.IGNORECASE)
+
+
+def _words(key: str) -> frozenset[str]:
+    return frozenset(w.casefold() for w in genre_words("rulebook", key))
+
+
+@lru_cache(maxsize=16)
+def _lead(words: frozenset[str]) -> re.Pattern | None:
+    if not words:
+        return None
+    alternatives = "|".join(sorted((re.escape(w).replace(r"\ ", r"\s+") for w in words), key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+
+
+def _resisted(clause: str) -> bool:
+    lead = _lead(_words("resistance_leads"))
+    return lead is not None and any(_STATE_LIST.fullmatch(clause, m.end()) for m in lead.finditer(clause))
+
+
+def _cured(clause: str) -> bool:
+    """A cure lead in the clause with no comma between it and the condition, in a clause that
+    is no time limit ("Until this grapple ends, the target is restrained")."""
+    lead = _lead(_words("cure_leads"))
+    if lead is None:
+        return False
+    for match in lead.finditer(clause):
+        if not re.search(r"[,;]", clause[match.end():]) and len(clause) - match.end() <= 80 \
+                and not _UNTIL.search(clause[:match.start()]):
+            return True
+    return False
+
+
+def _own(clause: str) -> bool:
+    words = set(re.findall(r"[\w'’]+", clause.casefold()))
+    return bool(words & _words("self_words")) and not words & _words("other_party_words")
+
+
+def reading(evidence: str, start: int) -> str:
+    """How the sentence ``evidence`` holds the condition that starts at ``start``."""
+    ends = [m.end() for m in _CLAUSE_END.finditer(evidence, 0, start)]
+    clause = evidence[ends[-1] if ends else 0:start]
+    if _resisted(clause):
+        return RESISTED
+    if _cured(clause):
+        return CURED
+    if _own(clause):
+        return OWN
+    return INFLICTED
+
+
+def condition_reading(evidence: str, spans: Iterable[tuple[int, int]]) -> str:
+    """The reading of a claim: ``inflicted`` when one occurrence is inflicted (or none is
+    found), else ``cured`` when one is cured, else the first occurrence's."""
+    readings = [reading(evidence, start) for start, _ in spans]
+    if not readings or INFLICTED in readings:
+        return INFLICTED
+    return CURED if CURED in readings else readings[0]
