@@ -129,11 +129,20 @@ def names_within(inner: str, outer: str) -> bool:
 _SIBLINGS = re.compile(r"[\s*_]*(?:,|;|(?<![\w-])or(?![\w-]))[\s*_]*(?:(?:or|and)[\s*_]+)?")
 
 
+def _whole_item(evidence: str, lo: int, hi: int) -> bool:
+    """True when the name at ``lo:hi`` is a whole item: markup, a separator or an edge of the
+    text on either side ("*heal*," but not the "mage" of "*mage hand*")."""
+    return bool(re.match(r"[*_]*\s*(?:[,;.:)]|(?:or|and)(?![\w-])|$)", evidence[hi:])
+                and re.search(r"(?:[,;:(]|(?<![\w-])(?:or|and|by)|^)\s*[*_]*$", evidence[:lo]))
+
+
 def list_siblings(evidence: str, source_forms: Iterable[str], target_forms: Iterable[str]) -> bool:
     """True when the two ends are neighbours in one list ("can also be ended by *greater
     restoration*, *heal*, or *wish*"): items of a list are not said to act on each other."""
-    targets = _spans(evidence, target_forms)
+    targets = [span for span in _spans(evidence, target_forms) if _whole_item(evidence, *span)]
     for s_lo, s_hi in _spans(evidence, source_forms):
+        if not _whole_item(evidence, s_lo, s_hi):
+            continue  # "Mage" in "*mage hand*" is no item of the list
         for t_lo, t_hi in targets:
             gap = evidence[s_hi:t_lo] if s_hi <= t_lo else evidence[t_hi:s_lo]
             if _SIBLINGS.fullmatch(gap):
@@ -161,7 +170,9 @@ def _read_states(raw: list[RawRelation], kinds: list[str | None], by_name: dict[
     for rel, kind in zip(raw, kinds):
         if kind == "inflicts":
             target = rel.target_name or ""
-            read = condition_reading(rel.evidence or "", _spans(rel.evidence or "", _forms(by_name.get(target), target)))
+            own = frozenset(w for name in (rel.source_name or "").split(SUB_ENTRY_SEPARATOR)
+                            for w in normalize_name(name).split("_") if w and w not in _FUNCTION_WORDS)
+            read = condition_reading(rel.evidence or "", _spans(rel.evidence or "", _forms(by_name.get(target), target)), own)
             if read in (OWN, RESISTED):
                 continue
             if read == CURED:

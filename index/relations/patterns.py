@@ -87,6 +87,11 @@ def _kind_section_owner(text: str, entities: list[PatternEntity]) -> int | None:
     return next((i for i, e in enumerate(entities) if normalize_name(e.name) == owner), None)
 
 
+def is_category_line(line: str) -> bool:
+    """True for an entry's category line: "*Armor (plate), very rare*", "Weapon (longsword), rare"."""
+    return _CATEGORY_LINE.match(line) is not None
+
+
 def category_line_family(scan: ChunkScan) -> None:
     """The category line that opens an entry: "Weapon (longsword), rare" -> variant_of longsword."""
     if scan.section_subject is None:

@@ -8,8 +8,10 @@ One occurrence of a condition in a claim's evidence reads as one of:
   charmed", "suppress any effect causing a target to be frightened", "ceases to be
   poisoned"): the subject counters it;
 - ``own``: the reader holds it and nobody else shares the clause ("When your rage ends, you
-  suffer one level of exhaustion", "spend 4 ki points to become invisible"): a class or an
-  item that puts a condition on its own holder inflicts nothing;
+  suffer one level of exhaustion", "spend 4 ki points to become invisible"), or the subject
+  named by its own word does ("If the armor is targeted ..., it must succeed ... or fall
+  unconscious"): a class, an item or a creature that puts a condition on itself or its
+  holder inflicts nothing;
 - ``inflicted``: anything else.
 
 The words (the reader, the other parties, cure and resistance leads) are the rulebook pack's.
@@ -27,6 +29,9 @@ INFLICTED, OWN, CURED, RESISTED = "inflicted", "own", "cured", "resisted"
 _CLAUSE_END = re.compile(r"[.;!?:](?=\s)|\n")
 # what may stand between a resistance lead and the condition: a list of states
 _STATE_LIST = re.compile(r"(?:[\s,*_]|(?<![\w-])(?:and|or|being|knocked|the|becoming|[a-z]+ed|conditions?)(?![\w-]))*",
+                         re.IGNORECASE)
+# the verb that puts the clause's subject in the state named next: "or fall unconscious", "is stunned"
+_STATE_VERB = re.compile(r"(?<![\w-])(?:be|is|are|become|becomes|fall|falls|remain|remains)\s+(?:[\w-]+\s+){0,2}[*_]*$",
                          re.IGNORECASE)
 _UNTIL = re.compile(r"(?<![\w-])(?:until|unless|when|whenever|if)(?![\w-])", re.IGNORECASE)
 
@@ -61,28 +66,37 @@ def _cured(clause: str) -> bool:
     return False
 
 
-def _own(clause: str) -> bool:
+def _own(sentence: str, clause: str, own: frozenset[str]) -> bool:
+    """The reader with nobody else in the clause, or the subject the sentence opens with by
+    its own name ("If the armor is targeted ..., it must succeed ... or fall unconscious")
+    with no other party than a pronoun."""
     words = set(re.findall(r"[\w'’]+", clause.casefold()))
-    return bool(words & _words("self_words")) and not words & _words("other_party_words")
+    others = words & _words("other_party_words")
+    if words & _words("self_words") and not others:
+        return True
+    opening = re.match(r"[\s*_>-]*(?:(?:if|when|whenever|while)\s+)?the\s+([\w'’-]+)", sentence, re.IGNORECASE)
+    named = opening is not None and opening.group(1).casefold() in own
+    return named and others <= {"it"} and _STATE_VERB.search(clause) is not None
 
 
-def reading(evidence: str, start: int) -> str:
-    """How the sentence ``evidence`` holds the condition that starts at ``start``."""
+def reading(evidence: str, start: int, own: frozenset[str] = frozenset()) -> str:
+    """How the sentence ``evidence`` holds the condition that starts at ``start``; ``own``:
+    the words of the subject's name ("armor" of "Animated Armor")."""
     ends = [m.end() for m in _CLAUSE_END.finditer(evidence, 0, start)]
     clause = evidence[ends[-1] if ends else 0:start]
     if _resisted(clause):
         return RESISTED
     if _cured(clause):
         return CURED
-    if _own(clause):
+    if _own(evidence, clause, own):
         return OWN
     return INFLICTED
 
 
-def condition_reading(evidence: str, spans: Iterable[tuple[int, int]]) -> str:
+def condition_reading(evidence: str, spans: Iterable[tuple[int, int]], own: frozenset[str] = frozenset()) -> str:
     """The reading of a claim: ``inflicted`` when one occurrence is inflicted (or none is
     found), else ``cured`` when one is cured, else the first occurrence's."""
-    readings = [reading(evidence, start) for start, _ in spans]
+    readings = [reading(evidence, start, own) for start, _ in spans]
     if not readings or INFLICTED in readings:
         return INFLICTED
     return CURED if CURED in readings else readings[0]

@@ -139,3 +139,19 @@ def test_items_of_one_list_do_not_act_on_each_other():
                       evidence="The spell can also be ended by *mend mind*, *heal*, or *wish*.", extractor="spacy")
     assert guarded([raw], [feeble, mend, heal], str) == []
     assert not {e for e in _edges(text, [feeble, mend, heal]) if {e[0], e[2]} == {"Mend Mind", "Heal"}}
+
+
+def test_the_subject_named_by_its_own_word_holds_its_condition():
+    sentence = "If the sentinel is struck by lightning, it must succeed on a saving throw or fall unconscious."
+    at = sentence.index("unconscious")
+    assert reading(sentence, at, frozenset({"clay", "sentinel"})) == OWN
+    prey = "The sentinel leaves its prey unconscious."
+    assert reading(prey, prey.index("unconscious"), frozenset({"clay", "sentinel"})) == INFLICTED
+
+
+def test_a_name_inside_a_longer_list_item_is_no_sibling():
+    from crossbook.relations.edge_guards import list_siblings
+    line = "At will: *fire bolt*, *light*, *sage hand* 1/day: *detect magic*, *sage armor*"
+    assert not list_siblings(line, ["Sage"], ["light"])
+    assert not list_siblings(line, ["Sage"], ["detect magic"])
+    assert list_siblings(line, ["fire bolt"], ["light"])
