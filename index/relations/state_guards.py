@@ -3,7 +3,8 @@
 One occurrence of a condition in a claim's evidence reads as one of:
 
 - ``resisted``: a resistance lists it ("advantage on saving throws against being blinded,
-  charmed", "can't be charmed"): nothing is inflicted;
+  charmed", "can't be charmed"), or a list of the conditions something may be ("The
+  condition can be blinded, deafened, or poisoned"): nothing is inflicted;
 - ``cured``: a cure governs it in the same clause ("end one effect causing you to be
   charmed", "suppress any effect causing a target to be frightened", "ceases to be
   poisoned"): the subject counters it;
@@ -11,7 +12,8 @@ One occurrence of a condition in a claim's evidence reads as one of:
   suffer one level of exhaustion", "spend 4 ki points to become invisible"), or the subject
   named by its own word does ("If the armor is targeted ..., it must succeed ... or fall
   unconscious"): a class, an item or a creature that puts a condition on itself or its
-  holder inflicts nothing;
+  holder inflicts nothing; so does what it carries ("Any equipment she wears is invisible
+  with her");
 - ``inflicted``: anything else.
 
 The words (the reader, the other parties, cure and resistance leads) are the rulebook pack's.
@@ -33,6 +35,8 @@ _STATE_LIST = re.compile(r"(?:[\s,*_]|(?<![\w-])(?:and|or|being|knocked|the|beco
 # the verb that puts the clause's subject in the state named next: "or fall unconscious", "is stunned"
 _STATE_VERB = re.compile(r"(?<![\w-])(?:be|is|are|become|becomes|fall|falls|remain|remains)\s+(?:[\w-]+\s+){0,2}[*_]*$",
                          re.IGNORECASE)
+# what the subject carries shares its state: "is invisible with her"
+_CARRIED_WITH = re.compile(r"[*_]*\s+with\s+(?:it|him|her|them)(?![\w-])", re.IGNORECASE)
 _UNTIL = re.compile(r"(?<![\w-])(?:until|unless|when|whenever|if)(?![\w-])", re.IGNORECASE)
 
 
@@ -48,8 +52,9 @@ def _lead(words: frozenset[str]) -> re.Pattern | None:
     return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
 
 
-def _resisted(clause: str) -> bool:
-    lead = _lead(_words("resistance_leads"))
+def _listed_after(clause: str, key: str) -> bool:
+    """True when a lead of the pack's ``key`` list opens a list of states that ends at the condition."""
+    lead = _lead(_words(key))
     return lead is not None and any(_STATE_LIST.fullmatch(clause, m.end()) for m in lead.finditer(clause))
 
 
@@ -79,13 +84,15 @@ def _own(sentence: str, clause: str, own: frozenset[str]) -> bool:
     return named and others <= {"it"} and _STATE_VERB.search(clause) is not None
 
 
-def reading(evidence: str, start: int, own: frozenset[str] = frozenset()) -> str:
-    """How the sentence ``evidence`` holds the condition that starts at ``start``; ``own``:
-    the words of the subject's name ("armor" of "Animated Armor")."""
+def reading(evidence: str, start: int, own: frozenset[str] = frozenset(), end: int | None = None) -> str:
+    """How the sentence ``evidence`` holds the condition at ``start:end``; ``own``: the words
+    of the subject's name ("armor" of "Animated Armor")."""
     ends = [m.end() for m in _CLAUSE_END.finditer(evidence, 0, start)]
     clause = evidence[ends[-1] if ends else 0:start]
-    if _resisted(clause):
+    if _listed_after(clause, "resistance_leads") or _listed_after(clause, "condition_choice_leads"):
         return RESISTED
+    if end is not None and _CARRIED_WITH.match(evidence, end):
+        return OWN  # "Any equipment she wears or carries is invisible with her"
     if _cured(clause):
         return CURED
     if _own(evidence, clause, own):
@@ -96,7 +103,7 @@ def reading(evidence: str, start: int, own: frozenset[str] = frozenset()) -> str
 def condition_reading(evidence: str, spans: Iterable[tuple[int, int]], own: frozenset[str] = frozenset()) -> str:
     """The reading of a claim: ``inflicted`` when one occurrence is inflicted (or none is
     found), else ``cured`` when one is cured, else the first occurrence's."""
-    readings = [reading(evidence, start, own) for start, _ in spans]
+    readings = [reading(evidence, start, own, end) for start, end in spans]
     if not readings or INFLICTED in readings:
         return INFLICTED
     return CURED if CURED in readings else readings[0]

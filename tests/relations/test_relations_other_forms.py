@@ -155,3 +155,21 @@ def test_a_name_inside_a_longer_list_item_is_no_sibling():
     assert not list_siblings(line, ["Sage"], ["light"])
     assert not list_siblings(line, ["Sage"], ["detect magic"])
     assert list_siblings(line, ["fire bolt"], ["light"])
+
+
+@pytest.mark.parametrize("sentence, condition", [
+    ("Any equipment the sentinel wears or carries is invisible with it.", "invisible"),
+    ("The condition can be blinded, deafened, or poisoned.", "poisoned"),
+])
+def test_a_carried_state_and_a_list_of_choices_inflict_nothing(sentence, condition):
+    at = sentence.index(condition)
+    assert reading(sentence, at, frozenset({"sentinel"}), at + len(condition)) in (OWN, RESISTED)
+
+
+def test_ones_own_ability_used_is_no_modifies_but_a_new_use_is():
+    sorcerer = PatternEntity("Sorcerer", ("Sorcerer",), "class", "heading")
+    charisma = PatternEntity("Charisma", ("Charisma",), "other")
+    own = "### Sorcerer\n\nYou use your Charisma whenever a spell refers to your spellcasting ability.\n"
+    assert _edges(own, [sorcerer, charisma]) == set()
+    new = "### Sorcerer\n\nYou can use your Charisma instead of your Strength for attacks.\n"
+    assert _edges(new, [sorcerer, charisma]) == {("Sorcerer", "modifies", "Charisma")}
