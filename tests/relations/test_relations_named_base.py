@@ -76,3 +76,55 @@ def test_a_base_no_book_defines_makes_no_edge(tmp_path, fake_svo):
 def test_only_an_items_one_plain_base_is_named(line):
     entry = PatternEntity("Horned Thing", ("Horned Thing",), "item", "heading")
     assert pattern_relations(f"### Horned Thing\n\n{line}\n\nIt is old.\n", [entry]) == []
+
+
+SPELLS = """# Spells of the Marches
+
+## Spells
+
+### Shield
+
+*Level 1 Abjuration (Wizard)*
+
+A barrier of force springs up.
+
+### Frost Lance
+
+*Level 2 Evocation (Wizard)*
+
+A lance of ice flies.
+"""
+
+ARMORY = """# Armory of the Marches
+
+## Armor
+
+### Shield
+
+A shield is carried in one hand. Wielding a shield increases your Armor Class by 2.
+
+### Buckler
+
+A buckler is a small shield.
+
+## Magic Items
+
+### Warded Shield
+
+*Armor (shield), rare*
+
+It hums when arrows fly.
+"""
+
+
+def test_a_named_base_is_of_its_items_kind_not_the_spell_of_that_name(tmp_path, fake_svo):
+    books = tmp_path / "books"
+    books.mkdir()
+    write(books / "a-spells.md", SPELLS)
+    write(books / "b-armory.md", ARMORY)
+    job = make_job(tmp_path / "index")
+    ingest_paths(job, [books])
+    rows = job.db.execute(
+        "SELECT s.name, t.name, t.entity_type FROM entity_relationships r JOIN entities s ON s.id = r.source_id"
+        " JOIN entities t ON t.id = r.target_id WHERE r.relation_type = 'variant_of'").fetchall()
+    assert [tuple(r)[:2] for r in rows] == [("Warded Shield", "Shield")] and rows[0][2] != "spell"
