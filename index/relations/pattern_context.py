@@ -59,14 +59,16 @@ def form_pattern(form: str) -> re.Pattern:
 
 
 def _occurrences(text: str, entities: list[PatternEntity]) -> list[tuple[int, int, int]]:
-    """(start, end, entity index), longest first at overlaps, in text order."""
+    """(start, end, entity index), longest first at overlaps (at one span, the entity the chunk
+    defines: a stat block's "***Shortbow.***" is its sub-entry, not the table's Shortbow), in
+    text order."""
     found = []
     for index, entity in enumerate(entities):
         for form in entity.forms:
             for match in form_pattern(form).finditer(text):
                 found.append((match.start(), match.end(), index))
     chosen: list[tuple[int, int, int]] = []
-    for occurrence in sorted(found, key=lambda o: (-(o[1] - o[0]), o[0])):
+    for occurrence in sorted(found, key=lambda o: (-(o[1] - o[0]), o[0], entities[o[2]].defines is None)):
         if all(occurrence[1] <= c[0] or occurrence[0] >= c[1] for c in chosen):
             chosen.append(occurrence)
     return sorted(chosen)

@@ -173,3 +173,14 @@ def test_ones_own_ability_used_is_no_modifies_but_a_new_use_is():
     assert _edges(own, [sorcerer, charisma]) == set()
     new = "### Sorcerer\n\nYou can use your Charisma instead of your Strength for attacks.\n"
     assert _edges(new, [sorcerer, charisma]) == {("Sorcerer", "modifies", "Charisma")}
+
+
+def test_a_lead_the_chunk_defines_wins_over_a_reference_of_that_name():
+    sprite = PatternEntity("Bog Sprite", ("Bog Sprite",), "creature", "heading")
+    table_bow = PatternEntity("Shortbow", ("Shortbow",), "other")
+    own_bow = PatternEntity("Bog Sprite › Shortbow", ("Shortbow",), "feature", "glossary")
+    sword = PatternEntity("Bog Sprite › Longsword", ("Longsword",), "feature", "glossary")
+    text = ("### Bog Sprite\n\n***Longsword.*** *Melee Weapon Attack:* +2 to hit. *Hit:* 1 slashing damage.\n\n"
+            "***Shortbow.*** *Ranged Weapon Attack:* +6 to hit. *Hit:* 1 piercing damage, and the "
+            "target must succeed on a DC 10 saving throw or become poisoned for 1 minute.\n")
+    assert ("Bog Sprite", "inflicts", "Poisoned") in _edges(text, [table_bow, own_bow, sword, sprite, POISONED])
