@@ -25,6 +25,7 @@ import re
 from functools import lru_cache
 from typing import Iterable
 
+from ..core.normalize import normalize_name
 from ..core.packs import genre_words
 
 INFLICTED, OWN, CURED, RESISTED = "inflicted", "own", "cured", "resisted"
@@ -37,6 +38,9 @@ _STATE_VERB = re.compile(r"(?<![\w-])(?:be|is|are|become|becomes|fall|falls|rema
                          re.IGNORECASE)
 # what the subject carries shares its state: "is invisible with her"
 _CARRIED_WITH = re.compile(r"[*_]*\s+with\s+(?:it|him|her|them)(?![\w-])", re.IGNORECASE)
+# the subject a sentence opens with, after an entry's lead: "***Invisibility.*** The will-o'-wisp ..."
+_OPENING = re.compile(r"[\s*_>-]*(?:[*_]+[^*_\n]{1,40}?[.:][*_]+\s*)?(?:(?:if|when|whenever|while)\s+)?the\s+([\w'’-]+)",
+                      re.IGNORECASE)
 _UNTIL = re.compile(r"(?<![\w-])(?:until|unless|when|whenever|if)(?![\w-])", re.IGNORECASE)
 
 
@@ -79,8 +83,8 @@ def _own(sentence: str, clause: str, own: frozenset[str]) -> bool:
     others = words & _words("other_party_words")
     if words & _words("self_words") and not others:
         return True
-    opening = re.match(r"[\s*_>-]*(?:(?:if|when|whenever|while)\s+)?the\s+([\w'’-]+)", sentence, re.IGNORECASE)
-    named = opening is not None and opening.group(1).casefold() in own
+    opening = _OPENING.match(sentence)
+    named = opening is not None and bool(set(normalize_name(opening.group(1)).split("_")) & own)
     return named and others <= {"it"} and _STATE_VERB.search(clause) is not None
 
 

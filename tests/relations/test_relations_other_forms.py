@@ -184,3 +184,9 @@ def test_a_lead_the_chunk_defines_wins_over_a_reference_of_that_name():
             "***Shortbow.*** *Ranged Weapon Attack:* +6 to hit. *Hit:* 1 piercing damage, and the "
             "target must succeed on a DC 10 saving throw or become poisoned for 1 minute.\n")
     assert ("Bog Sprite", "inflicts", "Poisoned") in _edges(text, [table_bow, own_bow, sword, sprite, POISONED])
+
+
+def test_a_subject_after_its_entrys_lead_holds_its_own_state():
+    sentence = "***Fade.*** The will-o'-wisp and its light magically become invisible until it attacks."
+    at = sentence.index("invisible")
+    assert reading(sentence, at, frozenset({"will", "o", "wisp"}), at + 9) == OWN
