@@ -10,7 +10,10 @@ a temporary index with the rules extractor and no vectors):
 - recall per relation type of what the books state (bench/srd51/stated_gold.py: use lines,
   "cast the *X* spell", a magic weapon's base, the creatures' conditions);
 - the share of defined entities typed other than ``other``;
-- ``--sample N``: N stored edges drawn with a fixed seed, with their evidence, to read by hand.
+- the claims no rulebook makes (bench/edge_checks.py: self-loops, variant_of a class, label,
+  size or abbreviation, "X and Y" fragments);
+- ``--sample N``: N stored edges drawn with a fixed seed, each relation type in proportion,
+  with their evidence, to read by hand.
 
     python bench/eval_statblocks.py [--index DIR] [--sample 40]
 """
@@ -28,6 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.edge_checks import report  # noqa: E402
 from bench.relation_types import recall_by_type, type_table  # noqa: E402
 from bench.scoring import index_edges  # noqa: E402
 from bench.srd51.stated_gold import stated  # noqa: E402
@@ -78,6 +82,22 @@ def condition_scores(edges: list[dict], gold: dict[str, list[str]]) -> dict[str,
             "creatures_found": creatures_hit}
 
 
+def proportional_sample(edges: list[dict], size: int, seed: int = 28) -> list[dict]:
+    """``size`` edges drawn with a fixed seed, each relation type in proportion to its share
+    (at least one of each type while the size allows), to read by hand."""
+    by_type: dict[str, list[dict]] = {}
+    for edge in edges:
+        by_type.setdefault(edge["relation_type"], []).append(edge)
+    rng, out = random.Random(seed), []
+    quotas = {kind: max(1, round(size * len(group) / max(len(edges), 1))) for kind, group in by_type.items()}
+    while sum(quotas.values()) > size and any(q > 1 for q in quotas.values()):
+        biggest = max(quotas, key=quotas.get)
+        quotas[biggest] -= 1
+    for kind in sorted(by_type):
+        out += rng.sample(by_type[kind], min(quotas[kind], len(by_type[kind])))
+    return out[:size] if size else []
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--index", help="an index built from the shelf (default: ingest it now)")
@@ -99,7 +119,9 @@ def main() -> None:
     print(f"defined entities typed other than 'other': {typed} / {total} = {typed / max(total, 1):.2f}")
     by_type = db.execute("SELECT entity_type, count(*) FROM entities GROUP BY entity_type ORDER BY 2 DESC").fetchall()
     print("entities by type:", ", ".join(f"{t} {n}" for t, n in by_type))
-    for edge in random.Random(28).sample(edges, min(args.sample, len(edges))):
+    print("the claims no rulebook makes (bench/edge_checks.py):")
+    print(report(db, edges))
+    for edge in proportional_sample(edges, args.sample):
         print(f"- {edge['source']} {edge['relation_type']} {edge['target']}   [{edge['heading_path']}]\n"
               f"    {' '.join(edge['evidence'].split())[:300]}")
 

@@ -246,19 +246,19 @@ def table_terms(text: str) -> list[TermSpan]:
         at += len(line)
     i = 0
     while i < len(lines):
-        if not _TABLE_ROW.match(lines[i].rstrip("\n")):
+        if not _TABLE_ROW.match(lines[i].rstrip("\r\n")):
             i += 1
             continue
         j = i
-        while j < len(lines) and _TABLE_ROW.match(lines[j].rstrip("\n")):
+        while j < len(lines) and _TABLE_ROW.match(lines[j].rstrip("\r\n")):
             j += 1
-        rows = [k for k in range(i, j) if not _SEPARATOR.match(lines[k].rstrip("\n"))]
-        has_header = j - i > 1 and _SEPARATOR.match(lines[i + 1].rstrip("\n")) is not None
+        rows = [k for k in range(i, j) if not _SEPARATOR.match(lines[k].rstrip("\r\n"))]
+        has_header = j - i > 1 and _SEPARATOR.match(lines[i + 1].rstrip("\r\n")) is not None
         body = rows[1:] if has_header else rows
-        firsts = [(k, _cells(lines[k].rstrip("\n"))[0]) for k in body]
-        column = _cells(lines[rows[0]].rstrip("\n"))[0] if has_header else ""
+        firsts = [(k, _cells(lines[k].rstrip("\r\n"))[0]) for k in body]
+        column = _cells(lines[rows[0]].rstrip("\r\n"))[0] if has_header else ""
         named = [(k, cell) for k, cell in firsts if _name_like(cell)]
-        if len(body) >= 2 and len(named) >= max(2, 0.6 * len(body)) and len(_cells(lines[rows[0]].rstrip("\n"))) >= 2:
+        if len(body) >= 2 and len(named) >= max(2, 0.6 * len(body)) and len(_cells(lines[rows[0]].rstrip("\r\n"))) >= 2:
             for k, cell in named:
                 found = _term(cell)
                 if found:

@@ -9,6 +9,11 @@
   Prone", "Falling Unconscious": the rule is about the condition);
 - ``inflicts`` needs someone else to suffer the condition: "the shadow has the Invisible
   condition" and "While Invisible, the shadow ..." are the entry's own state;
+- ``inflicts`` is no resistance ("advantage on saving throws against being Blinded", "can't
+  be charmed") and no condition the reader suffers alone ("you suffer one level of
+  exhaustion"); a cure ("end one effect causing you to be charmed") is ``counters``
+  (state_guards.py);
+- no claim joins two items of one list ("ended by *greater restoration*, *heal*, or *wish*");
 - ``counters`` is no immunity ("immune to", "has Immunity to Poison": immunity is no
   relation here) and never runs backwards (what a chunk says X inflicts, X does not counter).
 
@@ -18,6 +23,7 @@ The word lists (sizes, immunity words) are the rulebook pack's ``[words]``.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Callable, Iterable
 
@@ -25,6 +31,7 @@ from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import normalize_name
 from ..core.packs import genre_words
 from .pattern_context import PatternEntity
+from .state_guards import CURED, OWN, RESISTED, condition_reading
 
 TypeOf = Callable[[str], str | None]
 _FUNCTION_WORDS = frozenset({"of", "the", "and", "a", "an", "with", "to", "for", "in", "on"})
@@ -119,6 +126,30 @@ def names_within(inner: str, outer: str) -> bool:
     return bool(normalize_name(inner)) and set(normalize_name(inner).split("_")) <= words
 
 
+_SIBLINGS = re.compile(r"[\s*_]*(?:,|;|(?<![\w-])or(?![\w-]))[\s*_]*(?:(?:or|and)[\s*_]+)?")
+
+
+def _whole_item(evidence: str, lo: int, hi: int) -> bool:
+    """True when the name at ``lo:hi`` is a whole item: markup, a separator or an edge of the
+    text on either side ("*heal*," but not the "mage" of "*mage hand*")."""
+    return bool(re.match(r"[*_]*\s*(?:[,;.:)]|(?:or|and)(?![\w-])|$)", evidence[hi:])
+                and re.search(r"(?:[,;:(]|(?<![\w-])(?:or|and|by)|^)\s*[*_]*$", evidence[:lo]))
+
+
+def list_siblings(evidence: str, source_forms: Iterable[str], target_forms: Iterable[str]) -> bool:
+    """True when the two ends are neighbours in one list ("can also be ended by *greater
+    restoration*, *heal*, or *wish*"): items of a list are not said to act on each other."""
+    targets = [span for span in _spans(evidence, target_forms) if _whole_item(evidence, *span)]
+    for s_lo, s_hi in _spans(evidence, source_forms):
+        if not _whole_item(evidence, s_lo, s_hi):
+            continue  # "Mage" in "*mage hand*" is no item of the list
+        for t_lo, t_hi in targets:
+            gap = evidence[s_hi:t_lo] if s_hi <= t_lo else evidence[t_hi:s_lo]
+            if _SIBLINGS.fullmatch(gap):
+                return True
+    return False
+
+
 def self_loop(source: str, target: str) -> bool:
     a, b = normalize_name(source), normalize_name(target)
     return a == b or abbreviation_of(source, target) or abbreviation_of(target, source)
@@ -132,6 +163,25 @@ def _bad_variant(rel: RawRelation, target: PatternEntity | None, holders: set[st
             or written_as_abbreviation(name, evidence))
 
 
+def _read_states(raw: list[RawRelation], kinds: list[str | None], by_name: dict[str, PatternEntity]):
+    """An ``inflicts`` claim whose condition is resisted or the subject's own goes; one whose
+    condition is cured is a ``counters`` claim (state_guards.py)."""
+    out, out_kinds = [], []
+    for rel, kind in zip(raw, kinds):
+        if kind == "inflicts":
+            target = rel.target_name or ""
+            own = frozenset(w for name in (rel.source_name or "").split(SUB_ENTRY_SEPARATOR)
+                            for w in normalize_name(name).split("_") if w and w not in _FUNCTION_WORDS)
+            read = condition_reading(rel.evidence or "", _spans(rel.evidence or "", _forms(by_name.get(target), target)), own)
+            if read in (OWN, RESISTED):
+                continue
+            if read == CURED:
+                rel, kind = replace(rel, relation_type="counters"), "counters"
+        out.append(rel)
+        out_kinds.append(kind)
+    return out, out_kinds
+
+
 def guarded(raw: list[RawRelation], entities: list[PatternEntity], type_of: TypeOf,
             holders: set[str] = frozenset()) -> list[RawRelation]:
     """The claims of ``raw`` the book states (see the module docstring); ``holders`` are the
@@ -139,7 +189,7 @@ def guarded(raw: list[RawRelation], entities: list[PatternEntity], type_of: Type
     by_name: dict[str, PatternEntity] = {}
     for entity in entities:
         by_name.setdefault(entity.name, entity)
-    kinds = [type_of(r.relation_type or "") for r in raw]
+    raw, kinds = _read_states(raw, [type_of(r.relation_type or "") for r in raw], by_name)
     inflicted = {(normalize_name(r.source_name or ""), normalize_name(r.target_name or ""))
                  for r, kind in zip(raw, kinds) if kind == "inflicts"}
     out = []
@@ -148,6 +198,8 @@ def guarded(raw: list[RawRelation], entities: list[PatternEntity], type_of: Type
         evidence = rel.evidence or ""
         if self_loop(source, target) or is_field_label(evidence, _forms(by_name.get(target), target)):
             continue  # "casts At Will" from "**At Will:** *Light*": a field's label is no end
+        if list_siblings(evidence, _forms(by_name.get(source), source), _forms(by_name.get(target), target)):
+            continue
         if kind == "variant_of" and _bad_variant(rel, by_name.get(target), holders):
             continue
         if kind in ("inflicts", "counters") and names_within(target, source):

@@ -50,6 +50,7 @@ from .index_ontology import index_ontology
 from .normalize import INVALID, normalize_type, orient, validate
 from .offline import refresh_svo_claims
 from .ontology import Ontology
+from .pattern_context import NAMED_EXTRACTOR
 from .resolver import Resolver, fingerprint
 
 # -- phase B: resolve (resolver.py), normalize, validate, dedup; applied as a diff ---------------
@@ -95,7 +96,11 @@ def _desired_rows(db: Database, resolver: "Resolver", ontology: Ontology, chunks
         params,
     ):
         source_id = resolver.resolve(claim["chunk_id"], claim["source_normalized"], claim["source_type"])
-        target_id = resolver.resolve(claim["chunk_id"], claim["target_normalized"], claim["target_type"])
+        if claim["extractor"] == NAMED_EXTRACTOR:  # a variant is of its source's kind, or of none stated
+            target_id = None if source_id is None else resolver.resolve_among(
+                claim["target_normalized"], {resolver.key_of[source_id][1], "other"})
+        else:
+            target_id = resolver.resolve(claim["chunk_id"], claim["target_normalized"], claim["target_type"])
         status = "resolved" if source_id is not None and target_id is not None else "pending_entities"
         if status != claim["status"]:
             claim_status[claim["id"]] = status

@@ -25,7 +25,7 @@ from .claims import NO_ONTOLOGY, POLARITIES, Claim, EventFn, insert_claims, no_e
 from .index_ontology import index_ontology, index_ontology_json
 from .normalize import normalize_type
 from .ontology import Ontology
-from .pattern_context import PatternEntity, not_common_noun, only_in_longer_names
+from .pattern_context import NAMED_EXTRACTOR, OFFLINE_EXTRACTORS, PatternEntity, not_common_noun, only_in_longer_names
 from .stated import stated_relations
 from .structure import chunk_places, defined_entities, is_label_name
 
@@ -72,7 +72,8 @@ def refresh_svo_claims(
     when it changes)."""
     if mode not in ("spacy", "refine"):
         if chunks is None:
-            db.execute("DELETE FROM relation_claims WHERE extractor IN ('spacy', 'pattern', 'llm-refine')")
+            db.execute(f"DELETE FROM relation_claims WHERE extractor IN ({', '.join('?' * len(OFFLINE_EXTRACTORS))})",
+                       OFFLINE_EXTRACTORS)
             db.execute("DELETE FROM relation_svo_chunks")
         return 0
     analysis = _OfflineAnalysis(db, load_svo(), refiner if mode == "refine" else None, chunks)
@@ -84,8 +85,8 @@ def refresh_svo_claims(
         entities = analysis.entities(chunk_id)
         if not analysis.changed(chunk_id, sha, entities):
             continue
-        if len(entities) < 2:
-            continue
+        if not entities:
+            continue  # one entity may still name an unlinked base ("*Weapon (scimitar)*"): patterns only
         parsed += 1
         with genres_in_use(genres.get(book)):  # each chunk read with its own book's genres
             claims = _offline_claims(text, entities, analysis.candidates(text, entities))
@@ -149,8 +150,8 @@ class _OfflineAnalysis:
             [sha, entities, self.svo is not None, self.refined_by, self.vocabulary]).encode()).hexdigest()
         if self.stored.get(chunk_id) == signature:
             return False
-        self.db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor IN ('spacy', 'pattern', 'llm-refine')",
-                        [chunk_id])
+        self.db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor IN"
+                        f" ({', '.join('?' * len(OFFLINE_EXTRACTORS))})", [chunk_id, *OFFLINE_EXTRACTORS])
         self.db.execute(
             "INSERT INTO relation_svo_chunks (chunk_id, signature) VALUES (?, ?)"
             " ON CONFLICT(chunk_id) DO UPDATE SET signature = excluded.signature", [chunk_id, signature],
@@ -161,7 +162,7 @@ class _OfflineAnalysis:
         """The chunk's pattern and SVO candidates, refined by the model ('refine') or filtered offline."""
         pattern_entities = [PatternEntity(name=n, forms=f, entity_type=k[1], defines=d or None, category=c)
                             for n, f, k, d, c in entities]
-        svo_raw = [] if self.svo is None else self.svo[0](
+        svo_raw = [] if self.svo is None or len(entities) < 2 else self.svo[0](
             text, [self.svo[1](name=n, surface_forms=f, key=k) for n, f, k, *_ in entities])
         raw = stated_relations(text, pattern_entities, svo_raw, lambda t: normalize_type(t, self.ontology))
         if not raw:
@@ -203,6 +204,8 @@ def _offline_claims(text: str, entities: list[tuple], raw: list[RawRelation]) ->
     claims = []
     for rel in raw:
         source, target = by_name.get(rel.source_name or ""), by_name.get(rel.target_name or "")
+        if target is None and rel.extractor == NAMED_EXTRACTOR and normalize_name(rel.target_name or ""):
+            target = (normalize_name(rel.target_name or ""), None)  # resolved on the shelf by name
         if source is None or target is None or source == target or not chunk.has_quote(rel.evidence or ""):
             continue
         if normalize_type(rel.relation_type or "", NO_ONTOLOGY) is None:

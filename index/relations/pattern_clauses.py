@@ -57,6 +57,8 @@ _RELATIVE_STATE = re.compile(r"(?<![\w-])(?:that|who|which|already)\s+(?:is|are|
 # "you can use Lore", and the imperative that opens a clause ("Use Will instead of Physique")
 _USE = re.compile(r"(?:(?<![\w-])(?:you\s+(?:can\s+|may\s+)?|can\s+|may\s+|instead\s+)|^[\s*_\-–—]*)use\s+"
                   r"(?:your\s+|their\s+|its\s+)?$", re.IGNORECASE)
+# what makes "use your X" a new use of X: "instead of Y", "in place of Y", "to defend", "for", "as"
+_NEW_USE = re.compile(r"[*_]*\s+(?:instead\s+of|in\s+place\s+of|to|for|as|when|on)(?![\w-])", re.IGNORECASE)
 # "you can use Provoke to", "use Lore as a defense": before a verb, the instrument, not a subject
 _USE_CLAUSE = re.compile(r"(?:you\s+)?(?:can\s+|may\s+)?use\s+\S+(?:\s+\S+)?"
                          r"(?:\s+(?:instead\s+of|in\s+place\s+of)\s+\S+(?:\s+\S+)?)?\s+(?:to|as\s+an?)\s*$", re.IGNORECASE)
@@ -251,7 +253,10 @@ def use_claim(scan: ChunkScan, clause: _Clause) -> bool:
     imperative = use is not None and use.group(0).strip(" \t*_-–—").lower().startswith("use")
     # "you use Contacts": the reader acts, so "a conflict" before it is no other agent
     readers = use is not None and (imperative or use.group(0).lstrip(" \t*_-–—").lower().startswith("you"))
-    if use and not _named_before(scan, clause, clause.start, capitalized=readers) \
+    # "you use your Charisma whenever a spell refers to ...": one's own ability, no new use of it
+    owned_only = use is not None and re.search(r"(?:your|their|its)\s+$", use.group(0), re.IGNORECASE) \
+        and not _NEW_USE.match(scan.text, clause.end)
+    if use and not owned_only and not _named_before(scan, clause, clause.start, capitalized=readers) \
             and not (imperative and clause.subject == scan.section_subject):
         scan.emit(clause.subject, clause.index, "modifies", clause.start, clause.end)
         return True

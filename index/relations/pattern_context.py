@@ -22,6 +22,10 @@ from ..extract.text import sentence_span
 from ..linking.linker import files_as_state
 
 EXTRACTOR = "pattern"
+# a claim whose target the book names but the chunk does not link ("*Weapon (scimitar), rare*"
+# where "scimitar" is a table row of another book): resolved against the shelf by name
+NAMED_EXTRACTOR = "pattern-named"
+OFFLINE_EXTRACTORS = ("spacy", EXTRACTOR, NAMED_EXTRACTOR, "llm-refine")
 CONFIDENCE = 0.7
 
 
@@ -55,14 +59,16 @@ def form_pattern(form: str) -> re.Pattern:
 
 
 def _occurrences(text: str, entities: list[PatternEntity]) -> list[tuple[int, int, int]]:
-    """(start, end, entity index), longest first at overlaps, in text order."""
+    """(start, end, entity index), longest first at overlaps (at one span, the entity the chunk
+    defines: a stat block's "***Shortbow.***" is its sub-entry, not the table's Shortbow), in
+    text order."""
     found = []
     for index, entity in enumerate(entities):
         for form in entity.forms:
             for match in form_pattern(form).finditer(text):
                 found.append((match.start(), match.end(), index))
     chosen: list[tuple[int, int, int]] = []
-    for occurrence in sorted(found, key=lambda o: (-(o[1] - o[0]), o[0])):
+    for occurrence in sorted(found, key=lambda o: (-(o[1] - o[0]), o[0], entities[o[2]].defines is None)):
         if all(occurrence[1] <= c[0] or occurrence[0] >= c[1] for c in chosen):
             chosen.append(occurrence)
     return sorted(chosen)
@@ -242,6 +248,19 @@ class ChunkScan:
             source_name=self.entities[source].name, target_name=self.entities[target].name, relation_type=kind,
             evidence=evidence, confidence=CONFIDENCE, extractor=EXTRACTOR,
         ))
+
+
+def emit_named(scan: "ChunkScan", source: int, target_name: str, kind: str, at: int, end: int) -> None:
+    """One claim to a name the chunk writes but does not link (``NAMED_EXTRACTOR``)."""
+    lo, hi = sentence_span(scan.text, at, end, limit=400)
+    key = (source, normalize_name(target_name), kind)
+    if key in scan.seen or not scan.text[lo:hi]:
+        return
+    scan.seen.add(key)
+    scan.out.append(RawRelation(
+        source_name=scan.entities[source].name, target_name=target_name, relation_type=kind,
+        evidence=scan.text[lo:hi], confidence=CONFIDENCE, extractor=NAMED_EXTRACTOR,
+    ))
 
 
 def chunk_scan(text: str, entities: list[PatternEntity]) -> ChunkScan:

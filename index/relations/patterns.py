@@ -33,6 +33,7 @@ from ..core.genres import genre_active
 from ..core.models import RawRelation
 from ..core.normalize import normalize_name
 from ..core.packs import genre_words, word_pattern
+from ..extract.entry_kinds import KIND_WORDS
 from ..extract.text import sentence_span
 from .pattern_clauses import clause_at, state_claim, use_claim, verb_claim
 from .pattern_context import (
@@ -41,6 +42,7 @@ from .pattern_context import (
     ChunkScan,
     PatternEntity,
     chunk_scan,
+    emit_named,
     is_named,
     name_fragment,
     sentence_start,
@@ -87,6 +89,11 @@ def _kind_section_owner(text: str, entities: list[PatternEntity]) -> int | None:
     return next((i for i, e in enumerate(entities) if normalize_name(e.name) == owner), None)
 
 
+def is_category_line(line: str) -> bool:
+    """True for an entry's category line: "*Armor (plate), very rare*", "Weapon (longsword), rare"."""
+    return _CATEGORY_LINE.match(line) is not None
+
+
 def category_line_family(scan: ChunkScan) -> None:
     """The category line that opens an entry: "Weapon (longsword), rare" -> variant_of longsword."""
     if scan.section_subject is None:
@@ -103,6 +110,22 @@ def category_line_family(scan: ChunkScan) -> None:
         if len(inside) == 1 and not _LIST_SEPARATOR.search(category.group(1)):
             start, end, index = inside[0]
             scan.emit(scan.section_subject, index, "variant_of", start, end)
+        elif not inside and _item_base(first, category):
+            emit_named(scan, scan.section_subject, category.group(1).strip(" *_"), "variant_of",
+                       at, at + len(category.group(1)))
+
+
+_BASE_NAME = re.compile(r"[A-Za-z][A-Za-z'’-]*(?: [A-Za-z][A-Za-z'’-]*){0,2}")
+
+
+def _item_base(line: str, category: re.Match) -> bool:
+    """True for an item's category line whose parentheses hold one plain name ("*Weapon
+    (scimitar), rare*", "*Armor (chain shirt)*"; not "(any sword)" nor "(medium or heavy)"):
+    the kind before them is an item's (the rulebook pack's ``kind_words``)."""
+    base = category.group(1).strip(" *_")
+    kind = re.sub(r"[^a-z ]", "", line[:category.start(1)].casefold()).split()
+    return bool(kind) and KIND_WORDS.get(kind[-1]) == "item" and _BASE_NAME.fullmatch(base) is not None \
+        and not _LIST_SEPARATOR.search(base) and base.split()[0].casefold() not in ("any", "all", "one")
 
 
 def implicit_subject_family(scan: ChunkScan) -> None:

@@ -69,6 +69,12 @@ class Resolver:
         narrowed = ids & preferred
         return next(iter(narrowed)) if len(narrowed) == 1 else None
 
+    def resolve_among(self, normalized: str, types: set[str]) -> int | None:
+        """The entity of that name among ``types`` only (a defined one wins), on the whole shelf:
+        the end a book names without linking it ("*Armor (shield)*": the armour, not the spell)."""
+        found = {i for i in self.by_normalized.get(normalized, ()) if self.key_of[i][1] in types}
+        return self._one(found, self.defined) if found else None
+
     def resolve(self, chunk_id: str, normalized: str, entity_type: str | None) -> int | None:
         if entity_type is not None and (normalized, entity_type) in self.by_key:
             return self.by_key[(normalized, entity_type)]

@@ -9,7 +9,8 @@ chunk, with what the book's own lines say first and the claims it does not make 
   "*Conjuration Cantrip (Wizard)*" give ``Wizard casts <spell>`` for each name in the
   parentheses, and never ``<spell> variant_of Wizard``. The line is a header when the words
   before the parentheses hold a spell school or a level word (the rulebook pack's
-  ``spell_schools`` and ``spell_level_words``).
+  ``spell_schools`` and ``spell_level_words``). A level field whose every item is a name and
+  a number ("**Level:** Cleric 2, Sorcerer/Wizard 3") lists who has it the same way.
 - A prerequisite line ("*General Feat (Prerequisite: Level 4+, Grappler)*", "**Prerequisite:**
   Grappler") gives ``requires`` from the entry to every name it lists.
 - A spell list under "has the following spells prepared:" and what an entry lets its user
@@ -73,25 +74,44 @@ def is_spell_header(lead: str) -> bool:
     return any(w in pack_words("spell_schools") or w in pack_words("spell_level_words") for w in words)
 
 
+# a field line of levels by class: "**Level:** Cleric 2, Sorcerer/Wizard 3", "Circle: Drd 4"
+_FIELD = re.compile(r"^[ \t>*_-]*(?P<label>[A-Za-z]+)[*_]*[ \t]*:[*_]*[ \t]*(?P<names>[^\n]+)$", re.MULTILINE)
+_LEVEL_ITEM = re.compile(r"\s*[A-Z][\w/’'. -]{0,40}?\s+\d+\s*")
+
+
+def _holder_spans(text: str) -> list[tuple[int, int]]:
+    """Where a spell's entry lists who has it: the parentheses of its header line ("*Level 2
+    Evocation (Sorcerer, Wizard)*"), and a level field whose every item is a name and a
+    number ("**Level:** Clr 2, Sor/Wiz 3")."""
+    spans = []
+    first, at = _first_line(text)
+    header = _HEADER.match(first)
+    if header is not None and is_spell_header(header.group("lead")):
+        spans.append((at + header.start("names"), at + header.end("names")))
+    for field in _FIELD.finditer(text):
+        items = field.group("names").rstrip(" .*_").split(",")
+        if field.group("label").casefold() in pack_words("spell_level_words") \
+                and all(_LEVEL_ITEM.fullmatch(item) for item in items):
+            spans.append((field.start("names"), field.end("names")))
+    return spans
+
+
 def header_holders_family(scan: ChunkScan) -> set[int]:
-    """A spell header's list of classes: each ``casts`` the spell; returns their indexes."""
+    """A spell header's or level field's list of classes: each ``casts`` the spell; returns
+    their indexes."""
     if scan.section_subject is None:
         return set()
-    first, at = _first_line(scan.text)
-    header = _HEADER.match(first)
-    if header is None or not is_spell_header(header.group("lead")):
-        return set()
-    lo, hi = at + header.start("names"), at + header.end("names")
     holders = set()
-    levels = pack_words("spell_level_words")
-    for start, end, index in scan.occurrences:
-        # a holder is a name ("Wizard"), not the header's "(ritual)"
-        if not lo <= start < end <= hi or index == scan.section_subject or not scan.text[start].isupper() \
-                or normalize_name(scan.entities[index].name) in {normalize_name(w) for w in levels}:
-            continue
-        holders.add(index)
-        scan.seen.add((scan.section_subject, index, "variant_of"))
-        scan.emit(index, scan.section_subject, "casts", start, end)
+    levels = {normalize_name(w) for w in pack_words("spell_level_words")}
+    for lo, hi in _holder_spans(scan.text):
+        for start, end, index in scan.occurrences:
+            # a holder is a name ("Wizard"), not the header's "(ritual)"
+            if not lo <= start < end <= hi or index == scan.section_subject or not scan.text[start].isupper() \
+                    or normalize_name(scan.entities[index].name) in levels:
+                continue
+            holders.add(index)
+            scan.seen.add((scan.section_subject, index, "variant_of"))
+            scan.emit(index, scan.section_subject, "casts", start, end)
     return holders
 
 

@@ -20,13 +20,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Iterable
 
 from sqlite_utils import Database
 
 from ..core.models import SUB_ENTRY_SEPARATOR
 from ..core.normalize import normalize_name
+from ..extract.entry_kinds import THING_KINDS
 from ..storage.store import in_values
 from .pattern_lists import list_kind
+from .patterns import is_category_line
 
 LABEL_MIN = 3
 PATH_SEPARATOR = " > "
@@ -60,12 +63,14 @@ def chunk_places(db: Database, chunks: set[str] | None) -> dict[str, ChunkPlace]
         f"SELECT DISTINCT book FROM chunks WHERE kind = 'parent' AND {condition}", params)]
     book_condition, book_params = in_values("c.book", books)
     sections: dict[str, list[tuple[str, str, str, bool]]] = defaultdict(list)
-    for chunk_id, book, path, heading, has_body in db.execute(
+    opening: dict[str, str] = {}
+    for chunk_id, book, path, heading, has_body, start in db.execute(
         "SELECT c.id, c.book, c.heading_path, c.heading, CASE WHEN instr(c.text, char(10)) = 0 THEN 0"
-        " ELSE trim(substr(c.text, instr(c.text, char(10)) + 1), ' ' || char(9) || char(10) || char(13)) != '' END"
-        f" FROM chunks c WHERE c.kind = 'parent' AND {book_condition}", book_params,
+        " ELSE trim(substr(c.text, instr(c.text, char(10)) + 1), ' ' || char(9) || char(10) || char(13)) != '' END,"
+        f" substr(c.text, 1, 400) FROM chunks c WHERE c.kind = 'parent' AND {book_condition}", book_params,
     ):
         sections[book].append((chunk_id, path, heading or "", bool(has_body)))
+        opening[chunk_id] = start
     defined: dict[tuple[str, str], list[Owner]] = defaultdict(list)
     for book, path, name, normalized, entity_type in db.execute(
         "SELECT DISTINCT c.book, c.heading_path, e.name, e.normalized, e.entity_type"
@@ -81,10 +86,23 @@ def chunk_places(db: Database, chunks: set[str] | None) -> dict[str, ChunkPlace]
             if wanted is not None and chunk_id not in wanted:
                 continue
             owner = _owner(book, path, labels, defined)
-            is_label = normalize_name(heading) in labels or list_kind(heading) is not None \
+            is_label = normalize_name(heading) in labels \
+                or _list_title(heading, defined.get((book, path), ()), opening[chunk_id]) \
                 or _under_a_label(path, labels, owner is not None)
             out[chunk_id] = ChunkPlace(labels, is_label, owner, normalize_name(heading))
     return out
+
+
+def _list_title(heading: str, defined: Iterable[Owner], text: str) -> bool:
+    """True for a spell or gear list's title ("Spells", "Starting Equipment"), unless the
+    section defines a thing by that very name and opens with its category line: "Demon
+    Armor" + "*Armor (plate), very rare*" is an item, not a list of armor."""
+    if list_kind(heading) is None:
+        return False
+    body = text.split("\n", 1)[1] if text.lstrip().startswith("#") and "\n" in text else text
+    first = next((line for line in body.splitlines() if line.strip()), "")
+    return not (is_category_line(first) and any(
+        normalize_name(o.name) == normalize_name(heading) and o.key[1] in THING_KINDS for o in defined))
 
 
 def book_labels(rows: list[tuple[str, str, str, bool]]) -> frozenset[str]:
@@ -110,10 +128,10 @@ def _under_a_label(path: str, labels: frozenset[str], owned: bool) -> bool:
 def _owner(book: str, path: str, labels: frozenset[str], defined: dict) -> Owner | None:
     titles = path.split(PATH_SEPARATOR)
     for depth in range(len(titles), 0, -1):
+        here = defined.get((book, PATH_SEPARATOR.join(titles[:depth])), [])
         if normalize_name(titles[depth - 1]) in labels or list_kind(titles[depth - 1]):
             continue
-        found = [o for o in defined.get((book, PATH_SEPARATOR.join(titles[:depth])), [])
-                 if normalize_name(o.name) not in labels]
+        found = [o for o in here if normalize_name(o.name) not in labels]
         if len(found) == 1:
             return found[0]
         if found:

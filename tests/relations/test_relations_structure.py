@@ -165,3 +165,35 @@ def test_a_glossary_paragraph_ends_at_a_blank_line_with_windows_line_ends():
     # the same stunt inside the paragraph is the term's
     inside = text.replace("\r\n \r\n", "\r\n")
     assert [(r.source_name, r.target_name) for r in pattern_relations(inside, entities)] == [("Concessions", "Stealth")]
+
+
+ARMORY = """# Armory of the Marches
+
+## Armor
+
+### Heavy Armor
+
+**Plate.** Plate consists of shaped, interlocking metal plates. A suit of plate is heavy.
+
+**Scale.** Scale is a coat of metal scales. A coat of scale is noisy.
+
+## Magic Items
+
+### Ember Armor
+
+*Armor (Plate), rare*
+
+While wearing this armor, you have resistance to fire damage.
+
+### Storm Mail
+
+*Armor (Scale), rare*
+
+While wearing this armor, you hear thunder before it comes.
+"""
+
+
+def test_an_item_named_like_a_gear_list_is_an_entry_not_a_list(tmp_path, fake_svo):
+    # "Ember Armor" reads as a gear list's title ("Armor"), but its section defines an item
+    found = edges_of(tmp_path, ARMORY)
+    assert {("Ember Armor", "variant_of", "Plate"), ("Storm Mail", "variant_of", "Scale")} <= found
