@@ -46,6 +46,7 @@ from ..vectors.chroma import VectorStore
 from . import bridge
 from . import entity_graph as graph
 from .loose_names import loose_names
+from .named_entry import lift_named, named_keys
 from .question import index_pack, question_names, question_phrases, question_types
 from .scoring import (
     FUSION_K,
@@ -100,6 +101,8 @@ class Followed:
     described: bool = False      # the best-matched sentence names it, the question does not
     named: bool = False          # the question names it, the seed lists it unlinked (listed_names)
     stated: bool = False         # the seed's own entry states a relationship with it (lift_stated)
+    named_source: int = 0        # ... and the question names that entry: 1 the section's own, 2 one inside it
+    asked_kind: bool = False     # the question names its type ("which creature", by the pack)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -129,16 +132,19 @@ def listed_names(db: Database, seeds: list[Passage], mentions: list[graph.SeedMe
 
 def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[tuple[str, float]]],
                     types: dict[str, float], question_words: frozenset[str] = frozenset(),
-                    question: str = "") -> list[Followed]:
+                    question: str = "", named: frozenset[str] = frozenset()) -> list[Followed]:
     """Every entity the seeds mention, weighted by ``entity_weight`` times the bridge
-    signals of index/query/bridge.py (``bridge_factor``); per entity and seed path the best
-    seed wins. Best first."""
+    signals of index/query/bridge.py (``bridge_factor``: its evidence sentences include the
+    list lines whose label the question repeats); per entity and seed path the best
+    seed wins. An entity an entry of ``named`` (normalized names the question uses) states
+    is marked ``named_source``. Best first."""
     mentions = graph.seed_mentions(db, [s.chunk_id for s in seeds])
     total = graph.section_count(db)
     unlinked = listed_names(db, seeds, mentions, question) if question else []
     unlinked_pairs = {(m.chunk_id, m.entity_id) for m in unlinked}
     stated = graph.stated_mentions(db, [s.chunk_id for s in seeds])
     stated_pairs = {(m.chunk_id, m.entity_id) for m in stated}
+    named_pairs = named_stated(seeds, stated, named)
     stored = {(m.chunk_id, m.entity_id) for m in mentions} | unlinked_pairs
     mentions = mentions + unlinked + [m for m in stated if (m.chunk_id, m.entity_id) not in stored]
     child_text = graph.chunk_texts(db, [c for s in seeds for c, _ in matched.get(s.chunk_id, ())])
@@ -156,6 +162,9 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
         {s.chunk_id: [(child_text.get(child, ""), sim) for child, sim in matched.get(s.chunk_id, ())] for s in seeds},
         question_words, EVIDENCE_MIN_SHARED)
     question_tokens = normalized_tokens(question) if question else ""
+    # a list line whose label the question repeats ("at will", "as a 6th level spell") names its items
+    for s in seeds:
+        sentences.setdefault(s.chunk_id, []).extend(bridge.labelled_lines(s.text, question_tokens))
     # per entity and path: followed from a seed of another book, it leads to other books
     best: dict[tuple[int, tuple[str, ...]], Followed] = {}
     for m in mentions:
@@ -167,10 +176,11 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
         weight = entity_weight(evidence, bool(in_child), specificity(m.sections, total),
                                types.get(m.entity_type, 0.0))
         defs = defined_at.get(m.entity_id, [])
+        category = bridge.category_match(bridge.category_words(tuple(d.heading_path for d in defs), m.name),
+                                         asked[seed.chunk_id])
         weight *= bridge_factor(
             leads_elsewhere=bridge.leads_elsewhere({d.place for d in defs}, seed.path_books),
-            category=bridge.category_match(bridge.category_words(tuple(d.heading_path for d in defs), m.name),
-                                           asked[seed.chunk_id]),
+            category=category,
             in_evidence=any(f"_{name}_" in sentence for sentence in sentences[seed.chunk_id] for name in wanted),
         )
         # the sentence that best matched the question names it, and the question does not:
@@ -181,11 +191,26 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
             weight *= 1.0 + BEST_BONUS
         key = (m.entity_id, seed.path_books)
         current = best.get(key)
-        if current is None or weight > current.weight:
+        pair = (m.chunk_id, m.entity_id)
+        if current is None or (named_pairs.get(pair, 0), weight) > (current.named_source, current.weight):
             best[key] = Followed(m.entity_id, m.name, m.entity_type, weight, seed, m.sections, described,
-                                 (m.chunk_id, m.entity_id) in unlinked_pairs,
-                                 (m.chunk_id, m.entity_id) in stated_pairs)
+                                 pair in unlinked_pairs, pair in stated_pairs, named_pairs.get(pair, 0),
+                                 types.get(m.entity_type, 0.0) >= 1.0)
     return sorted(best.values(), key=lambda f: (-f.weight, f.name))
+
+
+def named_stated(seeds: list[Passage], stated: list[graph.SeedMention],
+                 named: frozenset[str]) -> dict[tuple[str, int], int]:
+    """(seed, entity) -> how narrow the named entry that states it is, for the stated ends
+    whose entry the question names (``named``): 1 for the entry of the seed's own heading
+    (the otyugh's stat block), 2 for one inside it (its Tentacle Slam), which leads."""
+    own = {s.chunk_id: normalize_name(s.section.rpartition(" > ")[2]) for s in seeds}
+    out: dict[tuple[str, int], int] = {}
+    for m in stated:
+        if m.stated_by in named:
+            pair = (m.chunk_id, m.entity_id)
+            out[pair] = max(out.get(pair, 0), 1 if m.stated_by == own.get(m.chunk_id) else 2)
+    return out
 
 
 def lift_stated(weighted: list[Followed]) -> list[Followed]:
@@ -205,14 +230,22 @@ def lift_stated(weighted: list[Followed]) -> list[Followed]:
     return sorted(weighted, key=lambda f: (-f.weight, f.name))
 
 
-def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vector: list[float],
-                 books: tuple[str, ...], skip: set[str]) -> tuple[list[Passage], dict[str, list[tuple[str, float]]]]:
-    """Sections that define an entity the question names (the question is linked to the
-    entity index, as HippoRAG links query entities to graph nodes): at most LINKED_SEEDS,
-    longer and more specific names first. Returns them as hop-1 passages scored by their
-    similarity to the question, and their best child as the matched evidence."""
+def linked_names(db: Database, question: str) -> list[str]:
+    """The normalized names the question links to the index: capitalized runs, then what it
+    names loosely ("the pounce of lion", "mephit", "levitation boots": loose_names.py)."""
     names = question_names(question)
-    names += loose_names(db, question, set(names))  # "the pounce of lion", "mephit", "levitation boots"
+    return names + loose_names(db, question, set(names))
+
+
+def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vector: list[float],
+                 books: tuple[str, ...], skip: set[str],
+                 names: list[str] | None = None) -> tuple[list[Passage], dict[str, list[tuple[str, float]]]]:
+    """Sections that define an entity the question names (the question is linked to the
+    entity index, as HippoRAG links query entities to graph nodes; ``names``: linked_names):
+    at most LINKED_SEEDS, longer and more specific names first. Returns them as hop-1
+    passages scored by their similarity to the question, and their best child as the
+    matched evidence."""
+    names = linked_names(db, question) if names is None else names
     order = {name: i for i, name in enumerate(names)}
     total = graph.section_count(db)
     rows = [r for r in graph.defining_sections(db, names) if r[2] not in skip]
@@ -301,9 +334,10 @@ def _ppr_weights(seeds: list[Passage], followed: list[Followed],
 def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds: list[Passage],
          matched: dict[str, list[tuple[str, float]]], types: dict[str, float], books: tuple[str, ...],
          hop: int, ranking: str, question_words: frozenset[str] = frozenset(),
-         question: str = "") -> tuple[list[Followed], list[Passage]]:
+         question: str = "", named: frozenset[str] = frozenset()) -> tuple[list[Followed], list[Passage]]:
     """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
-    weighted = [f for f in lift_stated(weigh_entities(db, seeds, matched, types, question_words, question))
+    weighted = [f for f in lift_named(lift_stated(weigh_entities(db, seeds, matched, types, question_words,
+                                                                 question, named)))
                 if f.weight > 0]
     # an entity no other book mentions leads nowhere: follow the best ones that lead somewhere
     # the candidates: a few times what is followed, overall and per seed (an entity that
@@ -396,9 +430,11 @@ def retrieve(
     question_words = frozenset(bridge.content_words(question))
     merged: dict[str, Passage] = {p.chunk_id: p for p in frontier}
     linked: list[Passage] = []
+    names = linked_names(db, question) if hops > 1 else []
+    named = named_keys(question, names)
     if hops > 1 and LINKED_SEEDS:
         linked, linked_matched = linked_seeds(vectors, db, question, question_vector, books,
-                                              {p.chunk_id for p in frontier[:SEEDS_PER_HOP]})
+                                              {p.chunk_id for p in frontier[:SEEDS_PER_HOP]}, names)
         for passage in linked:
             matched.setdefault(passage.chunk_id, []).extend(linked_matched.get(passage.chunk_id, ()))
             merged.setdefault(passage.chunk_id, passage)
@@ -411,7 +447,7 @@ def retrieve(
             break
         seeds_used.extend(s.chunk_id for s in seeds)
         followed, found = _hop(vectors, db, question_vector, seeds, matched, types, books, hop, ranking,
-                               question_words, question)
+                               question_words, question, named if hop == 2 else frozenset())
         hop_lists.append([p.chunk_id for p in found])
         followed_out.extend({"hop": hop, "entity": f.name, "entity_type": f.entity_type,
                              "weight": round(f.weight, 4), "from_chunk": f.seed.chunk_id} for f in followed)
