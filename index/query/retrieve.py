@@ -45,7 +45,7 @@ from ..core.normalize import normalize_name, normalized_tokens, normalized_words
 from ..vectors.chroma import VectorStore
 from . import bridge
 from . import entity_graph as graph
-from .loose_names import loose_names
+from .loose_names import loose_links
 from .named_entry import lift_named, named_keys
 from .question import index_pack, question_names, question_phrases, question_types
 from .scoring import (
@@ -230,36 +230,42 @@ def lift_stated(weighted: list[Followed]) -> list[Followed]:
     return sorted(weighted, key=lambda f: (-f.weight, f.name))
 
 
-def linked_names(db: Database, question: str) -> list[str]:
-    """The normalized names the question links to the index: capitalized runs, then what it
-    names loosely ("the pounce of lion", "mephit", "levitation boots": loose_names.py)."""
+def linked_names(db: Database, question: str) -> tuple[list[str], list[str]]:
+    """(the normalized names the question links to the index, the part of them that a part
+    of a name stands for): capitalized runs, then what it names loosely ("the pounce of
+    lion", "levitation boots", "mephit": loose_names.py)."""
     names = question_names(question)
-    return names + loose_names(db, question, set(names))
+    whole, parts = loose_links(db, question, set(names))
+    return names + whole + parts, parts
 
 
 def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vector: list[float],
                  books: tuple[str, ...], skip: set[str],
-                 names: list[str] | None = None) -> tuple[list[Passage], dict[str, list[tuple[str, float]]]]:
+                 names: tuple[list[str], list[str]] | None = None
+                 ) -> tuple[list[Passage], dict[str, list[tuple[str, float]]]]:
     """Sections that define an entity the question names (the question is linked to the
     entity index, as HippoRAG links query entities to graph nodes; ``names``: linked_names):
-    at most LINKED_SEEDS, longer and more specific names first. Returns them as hop-1
-    passages scored by their similarity to the question, and their best child as the
-    matched evidence."""
-    names = linked_names(db, question) if names is None else names
+    at most LINKED_SEEDS, longer and more specific names first; of the entries a part of a
+    name stands for ("sight": Devil's, Eldritch, Witch Sight), the ones whose sections are
+    most similar to the question. Returns them as hop-1 passages scored by their similarity
+    to the question, and their best child as the matched evidence."""
+    names, parts = linked_names(db, question) if names is None else names
     order = {name: i for i, name in enumerate(names)}
     total = graph.section_count(db)
     rows = [r for r in graph.defining_sections(db, names) if r[2] not in skip]
-    rows.sort(key=lambda r: (order[r[0]], -specificity(r[3], total), r[2]))
     parents = parent_rows(db, {r[2] for r in rows})
+    rows = [r for r in rows if r[2] in parents and not (books and parents[r[2]]["book"] not in books)]
+    similarity = section_similarity(vectors, db, question_vector, sorted({r[2] for r in rows}))
+    part_set = set(parts)
+    rows.sort(key=lambda r: (len(names) if r[0] in part_set else order[r[0]],
+                             -similarity.get(r[2], (0.0, ""))[0] if r[0] in part_set else 0.0,
+                             -specificity(r[3], total), r[2]))
     chosen: list[str] = []
     for _, _, chunk_id, _ in rows:
-        parent = parents.get(chunk_id)
-        if parent is None or chunk_id in chosen or (books and parent["book"] not in books):
-            continue
-        chosen.append(chunk_id)
+        if chunk_id not in chosen:
+            chosen.append(chunk_id)
         if len(chosen) == LINKED_SEEDS:
             break
-    similarity = section_similarity(vectors, db, question_vector, chosen)
     out, matched = [], {}
     for chunk_id in chosen:
         parent = parents[chunk_id]
@@ -430,8 +436,8 @@ def retrieve(
     question_words = frozenset(bridge.content_words(question))
     merged: dict[str, Passage] = {p.chunk_id: p for p in frontier}
     linked: list[Passage] = []
-    names = linked_names(db, question) if hops > 1 else []
-    named = named_keys(question, names)
+    names = linked_names(db, question) if hops > 1 else ([], [])
+    named = named_keys(question, names[0])
     if hops > 1 and LINKED_SEEDS:
         linked, linked_matched = linked_seeds(vectors, db, question, question_vector, books,
                                               {p.chunk_id for p in frontier[:SEEDS_PER_HOP]}, names)
