@@ -24,10 +24,12 @@ from ..storage import meta
 from .bridge import STOPWORDS
 
 SPECIFIC_UP_TO = 20     # sections mentioning an entity a lowercase phrase may link to
-MAX_PARTS = 6           # entries one part of a name may stand for
+MAX_PARTS = 10          # entries one part of a name may stand for (the linked ones: the most like the question)
 PART_MIN_LETTERS = 4    # a shorter part ("orc", "elf") is a word of too many names
 PHRASE_WORDS = 3        # longest phrase looked up
 PART_SHARE = 0.05       # a part is distinctive in at most this share of the sections ("sight", not "roll")
+HEADING_UP_TO = 3       # sections one heading may name ("Spellcasting" under every class names none)
+HEADING_WORDS = 2       # a heading names a section by at least this many words
 
 _WORD = re.compile(r"[\w'’-]+")
 
@@ -61,7 +63,7 @@ def loose_links(db: Database, question: str, known: set[str]) -> tuple[list[str]
     most MAX_PARTS entries of any kind ("sight": Eldritch Sight, Witch Sight...; which of
     them the question means, its similarity says: retrieve.linked_seeds), and is only looked
     at when nothing is named whole."""
-    table, every = _names(db), _all_names(db)
+    table, every = _names(db), _every(db)
     exact: dict[str, int] = {}
     parts: dict[str, int] = {}
     written: dict[str, set[str]] = {}  # a part as the question writes it ("attack rolls")
@@ -82,7 +84,7 @@ def loose_links(db: Database, question: str, known: set[str]) -> tuple[list[str]
     ordered = sorted((n for n in exact if n not in known and (_specific(table, n) if exact[n] == 1
                                                                else _specific(every, n))),
                      key=lambda n: (-exact[n], n))
-    if ordered or any(n in table for n in known):
+    if ordered or any(n in table or n in _headings(db) for n in known):
         return ordered, []  # a part of a name only when nothing is named whole
     found: list[str] = []
     for part in sorted(parts, key=lambda p: (-parts[p], p)):
@@ -142,9 +144,46 @@ def _read_names(db: Database, path: str, generation: int, things: bool) -> dict[
 
 
 def _ends(db: Database, part: str) -> list[str]:
-    """The defined names of any kind ending in ``part``'s words ("mephit": "dust_mephit",
-    "ice_mephit" ...; "sight": "eldritch_sight", "witch_sight" ...)."""
-    return _suffixes(_all_names(db)).get(part, [])
+    """The defined names of any kind, and the headings that name sections, ending in
+    ``part``'s words ("mephit": "dust_mephit", "ice_mephit" ...; "sight": "eldritch_sight",
+    "witch_sight" ...)."""
+    return _suffixes(_every(db)).get(part, [])
+
+
+def heading_sections(db: Database, names: list[str]) -> list[tuple[str, str, str, int]]:
+    """(normalized name, heading, section, sections under that heading) for every name of
+    ``names`` that no entity is defined by and that heads at most HEADING_UP_TO sections,
+    in HEADING_WORDS words or more ("Empty Body", a class feature the extractor gave no
+    entry of its own): its section is the entry the question names."""
+    table = _headings(db)
+    return [(name, heading, chunk_id, len(table[name])) for name in names for heading, chunk_id in table.get(name, ())]
+
+
+def _headings(db: Database) -> dict[str, list[tuple[str, str]]]:
+    """normalized heading -> [(heading, section)] of the headings ``heading_sections`` links."""
+    return _read_headings(db, _path(db), meta.generation(db))
+
+
+@lru_cache(maxsize=8)
+def _read_headings(db: Database, path: str, generation: int) -> dict[str, list[tuple[str, str]]]:
+    defined = _all_names(db)
+    out: dict[str, list[tuple[str, str]]] = {}
+    for chunk_id, heading in db.execute(
+            "SELECT id, heading FROM chunks WHERE kind = 'parent' AND part = 0 AND heading IS NOT NULL"):
+        name = normalize_name(heading)
+        if name.count("_") + 1 >= HEADING_WORDS and name not in defined:
+            out.setdefault(name, []).append((heading, chunk_id))
+    return {name: rows for name, rows in out.items() if len(rows) <= HEADING_UP_TO}
+
+
+def _every(db: Database) -> dict[str, tuple[int, bool]]:
+    """``_all_names`` and the headings ``heading_sections`` links, as (sections, False)."""
+    return _read_every(db, _path(db), meta.generation(db))
+
+
+@lru_cache(maxsize=8)
+def _read_every(db: Database, path: str, generation: int) -> dict[str, tuple[int, bool]]:
+    return {**{name: (len(rows), False) for name, rows in _headings(db).items()}, **_all_names(db)}
 
 
 def _suffixes(table: dict[str, tuple[int, bool]]) -> dict[str, list[str]]:

@@ -45,7 +45,7 @@ from ..core.normalize import normalize_name, normalized_tokens, normalized_words
 from ..vectors.chroma import VectorStore
 from . import bridge
 from . import entity_graph as graph
-from .loose_names import loose_links
+from .loose_names import heading_sections, loose_links
 from .named_entry import lift_named, named_keys
 from .question import index_pack, question_names, question_phrases, question_types
 from .scoring import (
@@ -252,7 +252,7 @@ def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vec
     names, parts = linked_names(db, question) if names is None else names
     order = {name: i for i, name in enumerate(names)}
     total = graph.section_count(db)
-    rows = [r for r in graph.defining_sections(db, names) if r[2] not in skip]
+    rows = [r for r in graph.defining_sections(db, names) + heading_sections(db, names) if r[2] not in skip]
     parents = parent_rows(db, {r[2] for r in rows})
     rows = [r for r in rows if r[2] in parents and not (books and parents[r[2]]["book"] not in books)]
     similarity = section_similarity(vectors, db, question_vector, sorted({r[2] for r in rows}))

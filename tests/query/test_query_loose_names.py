@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from crossbook.ingest.pipeline import ingest_paths
-from crossbook.query.loose_names import loose_names
+from crossbook.query.loose_names import heading_sections, loose_names
 from crossbook.query.retrieve import question_names
 from tests.conftest import make_job
 
@@ -41,6 +41,14 @@ You can cast *detect magic* at will, without expending a spell slot.
 ### Thief of Five Fates
 
 You can cast *bane* once using a warlock spell slot.
+
+# Monk
+
+## Advancement
+
+### Empty Body
+
+Beginning at 18th level, you can spend 8 ki points to cast the *astral projection* spell.
 
 ## Magic Items
 
@@ -114,3 +122,11 @@ def test_a_common_word_is_no_part_of_a_name(rolls_db):
     assert "progress_roll" in _loose(rolls_db, "What does a progress roll count?")
     # "roll" is in most of the shelf's sections: it stands for no name that ends in it
     assert "progress_roll" not in _loose(rolls_db, "What do you roll on a weak hit?")
+
+
+def test_a_heading_no_entity_is_defined_by_names_its_section(db):
+    assert not db.execute("SELECT 1 FROM entities WHERE normalized = 'empty_body'").fetchall()
+    rows = heading_sections(db, question_names("Empty Body lets its user cast a spell."))
+    assert [(name, heading) for name, heading, _, _ in rows] == [("empty_body", "Empty Body")]
+    # in lower case too, and it is a name named whole: no part of another name is linked
+    assert _loose(db, "What spell does empty body let its user cast?") == ["empty_body"]

@@ -81,7 +81,8 @@ SHELF = {
                     " must succeed on a save or be Poisoned.\n\n"
                     "***Tail Sweep.*** Each creature nearby must succeed on a save or be knocked Prone.\n\n"
                     "### Reed Stalker\n\nThe reed stalker hunts in the marsh and its bite leaves a target"
-                    " in a condition: every creature it bites is Blinded.\n"),
+                    " in a condition: every creature it bites is Blinded.\n\n"
+                    "## Advancement\n\n### Reed Cloak\n\nAt fifth level the hydra hides among the reeds.\n"),
     "conditions.md": ("# Conditions\n\n## Poisoned\n\nA Poisoned creature has disadvantage on attack rolls.\n\n"
                       "## Prone\n\nA Prone creature lies on the ground and crawls.\n\n"
                       "## Blinded\n\nA Blinded creature cannot see.\n"),
@@ -121,3 +122,11 @@ def test_what_the_named_action_inflicts_leads(shelf):
     assert "Conditions > Prone" in sections
     prone = sections.index("Conditions > Prone")
     assert all(sections.index(s) > prone for s in ("Conditions > Poisoned", "Conditions > Blinded") if s in sections)
+
+
+def test_a_section_its_heading_names_is_linked_though_no_entity_is_defined_there(shelf):
+    db, vectors = shelf
+    assert not db.execute("SELECT 1 FROM entities WHERE normalized = 'reed_cloak'").fetchall()
+    question = "Reed Cloak lets a creature vanish. What does it do?"
+    linked, _ = rules.linked_seeds(vectors, db, question, vectors.embedder.embed([question])[0], (), set())
+    assert [p.section for p in linked] == ["Bestiary > Advancement > Reed Cloak"]
