@@ -144,10 +144,9 @@ def _read_names(db: Database, path: str, generation: int, things: bool) -> dict[
 
 
 def _ends(db: Database, part: str) -> list[str]:
-    """The defined names of any kind, and the headings that name sections, ending in
-    ``part``'s words ("mephit": "dust_mephit", "ice_mephit" ...; "sight": "eldritch_sight",
-    "witch_sight" ...)."""
-    return _suffixes(_every(db)).get(part, [])
+    """The defined names of any kind ending in ``part``'s words ("mephit": "dust_mephit",
+    "ice_mephit" ...; "sight": "eldritch_sight", "witch_sight" ...)."""
+    return _suffixes(_all_names(db)).get(part, [])
 
 
 def heading_sections(db: Database, names: list[str]) -> list[tuple[str, str, str, int]]:

@@ -18,6 +18,9 @@ from typing import Protocol
 from .question import question_names, question_phrases
 
 NAMED_LIFT = 0.25   # the best end a named entry states weighs this much more than any other entity
+# how surely and narrowly the question names the entry that states an end: one of the entries
+# a part of its name stands for, the section's own entry, an entry inside the section
+LOOSE, OWN, INSIDE = 1, 2, 3
 UNNAMED_SHARE = 0.5  # x this for what an entry the question does not name states, when one it names does
 
 
@@ -25,7 +28,7 @@ class Weighted(Protocol):
     weight: float
     name: str
     stated: bool                 # the seed's own entry states a relationship with it
-    named_source: int            # a named entry states it: 1 the section's own entry, 2 one inside it; 0: none
+    named_source: int            # a named entry states it: LOOSE, OWN or INSIDE; 0: none
     asked_kind: bool             # the question names its type ("the creature", by the index's pack)
 
 
@@ -40,14 +43,16 @@ def lift_named(weighted: list[Weighted]) -> list[Weighted]:
     weighs (1 + NAMED_LIFT) times the best entity of any seed: they lead, in the order their
     own signals give them (the evidence sentence, a list line the question repeats). The
     ends of a named entry inside the section lead those of the section's own entry ("the
-    tentacle slam of Otyugh": what Tentacle Slam inflicts, then what the otyugh does). When the question
+    tentacle slam of Otyugh": what Tentacle Slam inflicts, then what the otyugh does), which
+    lead those of an entry a part of a name may stand for. When the question
     names the type of some entity ("the creature", by the pack's type names), only named
     ends of a type it names lead: the maneuver the question names requires a shield, but
-    the question asks for a creature. What the entries the question does not name state (a sibling stat
-    block's spells) then weighs UNNAMED_SHARE of itself. Best first."""
+    the question asks for a creature. What the entries the question does not name state (a
+    sibling stat block's spells) then weighs UNNAMED_SHARE of itself, when an entry is named
+    whole (a part of a name may stand for the wrong one). Best first."""
     kind_asked = any(f.asked_kind for f in weighted)
     lifted = [f for f in weighted if f.named_source and (f.asked_kind or not kind_asked)]
-    if lifted:
+    if any(f.named_source >= OWN for f in lifted):
         for f in weighted:
             if f.stated and not f.named_source:
                 f.weight *= UNNAMED_SHARE

@@ -46,7 +46,7 @@ from ..vectors.chroma import VectorStore
 from . import bridge
 from . import entity_graph as graph
 from .loose_names import heading_sections, loose_links
-from .named_entry import lift_named, named_keys
+from .named_entry import INSIDE, LOOSE, OWN, lift_named, named_keys
 from .question import index_pack, question_names, question_phrases, question_types
 from .scoring import (
     FUSION_K,
@@ -101,7 +101,7 @@ class Followed:
     described: bool = False      # the best-matched sentence names it, the question does not
     named: bool = False          # the question names it, the seed lists it unlinked (listed_names)
     stated: bool = False         # the seed's own entry states a relationship with it (lift_stated)
-    named_source: int = 0        # ... and the question names that entry: 1 the section's own, 2 one inside it
+    named_source: int = 0        # ... and the question names that entry (named_entry: LOOSE, OWN, INSIDE)
     asked_kind: bool = False     # the question names its type ("which creature", by the pack)
 
 
@@ -132,19 +132,21 @@ def listed_names(db: Database, seeds: list[Passage], mentions: list[graph.SeedMe
 
 def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[tuple[str, float]]],
                     types: dict[str, float], question_words: frozenset[str] = frozenset(),
-                    question: str = "", named: frozenset[str] = frozenset()) -> list[Followed]:
+                    question: str = "", named: frozenset[str] = frozenset(),
+                    loosely: frozenset[str] = frozenset()) -> list[Followed]:
     """Every entity the seeds mention, weighted by ``entity_weight`` times the bridge
     signals of index/query/bridge.py (``bridge_factor``: its evidence sentences include the
     list lines whose label the question repeats); per entity and seed path the best
-    seed wins. An entity an entry of ``named`` (normalized names the question uses) states
-    is marked ``named_source``. Best first."""
+    seed wins. An entity an entry of ``named`` (normalized names the question uses) or of
+    ``loosely`` (the names a part of a name stands for) states is marked ``named_source``.
+    Best first."""
     mentions = graph.seed_mentions(db, [s.chunk_id for s in seeds])
     total = graph.section_count(db)
     unlinked = listed_names(db, seeds, mentions, question) if question else []
     unlinked_pairs = {(m.chunk_id, m.entity_id) for m in unlinked}
     stated = graph.stated_mentions(db, [s.chunk_id for s in seeds])
     stated_pairs = {(m.chunk_id, m.entity_id) for m in stated}
-    named_pairs = named_stated(seeds, stated, named)
+    named_pairs = named_stated(seeds, stated, named, loosely)
     stored = {(m.chunk_id, m.entity_id) for m in mentions} | unlinked_pairs
     mentions = mentions + unlinked + [m for m in stated if (m.chunk_id, m.entity_id) not in stored]
     child_text = graph.chunk_texts(db, [c for s in seeds for c, _ in matched.get(s.chunk_id, ())])
@@ -199,17 +201,24 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
     return sorted(best.values(), key=lambda f: (-f.weight, f.name))
 
 
-def named_stated(seeds: list[Passage], stated: list[graph.SeedMention],
-                 named: frozenset[str]) -> dict[tuple[str, int], int]:
-    """(seed, entity) -> how narrow the named entry that states it is, for the stated ends
-    whose entry the question names (``named``): 1 for the entry of the seed's own heading
-    (the otyugh's stat block), 2 for one inside it (its Tentacle Slam), which leads."""
+def named_stated(seeds: list[Passage], stated: list[graph.SeedMention], named: frozenset[str],
+                 loosely: frozenset[str] = frozenset()) -> dict[tuple[str, int], int]:
+    """(seed, entity) -> how surely and how narrowly the question names the entry that
+    states it (named_entry's levels): INSIDE for an entry ``named`` inside the seed's
+    section (the otyugh's Tentacle Slam), OWN for the entry of the section's own heading (the
+    otyugh), LOOSE for one of the entries a part of a name stands for (``loosely``: "sight"
+    for Devil's, Eldritch, Witch Sight)."""
     own = {s.chunk_id: normalize_name(s.section.rpartition(" > ")[2]) for s in seeds}
     out: dict[tuple[str, int], int] = {}
     for m in stated:
         if m.stated_by in named:
-            pair = (m.chunk_id, m.entity_id)
-            out[pair] = max(out.get(pair, 0), 1 if m.stated_by == own.get(m.chunk_id) else 2)
+            level = OWN if m.stated_by == own.get(m.chunk_id) else INSIDE
+        elif m.stated_by in loosely:
+            level = LOOSE
+        else:
+            continue
+        pair = (m.chunk_id, m.entity_id)
+        out[pair] = max(out.get(pair, 0), level)
     return out
 
 
@@ -340,10 +349,11 @@ def _ppr_weights(seeds: list[Passage], followed: list[Followed],
 def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds: list[Passage],
          matched: dict[str, list[tuple[str, float]]], types: dict[str, float], books: tuple[str, ...],
          hop: int, ranking: str, question_words: frozenset[str] = frozenset(),
-         question: str = "", named: frozenset[str] = frozenset()) -> tuple[list[Followed], list[Passage]]:
+         question: str = "", named: frozenset[str] = frozenset(),
+         loosely: frozenset[str] = frozenset()) -> tuple[list[Followed], list[Passage]]:
     """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
     weighted = [f for f in lift_named(lift_stated(weigh_entities(db, seeds, matched, types, question_words,
-                                                                 question, named)))
+                                                                 question, named, loosely)))
                 if f.weight > 0]
     # an entity no other book mentions leads nowhere: follow the best ones that lead somewhere
     # the candidates: a few times what is followed, overall and per seed (an entity that
@@ -437,7 +447,9 @@ def retrieve(
     merged: dict[str, Passage] = {p.chunk_id: p for p in frontier}
     linked: list[Passage] = []
     names = linked_names(db, question) if hops > 1 else ([], [])
-    named = named_keys(question, names[0])
+    # what a part of a name stands for is named loosely: several entries may share the part
+    named = named_keys(question, [n for n in names[0] if n not in names[1]])
+    loosely = frozenset(names[1]) - named
     if hops > 1 and LINKED_SEEDS:
         linked, linked_matched = linked_seeds(vectors, db, question, question_vector, books,
                                               {p.chunk_id for p in frontier[:SEEDS_PER_HOP]}, names)
@@ -453,7 +465,7 @@ def retrieve(
             break
         seeds_used.extend(s.chunk_id for s in seeds)
         followed, found = _hop(vectors, db, question_vector, seeds, matched, types, books, hop, ranking,
-                               question_words, question, named if hop == 2 else frozenset())
+                               question_words, question, *((named, loosely) if hop == 2 else ()))
         hop_lists.append([p.chunk_id for p in found])
         followed_out.extend({"hop": hop, "entity": f.name, "entity_type": f.entity_type,
                              "weight": round(f.weight, 4), "from_chunk": f.seed.chunk_id} for f in followed)

@@ -13,7 +13,7 @@ import pytest
 from crossbook.core.normalize import normalized_tokens
 from crossbook.query import bridge
 from crossbook.query import retrieve as rules
-from crossbook.query.named_entry import lift_named, named_keys
+from crossbook.query.named_entry import INSIDE, LOOSE, OWN, lift_named, named_keys
 from tests.helpers import rebuild_books
 
 # -- the pure parts -----------------------------------------------------------------------------
@@ -29,7 +29,7 @@ class End:
 
 
 def test_the_ends_a_named_entry_states_lead_in_their_own_order():
-    ends = [End("Neighbour", 1.0), End("Listed", 0.2, True, 1), End("Second", 0.1, True, 1),
+    ends = [End("Neighbour", 1.0), End("Listed", 0.2, True, OWN), End("Second", 0.1, True, OWN),
             End("Sibling", 0.8, True)]
     weights = {e.name: round(e.weight, 3) for e in lift_named(ends)}
     # the best named end weighs (1 + NAMED_LIFT) times the best of all; its list keeps its order
@@ -39,13 +39,20 @@ def test_the_ends_a_named_entry_states_lead_in_their_own_order():
 
 
 def test_a_named_entry_inside_the_section_leads_the_sections_own():
-    ends = [End("Grappled", 0.9, True, 1), End("Stunned", 0.3, True, 2)]
-    assert [e.name for e in lift_named(ends)] == ["Stunned", "Grappled"]
+    ends = [End("Grappled", 0.9, True, OWN), End("Stunned", 0.3, True, INSIDE), End("Loose", 0.5, True, LOOSE)]
+    assert [e.name for e in lift_named(ends)] == ["Stunned", "Grappled", "Loose"]
+
+
+def test_what_a_part_of_a_name_may_stand_for_leads_but_demotes_nothing():
+    # "sight": Devil's, Eldritch, Witch Sight; the question may mean another entry's list
+    ends = [End("Neighbour", 1.0), End("Detect Magic", 0.2, True, LOOSE), End("Sibling", 0.8, True)]
+    weights = {e.name: round(e.weight, 3) for e in lift_named(ends)}
+    assert weights == {"Detect Magic": 1.25, "Neighbour": 1.0, "Sibling": 0.8}
 
 
 def test_named_ends_of_a_type_the_question_does_not_ask_for_do_not_lead():
     # "the creature that, by the Shield Bash rules, ...": the maneuver requires a shield
-    ends = [End("Ashen Knight", 1.0, False, 0, True), End("Shield", 0.5, True, 2)]
+    ends = [End("Ashen Knight", 1.0, False, 0, True), End("Shield", 0.5, True, INSIDE)]
     assert [e.name for e in lift_named(ends)] == ["Ashen Knight", "Shield"]
     assert ends[1].weight == 0.5
 
