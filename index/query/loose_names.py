@@ -62,7 +62,8 @@ def loose_links(db: Database, question: str, known: set[str]) -> tuple[list[str]
     ``distinctive`` ("sight", "mephit"; not "spell", "roll" or "bonus"), ends the names of at
     most MAX_PARTS entries of any kind ("sight": Eldritch Sight, Witch Sight...; which of
     them the question means, its similarity says: retrieve.linked_seeds), and is only looked
-    at when nothing is named whole."""
+    at when nothing is named whole; the longest parts that stand for names win ("energy
+    blast": Basic and Master Energy Blast, not "blast": Mental Blast as well)."""
     table, every = _names(db), _every(db)
     exact: dict[str, int] = {}
     parts: dict[str, int] = {}
@@ -87,10 +88,14 @@ def loose_links(db: Database, question: str, known: set[str]) -> tuple[list[str]
     if ordered or any(n in table or n in _headings(db) for n in known):
         return ordered, []  # a part of a name only when nothing is named whole
     found: list[str] = []
+    longest = 0
     for part in sorted(parts, key=lambda p: (-parts[p], p)):
+        if parts[part] < longest:
+            break  # a longer part stood for names: "energy blast", not "blast" as well
         ending = [n for n in _ends(db, part) if n != part and _specific(every, n) and not every[n][1]]
         if ending and len(ending) <= MAX_PARTS and distinctive(db, {part.replace("_", " "), *written[part]}):
             found += [n for n in ending if n not in found and n not in known]
+            longest = parts[part]
     return ordered, found
 
 

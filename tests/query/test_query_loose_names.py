@@ -50,6 +50,16 @@ You can cast *bane* once using a warlock spell slot.
 
 Beginning at 18th level, you can spend 8 ki points to cast the *astral projection* spell.
 
+## Powers
+
+### Basic Energy Blast
+
+You hurl raw energy at a target two zones away.
+
+### Mental Blast
+
+You strike a mind with a blast of will.
+
 ## Magic Items
 
 ### Boots of Levitation
@@ -130,3 +140,9 @@ def test_a_heading_no_entity_is_defined_by_names_its_section(db):
     assert [(name, heading) for name, heading, _, _ in rows] == [("empty_body", "Empty Body")]
     # in lower case too, and it is a name named whole: no part of another name is linked
     assert _loose(db, "What spell does empty body let its user cast?") == ["empty_body"]
+
+
+def test_the_longest_part_that_stands_for_names_wins(db):
+    linked = _loose(db, "How far does an energy blast reach?")
+    # "energy blast" ends Basic Energy Blast; "blast" would add Mental Blast as well
+    assert "basic_energy_blast" in linked and "mental_blast" not in linked
