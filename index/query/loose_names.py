@@ -1,13 +1,18 @@
 """An entry the question names loosely, linked to the index like a capitalized name
 (retrieve.linked_seeds): in lower case ("the pounce of lion"), by the last words of its
-name ("mephit" for the Dust, Ice, Magma and Steam Mephits), or with an "X of Y" name turned
-round ("levitation boots" for Boots of Levitation).
+name ("mephit" for the Dust, Ice, Magma and Steam Mephits; "sight" for Eldritch Sight), or
+with an "X of Y" name turned round ("levitation boots" for Boots of Levitation, "five fates
+thief" for Thief of Five Fates). A section whose heading no entity is defined by is an
+entry too ("Empty Body", a class feature the extractor gave no entry: ``heading_sections``).
 
-Only entries of a kind of thing are linked (a creature, a spell, an item, a feature...;
-rules and topics are what prose questions talk in). A lowercase phrase is linked only to a specific entry (at most SPECIFIC_UP_TO sections
-mention it: "spell" or "condition" are everywhere), a part of a name only when it is no
-stopword, has a few letters and names a few entries (MAX_PARTS), so the sections that
-define them become first-hop seeds and the entries' stated relationships are followed.
+One lowercase word links an entry of a kind of thing only (a creature, a spell, an item, a
+feature...; rules and topics are what prose questions talk in), and only a specific one (at
+most SPECIFIC_UP_TO sections mention it: "spell" or "condition" are everywhere); a phrase of
+words links an entry of any kind. A part of a name stands for entries of any kind when it is
+no stopword, has a few letters, is ``distinctive`` (in few of the shelf's sections: "sight",
+not "roll") and ends a few names (MAX_PARTS), and only when nothing is named whole; so the
+sections that define them become first-hop seeds and the entries' stated relationships are
+followed (named_entry.py).
 """
 
 from __future__ import annotations

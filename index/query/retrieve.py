@@ -21,7 +21,9 @@ question:
    followed into the sections of other books (or other notes of a vault, pages of a doc set) that define or
    mention them, hop-1 sections included: the index knows where to look, so no extra
    embedding is computed. So is what the question names and a seed lists without a
-   stored mention (lowercase, a table row: ``listed_names``);
+   stored mention (lowercase, a table row: ``listed_names``). What a seed's own entry
+   states a relationship with is followed too (``lift_stated``), and leads when the question
+   names that entry, as written, in lower case or loosely (named_entry.py);
 4. a reached section's hop score is its own similarity to the question plus the weight
    of the entity that led to it (``hop_score``). The final order fuses the two hops'
    lists by reciprocal rank (``rank_fusion``): the best of each hop lead, and a section
