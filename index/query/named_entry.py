@@ -34,8 +34,11 @@ class Weighted(Protocol):
 
 def named_keys(question: str, loose: list[str] = ()) -> frozenset[str]:
     """Every normalized name the question may name an entry by: capitalized runs, runs of
-    words in any case, and the loose names it was linked to."""
-    return frozenset(question_names(question)) | frozenset(question_phrases(question)) | frozenset(loose)
+    two words or more in any case ("tentacle slam"), and the loose names it was linked to (a
+    single lowercase word only when it names a specific entry: loose_names.py; "spell" or
+    "creature" name no entry)."""
+    phrases = {p for p in question_phrases(question) if "_" in p}
+    return frozenset(question_names(question)) | frozenset(phrases) | frozenset(loose)
 
 
 def lift_named(weighted: list[Weighted]) -> list[Weighted]:

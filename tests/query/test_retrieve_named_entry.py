@@ -65,6 +65,9 @@ def test_nothing_named_changes_nothing():
 def test_a_question_names_an_entry_in_any_case():
     keys = named_keys("The tail sweep of marsh hydra can leave its target in a condition.")
     assert {"tail_sweep", "marsh_hydra"} <= keys
+    # one lowercase word names an entry only when loose_names linked it to a specific one
+    assert "condition" not in keys and "target" not in keys
+    assert "hydra" in named_keys("What does the hydra cast?", ["hydra"])
 
 
 def test_a_list_line_whose_label_the_question_repeats_names_its_items():
