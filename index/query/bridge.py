@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..core.normalize import normalize_name, normalized_tokens, singular
+from ..core.normalize import normalize_name, normalized_tokens, normalized_words, singular
 
 # words that say nothing about what a question asks for
 STOPWORDS = frozenset("""
@@ -145,6 +145,28 @@ def sentence_evidence(children: dict[str, list[tuple[str, float]]], question_wor
         per_seed[seed] = [tokens for shared, _, tokens in found if shared == most >= min_shared]
         every.extend(found)
     return per_seed, best_sentences(every, min_shared)
+
+
+# a list line's label: "At will: ...", "- **6th level (1 slot):** ...", "3/day each: ..."
+_LABEL = re.compile(r"^[\s>*_|-]*([^:\n]{2,40}?)[*_\s]*:")
+_PARENTHESIS = re.compile(r"\([^)]*\)")
+
+
+def labelled_lines(text: str, question_tokens: str) -> list[str]:
+    """The lines of a labelled list ("At will: *detect magic*", "6th level (1 slot): *true
+    seeing*") whose label the question repeats ("can cast one spell at will", "as a 6th
+    level spell"): the items it means, as ``normalized_tokens`` of what follows the label.
+    A label's parenthesis is no part of it; a label of one word must be a content word.
+    ``question_tokens``: the question's ``normalized_tokens``."""
+    out = []
+    for line in text.splitlines():
+        match = _LABEL.match(line)
+        if match is None:
+            continue
+        label = normalized_words(_PARENTHESIS.sub(" ", match.group(1)))
+        if label and ("_" in label or content_words(label)) and f"_{label}_" in question_tokens:
+            out.append(normalized_tokens(line[match.end():]))
+    return out
 
 
 _TOKEN = re.compile(r"[^\W\d_][\w'’-]*|[.!?;:]")

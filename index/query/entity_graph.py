@@ -26,6 +26,7 @@ class SeedMention:
     surface: str               # the name as this mention wrote it
     sections: int              # parent sections of the whole index that mention the entity
     mention_type: str = "references"  # how the seed section mentions it
+    stated_by: str = ""        # stated_mentions: the normalized name of the entry that states it
 
 
 # Where a section is, for a path across places: its book; in a note vault or a doc set, its
@@ -242,7 +243,8 @@ def stated_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
     Stunned" in the otyugh's): those ends as mentions of the section, whether or not a
     mention of them is stored there (a list of uses names the spell in lowercase), and for
     an end the section itself defines, the entities of the same name defined elsewhere
-    (an item's property named after the spell it casts). Only ends of a kind (a spell, a
+    (an item's property named after the spell it casts); each with the normalized name of
+    the entry that states it (``stated_by``: "Tentacle Slam" of the otyugh's block). Only ends of a kind (a spell, a
     condition: the pack's types or the kinds the books give): an edge to an untyped
     ``other`` is a sentence's guess, not a list of uses. Rejected and denied ones say
     nothing."""
@@ -261,8 +263,10 @@ def stated_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
     -- the other end, and its namesakes defined elsewhere: a property named after the spell it
     -- casts ("***Faerie Fire.*** ... cast *faerie fire*") is the edge's end in the entry itself
     SELECT DISTINCT n.id, n.name, n.entity_type, s.chunk_id, n.name,
-           (SELECT count(*) FROM entity_mentions d WHERE d.entity_id = n.id) AS sections
+           (SELECT count(*) FROM entity_mentions d WHERE d.entity_id = n.id) AS sections,
+           'references', o.normalized
     FROM stated s JOIN entities e ON e.id = s.other JOIN entities n ON n.normalized = e.normalized
+    JOIN entities o ON o.id = s.own
     WHERE n.entity_type != 'other'
       AND EXISTS (SELECT 1 FROM entity_mentions m WHERE m.chunk_id = s.chunk_id AND m.entity_id = s.own
                   AND m.mention_type = 'defines')
@@ -270,6 +274,6 @@ def stated_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
                       AND m.mention_type = 'defines')
       AND (n.id = e.id OR EXISTS (SELECT 1 FROM entity_mentions m WHERE m.entity_id = n.id
                                   AND m.mention_type = 'defines'))
-    ORDER BY s.chunk_id, n.id
+    ORDER BY s.chunk_id, n.id, o.normalized
     """
     return [SeedMention(*row) for row in db.execute(sql, [*chunk_ids, *chunk_ids])]

@@ -21,7 +21,9 @@ question:
    followed into the sections of other books (or other notes of a vault, pages of a doc set) that define or
    mention them, hop-1 sections included: the index knows where to look, so no extra
    embedding is computed. So is what the question names and a seed lists without a
-   stored mention (lowercase, a table row: ``listed_names``);
+   stored mention (lowercase, a table row: ``listed_names``). What a seed's own entry
+   states a relationship with is followed too (``lift_stated``), and leads when the question
+   names that entry, as written, in lower case or loosely (named_entry.py);
 4. a reached section's hop score is its own similarity to the question plus the weight
    of the entity that led to it (``hop_score``). The final order fuses the two hops'
    lists by reciprocal rank (``rank_fusion``): the best of each hop lead, and a section
@@ -45,7 +47,8 @@ from ..core.normalize import normalize_name, normalized_tokens, normalized_words
 from ..vectors.chroma import VectorStore
 from . import bridge
 from . import entity_graph as graph
-from .loose_names import loose_names
+from .loose_names import heading_sections, loose_links
+from .named_entry import INSIDE, LOOSE, OWN, lift_named, named_keys
 from .question import index_pack, question_names, question_phrases, question_types
 from .scoring import (
     FUSION_K,
@@ -100,6 +103,8 @@ class Followed:
     described: bool = False      # the best-matched sentence names it, the question does not
     named: bool = False          # the question names it, the seed lists it unlinked (listed_names)
     stated: bool = False         # the seed's own entry states a relationship with it (lift_stated)
+    named_source: int = 0        # ... and the question names that entry (named_entry: LOOSE, OWN, INSIDE)
+    asked_kind: bool = False     # the question names its type ("which creature", by the pack)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -129,16 +134,21 @@ def listed_names(db: Database, seeds: list[Passage], mentions: list[graph.SeedMe
 
 def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[tuple[str, float]]],
                     types: dict[str, float], question_words: frozenset[str] = frozenset(),
-                    question: str = "") -> list[Followed]:
+                    question: str = "", named: frozenset[str] = frozenset(),
+                    loosely: frozenset[str] = frozenset()) -> list[Followed]:
     """Every entity the seeds mention, weighted by ``entity_weight`` times the bridge
-    signals of index/query/bridge.py (``bridge_factor``); per entity and seed path the best
-    seed wins. Best first."""
+    signals of index/query/bridge.py (``bridge_factor``: its evidence sentences include the
+    list lines whose label the question repeats); per entity and seed path the best
+    seed wins. An entity an entry of ``named`` (normalized names the question uses) or of
+    ``loosely`` (the names a part of a name stands for) states is marked ``named_source``.
+    Best first."""
     mentions = graph.seed_mentions(db, [s.chunk_id for s in seeds])
     total = graph.section_count(db)
     unlinked = listed_names(db, seeds, mentions, question) if question else []
     unlinked_pairs = {(m.chunk_id, m.entity_id) for m in unlinked}
     stated = graph.stated_mentions(db, [s.chunk_id for s in seeds])
     stated_pairs = {(m.chunk_id, m.entity_id) for m in stated}
+    named_pairs = named_stated(seeds, stated, named, loosely)
     stored = {(m.chunk_id, m.entity_id) for m in mentions} | unlinked_pairs
     mentions = mentions + unlinked + [m for m in stated if (m.chunk_id, m.entity_id) not in stored]
     child_text = graph.chunk_texts(db, [c for s in seeds for c, _ in matched.get(s.chunk_id, ())])
@@ -156,6 +166,9 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
         {s.chunk_id: [(child_text.get(child, ""), sim) for child, sim in matched.get(s.chunk_id, ())] for s in seeds},
         question_words, EVIDENCE_MIN_SHARED)
     question_tokens = normalized_tokens(question) if question else ""
+    # a list line whose label the question repeats ("at will", "as a 6th level spell") names its items
+    for s in seeds:
+        sentences.setdefault(s.chunk_id, []).extend(bridge.labelled_lines(s.text, question_tokens))
     # per entity and path: followed from a seed of another book, it leads to other books
     best: dict[tuple[int, tuple[str, ...]], Followed] = {}
     for m in mentions:
@@ -167,10 +180,11 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
         weight = entity_weight(evidence, bool(in_child), specificity(m.sections, total),
                                types.get(m.entity_type, 0.0))
         defs = defined_at.get(m.entity_id, [])
+        category = bridge.category_match(bridge.category_words(tuple(d.heading_path for d in defs), m.name),
+                                         asked[seed.chunk_id])
         weight *= bridge_factor(
             leads_elsewhere=bridge.leads_elsewhere({d.place for d in defs}, seed.path_books),
-            category=bridge.category_match(bridge.category_words(tuple(d.heading_path for d in defs), m.name),
-                                           asked[seed.chunk_id]),
+            category=category,
             in_evidence=any(f"_{name}_" in sentence for sentence in sentences[seed.chunk_id] for name in wanted),
         )
         # the sentence that best matched the question names it, and the question does not:
@@ -181,11 +195,33 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
             weight *= 1.0 + BEST_BONUS
         key = (m.entity_id, seed.path_books)
         current = best.get(key)
-        if current is None or weight > current.weight:
+        pair = (m.chunk_id, m.entity_id)
+        if current is None or (named_pairs.get(pair, 0), weight) > (current.named_source, current.weight):
             best[key] = Followed(m.entity_id, m.name, m.entity_type, weight, seed, m.sections, described,
-                                 (m.chunk_id, m.entity_id) in unlinked_pairs,
-                                 (m.chunk_id, m.entity_id) in stated_pairs)
+                                 pair in unlinked_pairs, pair in stated_pairs, named_pairs.get(pair, 0),
+                                 types.get(m.entity_type, 0.0) >= 1.0)
     return sorted(best.values(), key=lambda f: (-f.weight, f.name))
+
+
+def named_stated(seeds: list[Passage], stated: list[graph.SeedMention], named: frozenset[str],
+                 loosely: frozenset[str] = frozenset()) -> dict[tuple[str, int], int]:
+    """(seed, entity) -> how surely and how narrowly the question names the entry that
+    states it (named_entry's levels): INSIDE for an entry ``named`` inside the seed's
+    section (the otyugh's Tentacle Slam), OWN for the entry of the section's own heading (the
+    otyugh), LOOSE for one of the entries a part of a name stands for (``loosely``: "sight"
+    for Devil's, Eldritch, Witch Sight)."""
+    own = {s.chunk_id: normalize_name(s.section.rpartition(" > ")[2]) for s in seeds}
+    out: dict[tuple[str, int], int] = {}
+    for m in stated:
+        if m.stated_by in named:
+            level = OWN if m.stated_by == own.get(m.chunk_id) else INSIDE
+        elif m.stated_by in loosely:
+            level = LOOSE
+        else:
+            continue
+        pair = (m.chunk_id, m.entity_id)
+        out[pair] = max(out.get(pair, 0), level)
+    return out
 
 
 def lift_stated(weighted: list[Followed]) -> list[Followed]:
@@ -205,28 +241,42 @@ def lift_stated(weighted: list[Followed]) -> list[Followed]:
     return sorted(weighted, key=lambda f: (-f.weight, f.name))
 
 
-def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vector: list[float],
-                 books: tuple[str, ...], skip: set[str]) -> tuple[list[Passage], dict[str, list[tuple[str, float]]]]:
-    """Sections that define an entity the question names (the question is linked to the
-    entity index, as HippoRAG links query entities to graph nodes): at most LINKED_SEEDS,
-    longer and more specific names first. Returns them as hop-1 passages scored by their
-    similarity to the question, and their best child as the matched evidence."""
+def linked_names(db: Database, question: str) -> tuple[list[str], list[str]]:
+    """(the normalized names the question links to the index, the part of them that a part
+    of a name stands for): capitalized runs, then what it names loosely ("the pounce of
+    lion", "levitation boots", "mephit": loose_names.py)."""
     names = question_names(question)
-    names += loose_names(db, question, set(names))  # "the pounce of lion", "mephit", "levitation boots"
+    whole, parts = loose_links(db, question, set(names))
+    return names + whole + parts, parts
+
+
+def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vector: list[float],
+                 books: tuple[str, ...], skip: set[str],
+                 names: tuple[list[str], list[str]] | None = None
+                 ) -> tuple[list[Passage], dict[str, list[tuple[str, float]]]]:
+    """Sections that define an entity the question names (the question is linked to the
+    entity index, as HippoRAG links query entities to graph nodes; ``names``: linked_names):
+    at most LINKED_SEEDS, longer and more specific names first; of the entries a part of a
+    name stands for ("sight": Devil's, Eldritch, Witch Sight), the ones whose sections are
+    most similar to the question. Returns them as hop-1 passages scored by their similarity
+    to the question, and their best child as the matched evidence."""
+    names, parts = linked_names(db, question) if names is None else names
     order = {name: i for i, name in enumerate(names)}
     total = graph.section_count(db)
-    rows = [r for r in graph.defining_sections(db, names) if r[2] not in skip]
-    rows.sort(key=lambda r: (order[r[0]], -specificity(r[3], total), r[2]))
+    rows = [r for r in graph.defining_sections(db, names) + heading_sections(db, names) if r[2] not in skip]
     parents = parent_rows(db, {r[2] for r in rows})
+    rows = [r for r in rows if r[2] in parents and not (books and parents[r[2]]["book"] not in books)]
+    similarity = section_similarity(vectors, db, question_vector, sorted({r[2] for r in rows}))
+    part_set = set(parts)
+    rows.sort(key=lambda r: (len(names) if r[0] in part_set else order[r[0]],
+                             -similarity.get(r[2], (0.0, ""))[0] if r[0] in part_set else 0.0,
+                             -specificity(r[3], total), r[2]))
     chosen: list[str] = []
     for _, _, chunk_id, _ in rows:
-        parent = parents.get(chunk_id)
-        if parent is None or chunk_id in chosen or (books and parent["book"] not in books):
-            continue
-        chosen.append(chunk_id)
+        if chunk_id not in chosen:
+            chosen.append(chunk_id)
         if len(chosen) == LINKED_SEEDS:
             break
-    similarity = section_similarity(vectors, db, question_vector, chosen)
     out, matched = [], {}
     for chunk_id in chosen:
         parent = parents[chunk_id]
@@ -301,9 +351,11 @@ def _ppr_weights(seeds: list[Passage], followed: list[Followed],
 def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds: list[Passage],
          matched: dict[str, list[tuple[str, float]]], types: dict[str, float], books: tuple[str, ...],
          hop: int, ranking: str, question_words: frozenset[str] = frozenset(),
-         question: str = "") -> tuple[list[Followed], list[Passage]]:
+         question: str = "", named: frozenset[str] = frozenset(),
+         loosely: frozenset[str] = frozenset()) -> tuple[list[Followed], list[Passage]]:
     """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
-    weighted = [f for f in lift_stated(weigh_entities(db, seeds, matched, types, question_words, question))
+    weighted = [f for f in lift_named(lift_stated(weigh_entities(db, seeds, matched, types, question_words,
+                                                                 question, named, loosely)))
                 if f.weight > 0]
     # an entity no other book mentions leads nowhere: follow the best ones that lead somewhere
     # the candidates: a few times what is followed, overall and per seed (an entity that
@@ -396,9 +448,13 @@ def retrieve(
     question_words = frozenset(bridge.content_words(question))
     merged: dict[str, Passage] = {p.chunk_id: p for p in frontier}
     linked: list[Passage] = []
+    names = linked_names(db, question) if hops > 1 else ([], [])
+    # what a part of a name stands for is named loosely: several entries may share the part
+    named = named_keys(question, [n for n in names[0] if n not in names[1]])
+    loosely = frozenset(names[1]) - named
     if hops > 1 and LINKED_SEEDS:
         linked, linked_matched = linked_seeds(vectors, db, question, question_vector, books,
-                                              {p.chunk_id for p in frontier[:SEEDS_PER_HOP]})
+                                              {p.chunk_id for p in frontier[:SEEDS_PER_HOP]}, names)
         for passage in linked:
             matched.setdefault(passage.chunk_id, []).extend(linked_matched.get(passage.chunk_id, ()))
             merged.setdefault(passage.chunk_id, passage)
@@ -411,7 +467,7 @@ def retrieve(
             break
         seeds_used.extend(s.chunk_id for s in seeds)
         followed, found = _hop(vectors, db, question_vector, seeds, matched, types, books, hop, ranking,
-                               question_words, question)
+                               question_words, question, *((named, loosely) if hop == 2 else ()))
         hop_lists.append([p.chunk_id for p in found])
         followed_out.extend({"hop": hop, "entity": f.name, "entity_type": f.entity_type,
                              "weight": round(f.weight, 4), "from_chunk": f.seed.chunk_id} for f in followed)
