@@ -17,7 +17,9 @@ Two ways find a gutter, the x between two columns:
 
 Lines are then read in order: each column's lines (grouped again from the column's own
 runs), left to right, band by band (a line that crosses a gutter, such as a heading set full
-width, ends a band).
+width, ends a band). A page with no gutter across it may hold columns below (or above) its
+prose: an index that starts under the text before it. The lines after its last line of prose
+(or before its first) are then looked at alone, and read in columns where they show gutters.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 MIN_LINES = 8
+BAND_LINES = MIN_LINES + 2  # lines a band of columns below (or above) prose needs
+PROSE_SHARE = 0.6  # a line of one stretch wider than this share of the text block is prose
 _NEAR = 0.08
 
 
@@ -98,10 +102,12 @@ def _column_edge(right: list[list[tuple[float, float]]], furthest: float) -> flo
     return best[1] if best else None
 
 
-def aligned_gutters(spans: list[list[tuple[float, float]]], page_width: float) -> list[float]:
-    """The gutters of a page of two or three equal columns of short entries, or []."""
+def aligned_gutters(spans: list[list[tuple[float, float]]], page_width: float,
+                    least: int = 2 * MIN_LINES) -> list[float]:
+    """The gutters of a page (or a band: ``least`` lines) of two or three equal columns of
+    short entries, or []."""
     stretches = [s for line in spans for s in line]
-    if len(spans) < 2 * MIN_LINES or not stretches:
+    if len(spans) < least or not stretches:
         return []
     left_edge = min(a for a, _ in stretches)
     # the text block's right edge: its widest line's, or the left margin's mirror (short
@@ -144,7 +150,11 @@ def columns(lines: list[list], width: float) -> list[list]:
     gutter = wide_gutter(spans, width)
     gutters = [gutter] if gutter is not None else aligned_gutters(spans, width)
     if not gutters:
-        return lines
+        return _banded(lines, spans, width)
+    return _in_columns(lines, gutters)
+
+
+def _in_columns(lines: list[list], gutters: list[float]) -> list[list]:
     out: list[list] = []
     parts: list[list] = [[] for _ in range(len(gutters) + 1)]
     for line in lines:
@@ -155,3 +165,29 @@ def columns(lines: list[list], width: float) -> list[list]:
         for k, (low, high) in enumerate(zip([float("-inf"), *gutters], [*gutters, float("inf")])):
             parts[k] += [r for r in line if low <= r.x0 and r.x1 <= high]
     return out + [row for column in parts for row in group_lines(column)]
+
+
+def _banded(lines: list[list], spans: list[list[tuple[float, float]]], width: float) -> list[list]:
+    """A page whose columns fill only its lower or upper part (an index that starts below the
+    text before it, or ends above what follows): the band of lines after the page's last line
+    of prose across the text block (or before its first) is read in columns when its own lines
+    show gutters; the rest stays as it is. A band needs ``BAND_LINES`` lines."""
+    stretches = [s for line in spans for s in line]
+    if len(lines) < BAND_LINES or not stretches:
+        return lines
+    block = max(b for _, b in stretches) - min(a for a, _ in stretches)
+    prose = [len(line) == 1 and line[0][1] - line[0][0] > PROSE_SHARE * block for line in spans]
+    start = len(lines)
+    while start > 0 and not prose[start - 1]:
+        start -= 1
+    end = 0
+    while end < len(lines) and not prose[end]:
+        end += 1
+    for low, high in ((start, len(lines)), (0, end)):
+        if 0 < high - low < len(lines) and high - low >= BAND_LINES:
+            band = spans[low:high]
+            gutter = wide_gutter(band, width)
+            gutters = [gutter] if gutter is not None else aligned_gutters(band, width, BAND_LINES)
+            if gutters:
+                return lines[:low] + _in_columns(lines[low:high], gutters) + lines[high:]
+    return lines
