@@ -124,3 +124,9 @@ def test_the_section_an_index_is_split_off_keeps_only_its_own_terms():
     out = split_unmarked_index((swallowing,), lambda t: len(index_entries(t)))
     assert [s.heading for s in out] == ["Notes", "Index"]
     assert [t.name for t in out[0].terms] == ["frobz"]
+
+
+def test_a_number_set_apart_from_its_comma_keeps_the_numbers_after_it():
+    # a doc index underlines a code line: a run of its own, set apart from its comma
+    found = index_entries("\\frobas . . . . . . 1 , *1*, 2")
+    assert [(n, p, i) for n, _, p, _, i in found] == [("\\frobas", [1, 1, 2], [1])]
