@@ -3,8 +3,9 @@
 - Its heading is "Index" or the like, numbered or lettered as an appendix may be ("H Index",
   "7 Index"), at the top of the heading path or below a book title that holds every chapter.
 - With no outline entry of its own, the index is swallowed by the section before it: it is
-  found by a line "Index" in one of the book's last sections from which on the text parses
-  as index entries (at least ``MIN_ENTRIES``), and split off as its own section, so that no
+  found by a line that prints its heading ("Index", "5 Index", "Command Index") in one of
+  the book's last sections from which on the text parses as index entries (at least
+  ``MIN_ENTRIES``), and split off as its own section, so that no
   entry is "defined" by the index itself; the section it is split from keeps only the terms
   its own text shows. The sections after an index that read as its entries (a PDF without an
   outline reads a page a section) are index sections too.
@@ -29,7 +30,9 @@ INDEX_TITLES = genre_list("documentation", "index_titles")
 _TITLE_KEYS = {normalized_words(t) for t in INDEX_TITLES}
 # an appendix's letter or a chapter's number before the title ("H Index", "7 | Index")
 _NUMBERING = re.compile(r"^\s*(?:[A-Z]|\d+(?:\.\d+)*)\s*(?:\||\.)?\s+(?=\S)")
-_INDEX_LINE = re.compile(r"(?m)^(?:#{1,6}\s*|\*\*)?(?:INDEX|Index)(?:\*\*)?\s*$")
+# a line that may be a heading: its text after a Markdown heading mark or inside bold, capitalised
+# or numbered ("Index", "**INDEX**", "5 Index", "Command Index")
+_HEADING_LINE = re.compile(r"(?m)^(?:#{1,6}\s*|\*\*)?(?P<title>[A-Z0-9][^\n*]{0,40}?)(?:\*\*)?\s*$")
 _CODE_LINES = re.compile(r"(?:number|entr)[^.;]{0,80}(?:code\s+lines?|ligne de code)", re.IGNORECASE)
 # a listing's printed line: its number, then the code ("173 `\newcommand`", "174 | `\def`",
 # "2 *<*driver>*")
@@ -45,6 +48,11 @@ def is_index_section(section: Section) -> bool:
     return any(is_index_heading(h) for h in section.heading_path[:2])
 
 
+def _index_lines(text: str):
+    """The lines of ``text`` that print an index's heading (``INDEX_TITLES``, numbered or not)."""
+    return (m for m in _HEADING_LINE.finditer(text) if is_index_heading(m.group("title")))
+
+
 def split_unmarked_index(sections: tuple[Section, ...], entries: Callable[[str], int]) -> tuple[Section, ...]:
     """``sections`` with a back index that has no outline entry split off the section that
     swallowed it (``entries`` counts the index entries a text parses as), and the sections after
@@ -53,7 +61,7 @@ def split_unmarked_index(sections: tuple[Section, ...], entries: Callable[[str],
         return _continued(sections, entries)
     for i in range(len(sections) - 1, max(-1, len(sections) - 4), -1):
         section = sections[i]
-        for line in _INDEX_LINE.finditer(section.text):
+        for line in _index_lines(section.text):
             rest = section.text[line.end():]
             if entries(rest) < MIN_ENTRIES:
                 continue

@@ -130,3 +130,11 @@ def test_a_number_set_apart_from_its_comma_keeps_the_numbers_after_it():
     # a doc index underlines a code line: a run of its own, set apart from its comma
     found = index_entries("\\frobas . . . . . . 1 , *1*, 2")
     assert [(n, p, i) for n, _, p, _, i in found] == [("\\frobas", [1, 1, 2], [1])]
+
+
+def test_a_numbered_index_heading_without_an_outline_entry_is_found():
+    entries = "\n".join(f"\\frob{chr(97 + n)} . . . . 2" for n in range(12))
+    body = "\n".join(f"The \\frob{chr(97 + n)} command frobs." for n in range(12))
+    swallowing = Section("Use", 1, ("Use",), f"# Use\n\n{body}\n**5 Command Index**\n{entries}\n", 0, pages=(2, 3))
+    out = split_unmarked_index((swallowing,), lambda t: len(index_entries(t)))
+    assert [s.heading for s in out] == ["Use", "Index"] and "5 Command" not in out[0].text

@@ -61,6 +61,9 @@ def test_a_code_line_index_below_the_text_of_its_page(tmp_path):
     names = [f"\\frob{a}{b}" for a in "abcdefgh" for b in "stuvwxyz"]
     # its italic numbers are the pages that describe a command: the Usage section
     assert set(names) <= set(defined) and all(defined[n].endswith("Usage") for n in names)
+    # its other numbers are code lines: the Implementation's listing prints them
+    used = {link[0] for s in book.sections if (s.heading or "").endswith("Implementation") for link in s.links}
+    assert set(names) <= used
     assert not any(s.terms for s in book.sections if is_back_index(s))
     index = "\n".join(s.text for s in book.sections if is_back_index(s))
     at = [index.index(n + "`") for n in names]
