@@ -39,8 +39,13 @@ _CODE_LINES = re.compile(r"(?:number|entr)[^.;]{0,80}(?:code\s+lines?|ligne de c
 _LISTING_LINE = re.compile(r"(?m)^(\d{1,5}) (?:\|\s*)?[`*\\%@{}<]")
 
 
+def heading_words(heading: str) -> str:
+    """A heading's words as ``normalized_words`` gives them, its number or letter dropped."""
+    return normalized_words(_NUMBERING.sub("", heading))
+
+
 def is_index_heading(heading: str) -> bool:
-    return normalized_words(_NUMBERING.sub("", heading)) in _TITLE_KEYS
+    return heading_words(heading) in _TITLE_KEYS
 
 
 def is_index_section(section: Section) -> bool:

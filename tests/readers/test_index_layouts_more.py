@@ -27,12 +27,14 @@ def _prose(pdf, y: float, lines: int = 12) -> float:
 
 
 def _entries(pdf, y: float, names: list[str], page: int = 3) -> None:
-    """Two columns of entries whose kind and leaders reach the gutter ("\\frob (option) . . . 3")."""
+    """Two columns of entries whose leaders run to the page number at the column's end, near
+    the gutter ("\\frob (option) . . . . 3")."""
     half = (len(names) + 1) // 2
     for row in range(half):
         for column, x in ((0, 72), (1, 318)):
             if column * half + row < len(names):
-                pdf.drawString(x, y - row * 14, f"{names[column * half + row]} (option) . . . . . . . . {page}")
+                pdf.drawString(x, y - row * 14, f"{names[column * half + row]} (option) " + ". " * 24)
+                pdf.drawRightString(x + 222, y - row * 14, str(page))
 
 
 def test_columns_below_the_prose_of_their_page_are_read_column_by_column(tmp_path):
@@ -46,7 +48,20 @@ def test_columns_below_the_prose_of_their_page_are_read_column_by_column(tmp_pat
     text = read_book(tmp_path / "band.pdf").text
     at = [text.index(f"{name} (option)") for name in names]
     assert at == sorted(at)  # column one, then column two; rows would interleave them
-    assert text.index(PROSE[:40]) < at[0] and " | " not in text
+    assert text.index(PROSE[:40]) < at[0] and not any(line.count("(option)") > 1 for line in text.splitlines())
+
+
+def test_a_table_below_the_prose_of_its_page_stays_rows(tmp_path):
+    # short names beside their descriptions: aligned, but no columns of one kind of text
+    pdf = canvas.Canvas(str(tmp_path / "table.pdf"), pagesize=LETTER)
+    y = _prose(pdf, 720)
+    for row in range(14):
+        pdf.drawString(72, y - 20 - row * 14, f"Frob{row}")
+        pdf.drawString(318, y - 20 - row * 14, f"primary, secondary and tertiary frob {row}")
+    pdf.showPage()
+    pdf.save()
+    text = read_book(tmp_path / "table.pdf").text
+    assert all(f"Frob{row} | primary, secondary and tertiary frob {row}" in text for row in range(14))
 
 
 def test_a_heading_anchored_a_page_early_starts_its_section_where_it_is_printed(tmp_path):
@@ -138,3 +153,13 @@ def test_a_numbered_index_heading_without_an_outline_entry_is_found():
     swallowing = Section("Use", 1, ("Use",), f"# Use\n\n{body}\n**5 Command Index**\n{entries}\n", 0, pages=(2, 3))
     out = split_unmarked_index((swallowing,), lambda t: len(index_entries(t)))
     assert [s.heading for s in out] == ["Use", "Index"] and "5 Command" not in out[0].text
+
+
+def test_a_change_log_defines_nothing_by_its_entries():
+    from crossbook.readers.code_entries import with_code_entries
+
+    entries = "\n".join(f"`\\frob{c}`: `\\bf` replaced by `\\textbf` . . 12" for c in "abcd")
+    sections = (Section("Change History", 2, ("frob", "Change History"), f"## Change History\n\n{entries}\n", 0),
+                Section("Commands", 2, ("frob", "Commands"), f"## Commands\n\n{entries}\n", 9))
+    out = with_code_entries(sections, lines_are_paragraphs=True)
+    assert not out[0].terms and len(out[1].terms) == 4
