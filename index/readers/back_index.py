@@ -30,13 +30,15 @@ from ..core.models import DocTerm, Section
 from ..core.packs import genre_table
 from .index_form import code_line_sections, is_index_section, says_code_lines, split_unmarked_index
 
-# "name (kind) . . . . 12, **34**, 51–53"; a column break may fall between name and leader;
-# a name set in bold ends its bold before its kind ("**solution** (environment)")
+# "name (kind) . . . . 12, **34**, 51–53" (a number set apart from its comma, "1 , 4": an underlined
+# code line is a run of its own); a column break may fall between name and leader;
+# a name set in bold ends its bold before its kind ("**solution** (environment)"), or a kind
+# and its leaders are set in bold ("frobwidth **(option) . . . 31**")
 _ENTRY = re.compile(
     r"(?P<name>\\[A-Za-z@]+(?:\*(?!\*))?|[A-Za-z][\w@+-]*(?:[-.][\w@+]+)*(?:\*(?!\*))?)"
-    r"(?:\**\s*\((?P<kind>[A-Za-z][\w. ]{1,24})\))?"
+    r"(?:\s*\**\s*\((?P<kind>[A-Za-z][\w. ]{1,24})\))?"
     r"(?:[\s|*]*(?:\.[\s|]*){2,}|[\s|*]*,[\s|]*|[\s|]+)"
-    r"(?P<pages>(?:\**\d{1,4}(?:\s*[\u2013-]\s*\d{1,4})?\**(?:,\s*)?)+)")
+    r"(?P<pages>(?:\**\d{1,4}(?:\s*[\u2013-]\s*\d{1,4})?\**(?:\s*,\s*)?)+)")
 _PAGE = re.compile(r"(\*\*)?(\d{1,4})")  # a page set in bold (an italic one is no definition)
 _ITALIC = re.compile(r"(?<!\*)\*(\d{1,4})\*(?!\*)")
 # an index set whole in bold (every line "**name, 12**") marks nothing: its stars go

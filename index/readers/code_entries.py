@@ -9,7 +9,8 @@ it looks like (a leading backslash: a command; a leading dash: an option) else b
 heading it is filed under ("Keys", "Options"). A section where code runs open only a few
 paragraphs is prose that quotes code: it defines nothing this way, nor does an entry that
 is a bare name (a contents tree), an expression ("x + y") or a symbol ("<="), nor a run
-that opens several rows of one table (a column of values: a return type). A doc set
+that opens several rows of one table (a column of values: a return type), nor a change log's
+entry ("Change History": it names what changed). A doc set
 (readers/docset.py) is not read this way: its markup states its entries (read_book).
 """
 
@@ -20,10 +21,15 @@ from collections import Counter
 from dataclasses import replace
 
 from ..core.models import DocTerm, Section
+from ..core.normalize import normalized_words
+from ..core.packs import genre_list
 from .back_index import is_back_index
 from .doc_terms import MAX_TERM, heading_kind, option_names
+from .index_form import heading_words
 
 MIN_ENTRIES = 3
+# a change log's entries open with what changed ("`\\del`: `\\bf` replaced"): they define nothing
+_CHANGE_LOGS = {normalized_words(t) for t in genre_list("documentation", "change_log_titles")}
 # a block's opening code run, past a list marker, a table cell's bar or an emphasis mark
 _OPENING_RUN = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?[*_]{0,2}`([^`\n]+)`")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}")
@@ -113,8 +119,8 @@ def with_code_entries(sections: tuple[Section, ...], lines_are_paragraphs: bool 
     as in ``_blocks``."""
     out = []
     for section in sections:
-        if is_back_index(section):  # its entries are read as the index they are (back_index)
-            out.append(section)
+        if is_back_index(section) or any(heading_words(h) in _CHANGE_LOGS for h in section.heading_path):
+            out.append(section)  # an index's entries are read as the index they are (back_index)
             continue
         stated = {t.name for t in section.terms} | {a for t in section.terms for a in t.aliases}
         found = [t for t in code_entries(section, lines_are_paragraphs) if t.name not in stated]

@@ -5,8 +5,8 @@
   table cells (a wide gap) are joined with ' | ' one row per line, bold and italic runs are
   **x** and *x*, bullets are '- ', and a paragraph's printed lines are joined into one.
 - Sections come from the outline (bookmarks), nested by level; a section runs from its
-  entry's printed heading (found on the entry's page by its words: pdf_headings.py) to the
-  next entry's. With no outline, headings
+  entry's printed heading (found on the entry's page by its words: pdf_headings.py, else on
+  the next pages: a writer may anchor a heading a page or two before it) to the next entry's. With no outline, headings
   from the font size, else one section per page, with a warning.
 - Running heads and feet (the book's or a chapter's title, page numbers) are removed; words
   hyphenated across lines are joined; ligatures (fi, fl, ff...) and soft hyphens are
@@ -40,6 +40,7 @@ _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\uf
 _LINE_END_HYPHENS = ("-", "\x02", "\ufffe", "\u00ad")
 _HYPHEN_BREAK = re.compile(r"(\w)-\n(?=[a-z])")
 _DIGITS = re.compile(r"\d+")
+LOOK_AHEAD = 3  # pages after an outline entry's own on which its printed heading is looked for
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:/|of)\s*\d{1,4})?$|^[ivxlc]{1,6}$", re.I)
 
 
@@ -442,20 +443,42 @@ def _clean(lines: list[str]) -> str:
 
 def _starts(pages: list[list[str]], entries: list[_Entry]) -> list[tuple[int, int, int, str]]:
     """Each entry's start: (page, line, lines the printed heading takes, left out of the body,
-    what its last line prints after the heading's words: the body's first text)."""
+    what its last line prints after the heading's words: the body's first text). An entry whose
+    page does not print its heading is looked for on the pages after it (``_later_heading``); an
+    entry never starts before the one ahead of it."""
     starts: list[tuple[int, int, int, str]] = []
-    for entry in entries:
-        cursor = starts[-1][1] + starts[-1][2] if starts and starts[-1][0] == entry.page else 0
-        at = find_heading(pages[entry.page], entry.title, cursor)
-        starts.append((entry.page, *(at if at is not None else (cursor, 0, ""))))
+    for n, entry in enumerate(entries):
+        page = max(entry.page, starts[-1][0]) if starts else entry.page
+        cursor = starts[-1][1] + starts[-1][2] if starts and starts[-1][0] == page else 0
+        at = find_heading(pages[page], entry.title, cursor)
+        if at is None:
+            bound = entries[n + 1].page if n + 1 < len(entries) else len(pages) - 1
+            later = _later_heading(pages, entry.title, page, bound)
+            if later is not None:
+                starts.append(later)
+                continue
+        starts.append((page, *(at if at is not None else (cursor, 0, ""))))
     return starts
+
+
+def _later_heading(pages: list[list[str]], title: str, page: int, bound: int) -> tuple[int, int, int, str] | None:
+    """Where a heading its outline entry's page does not print is printed on one of the next
+    ``LOOK_AHEAD`` pages, up to the next entry's page: a writer may anchor a heading on the page
+    before it (an anchor set before a page break: the "Bibliography" of a class that prints it
+    after the index pointed at the index's first page). Only a line that is the heading counts
+    (not an entry's head that opens a line of text)."""
+    for later in range(page + 1, min(bound, page + LOOK_AHEAD, len(pages) - 1) + 1):
+        at = find_heading(pages[later], title)
+        if at is not None and at[1] > 0:
+            return (later, *at)
+    return None
 
 
 def _sections(pages: list[list[str]], entries: list[_Entry], starts: list[tuple[int, int, int, str]]) -> list[Section]:
     sections: list[Section] = []
-    before = [line for lines in pages[:entries[0].page] for line in lines] + pages[entries[0].page][:starts[0][1]]
+    before = [line for lines in pages[:starts[0][0]] for line in lines] + pages[starts[0][0]][:starts[0][1]]
     if _clean(before):
-        sections.append(Section(None, 0, (), _clean(before) + "\n\n", 0, pages=(1, entries[0].page + 1)))
+        sections.append(Section(None, 0, (), _clean(before) + "\n\n", 0, pages=(1, starts[0][0] + 1)))
     stack: list[tuple[int, str]] = []
     for n, entry in enumerate(entries):
         page, line, heading_lines, rest = starts[n]

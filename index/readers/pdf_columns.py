@@ -17,14 +17,23 @@ Two ways find a gutter, the x between two columns:
 
 Lines are then read in order: each column's lines (grouped again from the column's own
 runs), left to right, band by band (a line that crosses a gutter, such as a heading set full
-width, ends a band).
+width, ends a band). A page with no gutter across it may hold columns below its prose: an
+index that starts under the text before it. The lines after its last line of prose or heading
+are then looked at alone, and read in columns where they show gutters of columns alike (not
+a table's).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections import Counter
 
 MIN_LINES = 8
+BAND_LINES = MIN_LINES + 2  # lines a band of columns below (or above) prose needs
+PROSE_SHARE = 0.6  # a line of one stretch wider than this share of the text block is prose
+FILL_SLACK = 0.25  # a band's column has text this near its gutter (a share of its width)
+WIDTH_RATIO = 2.5  # a band's columns' typical stretches differ in width at most so much
+MAX_STRETCHES = 2.0  # stretches to a line in a band's column, on average
 _NEAR = 0.08
 
 
@@ -98,10 +107,12 @@ def _column_edge(right: list[list[tuple[float, float]]], furthest: float) -> flo
     return best[1] if best else None
 
 
-def aligned_gutters(spans: list[list[tuple[float, float]]], page_width: float) -> list[float]:
-    """The gutters of a page of two or three equal columns of short entries, or []."""
+def aligned_gutters(spans: list[list[tuple[float, float]]], page_width: float,
+                    least: int = 2 * MIN_LINES) -> list[float]:
+    """The gutters of a page (or a band: ``least`` lines) of two or three equal columns of
+    short entries, or []."""
     stretches = [s for line in spans for s in line]
-    if len(spans) < 2 * MIN_LINES or not stretches:
+    if len(spans) < least or not stretches:
         return []
     left_edge = min(a for a, _ in stretches)
     # the text block's right edge: its widest line's, or the left margin's mirror (short
@@ -144,7 +155,11 @@ def columns(lines: list[list], width: float) -> list[list]:
     gutter = wide_gutter(spans, width)
     gutters = [gutter] if gutter is not None else aligned_gutters(spans, width)
     if not gutters:
-        return lines
+        return _banded(lines, spans, width)
+    return _in_columns(lines, gutters)
+
+
+def _in_columns(lines: list[list], gutters: list[float]) -> list[list]:
     out: list[list] = []
     parts: list[list] = [[] for _ in range(len(gutters) + 1)]
     for line in lines:
@@ -155,3 +170,57 @@ def columns(lines: list[list], width: float) -> list[list]:
         for k, (low, high) in enumerate(zip([float("-inf"), *gutters], [*gutters, float("inf")])):
             parts[k] += [r for r in line if low <= r.x0 and r.x1 <= high]
     return out + [row for column in parts for row in group_lines(column)]
+
+
+def _banded(lines: list[list], spans: list[list[tuple[float, float]]], width: float) -> list[list]:
+    """A page whose columns fill only its lower part (an index that starts below the text
+    before it): the band of lines after the page's last line of prose (one stretch across
+    most of the text block) or heading (set larger than the page's text) is read in columns
+    when its own lines show gutters of columns alike (``_alike``); the lines above stay as
+    they are. A band needs ``BAND_LINES`` lines."""
+    stretches = [s for line in spans for s in line]
+    if len(lines) < BAND_LINES or not stretches:
+        return lines
+    block = max(b for _, b in stretches) - min(a for a, _ in stretches)
+    sizes = Counter()
+    for line in lines:
+        for run in line:
+            sizes[round(run.size, 1)] += len(run.text)
+    body = sizes.most_common(1)[0][0]
+    start = len(lines)
+    while start > 0 and not (len(spans[start - 1]) == 1 and spans[start - 1][0][1] - spans[start - 1][0][0]
+                             > PROSE_SHARE * block) and max(r.size for r in lines[start - 1]) < body * 1.15:
+        start -= 1
+    band = spans[start:]
+    if not 0 < start or len(band) < BAND_LINES:
+        return lines
+    # aligned edges first: a band is mostly short entries, and a wide stretch's end may be
+    # a leader's before its page number
+    gutters = aligned_gutters(band, width, BAND_LINES)
+    gutter = wide_gutter(band, width) if not gutters else None
+    gutters = gutters or ([gutter] if gutter is not None else [])
+    if gutters and _alike(band, gutters):
+        return lines[:start] + _in_columns(lines[start:], gutters)
+    return lines
+
+
+def _alike(spans: list[list[tuple[float, float]]], gutters: list[float]) -> bool:
+    """Whether a band's columns are columns of one kind of text, not a table's: each column
+    but the last has text that reaches near its gutter (within ``FILL_SLACK`` of its width),
+    and the columns' typical lines are alike in width (a line's longest stretch in it) (at most ``WIDTH_RATIO`` apart). A
+    table of short names beside their descriptions is aligned too, but its first column is
+    short and unlike the next; a table of many cells sets several stretches to a line of a
+    column (at most ``MAX_STRETCHES`` on average: an entry and its page number set apart)."""
+    bounds = list(zip([min(a for line in spans for a, _ in line), *gutters], [*gutters, float("inf")]))
+    widths: list[float] = []
+    for k, (low, high) in enumerate(bounds):
+        # each line's longest stretch in the column (an entry, not the page number set apart from it)
+        cells = [mine for line in spans if (mine := [(a, b) for a, b in line if low <= a and b <= high])]
+        if not cells or sum(len(mine) for mine in cells) > MAX_STRETCHES * len(cells):
+            return False  # a table's cells: several stretches to a line of a column
+        inside = sorted(max(b - a for a, b in mine) for mine in cells)
+        widths.append(inside[len(inside) // 2])
+        if k < len(gutters) and max(b for line in spans for a, b in line if low <= a and b <= high) \
+                < high - FILL_SLACK * (high - low):
+            return False
+    return max(widths) <= WIDTH_RATIO * min(widths)
