@@ -52,6 +52,7 @@ eval: $(STAMP)
 	$(BIN)/python bench/docs_zoo/eval_zoo.py --zoo $(ZOO)  # the documentation zoo (make zoo): each family's tune and check half, inventories read and ignored
 	$(BIN)/python bench/eval_statblocks.py  # srd51 stat blocks: creatures' conditions against the fixture gold, kinds, edges, recall per relation type
 	$(BIN)/python bench/srd51/eval_definitions.py  # srd51 definitions (fair precision, recall, reference recall) and listed classes/skills/conditions typed so, gold from the Markdown
+	$(BIN)/python bench/srd51/editions.py  # the same srd51 books as EPUB and PDF (pandoc, pdflatex): relations, definitions, questions; skipped without the tools
 	$(BIN)/python bench/eval_relations.py --shelf all  # recall per relation type of the Fate and sample gold, hand-read edges
 	$(BIN)/python bench/bench_readers.py
 
