@@ -467,6 +467,19 @@ def rebuild_books(cli, folder: Path, books: dict[str, str], pack: Path | None = 
     assert result.exit_code == 0, result.stderr
 
 
+def opened_shelf(index_dir: Path):
+    """(db, vectors) of an index built with the hash embedder, for a fixture to yield: the
+    vectors close when the generator does."""
+    from crossbook.core.config import load_settings
+    from crossbook.storage.db import open_db
+    from crossbook.vectors.chroma import open_vectors
+
+    db = open_db(index_dir)
+    settings = load_settings({"index_dir": index_dir}, {"CROSSBOOK_EMBEDDER": "hash"}, None)
+    with open_vectors(settings, db) as vectors:
+        yield db, vectors
+
+
 def rebuilt_sample(folder: Path) -> Path:
     """The sample corpus rebuilt (hash embedder) into ``folder / "index"``, through the CLI; the
     index, for a module's read-only tests to share."""

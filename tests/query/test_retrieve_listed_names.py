@@ -8,7 +8,7 @@ import pytest
 
 from crossbook.query import question
 from crossbook.query import retrieve as rules
-from tests.helpers import rebuild_books
+from tests.helpers import opened_shelf, rebuild_books
 
 SHELF = {
     "core.md": ("# Core Rules\n\n## Conditions\n\n### Frightened\n\n"
@@ -26,14 +26,7 @@ QUESTION = "Which move is forbidden to a frightened listener of the Gloom Hound'
 @pytest.fixture
 def shelf(cli, tmp_path, index_dir):
     rebuild_books(cli, tmp_path, SHELF)
-    from crossbook.core.config import load_settings
-    from crossbook.storage.db import open_db
-    from crossbook.vectors.chroma import open_vectors
-
-    db = open_db(index_dir)
-    settings = load_settings({"index_dir": index_dir}, {"CROSSBOOK_EMBEDDER": "hash"}, None)
-    with open_vectors(settings, db) as vectors:
-        yield db, vectors
+    yield from opened_shelf(index_dir)
 
 
 def test_question_phrases_are_every_run_of_words_in_any_case():

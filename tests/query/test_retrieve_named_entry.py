@@ -14,7 +14,7 @@ from crossbook.core.normalize import normalized_tokens
 from crossbook.query import bridge
 from crossbook.query import retrieve as rules
 from crossbook.query.named_entry import INSIDE, LOOSE, OWN, lift_named, named_keys
-from tests.helpers import rebuild_books
+from tests.helpers import opened_shelf, rebuild_books
 
 # -- the pure parts -----------------------------------------------------------------------------
 
@@ -103,14 +103,7 @@ QUESTION = "The tail sweep of marsh hydra can leave its target in a condition. W
 @pytest.fixture
 def shelf(cli, tmp_path, index_dir):
     rebuild_books(cli, tmp_path, SHELF)
-    from crossbook.core.config import load_settings
-    from crossbook.storage.db import open_db
-    from crossbook.vectors.chroma import open_vectors
-
-    db = open_db(index_dir)
-    settings = load_settings({"index_dir": index_dir}, {"CROSSBOOK_EMBEDDER": "hash"}, None)
-    with open_vectors(settings, db) as vectors:
-        yield db, vectors
+    yield from opened_shelf(index_dir)
 
 
 def test_a_stated_end_says_which_entry_states_it(shelf):

@@ -9,7 +9,7 @@ import pytest
 
 from crossbook.query import retrieve as rules
 from crossbook.query import search
-from tests.helpers import rebuild_books
+from tests.helpers import opened_shelf, rebuild_books
 
 SPELLS = ["Veil of Mist", "Ghost Hand", "Jade Mirror", "Amber Ward", "Bone Lantern", "Cinder Step",
           "Dusk Chorus", "Ember Tithe", "Frost Psalm", "Gale Needle", "Hollow Bell", "Iron Vow"]
@@ -68,14 +68,7 @@ def shelf(cli, tmp_path, index_dir):
         "treasures.md": ITEMS,
     }
     rebuild_books(cli, tmp_path, books)
-    from crossbook.core.config import load_settings
-    from crossbook.storage.db import open_db
-    from crossbook.vectors.chroma import open_vectors
-
-    db = open_db(index_dir)
-    settings = load_settings({"index_dir": index_dir}, {"CROSSBOOK_EMBEDDER": "hash"}, None)
-    with open_vectors(settings, db) as vectors:
-        yield db, vectors
+    yield from opened_shelf(index_dir)
 
 
 def _chunk(db, heading: str) -> str:
