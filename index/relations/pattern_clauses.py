@@ -81,8 +81,10 @@ _IMPLICIT_SUBJECT = re.compile(
 )
 
 
-# a name that is what is rolled, not who acts ("succeed on a Constitution saving throw")
-_ROLL_AFTER = re.compile(rf"[\s*_]+(?:{word_pattern(genre_words('rulebook', 'roll_words'))})\b", re.IGNORECASE)
+# a name that is what is rolled, not who acts ("succeed on a Constitution saving throw"), also
+# the first of a list of such names ("a Strength or Dexterity saving throw")
+_ROLL_AFTER = re.compile(rf"(?:[\s*_]*(?:,|\bor\b|\band\b)[\s*_]*[A-Z][\w'’-]*)*"
+                         rf"[\s*_]+(?:{word_pattern(genre_words('rulebook', 'roll_words'))})\b", re.IGNORECASE)
 # who stands before a verb in a rule without being the entry itself
 _ROLE_SUBJECT = re.compile(r"\b(?:the|your|an?)\s+(?:target|opponent|enemy|enemies|foe|defender|attacker|victim)s?\b"
                            r"[^.;:]*$", re.IGNORECASE)

@@ -134,6 +134,15 @@ def test_an_action_imposes_its_condition_from_the_creature(action, conditions):
     assert _lurker(action) == {("Fen Lurker", "inflicts", c) for c in conditions}
 
 
+def test_a_list_of_abilities_rolled_is_no_agent_of_the_state():
+    # "a Strength or Dexterity saving throw": both names are what is rolled, so the state is
+    # still the creature's doing, as with one ability
+    abilities = [PatternEntity(a, (a,), "other", "glossary") for a in ("Strength", "Dexterity")]
+    text = ("#### Fen Lurker\n\n***Leap.*** Each creature in the space must succeed on a DC 16 Strength or"
+            " Dexterity saving throw or be knocked grappled.\n")
+    assert ("Fen Lurker", "inflicts", "Grappled") in _edges(text, [LURKER, CREATURE, TARGET, *abilities, *STATES])
+
+
 @pytest.mark.parametrize("action", [
     "The lurker is incapacitated while in the area of an antimagic field.",  # its own state
     "The lurker can’t be frightened while it can see an ally.",  # a negation with a curly apostrophe
