@@ -315,8 +315,7 @@ class Linker:
             lo_text, hi_text = view.span(start, stop)
             lo, hi = sentence_span(text, lo_text, hi_text)
             picked.append((found, keys, text[lo:hi], self._choose(keys, text[lo:hi], lo_text - lo, book)))
-        # an untyped name ("other": a label, a stat) says nothing of its neighbours' kind
-        neighbours = Counter(key[1] for _, _, _, key in picked if key is not None and key[1] != "other")
+        neighbours = Counter(key[1] for _, _, _, key in picked if key is not None)
         for found, keys, sentence, key in picked:
             key = key or _by_neighbours(keys, neighbours)
             if key is None:
@@ -332,8 +331,8 @@ class Linker:
 
 
 def _by_neighbours(keys: set[EntityKey], neighbours: Counter) -> EntityKey | None:
-    """The one of a name's entities whose kind most of the chunk's resolved names of a kind
-    have, when one kind leads (a name among classes is the class), else None."""
+    """The one of a name's entities whose kind most of the chunk's resolved names have, when
+    one kind leads (a name among classes is the class), else None."""
     counts = sorted(((neighbours[k[1]], k) for k in keys), reverse=True)
     if counts[0][0] > 0 and (len(counts) == 1 or counts[0][0] > counts[1][0]):
         return counts[0][1]
