@@ -24,7 +24,7 @@ sys.path.insert(0, str(HERE))
 
 import docbook  # noqa: E402
 import families as F  # noqa: E402
-from family_common import copy_member, every_kth, family_modules  # noqa: E402
+from family_common import every_kth, family_modules, zoo_member  # noqa: E402
 from gold import back_index, code_line_index, devhelp_keywords, man_name_line, sphinx_inventory  # noqa: E402
 
 
@@ -48,11 +48,8 @@ def html_family(zoo: Path, family: str, projects: list, gold_of) -> list[dict]:
         linked = sorted({page for _, role, page in gold_of(gold_files[0]) if page and (folder / page).is_file()
                          and role not in ("std:doc", "std:label")
                          and not re.search(r"(genindex|modindex|search|api-index|index-all)", page)})
-        pages = every_kth(linked, F.PAGES_PER_PROJECT)
-        target = zoo / family / project
-        copy_member(folder, target, pages, [g.name for g in gold_files])
-        members.append({"family": family, "project": project, "package": package, "half": half,
-                        "path": str(target), "gold": gold_files[0].name, "pages": pages})
+        members.append(zoo_member(zoo, family, project, package, half, folder, every_kth(linked, F.PAGES_PER_PROJECT),
+                              [g.name for g in gold_files], gold_files[0].name))
     return members
 
 

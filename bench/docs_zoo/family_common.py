@@ -29,20 +29,24 @@ def copy_member(source: Path, target: Path, pages: list[str], keep: list[str]) -
         shutil.copy(source / rel, target / rel)
 
 
+def zoo_member(zoo: Path, family: str, project: str, package: str, half: str, source: Path, pages: list[str],
+           keep: list[str], gold: str) -> dict:
+    """A member: ``pages`` of ``source`` and the files ``keep`` beside them copied into the
+    zoo's folder for it, and its zoo.json entry."""
+    target = zoo / family / project
+    copy_member(source, target, pages, keep)
+    return {"family": family, "project": project, "package": package, "half": half, "path": str(target),
+            "gold": gold, "pages": pages}
+
+
 def halves_by_page(zoo: Path, family: str, package: str, project: str, source: Path, linked: list[str],
                    keep: list[str], gold: str) -> list[dict]:
     """A one-project family's members: its capped pages (every k-th of ``linked``) split by
     page, even positions tuned on, odd ones checked; each half a folder with ``keep`` beside."""
     chosen = every_kth(linked)
     halves = half_by_position(chosen)
-    members = []
-    for half in ("tune", "check"):
-        pages = [p for p in chosen if halves[p] == half]
-        target = zoo / family / f"{project}-{half}"
-        copy_member(source, target, pages, keep)
-        members.append({"family": family, "project": f"{project}-{half}", "package": package, "half": half,
-                        "path": str(target), "gold": gold, "pages": pages})
-    return members
+    return [zoo_member(zoo, family, f"{project}-{half}", package, half, source,
+                   [p for p in chosen if halves[p] == half], keep, gold) for half in ("tune", "check")]
 
 
 def family_modules() -> dict:

@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent)]
 
 import families as F  # noqa: E402
-from family_common import copy_member, every_kth, score_gold  # noqa: E402
+from family_common import every_kth, score_gold, zoo_member  # noqa: E402
 
 NAME = "doxygen"
 PACKAGES = ("doxygen-doc", "libstdc++-12-doc")
@@ -94,13 +94,10 @@ def assemble(zoo: Path) -> list[dict]:
         tags = sorted(root.glob("*.tag"))
         linked = sorted({page for _, kind, page in gold_entries(root) if (root / page).is_file()
                          and not INDEX_PAGE.fullmatch(Path(page).name)})
-        pages = every_kth(linked, F.PAGES_PER_PROJECT)
         keep = [t.name for t in tags] or [p.relative_to(root).as_posix() for p in sorted(root.rglob("*.html"))
                                           if INDEX_PAGE.fullmatch(p.name)]
-        target = zoo / NAME / project
-        copy_member(root, target, pages, keep)
-        members.append({"family": NAME, "project": project, "package": package, "half": half,
-                        "path": str(target), "gold": tags[0].name if tags else "index-pages", "pages": pages})
+        members.append(zoo_member(zoo, NAME, project, package, half, root, every_kth(linked, F.PAGES_PER_PROJECT), keep,
+                              tags[0].name if tags else "index-pages"))
     return members
 
 

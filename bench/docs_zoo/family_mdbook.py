@@ -13,7 +13,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from family_common import copy_member, every_kth, score_gold
+from family_common import every_kth, score_gold, zoo_member
 
 from crossbook.readers.inventories.heading_names import heading_names
 
@@ -48,12 +48,8 @@ def assemble(zoo: Path) -> list[dict]:
         if not linked:
             print(f"{NAME}/{book}: no heading names a thing, left out")
             continue
-        pages = every_kth(linked)
-        target = zoo / NAME / book
-        copy_member(source, target, pages, ["searchindex.js", "book.js"])
-        members.append({"family": NAME, "project": book, "package": PACKAGES[0], "path": str(target),
-                        "half": "tune" if position < len(BOOKS) // 2 else "check", "gold": "searchindex.js",
-                        "pages": pages})
+        members.append(zoo_member(zoo, NAME, book, PACKAGES[0], "tune" if position < len(BOOKS) // 2 else "check",
+                              source, every_kth(linked), ["searchindex.js", "book.js"], "searchindex.js"))
     return members
 
 

@@ -13,7 +13,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from family_common import copy_member, every_kth, score_gold
+from family_common import every_kth, score_gold, zoo_member
 
 NAME = "rustdoc"
 PACKAGES = ("cargo-doc",)
@@ -69,11 +69,8 @@ def assemble(zoo: Path) -> list[dict]:
         pages = every_kth(linked)
         if not pages:
             continue
-        target = zoo / NAME / crate
-        copy_member(ROOT, target, pages, ["search-index.js", "crates.js"])
-        members.append({"family": NAME, "project": crate, "package": PACKAGES[0], "path": str(target),
-                        "half": "tune" if position < len(crates) // 2 else "check", "gold": "search-index.js",
-                        "pages": pages})
+        members.append(zoo_member(zoo, NAME, crate, PACKAGES[0], "tune" if position < len(crates) // 2 else "check",
+                              ROOT, pages, ["search-index.js", "crates.js"], "search-index.js"))
     return members
 
 
