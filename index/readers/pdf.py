@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -506,14 +507,16 @@ def _with_run_in(pages: list[list[str]], entries: list[_Entry],
     run_in = run_in_lines(pages)
     if not run_in:
         return entries, starts
-    placed = [((page, line, 0), entry) for entry, (page, line, _, _) in zip(entries, starts)]
-    outline = sorted(placed, key=lambda item: item[0])
+    outline = sorted((((page, line, 0), entry) for entry, (page, line, _, _) in zip(entries, starts)),
+                     key=lambda item: item[0])
+    positions = [at[:2] for at, _ in outline]
+    printed = set(positions)  # the outline's own headings
     merged = list(outline)
     for page, line, title in run_in:
-        if any(at[:2] == (page, line) for at, _ in outline):  # the outline's own heading
+        if (page, line) in printed:
             continue
-        before = [entry for at, entry in outline if at[:2] < (page, line)]
-        level = (before[-1].level + 1) if before else 1
+        before = bisect_left(positions, (page, line))  # the outline entries printed before it
+        level = outline[before - 1][1].level + 1 if before else 1
         merged.append(((page, line, 1), _Entry(title, min(level, 6), page)))
     merged.sort(key=lambda item: item[0])
     ordered = [entry for _, entry in merged]
