@@ -314,7 +314,8 @@ class Linker:
         for start, stop, found, keys in chosen:
             lo_text, hi_text = view.span(start, stop)
             lo, hi = sentence_span(text, lo_text, hi_text)
-            picked.append((found, keys, text[lo:hi], self._choose(keys, text[lo:hi], lo_text - lo, book)))
+            sentence = text[lo:hi]
+            picked.append((found, keys, sentence, self._choose(keys, sentence, lo_text - lo, book)))
         neighbours = Counter(key[1] for _, _, _, key in picked if key is not None)
         for found, keys, sentence, key in picked:
             key = key or _by_neighbours(keys, neighbours)
