@@ -67,10 +67,11 @@ def build(edition: str, markdown: Path, out: Path) -> Path | None:
         target = folder / f"{book.stem}.{edition}"
         if target.is_file():
             continue
-        source = out / "settable" / book.name
-        source.parent.mkdir(parents=True, exist_ok=True)
-        source.write_text(settable(book.read_text(encoding="utf-8")) if edition == "pdf"
-                          else book.read_text(encoding="utf-8"), encoding="utf-8")
+        source = book
+        if edition == "pdf":  # what pdflatex's fonts can set
+            source = out / "settable" / book.name
+            source.parent.mkdir(parents=True, exist_ok=True)
+            source.write_text(settable(book.read_text(encoding="utf-8")), encoding="utf-8")
         command = ["pandoc", "-f", "markdown", "-o", str(target), str(source), "--metadata", f"title={book.stem}"]
         if edition == "pdf":
             command += ["--pdf-engine=pdflatex", "-V", "geometry:margin=2cm"]
