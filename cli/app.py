@@ -101,7 +101,8 @@ def main(
     index: Optional[Path] = typer.Option(
         None, "--index", help="Index directory (env CROSSBOOK_INDEX; default ./.crossbook)."
     ),
-    debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors."),
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks on errors, a rule's that raised on a section"
+                               " included (env CROSSBOOK_STRICT_RULES=1 for that alone)."),
     config: Optional[Path] = typer.Option(
         None, "--config", help="Settings file; it must exist (default: ./crossbook.toml when present)."
     ),
@@ -123,6 +124,10 @@ def main(
 ) -> None:
     """crossbook: ingest books, then ask where else an entity appears."""
     ctx.obj = State(index, debug, config, embedder, chroma_url, quiet, wait)
+    if debug or os.environ.get("CROSSBOOK_STRICT_RULES") == "1":
+        from crossbook.core.rule_guard import raise_failures
+
+        raise_failures(True)  # a rule that raises stops the command with its traceback
     report_retries()
 
 

@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from crossbook.core.config import Settings
+from crossbook.core.rule_guard import raise_failures
 from crossbook.ingest.pipeline import IngestJob
 from crossbook.storage.db import open_db
 from tests.fakes import FakeChunkEntity, FakeSVO, ScriptedOpenAI
@@ -40,8 +41,11 @@ def offline_env(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # the per-user model cache (cli/paths.py)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    monkeypatch.setenv("CROSSBOOK_STRICT_RULES", "1")  # a CLI in a subprocess raises as these tests do
     monkeypatch.chdir(tmp_path)
+    before = raise_failures(True)  # a rule that raises fails its test: the catch hides no bug here
     yield
+    raise_failures(before)
 
 
 @pytest.fixture

@@ -253,6 +253,9 @@ def table_terms(text: str) -> list[TermSpan]:
         while j < len(lines) and _TABLE_ROW.match(lines[j].rstrip("\r\n")):
             j += 1
         rows = [k for k in range(i, j) if not _SEPARATOR.match(lines[k].rstrip("\r\n"))]
+        if not rows:  # separator rows only ("|---|---|"): no table of names
+            i = j
+            continue
         has_header = j - i > 1 and _SEPARATOR.match(lines[i + 1].rstrip("\r\n")) is not None
         body = rows[1:] if has_header else rows
         firsts = [(k, _cells(lines[k].rstrip("\r\n"))[0]) for k in body]

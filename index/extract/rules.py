@@ -30,6 +30,7 @@ from dataclasses import replace
 from ..core.models import ChunkExtraction, ParentChunk, RawMention
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
+from ..core.rule_guard import section_label, without_failures
 from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
 from .entry_kinds import THING_KINDS, entry_kind, heading_kind, listing_kind, own_kind, stat_block_kind
 from .entry_rules import entry_view, section_terms
@@ -162,9 +163,14 @@ class RulesExtractor:
         known: dict[str, list[KnownEntity]] | None = None,
         progress: ProgressFn = no_progress,
     ) -> ExtractionRun:
-        mentions = book_mentions(parents, self.pack, book)
+        warnings: list[str] = []
+        # a rule that raises on a section costs that section's definitions, not the book
+        mentions, failed = without_failures(parents, lambda kept: book_mentions(kept, self.pack, book), book,
+                                            lambda parent: section_label(parent.heading_path, parent.id), warnings)
+        failed_ids = {parent.id for parent in failed}
+        found_in = dict(zip((p.id for p in parents if p.id not in failed_ids), mentions, strict=True))
         chunks = []
-        for i, (parent, found) in enumerate(zip(parents, mentions, strict=True)):
-            chunks.append(ChunkExtraction(parent.id, found))
+        for i, parent in enumerate(parents):
+            chunks.append(ChunkExtraction(parent.id, found_in.get(parent.id, [])))
             progress("extract", i + 1, len(parents))
-        return ExtractionRun(chunks)
+        return ExtractionRun(chunks, warnings=warnings)

@@ -28,6 +28,7 @@ from ..core.genres import genres_in_use
 from ..core.models import IngestResult
 from ..core.pack_option import parse_pack_option
 from ..core.packs import DomainPack, load_pack, shipped_genres
+from ..core.rule_guard import collecting, guarded, section_label, without_failures
 from ..extract import (
     ExtractionRun,
     Extractor,
@@ -261,7 +262,9 @@ def ingest_book(job: IngestJob, book: SourceBook, title: str, force: bool = Fals
     door.open()  # a vector store that refuses fails the book before any model call
     refine_calls = job.refiner.calls if job.refiner is not None else 0
     extracted = extract_book(job, plan, title)
-    stored = door.store_book(book_rows(job, plan, extracted, title), index_settings(job))
+    with collecting() as failures:  # a linking or relationship rule that raised on a chunk
+        stored = door.store_book(book_rows(job, plan, extracted, title), index_settings(job))
+    plan.result.warnings.extend(failure.line() for failure in failures)
     if job.refiner is not None:
         plan.result.refine_calls = job.refiner.calls - refine_calls
     for warning in stored.pending:  # a relationship whose endpoint is not found is named
@@ -336,15 +339,16 @@ def _verify(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str
     llm = job.relations_mode == "llm"
     if llm:
         job.events({"event": "phase.start", "phase": "relation_discovery", "book": title})
-    marks = NoteMarks(job.pack, plan.parents, extracted.run.chunks)  # a vault's exact definitions and links
+    marks = _note_marks(job, plan, extracted.run.chunks, title)  # a vault's exact definitions and links
     for parent, extraction in zip(plan.parents, extracted.run.chunks, strict=True):
         if extraction is None:  # failed, stored with --allow-partial: no mentions from it
             continue
         chunk_text = ChunkText(parent.text)
-        verified = marks.verify(parent, extraction.mentions, chunk_text)
-        extracted.kept[parent.id] = verified.mentions
-        extracted.dropped.update(verified.dropped)
-        extracted.repaired.update(verified.repaired)
+        with guarded(title, section_label(parent.heading_path, parent.id), warnings=plan.result.warnings):  # costs this chunk only
+            verified = marks.verify(parent, extraction.mentions, chunk_text)
+            extracted.kept[parent.id] = verified.mentions
+            extracted.dropped.update(verified.dropped)
+            extracted.repaired.update(verified.repaired)
         extracted.dropped.update(extraction.dropped)
         if llm:
             chunk_claims, chunk_drops = prepare_claims(extraction, chunk_text)
@@ -356,6 +360,17 @@ def _verify(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str
         job.events({"event": "phase.done", "phase": "relation_discovery", "book": title,
                     "candidates": sum(len(c) for c in extracted.claims.values()),
                     "dropped": dict(extracted.dropped_relations)})
+
+
+def _note_marks(job: IngestJob, plan: BookPlan, extractions: list, title: str) -> NoteMarks:
+    """The book's marks (extract/marks.py); a chunk whose marks raise is left out of them."""
+    def attempt(at: list[int]) -> NoteMarks:
+        return NoteMarks(job.pack, [plan.parents[i] for i in at], [extractions[i] for i in at])
+
+    marks, _ = without_failures(range(len(plan.parents)), attempt, title,
+                                lambda i: section_label(plan.parents[i].heading_path, plan.parents[i].id),
+                                plan.result.warnings)
+    return marks
 
 
 def index_settings(job: IngestJob) -> derived.IndexSettings:

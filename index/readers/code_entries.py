@@ -117,12 +117,13 @@ def with_code_entries(sections: tuple[Section, ...], lines_are_paragraphs: bool 
     """``sections`` with each reference section's code entries added to its terms (a term
     the section's markup already states is kept as it states it); ``lines_are_paragraphs``
     as in ``_blocks``."""
-    out = []
-    for section in sections:
-        if is_back_index(section) or any(heading_words(h) in _CHANGE_LOGS for h in section.heading_path):
-            out.append(section)  # an index's entries are read as the index they are (back_index)
-            continue
-        stated = {t.name for t in section.terms} | {a for t in section.terms for a in t.aliases}
-        found = [t for t in code_entries(section, lines_are_paragraphs) if t.name not in stated]
-        out.append(replace(section, terms=section.terms + tuple(found)) if found else section)
-    return tuple(out)
+    return tuple(with_section_entries(section, lines_are_paragraphs) for section in sections)
+
+
+def with_section_entries(section: Section, lines_are_paragraphs: bool = False) -> Section:
+    """One section with its code entries added to its terms (``with_code_entries``)."""
+    if is_back_index(section) or any(heading_words(h) in _CHANGE_LOGS for h in section.heading_path):
+        return section  # an index's entries are read as the index they are (back_index)
+    stated = {t.name for t in section.terms} | {a for t in section.terms for a in t.aliases}
+    found = [t for t in code_entries(section, lines_are_paragraphs) if t.name not in stated]
+    return replace(section, terms=section.terms + tuple(found)) if found else section

@@ -1,11 +1,17 @@
 """What every book gets after its format's reader: the post-passes, in their order. Each is a
 ``protocol.PostPass`` that decides from the book whether it applies; its module is imported
-only when it does."""
+only when it does.
+
+A pass that raises costs its own output, never the book (core/rule_guard.py): a section on
+which the code entries raise keeps its text without them; a whole-book pass (the back index,
+the internal links) that raises leaves the book as it found it. Either way one warning names
+the book, the section and the pass."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from ..core.rule_guard import guarded, map_guarded, section_label
 from .protocol import PostPass
 from .source import SourceBook
 
@@ -16,19 +22,25 @@ def code_entries(book: SourceBook) -> SourceBook:
     that open its lists are mostly contents trees and summary tables of links."""
     if book.format == "docset":
         return book
-    from .code_entries import with_code_entries
+    from .code_entries import with_section_entries
 
     # a PDF's paragraph is one line of its text (readers/pdf.py), with no blank line between
-    return replace(book, sections=with_code_entries(book.sections, lines_are_paragraphs=book.format == "pdf"))
+    lines = book.format == "pdf"
+    warnings = list(book.warnings)
+    sections = map_guarded(book.sections, lambda section: with_section_entries(section, lines), lambda section: section,
+                           book_label(book), lambda section: section_label(section.heading_path), warnings)
+    return replace(book, sections=tuple(sections), warnings=tuple(warnings))
 
 
 def back_index(book: SourceBook) -> SourceBook:
     """A manual's back index (readers/back_index.py): a book whose sections know their pages."""
     if not any(section.pages for section in book.sections):
         return book
-    from .back_index import with_back_index
+    from .back_index import is_back_index, with_back_index
 
-    return replace(book, sections=with_back_index(book.sections))
+    index = next((s for s in book.sections if is_back_index(s)), None)
+    return _whole_book(book, lambda: with_back_index(book.sections),
+                       section_label(index.heading_path) if index is not None else "")
 
 
 def internal_links(book: SourceBook) -> SourceBook:
@@ -37,7 +49,21 @@ def internal_links(book: SourceBook) -> SourceBook:
         return book
     from .pdf_links import with_internal_links
 
-    return replace(book, sections=with_internal_links(book.sections, book.internal_links))
+    return _whole_book(book, lambda: with_internal_links(book.sections, book.internal_links), "")
+
+
+def _whole_book(book: SourceBook, work, section: str) -> SourceBook:
+    """``book`` with the sections ``work`` returns; as it was, with one warning, where it raises."""
+    warnings = list(book.warnings)
+    sections = book.sections
+    with guarded(book_label(book), section, warnings=warnings):
+        sections = work()
+    return replace(book, sections=sections, warnings=tuple(warnings))
+
+
+def book_label(book: SourceBook) -> str:
+    """A book as a reader's warning names it: its file or folder name."""
+    return book.path.name or str(book.path)
 
 
 POST_PASSES: tuple[PostPass, ...] = (code_entries, back_index, internal_links)

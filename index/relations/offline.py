@@ -17,6 +17,7 @@ from sqlite_utils import Database
 from ..core.genres import genres_in_use
 from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import collapse_whitespace, normalize_name
+from ..core.rule_guard import guarded
 from ..extract.verify import ChunkText
 from ..linking.link_state import categories
 from ..storage.book_genres import books_genres
@@ -88,7 +89,9 @@ def refresh_svo_claims(
         if not entities:
             continue  # one entity may still name an unlinked base ("*Weapon (scimitar)*"): patterns only
         parsed += 1
-        with genres_in_use(genres.get(book)):  # each chunk read with its own book's genres
+        claims = []
+        # each chunk read with its own book's genres; a rule that raises costs this chunk's claims
+        with genres_in_use(genres.get(book)), guarded(book, chunk_id):
             claims = _offline_claims(text, entities, analysis.candidates(text, entities))
         insert_claims(db, book, {chunk_id: claims})
         for claim in claims:

@@ -52,6 +52,7 @@ from sqlite_utils import Database
 from ..core.genres import genres_in_use
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
+from ..core.rule_guard import guarded
 from ..extract import KnownEntity
 from ..linking import link_state
 from ..linking.linker import Linker, LinkTarget, lowercase_terms, lowercase_word_counts, view_words
@@ -214,7 +215,8 @@ def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, te
         present[chunk_id].add((key_normalized, entity_type))
     genres, found = books_genres(db), []
     for chunk_id, book, text in chunks:
-        with genres_in_use(genres.get(book)):  # each chunk linked with its own book's genres
+        # each chunk linked with its own book's genres; a rule that raises costs this chunk's links
+        with genres_in_use(genres.get(book)), guarded(book, chunk_id):
             found.extend((chunk_id, book, match) for match in linker.link(text, book, present[chunk_id],
                                                                           views.get(chunk_id)))
     condition, params = in_values("normalized", {match.key[0] for _, _, match in found})
