@@ -55,7 +55,7 @@ def _tell_separate_pages(books: list[Path], warn: Callable[[str], None] | None) 
     """A folder of HTML pages read as separate books says so, once, and names --as-book."""
     if warn is None:
         return
-    from ..readers.docset_detect import not_a_docset
+    from ..readers.docset.detect import not_a_docset
 
     folders = {book.parent for book in books if book.is_file() and book.suffix.lower() in (".html", ".htm", ".xhtml")}
     for folder in sorted(folders):

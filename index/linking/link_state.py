@@ -29,7 +29,7 @@ from sqlite_utils import Database
 
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
-from ..readers.doc_terms import DOC_KINDS
+from ..readers.doc_kinds import DOC_KINDS
 from ..storage import meta
 from ..storage.store import in_values
 from .linker import SHARED_KINDS, LinkTarget, lowercase_terms, lowercase_word_counts, name_words, plural

@@ -40,7 +40,7 @@ from ..core.normalize import singular, written_as_code
 from ..core.packs import genre_words
 from ..extract.entry_kinds import RULEBOOK_KINDS
 from ..extract.text import sentence_span
-from ..readers.doc_terms import DOC_KINDS
+from ..readers.doc_kinds import DOC_KINDS
 from .matchview import MatchView, match_view
 
 EntityKey = tuple[str, str]  # (normalized name, entity type)

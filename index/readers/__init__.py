@@ -14,7 +14,7 @@ from importlib import import_module
 from pathlib import Path
 
 from ..core.errors import BadInput
-from .post_passes import after_reading
+from .passes import after_reading
 from .protocol import Reader
 from .source import ReadLimits, SourceBook, decode_text, read_bytes, sha256_bytes
 

@@ -90,7 +90,7 @@ def test_the_book_is_stored_with_one_warning(monkeypatch, lenient, index_dir, tm
 
 
 def test_a_post_pass_that_raises_leaves_the_book_as_read(monkeypatch, lenient, tmp_path):
-    from crossbook.readers import code_entries
+    from crossbook.readers.passes import reference_entries as code_entries
 
     def broken(section, lines_are_paragraphs=False):
         raise ValueError("odd entry")

@@ -8,7 +8,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
 from crossbook.readers import read_book
-from crossbook.readers.back_index import index_entries, with_back_index
+from crossbook.readers.passes.printed_index import index_entries, with_back_index
 
 
 def test_a_bold_name_before_its_kind_is_an_entry_of_that_kind():

@@ -9,7 +9,7 @@ from reportlab.pdfgen import canvas
 
 from crossbook.core.models import Section
 from crossbook.readers import read_book
-from crossbook.readers.back_index import index_entries, is_back_index, with_back_index
+from crossbook.readers.passes.printed_index import index_entries, is_back_index, with_back_index
 
 
 def index_page(path, columns: int):

@@ -11,7 +11,7 @@ from crossbook.core.models import Section
 from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.query.lookup import where_else
 from crossbook.readers import read_book
-from crossbook.readers.code_entries import code_entries
+from crossbook.readers.passes.reference_entries import code_entries
 from crossbook.storage.db import open_db
 
 REFERENCE_MD = """# Colour commands

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from crossbook.readers import read_book
-from crossbook.readers.boilerplate import Boilerplate, page_subject_title
+from crossbook.readers.docset.boilerplate import Boilerplate, page_subject_title
 from crossbook.readers.html_markdown import parse_html, to_markdown
 from tests.docs.test_docs_shelves import ingest
 from tests.docset_fixtures import SITE, write_docset

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from crossbook.ingest.books import find_books
 from crossbook.readers import detect_format, read_book
-from crossbook.readers.docset_detect import docset_reason
+from crossbook.readers.docset.detect import docset_reason
 from tests.docset_fixtures import write_docset
 
 

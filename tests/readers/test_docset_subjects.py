@@ -88,14 +88,14 @@ def test_an_option_many_pages_document_is_each_commands_own_and_found_by_its_bar
 
 
 def test_a_name_line_broken_before_its_dash_still_names_the_command():
-    from crossbook.readers.doc_terms import name_line
+    from crossbook.readers.docset.terms import name_line
 
     assert name_line("git-check-ref-format\n- Ensures that a reference name is well formed") == \
         ["git-check-ref-format"]
 
 
 def test_a_name_line_whose_dash_touches_the_name_still_names_the_command():
-    from crossbook.readers.doc_terms import name_line
+    from crossbook.readers.docset.terms import name_line
 
     assert name_line("hishrink- translating ASCII HINT files to binary files") == ["hishrink"]
     assert name_line("fmtutil-sys - manage TeX formats") == ["fmtutil-sys"]

@@ -11,8 +11,8 @@ from reportlab.pdfgen import canvas
 
 from crossbook.core.models import DocTerm, Section
 from crossbook.readers import read_book
-from crossbook.readers.back_index import index_entries, is_back_index
-from crossbook.readers.index_form import split_unmarked_index
+from crossbook.readers.passes.index_form import split_unmarked_index
+from crossbook.readers.passes.printed_index import index_entries, is_back_index
 
 PROSE = ("This paragraph of running text is set across the whole text block, from margin to margin, as a manual's "
          "prose is set before its index begins on the same page.")
@@ -156,7 +156,7 @@ def test_a_numbered_index_heading_without_an_outline_entry_is_found():
 
 
 def test_a_change_log_defines_nothing_by_its_entries():
-    from crossbook.readers.code_entries import with_code_entries
+    from crossbook.readers.passes.reference_entries import with_code_entries
 
     entries = "\n".join(f"`\\frob{c}`: `\\bf` replaced by `\\textbf` . . 12" for c in "abcd")
     sections = (Section("Change History", 2, ("frob", "Change History"), f"## Change History\n\n{entries}\n", 0),

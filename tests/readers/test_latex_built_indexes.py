@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from crossbook.readers import read_book
-from crossbook.readers.back_index import is_back_index
+from crossbook.readers.passes.printed_index import is_back_index
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "latex_index"
 COMMANDS = [f"\\frob{a}{b}" for a in "abcdef" for b in "stuvwxyz"]

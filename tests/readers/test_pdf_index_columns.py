@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from crossbook.readers.pdf_columns import aligned_gutters, columns, group_lines
+from crossbook.readers.pdf.columns import aligned_gutters, columns, group_lines
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from crossbook.readers import read_book
-from crossbook.readers.pdf_run_in import run_in_lines, run_in_title
+from crossbook.readers.pdf.run_in import run_in_lines, run_in_title
 
 SPELLS = [("Acid Arrow", "2nd-level evocation", "A shimmering green arrow streaks toward a target."),
           ("Aid", "2nd-level abjuration", "Your spell bolsters your allies with toughness."),

@@ -7,7 +7,8 @@ from importlib import import_module
 from pathlib import Path
 
 from crossbook.core.models import Section
-from crossbook.readers import FORMATS, SourceBook, post_passes, read_book
+from crossbook.readers import FORMATS, SourceBook, read_book
+from crossbook.readers import passes as post_passes
 from crossbook.readers.protocol import Reader
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..doc_terms import SPHINX_KINDS
+from ..doc_kinds import SPHINX_KINDS
 from .entry import InventoryEntry
 
 # a keyword's name carries its kind: "g_main_loop_new ()", "struct GList", "enum GIOCondition"

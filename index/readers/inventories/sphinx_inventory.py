@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...core.packs import genre_words
-from ..doc_terms import SPHINX_KINDS
+from ..doc_kinds import SPHINX_KINDS
 from .entry import InventoryEntry
 
 

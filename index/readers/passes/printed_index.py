@@ -26,8 +26,8 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from ..core.models import DocTerm, Section
-from ..core.packs import genre_table
+from ...core.models import DocTerm, Section
+from ...core.packs import genre_table
 from .index_form import code_line_sections, is_index_section, says_code_lines, split_unmarked_index
 
 # "name (kind) . . . . 12, **34**, 51–53" (a number set apart from its comma, "1 , 4": an underlined

@@ -26,11 +26,11 @@ from pathlib import Path
 
 from lxml import etree
 
-from ..core.errors import BadInput
-from .epub_links import resolve, scan, with_links
-from .html_markdown import HEADINGS, LEVEL_ATTR, body_of, parse_html, tag_of, to_markdown
-from .markdown import from_text
-from .source import MIB, ReadLimits, SourceBook, read_bytes, sha256_bytes
+from ...core.errors import BadInput
+from ..html_markdown import HEADINGS, LEVEL_ATTR, body_of, parse_html, tag_of, to_markdown
+from ..markdown import from_text
+from ..source import MIB, ReadLimits, SourceBook, read_bytes, sha256_bytes
+from .links import resolve, scan, with_links
 
 _XHTML_TYPES = ("application/xhtml+xml", "text/html", "application/xml", "text/x-oeb1-document")
 # font obfuscation (IDPF, Adobe): allowed by the spec in DRM-free books

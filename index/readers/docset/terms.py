@@ -18,15 +18,12 @@ from __future__ import annotations
 
 import re
 
-from ..core.models import DocTerm
-from ..core.packs import genre_list, genre_table, genre_words
+from ...core.models import DocTerm
+from ...core.packs import genre_list, genre_table
+from ..doc_kinds import SPHINX_KINDS
 
-# a Sphinx object entry's domain role (the dl's second class) -> its kind
-SPHINX_KINDS = genre_table("documentation", "sphinx_kinds")
 # a word of the heading a term is filed under -> the kind of its entries
 _HEADING_KINDS = tuple(genre_table("documentation", "heading_kinds").items())
-# every kind this module gives (the linker reads a name of these kinds as code)
-DOC_KINDS = frozenset({*SPHINX_KINDS.values(), *genre_words("documentation", "doc_kinds")}) - {"other"}
 # the kinds a title may name after the thing it documents ("The \definecolor command")
 TITLE_KINDS = genre_list("documentation", "title_kinds")
 _OPTION = r"(?:--?|\+)[\w?@#][\w.-]*"

@@ -20,9 +20,9 @@ import re
 from collections import Counter
 from functools import lru_cache
 
-from ..core.models import DocTerm
-from ..core.packs import genre_words
-from .doc_terms import MAX_TERM, heading_kind, text_of
+from ...core.models import DocTerm
+from ...core.packs import genre_words
+from .terms import MAX_TERM, heading_kind, text_of
 
 _CODE_TAGS = ("code", "tt", "kbd", "samp", "var")
 # a name that cannot be an ordinary word: an identifier, a dotted or called name, an option, a TeX command

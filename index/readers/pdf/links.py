@@ -8,7 +8,7 @@ import ctypes
 import re
 from dataclasses import dataclass, replace
 
-from ..core.models import Section
+from ...core.models import Section
 
 # a line's text as the reader keeps it and its box: (text, x0, x1, y0, y1), per page
 Placed = list[list[tuple[str, float, float, float, float]]]

@@ -15,8 +15,8 @@ import posixpath
 import re
 from pathlib import Path
 
+from ..html_markdown import parse_html
 from .boilerplate import Boilerplate
-from .html_markdown import parse_html
 
 SAMPLE = 12
 HEAD_BYTES = 4096

@@ -20,12 +20,12 @@ import re
 from collections import Counter
 from dataclasses import replace
 
-from ..core.models import DocTerm, Section
-from ..core.normalize import normalized_words
-from ..core.packs import genre_list
-from .back_index import is_back_index
-from .doc_terms import MAX_TERM, heading_kind, option_names
+from ...core.models import DocTerm, Section
+from ...core.normalize import normalized_words
+from ...core.packs import genre_list
+from ..docset.terms import MAX_TERM, heading_kind, option_names
 from .index_form import heading_words
+from .printed_index import is_back_index
 
 MIN_ENTRIES = 3
 # a change log's entries open with what changed ("`\\del`: `\\bf` replaced"): they define nothing

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 
-from ..core.normalize import normalized_words
-from .doc_terms import man_kind, name_line, text_of, title_subject
-from .html_markdown import HEADINGS, kept_elements, tag_of
+from ...core.normalize import normalized_words
+from ..html_markdown import HEADINGS, kept_elements, tag_of
+from .terms import man_kind, name_line, text_of, title_subject
 
 _NUMBERED = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[IVXLC]+\.|[A-Z]\.)\s+(?=\S)")
 
@@ -60,7 +60,7 @@ def is_synopsis_heading(heading: str | None) -> bool:
 
 
 def _is_label(heading: str) -> bool:
-    from ..core.packs import load_pack
+    from ...core.packs import load_pack
 
     return load_pack("generic").is_stop(heading)
 

@@ -29,22 +29,22 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import unquote
 
-from ..chunk.chunking import split_sections
-from ..core.errors import BadInput
-from ..core.models import SUB_ENTRY_SEPARATOR, DocTerm, Section
-from ..core.normalize import normalized_words
-from ..core.packs import genre_list, genre_words
-from ..core.titles import clean_inline
+from ...chunk.chunking import split_sections
+from ...core.errors import BadInput
+from ...core.models import SUB_ENTRY_SEPARATOR, DocTerm, Section
+from ...core.normalize import normalized_words
+from ...core.packs import genre_list, genre_words
+from ...core.titles import clean_inline
+from ..html import page_title
+from ..html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
+from ..inventories import has_inventory, inventory_entries, placed_terms, with_terms
+from ..source import SourceBook
+from ..walk import walk_folder
 from .boilerplate import Boilerplate, learn_boilerplate
-from .doc_index import index_entries, place_index
-from .doc_tables import option_leads, row_term
-from .doc_terms import dt_term, paragraph_term, text_of
-from .html import page_title
-from .html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
-from .inventories import has_inventory, inventory_entries, placed_terms, with_terms
+from .index_page import index_entries, place_index
 from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
-from .source import SourceBook
-from .walk import walk_folder
+from .tables import option_leads, row_term
+from .terms import dt_term, paragraph_term, text_of
 
 # files a documentation tool writes beside its pages
 MARKERS = genre_list("documentation", "generator_markers")
@@ -60,7 +60,7 @@ def is_docset(folder: Path) -> bool:
     pages, or pages a generator wrote (readers/docset_detect.py)."""
     if not folder.is_dir():
         return False
-    from .docset_detect import docset_reason
+    from .detect import docset_reason
 
     return any((folder / marker).is_file() for marker in MARKERS) or has_inventory(folder) \
         or docset_reason(folder) is not None

@@ -24,14 +24,14 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..core.errors import BadInput
-from ..core.models import Section
-from .pdf_chars import char_boxes, rect_ranges
-from .pdf_columns import columns, group_lines
-from .pdf_headings import find_heading, unmarked
-from .pdf_links import PdfLink, Placed, RawLink, page_links, raw_links
-from .pdf_run_in import run_in_lines
-from .source import SourceBook, read_bytes, sha256_bytes
+from ...core.errors import BadInput
+from ...core.models import Section
+from ..source import SourceBook, read_bytes, sha256_bytes
+from .chars import char_boxes, rect_ranges
+from .columns import columns, group_lines
+from .headings import find_heading, unmarked
+from .links import PdfLink, Placed, RawLink, page_links, raw_links
+from .run_in import run_in_lines
 
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl",
                             "\ufb05": "st", "\ufb06": "st", "\u00ad": None,

@@ -17,10 +17,10 @@ from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from urllib.parse import unquote
 
-from ..core.models import Section
-from ..core.normalize import normalized_words
-from .doc_terms import text_of
-from .html_markdown import HEADINGS, body_of, kept_elements, tag_of
+from ...core.models import Section
+from ...core.normalize import normalized_words
+from ..docset.terms import text_of
+from ..html_markdown import HEADINGS, body_of, kept_elements, tag_of
 
 _OUTSIDE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.IGNORECASE)  # a scheme: another book's address
 _LISTING = 0.5   # a chapter whose links' text is this share of its own lists other chapters

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..core.rule_guard import guarded, map_guarded, section_label
-from .protocol import PostPass
-from .source import SourceBook
+from ...core.rule_guard import guarded, map_guarded, section_label
+from ..protocol import PostPass
+from ..source import SourceBook
 
 
 def code_entries(book: SourceBook) -> SourceBook:
@@ -22,7 +22,7 @@ def code_entries(book: SourceBook) -> SourceBook:
     that open its lists are mostly contents trees and summary tables of links."""
     if book.format == "docset":
         return book
-    from .code_entries import with_section_entries
+    from .reference_entries import with_section_entries
 
     # a PDF's paragraph is one line of its text (readers/pdf.py), with no blank line between
     lines = book.format == "pdf"
@@ -36,7 +36,7 @@ def back_index(book: SourceBook) -> SourceBook:
     """A manual's back index (readers/back_index.py): a book whose sections know their pages."""
     if not any(section.pages for section in book.sections):
         return book
-    from .back_index import is_back_index, with_back_index
+    from .printed_index import is_back_index, with_back_index
 
     index = next((s for s in book.sections if is_back_index(s)), None)
     return _whole_book(book, lambda: with_back_index(book.sections),
@@ -47,7 +47,7 @@ def internal_links(book: SourceBook) -> SourceBook:
     """After the back index: a link names what its target section defines (readers/pdf_links.py)."""
     if not book.internal_links:
         return book
-    from .pdf_links import with_internal_links
+    from ..pdf.links import with_internal_links
 
     return _whole_book(book, lambda: with_internal_links(book.sections, book.internal_links), "")
 

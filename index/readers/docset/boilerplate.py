@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .html_markdown import HEADINGS, body_of, parse_html, tag_of
+from ..html_markdown import HEADINGS, body_of, parse_html, tag_of
 
 MIN_PAGES = 4
 SAMPLE_PAGES = 60     # pages learned from, evenly spaced: what most of them repeat, most pages do

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from .doc_terms import MAX_TERM, text_of
-from .html_markdown import tag_of
+from ..html_markdown import tag_of
+from .terms import MAX_TERM, text_of
 
 MIN_ENTRIES = 5
 SHARE = 0.6
@@ -78,7 +78,7 @@ def place_index(pages: dict) -> None:
     the others that show it; the index page's own links go. ``pages``: the doc set's pages
     (readers/docset.py), each with ``index`` (its entries, or None), ``hrefs``, ``terms``,
     ``mentions``, ``sections``, ``anchor_sections``, ``subject_at``, ``path``."""
-    from ..core.models import DocTerm
+    from ...core.models import DocTerm
 
     for page in list(pages.values()):
         if not page.index:

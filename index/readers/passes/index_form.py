@@ -20,9 +20,9 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..core.models import Section
-from ..core.normalize import normalized_words
-from ..core.packs import genre_list
+from ...core.models import Section
+from ...core.normalize import normalized_words
+from ...core.packs import genre_list
 
 MIN_ENTRIES = 10
 MIN_LINES_PER_PAGE = 3
