@@ -49,9 +49,11 @@ def ingest(
                                             help="Seconds before an LLM request counts as stalled and is asked again (default 120)."),
     allow_partial: bool = typer.Option(False, "--allow-partial", help="Store a book even if some chunks got no valid LLM answer (marked partial)."),
     include: list[str] = typer.Option(
-        [], "--glob", help="In directories, take the files matching this glob instead of every supported type (repeatable)."),
+        [], "--glob", help="In directories, take the files matching this glob instead of every supported type; inside a doc set"
+        " or vault, only its files matching it (repeatable)."),
     exclude: list[str] = typer.Option(
-        [], "--exclude", help="In directories, leave out the files matching this glob, e.g. 'drafts/*' (repeatable)."),
+        [], "--exclude", help="In directories, leave out the files matching this glob, e.g. 'drafts/*'; inside a doc set or vault"
+        " too, e.g. '_modules/*' (repeatable)."),
     fmt: Optional[str] = typer.Option(
         None, "--format", help="Read every book as this format: markdown, pdf, epub, html, text, vault or docset (default: from the file)."),
     as_book: bool = typer.Option(
@@ -88,7 +90,7 @@ def ingest(
         paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book, warn=warn)
         # --batch plans every chunk: it reads every file, unchanged or not
         stored = None if force or batch else stored_files_at(settings.index_dir)
-        books_read, skipped = _read_books(state, settings, paths, book, fmt, as_book, stored)
+        books_read, skipped = _read_books(state, settings, paths, book, fmt, as_book, stored, (tuple(include), tuple(exclude)))
         from crossbook.ingest.cost import estimate_ingest
 
         def estimate() -> dict:  # the books that cannot be read are listed as rebuild's are
@@ -102,17 +104,19 @@ def ingest(
 
 
 def _read_books(state: State, settings: Settings, paths: list[Path], title: Optional[str], fmt: Optional[str],
-                as_book: bool, stored) -> tuple[list, list[tuple[Path, str]]]:
+                as_book: bool, stored, picked: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[list, list[tuple[Path, str]]]:
     """Every book read before the index is touched (a bad path fails here): a book that
     cannot be read is skipped with a warning (the others are ingested, and the run ends with
     an error that names it); a file ``stored`` unchanged (its size and time, else its hash)
-    is not read. Returns the books read and the (path, reason) of each one skipped."""
+    is not read; ``picked`` (--glob, --exclude) also picks the files of a folder read as one book.
+    Returns the books read and the (path, reason) of each one skipped."""
     from crossbook.ingest.pipeline import load_books
-    from crossbook.readers import ReadLimits
+    from crossbook.readers import ReadLimits, Selection
 
     skipped: list[tuple[Path, str]] = []
     with state.progress("ingest", transient=True) as reading:
-        books_read = load_books(paths, title, fmt, as_book, ReadLimits.of(settings), skipped, stored, progress=reading)
+        books_read = load_books(paths, title, fmt, as_book, ReadLimits.of(settings), skipped, stored, progress=reading,
+                                selection=Selection(*picked))
     for _, reason in skipped:
         warn(f"skipped: {reason}")
     return books_read, skipped

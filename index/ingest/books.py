@@ -8,7 +8,8 @@ from pathlib import Path, PurePosixPath
 from typing import Callable
 
 from ..core.errors import BadInput
-from ..readers import BOOK_SUFFIXES, is_vault
+from ..readers import BOOK_SUFFIXES, Selection, is_vault
+from ..readers.files import FolderFiles
 from ..readers.walk import walk_folder
 
 # files a directory of books holds that are not books (any case, any suffix)
@@ -70,7 +71,8 @@ def _books_below(root: Path, include: tuple[str, ...], exclude: tuple[str, ...],
     for line in walk.skipped:
         if warn is not None:
             warn(line)
-    vaults = [v for v in walk.stopped if not _excluded(v.relative_to(root), exclude)]
+    vaults = [v for v in walk.stopped if not _excluded(v.relative_to(root), exclude)
+              and (not include or FolderFiles(v, Selection(include, exclude)).files)]  # --glob picks none of it
     return vaults + [f for f in walk.files if _is_book(f.relative_to(root), include, exclude)]
 
 

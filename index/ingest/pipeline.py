@@ -41,7 +41,7 @@ from ..extract import (
 from ..extract.genre_choice import GenreChoice, choice_label, choose_genres
 from ..extract.marks import NoteMarks
 from ..extract.verify import ChunkText
-from ..readers import ReadLimits, SourceBook, read_book
+from ..readers import ReadLimits, Selection, SourceBook, read_book
 from ..relations.claims import prepare_claims
 from ..relations.index_ontology import index_ontology
 from ..relations.offline import candidate_event, load_parser
@@ -149,18 +149,19 @@ class IngestJob:
 def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
                as_book: bool = False, limits: ReadLimits = ReadLimits(),
                skipped: list[tuple[Path, str]] | None = None, stored: dict[str, dict] | None = None,
-               progress: ProgressFn = no_progress) -> list[tuple[SourceBook, str]]:
+               progress: ProgressFn = no_progress, selection: Selection = Selection()) -> list[tuple[SourceBook, str]]:
     """Read and check every book before anything is written; returns (book, title) pairs.
     A file named twice (itself and in its directory) is one book. ``fmt`` reads every file
     with that format's reader; ``as_book`` reads each folder given as one book; ``limits``
-    bound an archive's members. With ``skipped`` (a list) and several books, a book that
+    bound an archive's members; ``selection`` (--glob, --exclude) picks the files of a
+    directory, and those of a folder read as one book (a doc set, a vault). With ``skipped`` (a list) and several books, a book that
     cannot be read is left out and (its path, its one-line reason) appended there
     (``skipped_error`` reports them after the others are ingested). ``stored``
     (``unchanged.stored_files``): a file its stamp finds unchanged is not read (an
     ``UnreadBook`` stands in for it). ``progress("read NAME", i, n)`` before each file is
     read (reading a large PDF takes a while). Raises BadInput."""
     files, sources = [], set()
-    for path in find_books(paths, as_book=as_book):
+    for path in find_books(paths, selection.include, selection.exclude, as_book=as_book):
         if source_of(path) not in sources:
             sources.add(source_of(path))
             files.append(path)
@@ -172,7 +173,7 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
         if book is None:
             progress(f"read {path.name}", i, len(files))
             try:
-                book = read_book(path, fmt, limits)
+                book = read_book(path, fmt, limits, selection)
             except Exception as exc:  # a reader's failure, foreseen (BadInput) or not, skips only its book
                 if skipped is None or len(files) == 1:
                     raise

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..core.errors import BadInput
 from .html_markdown import body_of, parse_html, tag_of, to_markdown
 from .markdown import from_text
-from .source import SourceBook, read_bytes, sha256_bytes
+from .source import ReadOptions, SourceBook, read_bytes, sha256_bytes
 
 
 def page_title(root) -> str | None:
@@ -26,7 +26,7 @@ def page_title(root) -> str | None:
     return None
 
 
-def read(path: Path) -> SourceBook:
+def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
     """An HTML page as a book. Raises BadInput for a binary file or a page with no text."""
     data = read_bytes(path)
     if b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..chunk.chunking import book_title, split_sections_report
-from .source import SourceBook, decode_text, read_bytes, sha256_bytes
+from .source import ReadOptions, SourceBook, decode_text, read_bytes, sha256_bytes
 
 
-def read(path: Path) -> SourceBook:
+def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
     """A Markdown book: its headings give the tree; its title comes from index/core/titles.py."""
     data = read_bytes(path)
     text = decode_text(path, data)

@@ -10,9 +10,10 @@ alike. Raises BadInput with one line that says what to do; reads, never writes.
 from __future__ import annotations
 
 import codecs
+import fnmatch
 import hashlib
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from ..core.config import Settings
 from ..core.errors import BadInput
@@ -63,6 +64,38 @@ class ReadLimits:
     def of(cls, settings: Settings) -> "ReadLimits":
         """The limits ``settings`` set (epub_max_member_mb, epub_max_ratio)."""
         return cls(int(settings.epub_max_member_mb * MIB), settings.epub_max_ratio)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The files a user picked inside a folder: ``include`` globs (all when empty), less the
+    ``exclude`` globs; a glob matches the path relative to the folder ("_modules/*") or its
+    end ("*.html")."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def keeps(self, relative: str) -> bool:
+        path = PurePosixPath(relative)
+        if self.include and not any(_matches(path, pattern) for pattern in self.include):
+            return False
+        return not any(_matches(path, pattern) for pattern in self.exclude)
+
+    def __bool__(self) -> bool:
+        return bool(self.include or self.exclude)
+
+
+def _matches(path: PurePosixPath, pattern: str) -> bool:
+    return fnmatch.fnmatch(path.as_posix(), pattern) or path.match(pattern)
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """What a reader is given besides the path: how far an archive's members may inflate
+    (``limits``) and, in a folder, the files a user picked (``selection``: --glob, --exclude)."""
+
+    limits: ReadLimits = ReadLimits()
+    selection: Selection = Selection()
 
 
 def read_bytes(path: Path) -> bytes:

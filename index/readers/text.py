@@ -22,7 +22,7 @@ from pathlib import Path
 from ..core.titles import split_front_matter
 from ..core.tokens import split_tokens
 from .markdown import from_text
-from .source import SourceBook, decode_text, read_bytes, sha256_bytes
+from .source import ReadOptions, SourceBook, decode_text, read_bytes, sha256_bytes
 
 _NUMBERED = re.compile(r"^(?:(?:chapter|part|section|appendix)\s+)?(\d+(?:\.\d+){0,4})\.?\s+(\S.{0,78})$", re.I)
 _UNDERLINE = re.compile(r"^(=+|-+)\s*$")
@@ -126,7 +126,7 @@ def to_markdown(text: str) -> tuple[str, int]:
     return "\n".join(out), found
 
 
-def read(path: Path) -> SourceBook:
+def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
     """A plain-text book: headings from its conventions, else token windows (with a warning)."""
     data = read_bytes(path)
     title, text = split_front_matter(decode_text(path, data))

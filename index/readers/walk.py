@@ -1,7 +1,8 @@
 """Walking a folder the user gave: every file below it, each real directory once.
 
 Symbolic links are followed only to places inside the folder given: a link that leads
-outside it (``notes/x.md -> /etc/passwd``), or nowhere, is skipped with a line saying so;
+outside it (``notes/x.md -> /etc/passwd``), or nowhere, is skipped with a line saying so
+(which never names, nor tells anything of, a place outside the folder);
 a link back to a directory already walked (``loop -> .``) is not walked again, so a loop
 ends. Hidden entries (``.obsidian/``, ``.git/``, ``.trash/``) are left out. Reads the
 directory tree only, never a file's bytes.
@@ -71,15 +72,16 @@ def _identity(folder: Path) -> tuple[int, int]:
 
 
 def _link_inside(link: Path, real_root: Path, skipped: list[str]) -> bool:
-    """Whether ``link`` leads to a place inside ``real_root``; when not (outside it, or
-    nowhere), a line in ``skipped`` says so."""
+    """Whether ``link`` leads to a place inside ``real_root``; when not, a line in ``skipped``
+    says so without naming the place (nor whether it exists): a link out of the folder is
+    told as one, whatever lies there, and so is one inside it that leads nowhere."""
+    target = Path(os.path.realpath(link))  # as far as the links lead, not asking what is there
+    if target != real_root and not target.is_relative_to(real_root):
+        skipped.append(f"'{link}' is a link outside the folder given: skipped (links are followed only inside it)")
+        return False
     try:
-        real = link.resolve(strict=True)
+        link.resolve(strict=True)
     except (OSError, RuntimeError):
         skipped.append(f"'{link}' is a broken link or a link loop: skipped")
-        return False
-    if real != real_root and not real.is_relative_to(real_root):
-        skipped.append(f"'{link}' links to '{real}', outside the folder given: skipped "
-                       "(links are followed only inside it)")
         return False
     return True

@@ -36,8 +36,6 @@ SENTINELS = {
     ("rulebook", "column_values"): ("underdark", "grassland"),
     ("rulebook", "generic_labels"): ("other details",),
     ("documentation", "sphinx_kinds"): ("decoratormethod", "confval", "pdbcommand"),
-    ("documentation", "generator_markers"): ("searchindex.js", "crates.js", "element-list"),
-    ("documentation", "tool_dirs"): ("FontAwesome", "script-dir"),
     ("documentation", "index_titles"): ("general index", "index of commands"),
     ("documentation", "heading_kinds"): ("environment variable",),
 }
@@ -78,6 +76,22 @@ def test_a_genre_word_lives_in_its_pack_not_in_code(where, words):
     for word in words:
         assert word.lower() in listed, f"{word!r} is not in {genre}.toml's {key} any more: pick another sentinel"
         assert found_in_code(word) == [], f"{word!r} ({genre} {key}) is written in code; read it with genre_words"
+
+
+def test_a_tools_files_live_in_its_inventory_module_not_in_a_pack():
+    """A pack holds words; a documentation tool's file names and folders are facts of the tool,
+    kept with the module that reads its inventory (readers/inventories)."""
+    import tomllib
+
+    from crossbook.readers.inventories import inventories
+
+    files = re.compile(r"^[\w./*-]+\.(?:js|json|inv|html|tag|devhelp2)$|^[\w-]+-list$")
+    for pack in sorted((INDEX / "packs").glob("*.toml")):
+        words = tomllib.loads(pack.read_text(encoding="utf-8")).get("words", {})
+        flat = [w for value in words.values() for w in (value if isinstance(value, list) else [*value, *value.values()])]
+        assert not [w for w in flat if isinstance(w, str) and files.match(w)], pack.name
+    markers = {marker for inventory in inventories() for marker in inventory.markers}
+    assert {"objects.inv", "crates.js", "element-list", "book.js"} <= markers
 
 
 def test_the_check_sees_a_word_in_code(tmp_path):

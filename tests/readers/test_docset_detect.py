@@ -7,6 +7,7 @@ from pathlib import Path
 from crossbook.ingest.books import find_books
 from crossbook.readers import detect_format, read_book
 from crossbook.readers.docset.detect import docset_reason
+from crossbook.readers.files import FolderFiles
 from tests.docset_fixtures import write_docset
 
 
@@ -14,12 +15,12 @@ def test_a_generators_mark_makes_a_folder_one_doc_set(tmp_path: Path):
     folder = write_docset(tmp_path / "quux")
     assert find_books([tmp_path]) == [folder]
     assert detect_format(folder) == "docset"
-    assert "generator" in docset_reason(folder)
+    assert "generator" in docset_reason(FolderFiles(folder))
 
 
 def test_pages_that_share_navigation_and_link_each_other_are_one_doc_set(tmp_path: Path):
     folder = write_docset(tmp_path / "quux", generator=False)
-    assert docset_reason(folder) == "its pages share their navigation and link each other"
+    assert docset_reason(FolderFiles(folder)) == "its pages share their navigation and link each other"
     assert find_books([tmp_path]) == [folder]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from crossbook.readers import read_book
+from crossbook.readers.files import FolderFiles
 from crossbook.readers.inventories import has_inventory, inventory_entries
 
 
@@ -53,8 +54,8 @@ def javadoc_set(root: Path) -> Path:
 
 def test_a_javadoc_search_index_is_an_inventory_typed_by_its_form(tmp_path: Path):
     root = javadoc_set(tmp_path / "api")
-    entries = {e.name: e for found in inventory_entries(root, []).values() for e in found}
-    assert has_inventory(root)
+    entries = {e.name: e for found in inventory_entries(FolderFiles(root), []).values() for e in found}
+    assert has_inventory(FolderFiles(root))
     assert entries["Basket.isBlank"].kind == "method" and entries["Basket.isBlank"].anchor == "isBlank(java.lang.CharSequence)"
     assert entries["Basket.MAX_ITEMS"].kind == "field"
     assert entries["Basket"].kind == "class" and entries["Basket"].page == "org/shop/Basket.html"
@@ -98,7 +99,7 @@ def test_a_doxygen_tag_file_types_a_member_of_a_class_as_a_method_named_with_its
     root = tmp_path / "api"
     write(root / "a001.html", DOXYGEN_PAGE)
     write(root / "libstdc++.tag", TAG_FILE)
-    entries = {e.name: e for found in inventory_entries(root, []).values() for e in found}
+    entries = {e.name: e for found in inventory_entries(FolderFiles(root), []).values() for e in found}
     assert set(entries) == {"__gnu_cxx::__pool", "__gnu_cxx::__pool::_M_reserve_block"}  # a page is structure
     assert entries["__gnu_cxx::__pool::_M_reserve_block"].kind == "method"
     assert entries["__gnu_cxx::__pool"].kind == "class"
@@ -136,7 +137,7 @@ def doxygen_index_pages(root: Path) -> Path:
 
 def test_doxygen_index_pages_below_the_root_are_the_inventory_without_a_tag_file(tmp_path: Path):
     root = doxygen_index_pages(tmp_path / "examples")
-    entries = {e.name: e for found in inventory_entries(root, []).values() for e in found}
+    entries = {e.name: e for found in inventory_entries(FolderFiles(root), []).values() for e in found}
     assert entries["Autolink_Test"].kind == "class"
     assert entries["Autolink_Test"].page == "autolink/html/class_autolink___test.html"
     assert entries["Autolink_Test::member"].kind == "function" and entries["Autolink_Test::member"].anchor == "a393"
@@ -172,7 +173,7 @@ TEXINFO_PAGE = """<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN"
 def test_a_texinfo_index_node_is_an_inventory_typed_by_its_index(tmp_path: Path):
     root = tmp_path / "manual"
     write(root / "shell.html", TEXINFO_PAGE)
-    entries = {e.name: e for found in inventory_entries(root, []).values() for e in found}
+    entries = {e.name: e for found in inventory_entries(FolderFiles(root), []).values() for e in found}
     assert entries["BASH_VERSION"].kind == "variable" and entries["BASH_VERSION"].anchor == "index-BASH_005fVERSION"
     assert entries["commands, compound"].kind == "index entry"
     assert {e.page for e in entries.values()} == {"shell.html"}
@@ -190,7 +191,7 @@ def test_a_texinfo_entry_is_defined_in_its_anchors_section_and_an_inverted_one_a
 def test_a_page_a_tool_did_not_index_is_no_inventory(tmp_path: Path):
     write(tmp_path / "plain" / "page.html", "<html><body><h1>Notes</h1><table class='index-x'></table></body></html>")
     write(tmp_path / "plain" / "member-search-index.js", "memberSearchIndex = [];")  # no element-list: not Javadoc's
-    assert not has_inventory(tmp_path / "plain")
+    assert not has_inventory(FolderFiles(tmp_path / "plain"))
 
 
 # Texinfo 7.1 writes its index nodes with other classes: a table per index named
@@ -222,7 +223,7 @@ TEXINFO7_PAGE = """<!DOCTYPE html><html><!-- Created by GNU Texinfo 7.1, https:/
 def test_a_texinfo_7_index_node_is_read_as_a_texinfo_6_one(tmp_path: Path):
     root = tmp_path / "manual"
     write(root / "shell.html", TEXINFO7_PAGE)
-    entries = {e.name: e for found in inventory_entries(root, []).values() for e in found}
+    entries = {e.name: e for found in inventory_entries(FolderFiles(root), []).values() for e in found}
     # the section cells ("Shell Variables") are where an entry is, not entries
     assert set(entries) == {"BASH_VERSION", "commands, compound"}
     assert entries["BASH_VERSION"].kind == "variable" and entries["BASH_VERSION"].anchor == "index-BASH_005fVERSION"
@@ -252,11 +253,11 @@ def test_a_javadoc_8_member_index_is_the_inventory_of_a_build_without_search_ind
     write(root / "org/shop/Basket.html", JAVADOC_PAGE)
     write(root / "package-list", "org.shop\n")
     write(root / "index-files/index-9.html", JAVADOC8_INDEX)
-    entries = {e.name: e for found in inventory_entries(root, []).values() for e in found}
+    entries = {e.name: e for found in inventory_entries(FolderFiles(root), []).values() for e in found}
     assert set(entries) == {"Basket.isBlank", "Basket.MAX_ITEMS", "Basket"}  # a package's summary is no entry
     assert entries["Basket.isBlank"].kind == "method" and entries["Basket.isBlank"].page == "org/shop/Basket.html"
     assert "org.shop.Basket.isBlank" in entries["Basket.isBlank"].aliases
     assert entries["Basket.MAX_ITEMS"].kind == "field" and entries["Basket"].aliases == ("org.shop.Basket",)
     write(root / "member-search-index.js", 'memberSearchIndex = [{"p":"org.shop","c":"Basket","l":"isBlank(CharSequence)"}];')
-    entries = {e.name for found in inventory_entries(root, []).values() for e in found}
+    entries = {e.name for found in inventory_entries(FolderFiles(root), []).values() for e in found}
     assert entries == {"Basket.isBlank"}  # a search index, where the build wrote one, is read instead

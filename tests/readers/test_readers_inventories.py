@@ -10,6 +10,7 @@ from pathlib import Path
 from crossbook.core.models import Section
 from crossbook.readers import read_book
 from crossbook.readers.docset import is_docset
+from crossbook.readers.files import FolderFiles
 from crossbook.readers.inventories import InventoryEntry, placed_terms
 from crossbook.readers.inventories.devhelp import devhelp_entries
 
@@ -110,7 +111,7 @@ def test_a_devhelp_keyword_defines_its_name_under_its_anchors_heading(tmp_path: 
 
 
 def test_a_struct_member_keeps_its_underscore(tmp_path: Path):
-    entries = {e.name: e for e in devhelp_entries(gtk_set(tmp_path / "loop") / "loop.devhelp2")}
+    entries = {e.name: e for e in devhelp_entries(FolderFiles(gtk_set(tmp_path / "loop")), ["loop.devhelp2"])}
     assert "GTimeVal.tv_sec" in entries
     terms = terms_of(read_book(tmp_path / "loop"))
     assert "tv_sec" in terms

@@ -13,8 +13,37 @@ from crossbook.readers.protocol import Reader
 
 
 def test_every_format_module_is_a_reader():
-    for module in FORMATS.values():
-        assert isinstance(import_module(f"crossbook.readers.{module}"), Reader), module
+    for fmt in FORMATS:
+        assert isinstance(import_module(f"crossbook.readers.{fmt.module}"), Reader), fmt.name
+
+
+def test_each_format_is_listed_once_with_its_own_suffixes():
+    names = [fmt.name for fmt in FORMATS]
+    suffixes = [s for fmt in FORMATS for s in fmt.suffixes]
+    assert len(set(names)) == len(names) and len(set(suffixes)) == len(suffixes)
+    assert {fmt.name for fmt in FORMATS if fmt.claims_folder is not None} == {"docset", "vault"}
+
+
+def test_a_folder_is_detected_once_while_unchanged(tmp_path, monkeypatch):
+    from crossbook.readers import registry
+
+    folder = tmp_path / "vault"
+    (folder / ".obsidian").mkdir(parents=True)
+    (folder / "a.md").write_text("# A\n", encoding="utf-8")
+    calls = []
+    real = registry.FORMATS[-2].claims_folder
+
+    def counted(path):
+        calls.append(path)
+        return real(path)
+
+    docset = registry.Format("docset", "docset", claims_folder=counted)
+    monkeypatch.setattr(registry, "FORMATS", (docset, *[f for f in registry.FORMATS if f.name != "docset"]))
+    registry.forget_claims()
+    assert registry.folder_claim(folder) == "vault" and registry.folder_claim(folder) == "vault"
+    assert len(calls) == 1
+    (folder / "b.md").write_text("# B\n", encoding="utf-8")  # the folder changed: asked again
+    assert registry.folder_claim(folder) == "vault" and len(calls) == 2
 
 
 def test_the_post_passes_are_the_list_in_its_order():

@@ -12,7 +12,7 @@ from crossbook.core.models import Section
 from crossbook.readers import read_book
 from crossbook.readers.inventories import InventoryEntry, placed_terms
 from crossbook.readers.inventories.heading_names import heading_names
-from crossbook.readers.inventories.rustdoc import rustdoc_entries
+from crossbook.readers.inventories.rustdoc import index_entries
 
 
 def write(path: Path, data: str) -> Path:
@@ -57,7 +57,7 @@ def rustdoc_set(root: Path) -> Path:
 
 
 def test_rustdocs_search_index_gives_each_item_its_page_anchor_and_kind(tmp_path: Path):
-    entries = {e.name: e for e in rustdoc_entries(rustdoc_set(tmp_path / "doc") / "search-index.js")}
+    entries = {e.name: e for e in index_entries(rustdoc_set(tmp_path / "doc").joinpath("search-index.js").read_text())}
     assert entries["basket::Basket"] == InventoryEntry("basket::Basket", "struct", "basket/struct.Basket.html")
     assert entries["basket::Basket::push"].page == "basket/struct.Basket.html"
     assert entries["basket::Basket::push"].anchor == "method.push"
@@ -71,7 +71,7 @@ def test_rustdocs_later_compact_columns_are_read(tmp_path: Path):
     index = {"basket": {"t": "DL", "n": ["Basket", "push"], "q": [[0, "basket"]], "i": [0, 1], "p": [[3, "Basket"]]}}
     pairs = json.dumps(list(index.items()))
     file = write(tmp_path / "search-index.js", f"var searchIndex = new Map(JSON.parse('{pairs}'));")
-    names = {e.name: e.kind for e in rustdoc_entries(file)}
+    names = {e.name: e.kind for e in index_entries(file.read_text())}
     assert names == {"basket::Basket": "struct", "basket::Basket::push": "method"}
 
 

@@ -33,48 +33,48 @@ from ...chunk.chunking import split_sections
 from ...core.errors import BadInput
 from ...core.models import SUB_ENTRY_SEPARATOR, DocTerm, Section
 from ...core.normalize import normalized_words
-from ...core.packs import genre_list, genre_words
+from ...core.packs import genre_words
+from ...core.rule_guard import guarded
 from ...core.titles import clean_inline
+from ..files import FolderFiles
 from ..html import page_title
 from ..html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
-from ..inventories import has_inventory, inventory_entries, placed_terms, with_terms
-from ..source import SourceBook
-from ..walk import walk_folder
+from ..inventories import has_inventory, inventory_entries, placed_terms, tool_dirs, tool_markers, with_terms
+from ..source import ReadOptions, SourceBook
 from .boilerplate import Boilerplate, learn_boilerplate
 from .index_page import index_entries, place_index
 from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
 from .tables import option_leads, row_term
 from .terms import dt_term, paragraph_term, text_of
 
-# files a documentation tool writes beside its pages
-MARKERS = genre_list("documentation", "generator_markers")
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
-_TOOL_DIRS = genre_words("documentation", "tool_dirs")
+# folders of a site's assets, whatever tool built it (a tool's own: its Inventory's tool_dirs)
+_ASSET_DIRS = ("fonts", "css", "js")
 _TOOL_PAGES = re.compile(r"(genindex.*|.*modindex|search|searchindex|index-all|index-\d+|index-files|allclasses.*"
                          r"|allpackages.*|all|print|404|toc|overview-tree|deprecated-list|help-doc|sitemap"
                          r"|constant-values|serialized-form|overview-summary)\.x?html?$", re.IGNORECASE)
 
 
 def is_docset(folder: Path) -> bool:
-    """A documentation tool's HTML build: one of ``MARKERS`` or an authors' inventory beside its
-    pages, or pages a generator wrote (readers/docset_detect.py)."""
-    if not folder.is_dir():
-        return False
+    """A documentation tool's HTML build (``claims``), the folder walked to say so."""
+    return folder.is_dir() and claims(FolderFiles(folder))
+
+
+def claims(files: FolderFiles) -> bool:
+    """A documentation tool's HTML build: a file that marks a tool's build or an authors'
+    inventory beside its pages, or pages a generator wrote (detect.py)."""
     from .detect import docset_reason
 
-    return any((folder / marker).is_file() for marker in MARKERS) or has_inventory(folder) \
-        or docset_reason(folder) is not None
+    return any(files.has(marker) for marker in tool_markers()) or has_inventory(files) \
+        or docset_reason(files) is not None
 
 
-def page_files(root: Path, warnings: list[str] | None = None) -> list[str]:
-    """The documentation pages below ``root`` (relative POSIX paths, sorted, ``index.html``
-    first), less hidden and tool folders and generated listing pages; walked as a vault is
-    (walk.py: each real folder once, links only inside it, the others told in ``warnings``)."""
-    walk = walk_folder(root, stop=lambda folder: folder.name in _TOOL_DIRS)
-    if warnings is not None:
-        warnings.extend(walk.skipped)
-    found = [f.relative_to(root).as_posix() for f in walk.files
-             if f.suffix.lower() in PAGE_SUFFIXES and not _TOOL_PAGES.fullmatch(f.name)]
+def page_files(files: FolderFiles) -> list[str]:
+    """The documentation pages of the set (relative POSIX paths, sorted, ``index.html``
+    first), less those in a tool's or the site's asset folders and generated listing pages."""
+    skip = tool_dirs() | frozenset(_ASSET_DIRS)
+    found = [f for f in files.files if f.lower().endswith(PAGE_SUFFIXES) and not _TOOL_PAGES.fullmatch(f.rpartition("/")[2])
+             and not any(part in skip for part in f.split("/")[:-1])]
     return sorted(found, key=lambda p: (p.count("/"), not p.lower().startswith("index."), p.casefold()))
 
 
@@ -176,12 +176,11 @@ def _before_heading(anchor) -> bool:
         "section", "div", "body", "article", "main")
 
 
-def _read_page(root_dir: Path, rel: str, warnings: list[str], boiler: Boilerplate | None = None,
-               data: bytes | None = None, keep: frozenset[str] = frozenset()) -> _Page | None:
+def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate | None = None,
+               keep: frozenset[str] = frozenset()) -> _Page | None:
     try:
-        data = (root_dir / rel).read_bytes() if data is None else data
         root = parse_html(data)
-    except Exception as exc:  # an unreadable page is left out with a line, never the whole set
+    except Exception as exc:  # a page that is no HTML is left out with a line, never the whole set
         warnings.append(f"'{rel}' cannot be read as HTML ({type(exc).__name__}): left out")
         return None
     if boiler is not None:
@@ -357,53 +356,72 @@ def _page_sections(page: _Page, pages: dict[str, _Page]) -> list[Section]:
     return out
 
 
-def read(path: Path) -> SourceBook:
-    """A folder of HTML pages as one book (module doc). Raises BadInput when it holds none."""
-    warnings: list[str] = []
-    files = page_files(path, warnings)
+def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
+    """A folder of HTML pages as one book (module doc): every file from one walk of it
+    (readers/files.py), as ``options`` select them. Raises BadInput when it holds no page."""
+    files = FolderFiles(path, options.selection, options.limits)
+    warnings: list[str] = list(files.skipped)
+    pages_found = page_files(files)
     digest = hashlib.sha256()
     pages: dict[str, _Page] = {}
     sampled: dict[str, bytes | Exception] = {}  # what learning the boilerplate read: each page is read once
 
     def sample(rel: str) -> bytes:
         try:
-            sampled[rel] = (path / rel).read_bytes()
+            sampled[rel] = files.read_bytes(rel)
         except Exception as exc:
             sampled[rel] = exc
             raise
         return sampled[rel]
 
     def page_bytes(rel: str) -> bytes:
-        data = sampled.pop(rel) if rel in sampled else (path / rel).read_bytes()
+        data = sampled.pop(rel) if rel in sampled else files.read_bytes(rel)
         if isinstance(data, Exception):
             raise data
         return data
 
-    boiler = learn_boilerplate(path, files, sample)
-    inventory = inventory_entries(path, warnings)  # the authors' inventories: exact (readers/inventories)
-    for rel in files:
-        # a page is read once (its hash is of the bytes parsed); one that cannot be read or
-        # converted is left out of the set with a line, never the whole set
+    boiler = learn_boilerplate(pages_found, sample)
+    inventory = inventory_entries(files, warnings)  # the authors' inventories: exact (readers/inventories)
+    for rel in pages_found:
+        # a page is read once (its hash is of the bytes parsed); one that cannot be read is
+        # left out with a line, and one a rule raises on costs itself, never the whole set
         try:
             data = page_bytes(rel)
-            anchors = frozenset(e.anchor for e in inventory.get(rel, ()) if e.anchor)
-            page = _read_page(path, rel, warnings, boiler, data, anchors)
-        except Exception as exc:
-            warnings.append(f"'{rel}' cannot be read or converted ({type(exc).__name__}: {exc}): left out")
+        except (OSError, ValueError) as exc:
+            warnings.append(f"'{rel}' cannot be read ({type(exc).__name__}: {exc}): left out")
             continue
+        anchors = frozenset(e.anchor for e in inventory.get(rel, ()) if e.anchor)
+        page = None
+        with guarded(path.name, rel, warnings=warnings):  # a rule's bug: raised in strict mode
+            try:
+                page = _read_page(rel, data, warnings, boiler, anchors)
+            except RecursionError as exc:  # nesting too deep to convert: the page's input, not a bug
+                warnings.append(f"'{rel}' cannot be converted ({type(exc).__name__}: {exc}): left out")
         digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())
         if page is not None and page.sections:
             pages[rel] = page
     if not pages:
-        raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest")
-    for rel, page in pages.items():
-        placed = placed_terms(inventory.get(rel, []), page.sections, page.anchor_sections)
-        for where, terms in placed.items():
-            page.terms[where] = with_terms(terms, page.terms.get(where, []))
-            page.anchor_terms.update((t.target.partition("#")[2], t) for t in terms if "#" in t.target)
-        _subject_of_inventory(page, placed.get(page.subject_at, []))
-    place_index(pages)
-    _scope_shared_options(pages)
-    sections = [s for page in pages.values() for s in _page_sections(page, pages)]
+        raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest"
+                       + (" once --glob and --exclude picked its files" if options.selection else ""))
+    _place_inventories(pages, inventory, path.name, warnings)
+    with guarded(path.name, "the index pages", warnings=warnings):
+        place_index(pages)
+    with guarded(path.name, "the options several pages document", warnings=warnings):
+        _scope_shared_options(pages)
+    sections = []
+    for page in pages.values():
+        with guarded(path.name, page.path, warnings=warnings):
+            sections.extend(_page_sections(page, pages))
     return SourceBook(path=path, format="docset", title=path.resolve().name, sections=tuple(sections),
                       sha256=digest.hexdigest(), warnings=tuple(warnings))
+
+
+def _place_inventories(pages: dict[str, _Page], inventory: dict, book: str, warnings: list[str]) -> None:
+    """Each inventory entry defined in the section of its page that holds its anchor."""
+    for rel, page in pages.items():
+        with guarded(book, rel, warnings=warnings):
+            placed = placed_terms(inventory.get(rel, []), page.sections, page.anchor_sections)
+            for where, terms in placed.items():
+                page.terms[where] = with_terms(terms, page.terms.get(where, []))
+                page.anchor_terms.update((t.target.partition("#")[2], t) for t in terms if "#" in t.target)
+            _subject_of_inventory(page, placed.get(page.subject_at, []))

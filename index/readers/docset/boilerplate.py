@@ -288,15 +288,15 @@ def _remove(element) -> None:
     parent.remove(element)
 
 
-def learn_boilerplate(root_dir, files: list[str], read_bytes=None) -> Boilerplate:
-    """The boilerplate of the pages ``files`` (relative to ``root_dir``), learned from at most
-    ``SAMPLE_PAGES`` of them, each read by ``read_bytes(rel)`` (default: from the file); a page
-    that cannot be read is skipped (the reader says so when it reads it)."""
+def learn_boilerplate(files: list[str], read_bytes) -> Boilerplate:
+    """The boilerplate of the pages ``files``, learned from at most ``SAMPLE_PAGES`` of them,
+    each read by ``read_bytes(rel)``; a page that cannot be read is skipped (the reader says so
+    when it reads it)."""
     boiler = Boilerplate()
     step = max(1, len(files) // SAMPLE_PAGES)
     for rel in files[::step][:SAMPLE_PAGES]:
         try:
-            data = read_bytes(rel) if read_bytes is not None else (root_dir / rel).read_bytes()
+            data = read_bytes(rel)
             root = parse_html(data)
         except Exception:  # told by the page reader, with its reason
             continue

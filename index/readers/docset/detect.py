@@ -15,6 +15,7 @@ import posixpath
 import re
 from pathlib import Path
 
+from ..files import FolderFiles
 from ..html_markdown import parse_html
 from .boilerplate import Boilerplate
 
@@ -25,53 +26,41 @@ _GENERATOR = re.compile(rb"<meta\s[^>]*name\s*=\s*[\"']?generator[\"']?[^>]*>", 
 _HREF = re.compile(r"""href\s*=\s*["']([^"'#?]+)""", re.IGNORECASE)
 
 
-def _pages(folder: Path) -> list[Path]:
-    try:
-        found = [p for p in folder.iterdir() if p.suffix.lower() in _SUFFIXES and p.is_file()
-                 and not p.name.startswith(".")]
-    except OSError:
-        return []
-    return sorted(found)
+def _pages(files: FolderFiles) -> list[str]:
+    """The pages directly in the folder."""
+    return [name for name in files.files if "/" not in name and name.lower().endswith(_SUFFIXES)]
 
 
-def _sample(pages: list[Path]) -> list[Path]:
+def _sample(pages: list[str]) -> list[str]:
     step = max(1, len(pages) // SAMPLE)
     return pages[::step][:SAMPLE]
 
 
-def _has_generator(page: Path) -> bool:
-    try:
-        with page.open("rb") as handle:
-            return bool(_GENERATOR.search(handle.read(HEAD_BYTES)))
-    except OSError:
-        return False
-
-
-def _links_others(page: Path, text: str, names: set[str]) -> bool:
+def _links_others(page: str, text: str, names: set[str]) -> bool:
     for href in _HREF.findall(text):
         if "://" in href or href.startswith(("mailto:", "/")):
             continue
         target = posixpath.normpath(href)
-        if target != page.name and target in names:
+        if target != page and target in names:
             return True
     return False
 
 
-def docset_reason(folder: Path) -> str | None:
+def docset_reason(files: FolderFiles) -> str | None:
     """Why a folder of HTML pages is one doc set (a generator's mark, or shared boilerplate
     and links between its pages), or None when it is not one."""
-    pages = _pages(folder)
+    pages = _pages(files)
     if len(pages) < 2:
         return None
     sample = _sample(pages)
-    marked = sum(1 for page in sample if _has_generator(page))
+    marked = sum(1 for page in sample if _GENERATOR.search(files.head(page, HEAD_BYTES)))
     if marked * 2 > len(sample):
         return "its pages carry a documentation generator's mark (<meta name=\"generator\">)"
-    names = {p.name for p in pages}
+    names = set(pages)
     boiler, linking = Boilerplate(), 0
     for page in sample:
         try:
-            data = page.read_bytes()
+            data = files.read_bytes(page)
             boiler.learn(parse_html(data))
         except Exception:  # an unreadable page counts for nothing here; the reader says why
             continue
@@ -85,7 +74,7 @@ def docset_reason(folder: Path) -> str | None:
 def not_a_docset(folder: Path) -> str | None:
     """One line for a folder of several HTML pages that is no doc set, naming ``--as-book``;
     None for a folder with fewer than two pages."""
-    pages = _pages(folder)
+    pages = _pages(FolderFiles(folder))
     if len(pages) < 2:
         return None
     return (f"'{folder}': {len(pages)} HTML pages read as separate books: they carry no documentation "

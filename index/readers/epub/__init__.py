@@ -29,7 +29,7 @@ from lxml import etree
 from ...core.errors import BadInput
 from ..html_markdown import HEADINGS, LEVEL_ATTR, body_of, parse_html, tag_of, to_markdown
 from ..markdown import from_text
-from ..source import MIB, ReadLimits, SourceBook, read_bytes, sha256_bytes
+from ..source import MIB, ReadLimits, ReadOptions, SourceBook, read_bytes, sha256_bytes
 from .links import resolve, scan, with_links
 
 _XHTML_TYPES = ("application/xhtml+xml", "text/html", "application/xml", "text/x-oeb1-document")
@@ -316,11 +316,11 @@ def _title_heading(chapter: _Chapter) -> None:
     _insert_heading(body, body, TocEntry(label, chapter.file, None, 1))
 
 
-def read(path: Path, limits: ReadLimits = ReadLimits()) -> SourceBook:
-    """An EPUB as a book (see the module docstring); a member over ``limits`` refuses it
-    before it is read. Raises BadInput."""
+def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
+    """An EPUB as a book (see the module docstring); a member over ``options.limits`` refuses
+    it before it is read. Raises BadInput."""
     data = read_bytes(path)
-    archive = _Archive(path, data, limits)
+    archive = _Archive(path, data, options.limits)
     _check_drm(archive)
     package_file = _package_path(archive)
     package = archive.xml(package_file, "package file")

@@ -9,26 +9,28 @@ name), else a field; a type is a class."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from urllib.parse import unquote
 
-from ...core.packs import genre_list, genre_table
-from .entry import InventoryEntry
+from ..files import FolderFiles
+from .entry import Inventory, InventoryEntry
 
-FILES = genre_list("documentation", "javadoc_search_indexes")
-MARKERS = genre_list("documentation", "javadoc_markers")
+FILES = ("type-search-index.js", "member-search-index.js")
+MARKERS = ("element-list", "package-list")
+TOOL_DIRS = ("resources", "jquery", "script-dir")
+# an entry, by its form (module doc), -> its kind
+KINDS = {"type": "class", "method": "method", "constructor": "constructor", "field": "field"}
 
 
-def javadoc_files(root: Path) -> list[Path]:
-    """The search indexes of a Javadoc build at ``root`` (none where it has no ``element-list``
-    or ``package-list`` beside them: another tool's ``*-search-index.js``)."""
-    if not any((root / marker).is_file() for marker in MARKERS):
+def javadoc_files(files: FolderFiles) -> list[str]:
+    """The search indexes of a Javadoc build (none where it has no ``element-list`` or
+    ``package-list`` beside them: another tool's ``*-search-index.js``)."""
+    if not any(files.has(marker) for marker in MARKERS):
         return []
-    return [root / name for name in FILES if (root / name).is_file()]
+    return [name for name in FILES if files.has(name)]
 
 
-def _items(path: Path) -> list[dict]:
-    text = path.read_text(encoding="utf-8")
+def _items(files: FolderFiles, name: str) -> list[dict]:
+    text = files.read_text(name)
     start, end = text.index("["), text.rindex("]")
     return [item for item in json.loads(text[start:end + 1]) if isinstance(item, dict)]
 
@@ -38,13 +40,13 @@ def _page(item: dict, owner: str) -> str:
     return f"{module}{item['p'].replace('.', '/')}/{owner}.html"
 
 
-def javadoc_entries(root: Path) -> list[InventoryEntry]:
+def javadoc_entries(files: FolderFiles, found: list[str]) -> list[InventoryEntry]:
     """Every type or member of the build's search indexes (module doc), named as its page
     shows it (``StringUtils.isBlank``, ``Processor.Arch``) with its qualified name and its
     label as aliases."""
-    kinds = genre_table("documentation", "javadoc_kinds")
+    kinds = KINDS
     out = []
-    for item in (item for path in javadoc_files(root) for item in _items(path)):
+    for item in (item for name in found for item in _items(files, name)):
         label, package = item.get("l", ""), item.get("p", "")
         if not label or not package:  # "All Classes and Interfaces": a page of the tool's
             continue
@@ -58,3 +60,6 @@ def javadoc_entries(root: Path) -> list[InventoryEntry]:
         aliases = tuple(dict.fromkeys(a for a in (f"{package}.{name}", label) if a != name))
         out.append(InventoryEntry(name, kinds[role], _page(item, owner), unquote(item.get("u", label)), aliases))
     return out
+
+
+INVENTORY = Inventory("javadoc", javadoc_files, javadoc_entries, markers=MARKERS, tool_dirs=TOOL_DIRS)

@@ -14,22 +14,21 @@ from __future__ import annotations
 
 import posixpath
 import re
-from pathlib import Path
 from urllib.parse import unquote
 
-from ...core.packs import genre_list, genre_table
-from .entry import InventoryEntry
-from .javadoc import MARKERS, javadoc_files
+from ..files import FolderFiles
+from .entry import Inventory, InventoryEntry
+from .javadoc import KINDS, MARKERS, TOOL_DIRS, javadoc_files
 
-INDEX_PAGES = genre_list("documentation", "javadoc_index_pages")
+INDEX_PAGES = ("index-all.html", "index-files/index-*.html")
 _QUALIFIED = re.compile(r"([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+)\s*$")
 
 
-def javadoc_index_files(root: Path) -> list[Path]:
-    """The member index pages of a Javadoc build at ``root`` that has no search indexes."""
-    if javadoc_files(root) or not any((root / marker).is_file() for marker in MARKERS):
+def javadoc_index_files(files: FolderFiles) -> list[str]:
+    """The member index pages of a Javadoc build that has no search indexes."""
+    if javadoc_files(files) or not any(files.has(marker) for marker in MARKERS):
         return []
-    return [path for pattern in INDEX_PAGES for path in sorted(root.glob(pattern)) if path.is_file()]
+    return [name for pattern in INDEX_PAGES for name in files.matching(pattern)]
 
 
 def _said(term) -> str:
@@ -60,17 +59,19 @@ def _entry(term, here: str, kinds: dict[str, str]) -> InventoryEntry | None:
     return InventoryEntry(name, kinds[role], page, unquote(anchor), aliases)
 
 
-def javadoc_index_entries(root: Path) -> list[InventoryEntry]:
+def javadoc_index_entries(files: FolderFiles, found: list[str]) -> list[InventoryEntry]:
     """Every type and member of the build's member index pages (module doc)."""
     from lxml import html
 
-    kinds = genre_table("documentation", "javadoc_kinds")
+    kinds = KINDS
     out, seen = [], set()
-    for path in javadoc_index_files(root):
-        here = path.relative_to(root).as_posix()
-        for term in html.fromstring(path.read_bytes()).xpath("//dl//dt"):
+    for here in found:
+        for term in html.fromstring(files.read_bytes(here)).xpath("//dl//dt"):
             entry = _entry(term, here, kinds)
             if entry is not None and (entry.name, entry.page, entry.anchor) not in seen:
                 seen.add((entry.name, entry.page, entry.anchor))
                 out.append(entry)
     return out
+
+
+INVENTORY = Inventory("javadoc", javadoc_index_files, javadoc_index_entries, markers=MARKERS, tool_dirs=TOOL_DIRS)

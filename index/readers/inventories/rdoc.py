@@ -13,32 +13,35 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
-from ...core.packs import genre_table
-from .entry import InventoryEntry
+from ..files import FolderFiles
+from .entry import Inventory, InventoryEntry
 
-_KINDS = genre_table("documentation", "rdoc_kinds")
+FILE = "js/search_index.js"
+# an entry's anchor prefix (or its page's heading class) -> its kind
+_KINDS = {"method-i": "method", "method-c": "method", "attribute-i": "attribute", "attribute-c": "attribute",
+          "class": "class", "module": "module", "file": "chapter"}
 _HEADING_CLASS = re.compile(rb'<h1[^>]*\bclass="([\w-]+)"')
 
 
-def _page_kind(root: Path, page: str) -> str:
-    """A class's, module's or file's page, as the page's heading says (a class by default)."""
+def _page_kind(files: FolderFiles, page: str) -> str:
+    """A class's, module's or file's page, as the page's heading says (a class by default). The
+    page is looked up among the set's walked pages: a name the index gives is never opened."""
     try:
-        found = _HEADING_CLASS.search((root / page).read_bytes())
-    except OSError:
+        found = _HEADING_CLASS.search(files.read_bytes(page)) if files.has(page) else None
+    except (OSError, ValueError):
         found = None
     kind = found.group(1).decode("ascii") if found else ""
-    return _KINDS.get(kind, _KINDS.get("class", "class"))
+    return _KINDS.get(kind, _KINDS["class"])
 
 
-def _entry(root: Path, row: list) -> InventoryEntry | None:
+def _entry(files: FolderFiles, row: list) -> InventoryEntry | None:
     name, parent, url = (str(v) for v in row[:3])
     page, _, anchor = url.partition("#")
     if not name or not page:
         return None
     if not anchor:
-        return InventoryEntry(name, _page_kind(root, page), page)
+        return InventoryEntry(name, _page_kind(files, page), page)
     prefix = "-".join(anchor.split("-")[:2])
     kind = _KINDS.get(prefix, "entry")
     if not parent:
@@ -47,10 +50,16 @@ def _entry(root: Path, row: list) -> InventoryEntry | None:
     return InventoryEntry(joined, kind, page, anchor, (name,))
 
 
-def rdoc_entries(path: Path) -> list[InventoryEntry]:
-    """Every row of the index, on its page (relative to the site: the index sits in ``js``)."""
-    text = path.read_text(encoding="utf-8")
+def rdoc_files(files: FolderFiles) -> list[str]:
+    return [FILE] if files.has(FILE) else []
+
+
+def rdoc_entries(files: FolderFiles, found: list[str]) -> list[InventoryEntry]:
+    """Every row of the index, on its page (relative to the site, whose ``js`` holds the index)."""
+    text = files.read_text(found[0])
     rows = json.loads(text[text.index("{"):text.rindex("}") + 1]).get("index", {}).get("info", [])
-    root = path.parent.parent
-    found = (_entry(root, row) for row in rows if isinstance(row, list) and len(row) >= 3)
-    return list(dict.fromkeys(e for e in found if e is not None))
+    entries = (_entry(files, row) for row in rows if isinstance(row, list) and len(row) >= 3)
+    return list(dict.fromkeys(e for e in entries if e is not None))
+
+
+INVENTORY = Inventory("rdoc", rdoc_files, rdoc_entries)

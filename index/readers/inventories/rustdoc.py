@@ -13,26 +13,50 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
-from ...core.packs import genre_list, genre_table
-from .entry import InventoryEntry
+from ..files import FolderFiles
+from .entry import Inventory, InventoryEntry
 
-_TYPES = genre_list("documentation", "rustdoc_item_types")
-_KINDS = genre_table("documentation", "rustdoc_kinds")
-_LITERAL = re.compile(r"JSON\.parse\('((?:[^'\\]|\\.)*)'\)", re.DOTALL)
+# rustdoc's item types in the order its search index numbers them ("t"), each the prefix of
+# its page or anchor ("struct.Ident.html", "#method.new")
+_TYPES = ("mod", "externcrate", "import", "struct", "enum", "fn", "type", "static", "trait", "impl", "tymethod",
+          "method", "structfield", "variant", "macro", "primitive", "associatedtype", "constant",
+          "associatedconstant", "union", "foreigntype", "keyword", "opaque", "attr", "derive", "traitalias")
+# an item type -> the kind of its entry; a type listed but documented on no page of its own
+# (an import, an impl) is left out
+_KINDS = {"mod": "module", "struct": "struct", "enum": "enum", "fn": "function", "type": "type", "static": "static",
+          "trait": "trait", "tymethod": "method", "method": "method", "structfield": "field", "variant": "variant",
+          "macro": "macro", "primitive": "primitive", "associatedtype": "type", "constant": "constant",
+          "associatedconstant": "constant", "union": "union", "foreigntype": "type", "keyword": "keyword",
+          "attr": "macro", "derive": "macro", "traitalias": "trait"}
+_OPEN = "JSON.parse('"
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
 
 
 def _crates(text: str) -> dict:
     """crate -> its index, from the JavaScript around the JSON (``JSON.parse('...')``, a
-    ``new Map(...)`` of pairs, or an object literal of older versions)."""
-    found = _LITERAL.search(text)
-    if found:
-        data = json.loads(_ESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), found.group(1)))
+    ``new Map(...)`` of pairs, or an object literal of older versions). The literal is found
+    with ``find`` in one pass over the text: it ends at its first quote no backslash escapes."""
+    start = text.find(_OPEN)
+    end = _literal_end(text, start + len(_OPEN)) if start >= 0 else -1
+    if end >= 0:
+        literal = text[start + len(_OPEN):end]
+        data = json.loads(_ESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), literal))
     else:
         data = json.loads(text[text.index("{"):text.rindex("}") + 1])
     return dict(data) if isinstance(data, list) else data
+
+
+def _literal_end(text: str, at: int) -> int:
+    """Where the single-quoted literal that starts at ``at`` ends (its closing quote), -1 for none."""
+    while (quote := text.find("'", at)) >= 0:
+        escapes = 0
+        while quote - escapes - 1 >= at and text[quote - escapes - 1] == "\\":
+            escapes += 1
+        if escapes % 2 == 0:
+            return quote
+        at = quote + 1
+    return -1
 
 
 def _column(values, count: int) -> list:
@@ -81,11 +105,25 @@ def _crate_entries(crate: str, index: dict) -> list[InventoryEntry]:
     return out
 
 
-def rustdoc_entries(path: Path) -> list[InventoryEntry]:
-    """Every documented item of every crate the index holds, named by its path
+def rustdoc_files(files: FolderFiles) -> list[str]:
+    """The search index at the set's root (``search-index.js``, or a versioned ``search-index1.69.0.js``)."""
+    return (["search-index.js"] if files.has("search-index.js") else files.at_root("search-index*.js"))[:1]
+
+
+def rustdoc_entries(files: FolderFiles, found: list[str]) -> list[InventoryEntry]:
+    """Every documented item of every crate the index holds (``index_entries``)."""
+    return index_entries(files.read_text(found[0]))
+
+
+def index_entries(text: str) -> list[InventoryEntry]:
+    """Every documented item of every crate of a search index's text, named by its path
     (``syn::Ident``, ``proc_macro2::Span::call_site``), typed by its item type."""
     out = []
-    for crate, index in _crates(path.read_text(encoding="utf-8")).items():
+    for crate, index in _crates(text).items():
         if isinstance(index, dict):
             out.extend(_crate_entries(crate, index))
     return out
+
+
+INVENTORY = Inventory("rustdoc", rustdoc_files, rustdoc_entries, markers=("search-index.js", "crates.js"),
+                      tool_dirs=("static.files", "src"))

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import posixpath
 import re
-from pathlib import Path
 from urllib.parse import unquote
 
 from ...core.packs import genre_table
-from .entry import InventoryEntry
+from ..files import FolderFiles
+from .entry import Inventory, InventoryEntry
+
+# a standard index's short name -> its entries' kind (a manual's own index: the words of its
+# heading, the documentation pack's index_heading_kinds)
+_CODES = {"fn": "function", "vr": "variable", "ky": "key", "pg": "program", "tp": "type", "cp": "index entry"}
 
 # the class of an index table, Texinfo 6's "index-cp" or Texinfo 7's "cp-entries-printindex"
 _INDEX_CLASS = re.compile(r"^index-(\w+)$|^(\w+)-entries-printindex$")
@@ -33,37 +37,36 @@ def _index_code(classes: str) -> str | None:
     return None
 
 
-def _holds_index(path: Path) -> bool:
-    with path.open("rb") as handle:
-        head = handle.read(4096)
-        tables = re.findall(rb'<table class="([^"]*)"', head + handle.read())
-        return b"Texinfo" in head and any(_index_code(t.decode("ascii", "replace")) for t in tables)
+def _holds_index(files: FolderFiles, name: str) -> bool:
+    if b"Texinfo" not in files.head(name, 4096):
+        return False
+    tables = re.findall(rb'<table class="([^"]*)"', files.read_bytes(name))
+    return any(_index_code(t.decode("ascii", "replace")) for t in tables)
 
 
-def texinfo_files(root: Path) -> list[Path]:
-    """The pages below ``root`` a Texinfo manual's index nodes are on."""
-    return [p for p in sorted(root.rglob("*.htm*")) if p.is_file() and _holds_index(p)]
+def texinfo_files(files: FolderFiles) -> list[str]:
+    """The pages of the set a Texinfo manual's index nodes are on."""
+    return sorted(name for name in files.named("*.htm*") if _holds_index(files, name))
 
 
 def _kind(code: str, heading: str, kinds: dict[str, str]) -> str:
-    if code.lower() in kinds:
-        return kinds[code.lower()]
+    if code.lower() in _CODES:
+        return _CODES[code.lower()]
     words = heading.lower()
     found = [(words.find(word), kind) for word, kind in kinds.items()
              if word != "index" and re.search(rf"\b{re.escape(word)}s?\b", words)]
     return min(found)[1] if found else kinds["index"]
 
 
-def texinfo_entries(root: Path) -> list[InventoryEntry]:
-    """Every entry of every index node below ``root`` (module doc); an entry's page is the
-    one its link names, relative to ``root``."""
+def texinfo_entries(files: FolderFiles, found: list[str]) -> list[InventoryEntry]:
+    """Every entry of every index node of the set (module doc); an entry's page is the one its
+    link names, relative to the set's root."""
     from lxml import html
 
-    kinds = genre_table("documentation", "texinfo_index_kinds")
+    kinds = genre_table("documentation", "index_heading_kinds")
     out, seen = [], set()
-    for path in texinfo_files(root):
-        here = path.relative_to(root).as_posix()
-        tree = html.fromstring(path.read_bytes())
+    for here in found:
+        tree = html.fromstring(files.read_bytes(here))
         for table in tree.xpath("//table[@class]"):
             code = _index_code(table.get("class"))
             if code is None:
@@ -79,3 +82,6 @@ def texinfo_entries(root: Path) -> list[InventoryEntry]:
                     seen.add((name, page, anchor))
                     out.append(InventoryEntry(name, kind, page, anchor))
     return out
+
+
+INVENTORY = Inventory("texinfo", texinfo_files, texinfo_entries)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ...core.errors import BadInput
 from ...core.models import Section
-from ..source import SourceBook, read_bytes, sha256_bytes
+from ..source import ReadOptions, SourceBook, read_bytes, sha256_bytes
 from .chars import char_boxes, rect_ranges
 from .columns import columns, group_lines
 from .headings import find_heading, unmarked
@@ -546,7 +546,7 @@ def _with_printed_pages(section: Section, printed: list[int]) -> Section:
     return replace(section, pages=(first, last))
 
 
-def read(path: Path) -> SourceBook:
+def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
     """A PDF book: outline sections with their pages (else headings from the font size, else
     a section per page, with a warning). Raises BadInput for an encrypted, image-only or
     damaged PDF."""

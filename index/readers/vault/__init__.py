@@ -26,8 +26,8 @@ from pathlib import Path
 from ...chunk.chunking import split_sections
 from ...core.errors import BadInput
 from ...core.models import Section
-from ..source import SourceBook
-from ..walk import walk_folder
+from ..files import FolderFiles
+from ..source import ReadOptions, SourceBook
 from .links import NOTE_SUFFIXES, NoteIndex
 from .render import Rendered, render_note
 
@@ -47,33 +47,31 @@ class NotePlace:
 
 @dataclass
 class _Vault:
-    root: Path
+    files: FolderFiles
     places: list[NotePlace] = field(default_factory=list)
     data: dict[str, bytes] = field(default_factory=dict)
 
 
-def _note_files(root: Path, warnings: list[str]) -> list[str]:
-    """The notes below ``root`` (each real folder once; links only inside it, the others
-    told in ``warnings``); hidden folders (.obsidian/, .trash/, .git/) are not notes."""
-    walk = walk_folder(root)
-    warnings.extend(walk.skipped)
-    found = [f.relative_to(root).as_posix() for f in walk.files if f.suffix.lower() in NOTE_SUFFIXES]
+def _note_files(files: FolderFiles) -> list[str]:
+    """The notes of the vault (each real folder once; links only inside it; files.py);
+    hidden folders (.obsidian/, .trash/, .git/) are not notes."""
+    found = [f for f in files.files if Path(f).suffix.lower() in NOTE_SUFFIXES]
     return sorted(found, key=lambda p: (p.count("/") > 0, p.casefold()))
 
 
-def is_mdbook(root: Path) -> bool:
+def is_mdbook(files: FolderFiles) -> bool:
     """An mdBook source (a ``SUMMARY.md`` gives its chapters); in an Obsidian vault
     (``.obsidian/``) SUMMARY.md is a note like any other."""
-    return (root / SUMMARY).is_file() and not (root / ".obsidian").is_dir()
+    return files.has(SUMMARY) and not (files.root / ".obsidian").is_dir()
 
 
-def _summary_places(root: Path, notes: list[str]) -> list[NotePlace]:
+def _summary_places(files: FolderFiles, notes: list[str]) -> list[NotePlace]:
     """mdBook: the chapters SUMMARY.md lists, in its order and nesting, then the others."""
     from urllib.parse import unquote
 
     known = {n.casefold(): n for n in notes}
     places, stack, listed = [], [], set()
-    text = (root / SUMMARY).read_text(encoding="utf-8", errors="replace")
+    text = files.read_bytes(SUMMARY).decode("utf-8", errors="replace")
     for line in text.splitlines():
         entry = _SUMMARY_ENTRY.match(line)
         if not entry:
@@ -94,20 +92,22 @@ def _summary_places(root: Path, notes: list[str]) -> list[NotePlace]:
     return places
 
 
-def _scan(root: Path, warnings: list[str]) -> _Vault:
-    notes = _note_files(root, warnings)
-    vault = _Vault(root)
-    if is_mdbook(root):
-        vault.places = _summary_places(root, notes)
+def _scan(root: Path, options: ReadOptions, warnings: list[str]) -> _Vault:
+    files = FolderFiles(root, options.selection, options.limits)
+    warnings.extend(files.skipped)
+    notes = _note_files(files)
+    vault = _Vault(files)
+    if is_mdbook(files):
+        vault.places = _summary_places(files, notes)
     else:
         vault.places = [NotePlace(n, tuple(n.split("/")[:-1])) for n in notes]
     if not vault.places:
         raise BadInput(f"'{root}' holds no notes (*.md files): there is nothing to ingest")
     for place in vault.places:
         try:
-            vault.data[place.path] = (root / place.path).read_bytes()
-        except OSError as exc:
-            raise BadInput(f"cannot read note '{root / place.path}': {exc.strerror}") from None
+            vault.data[place.path] = files.read_bytes(place.path)
+        except (OSError, ValueError) as exc:
+            raise BadInput(f"cannot read note '{root / place.path}': {getattr(exc, 'strerror', None) or exc}") from None
     return vault
 
 
@@ -116,9 +116,8 @@ def vault_sha256(vault: _Vault) -> str:
     for path in sorted(vault.data):
         digest.update(path.encode("utf-8") + b"\0")
         digest.update(hashlib.sha256(vault.data[path]).digest())
-    summary = vault.root / SUMMARY
-    if is_mdbook(vault.root):
-        digest.update(b"SUMMARY\0" + summary.read_bytes())
+    if is_mdbook(vault.files):
+        digest.update(b"SUMMARY\0" + vault.files.read_bytes(SUMMARY))
     return digest.hexdigest()
 
 
@@ -190,10 +189,10 @@ def note_sections(place: NotePlace, rendered: Rendered, stem: str) -> list[Secti
     return marked
 
 
-def read(path: Path) -> SourceBook:
+def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
     """A vault folder as one book (module docstring). Raises BadInput for an empty vault."""
     warnings: list[str] = []
-    vault = _scan(path, warnings)
+    vault = _scan(path, options, warnings)
     index = NoteIndex([p.path for p in vault.places])
     rendered: dict[str, Rendered] = {}
     for place in vault.places:
