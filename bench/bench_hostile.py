@@ -4,7 +4,11 @@
 
 Cases: an EPUB whose one chapter inflates to 300 MB (a few hundred KB on disk), with --big
 also one with a 2 GiB member; a folder with two link loops (ingest --dry-run); a folder
-with a note quoting %PDF-, a damaged PDF and two good books. Each runs `crossbook ingest`
+with a note quoting %PDF-, a damaged PDF and two good books; and the hostile doc sets of
+hostile_docsets.py (inventories naming /dev/zero and a FIFO, hidden and linked-out inventory
+files, an objects.inv bomb, a 20 MB rustdoc index, 20,000 entries on one page, odd folder
+entries, separator-only tables), each checked for its pages stored and nothing from outside
+the folder in the index or in what it prints. Each runs `crossbook ingest`
 in a subprocess on a fresh index (hash embedder, relations off) and prints its wall time,
 peak resident memory, exit code and its last stderr line. Nothing is asserted: the
 targets (seconds, a few MB above the interpreter, one line) are printed beside them.
@@ -20,6 +24,8 @@ import tempfile
 import time
 import zipfile
 from pathlib import Path
+
+from hostile_docsets import SECRET, all_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 CROSSBOOK = ROOT / ".venv" / "bin" / "crossbook"
@@ -73,7 +79,7 @@ def sniffing(folder: Path) -> Path:
     return folder
 
 
-def run(label: str, args: list[str], index: Path, target: str) -> None:
+def run(label: str, args: list[str], index: Path, target: str) -> str:
     env = {**os.environ, "CROSSBOOK_EMBEDDER": "hash", "CROSSBOOK_INDEX": str(index)}
     start = time.perf_counter()
     process = subprocess.Popen([str(CROSSBOOK), *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
@@ -81,8 +87,25 @@ def run(label: str, args: list[str], index: Path, target: str) -> None:
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - start
     last = (stderr.strip().splitlines() or [""])[-1]
-    print(f"{label:<28} {seconds:6.2f} s  {usage.ru_maxrss / 1024:7.1f} MB peak  exit {os.waitstatus_to_exitcode(status)}"
+    print(f"{label:<36} {seconds:6.2f} s  {usage.ru_maxrss / 1024:7.1f} MB peak  exit {os.waitstatus_to_exitcode(status)}"
           f"  (target: {target})\n    {last[:220]}")
+    return stderr
+
+
+def hostile_docsets(work: Path) -> None:
+    """Each case of hostile_docsets.py ingested (target: 60 s or less, 1 GB or less), then its
+    sections counted and the index and the lines printed searched for what lies outside."""
+    for n, case in enumerate(all_cases(work / "docsets")):
+        index = work / f"d{n}"
+        args = ["ingest", str(case.path), "--relations", "off"] + (["--as-book"] if case.path.is_dir() else [])
+        stderr = run(case.label, args, index, f"60 s, 1 GB; {case.target}")
+        books = subprocess.run([str(CROSSBOOK), "books", "--json"], capture_output=True, text=True,
+                               env={**os.environ, "CROSSBOOK_EMBEDDER": "hash", "CROSSBOOK_INDEX": str(index)})
+        sections = sum(book.get("sections", 0) for book in json.loads(books.stdout or "[]"))
+        leaked = any(SECRET.encode() in path.read_bytes() for path in index.rglob("*") if path.is_file())
+        told = SECRET in stderr or "/outside" in stderr or "/etc/" in stderr or "/dev/zero" in stderr
+        print(f"    sections stored: {sections} (at least {case.pages}); from outside in the index: "
+              f"{'YES' if leaked else 'no'}; in what it printed: {'YES' if told else 'no'}")
 
 
 def refuse_in_process(epub: Path) -> None:
@@ -127,6 +150,7 @@ def main() -> None:
                                env={**os.environ, "CROSSBOOK_EMBEDDER": "hash", "CROSSBOOK_INDEX": str(work / "i4")})
         titles = [book["title"] for book in json.loads(books.stdout or "[]")]
         print(f"    books in the index: {len(titles)} {titles}")
+        hostile_docsets(work)
 
 
 if __name__ == "__main__":
