@@ -27,9 +27,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
 from markdown_it import MarkdownIt  # noqa: E402
 
+from bench.rule_failures import report as report_failures  # noqa: E402
 from bench.twins.epub_twin import write_epub  # noqa: E402
 from bench.twins.pdf_twin import write_pdf  # noqa: E402
 from crossbook.chunk.markdown_repair import repair_headings  # noqa: E402
@@ -164,6 +164,7 @@ def main() -> None:
         if not args.speed_only:
             for shelf in args.shelf or ["sample", "fate"]:
                 agreement(work, shelf, tuple(args.formats or ("pdf", "epub", "html")))
+                report_failures(f"{shelf} (its PDF, EPUB and HTML twins)")
 
 
 if __name__ == "__main__":

@@ -47,7 +47,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
+from bench.rule_failures import report as report_failures  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.core.normalize import normalize_name  # noqa: E402
 from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
@@ -377,6 +377,7 @@ def main() -> None:
             else:
                 seconds = ingest([found], index)
                 results.append(score(shelf, found, index, seconds, args.sample))
+            report_failures(shelf)
     for result in results:
         print(json.dumps(result)) if args.json else report(result)
 

@@ -1,4 +1,4 @@
-"""Doc sets other generators write, ingested as a folder with no flag (readers/docset_detect.py).
+"""Doc sets other generators write, ingested as a folder with no flag (readers/docset/detect.py).
 
 Shelves, built here from the git man pages the system installs (one line and skipped when a
 tool is missing):

@@ -46,6 +46,7 @@ from bench.fate.names import canonical_keys, name_key  # noqa: E402
 from bench.hand_sample import definitions as stored_definitions  # noqa: E402
 from bench.hand_sample import score as hand_score  # noqa: E402
 from bench.rule_ablation import hand_by_rule, kept_books, print_rules, rule_counts, switched_off  # noqa: E402
+from bench.rule_failures import report as report_failures  # noqa: E402
 from bench.scoring import Figure, compare, index_edges, prf  # noqa: E402
 from bench.shelves import IRONSWORN_GOLD, ingest_ironsworn, ironsworn_notes  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
@@ -391,10 +392,13 @@ def run(shelf: str, edges_out: Path | None, ablation: bool) -> list[dict]:
     with tempfile.TemporaryDirectory() as tmp:
         if shelf in ("sample", "all"):
             results.append(eval_sample(Path(tmp)))
+            report_failures("sample")
         if shelf in ("fate", "all"):
             results.append(eval_fate(Path(tmp), edges_out, ablation=ablation))
+            report_failures("Fate")
         if shelf in ("ironsworn", "all") and ironsworn_notes():
             results.append(eval_ironsworn(Path(tmp)))
+            report_failures("Ironsworn")
     return results
 
 

@@ -33,8 +33,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
 from bench.relation_types import recall_by_type, type_table  # noqa: E402
+from bench.rule_failures import report as report_failures  # noqa: E402
 from bench.scoring import index_edges, prf  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.ingest.manifest import rebuild  # noqa: E402
@@ -145,7 +145,10 @@ def shelf_report(shelf: str, fresh: bool, show_unread: bool) -> dict:
 
 def shelves_main(args) -> int:
     shelves = ("fate", "ironsworn", "sample") if args.shelf == "all" else (args.shelf,)
-    reports = [shelf_report(shelf, args.fresh, args.show_unread) for shelf in shelves]
+    reports = []
+    for shelf in shelves:
+        reports.append(shelf_report(shelf, args.fresh, args.show_unread))
+        report_failures(f"{shelf} (relations)")
     if args.json:
         print(json.dumps(reports, ensure_ascii=False, indent=1))
         return 0

@@ -57,7 +57,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
+from bench.rule_failures import report as report_failures  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.core.normalize import normalize_name  # noqa: E402
 from crossbook.ingest.manifest import rebuild  # noqa: E402
@@ -494,6 +494,7 @@ def main() -> int:
             else:
                 index_dir, ingest = build_index(shelf, args.embedder, shelf.cacheable and not args.no_cache, tmp)
             run = ask(shelf, index_dir, args.embedder, args.k, args.hops, args.ranking, args.latency_runs)
+            report_failures(short)
             if short != "srd51-templates":
                 report(shelf, run, args.k, args.embedder, ingest, args.verbose)
                 named.append((short, figures(run, args.k)))

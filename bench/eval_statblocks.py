@@ -30,9 +30,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
 from bench.edge_checks import report  # noqa: E402
 from bench.relation_types import recall_by_type, type_table  # noqa: E402
+from bench.rule_failures import report as report_failures  # noqa: E402
 from bench.scoring import index_edges  # noqa: E402
 from bench.srd51.stated_gold import stated  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
@@ -104,6 +104,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=0, help="print this many edges to read by hand")
     args = parser.parse_args()
     db = _open(args.index)
+    report_failures("srd51 (stat blocks)")
     edges = index_edges(db)
     print(f"edges stored: {len(edges)} {dict(Counter(e['relation_type'] for e in edges).most_common())}")
     scores = condition_scores(edges, json.loads(GOLD.read_text(encoding="utf-8")))

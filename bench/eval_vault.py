@@ -36,9 +36,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-
 from bench.eval_retrieval import ask, build_index, report, vault_shelf  # noqa: E402
 from bench.ironsworn.build_gold import vault_dir  # noqa: E402
+from bench.rule_failures import report as report_failures  # noqa: E402
 from crossbook.core.normalize import normalize_name  # noqa: E402
 
 HERE = ROOT / "bench" / "ironsworn"
@@ -168,6 +168,7 @@ def main() -> int:
         index_dir, seconds = build_index(shelf, args.embedder, not args.no_cache, Path(tmp_name))
         if seconds is None and (index_dir / "complete").is_file():
             seconds = float((index_dir / "complete").read_text().strip())
+        report_failures("Ironsworn vault")
         db = sqlite3.connect(index_dir / "crossbook.db")
         figures = score(db, gold, vault)
         db.close()

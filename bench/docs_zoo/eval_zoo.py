@@ -22,12 +22,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
-
 import links  # noqa: E402
 import scorers  # noqa: E402
 from eval_docs import ingest  # noqa: E402
 from families import DEFAULT_ZOO  # noqa: E402
 from family_common import family_modules  # noqa: E402
+
+from bench.rule_failures import report as report_failures  # noqa: E402
 
 MODULES = family_modules()
 FAMILIES = {"sphinx": scorers.sphinx, "gtkdoc": scorers.devhelp, "man": scorers.name_lines,
@@ -168,6 +169,7 @@ def main() -> None:
                     read = html_half(family, part, work, True)
                     bare = read if family == "man" else html_half(family, part, work, False)
                     report_html(family, half, read, bare, args.misses)
+                report_failures(f"zoo {family} {half}")
     print(f"\ndocs zoo: {time.perf_counter() - started:.0f} s")
 
 

@@ -25,12 +25,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "bench" / "srd51"), str(ROOT)]
-
 import eval_definitions as D  # noqa: E402
 import eval_retrieval as R  # noqa: E402
 from eval_statblocks import GOLD, condition_scores  # noqa: E402
 
 from bench.relation_types import recall_by_type  # noqa: E402
+from bench.rule_failures import report as report_failures  # noqa: E402
 from bench.scoring import index_edges  # noqa: E402
 from bench.srd51.stated_gold import stated  # noqa: E402
 from crossbook.core.config import load_settings  # noqa: E402
@@ -129,6 +129,7 @@ def main() -> None:
         if folder is not None:
             extraction(folder, edition)
             retrieval(folder, edition)
+            report_failures(f"srd51 {edition}")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
-
+from bench.rule_failures import report as report_failures  # noqa: E402
 from crossbook.core.models import SUB_ENTRY_SEPARATOR  # noqa: E402
 from crossbook.core.normalize import normalize_name  # noqa: E402
 
@@ -239,6 +239,7 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list the wrong, the missed and the mistyped")
     args = parser.parse_args()
     s = scores(open_index(args.index), gold(shelf()))
+    report_failures("srd51")
     print("srd51 definitions and types, gold from the source Markdown (bench/srd51/eval_definitions.py)")
     print(f"  definitions precision (fair count): {s['right']}/{s['found']} = {s['precision']:.3f}")
     print(f"  definitions recall (catalog entries): {s['entries_found']}/{s['entries']} = {s['recall']:.3f}")

@@ -227,7 +227,7 @@ def manual_topic(view: GuessView, mention: RawMention) -> bool:
 
 
 def doc_set_table(view: GuessView, mention: RawMention) -> bool:
-    """A doc set's tables state their entries in markup (readers/doc_tables.py): the
+    """A doc set's tables state their entries in markup (readers/docset/tables.py): the
     extractor's reading of a row as a definition ("If", "To" of a word table) goes."""
     marks = view.marks
     return bool(marks.doc_pages) and view.parent.file in marks.doc_pages \

@@ -34,7 +34,7 @@ class SourceBook:
     warnings: tuple[str, ...] = ()
     pages_without_text: tuple[int, ...] = ()  # a PDF's pages with no text layer (scanned), as printed
     # a PDF's internal links: (from section, text shown, its line, to sections), indexes into
-    # ``sections``; read_book makes them the sections' links (readers/pdf_links.py)
+    # ``sections``; read_book makes them the sections' links (readers/pdf/links.py)
     internal_links: tuple[tuple[int, str, str, tuple[int, ...]], ...] = ()
 
     @property

@@ -89,3 +89,11 @@ def test_tests_mirror_the_packages():
     folders = {p.name for p in tests.iterdir() if p.is_dir() and p.name != "fixtures" and not p.name.startswith((".", "_"))}
     assert folders <= set(STAGES) | {"docs", "layout"}, sorted(folders - set(STAGES))
     assert all((tests / folder / "__init__.py").exists() for folder in folders)
+
+
+def test_the_readers_show_their_parts():
+    """readers/ keeps at most 15 modules at its top: a format with parts is a folder of its own
+    (pdf/, epub/, docset/, vault/), as are the post-passes and the inventories."""
+    readers = ROOT / "index" / "readers"
+    assert len(list(readers.glob("*.py"))) <= 15
+    assert {"pdf", "docset", "inventories", "passes"} <= {p.name for p in readers.iterdir() if p.is_dir()}

@@ -5,7 +5,7 @@ A Sphinx, mdBook, Javadoc or rustdoc HTML build is known by the files its tool w
 any folder of HTML pages (and no notes) is one with ``--as-book``. Each page is read as the
 HTML reader reads it; its sections keep their page (``Section.file``) and sit under the
 page's name in the heading path. The pages' markup says exactly what they document
-(doc_terms.py), as a vault's notes do (index/extract/marks.py turns it into mentions):
+(terms.py), as a vault's notes do (index/extract/marks.py turns it into mentions):
 
 - a page defines its subject: a man page's NAME line, else its title's named thing
   (``tar-create(1)``, "``json`` — JSON encoder and decoder"), else its title; a command
@@ -90,7 +90,7 @@ class _Page:
     anchor_sections: dict[str, int] = field(default_factory=dict)      # id -> its section
     hrefs: dict[int, list[tuple[str, tuple]]] = field(default_factory=dict)  # section -> (href, texts)
     declared: list[DocTerm] = field(default_factory=list)                 # its NAME line's other names
-    index: list | None = None                        # a back-index page's entries (doc_index.py)
+    index: list | None = None                        # a back-index page's entries (index_page.py)
     mentions: dict[int, list[tuple]] = field(default_factory=dict)         # section -> index entries it shows
 
 
@@ -151,7 +151,7 @@ def _scan(root) -> tuple[list[str], list, list, list]:
 
 def _markup_terms(element, tag: str, heading: str | None) -> list[DocTerm]:
     """What an element's markup says it documents: a definition term, a paragraph with its
-    indented description, a table row (readers/doc_tables.py) or an options section's
+    indented description, a table row (readers/docset/tables.py) or an options section's
     ``key=value`` leads."""
     if tag == "dt":
         term = dt_term(element, element.getparent(), heading)
@@ -217,7 +217,7 @@ def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate |
 
 
 def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -> None:
-    """The page's subject and the names it declares (readers/page_subject.py), and its name
+    """The page's subject and the names it declares (readers/docset/page_subject.py), and its name
     in the heading path."""
     sections = page.sections
     title = page_title(root) or ""

@@ -3,7 +3,7 @@
 Besides the files a known tool writes (docset.MARKERS), a folder is one doc set when its pages
 say a generator wrote them (``<meta name="generator" content="DocBook XSL Stylesheets">``,
 ``groff -Thtml``, asciidoctor, Texinfo's makeinfo) or when they share their boilerplate
-(navigation repeated on most pages, readers/boilerplate.py) and link each other. A sample of
+(navigation repeated on most pages, readers/docset/boilerplate.py) and link each other. A sample of
 the folder's own pages is read (``SAMPLE``, their first ``HEAD_BYTES`` for the generator), so
 the test stays cheap for every folder a walk meets. A folder of HTML pages that is neither
 is a directory of separate pages; ``not_a_docset`` says why in one line.

@@ -5,8 +5,8 @@ book's back index as a page of definition terms, each the entry followed by its 
 (``<dt>--verbose, <a href="git-add.html#id12">git-add</a></dt>``). A page is one when most
 of its definition terms (at least ``MIN_ENTRIES``) hold a link to another page. Its links
 are the index's, not an author's: they are no references from the index page; each entry
-is mentioned where it points instead (readers/docset.py places it, as a printed manual's
-index is placed: back_index.py).
+is mentioned where it points instead (readers/docset/ places it, as a printed manual's
+index is placed: readers/passes/printed_index.py).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def place_index(pages: dict) -> None:
     """Each back-index entry mentioned where it points (module doc): defined (an ``entry``) in
     the first section it names that shows it and does not define it already, referenced from
     the others that show it; the index page's own links go. ``pages``: the doc set's pages
-    (readers/docset.py), each with ``index`` (its entries, or None), ``hrefs``, ``terms``,
+    (readers/docset/), each with ``index`` (its entries, or None), ``hrefs``, ``terms``,
     ``mentions``, ``sections``, ``anchor_sections``, ``subject_at``, ``path``."""
     from ...core.models import DocTerm
 

@@ -7,7 +7,7 @@
   is the man section's when the title or a heading shows it (``malloc(3)``: a function).
 - Any other page: the heading that names it, unless that heading is a numbered structure
   heading ("1. Overview") or a structure label ("Overview", "Contents"); then its title less
-  the site's name (the title parts most pages repeat, readers/boilerplate.py). A page whose
+  the site's name (the title parts most pages repeat, readers/docset/boilerplate.py). A page whose
   title is the site's name alone is the site's home: it documents the site, no one thing.
 """
 

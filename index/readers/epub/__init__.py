@@ -9,7 +9,7 @@ below the last entry (an ``<h3>`` under an entry's ``<h2>`` is one level deeper)
 TOC the chapters' own ``<h1>``..``<h6>`` give the tree (a chapter with none gets one from
 its ``<title>``), with a warning. Each section's ``file`` is its chapter's path in the
 archive (``OEBPS/ch03.xhtml``); the title is the package's ``dc:title``.
-A link from one chapter to another (or an entry in one) is a reference (epub_links.py).
+A link from one chapter to another (or an entry in one) is a reference (links.py).
 Raises BadInput with one line for a broken archive, a DRM-encrypted book, or one with no
 chapter text; reads, never writes.
 """

@@ -17,14 +17,14 @@ from ..source import SourceBook
 
 
 def code_entries(book: SourceBook) -> SourceBook:
-    """A reference section's entries (readers/code_entries.py), before the back index and links
+    """A reference section's entries (readers/passes/reference_entries.py), before the back index and links
     so they can name them. A doc set's markup states its entries itself, and the code runs
     that open its lists are mostly contents trees and summary tables of links."""
     if book.format == "docset":
         return book
     from .reference_entries import with_section_entries
 
-    # a PDF's paragraph is one line of its text (readers/pdf.py), with no blank line between
+    # a PDF's paragraph is one line of its text (readers/pdf/), with no blank line between
     lines = book.format == "pdf"
     warnings = list(book.warnings)
     sections = map_guarded(book.sections, lambda section: with_section_entries(section, lines), lambda section: section,
@@ -33,7 +33,7 @@ def code_entries(book: SourceBook) -> SourceBook:
 
 
 def back_index(book: SourceBook) -> SourceBook:
-    """A manual's back index (readers/back_index.py): a book whose sections know their pages."""
+    """A manual's back index (readers/passes/printed_index.py): a book whose sections know their pages."""
     if not any(section.pages for section in book.sections):
         return book
     from .printed_index import is_back_index, with_back_index
@@ -44,7 +44,7 @@ def back_index(book: SourceBook) -> SourceBook:
 
 
 def internal_links(book: SourceBook) -> SourceBook:
-    """After the back index: a link names what its target section defines (readers/pdf_links.py)."""
+    """After the back index: a link names what its target section defines (readers/pdf/links.py)."""
     if not book.internal_links:
         return book
     from ..pdf.links import with_internal_links

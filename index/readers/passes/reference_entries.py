@@ -11,7 +11,7 @@ paragraphs is prose that quotes code: it defines nothing this way, nor does an e
 is a bare name (a contents tree), an expression ("x + y") or a symbol ("<="), nor a run
 that opens several rows of one table (a column of values: a return type), nor a change log's
 entry ("Change History": it names what changed). A doc set
-(readers/docset.py) is not read this way: its markup states its entries (read_book).
+(readers/docset/) is not read this way: its markup states its entries (read_book).
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """The PDF reader (pypdfium2): sections from the outline, each with the pages it spans.
 
 - Lines are built from PDFium's text boxes: a page of two or three columns is read column
-  by column (pdf_columns.py),
+  by column (columns.py),
   table cells (a wide gap) are joined with ' | ' one row per line, bold and italic runs are
   **x** and *x*, bullets are '- ', and a paragraph's printed lines are joined into one.
 - Sections come from the outline (bookmarks), nested by level; a section runs from its
-  entry's printed heading (found on the entry's page by its words: pdf_headings.py, else on
+  entry's printed heading (found on the entry's page by its words: headings.py, else on
   the next pages: a writer may anchor a heading a page or two before it) to the next entry's. With no outline, headings
   from the font size, else one section per page, with a warning.
 - Running heads and feet (the book's or a chapter's title, page numbers) are removed; words
@@ -143,7 +143,7 @@ def _font_of(raw, index: int) -> tuple[bool, bool, float, bool]:
 
 
 def _runs(page) -> list[_Run]:
-    """The page's text boxes as runs, each with the characters that lie in it (pdf_chars)."""
+    """The page's text boxes as runs, each with the characters that lie in it (chars.py)."""
     textpage = page.get_textpage()
     try:
         runs = []
@@ -502,7 +502,7 @@ def _sections(pages: list[list[str]], entries: list[_Entry], starts: list[tuple[
 
 def _with_run_in(pages: list[list[str]], entries: list[_Entry],
                  starts: list[tuple[int, int, int, str]]) -> tuple[list[_Entry], list[tuple[int, int, int, str]]]:
-    """The outline's entries and the run-in headings (readers/pdf_run_in.py) in the order the
+    """The outline's entries and the run-in headings (readers/pdf/run_in.py) in the order the
     pages print them, each run-in one level below the entry it follows, and their starts."""
     run_in = run_in_lines(pages)
     if not run_in:
