@@ -65,8 +65,9 @@ def claims(files: FolderFiles) -> bool:
     inventory beside its pages, or pages a generator wrote (detect.py)."""
     from .detect import docset_reason
 
-    return any(files.has(marker) for marker in tool_markers()) or has_inventory(files) \
-        or docset_reason(files) is not None
+    # the cheap tests first: a marker's name, a sample of a dozen pages, then every inventory's files
+    return any(files.has(marker) for marker in tool_markers()) or docset_reason(files) is not None \
+        or has_inventory(files)
 
 
 def page_files(files: FolderFiles) -> list[str]:
