@@ -25,8 +25,6 @@ import time
 import zipfile
 from pathlib import Path
 
-from hostile_docsets import SECRET, all_cases
-
 ROOT = Path(__file__).resolve().parent.parent
 CROSSBOOK = ROOT / ".venv" / "bin" / "crossbook"
 BOOK = "# Core Rules\n\n## Conditions\n\n### Chilled\nA Chilled creature loses 1 Speed.\n"
@@ -95,6 +93,9 @@ def run(label: str, args: list[str], index: Path, target: str) -> str:
 def hostile_docsets(work: Path) -> None:
     """Each case of hostile_docsets.py ingested (target: 60 s or less, 1 GB or less), then its
     sections counted and the index and the lines printed searched for what lies outside."""
+    sys.path.insert(0, str(ROOT))
+    from bench.hostile_docsets import SECRET, all_cases
+
     for n, case in enumerate(all_cases(work / "docsets")):
         index = work / f"d{n}"
         args = ["ingest", str(case.path), "--relations", "off"] + (["--as-book"] if case.path.is_dir() else [])
