@@ -256,7 +256,7 @@ def synthetic_index(index_dir: Path, mentions: int, book_mentions: int, settle: 
             "INSERT INTO entity_mentions (entity_id, book, chunk_id, mention_type, name, normalized, declared_type, context, source)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", mention_rows)
     if settle:
-        from crossbook.shelf import derived
+        from crossbook.changes import derived
 
         with db.atomic():
             derived.refresh(db, load_pack("generic"), "", None)

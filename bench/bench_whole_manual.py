@@ -38,11 +38,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.results_json import record  # noqa: E402
+from crossbook.changes import derived, door  # noqa: E402
 from crossbook.core.config import Settings  # noqa: E402
 from crossbook.ingest import pipeline  # noqa: E402
 from crossbook.readers import read_book  # noqa: E402
 from crossbook.relations import edges  # noqa: E402
-from crossbook.shelf import derived, door  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
 from crossbook.vectors import chroma, minilm  # noqa: E402
 from crossbook.vectors.children import child_rows, embedding_text  # noqa: E402

@@ -23,7 +23,7 @@ Dropped vs pending (the rule that keeps the index invariant):
   order books were ingested in.
 
 ``entity_relationships`` is recomputed from the claims at every refresh (it is derived
-state, like linker references), for the chunks the change can affect (index/shelf/derived.py: all
+state, like linker references), for the chunks the change can affect (index/changes/derived.py: all
 of them on a full refresh), and applied as a diff, so a row that does not change keeps its id. A relationship asserted only by a deleted book loses its claims
 (ON DELETE CASCADE) and so its row.
 
@@ -231,7 +231,7 @@ def refresh(
 ) -> dict:
     """The derived relationship state: offline claims (in 'spacy' and 'refine' modes; refined
     by ``refiner`` in 'refine' mode), then the rows; of every chunk, or of ``chunks`` and of
-    the chunks whose claims name one of the normalized ``names`` (index/shelf/derived.py)."""
+    the chunks whose claims name one of the normalized ``names`` (index/changes/derived.py)."""
     mode = meta.relations_mode(db)
     refresh_svo_claims(db, mode, events, refiner, chunks)
     if chunks is not None and names:

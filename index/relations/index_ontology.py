@@ -1,6 +1,6 @@
 """The index's relation ontology: stored in ``crossbook_meta`` and ``relation_types``, read back.
 
-index/shelf/derived.py stores the merged ontology when the index's settings change; an
+index/changes/derived.py stores the merged ontology when the index's settings change; an
 index that stores none uses the default packs.
 """
 
@@ -14,7 +14,7 @@ from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
 
 def set_index_ontology(db: Database, ontology: Ontology) -> None:
     """Store the merged ontology (source documents in crossbook_meta, types in relation_types);
-    index/shelf/derived.py calls it when the index's settings change."""
+    index/changes/derived.py calls it when the index's settings change."""
     text = ontology.to_json()
     if meta.ontology_json(db) == text:
         return

@@ -68,7 +68,7 @@ def refresh_svo_claims(
     any) is analysed again only when its (text, entity list, vocabulary) signature changed;
     each new claim is reported as a ``relation.candidate`` event. Needs the link targets'
     categories current (index/linking/link_state.py). Returns chunks analysed. Given ``chunks``, the
-    mode is taken to be the one the claims were made in (index/shelf/derived.py refreshes all
+    mode is taken to be the one the claims were made in (index/changes/derived.py refreshes all
     when it changes)."""
     if mode not in ("spacy", "refine"):
         if chunks is None:

@@ -3,7 +3,7 @@ other module names a key of its own here, except the vector store's (index/vecto
 its namespaced keys as constants).
 
 The four settings that derived state is a function of (``derived_settings``: pack, link,
-relations mode, ontology) are written only through ``index/shelf/derived.py``, which refreshes
+relations mode, ontology) are written only through ``index/changes/derived.py``, which refreshes
 everything when one of them changes.
 """
 

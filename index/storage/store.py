@@ -1,7 +1,7 @@
 """SQLite reads and writes for books, chunks, mentions, index metadata and the LLM cache.
 
 Derived state (entities' resolution, linker references, relationships, GC) lives in
-index/shelf/derived.py.
+index/changes/derived.py.
 
 All functions here expect to run inside the caller's ``db.atomic()`` block when they write.
 """

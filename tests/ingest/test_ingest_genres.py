@@ -100,8 +100,8 @@ def linked(db, book: str) -> set[str]:
 
 
 def test_relinking_reads_each_book_with_its_own_genres(tmp_path):
+    from crossbook.changes.derived import relink_chunks
     from crossbook.linking import link_state
-    from crossbook.shelf.derived import relink_chunks
 
     rules = job(tmp_path)
     ingest_paths(rules, [write(tmp_path / "rules.md", RULES)])

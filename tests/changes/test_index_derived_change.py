@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from crossbook.changes import derived
 from crossbook.core.config import Settings
 from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.query.review import list_relationships, review
 from crossbook.relations import edges
-from crossbook.shelf import derived
 from crossbook.storage import meta, store
 from crossbook.storage.db import open_db
 from crossbook.vectors.sync_notes import META_SYNCED

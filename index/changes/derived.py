@@ -21,8 +21,8 @@ nothing else, so a book's ingest costs about the same on a shelf of 1 book or 10
 A change of the index's pack, link switch, relations mode or ontology, and the first write
 to an index made before m006, refresh everything (``refresh_all``). Because all of it is a
 function of the stored books, the index equals a fresh build of the books it holds after any
-sequence of ingest, re-ingest and delete-book (tests/shelf/test_index_invariant.py, and
-tests/shelf/test_index_incremental_refresh.py: the incremental refresh equals the full one).
+sequence of ingest, re-ingest and delete-book (tests/changes/test_index_invariant.py, and
+tests/changes/test_index_incremental_refresh.py: the incremental refresh equals the full one).
 
 Entity resolution (tested in tests/storage/test_storage.py): a mention names an entity by (normalized
 name, type). A ``defines`` mention is its own entity. A ``references`` mention attaches to the
@@ -458,7 +458,7 @@ def _store_settings(db: Database, settings: IndexSettings) -> None:
 def replacing_book(db: Database, book: str, pack: DomainPack, *, settings: IndexSettings | None = None,
                    events=None, refiner=None) -> Iterator[Change]:
     """A book's rows replaced and what derives from them refreshed, inside the caller's
-    ``db.atomic()`` (the door's transaction, index/shelf/door.py): notes what
+    ``db.atomic()`` (the door's transaction, index/changes/door.py): notes what
     ``book`` holds (``begin_change``), deletes its rows and its vectors' synced notes, lets
     the block store its new rows (or none: a delete), stores ``settings`` when given, then
     refreshes the derived state (``refresh``; a full one when a setting changed). Yields the

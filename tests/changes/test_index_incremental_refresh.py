@@ -1,4 +1,4 @@
-"""Incremental refresh (index/shelf/derived.py, index/linking/link_state.py): a change relinks and
+"""Incremental refresh (index/changes/derived.py, index/linking/link_state.py): a change relinks and
 re-derives only what it can affect, and the result equals a full refresh of the same index
 and a fresh build of the same books, on the cases a narrow scope could miss."""
 
@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from crossbook.changes import derived
 from crossbook.core.config import Settings
 from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths
 from crossbook.linking import link_state
 from crossbook.relations import edges as derive
 from crossbook.relations import offline
-from crossbook.shelf import derived
 from crossbook.storage.db import open_db
 from crossbook.storage.store import set_meta
 from tests.fakes import FakeChunkEntity, FakeSVO
