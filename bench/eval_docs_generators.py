@@ -55,9 +55,11 @@ def groff_shelf(work: Path, pages: int) -> Path | None:
         return None
     folder = work / "groff"
     folder.mkdir()
+    scratch = work / "groff-images"  # grohtml writes a page's images (grohtml-PID.png) where it runs
+    scratch.mkdir()
     for source in found:
         html = subprocess.run(["groff", "-Thtml", "-man"], input=gzip.decompress(source.read_bytes()),
-                              capture_output=True).stdout
+                              capture_output=True, cwd=scratch).stdout
         (folder / f"{source.name[:-len('.1.gz')]}.html").write_bytes(html)
     return folder
 

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -56,7 +57,8 @@ def html_family(zoo: Path, family: str, projects: list, gold_of) -> list[dict]:
 def _render(command, roff: bytes, stem: str) -> bytes | None:
     if callable(command):  # docbook: lifted to DocBook, then rendered (bench/docs_zoo/docbook.py)
         return command(roff, stem)
-    done = subprocess.run(command, input=roff, capture_output=True)
+    with tempfile.TemporaryDirectory() as scratch:  # grohtml writes a page's images where it runs
+        done = subprocess.run(command, input=roff, capture_output=True, cwd=scratch)
     if done.returncode != 0 or not done.stdout.strip():
         return None
     if command[0] == "man2html":  # a CGI program: its output opens with a Content-type header
