@@ -112,7 +112,7 @@ class Pager:
     def __init__(self, shelf: Shelf, tool: str, arguments: dict[str, Any], cursor: str | None, first: Any = 0):
         self.tool, self.arguments = tool, arguments
         self.generation = _generation(shelf)
-        self.start = read_cursor(cursor, tool, arguments, self.generation) if cursor else first
+        self.start = read_cursor(cursor, tool, arguments, self.generation, first) if cursor else first
 
     def next(self, offset: Any) -> str:
         return make_cursor(self.tool, self.arguments, self.generation, offset)

@@ -90,7 +90,7 @@ def _ingesting(settings: Settings, hooks: Hooks) -> Iterator:
 
 def ingest(settings: Settings, paths: list[Path], *, title: str | None = None, force: bool = False,
            as_book: bool = False, fmt: str | None = None, warn: WarnFn | None = None,
-           command: str = "api ingest") -> list[IngestResult]:
+           on_wait: WarnFn | None = None, command: str = "api ingest") -> list[IngestResult]:
     """Read every book first (a bad path changes nothing), then ``ingest_books``."""
     from ..ingest.pipeline import load_books
     from ..ingest.unchanged import stored_files_at
@@ -99,7 +99,7 @@ def ingest(settings: Settings, paths: list[Path], *, title: str | None = None, f
     # the CLI's limits on what an archive's members inflate to (epub_max_member_mb, epub_max_ratio)
     books = load_books(paths, title, fmt, as_book, ReadLimits.of(settings),
                        stored=None if force else stored_files_at(settings.index_dir))
-    return ingest_books(settings, books, force=force, hooks=Hooks(warn=warn, command=command))
+    return ingest_books(settings, books, force=force, hooks=Hooks(warn=warn, on_wait=on_wait, command=command))
 
 
 def ingest_books(settings: Settings, books: list, *, force: bool = False, hooks: Hooks = Hooks()) -> list[IngestResult]:
