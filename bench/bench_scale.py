@@ -259,7 +259,7 @@ def synthetic_index(index_dir: Path, mentions: int, book_mentions: int, settle: 
         from crossbook.changes import derived
 
         with db.atomic():
-            derived.refresh(db, load_pack("generic"), "", None)
+            derived.rederive(db, load_pack("generic"))
     conn.execute("ANALYZE")
     conn.close()
     return entity_names

@@ -40,8 +40,8 @@ from crossbook.core.config import load_settings  # noqa: E402
 from crossbook.ingest.manifest import rebuild  # noqa: E402
 from crossbook.ingest.pipeline import IngestJob  # noqa: E402
 from crossbook.relations import svo  # noqa: E402
-from crossbook.storage import meta  # noqa: E402
 from crossbook.storage.db import open_db  # noqa: E402
+from crossbook.storage.index_state import read_state  # noqa: E402
 
 # Used when no ontology module with a normalize function is importable: the gold types of
 # the sample corpus and the verbs that express them.
@@ -107,7 +107,7 @@ def rederive(db) -> None:
 
     with db.atomic():
         db.execute("DELETE FROM relation_svo_chunks")
-        offline.load_parser(meta.relations_mode(db))
+        offline.load_parser(read_state(db).relations_mode)
         edges.refresh(db)
 
 

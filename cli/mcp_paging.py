@@ -3,7 +3,7 @@ in order, a text cut at a character budget.
 
 A cursor is opaque to the client: the tool, a fingerprint of the arguments that decide the
 answer, where the next page starts and the index's generation when it was given
-(``crossbook.storage.meta.generation``, which every write bumps). A cursor from another
+(``crossbook.storage.index_state.generation``, which every write bumps). A cursor from another
 generation is refused: the answer it continues may have changed under it.
 """
 

@@ -101,7 +101,7 @@ def _answer(summary: str, data: dict) -> CallToolResult:
 
 
 def _generation(shelf: Shelf) -> int:
-    from crossbook.storage.meta import generation
+    from crossbook.storage.index_state import generation
 
     return generation(shelf.db)
 

@@ -49,7 +49,8 @@ from ..relations.index_ontology import index_ontology
 from ..relations.offline import candidate_event, load_parser
 from ..relations.ontology import Ontology, ontology_for
 from ..relations.refiner import Refiner
-from ..storage import meta, store
+from ..storage import store
+from ..storage.index_state import read_state
 from ..vectors.embed import child_splitter
 from ..vectors.protocol import Vectors
 from . import preload
@@ -484,7 +485,7 @@ def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
 
 def index_refiner(db: Database, settings: Settings):
     """The refiner an index built in 'refine' mode needs to re-derive (delete-book), else None."""
-    if meta.relations_mode(db) != "refine":
+    if read_state(db).relations_mode != "refine":
         return None
     from ..relations.openai_refiner import get_refiner  # noqa: PLC0415 - imports openai
 

@@ -24,7 +24,7 @@ from sqlite_utils import Database
 
 from ..core.normalize import normalize_name
 from ..extract.entry_kinds import THING_KINDS
-from ..storage import meta
+from ..storage.index_state import generation
 from .question import LOOSE_WORDS, Question
 
 SPECIFIC_UP_TO = 20     # sections mentioning an entity a lowercase phrase may link to
@@ -108,12 +108,12 @@ def _names(db: Database) -> dict[str, tuple[int, bool]]:
     """normalized name -> (sections mentioning it, a sub-entry) of every defined entity of a
     kind of thing (a creature, a spell, an item, a feature, a class...: entry_kinds.THING_KINDS),
     read once per index file and generation."""
-    return _read_names(db, _path(db), meta.generation(db), True)
+    return _read_names(db, _path(db), generation(db), True)
 
 
 def _all_names(db: Database) -> dict[str, tuple[int, bool]]:
     """As ``_names``, for defined entities of every kind."""
-    return _read_names(db, _path(db), meta.generation(db), False)
+    return _read_names(db, _path(db), generation(db), False)
 
 
 def _path(db: Database) -> str:
@@ -152,7 +152,7 @@ def heading_sections(db: Database, names: list[str]) -> list[tuple[str, str, str
 
 def _headings(db: Database) -> dict[str, list[tuple[str, str]]]:
     """normalized heading -> [(heading, section)] of the headings ``heading_sections`` links."""
-    return _read_headings(db, _path(db), meta.generation(db))
+    return _read_headings(db, _path(db), generation(db))
 
 
 @lru_cache(maxsize=8)
@@ -169,7 +169,7 @@ def _read_headings(db: Database, path: str, generation: int) -> dict[str, list[t
 
 def _every(db: Database) -> dict[str, tuple[int, bool]]:
     """``_all_names`` and the headings ``heading_sections`` links, as (sections, False)."""
-    return _read_every(db, _path(db), meta.generation(db))
+    return _read_every(db, _path(db), generation(db))
 
 
 @lru_cache(maxsize=8)

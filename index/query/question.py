@@ -20,7 +20,7 @@ from sqlite_utils import Database
 from ..core.normalize import normalize_name, normalized_tokens
 from ..core.packs import DomainPack, parse_pack
 from ..core.words import dashed_words, letter_runs, written_words
-from ..storage import meta
+from ..storage.index_state import read_state
 from . import bridge
 
 LINK_WORDS = 5               # longest name looked up in the question
@@ -149,5 +149,5 @@ def _parsed_pack(text: str) -> DomainPack:
 def index_pack(db: Database) -> DomainPack | None:
     """The index's pack, parsed once per process for each pack text (a query's budget is
     a few milliseconds)."""
-    text = meta.pack_text(db)
+    text = read_state(db).pack_text
     return _parsed_pack(text) if text else None

@@ -106,7 +106,7 @@ def test_search_and_retrieve_cursors_walk_the_rest_in_order(sample_index):
 
 def test_a_cursor_from_before_a_write_is_refused_with_a_way_forward(sample_index):
     from crossbook.storage.db import open_for_writing
-    from crossbook.storage.meta import bump_generation
+    from crossbook.storage.index_state import bump_generation
 
     def write(shelf):
         with open_for_writing(sample_index, command="test") as db, db.atomic():
@@ -225,7 +225,7 @@ def test_show_pages_walk_several_sections_whole_and_in_order():
 def test_a_forged_cursor_with_a_negative_or_misshapen_offset_is_refused(sample_index):
     from crossbook.cli.mcp_paging import make_cursor
     from crossbook.storage.db import open_db
-    from crossbook.storage.meta import generation
+    from crossbook.storage.index_state import generation
 
     db = open_db(sample_index)
     now = generation(db)
