@@ -22,8 +22,8 @@ from crossbook.api.shapes import (
     DeletedDoc,
     EntityDoc,
     IngestResultDoc,
-    PassageDoc,
-    SectionDoc,
+    PassagesDoc,
+    SectionsDoc,
     WhereElseDoc,
 )
 from crossbook.cli import mcp_answers as answers
@@ -44,21 +44,12 @@ class WhereElsePage(WhereElseDoc):
     next_cursor: Optional[str]
 
 
-class PassagesPage(TypedDict):
+class PassagesPage(PassagesDoc):
     """Sections best first; a text cut at the page's budget is named in texts_cut."""
-    results: list[PassageDoc]
-    k: int
     offset: int
     next_cursor: Optional[str]
     texts_cut: list[str]
     note: NotRequired[str]
-    query: NotRequired[str]
-    question: NotRequired[str]
-    hops: NotRequired[int]
-    ranking: NotRequired[str]
-    queries: NotRequired[list[dict[str, Any]]]
-    seeds: NotRequired[list[str]]
-    followed: NotRequired[list[dict[str, Any]]]
     followed_total: NotRequired[int]
 
 
@@ -81,9 +72,8 @@ class TextCut(TypedDict):
     length: int
 
 
-class SectionsPage(TypedDict):
+class SectionsPage(SectionsDoc):
     """Sections with their text; a text shown in part is named in texts_cut."""
-    sections: list[SectionDoc]
     next_cursor: Optional[str]
     texts_cut: NotRequired[list[TextCut]]
 
