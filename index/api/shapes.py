@@ -5,7 +5,7 @@ server's documents against them, key by key.
 
 Each shape is described once. A record the library returns as a dataclass has its TypedDict
 made here from the dataclass's fields (``from_dataclass``): a mention, a book, an ingest's
-result (core/models.py), a passage and how it was reached (query/search.py), a section shown
+result (core/models.py), a passage and how it was reached (query/passage.py), a section shown
 (query/show.py). The documents the library builds as dicts around them are described here.
 
 One key names one thing in every result: ``book`` (a title), ``heading_path`` (a section's
@@ -23,7 +23,7 @@ from typing import Any, Iterable, Optional
 from typing_extensions import NotRequired, TypedDict
 
 from ..core import models
-from ..query import search, show
+from ..query import passage, show
 
 # old key -> the key that replaces it (both are in the documents until the next release)
 DEPRECATED_KEYS = {"section": "heading_path", "from_section": "from_heading_path"}
@@ -44,8 +44,8 @@ def from_dataclass(cls: type, name: str, *, rename: dict[str, str] | None = None
 Mention = from_dataclass(models.Mention, "Mention")
 BookDoc = from_dataclass(models.BookInfo, "BookDoc")
 IngestResultDoc = from_dataclass(models.IngestResult, "IngestResultDoc")
-ViaDoc = from_dataclass(search.Via, "ViaDoc", rename={"from_section": "from_heading_path"})
-PassageDoc = from_dataclass(search.Passage, "PassageDoc", rename={"section": "heading_path"}, drop=("path_books",),
+ViaDoc = from_dataclass(passage.Via, "ViaDoc", rename={"from_section": "from_heading_path"})
+PassageDoc = from_dataclass(passage.Passage, "PassageDoc", rename={"section": "heading_path"}, drop=("path_books",),
                             types={"via": Optional[ViaDoc]})
 SectionDoc = from_dataclass(show.ShownSection, "SectionDoc")
 

@@ -49,6 +49,7 @@ from . import bridge
 from . import entity_graph as graph
 from .loose_names import heading_sections, loose_links
 from .named_entry import INSIDE, LOOSE, OWN, lift_named, named_keys
+from .passage import Passage, Via
 from .question import Question, index_pack, parse_question
 from .scoring import (
     FUSION_K,
@@ -62,8 +63,6 @@ from .scoring import (
 )
 from .search import (
     OVERSAMPLE,
-    Passage,
-    Via,
     best_passages,
     check_query,
     parent_rows,
