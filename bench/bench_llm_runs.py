@@ -24,12 +24,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.fate.fate_text import CORPUS as FATE
 from tests.fakes import FaultInjector, ScriptedOpenAI
 from tests.helpers import heading_responder
 
 ROOT = Path(__file__).resolve().parent.parent
 
-DEFAULT_BOOK = Path("/work/shared/corpora/fate/Fate-Condensed-SRD-CC-BY.md")
+DEFAULT_BOOK = FATE / "Fate-Condensed-SRD-CC-BY.md"
 FAULTS = ("rate_limit", "server_error", "dropped_connection", "truncated", "non_json", "schema_violation",
           "all_items_malformed")
 

@@ -20,12 +20,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.fate.fate_text import CORPUS as FATE
 from bench.twins.pdf_twin import write_pdf
 from crossbook.readers import read_book
 
 ROOT = Path(__file__).resolve().parent.parent
 
-FATE = ROOT.parent / "shared" / "corpora" / "fate"
 CHARS_PER_PAGE = 3200  # the twin sets about this much Markdown on a Letter page
 
 

@@ -29,11 +29,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.fate.fate_text import CORPUS as FATE
 from bench.twins.pdf_twin import write_pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 
-FATE = ROOT.parent / "shared" / "corpora" / "fate"
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _BOLD_LEAD = re.compile(r"^\s*(?:[-*]\s+)?\*\*([^*\n]{2,60}?)[:.]?\*\*", re.M)
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from bench.fate.fate_text import CORPUS as FATE
 from bench.twins.epub_twin import write_epub
 from bench.twins.pdf_twin import write_pdf
 from crossbook.chunk.markdown_repair import repair_headings
@@ -34,7 +35,6 @@ from crossbook.readers import read_book
 
 ROOT = Path(__file__).resolve().parent.parent
 
-FATE = ROOT.parent / "shared" / "corpora" / "fate"
 SHELVES = {"fate": FATE, "sample": ROOT / "sample_corpus"}
 
 

@@ -58,7 +58,7 @@ SMOKE: dict[str, Smoke] = {
     "bench.report": Smoke(),
     # by hand, small
     "bench.bench_ingest": Smoke(("--books", "3", "--sections", "100")),
-    "bench.bench_llm_runs": Smoke(("--runs", "1", "--book", "corpora/fate/Fate-Condensed-SRD-CC-BY.md")),
+    "bench.bench_llm_runs": Smoke(("--runs", "1")),
     "bench.bench_pdf": Smoke(("--pages", "10")),
     "bench.bench_hostile": Smoke(),
     "bench.bench_readers": Smoke(("--speed-only",)),
