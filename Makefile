@@ -7,7 +7,7 @@ DEMO_INDEX := .crossbook-demo
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: demo test test-fast lint eval bench crash-test clean zoo
+.PHONY: demo test test-fast lint eval bench bench-smoke crash-test clean zoo
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -45,41 +45,48 @@ lint: $(STAMP)
 # recall@k of the second-hop gold section: plain search vs multi-hop retrieve; then
 # definitions, cross-book references, relationships and titles: sample_corpus, Fate and the Ironsworn vault side by side
 eval: $(STAMP)
-	$(BIN)/python bench/eval_retrieval.py
-	$(BIN)/python bench/eval_extraction.py
-	$(BIN)/python bench/eval_vault.py --skip-retrieval  # its questions: eval_retrieval.py, with the other shelves
-	$(BIN)/python bench/eval_docs.py  # documentation shelves (Python's HTML docs, man pages, LaTeX manuals) when installed
-	$(BIN)/python bench/docs_zoo/eval_zoo.py --zoo $(ZOO)  # the documentation zoo (make zoo): each family's tune and check half, inventories read and ignored
-	$(BIN)/python bench/eval_statblocks.py  # srd51 stat blocks: creatures' conditions against the fixture gold, kinds, edges, recall per relation type
-	$(BIN)/python bench/srd51/eval_definitions.py  # srd51 definitions (fair precision, recall, reference recall) and listed classes/skills/conditions typed so, gold from the Markdown
-	$(BIN)/python bench/srd51/editions.py  # the same srd51 books as EPUB and PDF (pandoc, pdflatex): relations, definitions, questions; skipped without the tools
-	$(BIN)/python bench/eval_relations.py --shelf all  # recall per relation type of the Fate and sample gold, hand-read edges
-	$(BIN)/python bench/bench_readers.py
+	$(BIN)/python -m bench.eval_retrieval
+	$(BIN)/python -m bench.eval_extraction
+	$(BIN)/python -m bench.eval_vault --skip-retrieval  # its questions: eval_retrieval.py, with the other shelves
+	$(BIN)/python -m bench.eval_docs  # documentation shelves (Python's HTML docs, man pages, LaTeX manuals) when installed
+	$(BIN)/python -m bench.docs_zoo.eval_zoo --zoo $(ZOO)  # the documentation zoo (make zoo): each family's tune and check half, inventories read and ignored
+	$(BIN)/python -m bench.eval_statblocks  # srd51 stat blocks: creatures' conditions against the fixture gold, kinds, edges, recall per relation type
+	$(BIN)/python -m bench.srd51.eval_definitions  # srd51 definitions (fair precision, recall, reference recall) and listed classes/skills/conditions typed so, gold from the Markdown
+	$(BIN)/python -m bench.srd51.editions  # the same srd51 books as EPUB and PDF (pandoc, pdflatex): relations, definitions, questions; skipped without the tools
+	$(BIN)/python -m bench.eval_relations --shelf all  # recall per relation type of the Fate and sample gold, hand-read edges
+	$(BIN)/python -m bench.bench_readers
 
 # the documentation zoo (bench/docs_zoo/README.md): installs its Debian doc packages (as root)
 # and assembles it outside the repository, in ZOO (default /work/zoo)
 ZOO ?= /work/zoo
 zoo: $(STAMP)
-	$(BIN)/python bench/docs_zoo/assemble.py --zoo $(ZOO)
+	$(BIN)/python -m bench.docs_zoo.assemble --zoo $(ZOO)
 
 # each benchmark merges its figures into bench/results.json, then one table of ratios and
-# targets (bench/report.py). The full embedder comparison: bench/bench_embed.py --chunks 500
+# targets (bench/report.py). The bench is a package run from the repository's root
+# (python -m bench.NAME; bench/README.md maps every script). The full embedder comparison:
+# python -m bench.bench_embed --chunks 500
 bench: $(STAMP)
 	rm -f bench/results.json
-	$(BIN)/python bench/bench_startup.py --runs 5
-	$(BIN)/python bench/bench_scale.py
-	$(BIN)/python bench/bench_embed.py --ratio-only --chunks 100 --repeats 1
-	$(BIN)/python bench/bench_growth.py
-	$(BIN)/python bench/bench_small_books.py
-	$(BIN)/python bench/bench_skip_unchanged.py
-	$(BIN)/python bench/bench_llm_pool.py
-	$(BIN)/python bench/report.py
+	$(BIN)/python -m bench.bench_startup --runs 5
+	$(BIN)/python -m bench.bench_scale
+	$(BIN)/python -m bench.bench_embed --ratio-only --chunks 100 --repeats 1
+	$(BIN)/python -m bench.bench_growth
+	$(BIN)/python -m bench.bench_small_books
+	$(BIN)/python -m bench.bench_skip_unchanged
+	$(BIN)/python -m bench.bench_llm_pool
+	$(BIN)/python -m bench.report
+
+# every bench module imported and every script run once, small (about two minutes; .ci/run):
+# a script that needs the zoo, pandoc, pdflatex or groff where they are missing is skipped, one line
+bench-smoke: $(STAMP)
+	$(BIN)/python -m bench.smoke
 
 # SIGKILL ingest, delete-book, rebuild and reembed at random points; check the index after each
 # (CRASH_KILLS=N for another count)
 CRASH_KILLS ?= 40
 crash-test: $(STAMP)
-	$(BIN)/python bench/crash_test.py --kills $(CRASH_KILLS)
+	$(BIN)/python -m bench.crash_test --kills $(CRASH_KILLS)
 
 clean:
 	rm -rf $(VENV) $(DEMO_INDEX) .crossbook .pytest_cache

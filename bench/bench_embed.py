@@ -14,7 +14,7 @@ until there are --chunks of them (each made distinct so nothing is cached).
   called directly; ``--ratio-only`` measures only this);
 - Chroma upsert and query latency.
 
-    python bench/bench_embed.py [--chunks 500] [--repeats 2]
+    python -m bench.bench_embed [--chunks 500] [--repeats 2]
 """
 
 from __future__ import annotations
@@ -28,25 +28,16 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.common.embed_sample import sample_children
+from bench.common.results import record
+from crossbook.core.config import load_settings
+from crossbook.storage.db import open_db
+from crossbook.vectors import minilm
+from crossbook.vectors.children import ChildRow, embedding_text
+from crossbook.vectors.chroma import WRITE_BATCH, open_vectors
+from crossbook.vectors.embed import LocalEmbedder, TorchEmbedder, embed_all
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench.results_json import record  # noqa: E402
-from crossbook.chunk.chunking import child_chunks, parent_chunks, split_sections  # noqa: E402
-from crossbook.core.config import load_settings  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
-from crossbook.vectors import minilm  # noqa: E402
-from crossbook.vectors.children import ChildRow, embedding_text  # noqa: E402
-from crossbook.vectors.chroma import WRITE_BATCH, open_vectors  # noqa: E402
-from crossbook.vectors.embed import LocalEmbedder, TorchEmbedder, embed_all  # noqa: E402
-
-
-def sample_children() -> list[str]:
-    texts = []
-    for path in sorted((ROOT / "sample_corpus").glob("*.md")):
-        parents = parent_chunks(path.stem, split_sections(path.read_text(encoding="utf-8")), 1500)
-        texts.extend(" > ".join(p.heading_path) + "\n" + c.text for p in parents for c in child_chunks(p, 250))
-    return texts
 
 
 def startup_seconds(embedder: str, cache: Path) -> float:

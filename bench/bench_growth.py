@@ -8,7 +8,7 @@ time. The figure is ``ratio_last_first``: the median of the last 3 books' ingest
 the median of the first 3, in process CPU time (wall-clock on a shared machine measures
 the neighbours; both are printed). Asserts nothing; ``record("growth", ...)`` into bench/results.json.
 
-Usage: python bench/bench_growth.py [--books 50] [--sections 40]
+Usage: python -m bench.bench_growth [--books 50] [--sections 40]
 """
 
 from __future__ import annotations
@@ -16,17 +16,14 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.results_json import record  # noqa: E402
-from crossbook.core.config import Settings  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
+from bench.common.results import record
+from crossbook.core.config import Settings
+from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths
+from crossbook.storage.db import open_db
 
 WORDS = ("the a of to and in it is you can when your roll target turn take make each one with "
          "this that for on as any other an at by if its not or may gain use once more than "

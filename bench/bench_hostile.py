@@ -1,11 +1,11 @@
 """Hostile input through the CLI: how long each case takes, how much memory, and the line it ends with.
 
-    .venv/bin/python bench/bench_hostile.py [--big]
+    python -m bench.bench_hostile [--big]
 
 Cases: an EPUB whose one chapter inflates to 300 MB (a few hundred KB on disk), with --big
 also one with a 2 GiB member; a folder with two link loops (ingest --dry-run); a folder
 with a note quoting %PDF-, a damaged PDF and two good books; and the hostile doc sets of
-hostile_docsets.py (inventories naming /dev/zero and a FIFO, hidden and linked-out inventory
+bench/common/hostile_docsets.py (inventories naming /dev/zero and a FIFO, hidden and linked-out inventory
 files, an objects.inv bomb, a 20 MB rustdoc index, 20,000 entries on one page, odd folder
 entries, separator-only tables), each checked for its pages stored and nothing from outside
 the folder in the index or in what it prints. Each runs `crossbook ingest`
@@ -22,38 +22,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from pathlib import Path
+
+from bench.common.hostile_books import streamed_epub
+from bench.common.hostile_docsets import SECRET, all_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 CROSSBOOK = ROOT / ".venv" / "bin" / "crossbook"
 BOOK = "# Core Rules\n\n## Conditions\n\n### Chilled\nA Chilled creature loses 1 Speed.\n"
-CONTAINER = ('<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
-             '<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/>'
-             "</rootfiles></container>")
-PACKAGE = ('<?xml version="1.0"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0">'
-           '<metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Bomb</dc:title></metadata>'
-           '<manifest><item id="c1" href="ch1.xhtml" media-type="application/xhtml+xml"/></manifest>'
-           '<spine><itemref idref="c1"/></spine></package>')
-
-
-def streamed_epub(path: Path, head: bytes, middle: bytes, repeat: int, tail: bytes) -> Path:
-    """An EPUB whose one chapter is ``head``, ``middle`` ``repeat`` times, then ``tail``:
-    written in pieces, so a huge chapter is never in memory."""
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("mimetype", "application/epub+zip", compress_type=zipfile.ZIP_STORED)
-        archive.writestr("META-INF/container.xml", CONTAINER, compress_type=zipfile.ZIP_DEFLATED)
-        archive.writestr("OEBPS/content.opf", PACKAGE, compress_type=zipfile.ZIP_DEFLATED)
-        info = zipfile.ZipInfo("OEBPS/ch1.xhtml")
-        info.compress_type = zipfile.ZIP_DEFLATED
-        with archive.open(info, "w", force_zip64=True) as member:
-            member.write(head)
-            for _ in range(repeat):
-                member.write(middle)
-            member.write(tail)
-    return path
-
-
 def bomb(path: Path, megabytes: int) -> Path:
     """An EPUB whose one chapter is ``megabytes`` MiB of one paragraph repeated."""
     paragraph = ("<p>" + "a" * 1017 + "</p>").encode()
@@ -91,11 +67,8 @@ def run(label: str, args: list[str], index: Path, target: str) -> str:
 
 
 def hostile_docsets(work: Path) -> None:
-    """Each case of hostile_docsets.py ingested (target: 60 s or less, 1 GB or less), then its
+    """Each case of bench/common/hostile_docsets.py ingested (target: 60 s or less, 1 GB or less), then its
     sections counted and the index and the lines printed searched for what lies outside."""
-    sys.path.insert(0, str(ROOT))
-    from bench.hostile_docsets import SECRET, all_cases
-
     for n, case in enumerate(all_cases(work / "docsets")):
         index = work / f"d{n}"
         args = ["ingest", str(case.path), "--relations", "off"] + (["--as-book"] if case.path.is_dir() else [])

@@ -1,7 +1,7 @@
 """Benchmark: ingest throughput, relink cost and where-else latency on a synthetic shelf.
 
 Prints figures; asserts nothing (timings on shared machines are measured, not tested).
-Usage: python bench/bench_ingest.py [--books 7] [--sections 700]
+Usage: python -m bench.bench_ingest [--books 7] [--sections 700]
 """
 
 from __future__ import annotations

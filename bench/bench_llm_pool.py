@@ -9,7 +9,7 @@ most requests in flight at once and the span from the first request to the last 
 call each (as when every book had its own pool), and once at zero latency with
 --concurrency 8. Records figures under "llm_pool" in bench/results.json. Asserts nothing.
 
-    python bench/bench_llm_pool.py [--books 10] [--sections 20] [--latency 0.3] [--concurrency 16]
+    python -m bench.bench_llm_pool [--books 10] [--sections 20] [--latency 0.3] [--concurrency 16]
 """
 
 from __future__ import annotations
@@ -22,16 +22,15 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common.results import record
+from crossbook.core.packs import load_pack
+from crossbook.extract.openai_extractor import OpenAIExtractor
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
+from crossbook.storage.db import open_db
+from tests.fakes import ScriptedOpenAI
+from tests.helpers import heading_responder, openai_settings, write
 
-from bench.results_json import record  # noqa: E402
-from crossbook.core.packs import load_pack  # noqa: E402
-from crossbook.extract.openai_extractor import OpenAIExtractor  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
-from tests.fakes import ScriptedOpenAI  # noqa: E402
-from tests.helpers import heading_responder, openai_settings, write  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def make_books(target: Path, books: int, sections: int) -> list[Path]:
@@ -52,7 +51,7 @@ class ServerProcess:
 
     def __init__(self, latency: float):
         self.proc = subprocess.Popen(
-            [sys.executable, __file__, "--serve", str(latency)], cwd=ROOT,
+            [sys.executable, "-m", __spec__.name, "--serve", str(latency)], cwd=ROOT,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.base_url = self.proc.stdout.readline().strip()
         self.max_in_flight, self.span = 0, 0.0

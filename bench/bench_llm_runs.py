@@ -10,7 +10,7 @@ would.) Prints per run: exit code, seconds, LLM calls, partial chunks and the
 error line of a failed run; then the totals. A crash is any exit but 0 or an error that is
 not a CrossbookError. Asserts nothing.
 
-    python bench/bench_llm_runs.py [--runs 30] [--rate 0.15] [--latency 0.05] [--book PATH]
+    python -m bench.bench_llm_runs [--runs 30] [--rate 0.15] [--latency 0.05] [--book PATH]
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.fate.fate_text import CORPUS as FATE
+from tests.fakes import FaultInjector, ScriptedOpenAI
+from tests.helpers import heading_responder
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from tests.fakes import FaultInjector, ScriptedOpenAI  # noqa: E402
-from tests.helpers import heading_responder  # noqa: E402
-
-DEFAULT_BOOK = Path("/work/shared/corpora/fate/Fate-Condensed-SRD-CC-BY.md")
+DEFAULT_BOOK = FATE / "Fate-Condensed-SRD-CC-BY.md"
 FAULTS = ("rate_limit", "server_error", "dropped_connection", "truncated", "non_json", "schema_violation",
           "all_items_malformed")
 

@@ -9,7 +9,7 @@ connections), beside the same server idle. Then stdio beside ``--http`` (the SDK
 HTTP client): each one's start, first and later calls, and the calls of ten clients at once
 (stdio: ten servers; HTTP: one shared). Prints the figures; asserts nothing.
 
-    .venv/bin/python bench/bench_mcp.py [--runs 7] [--book-mb 2] [--book PATH] [--skip-ingest]
+    python -m bench.bench_mcp [--runs 7] [--book-mb 2] [--book PATH] [--skip-ingest]
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ against its Markdown twin (rules extractor, hash embedder so that embedding does
 the reading). Target: the PDF ingests in at most 1.5x the Markdown's time. Printed, never
 asserted.
 
-    python bench/bench_pdf.py [--pages 300]
+    python -m bench.bench_pdf [--pages 300]
 
 The book is the Fate shelf's books concatenated up to about the page count asked, typeset by
 bench/twins/pdf_twin.py (an outline by heading level, a running header, page numbers,
@@ -20,13 +20,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.fate.fate_text import CORPUS as FATE
+from bench.twins.pdf_twin import write_pdf
+from crossbook.readers import read_book
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from bench.twins.pdf_twin import write_pdf  # noqa: E402
-from crossbook.readers import read_book  # noqa: E402
-
-FATE = ROOT.parent / "shared" / "corpora" / "fate"
 CHARS_PER_PAGE = 3200  # the twin sets about this much Markdown on a Letter page
 
 

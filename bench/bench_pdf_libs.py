@@ -1,7 +1,7 @@
 """pypdf, pypdfium2 and pdfplumber on the PDF twins: which library should read PDFs?
 
-    python bench/bench_pdf_libs.py                 # sample corpus + 3 Fate books
-    python bench/bench_pdf_libs.py --fate-books 8  # the whole Fate shelf
+    python -m bench.bench_pdf_libs                 # sample corpus + 3 Fate books
+    python -m bench.bench_pdf_libs --fate-books 8  # the whole Fate shelf
 
 For each library, on the twins bench/twins/pdf_twin.py writes (an outline, a running header,
 page numbers, justified text, lists, tables):
@@ -25,17 +25,15 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench.fate.fate_text import CORPUS as FATE
+from bench.twins.pdf_twin import write_pdf
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from bench.twins.pdf_twin import write_pdf  # noqa: E402
-
-FATE = ROOT.parent / "shared" / "corpora" / "fate"
 _WORD = re.compile(r"[A-Za-z]{3,}")
 _BOLD_LEAD = re.compile(r"^\s*(?:[-*]\s+)?\*\*([^*\n]{2,60}?)[:.]?\*\*", re.M)
 

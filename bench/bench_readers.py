@@ -1,8 +1,8 @@
 """PDF, EPUB and HTML readers on twins of the shelves: how fast they read, and whether the
 index answers where-else on a twin as on its Markdown original.
 
-    python bench/bench_readers.py               # Fate shelf + sample corpus
-    python bench/bench_readers.py --speed-only  # no ingest
+    python -m bench.bench_readers               # Fate shelf + sample corpus
+    python -m bench.bench_readers --speed-only  # no ingest
 
 Twins: bench/twins/pdf_twin.py (a LaTeX-like PDF: outline, running heads with the chapter's
 title, page numbers, tables; `--format pdf2` the same in two columns),
@@ -25,17 +25,17 @@ import tempfile
 import time
 from pathlib import Path
 
+from markdown_it import MarkdownIt
+
+from bench.common.rule_failures import report as report_failures
+from bench.fate.fate_text import CORPUS as FATE
+from bench.twins.epub_twin import write_epub
+from bench.twins.pdf_twin import write_pdf
+from crossbook.chunk.markdown_repair import repair_headings
+from crossbook.readers import read_book
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from markdown_it import MarkdownIt  # noqa: E402
 
-from bench.rule_failures import report as report_failures  # noqa: E402
-from bench.twins.epub_twin import write_epub  # noqa: E402
-from bench.twins.pdf_twin import write_pdf  # noqa: E402
-from crossbook.chunk.markdown_repair import repair_headings  # noqa: E402
-from crossbook.readers import read_book  # noqa: E402
-
-FATE = ROOT.parent / "shared" / "corpora" / "fate"
 SHELVES = {"fate": FATE, "sample": ROOT / "sample_corpus"}
 
 

@@ -15,8 +15,8 @@ and merged into bench/results.json under its own key; nothing is asserted.
     delete_book   pipeline.delete_book() of a book of --book-mentions mentions in that
                   index, against a bare ``DELETE FROM books`` (its rows go by cascade)
 
-    python bench/bench_scale.py [--shelf-mb 4] [--mentions 1000000] [--book-mentions 100000]
-    python bench/bench_scale.py --only where_else,delete_book
+    python -m bench.bench_scale [--shelf-mb 4] [--mentions 1000000] [--book-mentions 100000]
+    python -m bench.bench_scale --only where_else,delete_book
 """
 
 from __future__ import annotations
@@ -34,10 +34,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common.results import record
 
-from bench.results_json import record  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SECTIONS = ("llm_calls", "pipeline", "where_else", "delete_book")
 SYLLABLES = "ka ro mi tel ash vor quin del sa bru fen gar lo mur".split()
@@ -132,7 +131,7 @@ def ingest_child(shelf: Path, index_dir: Path) -> dict:
 
 
 def run_child(*args: str) -> dict:
-    out = subprocess.run([sys.executable, __file__, *args], cwd=ROOT, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", __spec__.name, *args], cwd=ROOT, capture_output=True, text=True)
     if out.returncode:
         raise SystemExit(f"child {args} failed:\n{out.stderr}")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -256,10 +255,10 @@ def synthetic_index(index_dir: Path, mentions: int, book_mentions: int, settle: 
             "INSERT INTO entity_mentions (entity_id, book, chunk_id, mention_type, name, normalized, declared_type, context, source)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", mention_rows)
     if settle:
-        from crossbook.shelf import derived
+        from crossbook.changes import derived
 
         with db.atomic():
-            derived.refresh(db, load_pack("generic"), "", None)
+            derived.rederive(db, load_pack("generic"))
     conn.execute("ANALYZE")
     conn.close()
     return entity_names

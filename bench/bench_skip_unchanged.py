@@ -8,7 +8,7 @@ the seconds per unchanged book of each (target <= 0.3 s), and once more after ``
 (same bytes, new time: decided by the hash). Asserts nothing; ``record("skip_unchanged", ...)``
 into bench/results.json.
 
-Usage: python bench/bench_skip_unchanged.py [--pages 150] [--pdfs 3]
+Usage: python -m bench.bench_skip_unchanged [--pages 150] [--pdfs 3]
 """
 
 from __future__ import annotations
@@ -17,20 +17,17 @@ import argparse
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.bench_growth import WORDS, invented  # noqa: E402
-from bench.results_json import record  # noqa: E402
-from crossbook.core.config import Settings  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob, ingest_books, ingest_paths, load_books  # noqa: E402
-from crossbook.ingest.unchanged import stored_files  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
-from crossbook.vectors.chroma import open_vectors  # noqa: E402
+from bench.bench_growth import WORDS, invented
+from bench.common.results import record
+from crossbook.core.config import Settings
+from crossbook.ingest.pipeline import IngestJob, ingest_books, ingest_paths, load_books
+from crossbook.ingest.unchanged import stored_files
+from crossbook.storage.db import open_db
+from crossbook.vectors.chroma import open_vectors
 
 
 def make_pdf(path: Path, pages: int, rng: random.Random) -> Path:

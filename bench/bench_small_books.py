@@ -11,7 +11,7 @@ left out; pages differ in length, so a tenth, not one page; wall-clock is printe
 on a shared machine it measures the neighbours).
 Asserts nothing; ``record("small_books", ...)`` into bench/results.json.
 
-Usage: python bench/bench_small_books.py [--pages 200]
+Usage: python -m bench.bench_small_books [--pages 200]
 """
 
 from __future__ import annotations
@@ -19,19 +19,16 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from bench.bench_growth import WORDS, invented  # noqa: E402
-from bench.results_json import record  # noqa: E402
-from crossbook.core.config import Settings  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
-from crossbook.vectors.chroma import open_vectors  # noqa: E402
+from bench.bench_growth import WORDS, invented
+from bench.common.results import record
+from crossbook.core.config import Settings
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
+from crossbook.storage.db import open_db
+from crossbook.vectors.chroma import open_vectors
 
 SHARED = ("Example", "Usage", "See Also")
 FOOTER = "<div class='footer'>&copy; Copyright the authors. Created using Sphinx.</div>"

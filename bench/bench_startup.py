@@ -16,7 +16,7 @@ The index is the sample corpus built with the default embedder; its ONNX graph i
 once before timing (so "search" is a cold process with the graph on disk, as for a user).
 Writes the figures under "cold_start" in bench/results.json.
 
-    python bench/bench_startup.py [--runs 7]
+    python -m bench.bench_startup [--runs 7]
 """
 
 from __future__ import annotations
@@ -31,10 +31,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common.results import record
 
-from bench.results_json import record  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SAMPLE = ROOT / "sample_corpus"
 CROSSBOOK = [sys.executable, "-c", "import sys; from crossbook.cli.main import run; sys.exit(run())"]
@@ -84,7 +83,7 @@ def main() -> int:
             "typer_app": [sys.executable, "-c", TYPER_APP],
             "python": [sys.executable, "-c", "pass"],
             # what a cold search cannot go below: chromadb's import (crossbook's faster one)
-            "chromadb": [sys.executable, "-c", "from crossbook.vectors.chroma import import_chromadb; import_chromadb()"],
+            "chromadb": [sys.executable, "-c", "from crossbook.vectors.chroma_client import import_chromadb; import_chromadb()"],
             "where_else": [*base, "where-else", "Frost Lance"],
             "search": [*base, "search", "a spell that freezes the enemy", "-k", "5"],
             "skip_unchanged": [*base, *config, "ingest", str(SAMPLE / "bestiary.md")],

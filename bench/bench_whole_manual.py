@@ -13,7 +13,7 @@ fixed sample of them (chunks/s). Prints, asserts nothing; the machine is shared:
 CPU seconds more than the wall seconds. CPU is the process's (onnxruntime's threads and the
 thread that embeds ahead, index/vectors/ahead.py, included) and the calling thread's own.
 
-    python bench/bench_whole_manual.py [PATH] [--embedder local] [--sample 512] [--read-cache FILE]
+    python -m bench.bench_whole_manual [PATH] [--embedder local] [--sample 512] [--read-cache FILE]
 
 PATH defaults to pgfmanual.pdf where texlive-pictures-doc puts it. The figures before and after
 the vectors computed beside the write (and onnxruntime without spinning threads) are in
@@ -34,18 +34,17 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common.results import record
+from crossbook.changes import derived, door
+from crossbook.core.config import Settings
+from crossbook.ingest import pipeline
+from crossbook.readers import read_book
+from crossbook.relations import edges
+from crossbook.storage.db import open_db
+from crossbook.vectors import chroma, minilm
+from crossbook.vectors.children import child_rows, embedding_text
 
-from bench.results_json import record  # noqa: E402
-from crossbook.core.config import Settings  # noqa: E402
-from crossbook.ingest import pipeline  # noqa: E402
-from crossbook.readers import read_book  # noqa: E402
-from crossbook.relations import edges  # noqa: E402
-from crossbook.shelf import derived, door  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
-from crossbook.vectors import chroma, minilm  # noqa: E402
-from crossbook.vectors.children import child_rows, embedding_text  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 MANUAL = Path("/usr/share/doc/texlive-doc/generic/pgf/pgfmanual.pdf")
 CACHE = Path.home() / ".cache" / "crossbook" / "models"

@@ -12,7 +12,7 @@ With ``--save FILE`` it writes every shelf's mentions (with their rules); ``--ag
 compares a later run with them too, which catches a change in the helpers both sides share
 (a word list moved into a pack).
 
-    python bench/compare_rules.py [--rev REV] [--shelf NAME ...] [--pages 40] [--save F] [--against F]
+    python -m bench.compare_rules [--rev REV] [--shelf NAME ...] [--pages 40] [--save F] [--against F]
 """
 
 from __future__ import annotations
@@ -26,20 +26,19 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common.shelves import IRONSWORN
+from bench.eval_docs import latex_shelf, man_shelf, python_shelf
+from bench.fate.fate_text import BOOKS as FATE_BOOKS
+from bench.fate.fate_text import CORPUS as FATE_CORPUS
+from crossbook.core.config import load_settings
+from crossbook.core.errors import CrossbookError
+from crossbook.extract import marks as new_marks
+from crossbook.extract import rules as new_rules
+from crossbook.ingest.manifest import rebuild
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
+from crossbook.storage.db import open_db
 
-from bench.eval_docs import latex_shelf, man_shelf, python_shelf  # noqa: E402
-from bench.fate.fate_text import BOOKS as FATE_BOOKS  # noqa: E402
-from bench.fate.fate_text import CORPUS as FATE_CORPUS  # noqa: E402
-from bench.shelves import IRONSWORN  # noqa: E402
-from crossbook.core.config import load_settings  # noqa: E402
-from crossbook.core.errors import CrossbookError  # noqa: E402
-from crossbook.extract import marks as new_marks  # noqa: E402
-from crossbook.extract import rules as new_rules  # noqa: E402
-from crossbook.ingest.manifest import rebuild  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 BEFORE = "c5933e1"  # the last commit before the rule contract
 SRD51 = next((p for p in (ROOT / "corpora" / "srd51" / "markdown", ROOT.parent / "shared" / "corpora" / "srd51" / "markdown",

@@ -25,7 +25,7 @@ The phase a kill hit is read from ``--events`` (ingest, rebuild: extract, sqlite
 chroma = after the book's commit) or from the state it left (delete-book, reembed). Prints
 the kill points by command and phase and the outcomes; exits 1 on any violation.
 
-    python bench/crash_test.py [--kills 40] [--seed 0] [--keep DIR]
+    python -m bench.crash_test [--kills 40] [--seed 0] [--keep DIR]
 
 Relationships are off (``--relations off``) so that the fresh builds stay cheap: they run in
 the same write transaction, which SQLite makes atomic whatever it holds.
@@ -47,15 +47,14 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from crossbook.chunk.chunking import book_title
+from crossbook.core.config import Settings
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
+from crossbook.readers import read_book
+from crossbook.storage.db import open_db
+from tests.helpers import render_book, snapshot
 
-from crossbook.chunk.chunking import book_title  # noqa: E402
-from crossbook.core.config import Settings  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
-from crossbook.readers import read_book  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
-from tests.helpers import render_book, snapshot  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SAMPLE = ROOT / "sample_corpus"
 COMMANDS = ("ingest", "delete-book", "rebuild", "reembed")

@@ -9,25 +9,23 @@ the rulebook issue: none of these should be found on any shelf):
 - fragments: an entity named like one side of an "X and Y" name another entity has
   ("Friends" of "Ward Foes and Friends") that the books never define, and the edges that end at one.
 
-    python bench/edge_checks.py --index DIR        (or: --shelf PATH, ingested into a temporary index)
+    python -m bench.edge_checks --index DIR        (or: --shelf PATH, ingested into a temporary index)
 """
 
 from __future__ import annotations
 
 import argparse
 import re
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common.scoring import index_edges
+from crossbook.core.normalize import normalize_name
+from crossbook.core.packs import genre_words
+from crossbook.relations.edge_guards import is_field_label, self_loop, written_as_abbreviation
 
-from bench.scoring import index_edges  # noqa: E402
-from crossbook.core.normalize import normalize_name  # noqa: E402
-from crossbook.core.packs import genre_words  # noqa: E402
-from crossbook.relations.edge_guards import is_field_label, self_loop, written_as_abbreviation  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def fragments(db) -> set[str]:

@@ -25,7 +25,7 @@ Figures, as the documentation issue asks them:
 ``--sample N`` prints a seeded sample of stored definitions to read by hand; labels live in
 bench/hand_labels/docs-<shelf>-defs.json (key: book, heading path, name) and are scored.
 
-    python bench/eval_docs.py [--pages 40] [--sample 50] [--shelf python|manpages|all]
+    python -m bench.eval_docs [--pages 40] [--sample 50] [--shelf python|manpages|all]
 """
 
 from __future__ import annotations
@@ -39,19 +39,18 @@ import re
 import shutil
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import time
 import zlib
 from pathlib import Path
 
+from bench.common.rule_failures import report as report_failures
+from crossbook.core.config import load_settings
+from crossbook.core.normalize import normalize_name
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
+from crossbook.storage.db import open_db
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench.rule_failures import report as report_failures  # noqa: E402
-from crossbook.core.config import load_settings  # noqa: E402
-from crossbook.core.normalize import normalize_name  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
 
 PYDOCS = Path("/usr/share/doc/python3.11/html")
 MAN1 = Path("/usr/share/man/man1")

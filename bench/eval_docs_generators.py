@@ -14,7 +14,7 @@ define their command (the page's file name); the authors' links between pages fo
 references; the most pages any one name is defined on (<= 20); references whose shown text
 is a navigation word; the sub-entries of a shared option (a parameter's bare name lists its owners).
 
-    python bench/eval_docs_generators.py [--pages 25]
+    python -m bench.eval_docs_generators [--pages 25]
 """
 
 from __future__ import annotations
@@ -25,20 +25,16 @@ import re
 import shutil
 import sqlite3
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
+from bench.eval_docs import found_links, ingest, link_pairs, names_by_page, ratio
+from crossbook.core.normalize import normalize_name
+from crossbook.query.lookup import where_else
+from crossbook.readers import read_book
+from crossbook.storage.db import open_db
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from eval_docs import found_links, ingest, link_pairs, names_by_page, ratio  # noqa: E402
-
-from crossbook.core.normalize import normalize_name  # noqa: E402
-from crossbook.query.lookup import where_else  # noqa: E402
-from crossbook.readers import read_book  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
 
 MAN1 = Path("/usr/share/man/man1")
 CHUNK_XSL = Path("/usr/share/xml/docbook/stylesheet/docbook-xsl/html/chunk.xsl")
@@ -55,9 +51,11 @@ def groff_shelf(work: Path, pages: int) -> Path | None:
         return None
     folder = work / "groff"
     folder.mkdir()
+    scratch = work / "groff-images"  # grohtml writes a page's images (grohtml-PID.png) where it runs
+    scratch.mkdir()
     for source in found:
         html = subprocess.run(["groff", "-Thtml", "-man"], input=gzip.decompress(source.read_bytes()),
-                              capture_output=True).stdout
+                              capture_output=True, cwd=scratch).stdout
         (folder / f"{source.name[:-len('.1.gz')]}.html").write_bytes(html)
     return folder
 

@@ -7,22 +7,20 @@ local embedder); the questions are bench/docs/questions.json: each needs a first
 that names a documented thing (a function, a command, an option) the question never names,
 and that thing's own section.
 
-    python bench/eval_docs_retrieval.py [-k 10] [--verbose] [--embedder local] [--keep DIR]
+    python -m bench.eval_docs_retrieval [-k 10] [--verbose] [--embedder local] [--keep DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+from bench.eval_docs import man_shelf, python_shelf
+from bench.eval_retrieval import Shelf, ask, build_index, report
 
-from eval_docs import man_shelf, python_shelf  # noqa: E402
-from eval_retrieval import Shelf, ask, build_index, report  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 QUESTIONS = ROOT / "bench" / "docs" / "questions.json"
 BUILDERS = {"python": python_shelf, "manpages": man_shelf}

@@ -15,7 +15,7 @@ found edges whose two endpoints are gold entities, and is a lower bound (the rel
 gold is a recall set, not every relationship the books state): a seeded sample of 100
 found edges is written with their evidence for checking by hand (--edges-out).
 
-- ironsworn: the Obsidian vault, ingested as one book by the vault reader (bench/shelves.py). Scored against bench/ironsworn/gold.json when that file
+- ironsworn: the Obsidian vault, ingested as one book by the vault reader (bench/common/shelves.py). Scored against bench/ironsworn/gold.json when that file
   exists (by name; the vault's gold comes with the vault reader); without it, only the
   counts and the hand-read precision are printed.
 
@@ -23,7 +23,7 @@ Every shelf also gets its hand-read precision: the seeded sample of 100 stored d
 and 100 stored edges that bench/hand_sample.py prints, scored with the verdicts saved in
 bench/hand_labels/ (items of the sample not read yet are counted as unread, not as right).
 
-    python bench/eval_extraction.py [--shelf fate|sample|ironsworn|all] [--json] [--verbose]
+    python -m bench.eval_extraction [--shelf fate|sample|ironsworn|all] [--json] [--verbose]
 """
 
 from __future__ import annotations
@@ -34,30 +34,28 @@ import random
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common.rule_failures import report as report_failures
+from bench.common.scoring import Figure, compare, index_edges, prf
+from bench.common.shelves import IRONSWORN_GOLD, ingest_ironsworn, ironsworn_notes
+from bench.fate.fate_text import BOOKS as FATE_BOOKS
+from bench.fate.fate_text import CORPUS as FATE_CORPUS
+from bench.fate.score import score_fate
+from bench.hand_sample import definitions as stored_definitions
+from bench.hand_sample import score as hand_score
+from bench.rule_ablation import hand_by_rule, kept_books, print_rules, rule_counts, switched_off
+from crossbook.core.config import load_settings
+from crossbook.core.errors import CrossbookError
+from crossbook.core.normalize import normalize_name
+from crossbook.extract.contract import rules_off
+from crossbook.extract.registry import rule_names
+from crossbook.ingest.manifest import read_manifest, rebuild
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
+from crossbook.storage.db import open_db
+from tests.gold import score_index
 
-from bench.fate.fate_text import BOOKS as FATE_BOOKS  # noqa: E402
-from bench.fate.fate_text import CORPUS as FATE_CORPUS  # noqa: E402
-from bench.fate.names import canonical_keys, name_key  # noqa: E402
-from bench.hand_sample import definitions as stored_definitions  # noqa: E402
-from bench.hand_sample import score as hand_score  # noqa: E402
-from bench.rule_ablation import hand_by_rule, kept_books, print_rules, rule_counts, switched_off  # noqa: E402
-from bench.rule_failures import report as report_failures  # noqa: E402
-from bench.scoring import Figure, compare, index_edges, prf  # noqa: E402
-from bench.shelves import IRONSWORN_GOLD, ingest_ironsworn, ironsworn_notes  # noqa: E402
-from crossbook.core.config import load_settings  # noqa: E402
-from crossbook.core.errors import CrossbookError  # noqa: E402
-from crossbook.core.normalize import normalize_name  # noqa: E402
-from crossbook.extract.contract import rules_off  # noqa: E402
-from crossbook.extract.registry import rule_names  # noqa: E402
-from crossbook.ingest.manifest import read_manifest, rebuild  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
-from tests.gold import score_index  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SAMPLE = ROOT / "sample_corpus"
 FATE_GOLD = ROOT / "bench" / "fate" / "gold.json"
@@ -119,23 +117,6 @@ def _from_score(score) -> dict:
 
 # -- the Fate shelf -------------------------------------------------------------------------
 
-class GoldNames:
-    """Gold entity names: every name and alias key -> the entity's canonical key."""
-
-    def __init__(self, definitions: list[dict]):
-        self.canonical = canonical_keys([(d["name"], d["aliases"]) for d in definitions])
-        self.display = {}
-        for d in definitions:
-            self.display.setdefault(self.canonical[name_key(d["name"])], d["name"])
-
-    def key(self, name: str) -> str:
-        k = name_key(name)
-        return self.canonical.get(k, k)
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.display
-
-
 def ingest_fate(tmp: Path) -> tuple[object, dict[str, str], float]:
     """The 8 books, one by one, default settings; returns (db, title -> file, seconds)."""
     settings = load_settings({"index_dir": tmp / "fate"}, {}, None)
@@ -173,85 +154,6 @@ def eval_fate(tmp: Path, edges_out: Path | None, top: int = 15, ablation: bool =
             gold, gold_relations, kept, [], title_file, 0)["definitions"])
     result["rules"] = rule_made
     return result
-
-
-def score_fate(gold: dict, gold_relations: list[dict], mentions: list[dict], edges: list[dict],
-               title_file: dict[str, str], top: int = 15) -> dict:
-    """Score what an index found on the Fate shelf against the gold. ``mentions``: dicts with
-    book (title), mention_type, mention (surface name), name (entity name), heading_path;
-    ``edges``: dicts with book, source, target, relation_type; ``title_file``: book title ->
-    file name."""
-    names = GoldNames(gold["definitions"])
-    # definitions: (book file, entity key)
-    gold_defs = {(d["book"], names.key(d["name"])): d for d in gold["definitions"]}
-    found_defs: dict[tuple[str, str], dict] = {}
-    defined_in: dict[str, set[str]] = defaultdict(set)
-    references: dict[tuple[str, str], int] = Counter()
-    for m in mentions:
-        file = title_file[m["book"]]
-        # the entity's name, or the surface form when only that one is a gold name
-        key = names.key(m["name"])
-        if key not in names and names.key(m["mention"]) in names:
-            key = names.key(m["mention"])
-        m["key"], m["file"] = key, file
-        if m["mention_type"] == "defines":
-            found_defs.setdefault((file, key), m)
-            defined_in[key].add(file)
-    for m in mentions:
-        if m["mention_type"] == "references":
-            references[(m["file"], m["key"])] += 1
-    definitions = compare(set(gold_defs), set(found_defs))
-
-    # cross-book references: a book that mentions an entity another book defines, and does
-    # not define it itself (the gold's rule too)
-    gold_refs = {(r["book"], names.key(r["name"])) for r in gold["references"]}
-    found_refs = {(file, key) for (file, key) in references
-                  if defined_in[key] and file not in defined_in[key]}
-    cross = compare(gold_refs, found_refs)
-
-    # relationships
-    file_of_title = {b["title"]: b["file"] for b in gold["books"]}
-    gold_rels = {(file_of_title[g["book"]], names.key(g["source"]), names.key(g["target"]), g["type"])
-                 for g in gold_relations}
-    found_rels = set()
-    for e in edges:
-        e["file"] = title_file[e["book"]]
-        e["key"] = (e["file"], names.key(e["source"]), names.key(e["target"]), e["relation_type"])
-        found_rels.add(e["key"])
-    recall_hits = len(gold_rels & found_rels)
-    anywhere = {k[1:] for k in found_rels}
-    gold_endpoint_edges = {k for k in found_rels if k[1] in names and k[2] in names}
-    relations = Figure(len(gold_rels), len(gold_endpoint_edges), len(gold_endpoint_edges & gold_rels), recall_hits)
-
-    # titles
-    found_title = {file: title for title, file in title_file.items()}
-    titles = [{"file": f, "expected": t, "found": found_title.get(f)} for f, t in FATE_BOOKS.items()]
-
-    misses = sorted(set(gold_defs) - set(found_defs),
-                    key=lambda k: (-sum(1 for r in gold_refs if r[1] == k[1]), list(FATE_BOOKS).index(k[0])))
-    false_pos = sorted(set(found_defs) - set(gold_defs), key=lambda k: (-references_to(references, k[1]), k))
-    return {
-        "shelf": "fate", "books": len(FATE_BOOKS),
-        "definitions": definitions.as_dict(),
-        "cross_book_references": cross.as_dict(),
-        "relationships": relations.as_dict() | {
-            "found_edges": len(found_rels), "gold_found_in_any_book": len({k[1:] for k in gold_rels} & anywhere),
-            "precision_note": "against the recall set, edges with two gold endpoints only: a lower bound"},
-        "titles": {"expected": len(titles), "correct": sum(t["expected"] == t["found"] for t in titles),
-                   "books": titles},
-        "definition_misses": [
-            {"book": k[0], "name": gold_defs[k]["name"], "section": gold_defs[k]["section"], "line": gold_defs[k]["line"]}
-            for k in misses[:top]],
-        "definition_false_positives": [
-            {"book": k[0], "name": found_defs[k]["name"], "section": found_defs[k]["heading_path"],
-             "references": references_to(references, k[1])} for k in false_pos[:top]],
-        "counts": {"gold_definitions": len(gold_defs), "gold_references": len(gold_refs),
-                   "gold_relationships": len(gold_rels)},
-    }
-
-
-def references_to(references: Counter, key: str) -> int:
-    return sum(n for (_, k), n in references.items() if k == key)
 
 
 def write_edge_sample(edges: list[dict], out: Path, size: int = 100, seed: int = 8) -> Path:

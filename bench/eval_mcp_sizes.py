@@ -4,7 +4,7 @@ each (sample corpus, Fate, the Ironsworn vault), the default ``where_else`` answ
 the 8 KB an assistant's context can spare; and whether walking ``where_else``'s cursor gives
 the library's whole answer once, in order.
 
-    .venv/bin/python bench/eval_mcp_sizes.py [--keep DIR]
+    python -m bench.eval_mcp_sizes [--keep DIR]
 
 Shelves are built with the offline defaults and the hash embedder (sizes, not relevance);
 ``--keep DIR`` builds them there once and reuses them.
@@ -13,17 +13,15 @@ Shelves are built with the offline defaults and the hash embedder (sizes, not re
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 from pathlib import Path
 
 import anyio
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-BUDGET = 8 * 1024
+from bench.common.shelves import IRONSWORN
 
-from bench.shelves import IRONSWORN  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+BUDGET = 8 * 1024
 
 
 def _shelves() -> list[tuple[str, list[str]]]:

@@ -6,7 +6,7 @@ parent chunk with that chunk's entities, maps the UPPER_SNAKE relation types to 
 types and compares with ``gold_relations.json`` on (book, section, source, target, type).
 Prints figures; asserts nothing.
 
-    python bench/eval_relations.py [--corpus sample_corpus] [--verbose]
+    python -m bench.eval_relations [--corpus sample_corpus] [--verbose]
 
 With --shelf (fate, ironsworn, sample or all) it reports, per shelf, what ingest stores: the
 edges (by type), the recall per relation type of the shelf's gold relationships (a table of
@@ -18,7 +18,7 @@ missing); its relationships are derived again with the current code first (claim
 only: entities and mentions do not depend on index/relations), so a relationship rule is
 measured on all three shelves in seconds.
 
-    python bench/eval_relations.py --shelf all [--json] [--show-unread]
+    python -m bench.eval_relations --shelf all [--json] [--show-unread]
 """
 
 from __future__ import annotations
@@ -31,17 +31,17 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from bench.common.relation_types import recall_by_type, type_table
+from bench.common.rule_failures import report as report_failures
+from bench.common.scoring import index_edges, prf
+from crossbook.core.config import load_settings
+from crossbook.ingest.manifest import rebuild
+from crossbook.ingest.pipeline import IngestJob
+from crossbook.relations import svo
+from crossbook.storage.db import open_db
+from crossbook.storage.index_state import read_state
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench.relation_types import recall_by_type, type_table  # noqa: E402
-from bench.rule_failures import report as report_failures  # noqa: E402
-from bench.scoring import index_edges, prf  # noqa: E402
-from crossbook.core.config import load_settings  # noqa: E402
-from crossbook.ingest.manifest import rebuild  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob  # noqa: E402
-from crossbook.relations import svo  # noqa: E402
-from crossbook.storage import meta  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
 
 # Used when no ontology module with a normalize function is importable: the gold types of
 # the sample corpus and the verbs that express them.
@@ -107,7 +107,7 @@ def rederive(db) -> None:
 
     with db.atomic():
         db.execute("DELETE FROM relation_svo_chunks")
-        offline.load_parser(meta.relations_mode(db))
+        offline.load_parser(read_state(db).relations_mode)
         edges.refresh(db)
 
 
@@ -128,7 +128,8 @@ def shelf_report(shelf: str, fresh: bool, show_unread: bool) -> dict:
     report["by_type_recall"] = recall_by_type(
         json.loads(gold_file.read_text(encoding="utf-8"))["relations"], stored) if gold_file else None
     if shelf == "fate":
-        from bench.eval_extraction import FATE_GOLD, FATE_RELATIONS, score_fate
+        from bench.eval_extraction import FATE_GOLD, FATE_RELATIONS
+        from bench.fate.score import score_fate
 
         gold = json.loads(FATE_GOLD.read_text(encoding="utf-8"))
         gold_relations = json.loads(FATE_RELATIONS.read_text(encoding="utf-8"))["relations"]

@@ -35,7 +35,7 @@ the monsters and magic items books) and its check half (the other books) side by
 recall by how a question names its first hop (as written, lower case, a part of its name,
 other words).
 
-    python bench/eval_retrieval.py [--shelf sample|fate|ironsworn|srd51|srd51-templates|both|all] [-k 10] [--verbose] [--no-cache]
+    python -m bench.eval_retrieval [--shelf sample|fate|ironsworn|srd51|srd51-templates|both|all] [-k 10] [--verbose] [--no-cache]
 """
 
 from __future__ import annotations
@@ -55,17 +55,17 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.common.rule_failures import report as report_failures
+from crossbook.core.config import load_settings
+from crossbook.core.normalize import normalize_name
+from crossbook.ingest.manifest import rebuild
+from crossbook.ingest.pipeline import IngestJob
+from crossbook.query.retrieve import retrieve
+from crossbook.query.search import search
+from crossbook.storage.db import open_db
+from crossbook.vectors.chroma import open_vectors
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench.rule_failures import report as report_failures  # noqa: E402
-from crossbook.core.config import load_settings  # noqa: E402
-from crossbook.core.normalize import normalize_name  # noqa: E402
-from crossbook.ingest.manifest import rebuild  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob  # noqa: E402
-from crossbook.query.retrieve import retrieve  # noqa: E402
-from crossbook.query.search import search  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
-from crossbook.vectors.chroma import open_vectors  # noqa: E402
 
 # what the retrieval code may change without the cached index going stale
 LATENCY_RUNS = 3

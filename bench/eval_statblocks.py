@@ -15,7 +15,7 @@ a temporary index with the rules extractor and no vectors):
 - ``--sample N``: N stored edges drawn with a fixed seed, each relation type in proportion,
   with their evidence, to read by hand.
 
-    python bench/eval_statblocks.py [--index DIR] [--sample 40]
+    python -m bench.eval_statblocks [--index DIR] [--sample 40]
 """
 
 from __future__ import annotations
@@ -23,22 +23,21 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 
+from bench.common.relation_types import recall_by_type, type_table
+from bench.common.rule_failures import report as report_failures
+from bench.common.scoring import index_edges
+from bench.edge_checks import report
+from bench.srd51.stated_gold import stated
+from crossbook.core.config import load_settings
+from crossbook.core.normalize import normalize_name
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
+from crossbook.storage.db import open_db
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench.edge_checks import report  # noqa: E402
-from bench.relation_types import recall_by_type, type_table  # noqa: E402
-from bench.rule_failures import report as report_failures  # noqa: E402
-from bench.scoring import index_edges  # noqa: E402
-from bench.srd51.stated_gold import stated  # noqa: E402
-from crossbook.core.config import load_settings  # noqa: E402
-from crossbook.core.normalize import normalize_name  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
 
 SHELF = ROOT.parent / "shared" / "corpora" / "srd51" / "markdown"
 GOLD = ROOT / "tests" / "fixtures" / "statblocks" / "srd51_creature_conditions.json"

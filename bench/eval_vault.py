@@ -19,7 +19,7 @@ generic pack, local embedder), into an index cached like eval_retrieval.py's. Fi
 ``--score-index DIR --as-directory`` scores an index built otherwise (e.g. by older code
 that ingested each note as a book: a chunk's note is then its book's file).
 
-    python bench/eval_vault.py [--no-cache] [--sample N] [--verbose] [--skip-retrieval]
+    python -m bench.eval_vault [--no-cache] [--sample N] [--verbose] [--skip-retrieval]
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from bench.common.rule_failures import report as report_failures
+from bench.eval_retrieval import ask, build_index, report, vault_shelf
+from bench.ironsworn.build_gold import vault_dir
+from crossbook.core.normalize import normalize_name
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench.eval_retrieval import ask, build_index, report, vault_shelf  # noqa: E402
-from bench.ironsworn.build_gold import vault_dir  # noqa: E402
-from bench.rule_failures import report as report_failures  # noqa: E402
-from crossbook.core.normalize import normalize_name  # noqa: E402
 
 HERE = ROOT / "bench" / "ironsworn"
 TITLE = "Ironsworn"

@@ -1,11 +1,11 @@
 """A seeded random sample of stored definitions or edges of one shelf, for a verdict by hand.
 
-    python bench/hand_sample.py --shelf fate|ironsworn|sample --what defs|edges [--n 100] [--seed 0]
-    python bench/hand_sample.py --shelf fate --what defs --score   # rescore saved labels
+    python -m bench.hand_sample --shelf fate|ironsworn|sample --what defs|edges [--n 100] [--seed 0]
+    python -m bench.hand_sample --shelf fate --what defs --score   # rescore saved labels
 
 Each shelf is ingested with the offline defaults into .crossbook-eval/hand-<shelf>/ (kept, so
 the defs and edges samples come from one index; --fresh rebuilds it). The Ironsworn vault is
-one book, read by the vault reader (bench/shelves.py). A vault note's own definition that a
+one book, read by the vault reader (bench/common/shelves.py). A vault note's own definition that a
 reader marks wrong (a topic or an index note) is counted twice: as read, and as the vault rule
 has it (every note is an entity, as the vault's gold counts it): ``precision_notes_as_entities``.
 
@@ -26,18 +26,17 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bench.common.scoring import index_edges
+from bench.common.shelves import ingest_ironsworn
+from bench.fate.fate_text import BOOKS as FATE_BOOKS
+from bench.fate.fate_text import CORPUS as FATE_CORPUS
+from crossbook.core.config import load_settings
+from crossbook.core.errors import CrossbookError
+from crossbook.ingest.manifest import rebuild
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
+from crossbook.storage.db import open_db
 
-from bench.fate.fate_text import BOOKS as FATE_BOOKS  # noqa: E402
-from bench.fate.fate_text import CORPUS as FATE_CORPUS  # noqa: E402
-from bench.scoring import index_edges  # noqa: E402
-from bench.shelves import ingest_ironsworn  # noqa: E402
-from crossbook.core.config import load_settings  # noqa: E402
-from crossbook.core.errors import CrossbookError  # noqa: E402
-from crossbook.ingest.manifest import rebuild  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SAMPLE = ROOT / "sample_corpus"
 LABELS = ROOT / "bench" / "hand_labels"

@@ -3,7 +3,7 @@
 A section no script has written shows as "not run". Reads only; ``make bench`` runs the
 benchmarks first.
 
-    python bench/report.py [--results bench/results.json]
+    python -m bench.report [--results bench/results.json]
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-RESULTS = Path(__file__).resolve().parent / "results.json"
+from bench.common.results import results_path
 
 # (row, results key, value from the section, target as text, met(value) or None: information only)
 Row = tuple[str, str, Callable[[dict], Any], str, Callable[[Any], bool] | None]
@@ -113,10 +113,10 @@ def table(results: dict) -> list[str]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--results", type=Path, help="default: BENCH_RESULTS, else bench/results.json")
     args = parser.parse_args()
     try:
-        results = json.loads(args.results.read_text(encoding="utf-8"))
+        results = json.loads((args.results or results_path()).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         results = {}
     print("\n".join(table(results)))

@@ -11,7 +11,7 @@ one ingest visits, and the README's length. Read-only; prints, asserts nothing.
                    those called directly from pipeline.ingest_book
     README         its lines, and those of docs/*.md
 
-    python bench/structure.py [--json]
+    python -m bench.structure [--json]
 """
 
 from __future__ import annotations
@@ -23,10 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 # the checks tests/layout/ asserts on; this script prints them as figures
-from tests.layout.structure import (  # noqa: E402
+from tests.layout.structure import (
     STAGES,
     backward_imports,
     cycles,
@@ -38,6 +36,8 @@ from tests.layout.structure import (  # noqa: E402
     package_graph,
     project_files,
 )
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TRACE = r"""
 import json, sys

@@ -77,6 +77,11 @@ class CrossbookServer(MCPServer):
         super().__init__(*args, **kwargs)
         self.crossbook_arguments: dict[str, list[str]] = {}
 
+    async def serve_streams(self, read_stream: Any, write_stream: Any) -> None:
+        """Serve one session over a transport's streams (cli/mcp_runtime.py's stdio)."""
+        server = self._lowlevel_server
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
     def add_tool(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
         super().add_tool(fn, *args, **kwargs)
         self.crossbook_arguments[kwargs.get("name") or fn.__name__] = list(inspect.signature(fn).parameters)

@@ -63,8 +63,14 @@ def parse_address(address: str) -> tuple[str, int]:
 
 def access_for(address: str, token: str | None, origins: list[str]) -> HttpAccess:
     """The access rules for serving on ``address``. Raises BadInput when a non-loopback
-    address comes without a token."""
+    address comes without a token, or for a token of blanks or with a space inside (no header
+    could carry it as one token)."""
     host, port = parse_address(address)
+    if token:
+        token = token.strip()
+        if not token or len(token.split()) > 1:
+            raise BadInput("--token (CROSSBOOK_MCP_TOKEN) must be one word of visible characters, not blanks"
+                           " and with no space inside: a client sends it as Authorization: Bearer TOKEN")
     access = HttpAccess(host, port, token or None, [o.rstrip("/") for o in origins])
     if not access.loopback and not access.token:
         raise BadInput(f"serving on {host} (not loopback) needs a bearer token: give --token TOKEN"
@@ -86,6 +92,18 @@ def _host_allowed(host_header: str, access: HttpAccess) -> bool:
     return is_loopback(host)
 
 
+def bearer_token(authorization: str) -> str | None:
+    """The token of an ``Authorization`` header's Bearer credentials, the scheme in any case
+    (RFC 7235: ``bearer`` and ``BEARER`` are ``Bearer``); None for another scheme or none."""
+    scheme, _, credentials = authorization.strip().partition(" ")
+    return credentials.strip() if scheme.casefold() == "bearer" else None
+
+
+def _token_matches(authorization: str, token: str) -> bool:
+    sent = bearer_token(authorization)
+    return sent is not None and hmac.compare_digest(sent.encode(), token.encode())
+
+
 def guard(app: Callable, access: HttpAccess) -> Callable:
     """``app`` behind the access rules: 421 for a loopback server reached by another name,
     403 for a browser page from an origin not allowed, 401 without the bearer token."""
@@ -99,8 +117,7 @@ def guard(app: Callable, access: HttpAccess) -> Callable:
             refusal = (421, "this server answers on a loopback name only (127.0.0.1, localhost, [::1])", {})
         elif headers.get("origin") and not _origin_allowed(headers["origin"], access):
             refusal = (403, f"origin {headers['origin']} is not allowed (the server's --allow-origin)", {})
-        elif access.token and not hmac.compare_digest(headers.get("authorization", "").encode(),
-                                                      f"Bearer {access.token}".encode()):
+        elif access.token and not _token_matches(headers.get("authorization", ""), access.token):
             refusal = (401, "this server needs its bearer token: Authorization: Bearer TOKEN",
                        {"www-authenticate": 'Bearer realm="crossbook"'})
         if refusal is None:
@@ -163,6 +180,7 @@ def serve_shared(shelf: Any, address: str, *, token: str | None, origins: list[s
     token is one line, before anything listens), then the tools served until interrupted."""
     import sys
 
+    from crossbook.cli.mcp_runtime import start
     from crossbook.cli.mcp_server import build_server
 
     access = access_for(address, token, origins)
@@ -171,4 +189,7 @@ def serve_shared(shelf: Any, address: str, *, token: str | None, origins: list[s
     server = build_server(shelf, allow_ingest=allow_ingest)
     if not allow_delete:
         without_delete(server)
+    # uvicorn ends gracefully on SIGTERM, puts the handler it found back and raises the signal
+    # again: the handler start() installs then removes the vector store's temporary copies
+    start()
     serve_http(server, access, lambda url: print(f"crossbook MCP server on {url}", file=sys.stderr, flush=True))

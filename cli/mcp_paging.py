@@ -3,7 +3,7 @@ in order, a text cut at a character budget.
 
 A cursor is opaque to the client: the tool, a fingerprint of the arguments that decide the
 answer, where the next page starts and the index's generation when it was given
-(``crossbook.storage.meta.generation``, which every write bumps). A cursor from another
+(``crossbook.storage.index_state.generation``, which every write bumps). A cursor from another
 generation is refused: the answer it continues may have changed under it.
 """
 
@@ -29,10 +29,11 @@ def make_cursor(tool: str, arguments: dict[str, Any], generation: int, offset: i
     return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
 
-def read_cursor(cursor: str, tool: str, arguments: dict[str, Any], generation: int) -> Any:
-    """Where the page ``cursor`` asks for starts. Raises BadInput, in one sentence, for a
-    cursor this server did not give, one given for another query, or one from before the
-    index changed."""
+def read_cursor(cursor: str, tool: str, arguments: dict[str, Any], generation: int, first: Any = 0) -> Any:
+    """Where the page ``cursor`` asks for starts: an offset of the form of ``first`` (the
+    first page's: a count, or a list of that many counts). Raises BadInput, in one sentence,
+    for a cursor this server did not give (a negative offset, one of another form), one given
+    for another query, or one from before the index changed."""
     again = f"call {tool} again without a cursor"
     try:
         padded = cursor.strip() + "=" * (-len(cursor.strip()) % 4)
@@ -44,9 +45,21 @@ def read_cursor(cursor: str, tool: str, arguments: dict[str, Any], generation: i
         raise BadInput(f"the cursor belongs to another query: {again} or with the arguments it came with")
     if made_at != generation:
         raise BadInput(f"the index changed since this cursor was given (a book was added or removed): {again}")
-    if isinstance(offset, bool) or not isinstance(offset, (int, list)):
+    if not _offset_like(offset, first):
         raise BadInput(f"the cursor is not one this server gave: {again}")
     return offset
+
+
+def _offset_like(offset: Any, first: Any) -> bool:
+    """Whether ``offset`` is one a page can start at: a count from 0 where ``first`` is a
+    count, a list of as many counts where it is a list (``show``: a section and a character)."""
+    if isinstance(first, list):
+        return isinstance(offset, list) and len(offset) == len(first) and all(map(_count, offset))
+    return _count(offset)
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def cut(text: str, budget: int) -> tuple[str, bool]:

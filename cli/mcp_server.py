@@ -12,13 +12,14 @@ unexpected is a tool error (``is_error``, with the message), never the end of th
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any, Callable, Iterable, Optional
 
 from pydantic import Field
 
 from crossbook.api import Shelf
-from crossbook.cli.mcp_runtime import guarded, start
+from crossbook.cli.mcp_runtime import guarded, run_stdio, start
 
 INSTRUCTIONS = (
     "crossbook indexes a shelf of books section by section and knows which section defines each "
@@ -58,7 +59,8 @@ def _version() -> str:
 
 def _writing_tools(shelf: Shelf, roots: list) -> list[Callable[..., dict]]:
     def ingest(paths: Annotated[list[str], Field(min_length=1, description="Books: Markdown, PDF, EPUB, HTML or text"
-                                                 " files, note vaults, or directories of them.")],
+                                                 " files, note vaults, or directories of them; a relative path"
+                                                 " is read inside the allowed folders.")],
                title: Annotated[Optional[str], Field(description="The book's title (one path only).")] = None,
                force: Annotated[bool, Field(description="Re-extract even when unchanged.")] = False,
                as_book: Annotated[bool, Field(description="Read each folder as one book (a vault).")] = False,
@@ -67,19 +69,24 @@ def _writing_tools(shelf: Shelf, roots: list) -> list[Callable[..., dict]]:
         regular files and folders inside the folders the server allows, not hidden, are read."""
         warnings: list[str] = []
         results = shelf.ingest(paths, title=title, force=force, as_book=as_book, warn=warnings.append,
-                               command="mcp ingest", roots=roots)
+                               on_wait=waiting, command="mcp ingest", roots=roots)
         return {"results": [r.to_dict() for r in results], "warnings": warnings}
 
     def delete_book(book: Annotated[str, Field(description="The book: a title in any case, a unique prefix, or"
                                                " its id.")]) -> dict[str, Any]:
         """Remove a book and everything derived from it (under the index's writer lock)."""
-        return shelf.delete_book(book, command="mcp delete-book").to_dict()
+        return shelf.delete_book(book, on_wait=waiting, command="mcp delete-book").to_dict()
 
     return [ingest, delete_book]
 
 
+def waiting(note: str) -> None:
+    """A writing tool waits for another writer: the server's log (stderr) says so."""
+    print(f"crossbook mcp: {note}", file=sys.stderr, flush=True)
+
+
 def serve(shelf: Shelf, *, allow_ingest: Iterable[str | Path] = ()) -> None:
-    """Run the server on stdin/stdout until the client closes it."""
+    """Run the server on stdin/stdout until the client closes it (cli/mcp_runtime.py)."""
     server = build_server(shelf, allow_ingest=allow_ingest)
     start()
-    server.run("stdio")
+    run_stdio(server)

@@ -22,8 +22,8 @@ from crossbook.api.shapes import (
     DeletedDoc,
     EntityDoc,
     IngestResultDoc,
-    PassageDoc,
-    SectionDoc,
+    PassagesDoc,
+    SectionsDoc,
     WhereElseDoc,
 )
 from crossbook.cli import mcp_answers as answers
@@ -44,21 +44,12 @@ class WhereElsePage(WhereElseDoc):
     next_cursor: Optional[str]
 
 
-class PassagesPage(TypedDict):
+class PassagesPage(PassagesDoc):
     """Sections best first; a text cut at the page's budget is named in texts_cut."""
-    results: list[PassageDoc]
-    k: int
     offset: int
     next_cursor: Optional[str]
     texts_cut: list[str]
     note: NotRequired[str]
-    query: NotRequired[str]
-    question: NotRequired[str]
-    hops: NotRequired[int]
-    ranking: NotRequired[str]
-    queries: NotRequired[list[dict[str, Any]]]
-    seeds: NotRequired[list[str]]
-    followed: NotRequired[list[dict[str, Any]]]
     followed_total: NotRequired[int]
 
 
@@ -81,9 +72,8 @@ class TextCut(TypedDict):
     length: int
 
 
-class SectionsPage(TypedDict):
+class SectionsPage(SectionsDoc):
     """Sections with their text; a text shown in part is named in texts_cut."""
-    sections: list[SectionDoc]
     next_cursor: Optional[str]
     texts_cut: NotRequired[list[TextCut]]
 
@@ -101,7 +91,7 @@ def _answer(summary: str, data: dict) -> CallToolResult:
 
 
 def _generation(shelf: Shelf) -> int:
-    from crossbook.storage.meta import generation
+    from crossbook.storage.index_state import generation
 
     return generation(shelf.db)
 
@@ -112,7 +102,7 @@ class Pager:
     def __init__(self, shelf: Shelf, tool: str, arguments: dict[str, Any], cursor: str | None, first: Any = 0):
         self.tool, self.arguments = tool, arguments
         self.generation = _generation(shelf)
-        self.start = read_cursor(cursor, tool, arguments, self.generation) if cursor else first
+        self.start = read_cursor(cursor, tool, arguments, self.generation, first) if cursor else first
 
     def next(self, offset: Any) -> str:
         return make_cursor(self.tool, self.arguments, self.generation, offset)

@@ -162,7 +162,7 @@ def _die(*args, **kwargs):
 # doctor --repair).
 KILL_POINTS = {
     "kill:write": ("ingest", "crossbook.storage.store", "insert_mentions"),          # rows half replaced
-    "kill:derive": ("ingest", "crossbook.shelf.derived", "gc_entities"),           # relinked, derived, not GC'd
+    "kill:derive": ("ingest", "crossbook.changes.derived", "gc_entities"),           # relinked, derived, not GC'd
     "kill:embed": ("ingest", "crossbook.vectors.chroma.VectorStore", "write"),      # half the vectors upserted
     "kill:sync_note": ("ingest", "crossbook.vectors.chroma", "children_digest"),    # Chroma done, SQLite's note not
     "kill:delete_vectors": ("delete", "crossbook.vectors.chroma.VectorStore", "delete_book"),  # SQLite deleted it

@@ -1,6 +1,6 @@
 """`make zoo`: install the zoo's Debian doc packages (as root) and assemble the zoo folder.
 
-    python bench/docs_zoo/assemble.py [--zoo /work/zoo] [--no-apt]
+    python -m bench.docs_zoo.assemble [--zoo /work/zoo] [--no-apt]
 
 The zoo (outside the repository) holds one folder per family and a ``zoo.json`` that lists
 each member, its half (tune or check), its gold file and its source package; the caps and
@@ -17,15 +17,15 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from bench.docs_zoo import docbook
+from bench.docs_zoo import families as F
+from bench.docs_zoo.family_common import every_kth, family_modules, zoo_member
+from bench.docs_zoo.gold import back_index, code_line_index, devhelp_keywords, man_name_line, sphinx_inventory
 
-import docbook  # noqa: E402
-import families as F  # noqa: E402
-from family_common import every_kth, family_modules, zoo_member  # noqa: E402
-from gold import back_index, code_line_index, devhelp_keywords, man_name_line, sphinx_inventory  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 
 def install() -> None:
@@ -56,7 +56,8 @@ def html_family(zoo: Path, family: str, projects: list, gold_of) -> list[dict]:
 def _render(command, roff: bytes, stem: str) -> bytes | None:
     if callable(command):  # docbook: lifted to DocBook, then rendered (bench/docs_zoo/docbook.py)
         return command(roff, stem)
-    done = subprocess.run(command, input=roff, capture_output=True)
+    with tempfile.TemporaryDirectory() as scratch:  # grohtml writes a page's images where it runs
+        done = subprocess.run(command, input=roff, capture_output=True, cwd=scratch)
     if done.returncode != 0 or not done.stdout.strip():
         return None
     if command[0] == "man2html":  # a CGI program: its output opens with a Content-type header

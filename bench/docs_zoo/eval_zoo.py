@@ -2,7 +2,7 @@
 check half, each twice: with the authors' inventories read (the product) and with them
 ignored (the shelf built from a copy without its inventory files: the conventions alone).
 
-    python bench/docs_zoo/eval_zoo.py [--zoo /work/zoo] [--family sphinx] [--half tune] [--misses]
+    python -m bench.docs_zoo.eval_zoo [--zoo /work/zoo] [--family sphinx] [--half tune] [--misses]
 
 A family the zoo does not hold is one line and skipped (``make zoo`` assembles it). Rules
 extractor, no vectors.
@@ -14,21 +14,17 @@ import argparse
 import json
 import shutil
 import sqlite3
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
-import links  # noqa: E402
-import scorers  # noqa: E402
-from eval_docs import ingest  # noqa: E402
-from families import DEFAULT_ZOO  # noqa: E402
-from family_common import family_modules  # noqa: E402
+from bench.common.rule_failures import report as report_failures
+from bench.docs_zoo import links, scorers
+from bench.docs_zoo.families import DEFAULT_ZOO
+from bench.docs_zoo.family_common import family_modules
+from bench.eval_docs import ingest
 
-from bench.rule_failures import report as report_failures  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 MODULES = family_modules()
 FAMILIES = {"sphinx": scorers.sphinx, "gtkdoc": scorers.devhelp, "man": scorers.name_lines,

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
+from bench.docs_zoo.families import PAGES_PER_PROJECT, half_by_position
+from bench.docs_zoo.scorers import score_entries
+from bench.eval_docs import names_by_page
 
-from eval_docs import names_by_page  # noqa: E402
-from families import PAGES_PER_PROJECT, half_by_position  # noqa: E402
-from scorers import score_entries  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 
 def every_kth(items: list, cap: int = PAGES_PER_PROJECT) -> list:
@@ -54,9 +51,9 @@ def family_modules() -> dict:
     asked (they import this module)."""
     import importlib
 
-    from families import FAMILY_MODULES
+    from bench.docs_zoo.families import FAMILY_MODULES
 
-    return {m.NAME: m for m in map(importlib.import_module, FAMILY_MODULES)}
+    return {m.NAME: m for m in (importlib.import_module(f"bench.docs_zoo.{name}") for name in FAMILY_MODULES)}
 
 
 def score_gold(entries, pages: set[str], db: sqlite3.Connection) -> dict:

@@ -15,16 +15,14 @@ from __future__ import annotations
 import re
 import shutil
 import sqlite3
-import sys
 import xml.etree.ElementTree as ET
 from html import unescape
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]
+from bench.docs_zoo import families as F
+from bench.docs_zoo.family_common import every_kth, score_gold, zoo_member
 
-import families as F  # noqa: E402
-from family_common import every_kth, score_gold, zoo_member  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 NAME = "doxygen"
 PACKAGES = ("doxygen-doc", "libstdc++-12-doc")

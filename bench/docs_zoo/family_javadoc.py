@@ -14,15 +14,13 @@ from __future__ import annotations
 import re
 import shutil
 import sqlite3
-import sys
 from pathlib import Path
 from urllib.parse import unquote
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]
+from bench.docs_zoo import families as F
+from bench.docs_zoo.family_common import halves_by_page, score_gold
 
-import families as F  # noqa: E402
-from family_common import halves_by_page, score_gold  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 NAME = "javadoc"
 PACKAGES = ("libcommons-lang3-java-doc",)

@@ -13,8 +13,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from family_common import every_kth, score_gold, zoo_member
-
+from bench.docs_zoo.family_common import every_kth, score_gold, zoo_member
 from crossbook.readers.inventories.heading_names import heading_names
 
 NAME = "mdbook"

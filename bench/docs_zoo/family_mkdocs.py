@@ -14,8 +14,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from family_common import halves_by_page, score_gold
-
+from bench.docs_zoo.family_common import halves_by_page, score_gold
 from crossbook.readers.inventories.heading_names import heading_names
 
 NAME = "mkdocs"

@@ -12,7 +12,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from family_common import halves_by_page, score_gold
+from bench.docs_zoo.family_common import halves_by_page, score_gold
 
 NAME = "rdoc"
 PACKAGES = ("asciidoctor-doc",)

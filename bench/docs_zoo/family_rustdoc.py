@@ -13,7 +13,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from family_common import every_kth, score_gold, zoo_member
+from bench.docs_zoo.family_common import every_kth, score_gold, zoo_member
 
 NAME = "rustdoc"
 PACKAGES = ("cargo-doc",)

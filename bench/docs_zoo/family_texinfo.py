@@ -13,17 +13,14 @@ from __future__ import annotations
 import re
 import shutil
 import sqlite3
-import sys
 from html import unescape
 from pathlib import Path
 
+from bench.docs_zoo import families as F
+from bench.eval_docs import definitions
+from crossbook.core.normalize import normalize_name
+
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent)]
-
-import families as F  # noqa: E402
-from eval_docs import definitions  # noqa: E402
-
-from crossbook.core.normalize import normalize_name  # noqa: E402
 
 NAME = "texinfo"
 PACKAGES = ("bash-doc", "autoconf-doc")

@@ -14,8 +14,7 @@ import posixpath
 import sqlite3
 from pathlib import Path
 
-from scorers import forms
-
+from bench.docs_zoo.scorers import forms
 from crossbook.core.normalize import normalize_name
 
 
@@ -28,7 +27,7 @@ def anchors(member: dict) -> dict[str, str]:
         return {o.uri_expanded: o.name for o in sphobjinv.Inventory(str(gold)).objects
                 if "#" in o.uri_expanded and o.role not in ("doc", "label")}
     if gold.name.endswith(".devhelp2"):
-        from gold import devhelp_entries
+        from bench.docs_zoo.gold import devhelp_entries
 
         return {link: name for name, _, link in devhelp_entries(gold) if "#" in link}
     return {}

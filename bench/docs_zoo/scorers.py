@@ -5,17 +5,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import sys
 from pathlib import Path
 
+from bench.docs_zoo.gold import back_index, devhelp_keywords, sphinx_inventory
+from bench.eval_docs import names_by_page
+from crossbook.core.normalize import normalize_name
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
-
-from eval_docs import names_by_page  # noqa: E402
-from gold import back_index, devhelp_keywords, sphinx_inventory  # noqa: E402
-
-from crossbook.core.normalize import normalize_name  # noqa: E402
 
 # structure, not things documented: a page's title, its sections' labels, a function's parameters
 SPHINX_STRUCTURE = {"std:doc", "std:label", "c:functionParam", "cpp:functionParam", "cpp:templateParam", "js:param"}

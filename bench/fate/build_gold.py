@@ -17,8 +17,8 @@ are (this is the yardstick, not the product: it never imports crossbook's extrac
 Cross-book references: for every gold entity and every book that does not define it, the
 book's markup-stripped text is searched for the entity's names (see ``find_mentions``).
 
-    python bench/fate/build_gold.py            # writes bench/fate/gold.json
-    python bench/fate/build_gold.py --check    # exits 1 when gold.json is not what it builds
+    python -m bench.fate.build_gold            # writes bench/fate/gold.json
+    python -m bench.fate.build_gold --check    # exits 1 when gold.json is not what it builds
 """
 
 from __future__ import annotations
@@ -26,17 +26,15 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from bench.fate.fate_text import BOOKS, Heading, headings, read, strip_markup
+from bench.fate.names import canonical_keys, name_key
 
-from fate_text import BOOKS, Heading, headings, read, strip_markup  # noqa: E402
-from names import canonical_keys, name_key  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 GOLD = HERE / "gold.json"
 

@@ -2,7 +2,7 @@
 100 definitions (the heading or entry line and the lines after it) and 100 cross-book
 references (the text around the first occurrence in the referring book).
 
-    python bench/fate/hand_check.py [--seed 8] [--size 100] [--what definitions|references]
+    python -m bench.fate.hand_check [--seed 8] [--size 100] [--what definitions|references]
 """
 
 from __future__ import annotations
@@ -10,14 +10,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from bench.fate.build_gold import book_text, find_mentions
+from bench.fate.fate_text import read
 
-from build_gold import book_text, find_mentions  # noqa: E402
-from fate_text import read  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 
 def sample_indexes(rows: list[dict], seed: int, size: int) -> list[int]:

@@ -9,14 +9,11 @@ so "Aspects", "aspect" and "The Aspect" meet, and so do "Fate Points" and "fate 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from crossbook.core.normalize import normalize_name
 
-from crossbook.core.normalize import normalize_name  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 _ES = re.compile(r"(?:ss|x|z|ch|sh)es$")
 

@@ -8,7 +8,7 @@ that name, the linking note's folder first), and the text shown. Links to the li
 itself and to no note are listed apart. Independent of crossbook's reader: only the
 standard library.
 
-    python bench/ironsworn/build_gold.py [--vault DIR] [--check]
+    python -m bench.ironsworn.build_gold [--vault DIR] [--check]
 """
 
 from __future__ import annotations

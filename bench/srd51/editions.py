@@ -9,7 +9,7 @@ no Markdown headings below its outline, an EPUB its own markup. Needs pandoc (EP
 pdflatex (PDF, texlive-latex-recommended and lmodern); an edition whose tool is missing is one
 line and skipped.
 
-    python bench/srd51/editions.py [--out DIR] [--edition epub] [--edition pdf]
+    python -m bench.srd51.editions [--out DIR] [--edition epub] [--edition pdf]
 """
 
 from __future__ import annotations
@@ -18,24 +18,22 @@ import argparse
 import json
 import shutil
 import subprocess
-import sys
 import tempfile
 import unicodedata
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "bench"), str(ROOT / "bench" / "srd51"), str(ROOT)]
-import eval_definitions as D  # noqa: E402
-import eval_retrieval as R  # noqa: E402
-from eval_statblocks import GOLD, condition_scores  # noqa: E402
+from bench import eval_retrieval as R
+from bench.common.relation_types import recall_by_type
+from bench.common.rule_failures import report as report_failures
+from bench.common.scoring import index_edges
+from bench.eval_statblocks import GOLD, condition_scores
+from bench.srd51 import eval_definitions as D
+from bench.srd51.stated_gold import stated
+from crossbook.core.config import load_settings
+from crossbook.ingest.pipeline import IngestJob, ingest_paths
+from crossbook.storage.db import open_db
 
-from bench.relation_types import recall_by_type  # noqa: E402
-from bench.rule_failures import report as report_failures  # noqa: E402
-from bench.scoring import index_edges  # noqa: E402
-from bench.srd51.stated_gold import stated  # noqa: E402
-from crossbook.core.config import load_settings  # noqa: E402
-from crossbook.ingest.pipeline import IngestJob, ingest_paths  # noqa: E402
-from crossbook.storage.db import open_db  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 # what pdflatex can set besides Latin-1 (the rest is spelled as its nearest Latin-1 form)
 _SETTABLE = set("“”‘’–—…•×")

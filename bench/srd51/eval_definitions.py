@@ -25,7 +25,7 @@ Printed figures:
 - types: each listed class, skill and condition defined with its kind and never also as
   ``other``.
 
-    python bench/srd51/eval_definitions.py [--index DIR] [--misses]
+    python -m bench.srd51.eval_definitions [--index DIR] [--misses]
 """
 
 from __future__ import annotations
@@ -33,16 +33,15 @@ from __future__ import annotations
 import argparse
 import re
 import sqlite3
-import sys
 import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+from bench.common.rule_failures import report as report_failures
+from crossbook.core.models import SUB_ENTRY_SEPARATOR
+from crossbook.core.normalize import normalize_name
+
 ROOT = Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(ROOT))
-from bench.rule_failures import report as report_failures  # noqa: E402
-from crossbook.core.models import SUB_ENTRY_SEPARATOR  # noqa: E402
-from crossbook.core.normalize import normalize_name  # noqa: E402
 
 _ATX = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _LEAD = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*{1,3}|_{1,3})([^*_]+?)(?:\.(?:\*{1,3}|_{1,3})|(?:\*{1,3}|_{1,3})\.)")

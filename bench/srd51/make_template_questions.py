@@ -15,7 +15,7 @@ part of its name or in other words ("Adult Red Dragon" -> "red dragon", "Boots o
 Levitation" -> "levitation boots"). Books ``TUNE`` hold the first hops to tune on; the
 others are the check half. The set was written, and committed, before any tuning.
 
-    python bench/srd51/make_template_questions.py [--books DIR]
+    python -m bench.srd51.make_template_questions [--books DIR]
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ crossbook's Markdown reader reads them (index/chunk/markdown_repair.py). No pand
 from __future__ import annotations
 
 import re
-import sys
 import uuid
 import zipfile
 from html import escape
@@ -172,7 +171,3 @@ def write_epub(markdown_path: Path, out_path: Path, title: str) -> Path:
         for name, content in files.items():
             epub.writestr(name, content, compress_type=zipfile.ZIP_DEFLATED)
     return out_path
-
-
-if __name__ == "__main__":  # python bench/twins/epub_twin.py book.md out.epub "Title"
-    write_epub(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else Path(sys.argv[1]).stem)

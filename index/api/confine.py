@@ -3,6 +3,8 @@
 
 The rule, checked before a byte of any book is read:
 
+- a relative path names a path inside the roots (the first root that holds it), never one of
+  the process's working directory, which a confined ingest does not choose;
 - every path is resolved first (each symbolic link of a chain, every ``..``) and must then
   lie inside one of the roots (resolved the same way);
 - below its root, no part of the path is hidden (``.ssh/id_rsa``, ``.config/x.md``);
@@ -57,7 +59,17 @@ def check_paths(paths: Iterable[str | Path], roots: list[Path], *,
                 max_file_bytes: int = MAX_FILE_BYTES) -> list[Path]:
     """The ``paths`` resolved, each allowed by the rule in the module docstring over the
     (resolved) ``roots``. Raises PathNotAllowed naming the roots, BadInput for a missing path."""
-    return [check_path(Path(p), roots, max_file_bytes=max_file_bytes) for p in paths]
+    return [check_path(inside_roots(Path(p), roots), roots, max_file_bytes=max_file_bytes) for p in paths]
+
+
+def inside_roots(path: Path, roots: list[Path]) -> Path:
+    """``path`` as a confined ingest reads it: an absolute path (or ``~/...``) as it is, a
+    relative one below the first of the (resolved) ``roots`` that holds it, else below the
+    first root (where :func:`check_path` finds it missing)."""
+    path = path.expanduser()
+    if path.is_absolute():
+        return path
+    return next((root / path for root in roots if (root / path).exists()), roots[0] / path)
 
 
 def check_path(path: Path, roots: list[Path], *, max_file_bytes: int = MAX_FILE_BYTES) -> Path:

@@ -1,7 +1,7 @@
 """What a long-running shelf caches, kept fresh: the vector store, reopened when the index
 moved, and shared by the threads that query it at once.
 
-The index moved when its generation (``storage.meta.generation``: every change through the
+The index moved when its generation (``storage.index_state.generation``: every change through the
 door bumps it, in the change's transaction) or its vector sync notes (written once Chroma
 has followed SQLite, after that transaction) differ from what the store was opened at: a
 Chroma client does not see vectors another process wrote after it opened the store. A store
@@ -17,7 +17,7 @@ from typing import Callable, Iterator
 
 from sqlite_utils import Database
 
-from ..storage import meta
+from ..storage.index_state import generation
 
 SYNC_NOTES = "vectors_synced"   # index/vectors/chroma.py's META_SYNCED
 
@@ -28,7 +28,7 @@ def state(db: Database) -> tuple[int, str]:
     for key, value in db.execute("SELECT key, value FROM crossbook_meta WHERE key >= ? AND key < ? ORDER BY key",
                                  [f"{SYNC_NOTES}:", f"{SYNC_NOTES};"]):
         digest.update(f"{key}\x1f{value}\x1e".encode())
-    return meta.generation(db), digest.hexdigest()
+    return generation(db), digest.hexdigest()
 
 
 class VectorCache:

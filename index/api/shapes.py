@@ -1,5 +1,12 @@
 """The JSON shapes of the API's results, as TypedDicts: what ``to_dict()`` (and the CLI's
-``--json``) gives, key by key. The MCP server publishes them as its tools' output schemas.
+``--json``) gives, key by key. The MCP server publishes them as its tools' output schemas
+(cli/mcp_tools.py); tests/api/test_api_shapes.py checks the API's, the CLI's and the MCP
+server's documents against them, key by key.
+
+Each shape is described once. A record the library returns as a dataclass has its TypedDict
+made here from the dataclass's fields (``from_dataclass``): a mention, a book, an ingest's
+result (core/models.py), a passage and how it was reached (query/passage.py), a section shown
+(query/show.py). The documents the library builds as dicts around them are described here.
 
 One key names one thing in every result: ``book`` (a title), ``heading_path`` (a section's
 headings joined by " > "), ``pages`` (a PDF's page range, else null), ``file`` (the source
@@ -9,32 +16,43 @@ old names still given beside the new ones for one release.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import dataclasses
+import typing
+from typing import Any, Iterable, Optional
 
 from typing_extensions import NotRequired, TypedDict
+
+from ..core import models
+from ..query import passage, show
 
 # old key -> the key that replaces it (both are in the documents until the next release)
 DEPRECATED_KEYS = {"section": "heading_path", "from_section": "from_heading_path"}
 
 
-class Mention(TypedDict):
-    """One mention of an entity: where it is and how (defines or references)."""
-    entity_id: int
-    name: str
-    entity_type: str
-    book: str
-    chunk_id: str
-    heading_path: str
-    mention_type: str
-    context: NotRequired[Optional[str]]
-    source: NotRequired[Optional[str]]
-    pages: Optional[list[int]]
-    file: Optional[str]
+def from_dataclass(cls: type, name: str, *, rename: dict[str, str] | None = None, drop: Iterable[str] = (),
+                   types: dict[str, Any] | None = None) -> type:
+    """The TypedDict of ``cls``'s ``to_dict()``: a key per field, typed as the field (``types``
+    overrides a field's type, by its key), ``rename``\\d (old name -> key) and without ``drop``."""
+    rename, types, hints = rename or {}, types or {}, typing.get_type_hints(cls)
+    keys = {rename.get(f.name, f.name): hints[f.name] for f in dataclasses.fields(cls) if f.name not in set(drop)}
+    shape = TypedDict(name, {key: types.get(key, hint) for key, hint in keys.items()})  # type: ignore[operator]
+    shape.__doc__ = cls.__doc__
+    shape.__module__ = __name__
+    return shape
+
+
+Mention = from_dataclass(models.Mention, "Mention")
+BookDoc = from_dataclass(models.BookInfo, "BookDoc")
+IngestResultDoc = from_dataclass(models.IngestResult, "IngestResultDoc")
+ViaDoc = from_dataclass(passage.Via, "ViaDoc", rename={"from_section": "from_heading_path"})
+PassageDoc = from_dataclass(passage.Passage, "PassageDoc", rename={"section": "heading_path"}, drop=("path_books",),
+                            types={"via": Optional[ViaDoc]})
+SectionDoc = from_dataclass(show.ShownSection, "SectionDoc")
 
 
 class BookMentions(TypedDict):
     book: str
-    mentions: list[Mention]
+    mentions: list[Mention]  # type: ignore[valid-type]
 
 
 class WhereElseEntity(TypedDict):
@@ -82,75 +100,22 @@ class EntityDetailDoc(TypedDict):
     entities: list[EntityDoc]
 
 
-class PassageDoc(TypedDict):
-    """One section found by ``search`` or ``retrieve``."""
-    chunk_id: str
-    book: str
-    heading_path: str
-    score: float
-    hop: int
-    text: str
-    pages: Optional[list[int]]
-    file: Optional[str]
-    similarity: NotRequired[float]
-    hop_score: NotRequired[float]
-    child_id: NotRequired[Optional[str]]
-    via: NotRequired[Optional[dict[str, Any]]]
-    defines: NotRequired[bool]
-    found_at: NotRequired[list[int]]
-
-
 class PassagesDoc(TypedDict):
-    """``search`` and ``retrieve``: sections best first (``query`` for search, ``question`` for retrieve)."""
-    results: list[PassageDoc]
+    """``search`` and ``retrieve``: sections best first (``query`` for search; ``question``,
+    ``hops`` and the trace of what was followed for retrieve)."""
+    results: list[PassageDoc]  # type: ignore[valid-type]
     k: int
     query: NotRequired[str]
     question: NotRequired[str]
     hops: NotRequired[int]
-
-
-class SectionDoc(TypedDict):
-    """One section ``show`` gives, with its text."""
-    chunk_id: str
-    book: str
-    heading_path: str
-    pages: Optional[list[int]]
-    file: Optional[str]
-    text: str
-    chunk_ids: list[str]
+    ranking: NotRequired[str]
+    queries: NotRequired[list[dict[str, Any]]]
+    seeds: NotRequired[list[str]]
+    followed: NotRequired[list[dict[str, Any]]]
 
 
 class SectionsDoc(TypedDict):
-    sections: list[SectionDoc]
-
-
-class BookDoc(TypedDict):
-    """One book of the shelf, as ``books`` lists it."""
-    id: int
-    title: str
-    format: NotRequired[Optional[str]]
-    source: NotRequired[Optional[str]]
-    sections: int
-    entities_defined: int
-    mentions: int
-    vectors_complete: NotRequired[bool]
-    genres: NotRequired[Optional[list[str]]]  # the genre packs that apply to it; None: every genre
-    genre_signals: NotRequired[dict[str, list[str]]]  # what the book showed of each
-
-
-class IngestResultDoc(TypedDict):
-    """One book an ingest read: what became of it (added, updated, unchanged) and its counts."""
-    title: str
-    path: str
-    status: str
-    renamed_from: Optional[str]
-    sections: int
-    parents: int
-    children: int
-    mentions: int
-    dropped_mentions: int
-    relationships: int
-    warnings: list[str]
+    sections: list[SectionDoc]  # type: ignore[valid-type]
 
 
 class DeletedDoc(TypedDict):

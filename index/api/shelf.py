@@ -221,12 +221,13 @@ class Shelf:
 
     def ingest(self, paths: Iterable[str | Path], *, title: str | None = None, force: bool = False,
                as_book: bool = False, fmt: str | None = None, warn: WarnFn | None = None,
-               command: str = "api ingest", roots: Iterable[str | Path] | None = None,
-               max_file_bytes: int | None = None) -> list[IngestResult]:
+               on_wait: WarnFn | None = None, command: str = "api ingest",
+               roots: Iterable[str | Path] | None = None, max_file_bytes: int | None = None) -> list[IngestResult]:
         """Ingest books (files, vaults, directories) as ``crossbook ingest`` does, under the
-        writer lock. With ``roots`` (folders), only regular files and folders inside them, not
-        hidden, each file at most ``max_file_bytes``, are read (index/api/confine.py: raises
-        PathNotAllowed). Raises BadInput (nothing written), IndexBusy, ChunksFailed."""
+        writer lock (``on_wait`` hears a note when another writer holds it). With ``roots``
+        (folders), only regular files and folders inside them, not hidden, each file at most
+        ``max_file_bytes``, are read, a relative path inside the roots (index/api/confine.py:
+        raises PathNotAllowed). Raises BadInput (nothing written), IndexBusy, ChunksFailed."""
         from .writing import ingest
 
         self._check_writable()
@@ -236,7 +237,7 @@ class Shelf:
 
             paths = check_paths(paths, resolve_roots(roots), max_file_bytes=max_file_bytes or MAX_FILE_BYTES)
         results = ingest(self.settings, paths, title=title, force=force, as_book=as_book,
-                         fmt=fmt, warn=warn, command=command)
+                         fmt=fmt, warn=warn, on_wait=on_wait, command=command)
         self._drop_vectors()
         return results
 

@@ -2,7 +2,7 @@
 delete-book, reembed, review and doctor's repair (changes of the shelf), and the LLM
 cache's own writes (collecting and forgetting batches, pruning answers), each holding the index's writer lock
 (index/storage/lock.py) for the whole write and changing the shelf through its one door
-(index/shelf/door.py), which counts every change in the index's generation number (the
+(index/changes/door.py), which counts every change in the index's generation number (the
 cache's writes change no entity, mention or vector: they are not counted).
 
 ``Hooks`` says where a write reports: ``progress(phase, done, total)``, ``events`` (the
@@ -90,7 +90,7 @@ def _ingesting(settings: Settings, hooks: Hooks) -> Iterator:
 
 def ingest(settings: Settings, paths: list[Path], *, title: str | None = None, force: bool = False,
            as_book: bool = False, fmt: str | None = None, warn: WarnFn | None = None,
-           command: str = "api ingest") -> list[IngestResult]:
+           on_wait: WarnFn | None = None, command: str = "api ingest") -> list[IngestResult]:
     """Read every book first (a bad path changes nothing), then ``ingest_books``."""
     from ..ingest.pipeline import load_books
     from ..ingest.unchanged import stored_files_at
@@ -99,7 +99,7 @@ def ingest(settings: Settings, paths: list[Path], *, title: str | None = None, f
     # the CLI's limits on what an archive's members inflate to (epub_max_member_mb, epub_max_ratio)
     books = load_books(paths, title, fmt, as_book, ReadLimits.of(settings),
                        stored=None if force else stored_files_at(settings.index_dir))
-    return ingest_books(settings, books, force=force, hooks=Hooks(warn=warn, command=command))
+    return ingest_books(settings, books, force=force, hooks=Hooks(warn=warn, on_wait=on_wait, command=command))
 
 
 def ingest_books(settings: Settings, books: list, *, force: bool = False, hooks: Hooks = Hooks()) -> list[IngestResult]:
@@ -153,7 +153,7 @@ def delete_book(settings: Settings, book: str, hooks: Hooks = Hooks()) -> dict:
 
 def reembed(settings: Settings, hooks: Hooks = Hooks()) -> dict:
     """Every child chunk embedded again with ``settings.embedder``, the index switched to it."""
-    from ..shelf.door import Door
+    from ..changes.door import Door
     from ..vectors.chroma import open_vectors
     from ..vectors.embed import get_embedder
 
@@ -166,7 +166,7 @@ def doctor(settings: Settings, *, repair: bool = False, hooks: Hooks = Hooks()):
     """The drift between SQLite and the vectors (a ``DoctorReport``), checked with the
     embedder the index records (a different selected one is reported: switching is
     reembed's job); ``repair``: fixed first, under the lock, through the door."""
-    from ..shelf.door import Door
+    from ..changes.door import Door
     from ..vectors import doctor as checks
     from ..vectors.chroma import embedder_for_id, open_vectors
     from ..vectors.sync_notes import recorded_embedder

@@ -1,4 +1,6 @@
-"""The JSON shapes the library returns (dataclasses; ``asdict`` gives the CLI's --json)."""
+"""The JSON shapes the library returns (dataclasses; ``asdict`` gives the CLI's --json). The
+API's TypedDicts of the records below, and so the MCP output schemas, are made from these
+fields (index/api/shapes.py): a field added here is in all three."""
 
 from __future__ import annotations
 
@@ -130,6 +132,8 @@ class ChunkExtraction:
 
 @dataclass
 class Mention:
+    """One mention of an entity: where it is (book, section, pages or file) and how (defines or references)."""
+
     entity_id: int
     name: str
     entity_type: str
@@ -156,6 +160,8 @@ def page_range(start: int | None, end: int | None) -> list[int] | None:
 
 @dataclass
 class BookInfo:
+    """One book of the shelf, as ``books`` lists it: its source, counts, genres and whether its vectors are complete."""
+
     title: str
     path: str
     sha256: str
@@ -190,6 +196,8 @@ class BookInfo:
 
 @dataclass
 class IngestResult:
+    """One book an ingest read: what became of it (added, updated, unchanged) and its counts."""
+
     title: str
     path: str
     status: str                  # "added", "updated", "unchanged"

@@ -23,11 +23,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .words import KEY_WORD
+
 _ARTICLES = ("the", "a", "an")
-_NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
-# a word: letters and digits; a backslash that opens a word before a letter is part of it (a
-# TeX command or an escape: "\\caption" is not "caption", "\\a" is not the letter "a")
-_WORD = re.compile(r"(?:(?<![^\W_])\\(?=[^\W\d_]))?[^\W_]+", re.UNICODE)
 # a dotted identifier (``random.Random``, ``inspect.Signature``): a qualified name in code
 # (a word of two characters at least: "U.S." and "e.g." are prose)
 _DOTTED = r"(?<![\w.])(?=[\w.]*\w\w)[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+"
@@ -85,10 +83,10 @@ def _cased_words(text: str) -> list[str]:
     out: list[str] = []
     done = 0
     for start, end in _code_runs(text):
-        out += _WORD.findall(text[done:start].casefold())
-        out += _WORD.findall(text[start:end])
+        out += KEY_WORD.findall(text[done:start].casefold())
+        out += KEY_WORD.findall(text[start:end])
         done = end
-    out += _WORD.findall(text[done:].casefold())
+    out += KEY_WORD.findall(text[done:].casefold())
     return out
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..changes import derived
 from ..chunk.chunking import parent_chunks
 from ..core.config import Settings
 from ..core.errors import BatchFailed, ConfigError
@@ -29,7 +30,6 @@ from ..extract.batch import BatchReport, BatchRequest
 from ..extract.openai_extractor import known_to_json
 from ..extract.prompt import PROMPT_VERSION
 from ..readers import ReadLimits, SourceBook
-from ..shelf import derived
 from ..storage import store
 from .pipeline import IngestJob, ingest_books, load_books
 

@@ -5,7 +5,7 @@ Ingest runs in stages (``ingest_book``): plan, extract and verify, write, vector
 all slow, fallible work (reading, chunking, the extractor's calls) before it opens the write
 transaction, so an LLM error or Ctrl-C leaves the previous version of the book fully in the
 index. The flow reads straight, each stage calling only later ones: plan (read the index,
-decide, chunk), the vector store opened through the shelf's one door (index/shelf/door.py), extract
+decide, chunk), the vector store opened through the shelf's one door (index/changes/door.py), extract
 and verify (every model call, no transaction open), then the book's rows (``book_rows``) handed to
 ``Door.store_book``, which replaces them and refreshes the derived state in one transaction with no
 model call inside it (the refiner of ``--relations refine`` answers from its cache there), then
@@ -21,6 +21,9 @@ from typing import Callable
 
 from sqlite_utils import Database
 
+from ..changes import derived
+from ..changes.book_rows import BookRows
+from ..changes.door import Door, StoredBook
 from ..chunk.chunking import parent_chunks
 from ..core.config import Settings, effective_mode
 from ..core.errors import BadInput, BookNotFound, BooksSkipped, ChunksFailed, CrossbookError
@@ -47,10 +50,8 @@ from ..relations.index_ontology import index_ontology
 from ..relations.offline import candidate_event, load_parser
 from ..relations.ontology import Ontology, ontology_for
 from ..relations.refiner import Refiner
-from ..shelf import derived
-from ..shelf.book_rows import BookRows
-from ..shelf.door import Door, StoredBook
-from ..storage import meta, store
+from ..storage import store
+from ..storage.index_state import read_state
 from ..vectors.embed import child_splitter
 from ..vectors.protocol import Vectors
 from . import preload
@@ -125,7 +126,7 @@ class IngestJob:
 
     @property
     def door(self) -> Door:
-        """The one door this job's changes of the shelf go through (index/shelf/door.py)."""
+        """The one door this job's changes of the shelf go through (index/changes/door.py)."""
         return Door(self.db, self.vectors, self.refiner, self.events, self.progress)
 
     @property
@@ -500,7 +501,7 @@ def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
 
 def index_refiner(db: Database, settings: Settings):
     """The refiner an index built in 'refine' mode needs to re-derive (delete-book), else None."""
-    if meta.relations_mode(db) != "refine":
+    if read_state(db).relations_mode != "refine":
         return None
     from ..relations.openai_refiner import get_refiner  # noqa: PLC0415 - imports openai
 

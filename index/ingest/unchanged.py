@@ -18,9 +18,9 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from ..changes.book_rows import FileStamp, store_file_stamp
 from ..core.errors import CrossbookError
 from ..readers import ReadLimits, SourceBook, read_book
-from ..shelf.book_rows import FileStamp, store_file_stamp
 from ..storage.db import open_for_planning
 from .identity import source_of
 

@@ -30,7 +30,6 @@ from sqlite_utils import Database
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
 from ..readers.doc_kinds import DOC_KINDS
-from ..storage import meta
 from ..storage.store import in_values
 from .linker import SHARED_KINDS, LinkTarget, lowercase_terms, lowercase_word_counts, name_words, plural
 
@@ -85,15 +84,16 @@ def chunks_of_books(db: Database, chunk_ids: set[str], books: set[str]) -> set[s
 
 # -- word counts and the corpus terms -----------------------------------------------------------
 
-def add_book_words(db: Database, book: str, texts: Iterable[str]) -> None:
-    """Count a book's lowercase words (its parent chunks' texts) into its row and the shelf."""
+def add_book_words(db: Database, book: str, texts: Iterable[str]) -> int:
+    """Count a book's lowercase words (its parent chunks' texts) into its row and the shelf's
+    counts; returns how many words it adds to the shelf's total (the index's state holds it)."""
     counts, total = lowercase_word_counts(texts)
     db.execute("INSERT INTO book_words (book, total, counts) VALUES (?, ?, ?)",
                [book, total, json.dumps(counts, sort_keys=True)])
     db.conn.executemany(
         "INSERT INTO shelf_words (word, count) VALUES (?, ?)"
         " ON CONFLICT(word) DO UPDATE SET count = count + excluded.count", counts.items())
-    _add_total(db, total)
+    return total
 
 
 def book_word_counts(db: Database, book: str) -> tuple[dict[str, int], int] | None:
@@ -102,21 +102,19 @@ def book_word_counts(db: Database, book: str) -> tuple[dict[str, int], int] | No
     return (json.loads(row[0]), row[1]) if row else None
 
 
-def subtract_words(db: Database, counts: dict[str, int], total: int) -> None:
-    """Take a removed book's counts (``book_word_counts``, read before it went) off the shelf."""
+def subtract_words(db: Database, counts: dict[str, int], total: int) -> int:
+    """Take a removed book's counts (``book_word_counts``, read before it went) off the shelf;
+    returns the change of the shelf's total (``-total``)."""
     db.conn.executemany("UPDATE shelf_words SET count = count - ? WHERE word = ?",
                         [(n, w) for w, n in counts.items()])
     condition, params = in_values("word", counts)
     db.execute(f"DELETE FROM shelf_words WHERE count <= 0 AND {condition}", params)
-    _add_total(db, -total)
+    return -total
 
 
-def _add_total(db: Database, delta: int) -> None:
-    meta.add_lowercase_words(db, delta)
-
-
-def rebuild_shelf_words(db: Database) -> None:
-    """Shelf totals from every book's counts (counting the books that have none first)."""
+def rebuild_shelf_words(db: Database) -> int:
+    """Shelf counts from every book's counts (counting the books that have none first);
+    returns the shelf's total of lowercase words."""
     for book, in db.execute(
         "SELECT title FROM books WHERE title NOT IN (SELECT book FROM book_words)").fetchall():
         add_book_words(db, book, (r[0] for r in db.execute(
@@ -128,28 +126,20 @@ def rebuild_shelf_words(db: Database) -> None:
         totals.update(json.loads(counts))
         total += book_total
     db.conn.executemany("INSERT INTO shelf_words (word, count) VALUES (?, ?)", totals.items())
-    meta.set_lowercase_words(db, total)
+    return total
 
 
-def shelf_terms(db: Database) -> set[str]:
+def shelf_terms(db: Database, total: int) -> set[str]:
     """The defined single-word names the shelf uses in lowercase as terms (linker.py's rule),
-    from the shelf totals: one look-up per single-word name."""
+    from the shelf counts and ``total`` (its lowercase words, as the index's state holds
+    them): one look-up per single-word name."""
     single = {row[0] for row in db.execute("SELECT DISTINCT normalized FROM link_targets") if row[0].isalpha()}
     if not single:
         return set()
-    total = meta.lowercase_words(db)
     words = single | {plural(w) for w in single}
     condition, params = in_values("word", words)
     counts = Counter(dict(db.execute(f"SELECT word, count FROM shelf_words WHERE {condition}", params).fetchall()))
     return lowercase_terms(single, counts, total)
-
-
-def stored_terms(db: Database) -> set[str]:
-    return meta.link_terms(db)
-
-
-def store_terms(db: Database, terms: set[str]) -> None:
-    meta.set_link_terms(db, terms)
 
 
 # -- link targets -------------------------------------------------------------------------------
@@ -178,7 +168,7 @@ _PART_KINDS = frozenset({"feature"})
 def joined_kinds(keys) -> dict[EntityKey, EntityKey]:
     """(name, "other") -> (name, kind) where the name's other definitions state one kind, not
     a part of an entry (a feature): a definition of no stated kind is an entity of that kind
-    (shelf/derived.resolve_entities)."""
+    (changes/derived.resolve_entities)."""
     by_name: dict[str, set[str]] = defaultdict(set)
     for normalized, entity_type in keys:
         by_name[normalized].add(entity_type)
@@ -206,7 +196,7 @@ def target_states(db: Database, pack: DomainPack, normalized: Iterable[str] | No
             # section itself for a glossary or table entry ("Conditions" for Grappled)
             parts = path.split(" > ")
             category[key] = parts[-2] if source == "heading" and len(parts) > 1 else parts[-1]
-    for key, joined in joined_kinds(names).items():  # as entity resolution joins them (shelf/derived.py)
+    for key, joined in joined_kinds(names).items():  # as entity resolution joins them (changes/derived.py)
         names[joined] |= names.pop(key)
         books[joined] |= books.pop(key)
         category.setdefault(joined, category.pop(key))

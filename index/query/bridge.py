@@ -24,6 +24,7 @@ import re
 from functools import lru_cache
 
 from ..core.normalize import normalize_name, normalized_tokens, normalized_words, singular
+from ..core.words import WORD_OR_STOP, letter_runs
 
 # words that say nothing about what a question asks for
 STOPWORDS = frozenset("""
@@ -38,7 +39,6 @@ was we were what when where whether which while who whom whose why will with wit
 would you your yours according kind kinds certain particular named called describe described
 say says said way ways thing things well still rule rules game games book books
 """.split())
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 # a sentence ends at . ! ? followed by space, or at a line break (list items, table rows)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 MIN_WORD = 3
@@ -53,7 +53,7 @@ def _content_word(word: str) -> str | None:
 def content_words(text: str) -> set[str]:
     """The text's content words: case-folded, singular, no stopwords, at least 3 letters
     (a possessive "'s" and hyphens split off)."""
-    return {w for w in map(_content_word, _WORD.findall(text.casefold())) if w}
+    return {w for w in map(_content_word, letter_runs(text.casefold())) if w}
 
 
 @lru_cache(maxsize=1 << 14)
@@ -169,9 +169,6 @@ def labelled_lines(text: str, question_tokens: str) -> list[str]:
     return out
 
 
-_TOKEN = re.compile(r"[^\W\d_][\w'’-]*|[.!?;:]")
-
-
 def named_category_words(question: str) -> set[str]:
     """Content words the question only uses right after a name: "the Horse's Mighty
     ability", "the Corruption theme". They say what kind of thing the named topic is, not
@@ -180,7 +177,7 @@ def named_category_words(question: str) -> set[str]:
     after_name: set[str] = set()
     free: set[str] = set()
     previous_is_name, sentence_start = False, True
-    for token in _TOKEN.findall(question):
+    for token in WORD_OR_STOP.findall(question):
         if token in ".!?;:":
             previous_is_name, sentence_start = False, True
             continue

@@ -17,7 +17,6 @@ followed (named_entry.py).
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from functools import lru_cache
 
@@ -25,34 +24,17 @@ from sqlite_utils import Database
 
 from ..core.normalize import normalize_name
 from ..extract.entry_kinds import THING_KINDS
-from ..storage import meta
-from .bridge import STOPWORDS
+from ..storage.index_state import generation
+from .question import LOOSE_WORDS, Question
 
 SPECIFIC_UP_TO = 20     # sections mentioning an entity a lowercase phrase may link to
 MAX_PARTS = 10          # entries one part of a name may stand for (the linked ones: the most like the question)
 PART_MIN_LETTERS = 4    # a shorter part ("orc", "elf") is a word of too many names
-PHRASE_WORDS = 3        # longest phrase looked up
 PART_SHARE = 0.05       # a part is distinctive in at most this share of the sections ("sight", not "roll")
 HEADING_UP_TO = 3       # sections one heading may name ("Spellcasting" under every class names none)
 HEADING_WORDS = 2       # a heading names a section by at least this many words
 
-_WORD = re.compile(r"[\w'’-]+")
-
-
-def phrases(question: str) -> list[list[str]]:
-    """Runs of up to PHRASE_WORDS words of the question, none opening or closing on a stopword."""
-    words = [re.sub(r"['’]s$", "", w) for w in _WORD.findall(question)]
-    out = []
-    for start in range(len(words)):
-        for end in range(start + 1, min(len(words), start + PHRASE_WORDS) + 1):
-            part = words[start:end]
-            if part[0].casefold() in STOPWORDS or part[-1].casefold() in STOPWORDS:
-                continue
-            out.append(part)
-    return out
-
-
-def loose_names(db: Database, question: str, known: set[str]) -> list[str]:
+def loose_names(db: Database, question: Question, known: set[str]) -> list[str]:
     """Normalized names of defined entries the question names loosely, not in ``known``:
     whole names in any case and turned-round "X of Y" names, longest phrase first; when
     neither these nor ``known`` name a defined entry, the entries a part of a name stands
@@ -61,9 +43,9 @@ def loose_names(db: Database, question: str, known: set[str]) -> list[str]:
     return whole + parts
 
 
-def loose_links(db: Database, question: str, known: set[str]) -> tuple[list[str], list[str]]:
+def loose_links(db: Database, question: Question, known: set[str]) -> tuple[list[str], list[str]]:
     """(whole names, names a part stands for), as ``loose_names`` orders them. A part is a
-    word or phrase of the question that is no common entry itself ("creature"), is
+    word or phrase of the question (its ``loose_phrases``) that is no common entry itself ("creature"), is
     ``distinctive`` ("sight", "mephit"; not "spell", "roll" or "bonus"), ends the names of at
     most MAX_PARTS entries of any kind ("sight": Eldritch Sight, Witch Sight...; which of
     them the question means, its similarity says: retrieve.linked_seeds), and is only looked
@@ -73,7 +55,7 @@ def loose_links(db: Database, question: str, known: set[str]) -> tuple[list[str]
     exact: dict[str, int] = {}
     parts: dict[str, int] = {}
     written: dict[str, set[str]] = {}  # a part as the question writes it ("attack rolls")
-    for part in phrases(question):
+    for part in question.loose_phrases:
         name = normalize_name(" ".join(part))
         if not name:
             continue
@@ -126,12 +108,12 @@ def _names(db: Database) -> dict[str, tuple[int, bool]]:
     """normalized name -> (sections mentioning it, a sub-entry) of every defined entity of a
     kind of thing (a creature, a spell, an item, a feature, a class...: entry_kinds.THING_KINDS),
     read once per index file and generation."""
-    return _read_names(db, _path(db), meta.generation(db), True)
+    return _read_names(db, _path(db), generation(db), True)
 
 
 def _all_names(db: Database) -> dict[str, tuple[int, bool]]:
     """As ``_names``, for defined entities of every kind."""
-    return _read_names(db, _path(db), meta.generation(db), False)
+    return _read_names(db, _path(db), generation(db), False)
 
 
 def _path(db: Database) -> str:
@@ -170,7 +152,7 @@ def heading_sections(db: Database, names: list[str]) -> list[tuple[str, str, str
 
 def _headings(db: Database) -> dict[str, list[tuple[str, str]]]:
     """normalized heading -> [(heading, section)] of the headings ``heading_sections`` links."""
-    return _read_headings(db, _path(db), meta.generation(db))
+    return _read_headings(db, _path(db), generation(db))
 
 
 @lru_cache(maxsize=8)
@@ -187,7 +169,7 @@ def _read_headings(db: Database, path: str, generation: int) -> dict[str, list[t
 
 def _every(db: Database) -> dict[str, tuple[int, bool]]:
     """``_all_names`` and the headings ``heading_sections`` links, as (sections, False)."""
-    return _read_every(db, _path(db), meta.generation(db))
+    return _read_every(db, _path(db), generation(db))
 
 
 @lru_cache(maxsize=8)
@@ -201,7 +183,7 @@ def _suffixes(table: dict[str, tuple[int, bool]]) -> dict[str, list[str]]:
         by_end: dict[str, list[str]] = {}
         for name in table:
             words = name.split("_")
-            for cut in range(1, min(len(words), PHRASE_WORDS + 1)):
+            for cut in range(1, min(len(words), LOOSE_WORDS + 1)):
                 by_end.setdefault("_".join(words[-cut:]), []).append(name)
         _SUFFIX_CACHE.clear()
         _SUFFIX_CACHE.update(key=key, table=table, by_end=by_end)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from .question import question_names, question_phrases
+from .question import Question
 
 NAMED_LIFT = 0.25   # the best end a named entry states weighs this much more than any other entity
 # how surely and narrowly the question names the entry that states an end: one of the entries
@@ -32,13 +32,13 @@ class Weighted(Protocol):
     asked_kind: bool             # the question names its type ("the creature", by the index's pack)
 
 
-def named_keys(question: str, loose: list[str] = ()) -> frozenset[str]:
+def named_keys(question: Question, loose: list[str] = ()) -> frozenset[str]:
     """Every normalized name the question may name an entry by: capitalized runs, runs of
     two words or more in any case ("tentacle slam"), and the loose names it was linked to (a
     single lowercase word only when it names a specific entry: loose_names.py; "spell" or
     "creature" name no entry)."""
-    phrases = {p for p in question_phrases(question) if "_" in p}
-    return frozenset(question_names(question)) | frozenset(phrases) | frozenset(loose)
+    phrases = {p for p in question.phrases if "_" in p}
+    return frozenset(question.names) | frozenset(phrases) | frozenset(loose)
 
 
 def lift_named(weighted: list[Weighted]) -> list[Weighted]:

@@ -49,7 +49,8 @@ from . import bridge
 from . import entity_graph as graph
 from .loose_names import heading_sections, loose_links
 from .named_entry import INSIDE, LOOSE, OWN, lift_named, named_keys
-from .question import index_pack, question_names, question_phrases, question_types
+from .passage import Passage, Via
+from .question import Question, index_pack, parse_question
 from .scoring import (
     FUSION_K,
     HOP_WEIGHT,
@@ -62,8 +63,6 @@ from .scoring import (
 )
 from .search import (
     OVERSAMPLE,
-    Passage,
-    Via,
     best_passages,
     check_query,
     parent_rows,
@@ -114,14 +113,14 @@ def _name_keys(name: str) -> tuple[str, str]:
 
 
 def listed_names(db: Database, seeds: list[Passage], mentions: list[graph.SeedMention],
-                 question: str) -> list[graph.SeedMention]:
+                 question: Question) -> list[graph.SeedMention]:
     """What the question names and a seed lists, though the index stores no mention of it
     there: entities of the index (defined somewhere) whose name is a phrase of the
-    question in any case (``question_phrases``) and occurs in the seed's text, a table row
+    question in any case (its ``phrases``) and occurs in the seed's text, a table row
     or a lowercase "frightened" included (the extractor links capitalized names in prose).
     Returns them as mentions of those seeds, to be followed (``_hop``)."""
     stored = {(m.chunk_id, m.entity_id) for m in mentions}
-    named = graph.named_entities(db, question_phrases(question))
+    named = graph.named_entities(db, list(question.phrases))
     unlinked: list[graph.SeedMention] = []
     for seed in seeds if named else ():
         tokens = normalized_tokens(seed.text)
@@ -133,18 +132,19 @@ def listed_names(db: Database, seeds: list[Passage], mentions: list[graph.SeedMe
 
 
 def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[tuple[str, float]]],
-                    types: dict[str, float], question_words: frozenset[str] = frozenset(),
-                    question: str = "", named: frozenset[str] = frozenset(),
-                    loosely: frozenset[str] = frozenset()) -> list[Followed]:
-    """Every entity the seeds mention, weighted by ``entity_weight`` times the bridge
-    signals of index/query/bridge.py (``bridge_factor``: its evidence sentences include the
-    list lines whose label the question repeats); per entity and seed path the best
+                   question: Question, named: frozenset[str] = frozenset(),
+                   loosely: frozenset[str] = frozenset()) -> list[Followed]:
+    """Every entity the seeds mention, weighted by ``entity_weight`` (with the bonus of a
+    type the question asks for: its ``kinds``) times the bridge signals of
+    index/query/bridge.py (``bridge_factor``: its evidence sentences include the list lines
+    whose label the question repeats); per entity and seed path the best
     seed wins. An entity an entry of ``named`` (normalized names the question uses) or of
     ``loosely`` (the names a part of a name stands for) states is marked ``named_source``.
     Best first."""
     mentions = graph.seed_mentions(db, [s.chunk_id for s in seeds])
     total = graph.section_count(db)
-    unlinked = listed_names(db, seeds, mentions, question) if question else []
+    types = question.kinds
+    unlinked = listed_names(db, seeds, mentions, question)
     unlinked_pairs = {(m.chunk_id, m.entity_id) for m in unlinked}
     stated = graph.stated_mentions(db, [s.chunk_id for s in seeds])
     stated_pairs = {(m.chunk_id, m.entity_id) for m in stated}
@@ -158,14 +158,13 @@ def weigh_entities(db: Database, seeds: list[Passage], matched: dict[str, list[t
     for m in mentions:
         names.setdefault((m.chunk_id, m.entity_id), set(_name_keys(m.name))).update(_name_keys(m.surface))
     by_seed = {s.chunk_id: s for s in seeds}
-    asking = question_words - bridge.named_category_words(question) if question else question_words
-    asked = {s.chunk_id: bridge.asked_words(asking, s.section) for s in seeds}
+    asked = {s.chunk_id: bridge.asked_words(question.asked_words, s.section) for s in seeds}
     # the sentences the question describes, within the child chunks it matched: each
     # seed's best, and the best over every seed (the one sentence that matched the question)
     sentences, best_sentences = bridge.sentence_evidence(
         {s.chunk_id: [(child_text.get(child, ""), sim) for child, sim in matched.get(s.chunk_id, ())] for s in seeds},
-        question_words, EVIDENCE_MIN_SHARED)
-    question_tokens = normalized_tokens(question) if question else ""
+        question.content_words, EVIDENCE_MIN_SHARED)
+    question_tokens = question.tokens
     # a list line whose label the question repeats ("at will", "as a 6th level spell") names its items
     for s in seeds:
         sentences.setdefault(s.chunk_id, []).extend(bridge.labelled_lines(s.text, question_tokens))
@@ -241,16 +240,16 @@ def lift_stated(weighted: list[Followed]) -> list[Followed]:
     return sorted(weighted, key=lambda f: (-f.weight, f.name))
 
 
-def linked_names(db: Database, question: str) -> tuple[list[str], list[str]]:
+def linked_names(db: Database, question: Question) -> tuple[list[str], list[str]]:
     """(the normalized names the question links to the index, the part of them that a part
     of a name stands for): capitalized runs, then what it names loosely ("the pounce of
     lion", "levitation boots", "mephit": loose_names.py)."""
-    names = question_names(question)
+    names = list(question.names)
     whole, parts = loose_links(db, question, set(names))
     return names + whole + parts, parts
 
 
-def linked_seeds(vectors: VectorStore, db: Database, question: str, question_vector: list[float],
+def linked_seeds(vectors: VectorStore, db: Database, question: Question, question_vector: list[float],
                  books: tuple[str, ...], skip: set[str],
                  names: tuple[list[str], list[str]] | None = None
                  ) -> tuple[list[Passage], dict[str, list[tuple[str, float]]]]:
@@ -349,13 +348,11 @@ def _ppr_weights(seeds: list[Passage], followed: list[Followed],
 
 
 def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds: list[Passage],
-         matched: dict[str, list[tuple[str, float]]], types: dict[str, float], books: tuple[str, ...],
-         hop: int, ranking: str, question_words: frozenset[str] = frozenset(),
-         question: str = "", named: frozenset[str] = frozenset(),
+         matched: dict[str, list[tuple[str, float]]], question: Question, books: tuple[str, ...],
+         hop: int, ranking: str, named: frozenset[str] = frozenset(),
          loosely: frozenset[str] = frozenset()) -> tuple[list[Followed], list[Passage]]:
     """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
-    weighted = [f for f in lift_named(lift_stated(weigh_entities(db, seeds, matched, types, question_words,
-                                                                 question, named, loosely)))
+    weighted = [f for f in lift_named(lift_stated(weigh_entities(db, seeds, matched, question, named, loosely)))
                 if f.weight > 0]
     # an entity no other book mentions leads nowhere: follow the best ones that lead somewhere
     # the candidates: a few times what is followed, overall and per seed (an entity that
@@ -440,20 +437,19 @@ def retrieve(
         raise BadInput(f"unknown ranking '{ranking}' (choose one of: {', '.join(RANKINGS)})")
     question_vector = vectors.embedder.embed([question])[0]
     hits = vectors.query([question], k * OVERSAMPLE, books, embeddings=[question_vector])[0]
+    asked = parse_question(question, index_pack(db) if hops > 1 else None)
     frontier = best_passages(db, hits, hop=1, limit=k)
     matched: dict[str, list[tuple[str, float]]] = {}
     for hit in hits:
         matched.setdefault(hit.parent_id, []).append((hit.child_id, hit.similarity))
-    types = question_types(question, index_pack(db)) if hops > 1 else {}
-    question_words = frozenset(bridge.content_words(question))
     merged: dict[str, Passage] = {p.chunk_id: p for p in frontier}
     linked: list[Passage] = []
-    names = linked_names(db, question) if hops > 1 else ([], [])
+    names = linked_names(db, asked) if hops > 1 else ([], [])
     # what a part of a name stands for is named loosely: several entries may share the part
-    named = named_keys(question, [n for n in names[0] if n not in names[1]])
+    named = named_keys(asked, [n for n in names[0] if n not in names[1]])
     loosely = frozenset(names[1]) - named
     if hops > 1 and LINKED_SEEDS:
-        linked, linked_matched = linked_seeds(vectors, db, question, question_vector, books,
+        linked, linked_matched = linked_seeds(vectors, db, asked, question_vector, books,
                                               {p.chunk_id for p in frontier[:SEEDS_PER_HOP]}, names)
         for passage in linked:
             matched.setdefault(passage.chunk_id, []).extend(linked_matched.get(passage.chunk_id, ()))
@@ -466,8 +462,8 @@ def retrieve(
         if not seeds:
             break
         seeds_used.extend(s.chunk_id for s in seeds)
-        followed, found = _hop(vectors, db, question_vector, seeds, matched, types, books, hop, ranking,
-                               question_words, question, *((named, loosely) if hop == 2 else ()))
+        followed, found = _hop(vectors, db, question_vector, seeds, matched, asked, books, hop, ranking,
+                               *((named, loosely) if hop == 2 else ()))
         hop_lists.append([p.chunk_id for p in found])
         followed_out.extend({"hop": hop, "entity": f.name, "entity_type": f.entity_type,
                              "weight": round(f.weight, 4), "from_chunk": f.seed.chunk_id} for f in followed)

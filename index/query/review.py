@@ -15,11 +15,11 @@ from collections import defaultdict
 
 from sqlite_utils import Database
 
+from ..changes.door import Door
 from ..core.errors import BadInput, CrossbookError
 from ..relations import edges
 from ..relations.index_ontology import index_ontology
 from ..relations.normalize import normalize_type, orient
-from ..shelf.door import Door
 from ..storage.store import now_iso
 
 STATUSES = ("ready", "invalid", "pending_entities")

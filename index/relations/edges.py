@@ -23,7 +23,7 @@ Dropped vs pending (the rule that keeps the index invariant):
   order books were ingested in.
 
 ``entity_relationships`` is recomputed from the claims at every refresh (it is derived
-state, like linker references), for the chunks the change can affect (index/shelf/derived.py: all
+state, like linker references), for the chunks the change can affect (index/changes/derived.py: all
 of them on a full refresh), and applied as a diff, so a row that does not change keeps its id. A relationship asserted only by a deleted book loses its claims
 (ON DELETE CASCADE) and so its row.
 
@@ -43,10 +43,10 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from ..storage import meta
+from ..storage.index_state import IndexState, read_state
 from ..storage.store import in_values
 from .claims import EventFn, no_event
-from .index_ontology import index_ontology
+from .index_ontology import index_ontology, ontology_of
 from .normalize import INVALID, normalize_type, orient, validate
 from .offline import refresh_svo_claims
 from .ontology import Ontology
@@ -60,12 +60,14 @@ _ROW_FIELDS = ("mapped_from", "book", "source_name", "target_name", "evidence", 
 
 
 def refresh_relationships(
-    db: Database, events: EventFn = no_event, book: str | None = None, chunks: set[str] | None = None
+    db: Database, events: EventFn = no_event, book: str | None = None, chunks: set[str] | None = None,
+    ontology: Ontology | None = None,
 ) -> dict:
     """Re-derive every relationship (of ``chunks``, or all) from the claims and the current
     entities (call inside the caller's transaction, after entities are resolved and linked,
-    before entity GC). Emits ``relation.normalized`` for the rows of ``book``. Returns counts."""
-    ontology = index_ontology(db)
+    before entity GC), by ``ontology`` (the index's, read, when not given). Emits
+    ``relation.normalized`` for the rows of ``book``. Returns counts."""
+    ontology = ontology or index_ontology(db)
     condition, params = in_values("chunk_id", chunks)
     endpoints = None if chunks is None else {
         name for row in db.execute(
@@ -227,17 +229,19 @@ def _tell_normalized(events: EventFn, book: str, desired: dict, resolver: "Resol
 
 def refresh(
     db: Database, events: EventFn = no_event, book: str | None = None, refiner=None,
-    chunks: set[str] | None = None, names: set[str] | None = None,
+    chunks: set[str] | None = None, names: set[str] | None = None, state: IndexState | None = None,
 ) -> dict:
     """The derived relationship state: offline claims (in 'spacy' and 'refine' modes; refined
     by ``refiner`` in 'refine' mode), then the rows; of every chunk, or of ``chunks`` and of
-    the chunks whose claims name one of the normalized ``names`` (index/shelf/derived.py)."""
-    mode = meta.relations_mode(db)
-    refresh_svo_claims(db, mode, events, refiner, chunks)
+    the chunks whose claims name one of the normalized ``names`` (index/changes/derived.py).
+    ``state``: the index's, as the change holds it (its relations mode and ontology); read
+    when not given."""
+    state = state or read_state(db)
+    refresh_svo_claims(db, state, events, refiner, chunks)
     if chunks is not None and names:
         source, params = in_values("source_normalized", names)
         target, _ = in_values("target_normalized", names)
         chunks = chunks | {r[0] for r in db.execute(
             f"SELECT chunk_id FROM relation_claims WHERE {source} UNION SELECT chunk_id FROM relation_claims WHERE {target}",
             params + params)}
-    return refresh_relationships(db, events, book, chunks)
+    return refresh_relationships(db, events, book, chunks, ontology_of(state))

@@ -1,6 +1,7 @@
-"""The index's relation ontology: stored in ``crossbook_meta`` and ``relation_types``, read back.
+"""The index's relation ontology: its source documents in the index's state
+(storage/index_state.py) and its types in ``relation_types``, read back.
 
-index/shelf/derived.py stores the merged ontology when the index's settings change; an
+index/changes/derived.py stores the merged ontology when the index's settings change; an
 index that stores none uses the default packs.
 """
 
@@ -8,17 +9,13 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from ..storage import meta
+from ..storage.index_state import IndexState, read_state
 from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
 
 
-def set_index_ontology(db: Database, ontology: Ontology) -> None:
-    """Store the merged ontology (source documents in crossbook_meta, types in relation_types);
-    index/shelf/derived.py calls it when the index's settings change."""
-    text = ontology.to_json()
-    if meta.ontology_json(db) == text:
-        return
-    meta.set_ontology_json(db, text)
+def store_relation_types(db: Database, ontology: Ontology) -> None:
+    """Store the merged ontology's types in ``relation_types`` (its source documents go in the
+    index's state: index/changes/derived.py calls it when the index's settings change)."""
     db.execute("DELETE FROM relation_types")
     db.conn.executemany(
         "INSERT INTO relation_types (name, mirror, symmetric, canonical, semantics) VALUES (?, ?, ?, ?, ?)",
@@ -26,11 +23,12 @@ def set_index_ontology(db: Database, ontology: Ontology) -> None:
     )
 
 
+def ontology_of(state: IndexState) -> Ontology:
+    """The ontology an index's state records (the default packs for an index that has none)."""
+    return ontology_from_json(state.ontology) if state.ontology else load_ontology(DEFAULT_PACKS)
+
+
 def index_ontology(db: Database) -> Ontology:
     """The ontology stored in the index (the default packs for an index that has none)."""
-    text = meta.ontology_json(db)
-    return ontology_from_json(text) if text else load_ontology(DEFAULT_PACKS)
+    return ontology_of(read_state(db))
 
-
-def index_ontology_json(db: Database) -> str | None:
-    return meta.ontology_json(db)

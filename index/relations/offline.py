@@ -21,9 +21,10 @@ from ..core.rule_guard import guarded
 from ..extract.verify import ChunkText
 from ..linking.link_state import categories
 from ..storage.book_genres import books_genres
+from ..storage.index_state import IndexState
 from ..storage.store import in_values
 from .claims import NO_ONTOLOGY, POLARITIES, Claim, EventFn, insert_claims, no_event
-from .index_ontology import index_ontology, index_ontology_json
+from .index_ontology import ontology_of
 from .normalize import normalize_type
 from .ontology import Ontology
 from .pattern_context import NAMED_EXTRACTOR, OFFLINE_EXTRACTORS, PatternEntity, not_common_noun, only_in_longer_names
@@ -62,22 +63,23 @@ def candidate_event(book: str, chunk_id: str, claim: Claim) -> dict:
 
 
 def refresh_svo_claims(
-    db: Database, mode: str, events: EventFn = no_event, refiner=None, chunks: set[str] | None = None
+    db: Database, state: IndexState, events: EventFn = no_event, refiner=None, chunks: set[str] | None = None
 ) -> int:
     """Keep the offline claims (catalog patterns and spaCy SVO; confirmed by ``refiner`` in
     'refine' mode) in step with each chunk's text and entities: a chunk (of ``chunks``, or
     any) is analysed again only when its (text, entity list, vocabulary) signature changed;
     each new claim is reported as a ``relation.candidate`` event. Needs the link targets'
-    categories current (index/linking/link_state.py). Returns chunks analysed. Given ``chunks``, the
-    mode is taken to be the one the claims were made in (index/shelf/derived.py refreshes all
-    when it changes)."""
+    categories current (index/linking/link_state.py). Returns chunks analysed. ``state``: the
+    index's (its relations mode and ontology). Given ``chunks``, the mode is taken to be the one
+    the claims were made in (index/changes/derived.py refreshes all when it changes)."""
+    mode = state.relations_mode
     if mode not in ("spacy", "refine"):
         if chunks is None:
             db.execute(f"DELETE FROM relation_claims WHERE extractor IN ({', '.join('?' * len(OFFLINE_EXTRACTORS))})",
                        OFFLINE_EXTRACTORS)
             db.execute("DELETE FROM relation_svo_chunks")
         return 0
-    analysis = _OfflineAnalysis(db, load_svo(), refiner if mode == "refine" else None, chunks)
+    analysis = _OfflineAnalysis(db, load_svo(), refiner if mode == "refine" else None, chunks, state)
     parsed, genres = 0, books_genres(db)
     condition, params = in_values("id", chunks)
     for chunk_id, book, text, sha in db.execute(
@@ -103,7 +105,7 @@ class _OfflineAnalysis:
     """What the offline analysis of some chunks reads once: each chunk's entities (name,
     written forms, key, how defined, where filed), the stored signatures, the ontology."""
 
-    def __init__(self, db: Database, svo, refiner, chunks: set[str] | None):
+    def __init__(self, db: Database, svo, refiner, chunks: set[str] | None, state: IndexState):
         self.db, self.svo, self.refiner = db, svo, refiner
         self.per_chunk = _chunk_entities(db, chunks)
         # where each entity's definition is filed (link_state.target_states)
@@ -112,9 +114,9 @@ class _OfflineAnalysis:
         condition, params = in_values("chunk_id", chunks)
         self.stored = dict(db.execute(
             f"SELECT chunk_id, signature FROM relation_svo_chunks WHERE {condition}", params).fetchall())
-        self.ontology = index_ontology(db)
+        self.ontology = ontology_of(state)
         # the offline filter keeps only ontology types: another ontology re-derives every chunk
-        self.vocabulary = hashlib.sha256((index_ontology_json(db) or "").encode()).hexdigest()
+        self.vocabulary = hashlib.sha256((state.ontology or "").encode()).hexdigest()
         self.refined_by = refiner.label if refiner is not None else None
         self.places = chunk_places(db, chunks)
         self.owners = defined_entities(db, {

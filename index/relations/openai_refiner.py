@@ -4,7 +4,7 @@ request and parses the answer; index/llm/completion.py makes the call, with retr
 
 No request is made inside a write transaction: the write runs with the refiner in
 ``cache_only`` mode, where a chunk whose answer is not cached keeps its offline candidates
-and is noted in ``missed``; index/shelf/derived.py's ``write_refined`` then rolls the write back,
+and is noted in ``missed``; index/changes/derived.py's ``write_refined`` then rolls the write back,
 asks for the missed chunks (``ask_missed``), outside the transaction, and writes again.
 """
 

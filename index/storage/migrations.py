@@ -317,7 +317,7 @@ def m005_book_identity(db: Database) -> None:
 
 @migrations()
 def m006_incremental_relink(db: Database) -> None:
-    """What lets a change relink only what it touches (index/shelf/derived.py):
+    """What lets a change relink only what it touches (index/changes/derived.py):
 
     link_chunks + link_words: each parent chunk's words as the linker reads them (its match
       view, lowercased, one space between words) under SQLite FTS5, to find the chunks that

@@ -1,7 +1,7 @@
 """SQLite reads and writes for books, chunks, mentions, index metadata and the LLM cache.
 
 Derived state (entities' resolution, linker references, relationships, GC) lives in
-index/shelf/derived.py.
+index/changes/derived.py.
 
 All functions here expect to run inside the caller's ``db.atomic()`` block when they write.
 """
@@ -18,7 +18,7 @@ from sqlite_utils import Database
 from ..core.models import ChildChunk, ParentChunk, RawMention
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack, parse_pack
-from . import meta
+from . import index_state
 
 
 def now_iso() -> str:
@@ -153,7 +153,7 @@ def insert_mentions(db: Database, book: str, by_chunk: dict[str, list[RawMention
 
 def index_pack(db: Database) -> DomainPack | None:
     """The pack the index was built with (None for an empty index)."""
-    text = meta.pack_text(db)
+    text = index_state.read_state(db).pack_text
     return parse_pack(text, "stored in the index") if text else None
 
 
@@ -172,12 +172,12 @@ def set_book_partial(db: Database, title: str, missing_chunks: int) -> None:
 
 def set_meta(db: Database, key: str, value: str) -> None:
     """A note of the vector store's (its own keys, index/vectors/chroma.py); the index's settings
-    have typed accessors in index/storage/meta.py."""
-    meta.put(db, key, value)
+    are the one value of index/storage/index_state.py."""
+    index_state.put(db, key, value)
 
 
 def get_meta(db: Database, key: str) -> str | None:
-    return meta.get(db, key)
+    return index_state.get(db, key)
 
 
 # -- LLM response cache -----------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 A whole manual's embedding takes minutes on two cores, and so does its write transaction
 (linking, then the relationships spaCy finds: Python, one core). onnxruntime computes outside
-the GIL, so the two overlap: before the transaction the door (index/shelf/door.py) starts
+the GIL, so the two overlap: before the transaction the door (index/changes/door.py) starts
 ``EmbeddedAhead`` with the texts the book's new children will be embedded from, on the
 embedder's ``beside()`` (the same model on one thread: the write keeps the other core, and
 where-else answers no later for it). Once SQLite has committed, the sync

@@ -110,3 +110,21 @@ def test_shelf_ingest_applies_the_rule_before_reading_anything(root, tmp_path, i
         assert not (index_dir / "crossbook.db").exists()  # nothing written, not even the index
         results = shelf.ingest([root / "glacier.md"], roots=[root])
         assert [r.title for r in results] == ["Glacier Book"]
+
+
+def test_a_relative_path_names_a_book_inside_the_roots_not_in_the_working_directory(root, tmp_path, monkeypatch):
+    other = tmp_path / "notes"
+    other.mkdir()
+    (other / "almanac.md").write_text("# Almanac\n\nalmanac\n", encoding="utf-8")
+    working = tmp_path / "server-cwd"
+    working.mkdir()
+    (working / "glacier.md").write_text("# Decoy\n\nthe server's working directory\n", encoding="utf-8")
+    monkeypatch.chdir(working)
+    roots = resolve_roots([root, other])
+    assert check_paths(["glacier.md", "almanac.md", "."], roots) == [root / "glacier.md", other / "almanac.md", root]
+    with pytest.raises(BadInput, match=str(root / "absent.md")):
+        check_paths(["absent.md"], roots)
+    _refused("../server-cwd/glacier.md", [root], match="outside the allowed folders")
+    with Shelf(tmp_path / "index", embedder="hash") as shelf:
+        [result] = shelf.ingest(["glacier.md"], roots=[root])
+    assert result.title == "Glacier Book"

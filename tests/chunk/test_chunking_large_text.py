@@ -1,7 +1,7 @@
 """Chunking is linear in the size of the text.
 
-Speed itself is measured in bench/bench_chunking.py; here the work is counted: the number of
-characters handed to the tokenizer must grow like the text, not like its square.
+The work is counted, not timed: the number of characters handed to the tokenizer must grow
+like the text, not like its square.
 """
 
 from __future__ import annotations

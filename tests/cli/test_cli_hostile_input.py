@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from bench.bench_hostile import CONTAINER, PACKAGE, streamed_epub
+from bench.common.hostile_books import CONTAINER, PACKAGE, streamed_epub
 from tests.helpers import BOOK_A, BOOK_B, snapshot, write
 
 

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from crossbook.api import BookNotFound, Relationships, Shelf
-from crossbook.storage import meta
+from crossbook.storage import index_state
 from crossbook.storage.db import open_db
 from tests.conftest import SAMPLE
 from tests.helpers import write
@@ -96,7 +96,7 @@ def test_the_generation_grows_with_each_writing_command(cli, cli_json, tmp_path,
     def generation() -> int:
         db = open_db(index_dir)
         try:
-            return meta.generation(db)
+            return index_state.generation(db)
         finally:
             db.conn.close()
 
@@ -143,7 +143,7 @@ def test_an_unchanged_book_counts_a_generation_only_when_its_relationships_are_d
             [result] = shelf.ingest([book])
         db = open_db(index_dir)
         try:
-            return result.status, meta.generation(db)
+            return result.status, index_state.generation(db)
         finally:
             db.conn.close()
 

@@ -106,7 +106,7 @@ def test_search_and_retrieve_cursors_walk_the_rest_in_order(sample_index):
 
 def test_a_cursor_from_before_a_write_is_refused_with_a_way_forward(sample_index):
     from crossbook.storage.db import open_for_writing
-    from crossbook.storage.meta import bump_generation
+    from crossbook.storage.index_state import bump_generation
 
     def write(shelf):
         with open_for_writing(sample_index, command="test") as db, db.atomic():
@@ -220,3 +220,25 @@ def test_show_pages_walk_several_sections_whole_and_in_order():
             i = int(section["chunk_id"][1:])
             shown[i] += texts[i][cut["start"]:cut["end"]] if cut else section["text"]
     assert [shown[i] for i in range(len(texts))] == texts
+
+
+def test_a_forged_cursor_with_a_negative_or_misshapen_offset_is_refused(sample_index):
+    from crossbook.cli.mcp_paging import make_cursor
+    from crossbook.storage.db import open_db
+    from crossbook.storage.index_state import generation
+
+    db = open_db(sample_index)
+    now = generation(db)
+    db.close()
+    where_else = {"name": "Arcana", "books": [], "exclude_books": [], "entity_type": None, "defines_only": False}
+    show = {"chunk_id": None, "book": "bestiary", "page": None, "heading_path": None}
+    forged = [("where_else", {"name": "Arcana", "cursor": make_cursor("where_else", where_else, now, -3)}),
+              ("where_else", {"name": "Arcana", "cursor": make_cursor("where_else", where_else, now, [1, 2])}),
+              ("books", {"cursor": make_cursor("books", {}, now, -1)}),
+              ("show", {"book": "bestiary", "cursor": make_cursor("show", show, now, [0, -40])}),
+              ("show", {"book": "bestiary", "cursor": make_cursor("show", show, now, 2)})]
+    answers = _calls(sample_index, forged + [("where_else", {"name": "Arcana", "cursor": make_cursor(
+        "where_else", where_else, now, 2)})])
+    for (tool, _), (is_error, _, text) in zip(forged, answers):
+        assert is_error and "not one this server gave" in text, (tool, text)
+    assert not answers[-1][0]  # the same cursor with an offset a page can start at answers

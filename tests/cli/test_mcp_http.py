@@ -155,3 +155,27 @@ def test_the_command_serves_over_http(sample_index):
     refused = subprocess.run([CROSSBOOK, "--index", str(sample_index), "mcp", "--http", "0.0.0.0:0"],
                              capture_output=True, text=True, timeout=60, env={**os.environ, "CROSSBOOK_MCP_TOKEN": ""})
     assert refused.returncode == 1 and "needs a bearer token" in refused.stderr
+
+
+def test_sigterm_leaves_no_copy_of_the_vector_store_behind(sample_index, tmp_path):
+    """The HTTP server of a read-only shelf queries a temporary copy of the Chroma store; uvicorn
+    ends gracefully on SIGTERM and raises it again, and the copy goes with the process."""
+    import signal
+
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {**os.environ, "CROSSBOOK_EMBEDDER": "hash", "TMPDIR": str(scratch)}
+    process = subprocess.Popen([CROSSBOOK, "--index", str(sample_index), "mcp", "--http", "127.0.0.1:0"],
+                               stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = process.stderr.readline()
+        assert line.startswith("crossbook MCP server on http://127.0.0.1:"), line
+        _, [(is_error, answer)] = anyio.run(_session_calls, line.split()[-1], [("search", {"query": "frost", "k": 1})])
+        assert not is_error and answer["results"]
+        assert [p.name for p in scratch.iterdir() if p.name.startswith("crossbook-chroma-")]  # the copy it reads
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == -signal.SIGTERM
+    finally:
+        process.kill()
+        process.wait()
+    assert [p.name for p in scratch.iterdir() if p.name.startswith("crossbook-chroma-")] == []

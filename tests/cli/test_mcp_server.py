@@ -253,3 +253,40 @@ def test_the_docs_client_entry_runs_the_server(tmp_path):
     entry = json.loads(text.split("```json\n", 1)[1].split("```", 1)[0])
     server = entry["mcpServers"]["crossbook"]
     assert server["command"] == "crossbook" and "mcp" in server["args"]
+
+
+def test_the_server_ends_when_its_client_leaves_during_a_tool_call(sample_index, tmp_path):
+    """A delete_book waiting for another writer's lock (up to 600 s) does not keep the server:
+    once the client closes stdin the process ends, and the index keeps the book."""
+    import select
+
+    from crossbook.storage.lock import writer_lock
+
+    env = {**os.environ, "CROSSBOOK_EMBEDDER": "hash", "CROSSBOOK_WAIT": "600"}
+    with writer_lock(sample_index, 1, command="test"):
+        server = subprocess.Popen([CROSSBOOK, "--index", str(sample_index), "mcp", "--allow-ingest", str(tmp_path)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        try:
+            def send(message):
+                server.stdin.write(json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n")
+                server.stdin.flush()
+
+            send({"id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                                              "clientInfo": {"name": "test", "version": "0"}}})
+            assert json.loads(server.stdout.readline())["id"] == 1
+            send({"method": "notifications/initialized"})
+            send({"id": 2, "method": "tools/call", "params": {"name": "delete_book", "arguments": {"book": "bestiary"}}})
+            log = b""
+            while b"waiting for the index's writer" not in log:  # the call runs, blocked on the lock
+                assert select.select([server.stderr], [], [], 120)[0], log  # a guard against a hang
+                line = server.stderr.readline()
+                assert line, log  # the server ended before the call waited
+                log += line
+            server.stdin.close()
+            assert server.wait(timeout=60) == 0  # before: it waited out the write's 600 s
+        finally:
+            server.kill()
+            server.wait()
+    books = subprocess.run([CROSSBOOK, "--index", str(sample_index), "books", "--json"], env=env,
+                           capture_output=True, text=True, check=True).stdout
+    assert "Bestiary of the Shattered Vale" in books

@@ -105,7 +105,7 @@ def perfect_index() -> tuple[list[dict], list[dict], dict[str, str]]:
 
 
 def test_an_index_that_found_the_gold_scores_one():
-    from bench.eval_extraction import score_fate
+    from bench.fate.score import score_fate
 
     mentions, edges, title_file = perfect_index()
     result = score_fate(GOLD, RELATIONS, mentions, edges, title_file)
@@ -115,7 +115,7 @@ def test_an_index_that_found_the_gold_scores_one():
 
 
 def test_a_topical_heading_and_a_missed_entry_cost_precision_and_recall():
-    from bench.eval_extraction import score_fate
+    from bench.fate.score import score_fate
 
     mentions, edges, title_file = perfect_index()
     dropped = next(m for m in mentions if m["mention_type"] == "defines" and m["book"] == "Venture City")

@@ -100,8 +100,9 @@ def linked(db, book: str) -> set[str]:
 
 
 def test_relinking_reads_each_book_with_its_own_genres(tmp_path):
+    from crossbook.changes.derived import relink_chunks
     from crossbook.linking import link_state
-    from crossbook.shelf.derived import relink_chunks
+    from crossbook.storage.index_state import read_state
 
     rules = job(tmp_path)
     ingest_paths(rules, [write(tmp_path / "rules.md", RULES)])
@@ -109,7 +110,8 @@ def test_relinking_reads_each_book_with_its_own_genres(tmp_path):
     ingest_paths(plain, [write(tmp_path / "chase.md", CHASE)])
     assert "Grappled" not in linked(plain.db, "Chase")
     with plain.db.conn:  # every book's chunks linked again, each with its book's stored genres
-        relink_chunks(plain.db, plain.pack, None, link_state.shelf_terms(plain.db))
+        total = read_state(plain.db).lowercase_words or 0
+        relink_chunks(plain.db, plain.pack, None, link_state.shelf_terms(plain.db, total))
     assert "Grappled" not in linked(plain.db, "Chase")
     auto = job(tmp_path)
     assert [r.status for r in ingest_paths(auto, [tmp_path / "chase.md"])] == ["updated"]

@@ -16,7 +16,7 @@ PACKAGES = ("cli", "index")
 IMPORT_NAMES = {"index": ("crossbook",), "cli": ("crossbook", "cli")}
 # The stage packages in pipeline order: a package may import only those before it
 # (docs/development.md says what each owns).
-STAGES = ("core", "chunk", "readers", "storage", "llm", "extract", "linking", "relations", "vectors", "shelf",
+STAGES = ("core", "chunk", "readers", "storage", "llm", "extract", "linking", "relations", "vectors", "changes",
           "query", "ingest", "api", "cli")
 
 

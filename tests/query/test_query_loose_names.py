@@ -7,7 +7,7 @@ import pytest
 
 from crossbook.ingest.pipeline import ingest_paths
 from crossbook.query.loose_names import heading_sections, loose_names
-from crossbook.query.retrieve import question_names
+from crossbook.query.question import parse_question, question_names
 from tests.conftest import make_job
 
 BOOK = """# Bestiary
@@ -79,7 +79,7 @@ def db(tmp_path_factory):
 
 
 def _loose(db, question: str) -> list[str]:
-    return loose_names(db, question, set(question_names(question)))
+    return loose_names(db, parse_question(question), set(question_names(question)))
 
 
 def test_a_lowercase_name_links_its_entry(db):

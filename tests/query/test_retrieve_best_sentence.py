@@ -11,6 +11,7 @@ import pytest
 
 from crossbook.query import bridge, search
 from crossbook.query import retrieve as rules
+from crossbook.query.question import parse_question
 from tests.helpers import rebuild_books
 
 # -- the pure parts -----------------------------------------------------------------------------
@@ -73,8 +74,7 @@ def seed(db, heading: str, book: str, similarity: float):
 def weights(db, seeds, question: str) -> dict[str, float]:
     passages = [p for p, _ in seeds]
     matched = {p.chunk_id: [child] for p, child in seeds}
-    words = frozenset(bridge.content_words(question))
-    return {f.name: f.weight for f in rules.weigh_entities(db, passages, matched, {}, words, question)}
+    return {f.name: f.weight for f in rules.weigh_entities(db, passages, matched, parse_question(question))}
 
 
 def test_the_bridge_in_the_best_sentence_beats_a_neighbour_of_a_closer_section(shelf_db):

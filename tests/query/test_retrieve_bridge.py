@@ -95,8 +95,9 @@ def generic_shelf(cli, tmp_path, index_dir):
 
 
 def weights(db, seed, matched, question: str = "") -> dict[str, float]:
-    words = frozenset(bridge.content_words(question))
-    return {f.name: f.weight for f in rules.weigh_entities(db, [seed], matched, {}, words)}
+    from crossbook.query.question import parse_question
+
+    return {f.name: f.weight for f in rules.weigh_entities(db, [seed], matched, parse_question(question))}
 
 
 def test_an_entity_only_the_seed_book_defines_is_the_topic_not_the_bridge(generic_shelf):

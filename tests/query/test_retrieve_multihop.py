@@ -149,9 +149,10 @@ def test_a_question_naming_an_entity_seeds_its_definition(sample_index, index_di
     settings = load_settings({"index_dir": index_dir}, {"CROSSBOOK_EMBEDDER": "hash"}, None)
     db = open_db(index_dir)
     with open_vectors(settings, db) as vectors:
-        question = "Which condition does the Gloom Hound cause?"
-        linked, matched = rules.linked_seeds(vectors, db, question, vectors.embedder.embed([question])[0], (), set())
-        result = rules.retrieve(vectors, db, question, k=10)
+        asked = "Which condition does the Gloom Hound cause?"
+        linked, matched = rules.linked_seeds(vectors, db, question.parse_question(asked),
+                                             vectors.embedder.embed([asked])[0], (), set())
+        result = rules.retrieve(vectors, db, asked, k=10)
     assert [p.section for p in linked][:1] == ["Bestiary of the Shattered Vale > Creatures > Gloom Hound"]
     assert linked[0].chunk_id in matched and linked[0].chunk_id in result["seeds"]
 
@@ -180,11 +181,16 @@ def test_weigh_entities_follows_what_the_matched_child_names(wraith_index, index
                          similarity=0.5, hop_score=0.5, hop=1, child_id=lance_child, text=wraith_text,
                          path_books=("Bestiary",), found_at=[1])
     matched = {wraith_id: [(lance_child, 0.5)]}
-    weights = {f.name: f.weight for f in rules.weigh_entities(db, [seed], matched, {})}
+    from dataclasses import replace
+
+    from crossbook.query.question import parse_question
+
+    weights = {f.name: f.weight for f in rules.weigh_entities(db, [seed], matched, parse_question(""))}
     # both are mentioned once in another book: only the matched child tells them apart
     assert weights["Frost Lance"] > weights["Chilled"] > 0
     # a question that asks for a condition lifts the condition, and only it
-    as_condition = {f.name: f.weight for f in rules.weigh_entities(db, [seed], matched, {"condition": 1.0})}
+    asking = replace(parse_question(""), kinds={"condition": 1.0})
+    as_condition = {f.name: f.weight for f in rules.weigh_entities(db, [seed], matched, asking)}
     assert as_condition["Chilled"] == pytest.approx(weights["Chilled"] * (1 + scoring.TYPE_BONUS))
     assert as_condition["Frost Lance"] == weights["Frost Lance"]
 

@@ -14,6 +14,7 @@ from crossbook.core.normalize import normalized_tokens
 from crossbook.query import bridge
 from crossbook.query import retrieve as rules
 from crossbook.query.named_entry import INSIDE, LOOSE, OWN, lift_named, named_keys
+from crossbook.query.question import parse_question
 from tests.helpers import opened_shelf, rebuild_books
 
 # -- the pure parts -----------------------------------------------------------------------------
@@ -63,11 +64,11 @@ def test_nothing_named_changes_nothing():
 
 
 def test_a_question_names_an_entry_in_any_case():
-    keys = named_keys("The tail sweep of marsh hydra can leave its target in a condition.")
+    keys = named_keys(parse_question("The tail sweep of marsh hydra can leave its target in a condition."))
     assert {"tail_sweep", "marsh_hydra"} <= keys
     # one lowercase word names an entry only when loose_names linked it to a specific one
     assert "condition" not in keys and "target" not in keys
-    assert "hydra" in named_keys("What does the hydra cast?", ["hydra"])
+    assert "hydra" in named_keys(parse_question("What does the hydra cast?"), ["hydra"])
 
 
 def test_a_list_line_whose_label_the_question_repeats_names_its_items():
@@ -131,5 +132,6 @@ def test_a_section_its_heading_names_is_linked_though_no_entity_is_defined_there
     db, vectors = shelf
     assert not db.execute("SELECT 1 FROM entities WHERE normalized = 'reed_cloak'").fetchall()
     question = "Reed Cloak lets a creature vanish. What does it do?"
-    linked, _ = rules.linked_seeds(vectors, db, question, vectors.embedder.embed([question])[0], (), set())
+    linked, _ = rules.linked_seeds(vectors, db, parse_question(question), vectors.embedder.embed([question])[0], (),
+                                   set())
     assert [p.section for p in linked] == ["Bestiary > Advancement > Reed Cloak"]

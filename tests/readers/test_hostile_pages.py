@@ -73,7 +73,7 @@ def test_a_page_that_cannot_be_read_or_converted_is_left_out_with_one_line(doc_s
 
 
 def test_the_api_ingest_applies_the_readers_limits(tmp_path, index_dir):
-    from bench.bench_hostile import streamed_epub
+    from bench.common.hostile_books import streamed_epub
     from crossbook.core.errors import BadInput
 
     text = b"".join(b"<p>frost lance %d ember ward kindle</p>" % n for n in range(200))

@@ -5,7 +5,7 @@ and a parenthesized list of who has a spell ("Rank 2 Charm (Bard, Sage)") is no 
 
 from __future__ import annotations
 
-from bench.scoring import index_edges
+from bench.common.scoring import index_edges
 from crossbook.ingest.pipeline import ingest_paths
 from crossbook.relations.pattern_context import PatternEntity
 from crossbook.relations.pattern_lists import list_kind

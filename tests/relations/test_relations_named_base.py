@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.scoring import index_edges
+from bench.common.scoring import index_edges
 from crossbook.ingest.pipeline import ingest_paths
 from crossbook.relations.patterns import PatternEntity, pattern_relations
 from tests.conftest import make_job

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.scoring import index_edges
+from bench.common.scoring import index_edges
 from crossbook.ingest.pipeline import ingest_paths
 from crossbook.relations.pattern_context import PatternEntity
 from crossbook.relations.patterns import pattern_relations

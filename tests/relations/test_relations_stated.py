@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.scoring import index_edges
+from bench.common.scoring import index_edges
 from crossbook.core.models import RawRelation
 from crossbook.ingest.pipeline import ingest_paths
 from crossbook.relations.edge_guards import abbreviation_of, guarded, own_condition

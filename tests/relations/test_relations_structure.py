@@ -5,7 +5,7 @@ line even with Windows line ends. Offline path, patterns only (the ``fake_svo`` 
 
 from __future__ import annotations
 
-from bench.scoring import index_edges
+from bench.common.scoring import index_edges
 from crossbook.ingest.pipeline import ingest_paths
 from crossbook.relations.pattern_context import PatternEntity
 from crossbook.relations.patterns import pattern_relations

@@ -85,7 +85,7 @@ def test_failure_inside_the_write_transaction_rolls_back(tmp_path, index_dir, mo
 
     def crash(*args, **kwargs):
         raise RuntimeError("disk on fire")
-    from crossbook.shelf import derived
+    from crossbook.changes import derived
     monkeypatch.setattr(derived, "gc_entities", crash)  # the last step of the write
     with pytest.raises(RuntimeError):
         ingest_paths(job, [book])

@@ -127,7 +127,7 @@ def test_safetensors_reader(tmp_path):
     reason="sentence-transformers is not installed (pip install -e '.[torch]')",
 )
 def test_onnx_vectors_match_sentence_transformers(model_cache):
-    from bench.bench_embed import sample_children
+    from bench.common.embed_sample import sample_children
     from crossbook.vectors.embed import LocalEmbedder, TorchEmbedder
 
     texts = sample_children()[:48] + ["", "x " * 600]  # empty, and longer than the window

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from crossbook.changes import door as door_module
 from crossbook.core.config import Settings
 from crossbook.ingest.pipeline import IngestJob, ingest_paths
-from crossbook.shelf import door as door_module
 from crossbook.storage.db import open_db
 from crossbook.vectors.ahead import EmbeddedAhead, longest_first
 from crossbook.vectors.children import ChildRow, child_rows, embedding_text

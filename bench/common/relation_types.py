@@ -11,7 +11,7 @@ from crossbook.core.normalize import normalize_name
 
 def recall_by_type(gold: list[dict], stored: list[dict]) -> dict[str, tuple[int, int]]:
     """relation type -> (found, stated); ``gold`` items have source, target and type (or
-    relation_type); ``stored`` are bench.scoring.index_edges rows."""
+    relation_type); ``stored`` are bench.common.scoring.index_edges rows."""
     found = {(normalize_name(e["source"]), normalize_name(e["target"]), e["relation_type"]) for e in stored}
     stated, hit = Counter(), Counter()
     for item in gold:

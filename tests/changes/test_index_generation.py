@@ -9,7 +9,7 @@ from crossbook.core.config import Settings
 from crossbook.core.errors import ConfigError
 from crossbook.core.packs import genre_words
 from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths
-from crossbook.storage import meta
+from crossbook.storage import index_state
 from crossbook.storage.db import open_db
 from tests.helpers import write
 
@@ -19,19 +19,19 @@ BOOK = "# Grimoire\n\n## Spells\n\n### Frost Lance\n\nFrost Lance is a spell you
 def test_generation_grows_with_every_change_and_not_with_an_unchanged_book(tmp_path):
     index = tmp_path / "index"
     db = open_db(index, create=True)
-    assert meta.generation(db) == 0
+    assert index_state.generation(db) == 0
     settings = Settings(index_dir=index, embedder="hash")
     book = write(tmp_path / "grimoire.md", BOOK)
     job = IngestJob(db, settings)
     ingest_paths(job, [book])
-    assert meta.generation(db) == 1
+    assert index_state.generation(db) == 1
     ingest_paths(job, [book])  # unchanged: skipped, nothing moved
-    assert meta.generation(db) == 1
+    assert index_state.generation(db) == 1
     write(book, BOOK + "\n### Ember\n\nEmber is a spell.\n")
     ingest_paths(job, [book])
-    assert meta.generation(db) == 2
+    assert index_state.generation(db) == 2
     delete_book(db, "Grimoire")
-    assert meta.generation(db) == 3
+    assert index_state.generation(db) == 3
 
 
 def test_genre_words_are_read_from_the_pack_and_an_unknown_list_is_named():

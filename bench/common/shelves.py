@@ -13,7 +13,7 @@ from pathlib import Path
 from crossbook.core.errors import CrossbookError
 from crossbook.ingest.pipeline import IngestJob, ingest_paths
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 IRONSWORN = Path("/work/shared/corpora/ironsworn/vault")
 for _candidate in (ROOT.parent / "shared" / "corpora" / "ironsworn" / "vault", ROOT / "corpora" / "ironsworn" / "vault"):
     if _candidate.exists():

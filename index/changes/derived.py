@@ -18,11 +18,14 @@ nothing else, so a book's ingest costs about the same on a shelf of 1 book or 10
    entities changed (one appeared or went, or gained or lost its definition);
 5. entities of those names left with no mention are garbage-collected.
 
+The index's state (storage/index_state.py: the settings, the shelf's lowercase word count
+and corpus terms) is read once, when the change begins (``begin_change``), handed to every
+phase that needs it, and written once, when the refresh returns it (``replacing_book``).
 A change of the index's pack, link switch, relations mode or ontology, and the first write
 to an index made before m006, refresh everything (``refresh_all``). Because all of it is a
 function of the stored books, the index equals a fresh build of the books it holds after any
-sequence of ingest, re-ingest and delete-book (tests/shelf/test_index_invariant.py, and
-tests/shelf/test_index_incremental_refresh.py: the incremental refresh equals the full one).
+sequence of ingest, re-ingest and delete-book (tests/changes/test_index_invariant.py, and
+tests/changes/test_index_incremental_refresh.py: the incremental refresh equals the full one).
 
 Entity resolution (tested in tests/storage/test_storage.py): a mention names an entity by (normalized
 name, type). A ``defines`` mention is its own entity. A ``references`` mention attaches to the
@@ -44,7 +47,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, TypeVar
 
 from sqlite_utils import Database
@@ -59,10 +62,10 @@ from ..linking.linker import Linker, LinkTarget, lowercase_terms, lowercase_word
 from ..linking.matchview import match_view
 from ..relations import edges
 from ..relations.claims import insert_claims, pending_claims, set_book_drops, skip_warning
-from ..relations.index_ontology import set_index_ontology
+from ..relations.index_ontology import store_relation_types
 from ..relations.ontology import Ontology
-from ..storage import meta
 from ..storage.book_genres import books_genres
+from ..storage.index_state import IndexState, read_state, write_state
 from ..storage.store import delete_book_rows, ensure_entity, get_book, in_values
 from ..vectors.sync_notes import forget_synced
 
@@ -244,13 +247,19 @@ def gc_entities(db: Database, normalized: Iterable[str] | None = None) -> int:
 @dataclass(frozen=True)
 class Change:
     """What a book held before a change (``begin_change``): the normalized names of its
-    mentions and aliases, its word counts, and the index settings derived state depends on."""
+    mentions and aliases, its word counts, and the index's state (read once, when the change
+    began: storage/index_state.py)."""
 
     book: str | None
     names: frozenset[str]
     words: tuple[dict, int] | None
-    settings: tuple
+    state: IndexState
     resolution: dict  # _resolution(db, names) before the change
+
+    @property
+    def settings(self) -> tuple:
+        """The settings derived state depends on, before the change."""
+        return self.state.derived_settings
 
 
 def _book_names(db: Database, book: str | None) -> set[str]:
@@ -280,24 +289,21 @@ def _resolution(db: Database, names: Iterable[str], without_book: str | None = N
     return {name: frozenset(entities) for name, entities in state.items()}
 
 
-def _settings(db: Database) -> tuple:
-    return meta.derived_settings(db)
-
-
 def begin_change(db: Database, book: str | None) -> Change:
-    """Note what ``book`` holds now; call before its rows are replaced or deleted, in the
-    write transaction, and pass the result to ``refresh``."""
+    """Note what ``book`` holds now and the index's state; call before its rows are replaced
+    or deleted, in the write transaction, and pass the result to ``refresh``."""
     words = link_state.book_word_counts(db, book) if book is not None else None
     names = frozenset(_book_names(db, book))
-    return Change(book, names, words, _settings(db), _resolution(db, names))
+    return Change(book, names, words, read_state(db), _resolution(db, names))
 
 
 def refresh(
-    db: Database, pack: DomainPack, before: Change, book: str | None, events=None, refiner=None
-) -> None:
-    """After a book changed (``before`` from ``begin_change``; ``book`` is the title whose new
-    rows are stored, None after a delete): update the derived state the change can affect
-    (this module's docstring).
+    db: Database, pack: DomainPack, before: Change, state: IndexState, book: str | None, events=None, refiner=None
+) -> IndexState:
+    """After a book changed (``before`` from ``begin_change``; ``state``: the index's, with the
+    settings the change stores; ``book`` is the title whose new rows are stored, None after a
+    delete): update the derived state the change can affect (this module's docstring). Returns
+    the index's state as the refresh leaves it, for the caller to write once.
 
     Linking is an index-level switch (``--no-link`` with the openai extractor turns it off
     for the whole index, so every book is linked the same way). Relationships are derived
@@ -306,24 +312,25 @@ def refresh(
     leaves a dangling edge; ``events`` receives ``relation.normalized`` for ``book``'s rows.
     """
     events = events or (lambda event: None)
-    if meta.link_state_version(db) != LINK_STATE_VERSION or before.settings != _settings(db):
-        refresh_all(db, pack, book, events, refiner)
-        return
+    if state.link_state != LINK_STATE_VERSION or before.settings != state.derived_settings:
+        return refresh_all(db, pack, state, book, events, refiner)
     names = set(before.names) | _book_names(db, book)
+    lowercase_words = state.lowercase_words
     if before.words is not None:
-        link_state.subtract_words(db, *before.words)
+        lowercase_words = (lowercase_words or 0) + link_state.subtract_words(db, *before.words)
     views = {}
     if book is not None:
         new_chunks = link_state.unindexed_chunks(db, book)
         views = {chunk_id: match_view(text) for chunk_id, _, text in new_chunks}
         link_state.index_chunk_words(db, ((chunk_id, view_words(view.text)) for chunk_id, view in views.items()))
-        link_state.add_book_words(db, book, (text for _, _, text in new_chunks))
+        lowercase_words = (lowercase_words or 0) + link_state.add_book_words(
+            db, book, (text for _, _, text in new_chunks))
     retargeted, renamed = resolve_entities(db, names)
     changes = link_state.update_targets(db, pack, names)
-    terms_before, terms = link_state.stored_terms(db), link_state.shelf_terms(db)
-    link_state.store_terms(db, terms)
+    terms_before, terms = state.link_terms, link_state.shelf_terms(db, lowercase_words or 0)
+    state = state.with_terms(lowercase_words, terms)
     relinked: set[str] | None = set()
-    if meta.link_on(db):
+    if state.link_on:
         search = changes.names | _term_names(db, pack, terms ^ terms_before)
         relinked = link_state.chunks_naming(db, search) if search else set()
         if relinked is not None and changes.local_names:
@@ -340,8 +347,9 @@ def refresh(
     resolved_after = _resolution(db, names)
     unsettled = {n for n in names if resolved_before.get(n) != resolved_after.get(n)}
     with _phase(events, "relations", book):
-        edges.refresh(db, events, book, refiner, chunks=dirty, names=unsettled)
+        edges.refresh(db, events, book, refiner, chunks=dirty, names=unsettled, state=state)
     gc_entities(db, names)
+    return state
 
 
 @contextmanager
@@ -353,26 +361,35 @@ def _phase(events, phase: str, book: str | None) -> Iterator[None]:
     events({"event": "phase.done", "phase": phase, "book": book})
 
 
-def refresh_all(db: Database, pack: DomainPack, book: str | None, events, refiner=None) -> None:
-    """Recompute all derived state from the stored books (the reference ``refresh`` keeps)."""
+def refresh_all(db: Database, pack: DomainPack, state: IndexState, book: str | None, events,
+                refiner=None) -> IndexState:
+    """Recompute all derived state from the stored books (the reference ``refresh`` keeps);
+    ``state`` as ``refresh`` takes it, and returns it."""
     link_state.index_chunk_words(db, (
         (chunk_id, view_words(match_view(text).text)) for chunk_id, _, text in link_state.unindexed_chunks(db)))
-    link_state.rebuild_shelf_words(db)
+    lowercase_words = link_state.rebuild_shelf_words(db)
     resolve_entities(db)
     db.execute("DELETE FROM link_targets")
     db.execute("DELETE FROM link_names")
     link_state.update_targets(db, pack)
-    terms = link_state.shelf_terms(db)
-    link_state.store_terms(db, terms)
-    if not meta.link_on(db):
+    terms = link_state.shelf_terms(db, lowercase_words)
+    state = state.with_terms(lowercase_words, terms)
+    if not state.link_on:
         db.execute("DELETE FROM entity_mentions WHERE source = 'linker'")
     else:
         with _phase(events, "link", book):
             relink_chunks(db, pack, None, terms)
     with _phase(events, "relations", book):
-        edges.refresh(db, events, book, refiner)
+        edges.refresh(db, events, book, refiner, state=state)
     gc_entities(db)
-    meta.set_link_state_version(db, LINK_STATE_VERSION)
+    return state.with_link_state(LINK_STATE_VERSION)
+
+
+def rederive(db: Database, pack: DomainPack, events=None) -> None:
+    """Every derived state recomputed from the stored books as one change (``refresh_all``,
+    the index's state read and written once), in the caller's transaction."""
+    state = read_state(db)
+    write_state(db, refresh_all(db, pack, state, None, events or (lambda event: None)), since=state)
 
 
 def _term_names(db: Database, pack: DomainPack, words: set[str]) -> set[str]:
@@ -404,9 +421,10 @@ def _chunks_mentioning(db: Database, entity_ids: set[int], keys: set[tuple[str, 
 def known_entities(db: Database, book: str, parents, pack, limit: int = 40) -> dict:
     """For each parent chunk: entities defined in *other* books whose names occur in it
     (the corpus linker's matching), at most ``limit``, sorted by name then type."""
-    if meta.link_state_version(db) == LINK_STATE_VERSION:
+    state = read_state(db)
+    if state.link_state == LINK_STATE_VERSION:
         words = {w for parent in parents for w in view_words(match_view(parent.text).text).split()}
-        linker = Linker(link_state.candidate_targets(db, words), _cues(pack), link_state.stored_terms(db),
+        linker = Linker(link_state.candidate_targets(db, words), _cues(pack), set(state.link_terms),
                         link_state.doc_books(db))
     else:  # an index made before m006: until its next write
         linker = build_linker(db, pack)
@@ -432,10 +450,13 @@ def refresh_vocabulary(db: Database, ontology: Ontology) -> bool:
     """When the index's relation vocabulary differs from ``ontology`` (an unchanged book
     ingested with another ontology): store it and re-derive the relationships (nothing else
     changes). Returns whether it did."""
-    if meta.ontology_json(db) == ontology.to_json():
+    state = read_state(db)
+    text = ontology.to_json()
+    if state.ontology == text:
         return False
-    set_index_ontology(db, ontology)
-    edges.refresh_relationships(db)
+    store_relation_types(db, ontology)
+    write_state(db, replace(state, ontology=text), since=state)
+    edges.refresh_relationships(db, ontology=ontology)
     return True
 
 
@@ -449,18 +470,19 @@ class IndexSettings:
     ontology: Ontology
 
 
-def _store_settings(db: Database, settings: IndexSettings) -> None:
-    meta.set_pack_text(db, settings.pack.text)
-    set_index_ontology(db, settings.ontology)
-    meta.set_link_on(db, settings.link)
-    meta.set_relations_mode(db, settings.relations)
+    def stored_in(self, db: Database, state: IndexState) -> IndexState:
+        """``state`` with these settings; the ontology's types stored when it changed."""
+        text = self.ontology.to_json()
+        if state.ontology != text:
+            store_relation_types(db, self.ontology)
+        return state.with_settings(self.pack.text, self.link, self.relations, text)
 
 
 @contextmanager
 def replacing_book(db: Database, book: str, pack: DomainPack, *, settings: IndexSettings | None = None,
                    events=None, refiner=None) -> Iterator[Change]:
     """A book's rows replaced and what derives from them refreshed, inside the caller's
-    ``db.atomic()`` (the door's transaction, index/shelf/door.py): notes what
+    ``db.atomic()`` (the door's transaction, index/changes/door.py): notes what
     ``book`` holds (``begin_change``), deletes its rows and its vectors' synced notes, lets
     the block store its new rows (or none: a delete), stores ``settings`` when given, then
     refreshes the derived state (``refresh``; a full one when a setting changed). Yields the
@@ -469,10 +491,9 @@ def replacing_book(db: Database, book: str, pack: DomainPack, *, settings: Index
     delete_book_rows(db, book)
     forget_synced(db, book)  # the book's vectors are synced again after the commit
     yield before
-    if settings is not None:
-        _store_settings(db, settings)
+    state = settings.stored_in(db, before.state) if settings is not None else before.state
     stored = book if get_book(db, book) is not None else None
-    refresh(db, pack, before, stored, events=events, refiner=refiner)
+    write_state(db, refresh(db, pack, before, state, stored, events=events, refiner=refiner), since=before.state)
 
 
 def remove(db: Database, book: str, pack: DomainPack, refiner=None) -> None:

@@ -1,4 +1,4 @@
-"""Every change of the shelf goes through one door (index/shelf/door.py), SQLite and Chroma
+"""Every change of the shelf goes through one door (index/changes/door.py), SQLite and Chroma
 together, in the order a crash needs: Chroma opened first, the rows committed, then the
 vectors; and no other module composes those steps."""
 
@@ -84,7 +84,7 @@ def _door_calls(path: Path) -> list[str]:
 def test_no_module_but_the_door_composes_the_steps_of_a_change():
     """The vector store's own module and the derived state's, which define these steps, and
     the doctor and preload, which open the store to check or repair it, are not callers."""
-    allowed = {"index/shelf/door.py", "index/shelf/derived.py", "index/vectors/chroma.py",
+    allowed = {"index/changes/door.py", "index/changes/derived.py", "index/vectors/chroma.py",
                "index/vectors/doctor.py", "index/ingest/preload.py"}
     calls = [c for folder in ("index", "cli") for path in sorted((ROOT / folder).rglob("*.py"))
              if str(path.relative_to(ROOT)) not in allowed for c in _door_calls(path)]

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from crossbook.changes import derived
 from crossbook.core.config import Settings
 from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.query.review import list_relationships, review
 from crossbook.relations import edges
-from crossbook.shelf import derived
-from crossbook.storage import meta, store
+from crossbook.storage import index_state, store
 from crossbook.storage.db import open_db
 from crossbook.vectors.sync_notes import META_SYNCED
 from tests.conftest import SAMPLE
@@ -42,18 +42,18 @@ def test_change_forgets_the_book_then_refreshes_with_what_the_block_stored(shelf
     assert store.get_book(db, title) is not None
     note = f"{META_SYNCED}:some_collection:{title}"
     with db.atomic():
-        meta.put(db, note, "digest")
+        index_state.put(db, note, "digest")
     refreshed = []
     real_refresh = derived.refresh
-    monkeypatch.setattr(derived, "refresh", lambda db, pack, before, book, **kw: (
-        refreshed.append((before.book, book)), real_refresh(db, pack, before, book, **kw)))
+    monkeypatch.setattr(derived, "refresh", lambda db, pack, before, state, book, **kw: (
+        refreshed.append((before.book, book)), real_refresh(db, pack, before, state, book, **kw))[1])
     with db.atomic():
         with derived.replacing_book(db, title, shelf.pack) as before:
             # inside: what the book held is noted, its rows and its vectors' note are gone
             assert before.book == title and before.names
             assert store.get_book(db, title) is None
             assert db.execute("SELECT count(*) FROM chunks WHERE book = ?", [title]).fetchone()[0] == 0
-            assert meta.get(db, note) is None
+            assert index_state.get(db, note) is None
             assert refreshed == []  # the refresh runs on exit, after the block's writes
     assert refreshed == [(title, None)]  # nothing stored: refreshed as a delete
     assert db.execute("SELECT count(*) FROM entity_mentions WHERE book = ?", [title]).fetchone()[0] == 0
@@ -75,13 +75,13 @@ def test_changed_settings_go_through_the_unit_and_refresh_everything(shelf, monk
     db = shelf.db
     full = []
     real_all = derived.refresh_all
-    monkeypatch.setattr(derived, "refresh_all", lambda *a, **kw: (full.append(a[2]), real_all(*a, **kw)))
+    monkeypatch.setattr(derived, "refresh_all", lambda *a, **kw: (full.append(a[3]), real_all(*a, **kw))[1])
     settings = derived.IndexSettings(shelf.pack, link=False, relations="spacy", ontology=shelf.ontology)
     with db.atomic():
         with derived.replacing_book(db, "Nothing Here", shelf.pack, settings=settings):
             pass
     assert full == [None]  # the link switch changed: a full refresh
-    assert not meta.link_on(db)
+    assert not index_state.read_state(db).link_on
     assert db.execute("SELECT count(*) FROM entity_mentions WHERE source = 'linker'").fetchone()[0] == 0
 
 
@@ -102,3 +102,26 @@ def test_a_review_re_derives_only_the_reviewed_relationships_chunk(shelf, monkey
     with db.atomic():
         real(db)
     assert relationship_rows(db) == kept
+
+
+def test_a_change_reads_the_index_state_once_and_writes_it_once(shelf):
+    """The index's state (storage/index_state.py) is one value: a change reads it when it
+    begins and writes what changed once, after the refresh; no phase reads a key again."""
+    db = shelf.db
+    statements: list[str] = []
+    db.conn.set_trace_callback(statements.append)
+    settings = derived.IndexSettings(shelf.pack, link=True, relations="spacy", ontology=shelf.ontology)
+    try:
+        with db.atomic():
+            with derived.replacing_book(db, "The Ashen Grimoire", shelf.pack, settings=settings):
+                db.execute("INSERT INTO books (title, path, sha256, extractor, pack, ingested_at)"
+                           " VALUES ('The Ashen Grimoire', 'g.md', 'x', 'rules', 'emberfall', 'now')")
+    finally:
+        db.conn.set_trace_callback(None)
+    # the vector store's own notes (vectors_synced:...) are not the index's state
+    state = [s for s in statements if "crossbook_meta" in s and "vectors_" not in s]
+    assert len([s for s in state if s.lstrip().upper().startswith("SELECT")]) == 1, state
+    writes = {s.split("VALUES")[0] for s in state if not s.lstrip().upper().startswith("SELECT")}
+    assert len(writes) == 1 and "INSERT INTO crossbook_meta" in next(iter(writes)), state  # one executemany
+    after = index_state.read_state(db)
+    assert after.lowercase_words is not None and after.link_terms_json is not None

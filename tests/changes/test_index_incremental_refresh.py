@@ -1,4 +1,4 @@
-"""Incremental refresh (index/shelf/derived.py, index/linking/link_state.py): a change relinks and
+"""Incremental refresh (index/changes/derived.py, index/linking/link_state.py): a change relinks and
 re-derives only what it can affect, and the result equals a full refresh of the same index
 and a fresh build of the same books, on the cases a narrow scope could miss."""
 
@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from crossbook.changes import derived
 from crossbook.core.config import Settings
 from crossbook.ingest.pipeline import IngestJob, delete_book, ingest_paths
 from crossbook.linking import link_state
 from crossbook.relations import edges as derive
 from crossbook.relations import offline
-from crossbook.shelf import derived
 from crossbook.storage.db import open_db
 from crossbook.storage.store import set_meta
 from tests.fakes import FakeChunkEntity, FakeSVO
@@ -90,7 +90,7 @@ class Shelf:
     def assert_incremental_equals_full(self) -> None:
         incremental = self.state()
         with self.db.atomic():
-            derived.refresh_all(self.db, self.job.pack, None, lambda event: None)
+            derived.rederive(self.db, self.job.pack)
         assert self.state() == incremental
         # the shelf counts give the terms a count of every book's text gives
         assert set(json.loads(incremental["meta"]["link_terms"])) == derived.index_terms(self.db)
@@ -366,7 +366,8 @@ def test_claims_elsewhere_are_resolved_again_only_when_the_entities_of_their_nam
     refreshed = []
     original = derive.refresh_relationships
     monkeypatch.setattr(derive, "refresh_relationships",
-                        lambda db, events, book, chunks: refreshed.append(chunks) or original(db, events, book, chunks))
+                        lambda db, events, book, chunks, ontology=None: refreshed.append(chunks) or original(
+                            db, events, book, chunks, ontology))
     ingest("Beta", [("People", "Bo", ["Bo casts Shield."])])
     assert refreshed_books() == {"Beta"}
     assert job.db.execute("SELECT count(*) FROM entity_relationships").fetchone()[0] == 2
@@ -374,5 +375,5 @@ def test_claims_elsewhere_are_resolved_again_only_when_the_entities_of_their_nam
     assert refreshed_books() == {"Alpha", "Beta", "Gamma"}
     incremental = relationship_rows(job.db)
     with job.db.atomic():
-        derived.refresh_all(job.db, job.pack, None, lambda event: None)
+        derived.rederive(job.db, job.pack)
     assert relationship_rows(job.db) == incremental

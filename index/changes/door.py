@@ -10,7 +10,7 @@ is what makes a crash safe:
 2. the rows are stored or removed and the derived state refreshed in one transaction with
    no model call inside it (``derived.write_refined``; a book's rows through
    ``derived.replacing_book``), which counts one more generation of the index
-   (storage/meta.py: a long-running reader compares it to notice the shelf moved);
+   (storage/index_state.py: a long-running reader compares it to notice the shelf moved);
 3. once SQLite has committed (it is the source of truth), the vectors follow it: the titles
    that went are deleted, the title written is synced from its rows. A crash between 2 and 3
    leaves a sync note that no longer matches the book's children: ``crossbook doctor`` finds it,
@@ -33,7 +33,8 @@ from sqlite_utils import Database
 
 from ..core.packs import DomainPack
 from ..relations.refiner import Refiner
-from ..storage import meta, store
+from ..storage import store
+from ..storage.index_state import bump_generation
 from ..vectors.doctor import reembed, repair
 from ..vectors.protocol import Vectors
 from . import derived
@@ -112,7 +113,7 @@ class Door:
     def _write_book(self, rows: BookRows, settings: derived.IndexSettings, emit: EventFn) -> StoredBook:
         """Step 2 of ``store_book``: its one transaction's body."""
         db, title = self.db, rows.title
-        meta.bump_generation(db)
+        bump_generation(db)
         if self.progress is not None:
             self.progress("write", 0, 1)
         emit({"event": "phase.start", "phase": "write", "book": title})
@@ -138,7 +139,7 @@ class Door:
         self.open()
 
         def write(emit: EventFn) -> tuple[int, int]:
-            meta.bump_generation(self.db)
+            bump_generation(self.db)
             before = self._counts()
             derived.remove(self.db, title, pack, refiner=self.refiner)
             after = self._counts()
@@ -159,7 +160,7 @@ class Door:
         a crash left them behind (without opening Chroma when SQLite notes them synced)."""
         with self.db.atomic():
             if write():
-                meta.bump_generation(self.db)
+                bump_generation(self.db)
         if self.vectors is not None:
             self.vectors.ensure_book(self.db, title)
 
@@ -168,7 +169,7 @@ class Door:
         SQLite's rows do not change, only the vectors and the embedder the index records."""
         report = reembed(self.db, new, self.progress)
         with self.db.atomic():
-            meta.bump_generation(self.db)
+            bump_generation(self.db)
         return report
 
     def repair(self, selected: str | None = None):
@@ -177,12 +178,12 @@ class Door:
         generation. Returns the ``DoctorReport`` of the check that follows."""
         report = repair(self.db, self.vectors, self.progress, selected=selected)
         with self.db.atomic():
-            meta.bump_generation(self.db)
+            bump_generation(self.db)
         return report
 
     def record(self, write: Callable[[], T]) -> T:
         """A change of what is derived, with no book's rows and no vectors (a review
         decision): ``write()`` in one transaction that counts a generation; returns its value."""
         with self.db.atomic():
-            meta.bump_generation(self.db)
+            bump_generation(self.db)
             return write()
