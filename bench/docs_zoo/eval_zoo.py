@@ -33,7 +33,7 @@ import lookups  # noqa: E402
 import scorers  # noqa: E402
 from eval_docs import ingest  # noqa: E402
 from families import DEFAULT_ZOO  # noqa: E402
-from family_common import copy_without, drop_search_files, family_modules, is_search_file  # noqa: E402
+from family_common import copy_without, drop_search_files, family_modules, gold_anchors, is_search_file  # noqa: E402
 
 MODULES = family_modules()
 FAMILIES = {"sphinx": scorers.sphinx, "gtkdoc": scorers.devhelp, "man": scorers.name_lines,
@@ -119,7 +119,7 @@ def html_half(family: str, members: list[dict], work: Path, mode: str) -> dict:
         db = sqlite3.connect(index / "crossbook.db")
         part = FAMILIES[family](member, db)
         total["definitions"] += stored_definitions(db)
-        anchored = module.anchors(member) if hasattr(module, "anchors") else None
+        anchored = gold_anchors(module.member_gold(member)) if hasattr(module, "member_gold") else None
         _add_links(total, links.score(member, db, anchored))
         db.close()
         part["project"] = member["project"]

@@ -73,8 +73,15 @@ def family_modules() -> dict:
 
 
 def score_gold(entries, pages: set[str], db: sqlite3.Connection) -> dict:
-    """(name, kind, page) gold: each entry's name defined on the page it points at."""
-    return score_entries(entries, pages, names_by_page(db), lambda kind: kind)
+    """(name, kind, page) gold (an anchor after them aside): each entry's name defined on the
+    page it points at."""
+    return score_entries([e[:3] for e in entries], pages, names_by_page(db), lambda kind: kind)
+
+
+def gold_anchors(entries) -> dict[str, str]:
+    """page#anchor -> the name documented there, of (name, kind, page, anchor) gold: the
+    targets the authors' links are measured to (links.py)."""
+    return {f"{page}#{anchor}": name for name, _, page, anchor in entries if anchor}
 
 
 def is_search_file(path: Path) -> bool:

@@ -97,10 +97,5 @@ def member_gold(member: dict) -> list[tuple[str, str, str, str]]:
     return [e for e in own if e[2] in pages]
 
 
-def anchors(member: dict) -> dict[str, str]:
-    """page#anchor -> the name documented there (the authors' links are measured to these)."""
-    return {f"{page}#{anchor}": name for name, _, page, anchor in member_gold(member) if anchor}
-
-
 def score(member: dict, db: sqlite3.Connection) -> dict:
-    return score_gold([e[:3] for e in member_gold(member)], set(member["pages"]), db)
+    return score_gold(member_gold(member), set(member["pages"]), db)
