@@ -91,6 +91,8 @@ IMPORT_ONLY: dict[str, str] = {
     "bench.srd51.eval_definitions": "make eval: the srd51 shelf",
     "bench.srd51.make_template_questions": "by hand: it writes bench/srd51/template_questions.json",
     "bench.docs_zoo.assemble": "make zoo (as root: apt-get)",
+    "bench.docs_zoo.lookups": "make eval (eval_zoo scores them on the check halves it built): minutes alone",
+    "bench.docs_zoo.write_golds": "by hand: it rewrites bench/docs_zoo/golds/*.json from the installed packages",
 }
 
 TOOLS = ("groff", "pandoc", "pdflatex")

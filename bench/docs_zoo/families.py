@@ -61,6 +61,12 @@ FAMILY_MODULES = (
     "family_mdbook",
     "family_rdoc",
     "family_mkdocs",
+    "family_haddock",
+    "family_vimhelp",
+    "family_nodejs",
+    "family_scaladoc",
+    "family_boostbook",
+    "family_scribble",
 )
 
 APT_PACKAGES = sorted({p for _, p, _, _ in SPHINX + GTK} | set(LATEX_PACKAGES)

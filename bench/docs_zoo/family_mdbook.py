@@ -21,7 +21,6 @@ PACKAGES = ("rust-doc",)
 ROOT = Path("/usr/share/doc/rust-doc/html")
 BOOKS = ("book", "edition-guide", "embedded-book", "nomicon", "reference", "rust-by-example", "rustc", "rustdoc",
          "unstable-book")
-INVENTORY_FILES = ("searchindex.js", "searchindex.json*")
 
 
 def gold(folder: Path) -> list[tuple[str, str, str]]:

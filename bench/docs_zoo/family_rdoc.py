@@ -18,7 +18,6 @@ NAME = "rdoc"
 PACKAGES = ("asciidoctor-doc",)
 ROOT = Path("/usr/share/doc/asciidoctor-doc/html")
 INDEX = "js/search_index.js"
-INVENTORY_FILES = ("search_index.js",)
 
 
 def gold(folder: Path) -> list[tuple[str, str, str]]:

@@ -18,7 +18,6 @@ from bench.docs_zoo.family_common import every_kth, score_gold, zoo_member
 NAME = "rustdoc"
 PACKAGES = ("cargo-doc",)
 ROOT = Path("/usr/share/doc/cargo/doc")
-INVENTORY_FILES = ("search-index*.js",)
 # rustdoc's item types by number (the index's "t"): the prefix of their page or anchor
 TYPES = ("mod externcrate import struct enum fn type static trait impl tymethod method structfield variant macro"
          " primitive associatedtype constant associatedconstant union foreigntype keyword opaque attr derive"

@@ -1,7 +1,8 @@
 """The authors' links to documented things, and how widely one name is defined.
 
 A link in a page's content whose target is the anchor an inventory gives a documented thing
-(``objects.inv``'s ``uri``, a ``*.devhelp2`` keyword's ``link``), on a page of the member,
+(``objects.inv``'s ``uri``, a ``*.devhelp2`` keyword's ``link``, a family module's
+``anchors``: its gold's anchors), on a page of the member,
 names that thing: the linking page should mention it (reference it, or define it when it
 links to itself). And no name should be defined on many pages (a page header taken as every
 page's subject, a parameter made one shelf-wide entity): the most pages any one entity is
@@ -13,6 +14,7 @@ from __future__ import annotations
 import posixpath
 import sqlite3
 from pathlib import Path
+from urllib.parse import unquote
 
 from bench.docs_zoo.scorers import forms
 from crossbook.core.normalize import normalize_name
@@ -47,6 +49,8 @@ def author_links(member: dict, anchored: dict[str, str]) -> set[tuple[str, str]]
             address, _, anchor = href.partition("#")
             if not anchor or ":" in address:
                 continue
+            # a link names its page and id percent-encoded (Scribble's "#%28def._...", Scaladoc's "%24")
+            address, anchor = unquote(address), unquote(anchor)
             target = posixpath.normpath(posixpath.join(posixpath.dirname(page), address)) if address else page
             name = anchored.get(f"{target}#{anchor}")
             if name and target in pages:
@@ -73,10 +77,11 @@ def most_defined(db: sqlite3.Connection) -> tuple[int, str]:
     return (row[0], row[1]) if row else (0, "")
 
 
-def score(member: dict, db: sqlite3.Connection) -> dict:
-    """The member's author links to documented things found as mentions on the linking page,
-    and the widest-defined name."""
-    links = author_links(member, anchors(member))
+def score(member: dict, db: sqlite3.Connection, anchored: dict[str, str] | None = None) -> dict:
+    """The member's author links to documented things (to ``anchored``, page#anchor -> name;
+    None: the anchors of its inventory) found as mentions on the linking page, and the
+    widest-defined name."""
+    links = author_links(member, anchors(member) if anchored is None else anchored)
     by_page = mentioned_by_page(db)
     found = [(page, name) for page, name in links if forms(name) & by_page.get(page, set())]
     missed = sorted(links - set(found))
