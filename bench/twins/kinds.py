@@ -24,6 +24,9 @@ from bench.srd51.stated_gold import CREATURE_BOOKS, ITEMS_BOOK, equipment
 
 ROOT = Path(__file__).resolve().parents[2]
 # a magic item's category line ("*Wondrous item, rare*", "*Armor (plate), legendary*")
+# a spell's level and school line ("*2nd-level evocation*", "*Conjuration cantrip*"); a table's
+# caption under the catalog ("#### Precipitation" of Control Weather) has none
+SPELL_LINE = re.compile(r"^\*(?:\d\w\w-level \w+|\w+ cantrip)", re.IGNORECASE)
 ITEM_LINE = re.compile(r"^\*(?:Wondrous item|Weapon|Armor|Ring|Rod|Staff|Wand|Potion|Scroll)\b")
 
 
@@ -50,7 +53,7 @@ def srd51(markdown: Path) -> list[dict]:
     for stem, text in files.items():
         for path, body in D.sections(text):
             parent = next((p for p in reversed(path[:-1]) if p), "")  # a skipped level is an empty part
-            if parent == "Spell Descriptions":
+            if parent == "Spell Descriptions" and SPELL_LINE.match(body.strip()):
                 spells.append(path[-1])
             elif stem == Path(ITEMS_BOOK).stem and ITEM_LINE.match(body.strip()):
                 items.append(path[-1])
@@ -66,7 +69,7 @@ def srd51(markdown: Path) -> list[dict]:
         kind("class", "class", "the classes book: one chapter per class", listed["class"]),
         kind("skill", "skill", "the list under 'Skills' in Using Ability Scores", listed["skill"]),
         kind("condition", "condition", "the headings of 'Appendix PH-A: Conditions'", listed["condition"]),
-        kind("spell", "spell", "the entries under 'Spell Descriptions'", spells),
+        kind("spell", "spell", "the entries under 'Spell Descriptions' (a level and school line)", spells),
         kind("magic item", "item", "a section of the Magic Items book opening with its category line", items),
         kind("creature", "creature", "a section with a stat block (Armor Class, Hit Points)", creatures),
         kind("feat", "feature", "the entries of the Feats book", feats),
