@@ -79,11 +79,13 @@ def clean(text: str) -> str:
     return re.sub(r"\s*\([^()]*\)\s*$", "", re.sub(r"[*_`]", "", text).strip(" :.")).strip(" :.")
 
 
-def tables(text: str) -> list[list[list[str]]]:
+def tables(text: str, cell=None) -> list[list[list[str]]]:
+    """The pipe tables of a text: each a list of rows, header first, of cells read by ``cell``
+    (default ``clean``: markup and a trailing parenthesis go)."""
     out, rows = [], []
     for line in [*text.splitlines(), ""]:
         if line.lstrip().startswith("|"):
-            cells = [clean(c) for c in line.strip().strip("|").split("|")]
+            cells = [(cell or clean)(c) for c in line.strip().strip("|").split("|")]
             if not all(re.fullmatch(r":?-+:?", c) for c in cells if c):
                 rows.append(cells)
         elif rows:

@@ -30,6 +30,7 @@ import json
 import re
 from pathlib import Path
 
+from bench.srd51.eval_definitions import tables
 from bench.srd51.make_template_questions import CASTS, ITALIC, USE_LINE, load, plain, sections, speaker_is
 
 CREATURE_BOOKS = ("11 monsters.md", "15 creatures.md", "16 npcs.md")
@@ -71,16 +72,7 @@ def variants(books: Path) -> list[dict]:
 
 def table_rows(lines: list[str]) -> list[list[list[str]]]:
     """The pipe tables of a section: each a list of rows of stripped cells, header first."""
-    out, rows = [], []
-    for line in [*lines, ""]:
-        if line.strip().startswith("|"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if not all(re.fullmatch(r":?-+:?", c) for c in cells if c):
-                rows.append(cells)
-        elif rows:
-            out.append(rows)
-            rows = []
-    return out
+    return tables("\n".join(lines), cell=str.strip)
 
 
 def item_casts(books: Path, spells: dict[str, str]) -> list[dict]:
