@@ -7,7 +7,7 @@ DEMO_INDEX := .crossbook-demo
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: demo test test-fast lint eval bench bench-smoke crash-test clean zoo
+.PHONY: demo test test-fast lint eval eval-halves bench bench-smoke crash-test clean zoo
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -55,6 +55,12 @@ eval: $(STAMP)
 	$(BIN)/python -m bench.srd51.editions  # the same srd51 books as EPUB and PDF (pandoc, pdflatex): relations, definitions, questions; skipped without the tools
 	$(BIN)/python -m bench.eval_relations --shelf all  # recall per relation type of the Fate and sample gold, hand-read edges
 	$(BIN)/python -m bench.bench_readers
+
+# rulebook types and edges per shelf and per half (bench/twins/README.md): srd51, its three twins
+# in other layouts, Fate, Ironsworn and the sample. Not in make eval: a cold run ingests seven
+# shelves with the local embedder (about 30 min on two cores); a warm one reads make eval's cache
+eval-halves: $(STAMP)
+	$(BIN)/python -m bench.twins.eval_halves
 
 # the documentation zoo (bench/docs_zoo/README.md): installs its Debian doc packages (as root)
 # and assembles it outside the repository, in ZOO (default /work/zoo)

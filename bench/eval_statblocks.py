@@ -8,7 +8,8 @@ a temporary index with the rules extractor and no vectors):
   creatures with a stated condition that get at least one right, and pairs found that the gold
   does not state;
 - recall per relation type of what the books state (bench/srd51/stated_gold.py: use lines,
-  "cast the *X* spell", a magic weapon's base, the creatures' conditions);
+  "cast the *X* spell", an item's spells with their charges, a magic weapon's base, the
+  creatures' conditions, their gear and what they or an item summon);
 - the share of defined entities typed other than ``other``;
 - the claims no rulebook makes (bench/edge_checks.py: self-loops, variant_of a class, label,
   size or abbreviation, "X and Y" fragments);

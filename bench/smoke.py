@@ -93,6 +93,9 @@ IMPORT_ONLY: dict[str, str] = {
     "bench.docs_zoo.assemble": "make zoo (as root: apt-get)",
     "bench.docs_zoo.lookups": "make eval (eval_zoo scores them on the check halves it built): minutes alone",
     "bench.docs_zoo.write_golds": "by hand: it rewrites bench/docs_zoo/golds/*.json from the installed packages",
+    "bench.twins.eval_halves": "make eval-halves: seven rulebook shelves ingested, half an hour cold",
+    "bench.twins.write_halves": "by hand: --check says whether the committed halves and kinds are the rule's",
+    "bench.twins.write_twins": "by hand (eval_halves writes them): the srd51 corpus of ../shared/corpora",
 }
 
 TOOLS = ("groff", "pandoc", "pdflatex")

@@ -43,7 +43,8 @@ from crossbook.core.normalize import normalize_name
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
-_ATX = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+# a broken conversion's "#>Title</h1>" is a heading too (two Fate books are written so)
+_ATX = re.compile(r"^(#{1,6})(?:\s+|>)(.+?)\s*#*\s*$")
 _LEAD = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*{1,3}|_{1,3})([^*_]+?)(?:\.(?:\*{1,3}|_{1,3})|(?:\*{1,3}|_{1,3})\.)")
 _IMPERATIVE = {"choose", "roll", "determine", "decide", "make", "take", "pick", "select", "add", "apply",
                "resolve", "check", "begin", "end", "move", "use", "record", "spend", "gain"}
@@ -68,19 +69,22 @@ def headings(text: str) -> list[tuple[int, str, int]]:
             out.append((1, clean(lines[i - 1]), i - 1))
         elif i and re.fullmatch(r"-{3,}\s*", line) and lines[i - 1].strip() and not lines[i - 1].startswith("|"):
             out.append((2, clean(lines[i - 1]), i - 1))
-    return out
+    return [h for h in out if h[1]]  # a heading with no text left ("##><br />") heads nothing
 
 
 def clean(text: str) -> str:
     """Markup and a trailing parenthesis go ("Absorption (Very Rare)", "Armor Class (AC)")."""
+    text = re.sub(r"<[^>]*>", "", text)  # an HTML tag of a heading or a cell ("Title</h1>")
     return re.sub(r"\s*\([^()]*\)\s*$", "", re.sub(r"[*_`]", "", text).strip(" :.")).strip(" :.")
 
 
-def tables(text: str) -> list[list[list[str]]]:
+def tables(text: str, cell=None) -> list[list[list[str]]]:
+    """The pipe tables of a text: each a list of rows, header first, of cells read by ``cell``
+    (default ``clean``: markup and a trailing parenthesis go)."""
     out, rows = [], []
     for line in [*text.splitlines(), ""]:
         if line.lstrip().startswith("|"):
-            cells = [clean(c) for c in line.strip().strip("|").split("|")]
+            cells = [(cell or clean)(c) for c in line.strip().strip("|").split("|")]
             if not all(re.fullmatch(r":?-+:?", c) for c in cells if c):
                 rows.append(cells)
         elif rows:
@@ -100,44 +104,49 @@ def sections(text: str) -> list[tuple[list[str], str]]:
     return out
 
 
-def gold(root: Path) -> dict:
-    kinds: dict[str, str] = {}
-    entries: set[str] = set()
-    names: dict[str, set[str]] = defaultdict(set)  # file stem -> source names (normalized)
+def source_names(files: dict[str, str]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """(file stem -> the source names of that book, stem -> the names its structure says are
+    no entry), both normalized, from the books' Markdown (``files``: stem -> text)."""
+    names: dict[str, set[str]] = defaultdict(set)
     rejects: dict[str, set[str]] = defaultdict(set)
-    files = {}
-    for path in sorted(root.glob("*.md")):
-        text = path.read_text(encoding="utf-8")
-        files[path.stem] = text
+    for stem, text in files.items():
         count: dict[str, int] = defaultdict(int)
         for level, name, _ in headings(text):
-            names[path.stem].add(normalize_name(name))
+            names[stem].add(normalize_name(name))
             count[normalize_name(name)] += 1
             if " and " in name:
-                rejects[path.stem].update(normalize_name(p) for p in re.split(r",\s*| and ", name) if p.strip())
+                rejects[stem].update(normalize_name(p) for p in re.split(r",\s*| and ", name) if p.strip())
             if name.split()[0].lower() in _IMPERATIVE:
-                rejects[path.stem].add(normalize_name(name))
-        rejects[path.stem].update(k for k, c in count.items() if c >= 3)
+                rejects[stem].add(normalize_name(name))
+        rejects[stem].update(k for k, c in count.items() if c >= 3)
         for line in text.splitlines():
             if m := _LEAD.match(line):
                 lead = clean(m.group(1))
-                names[path.stem].add(normalize_name(lead))
+                names[stem].add(normalize_name(lead))
                 rest = line[m.end():]
                 if re.search(rf"\bthe {re.escape(lead)} column\b", rest, re.IGNORECASE) \
                         or lead.split()[0].lower() in _IMPERATIVE:
-                    rejects[path.stem].add(normalize_name(lead))
+                    rejects[stem].add(normalize_name(lead))
         for table in tables(text):
             for row in table[1:]:
                 if row and row[0]:
-                    names[path.stem].add(normalize_name(row[0]))
+                    names[stem].add(normalize_name(row[0]))
                 for cell in row[1:]:
                     if cell and not re.search(r"\d", cell):
-                        rejects[path.stem].add(normalize_name(cell))
+                        rejects[stem].add(normalize_name(cell))
         for level, name, _ in headings(text):
             if re.fullmatch(r"[A-Z]{2,5}", name):
-                rejects[path.stem].add(normalize_name(name))
+                rejects[stem].add(normalize_name(name))
             elif count[normalize_name(name)] < 3:  # a heading of the book is no column's value
-                rejects[path.stem].discard(normalize_name(name))
+                rejects[stem].discard(normalize_name(name))
+    return names, rejects
+
+
+def gold(root: Path) -> dict:
+    kinds: dict[str, str] = {}
+    entries: set[str] = set()
+    files = {path.stem: path.read_text(encoding="utf-8") for path in sorted(root.glob("*.md"))}
+    names, rejects = source_names(files)
     # the listed kinds
     for level, name, _ in headings(files["02 classes"]):
         if level == 1:
@@ -175,16 +184,23 @@ def open_index(index: str | None) -> sqlite3.Connection:
     return sqlite3.connect(directory / "crossbook.db")
 
 
-def scores(conn: sqlite3.Connection, g: dict) -> dict:
+def definitions(conn: sqlite3.Connection) -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
+    """(normalized name -> the entity types it is defined as, {(book file stem, normalized
+    name defined there)}) of an index; a sub-entry ("Aboleth › Tentacle") by its own part."""
     stems = {title: Path(path).stem for title, path in conn.execute("SELECT title, path FROM books")}
-    defined: dict[str, set[str]] = defaultdict(set)  # normalized -> entity types defined
+    defined: dict[str, set[str]] = defaultdict(set)
     per_book: set[tuple[str, str]] = set()
     for normalized, etype, book, name in conn.execute(
             "SELECT e.normalized, e.entity_type, m.book, m.name FROM entity_mentions m"
             " JOIN entities e ON e.id = m.entity_id WHERE m.mention_type = 'defines'"):
         defined[normalized].add(etype)
-        # a sub-entry ("Aboleth › Tentacle") is judged by its own part
         per_book.add((stems[book], normalize_name(name.rpartition(SUB_ENTRY_SEPARATOR)[2])))
+    return defined, per_book
+
+
+def scores(conn: sqlite3.Connection, g: dict) -> dict:
+    stems = {title: Path(path).stem for title, path in conn.execute("SELECT title, path FROM books")}
+    defined, per_book = definitions(conn)
     right = [(s, n) for s, n in per_book if n in g["names"][s] and n not in g["rejects"][s]]
     wrong = sorted(per_book - set(right))
     found_entries = {e for e in g["entries"] if e in defined}
