@@ -71,7 +71,7 @@ FAMILY_MODULES = (
 
 APT_PACKAGES = sorted({p for _, p, _, _ in SPHINX + GTK} | set(LATEX_PACKAGES)
                       | {"texlive-latex-recommended-doc", "pandoc", "groff", "mandoc", "man2html-base", "doclifter", "docbook-xsl-ns", "xsltproc",
-                         "poppler-utils"})
+                         "poppler-utils", "lmodern"})
 
 
 def half_by_position(names: list[str]) -> dict[str, str]:

@@ -124,7 +124,10 @@ def main() -> None:
     markdown = D.shelf()
     for edition in args.edition or ["epub", "pdf"]:
         folder = build(edition, markdown, args.out)
-        if folder is not None:
+        if folder is not None and not any(folder.glob(f"*.{edition}")):
+            print(f"{edition}: no book could be typeset (see the lines above: a missing LaTeX package such as lmodern?),"
+                  " skipped")
+        elif folder is not None:
             extraction(folder, edition)
             retrieval(folder, edition)
             report_failures(f"srd51 {edition}")
