@@ -2,6 +2,7 @@
 its family type it, and whether ``where-else`` ranks the defining section first.
 
     python -m bench.docs_zoo.lookups [--zoo /work/zoo] [--misses]     # score the committed lookups
+    python -m bench.docs_zoo.lookups --keep DIR                        # ... keeping the shelves in DIR (reused)
     python -m bench.docs_zoo.lookups --draw                            # draw them again (lookups.json)
 
 The draw (``draw``), made once before any rule was tuned on them and committed in
@@ -226,6 +227,8 @@ def main() -> None:
     parser.add_argument("--zoo", type=Path, default=DEFAULT_ZOO)
     parser.add_argument("--draw", action="store_true", help="draw the lookups again and write lookups.json")
     parser.add_argument("--misses", action="store_true", help="print the lookups that do not come first")
+    parser.add_argument("--keep", type=Path, help="build the members' shelves in this folder and reuse those it holds"
+                        " (a change of the queries alone needs no new ingest)")
     args = parser.parse_args()
     members = json.loads((args.zoo / "zoo.json").read_text(encoding="utf-8"))["members"]
     if args.draw:
@@ -238,14 +241,18 @@ def main() -> None:
     by_key = {(m["family"], m["project"]): m for m in members if m["half"] == "check"}
     with tempfile.TemporaryDirectory(prefix="crossbook-lookups-") as tmp:
         built: dict[tuple, Path] = {}
+        where = args.keep or Path(tmp)
 
         def index_of(family: str, project: str) -> Path | None:
             member = by_key.get((family, project))
             if member is None or not Path(member["path"]).exists():
                 return None
             if (family, project) not in built:
-                index = Path(tmp) / f"{family}-{project}"
-                ingest([Path(member["path"])], index, relations="off")
+                index = where / f"{family}-{project}"
+                built_mark = index / "lookups-built"  # an ingest stopped half way is built again
+                if not (args.keep and built_mark.exists()):
+                    ingest([Path(member["path"])], index, relations="off")
+                    built_mark.touch()
                 built[(family, project)] = index
             return built[(family, project)]
 

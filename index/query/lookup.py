@@ -13,10 +13,12 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from ..core.errors import EntityNotFound
 from ..core.models import SUB_ENTRY_SEPARATOR, BookInfo, Mention, page_range
 from ..core.normalize import normalize_name
 from ..storage.book_genres import genre_summary
-from .naming import backslash_twins, check_name, resolve_books, resolve_entity
+from .naming import as_typed, backslash_twins, check_name, resolve_books, resolve_entity
+from .qualified import OUTSIDE_OWNER, Qualified, names_ending_with, owner_rank, split_qualified
 
 # its columns are Mention's fields, in order (the pages as two columns, ``located`` joins
 # them): a row is a mention as where_else returns it
@@ -88,18 +90,7 @@ def where_else(
     """
     books = resolve_books(db, books)
     exclude_books = resolve_books(db, exclude_books, "--exclude-book")
-    normalized = check_name(name)
-    rows = _dict_rows(db, WHERE_ELSE_SQL, [normalized])
-    scoped = scoped_entries(db, normalized)
-    if rows:  # the name itself (entity GC leaves no entity without a mention), and its twin
-        keys, matched_by = backslash_twins(db, normalized) or [normalized], "name"
-        rows += [row for key in keys[1:] for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
-    elif scoped:  # "Bite": no shelf-wide entity, each owner's own ("Ember Drake › Bite")
-        keys, matched_by = [entry["normalized"] for entry in scoped], "sub-entry"
-        rows = [row for key in keys for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
-    else:
-        keys, matched_by = resolve_entity(db, name)
-        rows = [row for key in keys for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
+    keys, matched_by, rows, scoped = _named_rows(db, name)
     seen = set()
     entities: dict[int, dict] = {}
     filtered = books or exclude_books or entity_type or defines_only
@@ -130,8 +121,11 @@ def where_else(
         # books that define the entity first, then by name
         groups.sort(key=lambda g: (g["mentions"][0]["mention_type"] != "defines", g["book"]))
         out.append({**entity, "books": groups})
-    # a defined entity before one that is only referenced
-    out.sort(key=lambda e: (e["books"][0]["mentions"][0]["mention_type"] != "defines", e["entity_type"]))
+    # a defined entity before one that is only referenced; then a code name as typed, in its
+    # case, before the others its key folds together (the setting SPOOL before the class Spool)
+    typed = as_typed(name)
+    out.sort(key=lambda e: (e["books"][0]["mentions"][0]["mention_type"] != "defines",
+                            e["name"].removesuffix("()") not in typed, e["entity_type"]))
     total = sum(len(g["mentions"]) for e in out for g in e["books"])
     result = {"query": name, "normalized": keys[0], "matched_by": matched_by,
               "entities": _first_mentions(out, limit), "total_mentions": total, "limit": limit}
@@ -139,6 +133,64 @@ def where_else(
         result["sub_entries"] = [{"name": e["name"], "owner": e["owner"], "entity_type": e["entity_type"]}
                                  for e in scoped]
     return result
+
+
+def _named_rows(db: Database, name: str) -> tuple[list[str], str, list[dict], list[dict]]:
+    """The entity keys ``name`` stands for, how it matched, the mention rows of those keys
+    (``WHERE_ELSE_SQL``'s) and the sub-entries stored under it (``scoped_entries``). Raises
+    BadInput for an empty name, EntityNotFound when nothing is named so."""
+    normalized = check_name(name)
+    rows = _dict_rows(db, WHERE_ELSE_SQL, [normalized])
+    scoped = scoped_entries(db, normalized)
+    if rows:  # the name itself (entity GC leaves no entity without a mention), and its twin
+        keys, matched_by = backslash_twins(db, normalized) or [normalized], "name"
+        rows += [row for key in keys[1:] for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
+        return keys, matched_by, rows, scoped
+    if scoped:  # "Bite": no shelf-wide entity, each owner's own ("Ember Drake › Bite")
+        keys = [entry["normalized"] for entry in scoped]
+        return keys, "sub-entry", [row for key in keys for row in _dict_rows(db, WHERE_ELSE_SQL, [key])], scoped
+    try:
+        keys, matched_by = resolve_entity(db, name)
+    except EntityNotFound:
+        found = _qualified_rows(db, name)
+        if found is None:
+            raise
+        return (*found, scoped)
+    rows = [row for key in keys for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
+    qualified = split_qualified(name)
+    if qualified is not None:  # an alias that names a member of several owners: this owner's first
+        rows = _in_owner_place(qualified, rows) or rows
+    return keys, matched_by, rows, scoped
+
+
+def _qualified_rows(db: Database, name: str) -> tuple[list[str], str, list[dict]] | None:
+    """A member named with its owner (query/qualified.py), when no name is the whole of it:
+    the member's keys, "qualified" and its mentions in the owner's place, those its headings
+    name first; "member" and every mention of it when no place is the owner's. None when
+    ``name`` is no qualified name, or its member is no entity either."""
+    qualified = split_qualified(name)
+    if qualified is None:
+        return None
+    keys = names_ending_with(db, name)
+    try:
+        keys += resolve_entity(db, qualified.member)[0]
+    except EntityNotFound:
+        pass
+    keys = list(dict.fromkeys(keys))
+    rows = [row for key in keys for row in _dict_rows(db, WHERE_ELSE_SQL, [key])]
+    if not rows:
+        return None
+    placed = _in_owner_place(qualified, rows)
+    return (keys, "qualified", placed) if placed else (keys, "member", rows)
+
+
+def _in_owner_place(qualified: Qualified, rows: list[dict]) -> list[dict]:
+    """The ``rows`` in the owner's place (``owner_rank``): definitions first, then those its
+    headings name before those on its page, else as selected; [] when none is there."""
+    ranked = [(owner_rank(qualified, row["heading_path"], row["file"]), row) for row in rows]
+    placed = [(rank, row) for rank, row in ranked if rank != OUTSIDE_OWNER]
+    placed.sort(key=lambda pair: (pair[1]["mention_type"] != "defines", pair[0]))
+    return [row for _, row in placed]
 
 
 def scoped_entries(db: Database, normalized: str) -> list[dict]:

@@ -162,6 +162,20 @@ def suggest(db: Database, name: str, limit: int = 5) -> list[str]:
     return out[:limit]
 
 
+def as_typed(name: str) -> set[str]:
+    """The forms of ``name`` an entity's own name may spell as typed, case and all: the name,
+    without its call parentheses, and a qualified name's member (``tally_all`` of
+    ``Basket.tally_all()``)."""
+    from .qualified import split_qualified
+
+    typed = name.strip()
+    forms = {typed, typed.removesuffix("()")}
+    qualified = split_qualified(typed)
+    if qualified is not None:
+        forms.add(qualified.member)
+    return forms
+
+
 def check_name(name: str) -> str:
     if not name or not name.strip():
         raise BadInput("entity name is empty (give a name, e.g. crossbook where-else 'Frost Lance')")
