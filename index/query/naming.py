@@ -149,13 +149,17 @@ def _known_names(db: Database) -> dict[str, tuple[str, set[str]]]:
 
 
 def suggest(db: Database, name: str, limit: int = 5) -> list[str]:
-    """Entity names closest to ``name``, most similar first (rapidfuzz over case- and
-    accent-folded names; an alias counts, and suggests the entity's own name)."""
+    """Entity names closest to ``name``: code names that share its parts first (a prefix, a
+    ``_`` part: query/name_parts.py), then the most similar (rapidfuzz over case- and
+    accent-folded names); an alias counts, and suggests the entity's own name."""
+    from .name_parts import by_parts
+
     known = _known_names(db)
     canonical = {key: written for written, key in db.execute("SELECT name, normalized FROM entities ORDER BY name")}
     by_written = {written: keys for written, keys in known.values()}
+    written_names = sorted(by_written)
     out: list[str] = []
-    for written in _closest(name, sorted(by_written), limit=limit * 3):
+    for written in by_parts(name, written_names, limit * 3) + _closest(name, written_names, limit=limit * 3):
         for key in sorted(by_written[written]):
             if canonical.get(key) and canonical[key] not in out:
                 out.append(canonical[key])
