@@ -43,7 +43,8 @@ def _more(tool: str, next_cursor: str | None) -> str:
 
 def where_else_page(doc: dict, offset: int, limit: int) -> dict:
     """Mentions ``offset`` to ``offset + limit`` of a where_else document (with no limit of
-    its own), contexts cut; ``sub_entries`` and ``defined_under`` on the first page only."""
+    its own), contexts cut; ``sub_entries``, ``defined_under`` and ``book_counts`` (every book
+    that holds the entity, with its counts) on the first page only."""
     entities = mentions_page(doc["entities"], offset, limit)
     for entity in entities:
         if offset:
@@ -52,7 +53,8 @@ def where_else_page(doc: dict, offset: int, limit: int) -> dict:
             for mention in group["mentions"]:
                 if mention.get("context"):
                     mention["context"] = cut(mention["context"], CONTEXT_BUDGET)[0]
-    page = {k: v for k, v in doc.items() if k not in ("entities", "sub_entries") or (k == "sub_entries" and not offset)}
+    first_only = ("sub_entries", "book_counts")
+    page = {k: v for k, v in doc.items() if k != "entities" and (k not in first_only or not offset)}
     page.update(entities=entities, limit=limit, offset=offset)
     return without_aliases(page)
 
@@ -71,7 +73,22 @@ def where_else_summary(page: dict) -> str:
                 "definitions first (show takes a chunk_id for the full section).")
     lines = [f"- {_place(g['book'], m['heading_path'], m.get('pages'), m.get('file'))}: {m['mention_type']}"
              f" [{m['chunk_id']}]" for _, g, m in shown]
-    return "\n".join([head, *lines]) + _more("where_else", page.get("next_cursor"))
+    return "\n".join([head, *_held_in(page.get("book_counts")), *lines]) + _more("where_else", page.get("next_cursor"))
+
+
+def _held_in(counts: list[dict] | None) -> list[str]:
+    """The first page's line that names every book holding each entity, with its counts."""
+    if not counts:
+        return []
+    several = len({c["entity_id"] for c in counts}) > 1
+
+    def one(c: dict) -> str:
+        whose = f" ({c['entity']}, {c['entity_type']})" if several else ""
+        return (f"{c['book']}{whose}: {c['defines']} definition{'s' * (c['defines'] != 1)},"
+                f" {c['references']} reference{'s' * (c['references'] != 1)}")
+
+    books = len({c["book"] for c in counts})
+    return [f"In {books} book{'s' * (books != 1)}: " + "; ".join(one(c) for c in counts) + "."]
 
 
 # -- search and retrieve -----------------------------------------------------------------------

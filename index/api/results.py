@@ -69,7 +69,9 @@ class WhereElse(ListResult):
 
     @property
     def matched_by(self) -> str:
-        """How the name matched: "name", "alias", "accents" or "sub-entry"."""
+        """How the name matched: "name", "alias", "accents", "sub-entry", or for a member typed
+        with its owner (``Basket.tally_all``) "qualified" (found in the owner's place) or
+        "member" (the owner's place not found: every mention of the member)."""
         return self._document["matched_by"]
 
     @property

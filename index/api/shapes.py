@@ -42,6 +42,7 @@ def from_dataclass(cls: type, name: str, *, rename: dict[str, str] | None = None
 
 
 Mention = from_dataclass(models.Mention, "Mention")
+BookCountDoc = from_dataclass(models.BookCount, "BookCountDoc")
 BookDoc = from_dataclass(models.BookInfo, "BookDoc")
 IngestResultDoc = from_dataclass(models.IngestResult, "IngestResultDoc")
 ViaDoc = from_dataclass(passage.Via, "ViaDoc", rename={"from_section": "from_heading_path"})
@@ -71,6 +72,8 @@ class WhereElseDoc(TypedDict):
     entities: list[WhereElseEntity]
     total_mentions: int
     limit: Optional[int]
+    # every book that holds each entity, with its counts (the MCP tool: on its first page)
+    book_counts: NotRequired[list[BookCountDoc]]  # type: ignore[valid-type]
     sub_entries: NotRequired[list[dict[str, Any]]]
 
 

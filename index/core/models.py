@@ -151,6 +151,22 @@ class Mention:
         return asdict(self)
 
 
+@dataclass
+class BookCount:
+    """A book that holds an entity ``where_else`` found, and how often: its definitions and its
+    references of that entity (every mention the filters keep, not only those of one page)."""
+
+    book: str
+    entity_id: int
+    entity: str                      # the entity's name
+    entity_type: str
+    defines: int
+    references: int
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
 def page_range(start: int | None, end: int | None) -> list[int] | None:
     """A chunk's stored pages as the answers give them: ``[first, last]``, None when unknown."""
     if start is None:

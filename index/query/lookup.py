@@ -14,7 +14,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from ..core.errors import EntityNotFound
-from ..core.models import SUB_ENTRY_SEPARATOR, BookInfo, Mention, page_range
+from ..core.models import SUB_ENTRY_SEPARATOR, BookCount, BookInfo, Mention, page_range
 from ..core.normalize import normalize_name
 from ..storage.book_genres import genre_summary
 from .naming import as_typed, backslash_twins, check_name, resolve_books, resolve_entity
@@ -79,7 +79,8 @@ def where_else(
     ``books`` and ``exclude_books`` name books as resolve_book() takes them.
     ``name`` is matched as resolve_entity() does (name, alias, any case, accents folded).
     Returns {"query", "normalized", "matched_by", "entities": [{id, name, entity_type,
-    books: [{book, mentions}]}]}, and "sub_entries": [{name, owner, entity_type}] when the name
+    books: [{book, mentions}]}], "total_mentions", "limit", "book_counts": each book that holds
+    each entity with its counts of definitions and references, whatever the limit}, and "sub_entries": [{name, owner, entity_type}] when the name
     is stored as the sub-entry of owners ("Ember Drake › Bite"; with no shelf-wide entity of
     that name, those are the entities, matched_by "sub-entry"); an entity defined under three or more different entries
     ("Bite" under every creature) also has "defined_under": {owners, examples}.
@@ -128,7 +129,8 @@ def where_else(
                             e["name"].removesuffix("()") not in typed, e["entity_type"]))
     total = sum(len(g["mentions"]) for e in out for g in e["books"])
     result = {"query": name, "normalized": keys[0], "matched_by": matched_by,
-              "entities": _first_mentions(out, limit), "total_mentions": total, "limit": limit}
+              "entities": _first_mentions(out, limit), "total_mentions": total, "limit": limit,
+              "book_counts": book_counts(out)}
     if scoped:
         result["sub_entries"] = [{"name": e["name"], "owner": e["owner"], "entity_type": e["entity_type"]}
                                  for e in scoped]
@@ -191,6 +193,16 @@ def _in_owner_place(qualified: Qualified, rows: list[dict]) -> list[dict]:
     placed = [(rank, row) for rank, row in ranked if rank != OUTSIDE_OWNER]
     placed.sort(key=lambda pair: (pair[1]["mention_type"] != "defines", pair[0]))
     return [row for _, row in placed]
+
+
+def book_counts(entities: list[dict]) -> list[dict]:
+    """Each book that holds each of where_else's ``entities`` (before any limit), in their
+    order, with its definitions and references of it: ``BookCount`` documents."""
+    return [BookCount(book=group["book"], entity_id=entity["id"], entity=entity["name"],
+                      entity_type=entity["entity_type"],
+                      defines=sum(m["mention_type"] == "defines" for m in group["mentions"]),
+                      references=sum(m["mention_type"] != "defines" for m in group["mentions"])).to_dict()
+            for entity in entities for group in entity["books"]]
 
 
 def scoped_entries(db: Database, normalized: str) -> list[dict]:

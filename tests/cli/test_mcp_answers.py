@@ -91,6 +91,27 @@ def test_where_else_has_a_default_page_and_the_cursor_walks_the_rest_once_in_ord
     assert [page["offset"] for page in pages] == list(range(0, len(whole), 4))
 
 
+
+def test_the_first_where_else_page_names_every_book_that_holds_the_entity_with_its_counts(sample_index):
+    """A page of two mentions shows one book; its book_counts name every book and count every
+    mention, and say so in the text; the pages after it do not repeat them."""
+    from crossbook.api import Shelf
+
+    with Shelf(sample_index, read_only=True) as shelf:
+        whole = shelf.where_else("Arcana").to_dict()
+    held = {(g["book"], e["id"]) for e in whole["entities"] for g in e["books"]}
+    assert len({book for book, _ in held}) >= 2
+    [(_, first, text)] = _calls(sample_index, [("where_else", {"name": "Arcana", "limit": 2})])
+    assert len({g["book"] for e in first["entities"] for g in e["books"]}) < len({book for book, _ in held})
+    counts = first["book_counts"]
+    assert {(c["book"], c["entity_id"]) for c in counts} == held
+    assert sum(c["defines"] + c["references"] for c in counts) == first["total_mentions"]
+    for book, _ in held:
+        assert book in text.splitlines()[1]
+    [(_, second, _)] = _calls(sample_index, [("where_else", {"name": "Arcana", "limit": 2,
+                                                             "cursor": first["next_cursor"]})])
+    assert "book_counts" not in second
+
 def test_search_and_retrieve_cursors_walk_the_rest_in_order(sample_index):
     from crossbook.api import Shelf
 
