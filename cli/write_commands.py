@@ -88,9 +88,10 @@ def ingest(
 
             check_batch_settings(settings)
         paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book, warn=warn)
-        # --batch plans every chunk: it reads every file, unchanged or not
-        stored = None if force or batch else stored_files_at(settings.index_dir)
-        books_read, skipped = _read_books(state, settings, paths, book, fmt, as_book, stored, (tuple(include), tuple(exclude)))
+        # --batch plans every chunk: it reads every file, unchanged or not (the stored titles still hold)
+        stored = stored_files_at(settings.index_dir)
+        books_read, skipped = _read_books(state, settings, paths, book, fmt, as_book, stored, (tuple(include), tuple(exclude)),
+                                          reread=force or batch)
         from crossbook.ingest.cost import estimate_ingest
 
         def estimate() -> dict:  # the books that cannot be read are listed as rebuild's are
@@ -104,11 +105,12 @@ def ingest(
 
 
 def _read_books(state: State, settings: Settings, paths: list[Path], title: Optional[str], fmt: Optional[str],
-                as_book: bool, stored, picked: tuple[tuple[str, ...], tuple[str, ...]]) -> tuple[list, list[tuple[Path, str]]]:
+                as_book: bool, stored, picked: tuple[tuple[str, ...], tuple[str, ...]],
+                reread: bool = False) -> tuple[list, list[tuple[Path, str]]]:
     """Every book read before the index is touched (a bad path fails here): a book that
     cannot be read is skipped with a warning (the others are ingested, and the run ends with
     an error that names it); a file ``stored`` unchanged (its size and time, else its hash)
-    is not read; ``picked`` (--glob, --exclude) also picks the files of a folder read as one book.
+    is not read unless ``reread``, and a stored book keeps its title; ``picked`` (--glob, --exclude) also picks the files of a folder read as one book.
     Returns the books read and the (path, reason) of each one skipped."""
     from crossbook.ingest.pipeline import load_books
     from crossbook.readers import ReadLimits, Selection
@@ -116,7 +118,7 @@ def _read_books(state: State, settings: Settings, paths: list[Path], title: Opti
     skipped: list[tuple[Path, str]] = []
     with state.progress("ingest", transient=True) as reading:
         books_read = load_books(paths, title, fmt, as_book, ReadLimits.of(settings), skipped, stored, progress=reading,
-                                selection=Selection(*picked))
+                                selection=Selection(*picked), reread=reread)
     for _, reason in skipped:
         warn(f"skipped: {reason}")
     return books_read, skipped

@@ -98,7 +98,7 @@ def ingest(settings: Settings, paths: list[Path], *, title: str | None = None, f
 
     # the CLI's limits on what an archive's members inflate to (epub_max_member_mb, epub_max_ratio)
     books = load_books(paths, title, fmt, as_book, ReadLimits.of(settings),
-                       stored=None if force else stored_files_at(settings.index_dir))
+                       stored=stored_files_at(settings.index_dir), reread=force)
     return ingest_books(settings, books, force=force, hooks=Hooks(warn=warn, on_wait=on_wait, command=command))
 
 

@@ -20,10 +20,11 @@ from . import derived
 @dataclass(frozen=True)
 class FileStamp:
     """The stored book's file as it was read: its size and modification time, and the title
-    its reader gave it (the next ingest skips the file while they match)."""
+    its reader gave it (the next ingest skips the file while they match). A folder (a doc
+    set, a vault) has no size or time (it is read again each time): only its reader's title."""
 
-    size: int
-    mtime_ns: int
+    size: int | None
+    mtime_ns: int | None
     read_title: str
 
 

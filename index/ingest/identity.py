@@ -9,6 +9,11 @@
   whose file could not be read (the manifest is the truth).
 - Two files of one run with the same title: an error that names both files, before
   anything is written.
+- The same source ingested again keeps its book's title (``kept_title``) unless a title is
+  given: a title given before (``--book``, a manifest's ``title``) stays, and so does a
+  folder's (a doc set's, a vault's: the title it is known by, whatever its pages say now);
+  a file's own title (its heading, front matter, metadata) follows its text, so an edit of
+  it renames the book. The title a reader declares (``SourceBook.title``) names a new book.
 
 Pure checks over ``books``: nothing here writes.
 """
@@ -54,6 +59,23 @@ def ingest_retitle(book: SourceBook, other: SourceBook | None = None) -> str:
 def source_of(path: Path) -> str:
     """A book file's identity: its resolved absolute path (the cwd does not matter)."""
     return str(path.resolve())
+
+
+def kept_title(stored: dict | None, book: SourceBook, given: str | None) -> str:
+    """The title ``book`` is stored under: ``given`` (``--book``, a manifest's title) when
+    there is one; the title its reader declares (``book.title``) for a new book; for a book
+    already stored from the same source (``stored``: its row, with ``title`` and the
+    ``read_title`` its reader gave it), its stored title, unless it is a file whose stored
+    title was the one its text stated (then the text's title now: an edit renames it). A
+    title given before, and a folder's (a doc set's, a vault's), stay whatever its reader
+    says now."""
+    if given is not None:
+        return given
+    if stored is None:
+        return book.title
+    title = stored["title"]
+    text_titled_file = not book.path.is_dir() and stored.get("read_title") == title
+    return book.title if text_titled_file else title
 
 
 def _title_clash(first: str, second: str, title: str, retitle: str) -> BadInput:

@@ -13,7 +13,7 @@ from ..core.models import IngestResult
 from ..extract import ProgressFn, no_progress
 from ..readers import ReadLimits, SourceBook, read_book
 from ..storage import store
-from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, source_of
+from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, kept_title, source_of
 from .pipeline import IngestJob, delete_book, ingest_all
 from .unchanged import stored_files, unread_book
 
@@ -58,7 +58,7 @@ def read_manifest_books(entries: list[ManifestBook], limits: ReadLimits = ReadLi
             if book is None:
                 progress(f"read {entry.path.name}", n, len(entries))
                 book = read_book(entry.path, entry.format, limits)
-            readable.append((n, book, entry.title or book.title))
+            readable.append((n, book, kept_title((stored or {}).get(source_of(entry.path)), book, entry.title)))
         except CrossbookError as exc:
             unreadable[n] = exc
     return readable, unreadable

@@ -60,6 +60,7 @@ from .identity import (
     check_book_titles_unique,
     check_titles_free,
     ingest_may_take,
+    kept_title,
     renamed_from,
     source_of,
 )
@@ -150,7 +151,8 @@ class IngestJob:
 def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
                as_book: bool = False, limits: ReadLimits = ReadLimits(),
                skipped: list[tuple[Path, str]] | None = None, stored: dict[str, dict] | None = None,
-               progress: ProgressFn = no_progress, selection: Selection = Selection()) -> list[tuple[SourceBook, str]]:
+               progress: ProgressFn = no_progress, selection: Selection = Selection(),
+               reread: bool = False) -> list[tuple[SourceBook, str]]:
     """Read and check every book before anything is written; returns (book, title) pairs.
     A file named twice (itself and in its directory) is one book. ``fmt`` reads every file
     with that format's reader; ``as_book`` reads each folder given as one book; ``limits``
@@ -159,8 +161,9 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
     cannot be read is left out and (its path, its one-line reason) appended there
     (``skipped_error`` reports them after the others are ingested). ``stored``
     (``unchanged.stored_files``): a file its stamp finds unchanged is not read (an
-    ``UnreadBook`` stands in for it). ``progress("read NAME", i, n)`` before each file is
-    read (reading a large PDF takes a while). Raises BadInput."""
+    ``UnreadBook`` stands in for it), unless ``reread`` (--force, --batch); and a stored
+    book keeps its title (``identity.kept_title``). ``progress("read NAME", i, n)`` before
+    each file is read (reading a large PDF takes a while). Raises BadInput."""
     files, sources = [], set()
     for path in find_books(paths, selection.include, selection.exclude, as_book=as_book):
         if source_of(path) not in sources:
@@ -170,7 +173,7 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
         raise BadInput(f"--book names one book, but {len(files)} files were given")
     books = []
     for i, path in enumerate(files):
-        book = unread_book(stored, path, title, fmt, limits) if stored else None
+        book = unread_book(stored, path, title, fmt, limits) if stored and not reread else None
         if book is None:
             progress(f"read {path.name}", i, len(files))
             try:
@@ -181,7 +184,7 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
                 skipped.append((path, str(exc) if isinstance(exc, BadInput) else
                                 f"'{path}' could not be read (unexpected {type(exc).__name__}: {exc})"))
                 continue
-        books.append((book, title or book.title))
+        books.append((book, kept_title((stored or {}).get(source_of(path)), book, title)))
     if not books and skipped:
         raise BadInput(f"none of the {len(files)} books could be read: {skipped[0][1]}"
                        + (f" (and {len(skipped) - 1} more)" if len(skipped) > 1 else ""))
@@ -430,8 +433,9 @@ def ingest_paths(job: IngestJob, paths: list[Path], title: str | None = None, fo
     """Check every path first (BadInput changes nothing), then ingest book by book. A book
     whose chunks failed extraction does not stop the others: ChunksFailed is raised at the
     end, naming every failed chunk (the books that succeeded are stored)."""
-    stored = None if force else stored_files(job.db)
-    return ingest_books(job, load_books(paths, title, fmt, as_book, ReadLimits.of(job.settings), stored=stored), force)
+    books = load_books(paths, title, fmt, as_book, ReadLimits.of(job.settings), stored=stored_files(job.db),
+                       reread=force)
+    return ingest_books(job, books, force)
 
 
 def ingest_books(job: IngestJob, books: list[tuple[SourceBook, str]], force: bool = False) -> list[IngestResult]:

@@ -47,14 +47,15 @@ def file_hash(path: Path) -> str:
 
 
 def stored_files(db: Database) -> dict[str, dict]:
-    """source -> the stored book's row (title, hash, format, partial, stamp), for the books
-    that have a stamp; empty for an index made before stamps were recorded."""
+    """source -> the stored book's row (title, hash, format, partial, stamp, the title its
+    reader gave it), for the books whose source is recorded (a folder's has no size or
+    time); empty for an index made before stamps were recorded."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(books)")}
     if "read_title" not in columns:
         return {}
     return {r["source"]: r for r in db.query(
         "SELECT title, source, sha256, format, partial, file_size, file_mtime_ns, read_title FROM books"
-        " WHERE source IS NOT NULL AND file_size IS NOT NULL")}
+        " WHERE source IS NOT NULL")}
 
 
 def unread_book(stored: dict[str, dict], path: Path, title: str | None, fmt: str | None,
@@ -62,10 +63,10 @@ def unread_book(stored: dict[str, dict], path: Path, title: str | None, fmt: str
     """``path``'s book without reading it when its stored stamp (or hash) says it did not
     change and it keeps its stored title; else None (read it)."""
     row = stored.get(source_of(path)) if path.is_file() else None
-    if row is None or row["partial"] or (fmt is not None and fmt != row["format"]):
+    if row is None or row["file_size"] is None or row["partial"] or (fmt is not None and fmt != row["format"]):
         return None
-    if row["title"] != (title if title is not None else row["read_title"]):
-        return None  # a new --book title, or a book stored under --book now ingested without it: a rename
+    if title is not None and row["title"] != title:
+        return None  # a new --book title: a rename (without one, the stored title is kept: identity.kept_title)
     try:
         stat = path.stat()
     except OSError:
@@ -80,8 +81,11 @@ def unread_book(stored: dict[str, dict], path: Path, title: str | None, fmt: str
 
 def file_stamp(book: SourceBook) -> FileStamp | None:
     """The stamp to store with ``book``: its file's size and time and its reader's title,
-    when the file still holds the bytes that were read (else None: the next ingest reads it)."""
+    when the file still holds the bytes that were read (else None: the next ingest reads it);
+    a folder's, its reader's title alone."""
     path = book.path
+    if path.is_dir():
+        return FileStamp(None, None, book.title)
     if not path.is_file():
         return None
     try:
@@ -99,8 +103,12 @@ def record_stamp(db: Database, title: str, book: SourceBook) -> None:
 
 
 def stamp_is_current(db: Database, title: str, path: Path) -> bool:
-    """Whether the stored stamp of ``title`` is its file's size and time now."""
-    row = db.execute("SELECT file_size, file_mtime_ns FROM books WHERE title = ?", [title]).fetchone()
+    """Whether the stored stamp of ``title`` is its file's size and time now (a folder's:
+    whether its reader's title is noted)."""
+    row = db.execute("SELECT file_size, file_mtime_ns, read_title FROM books WHERE title = ?", [title]).fetchone()
+    if row is not None and path.is_dir():
+        return row[2] is not None
+    row = row[:2] if row is not None else None
     try:
         stat = path.stat()
     except OSError:

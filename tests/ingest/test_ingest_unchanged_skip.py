@@ -68,10 +68,13 @@ def test_an_edit_of_the_same_size_is_read(shelf, tmp_path, reads):
     assert reads == ["grimoire.md", "grimoire.md"]
 
 
-def test_a_book_stored_under_another_title_is_read_and_renamed(shelf, tmp_path, reads):
+def test_a_book_stored_under_a_given_title_keeps_it_unread_and_a_new_title_renames_it(shelf, tmp_path, reads):
     path = write(tmp_path / "grimoire.md", BOOK)
     ingest_paths(shelf, [path], title="Old Name")
-    results = ingest_paths(shelf, [path])  # without --book: the file's own title
+    results = ingest_paths(shelf, [path])  # without --book: the book keeps the title it was given
+    assert [(r.title, r.status, r.renamed_from) for r in results] == [("Old Name", "unchanged", None)]
+    assert len(reads) == 1
+    results = ingest_paths(shelf, [path], title="Grimoire")  # a new --book title: read and renamed
     assert [(r.title, r.status, r.renamed_from) for r in results] == [("Grimoire", "updated", "Old Name")]
     assert len(reads) == 2
     assert [r.status for r in ingest_paths(shelf, [path], title="Grimoire")] == ["unchanged"]
