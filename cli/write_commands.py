@@ -37,7 +37,8 @@ _PACK_HELP = ("Domain pack (generic, gurps, a .toml path) and/or genre packs (ru
 def ingest(
     ctx: typer.Context,
     paths: list[Path] = typer.Argument(..., help="Books (Markdown, PDF, EPUB, HTML, text), note vaults, or directories of them."),
-    book: Optional[str] = typer.Option(None, "--book", help="Book title (default: first # heading or file stem)."),
+    book: Optional[str] = typer.Option(None, "--book", help="Book title (default: first # heading or file stem);"
+                                       " folders named together with it are one book."),
     extractor: Optional[str] = typer.Option(None, "--extractor", callback=check_extractor, help="rules (offline default) or openai."),
     model: Optional[str] = typer.Option(None, "--model", help="Chat model for --extractor openai."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint (Ollama, vLLM, llama.cpp...)."),
@@ -75,6 +76,7 @@ def ingest(
         raise typer.BadParameter("--no-wait goes with --batch", param_hint="--no-wait")
     with cli_errors(state.debug, as_json):
         from crossbook.ingest.books import find_books
+        from crossbook.ingest.joined import joins_folders
         from crossbook.ingest.unchanged import stored_files_at
 
         settings = state.settings(
@@ -87,7 +89,8 @@ def ingest(
             from crossbook.ingest.batch import check_batch_settings
 
             check_batch_settings(settings)
-        paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book, warn=warn)
+        if not joins_folders(paths, book):  # folders named together with --book are one book: read as such
+            paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book, warn=warn)
         # --batch plans every chunk: it reads every file, unchanged or not (the stored titles still hold)
         stored = stored_files_at(settings.index_dir)
         books_read, skipped = _read_books(state, settings, paths, book, fmt, as_book, stored, (tuple(include), tuple(exclude)),

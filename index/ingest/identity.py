@@ -28,6 +28,7 @@ from sqlite_utils import Database
 from ..core.errors import BadInput
 from ..readers import SourceBook
 from ..storage import store
+from .joined import JoinedBook, joined_parts
 
 T = TypeVar("T")
 
@@ -59,6 +60,23 @@ def ingest_retitle(book: SourceBook, other: SourceBook | None = None) -> str:
 def source_of(path: Path) -> str:
     """A book file's identity: its resolved absolute path (the cwd does not matter)."""
     return str(path.resolve())
+
+
+def book_source(book: SourceBook) -> str:
+    """A book's identity: its file's or folder's (``source_of``), or for a book of several
+    folders the set of them (joined.py)."""
+    return book.source if isinstance(book, JoinedBook) else source_of(book.path)
+
+
+def book_place(book: SourceBook) -> str:
+    """Where a book comes from, as a message names it: its path, or its folders."""
+    return ", ".join(str(part) for part in book.parts) if isinstance(book, JoinedBook) else str(book.path)
+
+
+def source_exists(source: str) -> bool:
+    """Whether a stored book's source is still there: its file or folder, or any of its folders."""
+    parts = joined_parts(source)
+    return any(part.exists() for part in parts) if parts is not None else Path(source).exists()
 
 
 def kept_title(stored: dict | None, book: SourceBook, given: str | None) -> str:
@@ -108,7 +126,7 @@ def check_book_titles_unique(books: list[tuple[SourceBook, str]]) -> None:
     repeat = _first_repeat([(title, book) for book, title in books])
     if repeat:
         title, first, second = repeat
-        raise _title_clash(str(first.path), str(second.path), title, ingest_retitle(second, first))
+        raise _title_clash(book_place(first), book_place(second), title, ingest_retitle(second, first))
 
 
 def check_titles_free(
@@ -121,9 +139,9 @@ def check_titles_free(
     advice for the book's format)."""
     for book, title in books:
         holder = store.get_book(db, title)
-        if holder is not None and holder["source"] != source_of(book.path) and not may_take(holder):
+        if holder is not None and holder["source"] != book_source(book) and not may_take(holder):
             raise BadInput(
-                f"'{book.path}' has the title '{title}', which the book from '{holder['path']}' already has: "
+                f"'{book_place(book)}' has the title '{title}', which the book from '{holder['path']}' already has: "
                 f"give it another title ({retitle or ingest_retitle(book)}), or run crossbook delete-book '{title}' first to replace that book"
             )
 
@@ -140,6 +158,6 @@ def ingest_may_take(run_sources: set[str]) -> Callable[[dict], bool]:
 
     def may_take(holder: dict) -> bool:
         source = holder["source"]
-        return source is None or source in run_sources or not Path(source).exists()
+        return source is None or source in run_sources or not source_exists(source)
 
     return may_take

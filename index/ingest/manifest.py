@@ -1,6 +1,7 @@
 """Rebuild from a manifest: the [[books]] of a crossbook.toml are read, ingested (added,
 updated, a file whose title changed renames its book) and the books it no longer lists
-deleted, each book through index/ingest/pipeline.py."""
+deleted, each book through index/ingest/pipeline.py. An entry names one file or folder
+(``path = "..."``) or several folders that are one book (``paths = [...]``, joined.py)."""
 
 from __future__ import annotations
 
@@ -14,15 +15,26 @@ from ..extract import ProgressFn, no_progress
 from ..readers import ReadLimits, SourceBook, read_book
 from ..storage import store
 from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, kept_title, source_of
+from .joined import joined_source, read_joined
 from .pipeline import IngestJob, delete_book, ingest_all
 from .unchanged import stored_files, unread_book
 
 
 @dataclass(frozen=True)
 class ManifestBook:
-    path: Path
+    path: Path                 # its file or folder; of several folders (``parts``), the first
     title: str | None
     format: str | None = None  # a reader's name (index/readers); None: found from the file
+    parts: tuple[Path, ...] = ()  # the folders of a book of several (``paths = [...]``)
+
+    @property
+    def source(self) -> str:
+        """The identity of the book it names (identity.py, joined.py)."""
+        return joined_source(self.parts) if self.parts else source_of(self.path)
+
+    @property
+    def place(self) -> str:
+        return ", ".join(str(part) for part in self.parts) if self.parts else str(self.path)
 
 
 def read_manifest(path: Path) -> list[ManifestBook]:
@@ -36,12 +48,24 @@ def read_manifest(path: Path) -> list[ManifestBook]:
     books = data.get("books")
     if not isinstance(books, list) or not books:
         raise ConfigError(f"manifest '{path}' lists no [[books]] (each needs path = ...)")
-    out = []
-    for i, entry in enumerate(books, 1):
-        if not isinstance(entry, dict) or "path" not in entry:
-            raise ConfigError(f"manifest '{path}': book #{i} has no path")
-        out.append(ManifestBook(path.parent / entry["path"], entry.get("title"), entry.get("format")))
-    return out
+    return [_entry(path, i, entry) for i, entry in enumerate(books, 1)]
+
+
+def _entry(manifest: Path, number: int, entry: object) -> ManifestBook:
+    """The ``number``-th [[books]] entry: ``path = "..."``, or ``paths = [...]`` (two folders
+    or more); raises ConfigError."""
+    if not isinstance(entry, dict) or ("path" not in entry and "paths" not in entry):
+        raise ConfigError(f"manifest '{manifest}': book #{number} has no path")
+    if "path" in entry and "paths" in entry:
+        raise ConfigError(f"manifest '{manifest}': book #{number} gives both path and paths (keep one)")
+    if "path" in entry:
+        return ManifestBook(manifest.parent / entry["path"], entry.get("title"), entry.get("format"))
+    paths = entry["paths"]
+    if not isinstance(paths, list) or len(paths) < 2 or not all(isinstance(p, str) for p in paths):
+        raise ConfigError(f"manifest '{manifest}': book #{number}'s paths is not a list of two folders or more"
+                          " (one is path = \"...\")")
+    parts = tuple(manifest.parent / p for p in paths)
+    return ManifestBook(parts[0], entry.get("title"), entry.get("format"), parts)
 
 
 def read_manifest_books(entries: list[ManifestBook], limits: ReadLimits = ReadLimits(),
@@ -54,11 +78,13 @@ def read_manifest_books(entries: list[ManifestBook], limits: ReadLimits = ReadLi
     readable, unreadable = [], {}
     for n, entry in enumerate(entries):
         try:
-            book = unread_book(stored, entry.path, entry.title, entry.format, limits) if stored else None
+            book = unread_book(stored, entry.path, entry.title, entry.format, limits) if stored and not entry.parts \
+                else None
             if book is None:
                 progress(f"read {entry.path.name}", n, len(entries))
-                book = read_book(entry.path, entry.format, limits)
-            readable.append((n, book, kept_title((stored or {}).get(source_of(entry.path)), book, entry.title)))
+                book = read_joined(list(entry.parts), entry.format, limits) if entry.parts else \
+                    read_book(entry.path, entry.format, limits)
+            readable.append((n, book, kept_title((stored or {}).get(entry.source), book, entry.title)))
         except CrossbookError as exc:
             unreadable[n] = exc
     return readable, unreadable
@@ -74,9 +100,9 @@ def rebuild(job: IngestJob, manifest: Path) -> dict:
     _check_distinct_files(manifest, entries)
     readable, unreadable = read_manifest_books(entries, ReadLimits.of(job.settings), stored_files(job.db),
                                                job.progress)
-    failed_sources = {source_of(entries[n].path) for n in unreadable}
-    titled = [(title, str(entries[n].path)) for n, _, title in readable]
-    titled += [(entries[n].title, str(entries[n].path)) for n in unreadable if entries[n].title]
+    failed_sources = {entries[n].source for n in unreadable}
+    titled = [(title, entries[n].place) for n, _, title in readable]
+    titled += [(entries[n].title, entries[n].place) for n in unreadable if entries[n].title]
     check_unique_titles(titled, MANIFEST_RETITLE)
     listed = {title for title, _ in titled}
     outcomes: dict[int, IngestResult | CrossbookError] = dict(unreadable)
@@ -102,8 +128,8 @@ def rebuild(job: IngestJob, manifest: Path) -> dict:
         if isinstance(outcome, IngestResult):
             summary[outcome.status].append(outcome.title)
             continue
-        failed_sources.add(source_of(entry.path))
-        summary["failed"].append({"path": str(entry.path), "error": str(outcome)})
+        failed_sources.add(entry.source)
+        summary["failed"].append({"path": entry.place, "error": str(outcome)})
     for title, source in store.book_sources(job.db).items():
         # a book stored before sources were recorded may be the file that failed: kept
         unknown = source is None and summary["failed"]
@@ -114,11 +140,13 @@ def rebuild(job: IngestJob, manifest: Path) -> dict:
 
 
 def _check_distinct_files(manifest: Path, entries: list[ManifestBook]) -> None:
-    """A file is one book: a manifest that lists one twice is rejected (BadInput)."""
+    """A file or folder is in one book: a manifest that lists one twice (alone, or among an
+    entry's ``paths``) is rejected (BadInput)."""
     seen: dict[str, Path] = {}
     for entry in entries:
-        source = source_of(entry.path)
-        if source in seen:
-            raise BadInput(f"manifest '{manifest}' lists the file '{source}' twice "
-                           f"('{seen[source]}' and '{entry.path}'): a file is one book, keep one entry")
-        seen[source] = entry.path
+        for path in entry.parts or (entry.path,):
+            source = source_of(path)
+            if source in seen:
+                raise BadInput(f"manifest '{manifest}' lists the file '{source}' twice "
+                               f"('{seen[source]}' and '{path}'): a file is one book, keep one entry")
+            seen[source] = path

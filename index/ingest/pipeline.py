@@ -57,6 +57,8 @@ from ..vectors.protocol import Vectors
 from . import preload
 from .books import find_books
 from .identity import (
+    book_place,
+    book_source,
     check_book_titles_unique,
     check_titles_free,
     ingest_may_take,
@@ -64,6 +66,7 @@ from .identity import (
     renamed_from,
     source_of,
 )
+from .joined import joins_folders, read_joined
 from .unchanged import UnreadBook, file_stamp, record_stamp, stamp_is_current, stored_files, unread_book
 
 WarnFn = Callable[[str], None]
@@ -157,13 +160,18 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
     A file named twice (itself and in its directory) is one book. ``fmt`` reads every file
     with that format's reader; ``as_book`` reads each folder given as one book; ``limits``
     bound an archive's members; ``selection`` (--glob, --exclude) picks the files of a
-    directory, and those of a folder read as one book (a doc set, a vault). With ``skipped`` (a list) and several books, a book that
+    directory, and those of a folder read as one book (a doc set, a vault). Folders named
+    together with a ``title`` are one book (joined.py). With ``skipped`` (a list) and several books, a book that
     cannot be read is left out and (its path, its one-line reason) appended there
     (``skipped_error`` reports them after the others are ingested). ``stored``
     (``unchanged.stored_files``): a file its stamp finds unchanged is not read (an
     ``UnreadBook`` stands in for it), unless ``reread`` (--force, --batch); and a stored
     book keeps its title (``identity.kept_title``). ``progress("read NAME", i, n)`` before
     each file is read (reading a large PDF takes a while). Raises BadInput."""
+    if joins_folders(paths, title):  # folders named together with --book: one book
+        progress(f"read {', '.join(path.name for path in paths)}", 0, 1)
+        joined = read_joined(paths, fmt, limits, selection)
+        return [(joined, kept_title((stored or {}).get(joined.source), joined, title))]
     files, sources = [], set()
     for path in find_books(paths, selection.include, selection.exclude, as_book=as_book):
         if source_of(path) not in sources:
@@ -224,8 +232,8 @@ def plan_book(job: IngestJob, book: SourceBook, title: str, force: bool = False)
     existing = store.get_book(db, title)
     # a renamed book (its file stored under another title) is changed; which book it
     # replaces is decided again when it is written (an earlier book may take that title)
-    renamed = renamed_from(db, source_of(book.path), title) is not None
-    result = IngestResult(title=title, path=str(book.path), status="updated" if existing or renamed else "added")
+    renamed = renamed_from(db, book_source(book), title) is not None
+    result = IngestResult(title=title, path=book_place(book), status="updated" if existing or renamed else "added")
     plan = BookPlan(book, result)
     if (
         existing and not force and not renamed
@@ -258,7 +266,7 @@ def ingest_book(job: IngestJob, book: SourceBook, title: str, force: bool = Fals
     vector store), extract and verify (``extract_book``: every model call), then the door
     stores the book's rows (``book_rows``: one transaction) and syncs its vectors. A reader's
     book (index/readers) comes in before plan."""
-    job.events({"event": "book.start", "book": title, "path": str(book.path)})
+    job.events({"event": "book.start", "book": title, "path": book_place(book)})
     plan = plan or plan_book(job, book, title, force)
     if plan.unchanged:
         keep_unchanged(job, plan, title)
@@ -281,7 +289,7 @@ def ingest_book(job: IngestJob, book: SourceBook, title: str, force: bool = Fals
 def keep_unchanged(job: IngestJob, plan: BookPlan, title: str) -> None:
     """An unchanged book: note where its file is now, re-derive the relationships when the
     relation vocabulary changed (nothing else), and repair its vectors if a crash left them behind."""
-    db, source = job.db, source_of(plan.book.path)
+    db, source = job.db, book_source(plan.book)
 
     def note() -> bool:
         if store.get_book(db, title)["source"] != source:  # the file moved (or predates sources)
@@ -391,7 +399,7 @@ def book_rows(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: s
     run, book = extracted.run, plan.book
     failed = {f.chunk_id for f in run.failed}
     return BookRows(
-        title=title, source=source_of(book.path), sha256=book.sha256, extractor=job.extractor_label,
+        title=title, source=book_source(book), sha256=book.sha256, extractor=job.extractor_label,
         pack=job.pack.label, model=job.extractor.model, fmt=book.format, parents=plan.parents,
         children=extracted.children, pages_without_text=book.pages_without_text, partial=plan.result.partial,
         stamp=file_stamp(book), cache_keys={k: v for k, v in run.cache_keys.items() if k not in failed},
@@ -440,7 +448,7 @@ def ingest_paths(job: IngestJob, paths: list[Path], title: str | None = None, fo
 
 def ingest_books(job: IngestJob, books: list[tuple[SourceBook, str]], force: bool = False) -> list[IngestResult]:
     """``ingest_paths`` for books already read (``load_books``)."""
-    check_titles_free(job.db, books, ingest_may_take({source_of(book.path) for book, _ in books}))
+    check_titles_free(job.db, books, ingest_may_take({book_source(book) for book, _ in books}))
     results, failures = [], []
 
     def on_book(position: int, outcome: IngestResult | CrossbookError) -> None:
