@@ -50,6 +50,7 @@ eval: $(STAMP)
 	$(BIN)/python -m bench.eval_vault --skip-retrieval  # its questions: eval_retrieval.py, with the other shelves
 	$(BIN)/python -m bench.eval_docs  # documentation shelves (Python's HTML docs, man pages, LaTeX manuals) when installed
 	$(BIN)/python -m bench.docs_zoo.eval_zoo --zoo $(ZOO)  # the documentation zoo (make zoo): each family's tune and check half, inventories read and ignored
+	$(BIN)/python -m bench.docs_zoo.latex_fresh  # a fresh check set of LaTeX manuals the zoo left out (no rule tuned on them), when installed
 	$(BIN)/python -m bench.eval_statblocks  # srd51 stat blocks: creatures' conditions against the fixture gold, kinds, edges, recall per relation type
 	$(BIN)/python -m bench.srd51.eval_definitions  # srd51 definitions (fair precision, recall, reference recall) and listed classes/skills/conditions typed so, gold from the Markdown
 	$(BIN)/python -m bench.srd51.editions  # the same srd51 books as EPUB and PDF (pandoc, pdflatex): relations, definitions, questions; skipped without the tools

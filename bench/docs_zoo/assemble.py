@@ -143,7 +143,10 @@ def _package_pdfs(package: str) -> list[Path]:
     return [Path(p) for p in listed.splitlines() if p.endswith(".pdf") and Path(p).is_file()]
 
 
-def latex_family(zoo: Path) -> list[dict]:
+def latex_qualified() -> tuple[list[Path], int]:
+    """The LaTeX packages' manuals that qualify for the zoo (4 to ``LATEX_MAX_PAGES`` pages, an
+    index of at least 10 entries the gold reader finds), sorted by path; and how many PDFs the
+    packages install."""
     candidates = sorted({p for package in F.LATEX_PACKAGES for p in _package_pdfs(package)})
     qualified = []
     for pdf in candidates:
@@ -153,6 +156,11 @@ def latex_family(zoo: Path) -> list[dict]:
         # its last pages hold an index: the gold reader finds at least 10 entries there
         if len(back_index(pdf)) >= 10:
             qualified.append(pdf)
+    return qualified, len(candidates)
+
+
+def latex_family(zoo: Path) -> list[dict]:
+    qualified, candidates = latex_qualified()
     chosen = every_kth(qualified, F.LATEX_MANUALS)
     known = [F.LATEX_DIR / k for k in F.LATEX_KNOWN if (F.LATEX_DIR / k).is_file()]
     halves = F.half_by_position([str(p) for p in chosen])
@@ -167,7 +175,7 @@ def latex_family(zoo: Path) -> list[dict]:
             link.symlink_to(pdf)
         members.append({"family": "latex", "project": pdf.stem, "package": "known" if pdf in known else "extra/pictures",
                         "half": half, "path": str(link), "gold": "back-index", "code_lines": code_line_index(pdf)})
-    print(f"latex: {len(qualified)} manuals of {len(candidates)} qualify; {len(chosen)} kept, and {len(known)} known")
+    print(f"latex: {len(qualified)} manuals of {candidates} qualify; {len(chosen)} kept, and {len(known)} known")
     return members
 
 
