@@ -52,3 +52,13 @@ def test_a_command_entry_the_text_writes_bare_as_code_is_its_bare_name():
     index = Section("Index", 1, ("Index",), "# Index\n\n\\layerwidth . . . 2\n\\frob . . . 2\n", 0, pages=(3, 3))
     terms = {t.name: t for s in with_back_index((body, index)) for t in s.terms}
     assert terms["layerwidth"].aliases == ("\\layerwidth",) and "\\frob" in terms
+
+
+def test_a_short_name_the_index_types_is_an_entry_and_an_untyped_one_is_not():
+    from crossbook.core.models import Section
+
+    body = Section("Fonts", 1, ("Fonts",), "# Fonts\n\n| Aliases: ae (aer), zefonts (zer) and an ox |\n", 0, pages=(2, 2))
+    entries = "\n".join(["ae (package) . . . . . 2", "ox . . . . . 2"] + [f"\\frob{chr(97 + n)} . . . 9" for n in range(10)])
+    index = Section("Index", 1, ("Index",), f"# Index\n\n{entries}\n", 0, pages=(3, 3))
+    terms = {(t.name, t.kind) for s in with_back_index((body, index)) for t in s.terms}
+    assert ("ae", "package") in terms and not any(name == "ox" for name, _ in terms)

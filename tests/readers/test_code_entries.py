@@ -129,3 +129,50 @@ def test_a_pdf_line_set_whole_in_code_font_is_an_example_not_an_entry():
                         "`\\framebox` frames it.\n`\\\\color@x=macro:` | the colour.\nAll of them are set once.\n")
     assert {t.name: t.kind for t in code_entries(keys, lines_are_paragraphs=True)} == {
         "width": "key", "boxed": "environment", "\\framebox": "command"}
+
+
+GUIDE = """## Styles
+
+By default the class uses the `plain` style for the front and back of each card.
+The style centers the contents horizontally and vertically on the card.
+The front contents are also set in large bold face, which a style may change.
+A card may carry a header and a footer, each set by the style.
+Styles are chosen once for the whole document, before the first card.
+These are described next, one by one, with an example of each.
+`\\cardfrontstyle` | The style of the front of the card is selected with the
+`\\cardfrontstyle{`*style*`}` command, where *style* is one of `empty` or `plain`.
+`\\meta{` *<placeholder>* `}`
+`\\m{` *<placeholder>* `}`
+Prints *<placeholder>* in italics within angle brackets.
+`\\setlength{` *length* `}{` *value* `}`
+`\\setlength{\\cardmargin}{0.25in}`
+`\\end{flashcard}` | closes the card.
+"""
+
+
+def test_a_guide_without_an_index_defines_its_margin_labels_and_declarations():
+    from crossbook.readers.passes.reference_entries import described_commands, with_described_commands
+
+    section = Section("Styles", 2, ("Guide", "Styles"), GUIDE, 0, pages=(2, 2))
+    # a margin label and two declarations sharing one description; an example's declaration
+    # (a line set whole in code follows it) and an environment's end define nothing
+    assert [t.name for t in described_commands(section)] == ["\\cardfrontstyle", "\\meta", "\\m"]
+    assert code_entries(section, True) == []  # most lines are prose: no reference section
+    assert {t.name for t in with_described_commands(section).terms} == {"\\cardfrontstyle", "\\meta", "\\m"}
+
+
+def test_only_a_printed_guide_with_no_back_index_is_read_for_its_margin_labels():
+    from crossbook.readers.passes import after_reading
+    from crossbook.readers.source import SourceBook
+
+    styles = Section("Styles", 2, ("Guide", "Styles"), GUIDE, 0, pages=(2, 2))
+    entries = "\n".join(f"\\frob{chr(97 + n)} . . . 2" for n in range(12))
+    index = Section("Index", 1, ("Index",), f"# Index\n\n{entries}\n", 0, pages=(3, 3))
+
+    def terms(sections, fmt="pdf"):
+        book = after_reading(SourceBook(Path("guide.pdf"), fmt, "Guide", sections, "0"))
+        return {t.name for s in book.sections for t in s.terms}
+
+    assert {"\\cardfrontstyle", "\\meta", "\\m"} <= terms((styles,))
+    assert "\\cardfrontstyle" not in terms((styles, index))  # its index is the author's list
+    assert "\\meta" not in terms((styles,), "markdown")  # a Markdown page's lines are no printed margins

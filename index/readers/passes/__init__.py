@@ -26,8 +26,27 @@ def code_entries(book: SourceBook) -> SourceBook:
 
     # a PDF's paragraph is one line of its text (readers/pdf/), with no blank line between
     lines = book.format == "pdf"
+    return _each_section(book, lambda section: with_section_entries(section, lines))
+
+
+def guide_entries(book: SourceBook) -> SourceBook:
+    """After the back index: a printed guide that has none states its commands in its margin
+    labels and declaration lines (readers/passes/reference_entries.py); one that has an index
+    is read by it."""
+    if book.format != "pdf":
+        return book
+    from .index_form import is_index_section
+    from .reference_entries import with_described_commands
+
+    if any(is_index_section(section) for section in book.sections):
+        return book
+    return _each_section(book, with_described_commands)
+
+
+def _each_section(book: SourceBook, work) -> SourceBook:
+    """``book`` with ``work`` done on each section; a section on which it raises as it was."""
     warnings = list(book.warnings)
-    sections = map_guarded(book.sections, lambda section: with_section_entries(section, lines), lambda section: section,
+    sections = map_guarded(book.sections, work, lambda section: section,
                            book_label(book), lambda section: section_label(section.heading_path), warnings)
     return replace(book, sections=tuple(sections), warnings=tuple(warnings))
 
@@ -44,7 +63,7 @@ def back_index(book: SourceBook) -> SourceBook:
 
 
 def internal_links(book: SourceBook) -> SourceBook:
-    """After the back index: a link names what its target section defines (readers/pdf/links.py)."""
+    """After the back index and a guide's entries: a link names what its target section defines (readers/pdf/links.py)."""
     if not book.internal_links:
         return book
     from ..pdf.links import with_internal_links
@@ -66,7 +85,7 @@ def book_label(book: SourceBook) -> str:
     return book.path.name or str(book.path)
 
 
-POST_PASSES: tuple[PostPass, ...] = (code_entries, back_index, internal_links)
+POST_PASSES: tuple[PostPass, ...] = (code_entries, back_index, guide_entries, internal_links)
 
 
 def after_reading(book: SourceBook) -> SourceBook:

@@ -15,8 +15,8 @@ off them (a front matter numbered with the body), the shift that places most ent
 An entry the index does not type that is also an English word or name ("root", "Isaac")
 counts only where a page writes it as a key (``root=``, ``{root}``). The index's own letter
 headings, dot leaders and page numbers are no names, nor is an entry
-of one or two characters without a backslash (``s``, ``is``: a page's text cannot show it
-apart from the words around it; ``\\a`` stays). An entry whose
+of one or two characters without a backslash or a kind (``s``, ``is``: a page's text cannot
+show it apart from the words around it; ``\\a`` and "ae (package)" stay). An entry whose
 name no listed page shows is left out (nothing is stored that the text does not bear out).
 """
 
@@ -161,7 +161,8 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
     if not index or not body:
         return sections
     text = _index_text("\n".join(s.text for s in index))
-    entries = [e for e in index_entries(text) if len(e[0]) > 2 or e[0].startswith("\\")]  # \c stays
+    # \c stays, and so does a short name the index types ("ae (package)", "bm (option)")
+    entries = [e for e in index_entries(text) if len(e[0]) > 2 or e[0].startswith("\\") or e[1] != "other"]
     shown_in, shown = {}, _Shown(sections)
     for name, kind, *_ in entries:
         # an entry the index does not type that is also an English word or name ("root",

@@ -12,6 +12,14 @@ is a bare name (a contents tree), an expression ("x + y") or a symbol ("<="), no
 that opens several rows of one table (a column of values: a return type), nor a change log's
 entry ("Change History": it names what changed). A doc set
 (readers/docset/) is not read this way: its markup states its entries (read_book).
+
+A printed guide with no back index (a class guide) states its commands in two more forms,
+read in any section (``described_commands``): a description whose label is set in the margin
+(the reader prints it as a cell before the text: "`\\cardfrontstyle` | The style of the
+front..."), and a declaration line set whole as a command and its placeholder arguments in
+italics ("`\\meta{` *<placeholder>* `}`") with its description after it. A usage example
+(concrete arguments, or no description after it) defines nothing. Where the book has a back
+index, the index is the author's list (readers/passes/printed_index.py) and these are not read.
 """
 
 from __future__ import annotations
@@ -40,6 +48,11 @@ _KEY_VALUE = re.compile(r"^([^\W\d_][\w-]*)=")  # "width=<length>": the key
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _ALL_CODE = re.compile(r"`[^`\n]*`")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+# a margin label in code font before its description's text: "`\\name` | The style of..."
+_MARGIN_LABEL = re.compile(r"^\s*`([^`\s|]+)`\s*\|\s*(?=[*_]{0,2}[A-Za-z])")
+# a declaration line: a command, then only code runs and placeholders in italics
+_DECLARATION = re.compile(r"^\s*`(\\[A-Za-z@]+\*?)[^`\n]*`(?:\s*(?:`[^`\n]*`|\*[^*\n]+\*))*\s*$")
+_PLACEHOLDER = re.compile(r"(?<!\*)\*[^*\n]+\*(?!\*)")
 
 
 def _blocks(body: str, lines_are_paragraphs: bool = False) -> list[str]:
@@ -90,12 +103,39 @@ def _term(run: str, heading: str | None) -> DocTerm | None:
     command = _COMMAND.match(run)
     if command and len(command.group(0)) == 2 and run[2:3].isalpha():
         return None  # a control symbol glued to a word (a line break before "color@x"): no one name
+    if command and command.group(0) == "\\end":
+        return None  # an environment's end: its \\begin names what it is
     if command:  # "\\definecolor{name}{model}": the command, its arguments left out
         return DocTerm(command.group(0), "command")
     key = _KEY_VALUE.match(run)
     if key:
         return DocTerm(key.group(1), "key")
     return DocTerm(run, heading_kind(heading))
+
+
+def _declares(line: str) -> bool:
+    """Whether ``line`` is a declaration: a command and its placeholders, nothing else."""
+    return _DECLARATION.match(line) is not None and _PLACEHOLDER.search(line) is not None
+
+
+def described_commands(section: Section) -> list[DocTerm]:
+    """The names a printed guide's section describes in its margin labels and declaration
+    lines (the module doc): declarations one under another share the description after them;
+    a line set whole in code after them makes them an example."""
+    lines = [line for line in section.text.split("\n") if line.strip()]
+    found: list[DocTerm] = []
+    for i, line in enumerate(lines):
+        label = _MARGIN_LABEL.match(line)
+        if label:
+            found.append(_term(label.group(1), section.heading))
+            continue
+        if not _declares(line):
+            continue
+        following = next((x for x in lines[i + 1:] if not _declares(x)), "")
+        if _ALL_CODE.sub("", following).strip(" |*"):
+            found.extend(DocTerm(c, "command") for c in re.findall(r"`(\\[A-Za-z@]+\*?)", line))
+    named = {t.name: t for t in found if t is not None and t.name not in ("\\begin", "\\end")}
+    return list(named.values())
 
 
 def code_entries(section: Section, lines_are_paragraphs: bool = False) -> list[DocTerm]:
@@ -122,8 +162,20 @@ def with_code_entries(sections: tuple[Section, ...], lines_are_paragraphs: bool 
 
 def with_section_entries(section: Section, lines_are_paragraphs: bool = False) -> Section:
     """One section with its code entries added to its terms (``with_code_entries``)."""
+    return _with_found(section, lambda: code_entries(section, lines_are_paragraphs))
+
+
+def with_described_commands(section: Section) -> Section:
+    """One section of a printed guide with no back index, with its described commands added to
+    its terms (``described_commands``)."""
+    return _with_found(section, lambda: described_commands(section))
+
+
+def _with_found(section: Section, entries) -> Section:
+    """``section`` with the terms ``entries()`` finds that its terms do not state already; an
+    index or a change log as it is."""
     if is_back_index(section) or any(heading_words(h) in _CHANGE_LOGS for h in section.heading_path):
         return section  # an index's entries are read as the index they are (back_index)
     stated = {t.name for t in section.terms} | {a for t in section.terms for a in t.aliases}
-    found = [t for t in code_entries(section, lines_are_paragraphs) if t.name not in stated]
+    found = [t for t in entries() if t.name not in stated]
     return replace(section, terms=section.terms + tuple(found)) if found else section
