@@ -13,7 +13,7 @@ that the zoo did not keep (its ``zoo.json``'s LaTeX members, links resolved); of
 ``COUNT`` drawn with ``random.seed(0)``, sorted by path. A manual whose index says its numbers
 are code lines is marked so, as the zoo marks its own.
 
-Scoring is the zoo's LaTeX scoring (``scorers.back_indexes``): each manual ingested as the
+Scoring is the zoo's LaTeX scoring (``eval_zoo.latex_half``): each manual ingested as the
 zoo's halves are (rules extractor, no vectors, relations off), each gold entry found as an
 entity of its manual, and mentioned in a section on a page its index lists (a code-line
 index: found only); per manual and in all.
@@ -24,12 +24,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sqlite3
 import tempfile
 from pathlib import Path
 
 from bench.docs_zoo import families as F
-from bench.docs_zoo import scorers
+from bench.docs_zoo.eval_zoo import latex_half, report_latex
 from bench.docs_zoo.gold import code_line_index
 
 HERE = Path(__file__).resolve().parent
@@ -52,36 +51,13 @@ def draw(zoo: Path) -> list[dict]:
     return [{"project": pdf.stem, "path": str(pdf), "code_lines": code_line_index(pdf)} for pdf in drawn]
 
 
-def score(members: list[dict], work: Path) -> dict:
-    """``scorers.back_indexes`` of ``members`` ingested into one index under ``work``."""
-    from bench.eval_docs import ingest
-
-    index = work / "index-latex-fresh"
-    seconds = ingest([Path(m["path"]) for m in members], index, as_book=False, relations="off")
-    db = sqlite3.connect(index / "crossbook.db")
-    result = scorers.back_indexes(members, db)
-    db.close()
-    result["seconds"] = seconds
-    return result
-
-
 def report(result: dict, misses: bool) -> None:
-    def ratio(found: int, total: int) -> str:
-        return f"{found}/{total} = {found / total:.3f}" if total else "-"
-
-    books = result["books"]
-    low = min((f / t for f, _, t in books.values() if t), default=0)
-    print(f"latex fresh: index entries found {ratio(result['found'], result['total'])}, on a listed page"
-          f" {ratio(result['placed'], result['placed_total'])}; lowest manual found {low:.3f}"
-          f" ({len(books)} manuals, {result['seconds']:.0f} s)")
-    under = sum(f / max(t, 1) < 0.9 for f, _, t in books.values())
-    print(f"           manuals under 0.90 found: {under} of {len(books)}")
-    for book, (found, placed, count) in sorted(books.items(), key=lambda kv: kv[1][0] / max(kv[1][2], 1)):
-        where = "code lines" if placed is None else f"on a listed page {placed}/{count}"
-        print(f"           {book}: found {found}/{count}, {where}")
-    if misses:
-        for miss in result["misses"]:
-            print(f"           miss: {miss}")
+    """The zoo's LaTeX lines for the fresh set (``eval_zoo.report_latex``), and how many manuals
+    find under 0.90 of their entries."""
+    print("latex fresh:")
+    report_latex("fresh", result, misses)
+    books = result["books"].values()
+    print(f"           manuals under 0.90 found: {sum(f / max(t, 1) < 0.9 for f, _, t in books)} of {len(books)}")
 
 
 def main() -> None:
@@ -103,7 +79,7 @@ def main() -> None:
         return
     members = members[:args.limit] if args.limit else members
     with tempfile.TemporaryDirectory(prefix="crossbook-latex-fresh-") as tmp:
-        report(score(members, Path(tmp)), args.misses)
+        report(latex_half(members, Path(tmp), "fresh"), args.misses)
 
 
 if __name__ == "__main__":
