@@ -62,3 +62,19 @@ def test_a_short_name_the_index_types_is_an_entry_and_an_untyped_one_is_not():
     index = Section("Index", 1, ("Index",), f"# Index\n\n{entries}\n", 0, pages=(3, 3))
     terms = {(t.name, t.kind) for s in with_back_index((body, index)) for t in s.terms}
     assert ("ae", "package") in terms and not any(name == "ox" for name, _ in terms)
+
+
+def test_a_name_the_index_sets_in_math_is_placed_like_any_other():
+    from crossbook.core.models import Section
+
+    # the reader's text of a makeindex index: an entry set in math keeps its backslash in
+    # italics ("*\\*frobnorm") or is italic whole ("*frobdist*"); an italic page stays a page
+    text = ("# Math\n\nThe norm is written `\\frobnorm`; the distance *frobdist* (*x, y*) is symmetric.\n"
+            "| `\\frobtab` | sets the frob |\n")
+    body = Section("Math", 1, ("Math",), text, 0, pages=(1, 1))
+    entries = "\n".join(["*\\*frobnorm, 1", "*frobdist*, 1", "`\\frobtab`, 1"]
+                        + [f"\\frob{chr(97 + n)}x . . . 9" for n in range(10)])
+    index = Section("Index", 1, ("Index",), f"# Index\n\n{entries}\n", 0, pages=(3, 3))
+    defined = {t.name for t in with_back_index((body, index))[0].terms}
+    assert {"\\frobnorm", "frobdist", "\\frobtab"} <= defined and "frobdist*" not in defined
+    assert [(n, p, i) for n, _, p, _, i in index_entries("frobit, *12*, 3")] == [("frobit", [12, 3], [12])]

@@ -148,9 +148,16 @@ def _page_shift(entries, shown_in: dict[str, list[int]], sections: tuple[Section
     return min((s for s, v in scores.items() if v == best), key=abs, default=0)
 
 
+# a name the index sets in math is in italics, its backslash alone ("*\\*frobnorm") or whole
+# ("*frobdist*"); an italic number is a page's mark (``_ITALIC``) and keeps its stars
+_MATH_BACKSLASH = re.compile(r"(?<![*\w\\])\*\\\*(?=[A-Za-z@])")
+_MATH_NAME = re.compile(r"(?<![*\w\\])\*(\\?[A-Za-z@][\w@-]*)\*(?![*\w])")
+
+
 def _index_text(text: str) -> str:
     # code marks say nothing in an index (a manual may set it whole, leaders too, in code font)
-    return _EMPHASIS.sub("", text.replace("`", ""))
+    text = _MATH_NAME.sub(r"\1", _MATH_BACKSLASH.sub(r"\\", text.replace("`", "")))
+    return _EMPHASIS.sub("", text)
 
 
 def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
