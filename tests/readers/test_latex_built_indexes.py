@@ -68,3 +68,10 @@ def test_a_code_line_index_below_the_text_of_its_page(tmp_path):
     index = "\n".join(s.text for s in book.sections if is_back_index(s))
     at = [index.index(n + "`") for n in names]
     assert at == sorted(at)  # read column by column
+
+
+def test_entries_set_in_math_or_listed_in_a_table_are_placed_like_any_other(tmp_path):
+    defined = _defined(read_book(_build(tmp_path, "frobmath.tex", "frobmath", "frobmath", [])))
+    assert {defined.get(n) for n in ("\\frobnorm", "\\frobsum", "frobdist")} == {"1 Math commands"}
+    assert {defined.get(n) for n in ("\\frobtaba", "\\frobtabb")} == {"2 Table of commands"}
+    assert "frobdist*" not in defined
