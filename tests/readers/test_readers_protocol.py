@@ -47,7 +47,8 @@ def test_a_folder_is_detected_once_while_unchanged(tmp_path, monkeypatch):
 
 
 def test_the_post_passes_are_the_list_in_its_order():
-    assert [p.__name__ for p in post_passes.POST_PASSES] == ["code_entries", "back_index", "internal_links"]
+    assert [p.__name__ for p in post_passes.POST_PASSES] == ["code_entries", "back_index", "guide_entries",
+                                                           "internal_links"]
 
 
 def test_read_book_runs_each_post_pass_in_order(tmp_path, monkeypatch):
