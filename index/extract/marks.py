@@ -38,7 +38,7 @@ from ..core.normalize import collapse_whitespace, normalize_name
 from ..core.packs import DomainPack, genre_list
 from ..readers.html_markdown import markdown_text
 from .contract import first_rule, is_on
-from .entry_kinds import RULEBOOK_KINDS
+from .entry_kinds import rulebook_kinds
 from .text import first_body_sentence
 from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
@@ -55,7 +55,7 @@ class NoteMarks:
     def __init__(self, pack: DomainPack, parents: list[ParentChunk], extractions: list[ChunkExtraction | None]):
         self.pack = pack
         # the pack's types and the kinds a book gives its entries without one (entry_kinds.py)
-        self.types = tuple(dict.fromkeys((*pack.type_names, *RULEBOOK_KINDS)))
+        self.types = tuple(dict.fromkeys((*pack.type_names, *rulebook_kinds())))
         self.note_types: dict[str, str] = {}  # note file -> the type of the entity it defines
         for parent, extraction in zip(parents, extractions, strict=True):
             if parent.defines and parent.file and parent.file not in self.note_types:

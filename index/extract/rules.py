@@ -32,7 +32,7 @@ from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
 from ..core.rule_guard import section_label, without_failures
 from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
-from .entry_kinds import THING_KINDS, entry_kind, heading_kind, listing_kind, own_kind, stat_block_kind
+from .entry_kinds import entry_kind, heading_kind, listing_kind, own_kind, stat_block_kind, thing_kinds
 from .entry_rules import entry_view, section_terms
 from .glossary import TermSpan, abbreviated
 from .heading_rules import HeadingAnalysis, analyse_headings
@@ -143,7 +143,7 @@ def as_listed(mention: RawMention, listed: dict[str, str]) -> RawMention:
     """A definition of no stated kind takes the kind the book's own lists give its name
     (listed_kinds.py: "Athletics" listed under "Skills" is a skill)."""
     kind = listed.get(normalize_name(mention.name))
-    if mention.entity_type != "other" or kind not in THING_KINDS:
+    if mention.entity_type != "other" or kind not in thing_kinds():
         return mention
     return replace(mention, entity_type=kind)
 

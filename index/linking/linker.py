@@ -38,7 +38,7 @@ import ahocorasick
 
 from ..core.normalize import singular, written_as_code
 from ..core.packs import genre_words
-from ..extract.entry_kinds import RULEBOOK_KINDS
+from ..extract.entry_kinds import rulebook_kinds
 from ..extract.text import sentence_span
 from ..readers.doc_kinds import DOC_KINDS
 from .matchview import MatchView, match_view
@@ -189,13 +189,14 @@ def code_only(entity_type: str, found: str, documented: bool = True) -> bool:
     ``--amend``, ``json.dump``) links in plain text too. A kind a rulebook has as well
     (``class``: a wizard's, not Python's) is code only where a documentation set defines the
     thing (``documented``): a rulebook's Wizard links in prose."""
-    if entity_type in SHARED_KINDS and not documented:
+    if entity_type in shared_kinds() and not documented:
         return False
     return entity_type in DOC_KINDS and found.isalpha() and _common_word(found.lower())
 
 
-# the kinds documentation and rulebooks both give (a Python class, a wizard's class)
-SHARED_KINDS = DOC_KINDS & frozenset(RULEBOOK_KINDS)
+def shared_kinds() -> frozenset[str]:
+    """The kinds documentation and rulebooks both give (a Python class, a wizard's class)."""
+    return DOC_KINDS & frozenset(rulebook_kinds())
 
 
 def in_code(text: str, offset: int) -> bool:

@@ -33,7 +33,7 @@ from ..core.genres import genre_active
 from ..core.models import RawRelation
 from ..core.normalize import normalize_name
 from ..core.packs import genre_words, word_pattern
-from ..extract.entry_kinds import KIND_WORDS
+from ..extract.entry_kinds import kind_words
 from ..extract.text import sentence_span
 from .pattern_clauses import clause_at, state_claim, use_claim, verb_claim
 from .pattern_context import (
@@ -124,7 +124,7 @@ def _item_base(line: str, category: re.Match) -> bool:
     the kind before them is an item's (the rulebook pack's ``kind_words``)."""
     base = category.group(1).strip(" *_")
     kind = re.sub(r"[^a-z ]", "", line[:category.start(1)].casefold()).split()
-    return bool(kind) and KIND_WORDS.get(kind[-1]) == "item" and _BASE_NAME.fullmatch(base) is not None \
+    return bool(kind) and kind_words().get(kind[-1]) == "item" and _BASE_NAME.fullmatch(base) is not None \
         and not _LIST_SEPARATOR.search(base) and base.split()[0].casefold() not in ("any", "all", "one")
 
 
