@@ -19,12 +19,10 @@ from contextlib import contextmanager
 from bench.hand_sample import def_key, load_labels
 from crossbook.extract import rules
 from crossbook.extract.contract import rules_off
-from crossbook.extract.entry_rules import FINDING, VETOES
-from crossbook.extract.heading_rules import DECISION_VETOES, DEFINING, REINSTATED, SCREENS
+from crossbook.extract.registry import STAGES
 
 # the rules of the stages a book's sections alone decide (the marks need a reader's marks)
-SECTION_RULES = tuple(dict.fromkeys(r.__name__ for r in (*SCREENS, *REINSTATED, *DECISION_VETOES, *DEFINING,
-                                                          *VETOES, *FINDING)))
+SECTION_RULES = tuple(dict.fromkeys(r.__name__ for r in (*STAGES["headings"], *STAGES["entries"])))
 
 
 @contextmanager
