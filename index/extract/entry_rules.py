@@ -227,15 +227,19 @@ def kind_of_a_term(name: str, single_keys: set[str]) -> bool:
     return normalize_name(words[-1]) in single_keys
 
 
-def section_terms(view: EntryView, parent: ParentChunk) -> Iterator[Found]:
-    """The terms one section defines, in the order its text gives them."""
+def section_terms(view: EntryView, parent: ParentChunk, vetoed: list | None = None) -> Iterator[Found]:
+    """The terms one section defines, in the order its text gives them; each candidate a veto
+    drops is added to ``vetoed`` (when given) as (its name, the veto)."""
     stat_block = stat_block_kind(parent.text) is not None
     owner = view.owner_of.get(parent.id)
     for term in view.terms[parent.id]:
         key = normalize_name(term.name)
         shared = len(view.term_owners[key]) >= _SCOPED_MIN and "" not in view.term_owners[key]
         candidate = Candidate(parent, term, key, owner, shared, stat_block)
-        if first_rule(VETOES, view, candidate) is not None:
+        veto = first_rule(VETOES, view, candidate)
+        if veto is not None:
+            if vetoed is not None:
+                vetoed.append((term.name, veto))
             continue
         rule = first_rule(FINDING, view, candidate)
         if rule == scoped_sub_entry.__name__:

@@ -73,6 +73,7 @@ class HeadingAnalysis:
     labels: set[str] = field(default_factory=set)  # parent ids of label sections ("Spells Known")
     rules: dict[str, str] = field(default_factory=dict)   # parent id -> the rule that defined its names
     vetoed: dict[str, str] = field(default_factory=dict)  # parent id -> the veto that dropped its heading
+    vetoed_names: dict[str, str] = field(default_factory=dict)  # parent id -> the name its heading gave
 
 
 @dataclass
@@ -289,6 +290,12 @@ def _labels(view: HeadingView) -> set[int]:
     return labels
 
 
+def _record_veto(analysis: HeadingAnalysis, node: Node, veto: str) -> None:
+    analysis.vetoed[node.parent.id] = veto
+    analysis.vetoed_names[node.parent.id] = node.named.name if node.named is not None else \
+        clean_text(node.parent.heading or "")
+
+
 def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) -> HeadingAnalysis:
     """The heading analysis of one book: the screens, the reinstated, then the decision."""
     view = heading_view(parents, pack, book)
@@ -303,7 +310,7 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
             continue
         veto = veto or first_rule(SCREENS, view, node)
         if veto is not None:
-            analysis.vetoed[node.parent.id] = veto
+            _record_veto(analysis, node, veto)
             continue
         view.strength[id(node)] = topical_strength(node.named.name)
         node.candidate = view.strength[id(node)] == 0
@@ -327,7 +334,7 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
             entries = [c.named.name for c in node.children if c.candidate]
             analysis.catalogs.setdefault(node.named.name, []).extend(entries)
         if veto:
-            analysis.vetoed[node.parent.id] = veto
+            _record_veto(analysis, node, veto)
         elif rule:
             parts = [] if first_rule(WHOLE_NAMES, view, node) else conjoined_names(node.named.name)
             analysis.definitions[node.parent.id] = [HeadingName(p) for p in parts] if parts else [node.named]

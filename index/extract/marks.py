@@ -91,8 +91,15 @@ class NoteMarks:
         marks = self._marks(parent)
         view = GuessView(self, parent, {normalize_name(m.name) for m in marks}
                          | {normalize_name(a) for m in marks for a in m.aliases})
-        guessed = [m for m in mentions if first_rule(GUESS_VETOES, view, m) is None]
+        guessed, vetoed = [], []
+        for mention in mentions:
+            veto = first_rule(GUESS_VETOES, view, mention)
+            if veto is None:
+                guessed.append(mention)
+            elif mention.mention_type == "defines":
+                vetoed.append((mention.name, veto))
         verified = verify_mentions(guessed, chunk, self.types)
+        verified.vetoed = vetoed
         seen = {(normalize_name(m.name), m.entity_type, m.mention_type) for m in verified.mentions}
         for mark, surface in self._surfaces(parent, marks):
             key = (normalize_name(mark.name), mark.entity_type, mark.mention_type)

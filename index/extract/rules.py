@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from ..core.models import ChunkExtraction, ParentChunk, RawMention
+from ..core.models import ChunkExtraction, ParentChunk, RawMention, Veto
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
 from ..core.rule_guard import section_label, without_failures
@@ -82,10 +82,12 @@ def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, term: TermSpa
     return heading_kind(parent.heading or "") or "other"
 
 
-def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> list[list[RawMention]]:
+def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
+                  vetoes: list[Veto] | None = None) -> list[list[RawMention]]:
     """The definitions of every parent of one book, in order (pure): the heading stage's
     (index/extract/heading_rules.py), then the entry stage's (index/extract/entry_rules.py),
-    each naming the rule that made it."""
+    each naming the rule that made it; the candidates a veto dropped are added to ``vetoes``
+    (when given)."""
     analysis = analyse_headings(parents, pack, book)
     listed = listed_kinds(parents)
     by_heading = analysis.definitions
@@ -111,9 +113,12 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
                 mention_type="defines", context=context, source="heading", aliases=named.aliases,
                 rule=analysis.rules[parent.id],
             ))
+        if vetoes is not None and parent.id in analysis.vetoed:
+            vetoes.append(Veto(parent.id, "headings", analysis.vetoed_names[parent.id], analysis.vetoed[parent.id]))
         # a creature's, a spell's, an item's section
         states_kind = stat_block_kind(parent.text) is not None or own_kind(parent.text, None) is not None
-        for found in section_terms(entries, parent):
+        vetoed: list[tuple[str, str]] | None = [] if vetoes is not None else None
+        for found in section_terms(entries, parent, vetoed):
             term = found.term
             mentions.append(RawMention(
                 name=found.name, entity_type=_term_type(pack, parent, bool(entries.owner_of.get(parent.id)),
@@ -122,6 +127,8 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
                 source=term.source, aliases=found.aliases, rule=found.rule,
             ))
         out.append([as_listed(m, listed) for m in mentions])
+        if vetoes is not None:
+            vetoes.extend(Veto(parent.id, "entries", name, rule) for name, rule in vetoed)
     return with_abbreviations(out, parents, entries.terms)
 
 
@@ -164,8 +171,14 @@ class RulesExtractor:
         progress: ProgressFn = no_progress,
     ) -> ExtractionRun:
         warnings: list[str] = []
+        vetoes: list[Veto] = []
+
+        def attempt(kept: list[ParentChunk]) -> list[list[RawMention]]:
+            vetoes.clear()  # of the last attempt: the one whose mentions are kept
+            return book_mentions(kept, self.pack, book, vetoes)
+
         # a rule that raises on a section costs that section's definitions, not the book
-        mentions, failed = without_failures(parents, lambda kept: book_mentions(kept, self.pack, book), book,
+        mentions, failed = without_failures(parents, attempt, book,
                                             lambda parent: section_label(parent.heading_path, parent.id), warnings)
         failed_ids = {parent.id for parent in failed}
         found_in = dict(zip((p.id for p in parents if p.id not in failed_ids), mentions, strict=True))
@@ -173,4 +186,4 @@ class RulesExtractor:
         for i, parent in enumerate(parents):
             chunks.append(ChunkExtraction(parent.id, found_in.get(parent.id, [])))
             progress("extract", i + 1, len(parents))
-        return ExtractionRun(chunks, warnings=warnings)
+        return ExtractionRun(chunks, warnings=warnings, vetoes=vetoes)
