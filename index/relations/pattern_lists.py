@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..core.genres import genre_active
-from ..core.packs import genre_words, word_pattern
+from ..core.packs import genre_words, per_genres, word_pattern
 from .pattern_context import BLANK_LINE, in_list, strip_entities
 
 _CONDITION_WORD = re.compile(r"\s*conditions?\b", re.IGNORECASE)
@@ -44,14 +44,22 @@ def state_list_start(text: str, occurrences, entities, start: int) -> int:
         at = earlier[-1][0]
 
 
-# the titles of an entry's spell list and gear list ("Spells Known", "Innate Spellcasting",
-# "Starting Equipment"): one modifier word at most, so "Skills and Gear" is a topic, no list
-_LIST_TITLES = {
-    "casts": re.compile(rf"(?:[\w'’-]+\s+)?(?:{word_pattern(genre_words('rulebook', 'spell_list_titles'))})"
-                        rf"(?:\s+(?:{word_pattern(genre_words('rulebook', 'spell_list_words'))})"
-                        r"|\s+(?:you|it|they|we)\s+(?:can\s+|may\s+)?(?:cast|prepare|learn|know))?", re.IGNORECASE),
-    "wields": re.compile(rf"(?:[\w'’-]+\s+)?(?:{word_pattern(genre_words('rulebook', 'gear_list_titles'))})", re.IGNORECASE),
-}
+@per_genres
+def _list_titles() -> dict[str, re.Pattern]:
+    """The titles of an entry's spell list and gear list ("Spells Known", "Innate Spellcasting",
+    "Starting Equipment"), by the relation they give: one modifier word at most, so "Skills and
+    Gear" is a topic, no list (the rulebook pack's list titles and words)."""
+    def words(key: str) -> str:
+        return word_pattern(genre_words("rulebook", key))
+
+    return {
+        "casts": re.compile(rf"(?:[\w'’-]+\s+)?(?:{words('spell_list_titles')})(?:\s+(?:{words('spell_list_words')})"
+                            rf"|\s+(?:you|it|they|we)\s+(?:can\s+|may\s+)?(?:{words('spell_list_verbs')}))?",
+                            re.IGNORECASE),
+        "wields": re.compile(rf"(?:[\w'’-]+\s+)?(?:{words('gear_list_titles')})", re.IGNORECASE),
+    }
+
+
 # "**Spells:** Firebolt", "Gear. Longbow", and a stat block's closed bold label "**Spells** Firebolt"
 _LEAD_LABEL = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?P<open>\*\*|__|<strong>|<b>)?(?P<label>[A-Z][\w'’ -]{1,30}?)"
                          r"(?:\*\*|__|</strong>|</b>)?(?:[ \t]*[:.]|(?(open)(?<=\*\*|__)|(?!))|(?(open)(?<=</b>)|(?!))"
@@ -64,7 +72,7 @@ def list_kind(title: str) -> str | None:
     if not genre_active("rulebook"):  # a spell or gear list is a rulebook's
         return None
     title = re.sub(r"[*_#:]+", " ", title).strip()
-    return next((kind for kind, pattern in _LIST_TITLES.items() if pattern.fullmatch(title)), None)
+    return next((kind for kind, pattern in _list_titles().items() if pattern.fullmatch(title)), None)
 
 
 def list_blocks(text: str) -> list[tuple[str, int, int]]:

@@ -15,19 +15,26 @@ from __future__ import annotations
 
 import re
 
+from ..core.packs import genre_words, per_genres, word_pattern
 from ..extract.text import sentence_span
 from .edge_guards import pack_words
 from .pattern_context import ChunkScan
 
 _LIST_LEAD = re.compile(r"\bfollowing\b[^.\n:]{0,40}\bspells?\b[^.\n:]{0,30}:[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 _USE_LINE = re.compile(r"^[ \t>*_-]*(?P<label>[^:\n]{2,40}?)[*_]*:[*_]*[ \t]*(?P<rest>\S[^\n]*)$", re.MULTILINE)
-_YOU_CAST = re.compile(r"(?<![\w-])you\s+(?:can|may)(?!['’]t|not)\b(?P<between>[^.\n]{0,80}?)\bcast\s+(?:the\s+)?[*_]*$", re.IGNORECASE)
 _DENIED = re.compile(r"(?<![\w-])(?:not|never|can't|cannot|can’t)(?![\w-])", re.IGNORECASE)
 
 
 def _use_line(label: str) -> bool:
     words = set(re.findall(r"[a-z]+", label.casefold()))
     return bool(words & pack_words("spell_use_words"))
+
+
+@per_genres
+def _you_cast() -> re.Pattern:
+    """"you can use an action to cast the": what a reader may cast (the pack's ``cast_verbs``)."""
+    return re.compile(rf"(?<![\w-])you\s+(?:can|may)(?!['’]t|not)\b(?P<between>[^.\n]{{0,80}}?)"
+                      rf"\b(?:{word_pattern(genre_words('rulebook', 'cast_verbs'))})\s+(?:the\s+)?[*_]*$", re.IGNORECASE)
 
 
 def prepared_list_family(scan: ChunkScan) -> None:
@@ -63,7 +70,7 @@ def you_cast_family(scan: ChunkScan) -> None:
     """"you can use an action to cast the *levitate* spell": the entry lets its user cast it."""
     text = scan.text
     for start, end, index in scan.occurrences:
-        before = _YOU_CAST.search(text, max(0, start - 120), start)
+        before = _you_cast().search(text, max(0, start - 120), start)
         if before is None or _DENIED.search(before.group("between")) or scan.entities[index].condition_like:
             continue
         if not (text[start:start + 1].isupper() or text[max(0, start - 1):start] in ("*", "_")):
