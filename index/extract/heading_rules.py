@@ -29,10 +29,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..core.models import ParentChunk
-from ..core.normalize import normalize_name, normalized_tokens
+from ..core.normalize import normalize_name, normalized_tokens, singular
 from ..core.packs import DomainPack
 from .contract import first_rule, is_on
-from .entry_kinds import own_kind
+from .entry_kinds import heading_kind, own_kind
 from .heading_tree import (
     Node,
     catalog_min,
@@ -204,10 +204,26 @@ def labelled_entry(view: HeadingView, node: Node) -> bool:
     return len(siblings) >= catalog_min(node.up)
 
 
+def kind_member(view: HeadingView, node: Node) -> bool:
+    """A direct child of a heading named by a plural kind ("Classes > Wyrmcaller", "Skills >
+    Athletics"): a member of that kind (its type is the heading's, entry_kinds.path_kind),
+    though it holds sections of its own. A child that names a kind itself ("Spells > Spell
+    Lists") is a part of the chapter, no member."""
+    if node.up is None or heading_kind(node.parent.heading or "") is not None:
+        return False
+    words = clean_text(node.up.parent.heading or "").casefold().split()
+    return bool(words) and singular(words[-1]) != words[-1] and heading_kind(" ".join(words)) is not None
+
+
+def _member(view: HeadingView, node: Node) -> bool:
+    """One of the headings a rule of the decision keeps whole: a labelled entry, a kind's member."""
+    return any(is_on(rule) and rule(view, node) for rule in (labelled_entry, kind_member))
+
+
 def category_heading(view: HeadingView, node: Node) -> bool:
     """A category over a catalog (three or more entries, few prose headings, not kinds of its
     concept): its entries define themselves (the stage records the catalog)."""
-    if id(node) in view.concepts or is_on(labelled_entry) and labelled_entry(view, node):
+    if id(node) in view.concepts or _member(view, node):
         return False
     entries = [c for c in node.children if c.candidate]
     prose = [c for c in node.children if view.strength.get(id(c), 0) > 0]
@@ -219,8 +235,7 @@ def category_heading(view: HeadingView, node: Node) -> bool:
 def chapter_heading(view: HeadingView, node: Node) -> bool:
     """A chapter (a heading under the book's title with sections): its sections define."""
     chapter = node.up is None or node.up.key == view.title_key
-    return chapter and bool(node.children) and id(node) not in view.concepts \
-        and not (is_on(labelled_entry) and labelled_entry(view, node))
+    return chapter and bool(node.children) and id(node) not in view.concepts and not _member(view, node)
 
 
 DECISION_VETOES = (category_heading, chapter_heading)
@@ -246,7 +261,7 @@ def marked_entry(view: HeadingView, node: Node) -> bool:
     return marked_alone(node, view.title_key)
 
 
-DEFINING = (concept_heading, labelled_entry, catalog_entry, defining_sentence, named_elsewhere, marked_entry)
+DEFINING = (concept_heading, labelled_entry, catalog_entry, defining_sentence, named_elsewhere, marked_entry, kind_member)
 
 
 # -- whole names: a heading that joins words with "and" yet names one thing ----------------------

@@ -29,7 +29,7 @@ from dataclasses import replace
 
 from ..core.models import ChunkExtraction, ParentChunk, RawMention, Veto
 from ..core.normalize import normalize_name
-from ..core.packs import DomainPack
+from ..core.packs import DomainPack, genre_words
 from ..core.rule_guard import section_label, without_failures
 from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
 from .entry_kinds import entry_kind, heading_kind, listing_kind, own_kind, stat_block_kind, thing_kinds
@@ -42,7 +42,7 @@ from .text import first_body_sentence, sentence_around
 
 __all__ = ["VERSION", "HeadingAnalysis", "RulesExtractor", "analyse_headings", "book_mentions", "heading_definitions"]
 
-VERSION = "rules/28"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/29"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 
 
 def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, list[HeadingName]]:
@@ -53,14 +53,19 @@ def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str)
 def _heading_type(pack: DomainPack, parent: ParentChunk, named: HeadingName, owned: bool, through, marked,
                   book: str = "") -> str:
     """The type of a heading's entity: the pack's heading rule; else the kind it states of
-    itself; else, outside another entry, the kind the headings above it name (a section
-    inside an entry is a part of it, of no kind the book states: "Classes > Warden > Wild
-    Tongue")."""
+    itself; else the kind the headings above it name, past catalogs: a section inside an entry
+    is a part of it, of no kind the book states ("Classes > Warden > Wild Tongue"), unless the
+    heading right above it names the entry and a kind ("Warden > Warden Features > Wild
+    Tongue" is a feature)."""
     by_pack = pack.type_for(parent.heading_path)
     if by_pack != "other":
         return by_pack
-    if owned:
-        return own_kind(parent.text, named.qualifier) or "other"
+    if owned:  # a part of an entry: of no kind but its own, or the one "<Entry> <Kind>" above it names
+        path = parent.heading_path
+        owner_kind = len(path) > 2 and any(path[-2].casefold().startswith(f"{h.casefold()} ") for h in path[:-2])
+        kind = entry_kind(path, parent.text, named.qualifier, marked_under=marked.__getitem__) if owner_kind \
+            else own_kind(parent.text, named.qualifier)
+        return kind or "other"
     kind = entry_kind(parent.heading_path, parent.text, named.qualifier, through, marked.__getitem__)
     if kind is None and len(parent.heading_path) == 1:
         kind = heading_kind(book)  # a chapter of a book titled by its kind ("Classes" > "Barbarian")
@@ -77,8 +82,10 @@ def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, term: TermSpa
         return by_pack
     if owned and term.source == "glossary" and marked:
         return "feature"
-    if term.column:  # a table's rows are of the kind its first column's header names, or of none
-        return listing_kind(term.column) or "other"
+    if term.column:  # a table's rows are of the kind its first column's header names, or of none;
+        # a column of names takes the kind the section's heading names ("Simple Melee Weapons": Club)
+        named = term.column.strip(" *_").casefold() in genre_words("rulebook", "name_columns")
+        return listing_kind(term.column) or (heading_kind(parent.heading or "") if named else None) or "other"
     return heading_kind(parent.heading or "") or "other"
 
 

@@ -56,7 +56,8 @@ def _list_titles() -> dict[str, re.Pattern]:
         "casts": re.compile(rf"(?:[\w'’-]+\s+)?(?:{words('spell_list_titles')})(?:\s+(?:{words('spell_list_words')})"
                             rf"|\s+(?:you|it|they|we)\s+(?:can\s+|may\s+)?(?:{words('spell_list_verbs')}))?",
                             re.IGNORECASE),
-        "wields": re.compile(rf"(?:[\w'’-]+\s+)?(?:{words('gear_list_titles')})", re.IGNORECASE),
+        "wields": re.compile(rf"(?:[\w'’-]+\s+)?(?:{words('gear_list_titles')})|{words('gear_list_labels')}",
+                             re.IGNORECASE),
     }
 
 
@@ -65,6 +66,9 @@ _LEAD_LABEL = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?P<open>\*\*|__|<strong>|<b>
                          r"(?:\*\*|__|</strong>|</b>)?(?:[ \t]*[:.]|(?(open)(?<=\*\*|__)|(?!))|(?(open)(?<=</b>)|(?!))"
                          r"|(?(open)(?<=</strong>)|(?!)))(?:\*\*|__|</strong>|</b>)?[ \t]*(?P<rest>.*)$", re.MULTILINE)
 _TABLE_ROW = re.compile(r"^[ \t]*\|")
+# a stat table's row of a list: "| Equipment | Scimitar, Leather armor |", "| Spells | Light, Shield |"
+_LABEL_ROW = re.compile(r"^[ \t]*\|[ \t]*[*_]*(?P<label>[A-Z][\w'’ -]{1,30}?)[*_:]*[ \t]*\|(?P<rest>[^|\r\n]+)\|?[ \t\r]*$",
+                        re.MULTILINE)
 
 
 def list_kind(title: str) -> str | None:
@@ -77,7 +81,8 @@ def list_kind(title: str) -> str | None:
 
 def list_blocks(text: str) -> list[tuple[str, int, int]]:
     """(kind, start, end) of the spell and gear lists of a chunk: the whole body under such a
-    heading, the rest of a "**Spells:** ..." line, and the list items after "Gear:" alone."""
+    heading, the rest of a "**Spells:** ..." line or of a "| Gear | ... |" row, and the list
+    items after "Gear:" alone."""
     out = []
     first_end = text.find("\n") if "\n" in text else len(text)
     if text.lstrip().startswith("#") and (kind := list_kind(text[:first_end].lstrip("# \t"))):
@@ -95,15 +100,19 @@ def list_blocks(text: str) -> list[tuple[str, int, int]]:
                 body = lead.end()
             blank = BLANK_LINE.search(text, body + 1)
             out.append((kind, lead.end(), blank.start() if blank else len(text)))
+    for row in _LABEL_ROW.finditer(text):
+        if (kind := list_kind(row.group("label"))) is not None and row.group("rest").strip(" *_"):
+            out.append((kind, row.start("rest"), row.end("rest")))
     return out
 
 
-def list_item(text: str, occurrences, start: int, block_lo: int) -> bool:
+def list_item(text: str, occurrences, start: int, block_lo: int, block_hi: int | None = None) -> bool:
     """True when the name at ``start`` is an item of a list: the name a list item or a table
-    row opens with, or one of a line that holds only names ("Longbow, Chain Shirt (2)")."""
+    row opens with, or one of a line that holds only names ("Longbow, Chain Shirt (2)"), within
+    the block (``block_lo`` to ``block_hi``: a table row's cell ends before its bar)."""
     line_lo = max(text.rfind("\n", 0, start) + 1, block_lo)
     line_hi = text.find("\n", start)
-    line_hi = len(text) if line_hi == -1 else line_hi
+    line_hi = min(len(text) if line_hi == -1 else line_hi, len(text) if block_hi is None else block_hi)
     head = text[line_lo:start]
     if _LIST_ITEM.match(head + " ") or _TABLE_ROW.match(head):
         return not re.sub(r"^[ \t]*(?:[-*+]|\d+[.)]|\|)|[\s*_\[\]]", "", head)

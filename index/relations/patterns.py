@@ -182,7 +182,7 @@ def list_block_family(scan: ChunkScan) -> None:
         title_line = text.rfind("\n", 0, block_lo) + 1
         leads_around = tuple(line for line in scan.lead_lines if line != title_line)
         for start, end, index in scan.occurrences:
-            if not block_lo <= start < block_hi or not list_item(text, scan.occurrences, start, block_lo):
+            if not block_lo <= start < block_hi or not list_item(text, scan.occurrences, start, block_lo, block_hi):
                 continue
             subject = scan.subject_at(start, leads=leads_around)
             if subject is None or subject == index or name_fragment(text, start, end):

@@ -138,3 +138,11 @@ def test_the_following_spells_on_lines_of_uses_after_a_blank_line():
             "At will: *Firebolt*\n3/day each: *mist step*\n\nShe keeps a *longbow* and fears the Bard.\n")
     assert {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)} == {
         ("Marsh Hag", "casts", "Firebolt"), ("Marsh Hag", "casts", "Mist Step")}
+
+
+def test_a_gear_row_of_a_stat_table_and_a_kit_label_are_what_the_entry_wields():
+    assert relations("| Armor Class | 12 |\r\n| Gear | Longbow |\r\n\r\nIt waits.") == {
+        ("Marsh Hag", "wields", "Longbow")}
+    assert relations("- **Armor Class** 12\n- **Kit** Longbow\n") == {("Marsh Hag", "wields", "Longbow")}
+    # a kit named by its use is an item, no gear list's title
+    assert list_kind("Climbing Kit") is None and list_kind("Kit") == "wields"
