@@ -37,7 +37,7 @@ from .entry_rules import entry_view, section_terms
 from .glossary import TermSpan, abbreviated
 from .heading_rules import HeadingAnalysis, analyse_headings
 from .headings import HeadingName, heading_name
-from .listed_kinds import listed_kinds
+from .listed_kinds import listed_kinds, stated_kinds
 from .text import first_body_sentence, sentence_around
 
 __all__ = ["VERSION", "HeadingAnalysis", "RulesExtractor", "analyse_headings", "book_mentions", "heading_definitions"]
@@ -96,7 +96,7 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
     each naming the rule that made it; the candidates a veto dropped are added to ``vetoes``
     (when given)."""
     analysis = analyse_headings(parents, pack, book)
-    listed = listed_kinds(parents)
+    listed = {**stated_kinds(parents), **listed_kinds(parents)}  # a list of the book wins over a phrase
     by_heading = analysis.definitions
     entries = entry_view(parents, pack, analysis)
     defined_paths = {parent.heading_path for parent in parents if by_heading.get(parent.id)}

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from crossbook.relations.normalize import normalize_type
+from crossbook.relations.ontology import load_ontology
 from crossbook.relations.patterns import PatternEntity
 from crossbook.relations.state_guards import CURED, INFLICTED, OWN, RESISTED, reading
 from crossbook.relations.stated import stated_relations
@@ -217,9 +219,6 @@ def test_a_summons_ends_at_a_creature_near_its_verb_and_is_never_denied():
 
 
 def test_the_rulebook_ontology_knows_summons_and_its_mirror():
-    from crossbook.relations.normalize import normalize_type
-    from crossbook.relations.ontology import load_ontology
-
     ontology = load_ontology(("rulebook",))
     assert normalize_type("summons", ontology) == "summons"
     assert normalize_type("summoned_by", ontology) == "summoned_by"
