@@ -284,3 +284,14 @@ def chunk_scan(text: str, entities: list[PatternEntity]) -> ChunkScan:
         lead_terms={index for _, index in leads if _owner_of(index, entities) != index},
         lead_lines=tuple(line_start for line_start, _ in entry_leads(text)), lead_owned=lead_owned,
     )
+
+
+def gear_entity(entities: list[PatternEntity], index: int) -> int | None:
+    """The item an entry's own part is named by ("Deva › Mace": the item Mace, when the chunk
+    names it), or None: a creature's weapon attack and its gear list name the weapon, not the action."""
+    owner, separator, base = entities[index].name.rpartition(SUB_ENTRY_SEPARATOR)
+    if not separator:
+        return None
+    key = normalize_name(base)
+    return next((i for i, e in enumerate(entities) if e.entity_type == "item" and SUB_ENTRY_SEPARATOR not in e.name
+                 and normalize_name(e.name) == key), None)

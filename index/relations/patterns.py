@@ -43,6 +43,7 @@ from .pattern_context import (
     PatternEntity,
     chunk_scan,
     emit_named,
+    gear_entity,
     is_named,
     name_fragment,
     sentence_start,
@@ -187,6 +188,8 @@ def list_block_family(scan: ChunkScan) -> None:
             subject = scan.subject_at(start, leads=leads_around)
             if subject is None or subject == index or name_fragment(text, start, end):
                 continue
+            if kind == "wields" and (item := gear_entity(scan.entities, index)) is not None:
+                index = item  # "Gear: Mace" under the Deva's own "Mace." attack: the item
             if is_named(text, start, end) or scan.entities[index].category:
                 scan.emit(subject, index, kind, start, end)
 

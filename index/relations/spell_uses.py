@@ -21,7 +21,7 @@ import re
 from ..core.packs import genre_words, per_genres, word_pattern
 from ..extract.text import sentence_span
 from .edge_guards import pack_words
-from .pattern_context import ChunkScan
+from .pattern_context import ChunkScan, gear_entity
 
 _LIST_LEAD = re.compile(r"\bfollowing\b[^.\n:]{0,40}\bspells?\b[^.\n:]{0,30}:[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 _USE_LINE = re.compile(r"^[ \t>*_-]*(?P<label>[^:\n]{2,40}?)[*_]*:[*_]*[ \t]*(?P<rest>\S[^\n]*)$", re.MULTILINE)
@@ -68,6 +68,25 @@ def summon_family(scan: ChunkScan) -> None:
             if verb.end() <= start < hi and index != subject and scan.entities[index].entity_type in kinds \
                     and _SUMMON_GAP.match(text, verb.end(), start):
                 scan.emit(subject, index, "summons", start, end)
+
+
+@per_genres
+def _weapon_attack() -> re.Pattern:
+    """What follows a weapon attack's lead: "***Mace.*** *Melee Weapon Attack:*" (the pack's ``weapon_attack_words``)."""
+    return re.compile(rf"[\s*_.:]*(?:{word_pattern(genre_words('rulebook', 'weapon_attack_words'))})(?![\w-])",
+                      re.IGNORECASE)
+
+
+def weapon_attack_family(scan: ChunkScan) -> None:
+    """"***Greatsword.*** *Melee Weapon Attack:* ...": a creature's attack named by an item of
+    the book wields that item (the entry owning the attack; gear_entity)."""
+    for start, end, index in scan.occurrences:
+        item = gear_entity(scan.entities, index)
+        if item is None or not _weapon_attack().match(scan.text, end):
+            continue
+        subject = scan.owner_at(start)
+        if subject is not None and subject not in (index, item):
+            scan.emit(subject, item, "wields", start, end)
 
 
 def prepared_list_family(scan: ChunkScan) -> None:

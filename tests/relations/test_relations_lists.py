@@ -10,6 +10,7 @@ from crossbook.ingest.pipeline import ingest_paths
 from crossbook.relations.pattern_context import PatternEntity
 from crossbook.relations.pattern_lists import list_kind
 from crossbook.relations.patterns import pattern_relations
+from crossbook.relations.stated import stated_relations
 from tests.conftest import make_job
 from tests.helpers import write
 
@@ -146,3 +147,20 @@ def test_a_gear_row_of_a_stat_table_and_a_kit_label_are_what_the_entry_wields():
     assert relations("- **Armor Class** 12\n- **Kit** Longbow\n") == {("Marsh Hag", "wields", "Longbow")}
     # a kit named by its use is an item, no gear list's title
     assert list_kind("Climbing Kit") is None and list_kind("Kit") == "wields"
+
+
+def test_a_creatures_weapon_attack_and_gear_name_the_item_not_the_action():
+    knight = [PatternEntity("Gloom Knight", ("Gloom Knight",), "creature", "heading"),
+              PatternEntity("Gloom Knight › Thornblade", ("Gloom Knight › Thornblade", "Thornblade"), "feature",
+                            "glossary"),
+              PatternEntity("Thornblade", ("Thornblade",), "item"),
+              PatternEntity("Gloom Knight › Bite", ("Gloom Knight › Bite", "Bite"), "feature", "glossary"),
+              PatternEntity("Bite", ("Bite",), "other")]
+    text = ("### Gloom Knight\n\n*Medium humanoid, any alignment*\n\n**Actions**\n\n***Thornblade.*** *Melee Weapon "
+            "Attack:* +4 to hit.\n\n***Bite.*** *Melee Weapon Attack:* +2 to hit.\n")
+    # a bite is no item: only the attack named by an item of the book is gear
+    assert {(r.source_name, r.relation_type, r.target_name) for r in stated_relations(text, knight)} == {
+        ("Gloom Knight", "wields", "Thornblade")}
+    gear = "### Gloom Knight\n\n***Thornblade.*** It slashes.\n\nGear: Thornblade\n"
+    assert {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(gear, knight)} == {
+        ("Gloom Knight", "wields", "Thornblade")}
