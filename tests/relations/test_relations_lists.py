@@ -164,3 +164,23 @@ def test_a_creatures_weapon_attack_and_gear_name_the_item_not_the_action():
     gear = "### Gloom Knight\n\n***Thornblade.*** It slashes.\n\nGear: Thornblade\n"
     assert {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(gear, knight)} == {
         ("Gloom Knight", "wields", "Thornblade")}
+
+
+def _creature(name: str) -> str:
+    return (f"### {name}\n\n*Medium humanoid, any alignment*\n\n**Armor Class** 12\n\n**Hit Points** 11 (2d8)\n\n"
+            "**Actions**\n\n***Thornclub.*** *Melee Weapon Attack:* +4 to hit, reach 5 ft., one target.\n\n"
+            "***Reedknife.*** *Melee Weapon Attack:* +2 to hit, reach 5 ft., one target.\n\n")
+
+
+ARMORY = ("# Armory\n\n## Simple Melee Weapons\n\n| Name | Cost | Damage |\n|---|---|---|\n"
+          "| Thornclub | 1 sp | 1d4 |\n| Reedknife | 2 gp | 1d4 |\n| Stonemaul | 5 gp | 2d6 |\n")
+BESTIARY = "# Marches Bestiary\n\n## Monsters\n\n" + "".join(_creature(n) for n in ("Gloom Knight", "Reed Goblin", "Fen Hag"))
+
+
+def test_a_weapon_attack_wields_the_item_of_the_table_not_the_attack(tmp_path, fake_svo):
+    job = make_job(tmp_path / "index")
+    ingest_paths(job, [write(tmp_path / "armory.md", ARMORY), write(tmp_path / "bestiary.md", BESTIARY)])
+    found = {(e["source"], e["relation_type"], e["target"]) for e in index_edges(job.db)
+             if e["relation_type"] == "wields"}
+    assert found == {(n, "wields", w) for n in ("Gloom Knight", "Reed Goblin", "Fen Hag")
+                     for w in ("Thornclub", "Reedknife")}
