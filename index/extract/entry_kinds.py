@@ -61,7 +61,7 @@ _PHRASE_WORDS = {"a", "an", "the", "of", "to", "for", "with", "in", "on", "at", 
                  "and", "or", "&"}
 
 
-def _shaped_kinds() -> frozenset[str]:
+def shaped_kinds() -> frozenset[str]:
     """Kinds whose entries show their kind (a stat block, a category line): where some entries
     under a heading do, a section under it that does not is a topic about them ("Monsters >
     Armor Class")."""
@@ -183,7 +183,7 @@ def path_kind(heading_path: tuple[str, ...], through=lambda heading: False,
     for depth in range(len(heading_path) - 1, 0, -1):
         heading = heading_path[depth - 1]
         if kind := heading_kind(heading):
-            return None if kind in _shaped_kinds() and kind in marked_under(heading_path[:depth]) else kind
+            return None if kind in shaped_kinds() and kind in marked_under(heading_path[:depth]) else kind
         if not through(heading):
             return None
     return None

@@ -32,7 +32,7 @@ from ..core.models import ParentChunk
 from ..core.normalize import normalize_name, normalized_tokens, singular
 from ..core.packs import DomainPack
 from .contract import first_rule, is_on
-from .entry_kinds import heading_kind, own_kind
+from .entry_kinds import heading_kind, own_kind, shaped_kinds
 from .heading_tree import (
     Node,
     catalog_min,
@@ -207,12 +207,17 @@ def labelled_entry(view: HeadingView, node: Node) -> bool:
 def kind_member(view: HeadingView, node: Node) -> bool:
     """A direct child of a heading named by a plural kind ("Classes > Wyrmcaller", "Skills >
     Athletics"): a member of that kind (its type is the heading's, entry_kinds.path_kind),
-    though it holds sections of its own. A child that names a kind itself ("Spells > Spell
+    though it holds sections of its own; of a kind whose entries show it, only one that does. A child that names a kind itself ("Spells > Spell
     Lists") is a part of the chapter, no member."""
     if node.up is None or heading_kind(node.parent.heading or "") is not None:
         return False
     words = clean_text(node.up.parent.heading or "").casefold().split()
-    return bool(words) and singular(words[-1]) != words[-1] and heading_kind(" ".join(words)) is not None
+    kind = heading_kind(" ".join(words)) if words and singular(words[-1]) != words[-1] else None
+    if kind is None:
+        return False
+    # a kind whose entries show it (a stat block, a category line): a section that does not is
+    # a topic about them ("Monsters > Hit Points")
+    return kind not in shaped_kinds() or own_kind(node.parent.text, node.named.qualifier if node.named else None) == kind
 
 
 def _member(view: HeadingView, node: Node) -> bool:
