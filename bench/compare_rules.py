@@ -83,8 +83,8 @@ class SideBySide:
         side, book_mentions = self, new_rules.book_mentions
         init, verify = new_marks.NoteMarks.__init__, new_marks.NoteMarks.verify
 
-        def both_book_mentions(parents, pack, book):
-            new = book_mentions(parents, pack, book)
+        def both_book_mentions(parents, pack, book, vetoes=None):
+            new = book_mentions(parents, pack, book, vetoes)
             old = side.old_rules.book_mentions(parents, pack, book)
             side.books += 1
             for parent, old_found, new_found in zip(parents, old, new, strict=True):

@@ -44,7 +44,15 @@ from bench.fate.fate_text import CORPUS as FATE_CORPUS
 from bench.fate.score import score_fate
 from bench.hand_sample import definitions as stored_definitions
 from bench.hand_sample import score as hand_score
-from bench.rule_ablation import hand_by_rule, kept_books, print_rules, rule_counts, switched_off
+from bench.rule_ablation import (
+    hand_by_rule,
+    kept_books,
+    linker_off,
+    print_linker_rules,
+    print_rules,
+    rule_counts,
+    switched_off,
+)
 from crossbook.core.config import load_settings
 from crossbook.core.errors import CrossbookError
 from crossbook.core.normalize import normalize_name
@@ -143,16 +151,19 @@ def eval_fate(tmp: Path, edges_out: Path | None, top: int = 15, ablation: bool =
            FROM entity_mentions m JOIN entities e ON e.id = m.entity_id JOIN chunks c ON c.id = m.chunk_id""")]
     edges = index_edges(db)
     hand, rule_made = hand_figures("fate", db), rule_figures("fate", db)
-    db.close()
+    linked_db = db
     stored = [dict(m) for m in mentions]
     result = score_fate(gold, gold_relations, mentions, edges, title_file, top)
     result["ingest_seconds"] = round(seconds, 1)
     result["hand"] = hand
     result["relationships"]["edge_sample"] = str(write_edge_sample(edges, edges_out)) if edges_out else None
-    if ablation:  # the definitions' figures with each rule off (bench/rule_ablation.py)
+    if ablation:  # the definitions' and references' figures with each rule off (bench/rule_ablation.py)
         rule_made["off"] = switched_off(books, stored, lambda kept: score_fate(
             gold, gold_relations, kept, [], title_file, 0)["definitions"])
+        rule_made["linker_off"] = linker_off(linked_db, books[0][2], stored, lambda kept: score_fate(
+            gold, gold_relations, kept, [], title_file, 0)["cross_book_references"])
     result["rules"] = rule_made
+    db.close()
     return result
 
 
@@ -340,6 +351,7 @@ def main() -> int:
     for r in results:
         if r["shelf"] == "fate":
             print_fate_details(r)
+            print_linker_rules(r)
     for r in results:
         if r["shelf"] == "ironsworn":
             print(f"\nIronsworn: {r['notes']} notes read as {r['books']} books (the vault reader, "

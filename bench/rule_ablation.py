@@ -19,12 +19,10 @@ from contextlib import contextmanager
 from bench.hand_sample import def_key, load_labels
 from crossbook.extract import rules
 from crossbook.extract.contract import rules_off
-from crossbook.extract.entry_rules import FINDING, VETOES
-from crossbook.extract.heading_rules import DECISION_VETOES, DEFINING, REINSTATED, SCREENS
+from crossbook.extract.registry import STAGES
 
 # the rules of the stages a book's sections alone decide (the marks need a reader's marks)
-SECTION_RULES = tuple(dict.fromkeys(r.__name__ for r in (*SCREENS, *REINSTATED, *DECISION_VETOES, *DEFINING,
-                                                          *VETOES, *FINDING)))
+SECTION_RULES = tuple(dict.fromkeys(r.__name__ for r in (*STAGES["headings"], *STAGES["entries"])))
 
 
 @contextmanager
@@ -33,9 +31,9 @@ def kept_books() -> Iterator[list[tuple]]:
     calls: list[tuple] = []
     original = rules.book_mentions
 
-    def keeping(parents, pack, book):
+    def keeping(parents, pack, book, vetoes=None):
         calls.append((book, parents, pack))
-        return original(parents, pack, book)
+        return original(parents, pack, book, vetoes)
 
     rules.book_mentions = keeping
     try:
@@ -88,6 +86,72 @@ def switched_off(calls: list[tuple], mentions: list[dict], score: Callable[[list
                  for book, path, name_ in sorted(gained)]
         out[name] = {"lost": len(lost), "gained": len(gained), **score(kept)}
     return out
+
+
+def _references(db, linker, chunks: list[tuple]) -> set[tuple[str, str, str, str]]:
+    """(book, heading path, the text linked, the entity's name) of every reference ``linker``
+    makes in ``chunks`` (present: what each chunk's own mentions already name)."""
+    names = {(r[0], r[1]): r[2] for r in db.execute("SELECT normalized, entity_type, name FROM entities")}
+    found = set()
+    for book, path, text, present in chunks:
+        for match in linker.link(text, book, present):
+            found.add((book, path, match.name, names.get(match.key, match.name)))
+    return found
+
+
+def linker_off(db, pack, mentions: list[dict], score: Callable[[list[dict]], dict]) -> dict[str, dict]:
+    """rule -> {"lost", "gained", and the figures ``score`` gives the stored mentions with the
+    references the linker's rule's absence loses taken out and those it gains put in}: each
+    rule of linking/link_rules.py switched off in turn over the shelf's chunks."""
+    from crossbook.changes.derived import build_linker
+    from crossbook.core.genres import genres_in_use
+    from crossbook.linking.link_rules import RULES
+    from crossbook.storage.book_genres import books_genres
+
+    genres, present = books_genres(db), defaultdict(set)
+    for chunk_id, normalized, entity_type in db.execute(
+            "SELECT chunk_id, normalized, declared_type FROM entity_mentions WHERE source != 'linker'"):
+        present[chunk_id].add((normalized, entity_type))
+    chunks = [(book, path, text, present[chunk_id]) for chunk_id, book, path, text in db.execute(
+        "SELECT id, book, heading_path, text FROM chunks WHERE kind = 'parent' ORDER BY book, ordinal")]
+    linker = build_linker(db, pack)
+
+    def linked() -> set[tuple[str, str, str, str]]:
+        out = set()
+        for book in sorted({c[0] for c in chunks}):
+            with genres_in_use(genres.get(book)):
+                out |= _references(db, linker, [c for c in chunks if c[0] == book])
+        return out
+
+    base, out = linked(), {}
+    for rule in RULES:
+        with rules_off({rule.__name__}):
+            without = linked()
+        lost, gained = base - without, without - base
+        if not lost and not gained:
+            out[rule.__name__] = {"lost": 0, "gained": 0}
+            continue
+        kept = [dict(m) for m in mentions if not (m["mention_type"] == "references"
+                                                   and (m["book"], m["heading_path"], m["mention"], m["name"]) in lost)]
+        kept += [{"book": book, "mention_type": "references", "mention": shown, "name": name, "heading_path": path}
+                 for book, path, shown, name in sorted(gained)]
+        out[rule.__name__] = {"lost": len(lost), "gained": len(gained), **score(kept)}
+    return out
+
+
+def print_linker_rules(result: dict) -> None:
+    """The Fate references' figures with each linker rule off (``linker_off``)."""
+    off = result.get("rules", {}).get("linker_off")
+    if not off:
+        return
+    base = result["cross_book_references"]
+    print("\nlinker rules (linking/link_rules.py): Fate references with each off, lost / gained, P / R")
+    for name, figure in off.items():
+        if not figure["lost"] and not figure["gained"]:
+            print(f"  {name:<20} no change")
+            continue
+        print(f"  {name:<20} -{figure['lost']} / +{figure['gained']}, {figure['precision']:.3f} / {figure['recall']:.3f}"
+              f" ({figure['precision'] - base['precision']:+.3f} / {figure['recall'] - base['recall']:+.3f})")
 
 
 def print_rules(results: list[dict]) -> None:

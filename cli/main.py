@@ -19,6 +19,7 @@ from crossbook.cli import query_commands  # noqa: F401
 from crossbook.cli import (  # noqa: F401
     batch_commands,
     cache_commands,
+    explain_commands,
     mcp_commands,
     pack_commands,
     relations_commands,

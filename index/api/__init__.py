@@ -19,6 +19,7 @@ from .results import (
     Deleted,
     EntityDetail,
     EntityList,
+    Explanation,
     Passages,
     Rebuilt,
     Reembedded,
@@ -32,6 +33,7 @@ from .shelf import Shelf, open_shelf
 
 __all__ = [
     "BadInput", "BookInfo", "BookNotFound", "CrossbookError", "Deleted", "EntityDetail", "EntityList", "EntityNotFound",
+    "Explanation",
     "IndexBusy", "IndexMissing", "IndexReadOnly", "IngestResult", "Passages", "Rebuilt", "Reembedded", "Relationships",
     "Result", "Reviewed", "SectionNotFound", "Sections", "Settings", "Shelf", "VectorsMissing", "WhereElse", "open_shelf",
 ]

@@ -107,6 +107,24 @@ class EntityDetail(ListResult):
         return self.entities
 
 
+class Explanation(ListResult):
+    """Why a name is stored as it is: each mention with the rule that stored it, each
+    candidate a veto dropped; it iterates over the mentions."""
+
+    @property
+    def mentions(self) -> list[dict]:
+        """[{book, heading_path, chunk_id, mention_type, name, entity_type, source, rule, pages, file}]"""
+        return copy.deepcopy(self._document["mentions"])
+
+    @property
+    def vetoes(self) -> list[dict]:
+        """[{book, heading_path, chunk_id, stage, name, rule, pages, file}]"""
+        return copy.deepcopy(self._document["vetoes"])
+
+    def _items(self) -> list:
+        return self.mentions
+
+
 class EntityList(ListResult):
     """What ``entities`` gives: the entities by name, with a count per type."""
 

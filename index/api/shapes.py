@@ -103,6 +103,40 @@ class EntityDetailDoc(TypedDict):
     entities: list[EntityDoc]
 
 
+class ExplainedMention(TypedDict):
+    book: str
+    heading_path: str
+    chunk_id: str
+    mention_type: str
+    name: str
+    entity_type: str
+    source: str
+    rule: str
+    pages: Optional[list[int]]
+    file: Optional[str]
+
+
+class ExplainedVeto(TypedDict):
+    book: str
+    heading_path: str
+    chunk_id: str
+    stage: str
+    name: str
+    rule: str
+    pages: Optional[list[int]]
+    file: Optional[str]
+
+
+class ExplanationDoc(TypedDict):
+    """``explain``: each mention of a name with the rule that stored it, each candidate a veto dropped."""
+    query: str
+    keys: list[str]
+    mentions: list[ExplainedMention]
+    vetoes: list[ExplainedVeto]
+    stored_by: dict[str, int]
+    vetoed_by: dict[str, int]
+
+
 class PassagesDoc(TypedDict):
     """``search`` and ``retrieve``: sections best first (``query`` for search; ``question``,
     ``hops`` and the trace of what was followed for retrieve)."""

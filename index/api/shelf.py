@@ -22,6 +22,7 @@ from .results import (
     Deleted,
     EntityDetail,
     EntityList,
+    Explanation,
     Passages,
     Rebuilt,
     Reembedded,
@@ -103,6 +104,15 @@ class Shelf:
         from ..query.lookup import entity_detail
 
         return EntityDetail(entity_detail(self.db, name))
+
+    def explain(self, name: str, *, books: Iterable[str] = ()) -> Explanation:
+        """Which rule stored each mention of ``name``, and which rules vetoed the headings,
+        entries and guesses that could have defined it, in ``books`` (every book when none).
+        Raises EntityNotFound when the index neither stores nor vetoed the name."""
+        from ..query.explain import explain
+
+        titles = self._searched(books, ())
+        return Explanation(explain(self.db, name, list(titles) or None))
 
     def books(self) -> list[BookInfo]:
         """The books in the index, with their counts and how they were ingested."""

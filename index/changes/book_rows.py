@@ -50,6 +50,7 @@ class BookRows:
     drop_reasons: dict[str, int] = field(default_factory=dict)
     situating: dict[str, str] = field(default_factory=dict)  # parent chunk id -> its situating context
     claims: dict[str, list] = field(default_factory=dict)  # parent chunk id -> its relationship claims
+    vetoes: list = field(default_factory=list)  # the candidates a rule dropped (core.models.Veto): `crossbook explain`
     dropped_relations: dict[str, int] = field(default_factory=dict)
     # the genre packs chosen for it (None: every genre), the signals that chose them, and how
     genres: tuple[str, ...] | None = None
@@ -76,6 +77,7 @@ def store_rows(db: Database, rows: BookRows) -> tuple[int, int]:
         children=rows.children, pages_without_text=rows.pages_without_text,
     )
     store.set_book_partial(db, rows.title, rows.partial)
+    store.insert_vetoes(db, rows.title, rows.vetoes)
     set_book_genres(db, rows.title, rows.genres, rows.genre_signals, rows.genre_choice)
     store_file_stamp(db, rows.title, rows.stamp)
     llm_cache.record_chunk_keys(db, rows.cache_keys)

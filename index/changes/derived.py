@@ -71,8 +71,9 @@ from ..vectors.sync_notes import forget_synced
 
 # crossbook_meta 'link_state': the version of the derived state the index holds; any other
 # value (an index made before m006, or before table rows yielded to other definitions and
-# states linked in lowercase: "1") makes the next refresh a full one
-LINK_STATE_VERSION = "2"
+# states linked in lowercase: "1"; before a linker mention named its rule: "2") makes the
+# next refresh a full one
+LINK_STATE_VERSION = "3"
 T = TypeVar("T")
 
 
@@ -227,9 +228,9 @@ def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, te
         f"SELECT id, normalized, entity_type FROM entities WHERE {condition}", params)}
     db.conn.executemany(
         "INSERT INTO entity_mentions (entity_id, book, chunk_id, mention_type, name, normalized,"
-        " declared_type, context, source, origin_book, rule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'linker')",
+        " declared_type, context, source, origin_book, rule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(ids[match.key], book, chunk_id, "references", match.name, match.key[0], match.key[1],
-          match.context, "linker", match.origin_book) for chunk_id, book, match in found],
+          match.context, "linker", match.origin_book, match.rule) for chunk_id, book, match in found],
     )
     return len(found)
 

@@ -130,6 +130,17 @@ class ChunkExtraction:
     situating_context: str | None = None
 
 
+@dataclass(frozen=True)
+class Veto:
+    """A candidate a rule dropped before it could define a name: the chunk it stood in, the
+    stage (``headings``, ``entries``, ``guesses``), the candidate's name as written, the veto."""
+
+    chunk_id: str
+    stage: str
+    name: str
+    rule: str
+
+
 @dataclass
 class Mention:
     """One mention of an entity: where it is (book, section, pages or file) and how (defines or references)."""

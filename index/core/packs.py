@@ -6,15 +6,20 @@ A pack is a TOML file: a name shipped in ``index/packs/`` (``generic``, ``gurps`
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from .errors import ConfigError
-from .genres import GenrePack, genre_active, load_genre_packs
+from .genres import GenrePack, genre_active, genres_now, load_genre_packs
+
+T = TypeVar("T")
 
 PACK_DIR = Path(__file__).resolve().parent.parent / "packs"  # data files, beside the stage packages
 
@@ -207,6 +212,22 @@ def genre_table(genre: str, key: str) -> dict[str, str]:
     if not isinstance(found, dict):
         raise ConfigError(f"pack {genre}: word list '{key}' is a list, not a table of words")
     return dict(found) if _applies(genre, key) else {}
+
+
+def per_genres(build: Callable[[], T]) -> Callable[[], T]:
+    """``build`` (a rule's words, or a pattern made of them) made once for each set of genres
+    in use (core/genres.genres_in_use) and kept: a rule reads its pack words where it runs,
+    for the genre choice to reach them, and pays for them once."""
+    made: dict[frozenset[str] | None, T] = {}
+
+    @functools.wraps(build)
+    def cached() -> T:
+        key = genres_now()
+        if key not in made:
+            made[key] = build()
+        return made[key]
+
+    return cached
 
 
 def shipped_genres() -> tuple[GenrePack, ...]:

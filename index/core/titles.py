@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 import re
 
-from .packs import genre_words, word_pattern
+from .packs import genre_words, per_genres, word_pattern
 
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 _FM_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE | re.IGNORECASE)
@@ -27,11 +27,16 @@ _ATTRIBUTION = re.compile(
     r"(?:the\s+)?(?P<title>[^()\n.]{2,100}?)\s*(?:\(|,|\.|\bfound at\b|\bby\b|\n)",
     re.IGNORECASE,
 )
-_SRD_SUFFIX = re.compile(rf"\s+(?:{word_pattern(genre_words('rulebook', 'title_suffixes'))})\s*$", re.IGNORECASE)
 # HTML tags, code marks and stars; underscores only as a pair that opens and closes emphasis
 # outside words ("_word_"): one inside a word or a name (``load_parts()``, ``g_main_loop_new``,
 # ``class_``) is a character of it
 _MARKUP = re.compile(r"<[^>]+>|[*`]+")
+
+
+@per_genres
+def _srd_suffix() -> re.Pattern:
+    """A title's suffix the rulebook pack lists ("System Reference Document")."""
+    return re.compile(rf"\s+(?:{word_pattern(genre_words('rulebook', 'title_suffixes'))})\s*$", re.IGNORECASE)
 _UNDERSCORE_EMPHASIS = re.compile(r"(?<![^\W_])(_{1,2})(?=[^\s_])(.+?)(?<=[^\s_])\1(?![^\W_])")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")  # Markdown's backslash escape of an ASCII punctuation mark
@@ -113,7 +118,7 @@ def infer_title(text: str, headings: list[tuple[int, str, int]], fallback: str) 
     preamble = "\n".join(lines[: headings[0][2] if headings else min(len(lines), 60)])
     found = _ATTRIBUTION.search(strip_markup(preamble))
     if found:
-        title = _SRD_SUFFIX.sub("", found.group("title").strip())
+        title = _srd_suffix().sub("", found.group("title").strip())
         if 2 <= len(title) <= 100:
             return title
     if headings:

@@ -39,6 +39,7 @@ class ExtractionRun:
     failed: list[FailedChunk] = field(default_factory=list)
     # parent chunk id -> the LLM cache key its answer is stored under (`cache prune` keeps these)
     cache_keys: dict[str, str] = field(default_factory=dict)
+    vetoes: list = field(default_factory=list)  # the candidates the rules dropped (core.models.Veto)
 
 
 @dataclass(frozen=True)

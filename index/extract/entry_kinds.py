@@ -5,10 +5,10 @@ A–Z" creatures and "Conditions" conditions (a heading names its entries' kind)
 heading carries its own kind in brackets ("Snared [Condition]"); a category line under a
 name says it ("*Level 2 Enchantment (Bard, Druid)*", "*Rod, Rare (Requires Attunement)*",
 "*Huge Monstrosity, Unaligned*"); and a stat block ("**Armor Class** 15", "**Hit Points**
-...") is a creature's shape. The kinds form one closed vocabulary (``RULEBOOK_KINDS``,
-written down in docs/extraction.md); a domain pack's heading rules still win over them.
+...") is a creature's shape. The kinds form one closed vocabulary (the rulebook pack's
+``kinds``, written down in docs/extraction.md); a domain pack's heading rules still win over them.
 
-``KIND_WORDS`` (the rulebook pack's ``[words.kind_words]``, index/packs/rulebook.toml) maps
+``kind_words()`` (the rulebook pack's ``[words.kind_words]``, index/packs/rulebook.toml) maps
 the nouns a heading may use for its entries to a kind; another family of books adds its own
 nouns and kinds there ("Commands" -> command) and everything below reads them: the
 extractor's types, the definition of a lone entry under such a heading, and the type names
@@ -21,27 +21,52 @@ import re
 
 from ..core.genres import genre_active
 from ..core.normalize import singular
-from ..core.packs import genre_table, genre_words, word_pattern
+from ..core.packs import genre_list, genre_table, genre_words, per_genres, word_pattern
 
-RULEBOOK_KINDS = ("creature", "spell", "condition", "item", "feature", "class", "skill", "rule", "other")
-# the kinds whose entries are one thing each, whatever their name's number ("Rod of Fetters")
-THING_KINDS = frozenset(RULEBOOK_KINDS) - {"rule", "other"}
 
-# the noun a heading uses for its entries (singular, lowercase) -> the kind of each entry
-KIND_WORDS: dict[str, str] = genre_table("rulebook", "kind_words")
-# kinds a bracket may name though no heading gathers them by that word: a "Skills" chapter or
-# "Optional Rules" discusses its topics as often as it lists entries ("Stealth [Skill]" is one)
-_BRACKET_WORDS = {**KIND_WORDS, **genre_table("rulebook", "bracket_kind_words")}
-# words after the kind noun that still leave the heading a catalog of that kind:
-# "Spell Descriptions", "Monsters A–Z", "Rules Definitions", "Magic Items (A)"
-_TAIL_WORDS = genre_words("rulebook", "catalog_words")
+@per_genres
+def rulebook_kinds() -> tuple[str, ...]:
+    """The rulebook pack's closed vocabulary of kinds (``kinds``); none outside a rulebook."""
+    return genre_list("rulebook", "kinds")
+
+
+@per_genres
+def thing_kinds() -> frozenset[str]:
+    """The kinds whose entries are one thing each, whatever their name's number ("Rod of
+    Fetters"): the rulebook kinds less its rules and untyped (``thing_kinds``)."""
+    return genre_words("rulebook", "thing_kinds")
+
+
+@per_genres
+def kind_words() -> dict[str, str]:
+    """The noun a heading uses for its entries (singular, lowercase) -> the kind of each entry."""
+    return genre_table("rulebook", "kind_words")
+
+
+@per_genres
+def _bracket_words() -> dict[str, str]:
+    """Kinds a bracket may name though no heading gathers them by that word: a "Skills" chapter
+    or "Optional Rules" discusses its topics as often as it lists entries ("Stealth [Skill]")."""
+    return {**kind_words(), **genre_table("rulebook", "bracket_kind_words")}
+
+
+def _tail_words() -> frozenset[str]:
+    """Words after the kind noun that still leave the heading a catalog of that kind: "Spell
+    Descriptions", "Monsters A–Z", "Rules Definitions", "Magic Items (A)"."""
+    return genre_words("rulebook", "catalog_words")
+
 # a phrase, not a catalog's name: "Casting a Spell", "Using Magic Items", "Spells of the Fen"
 # "Skills and Gear" names two kinds, so none
 _PHRASE_WORDS = {"a", "an", "the", "of", "to", "for", "with", "in", "on", "at", "by", "your", "my", "our", "their",
                  "and", "or", "&"}
-# kinds whose entries show their kind (a stat block, a category line): where some entries under
-# a heading do, a section under it that does not is a topic about them ("Monsters > Armor Class")
-SHAPED_KINDS = frozenset({"creature", "spell", "item"})
+
+
+def shaped_kinds() -> frozenset[str]:
+    """Kinds whose entries show their kind (a stat block, a category line): where some entries
+    under a heading do, a section under it that does not is a topic about them ("Monsters >
+    Armor Class")."""
+    return genre_words("rulebook", "shaped_kinds")
+
 _PARENS = re.compile(r"\([^()]*\)|\[[^\]]*\]")
 
 
@@ -58,15 +83,16 @@ def heading_kind(heading: str) -> str | None:
     words = _words(heading)
     if not words or len(words) > 5 or _PHRASE_WORDS & set(words) or words[0].endswith("ing"):
         return None
-    if len(words) >= 2 and (two := f"{words[-2]} {words[-1]}") in KIND_WORDS:
-        return KIND_WORDS[two]  # "Rules Definitions", before "Definitions" goes as a catalog word
-    while words and words[-1] in _TAIL_WORDS:
+    kinds, tails = kind_words(), _tail_words()
+    if len(words) >= 2 and (two := f"{words[-2]} {words[-1]}") in kinds:
+        return kinds[two]  # "Rules Definitions", before "Definitions" goes as a catalog word
+    while words and words[-1] in tails:
         words.pop()
     if not words:
         return None
-    if len(words) >= 2 and (two := f"{words[-2]} {words[-1]}") in KIND_WORDS:
-        return KIND_WORDS[two]
-    return KIND_WORDS.get(words[-1])
+    if len(words) >= 2 and (two := f"{words[-2]} {words[-1]}") in kinds:
+        return kinds[two]
+    return kinds.get(words[-1])
 
 
 def listing_kind(heading: str) -> str | None:
@@ -76,7 +102,7 @@ def listing_kind(heading: str) -> str | None:
     words = _words(heading)
     if not words or len(words) > 2 or _PHRASE_WORDS & set(words):
         return None
-    return heading_kind(heading) or (_BRACKET_WORDS.get(words[-1]) if len(words) == 1 else None)
+    return heading_kind(heading) or (_bracket_words().get(words[-1]) if len(words) == 1 else None)
 
 
 def bracket_kind(qualifier: str | None) -> str | None:
@@ -85,22 +111,29 @@ def bracket_kind(qualifier: str | None) -> str | None:
         return None
     for part in qualifier.split(";"):
         words = _words(part)
-        if len(words) == 1 and (kind := _BRACKET_WORDS.get(words[0])):
+        if len(words) == 1 and (kind := _bracket_words().get(words[0])):
             return kind
     return None
 
 
-_SIZES = rf"(?:{word_pattern(genre_words('rulebook', 'creature_sizes'))})"
-_RARITIES = word_pattern(genre_words("rulebook", "item_rarities"))
-_CATEGORY_KINDS = (
-    # "Huge Monstrosity, Unaligned", "Medium humanoid (any race), any alignment", "Small or Medium beast, ..."
-    ("creature", re.compile(rf"^{_SIZES}(?:\s+or\s+{_SIZES})?\s+[a-z][\w -]*(?:\([^()]*\))?\s*,\s*\w", re.IGNORECASE)),
-    # "Level 2 Enchantment (Bard, Druid)", "2nd-level evocation", "Evocation cantrip (ritual)"
-    ("spell", re.compile(r"^(?:level\s+\d+\s+[a-z]+|\d+(?:st|nd|rd|th)[- ]level\s+[a-z]+|[a-z]+\s+cantrip)\b",
-                         re.IGNORECASE)),
-    # "Rod, Rare (Requires Attunement)", "Weapon (any sword), rarity varies", "Wondrous item, very rare"
-    ("item", re.compile(rf"^[a-z][\w -]{{0,30}}(?:\([^()]*\))?\s*,\s*(?:very\s+)?(?:{_RARITIES})\b", re.IGNORECASE)),
-)
+
+
+@per_genres
+def _category_kinds() -> tuple[tuple[str, re.Pattern], ...]:
+    """The category lines that state an entry's kind, made of the rulebook pack's sizes and rarities."""
+    sizes = rf"(?:{word_pattern(genre_words('rulebook', 'creature_sizes'))})"
+    rarities = word_pattern(genre_words("rulebook", "item_rarities"))
+    return (
+        # "Huge Monstrosity, Unaligned", "Medium humanoid (any race), any alignment", "Small or Medium beast, ..."
+        ("creature", re.compile(rf"^{sizes}(?:\s+or\s+{sizes})?\s+[a-z][\w -]*(?:\([^()]*\))?\s*,\s*\w", re.IGNORECASE)),
+        # "Level 2 Enchantment (Bard, Druid)", "2nd-level evocation", "Evocation cantrip (ritual)"
+        ("spell", re.compile(r"^(?:level\s+\d+\s+[a-z]+|\d+(?:st|nd|rd|th)[- ]level\s+[a-z]+|[a-z]+\s+cantrip)\b",
+                             re.IGNORECASE)),
+        # "Rod, Rare (Requires Attunement)", "Weapon (any sword), rarity varies", "Wondrous item, very rare"
+        ("item", re.compile(rf"^[a-z][\w -]{{0,30}}(?:\([^()]*\))?\s*,\s*(?:very\s+)?(?:{rarities})\b", re.IGNORECASE)),
+    )
+
+
 _BODY_MARKUP = re.compile(r"^[\s>*_]+|[\s*_]+$")
 _EMPHASIZED = re.compile(r"^\s*(?:\*|_|<em>|<i>)")
 
@@ -115,19 +148,23 @@ def category_line_kind(section_text: str) -> str | None:
     if len(first) > 120 or not _EMPHASIZED.match(first):
         return None  # a category line is set apart: "*Rod, Rare*", not a sentence
     line = _BODY_MARKUP.sub("", first)
-    return next((kind for kind, pattern in _CATEGORY_KINDS if pattern.match(line)), None)
+    return next((kind for kind, pattern in _category_kinds() if pattern.match(line)), None)
 
 
-# a stat block's own labels: two of them in a section make it a creature's
-_STAT_LABEL = re.compile(rf"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__)({word_pattern(genre_words('rulebook', 'stat_block_labels'))})\b",
-                         re.IGNORECASE | re.MULTILINE)
+
+@per_genres
+def _stat_label() -> re.Pattern:
+    """A stat block's own labels (the rulebook pack's): two of them in a section make it a creature's."""
+    labels = word_pattern(genre_words("rulebook", "stat_block_labels"))
+    return re.compile(rf"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__)({labels})\b", re.IGNORECASE | re.MULTILINE)
+
 
 
 def stat_block_kind(section_text: str) -> str | None:
     """'creature' for a section holding a stat block ("**Armor Class** 17", "**Hit Points** ...")."""
     if not genre_active("rulebook"):
         return None
-    labels = {re.sub(r"\s+", " ", m.group(1).lower()) for m in _STAT_LABEL.finditer(section_text)}
+    labels = {re.sub(r"\s+", " ", m.group(1).lower()) for m in _stat_label().finditer(section_text)}
     return "creature" if len(labels) >= 2 else None
 
 
@@ -146,7 +183,7 @@ def path_kind(heading_path: tuple[str, ...], through=lambda heading: False,
     for depth in range(len(heading_path) - 1, 0, -1):
         heading = heading_path[depth - 1]
         if kind := heading_kind(heading):
-            return None if kind in SHAPED_KINDS and kind in marked_under(heading_path[:depth]) else kind
+            return None if kind in shaped_kinds() and kind in marked_under(heading_path[:depth]) else kind
         if not through(heading):
             return None
     return None

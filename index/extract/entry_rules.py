@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..core.models import SUB_ENTRY_SEPARATOR, ParentChunk
 from ..core.normalize import normalize_name
-from ..core.packs import DomainPack, genre_words
+from ..core.packs import DomainPack, genre_words, per_genres
 from .contract import first_rule
 from .entry_kinds import stat_block_kind
 from .glossary import TermSpan, abbreviated, glossary_terms, table_terms
@@ -25,12 +25,18 @@ from .heading_rules import HeadingAnalysis
 from .heading_tree import CATALOG_MIN, in_legal_section
 from .headings import HeadingName, is_generic_label, opens_imperative
 
-_COLUMN_VALUES = genre_words("rulebook", "column_values") | genre_words("rulebook", "creature_sizes") \
-    | genre_words("rulebook", "spell_schools")
 _NUMBERED = re.compile(r"[ \t>]*(?:\d+|[a-z])[.)][ \t]")  # an ordered list's item: "1. ", "b) "
 _STEPS_MIN = 2  # imperative leads in one section that make them a procedure's steps
 _NOTE_REACH = 300  # characters after a lead in which it may call itself a column
 _SCOPED_MIN = 2  # different entries a lead is defined under to be scoped to each
+
+
+@per_genres
+def _column_values() -> frozenset[str]:
+    """Values of a table's column the rulebook pack lists (a size, a school, a terrain)."""
+    return genre_words("rulebook", "column_values") | genre_words("rulebook", "creature_sizes") \
+        | genre_words("rulebook", "spell_schools")
+
 # the period that closes an action's lead and its sentence: "**Bite.** The drake bites",
 # "***Claw.*** *Melee Attack:*" (a stat line's "**Speed.** 30 ft." or "**Senses.** darkvision" is none)
 _ACTION_LEAD = re.compile(r"(?:[*_]*\.[*_]*|</(?:strong|b|em|i)>\.|\.</(?:strong|b|em|i)>)[ \t]+(?:[*_]+|<(?:em|i)>)?[A-Z]")
@@ -169,7 +175,7 @@ def step_lead(view: EntryView, c: Candidate) -> bool:
 def column_value(view: EntryView, c: Candidate) -> bool:
     """A table's first-column cell that is a value of a column (a size, a school, an
     ability, a terrain: the rulebook pack's words), not a thing the table defines."""
-    return c.term.source == "table" and c.term.name.lower() in _COLUMN_VALUES
+    return c.term.source == "table" and c.term.name.lower() in _column_values()
 
 
 def generic_label(view: EntryView, c: Candidate) -> bool:
@@ -221,15 +227,19 @@ def kind_of_a_term(name: str, single_keys: set[str]) -> bool:
     return normalize_name(words[-1]) in single_keys
 
 
-def section_terms(view: EntryView, parent: ParentChunk) -> Iterator[Found]:
-    """The terms one section defines, in the order its text gives them."""
+def section_terms(view: EntryView, parent: ParentChunk, vetoed: list | None = None) -> Iterator[Found]:
+    """The terms one section defines, in the order its text gives them; each candidate a veto
+    drops is added to ``vetoed`` (when given) as (its name, the veto)."""
     stat_block = stat_block_kind(parent.text) is not None
     owner = view.owner_of.get(parent.id)
     for term in view.terms[parent.id]:
         key = normalize_name(term.name)
         shared = len(view.term_owners[key]) >= _SCOPED_MIN and "" not in view.term_owners[key]
         candidate = Candidate(parent, term, key, owner, shared, stat_block)
-        if first_rule(VETOES, view, candidate) is not None:
+        veto = first_rule(VETOES, view, candidate)
+        if veto is not None:
+            if vetoed is not None:
+                vetoed.append((term.name, veto))
             continue
         rule = first_rule(FINDING, view, candidate)
         if rule == scoped_sub_entry.__name__:

@@ -43,7 +43,11 @@ class TermSpan:
 
 # bold leads that introduce a remark, not a term
 _OUTCOME = re.compile(r"^(?:if|when|whenever|unless|on\s+an?)\b", re.IGNORECASE)
-_REMARKS = genre_words("rulebook", "remark_leads")
+
+
+def _remarks() -> frozenset[str]:
+    return genre_words("rulebook", "remark_leads")
+
 
 
 # who speaks in an example's dialogue ("**You:** I draw my sword"), never a term
@@ -70,7 +74,7 @@ def _joins_groups(name: str) -> bool:
 
 def _term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     named = heading_name(raw)
-    if named is None or is_topical(named.name) or named.name.lower() in _REMARKS or _joins_groups(named.name):
+    if named is None or is_topical(named.name) or named.name.lower() in _remarks() or _joins_groups(named.name):
         return None
     if any(c.isdigit() for c in named.name):
         return None  # "Effect 5", "Rank 2": a numbered row or a level, not a name
@@ -88,7 +92,7 @@ def _term(raw: str) -> tuple[str, tuple[str, ...]] | None:
 def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     """A term that is one entry of a run of entries: names may be phrases ("Always a Way Out")."""
     named = heading_name(raw)
-    if named is None or named.name.lower() in _REMARKS or len(named.name.split()) > 12 or _joins_groups(named.name):
+    if named is None or named.name.lower() in _remarks() or len(named.name.split()) > 12 or _joins_groups(named.name):
         return None
     first = named.name.lstrip("\"“'‘")
     if not first or not (first[0].isupper() or first[0].isdigit()) or any(c.isdigit() for c in named.name):

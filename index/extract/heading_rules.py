@@ -3,15 +3,23 @@
 Three ordered registries over one book's heading tree (index/extract/heading_tree.py), each
 rule a small named function ``(view, node) -> bool`` (index/extract/contract.py):
 
-- ``SCREENS``, in turn over every heading: the vetoes that drop it with their reason, and
-  ``concept_form`` ("Defining Aspects", "What Are Consequences?"), which keeps what it names;
-  a heading no screen stops is weighed as a name or as prose (headings.topical_strength);
+- ``PLACE_SCREENS``, then ``CONCEPTS``, then ``SCREENS``, in turn over every heading: the
+  vetoes that drop it with their reason (under a label, in a legal section, no name; then the
+  book's title, the stop list, a label...), except a heading of ``concept_form`` ("Defining
+  Aspects", "What Are Consequences?"), which defines what it names (the stage gives the
+  heading its concept's name); a heading no screen stops is weighed as a name or as prose
+  (headings.topical_strength);
 - ``REINSTATED``: a prose-like heading among a catalog of names is an entry when the book
   uses the name elsewhere or the entry states its kind ("Create an Advantage" among
   "Overcome", "Attack");
 - ``DECISION_VETOES`` then ``DEFINING``, over each heading still a candidate: a category over
   a catalog or a chapter defines nothing (its entries, its sections do); else the first
   defining rule that agrees names the definition.
+
+Rules only read: what the book's headings are (the labels, a heading's concept) is in the view
+before any rule runs (``heading_view``), with every rule on, and what the stage learns from a
+rule (a concept's name, a catalog's entries) it records from the rule's answer. Switching one
+rule off (the ablation of ``make eval``) changes that rule's answers alone.
 """
 
 from __future__ import annotations
@@ -21,10 +29,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from ..core.models import ParentChunk
-from ..core.normalize import normalize_name, normalized_tokens
+from ..core.normalize import normalize_name, normalized_tokens, singular
 from ..core.packs import DomainPack
 from .contract import first_rule, is_on
-from .entry_kinds import own_kind
+from .entry_kinds import heading_kind, own_kind, shaped_kinds
 from .heading_tree import (
     Node,
     catalog_min,
@@ -65,6 +73,7 @@ class HeadingAnalysis:
     labels: set[str] = field(default_factory=set)  # parent ids of label sections ("Spells Known")
     rules: dict[str, str] = field(default_factory=dict)   # parent id -> the rule that defined its names
     vetoed: dict[str, str] = field(default_factory=dict)  # parent id -> the veto that dropped its heading
+    vetoed_names: dict[str, str] = field(default_factory=dict)  # parent id -> the name its heading gave
 
 
 @dataclass
@@ -79,8 +88,9 @@ class HeadingView:
     repeats: dict[str, list[Node]] = field(default_factory=lambda: defaultdict(list))
     groups: dict[int, list[Node]] = field(default_factory=lambda: defaultdict(list))
     strength: dict[int, int] = field(default_factory=dict)
-    labels: set[int] = field(default_factory=set)
-    concepts: set[int] = field(default_factory=set)
+    labels: set[int] = field(default_factory=set)     # labels, and headings under one (heading_view)
+    concept_names: dict[int, HeadingName] = field(default_factory=dict)  # a heading's concept (concept_form)
+    concepts: set[int] = field(default_factory=set)   # the headings the stage gave their concept
     own_tokens: dict[str, str] = field(default_factory=dict)
 
     def used_elsewhere(self, node: Node) -> bool:
@@ -93,10 +103,7 @@ class HeadingView:
 
 def under_label(view: HeadingView, node: Node) -> bool:
     """Under a label ("Blessings > Athletics"): a detail of the entry, a label itself."""
-    if node.up is not None and id(node.up) in view.labels:
-        view.labels.add(id(node))
-        return True
-    return False
+    return node.up is not None and id(node.up) in view.labels
 
 
 def legal_section(view: HeadingView, node: Node) -> bool:
@@ -110,15 +117,14 @@ def no_name(view: HeadingView, node: Node) -> bool:
 
 def concept_form(view: HeadingView, node: Node) -> bool:
     """"Defining Aspects", "What Are Consequences?": the heading defines what it names."""
+    return id(node) in view.concept_names
+
+
+def _concept_name(node: Node) -> HeadingName | None:
+    """The concept a heading of the form "Defining X" or "What Are X?" names, or None."""
     concept = _DEFINES_CONCEPT.match(clean_text(node.parent.heading or ""))
     inner = heading_name(concept.group("name")) if concept else None
-    if inner is None or is_topical(inner.name):
-        return False
-    node.named, node.key = inner, normalize_name(inner.name)
-    node.candidate = True
-    view.strength[id(node)] = 0
-    view.concepts.add(id(node))
-    return True
+    return None if inner is None or is_topical(inner.name) else inner
 
 
 def book_title(view: HeadingView, node: Node) -> bool:
@@ -152,15 +158,12 @@ def procedure_step(view: HeadingView, node: Node) -> bool:
 
 def label_heading(view: HeadingView, node: Node) -> bool:
     """A heading repeated under sibling entries, or one adding a plural to its parent's name."""
-    label = label_kind(node, view.repeats)
-    if label == "repeated":
-        view.labels.add(id(node))
-        view.analysis.labels.add(node.parent.id)
-    return label is not None
+    return label_kind(node, view.repeats) is not None
 
 
-SCREENS = (under_label, legal_section, no_name, concept_form, book_title, stop_heading, generic_label, index_letter,
-           lead_in, procedure_step, label_heading)
+PLACE_SCREENS = (under_label, legal_section, no_name)
+CONCEPTS = (concept_form,)
+SCREENS = (book_title, stop_heading, generic_label, index_letter, lead_in, procedure_step, label_heading)
 
 
 # -- reinstated: prose-like headings among a catalog of names ---------------------------------
@@ -201,26 +204,43 @@ def labelled_entry(view: HeadingView, node: Node) -> bool:
     return len(siblings) >= catalog_min(node.up)
 
 
+def kind_member(view: HeadingView, node: Node) -> bool:
+    """A direct child of a heading named by a plural kind ("Classes > Wyrmcaller", "Skills >
+    Athletics"): a member of that kind (its type is the heading's, entry_kinds.path_kind),
+    though it holds sections of its own; of a kind whose entries show it, only one that does. A child that names a kind itself ("Spells > Spell
+    Lists") is a part of the chapter, no member."""
+    if node.up is None or heading_kind(node.parent.heading or "") is not None:
+        return False
+    words = clean_text(node.up.parent.heading or "").casefold().split()
+    kind = heading_kind(" ".join(words)) if words and singular(words[-1]) != words[-1] else None
+    if kind is None:
+        return False
+    # a kind whose entries show it (a stat block, a category line): a section that does not is
+    # a topic about them ("Monsters > Hit Points")
+    return kind not in shaped_kinds() or own_kind(node.parent.text, node.named.qualifier if node.named else None) == kind
+
+
+def _member(view: HeadingView, node: Node) -> bool:
+    """One of the headings a rule of the decision keeps whole: a labelled entry, a kind's member."""
+    return any(is_on(rule) and rule(view, node) for rule in (labelled_entry, kind_member))
+
+
 def category_heading(view: HeadingView, node: Node) -> bool:
     """A category over a catalog (three or more entries, few prose headings, not kinds of its
-    concept): its entries define themselves; the catalog is recorded."""
-    if id(node) in view.concepts or is_on(labelled_entry) and labelled_entry(view, node):
+    concept): its entries define themselves (the stage records the catalog)."""
+    if id(node) in view.concepts or _member(view, node):
         return False
     entries = [c for c in node.children if c.candidate]
     prose = [c for c in node.children if view.strength.get(id(c), 0) > 0]
     is_category = len(entries) >= catalog_min(node) and len(prose) * 4 <= len(node.children) \
         and not kinds_of(node, entries)
-    if not (is_category or view.pack.is_category(node.parent.heading or "")):
-        return False
-    view.analysis.catalogs.setdefault(node.named.name, []).extend(e.named.name for e in entries)
-    return True
+    return is_category or view.pack.is_category(node.parent.heading or "")
 
 
 def chapter_heading(view: HeadingView, node: Node) -> bool:
     """A chapter (a heading under the book's title with sections): its sections define."""
     chapter = node.up is None or node.up.key == view.title_key
-    return chapter and bool(node.children) and id(node) not in view.concepts \
-        and not (is_on(labelled_entry) and labelled_entry(view, node))
+    return chapter and bool(node.children) and id(node) not in view.concepts and not _member(view, node)
 
 
 DECISION_VETOES = (category_heading, chapter_heading)
@@ -246,7 +266,7 @@ def marked_entry(view: HeadingView, node: Node) -> bool:
     return marked_alone(node, view.title_key)
 
 
-DEFINING = (concept_heading, labelled_entry, catalog_entry, defining_sentence, named_elsewhere, marked_entry)
+DEFINING = (concept_heading, labelled_entry, catalog_entry, defining_sentence, named_elsewhere, marked_entry, kind_member)
 
 
 # -- whole names: a heading that joins words with "and" yet names one thing ----------------------
@@ -262,12 +282,38 @@ WHOLE_NAMES = (states_one_thing,)
 # -- the stage --------------------------------------------------------------------------------
 
 def heading_view(parents: list[ParentChunk], pack: DomainPack, book: str) -> HeadingView:
+    """One book's heading tree and what it is before any rule runs: the headings that repeat,
+    each heading's concept, and the labels (``_labels``)."""
     nodes = heading_tree(parents)
     view = HeadingView(nodes, pack, normalize_name(book), normalized_tokens("\n".join(p.text for p in parents)))
     for node in nodes:
         if node.key:
             view.repeats[node.key].append(node)
+        if (concept := _concept_name(node)) is not None:
+            view.concept_names[id(node)] = concept
+    view.labels = _labels(view)
+    view.analysis.labels = {node.parent.id for node in nodes if id(node) in view.labels and not under_label(view, node)}
     return view
+
+
+def _labels(view: HeadingView) -> set[int]:
+    """The labels of the book, as the screens find them with every rule on: a heading repeated
+    under sibling entries (label_heading, where no screen before it stops it), and every
+    heading under a label. A fact of the book, read by the rules, whichever are switched off."""
+    labels: set[int] = set()
+    before = (*PLACE_SCREENS[1:], *CONCEPTS, *SCREENS[:SCREENS.index(label_heading)])
+    for node in view.nodes:  # in document order: a node's parent comes first
+        if node.up is not None and id(node.up) in labels:
+            labels.add(id(node))
+        elif not any(screen(view, node) for screen in before) and label_kind(node, view.repeats) == "repeated":
+            labels.add(id(node))
+    return labels
+
+
+def _record_veto(analysis: HeadingAnalysis, node: Node, veto: str) -> None:
+    analysis.vetoed[node.parent.id] = veto
+    analysis.vetoed_names[node.parent.id] = node.named.name if node.named is not None else \
+        clean_text(node.parent.heading or "")
 
 
 def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) -> HeadingAnalysis:
@@ -275,10 +321,16 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
     view = heading_view(parents, pack, book)
     analysis = view.analysis
     for node in view.nodes:
-        veto = first_rule(SCREENS, view, node)
+        veto = first_rule(PLACE_SCREENS, view, node)
+        if veto is None and first_rule(CONCEPTS, view, node) is not None:  # the heading is its concept's
+            node.named = view.concept_names[id(node)]
+            node.key, node.candidate = normalize_name(node.named.name), True
+            view.strength[id(node)] = 0
+            view.concepts.add(id(node))
+            continue
+        veto = veto or first_rule(SCREENS, view, node)
         if veto is not None:
-            if veto != concept_form.__name__:
-                analysis.vetoed[node.parent.id] = veto
+            _record_veto(analysis, node, veto)
             continue
         view.strength[id(node)] = topical_strength(node.named.name)
         node.candidate = view.strength[id(node)] == 0
@@ -298,8 +350,11 @@ def analyse_headings(parents: list[ParentChunk], pack: DomainPack, book: str) ->
             continue
         veto = first_rule(DECISION_VETOES, view, node)
         rule = None if veto else first_rule(DEFINING, view, node)
+        if veto == category_heading.__name__:  # the catalog recorded (crossbook pack suggest)
+            entries = [c.named.name for c in node.children if c.candidate]
+            analysis.catalogs.setdefault(node.named.name, []).extend(entries)
         if veto:
-            analysis.vetoed[node.parent.id] = veto
+            _record_veto(analysis, node, veto)
         elif rule:
             parts = [] if first_rule(WHOLE_NAMES, view, node) else conjoined_names(node.named.name)
             analysis.definitions[node.parent.id] = [HeadingName(p) for p in parts] if parts else [node.named]

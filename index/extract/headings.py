@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..core.normalize import singular
-from ..core.packs import genre_words, shipped_genres
+from ..core.packs import genre_words, per_genres, shipped_genres
 from ..core.titles import clean_inline
 
 _NUMBER_WORDS = r"one|two|three|four|five|six|seven|eight|nine|ten|[ivxlc]+|\d+[a-z]?"
@@ -39,10 +39,18 @@ _TRAILING_PAREN = re.compile(r"\s*\(([^()]*)\)\s*$")
 _AKA = re.compile(r"\s*(?:,|\()?\s*\b(?:aka|a\.k\.a\.|also (?:called|known as))\s+(.+?)\)?\s*$", re.IGNORECASE)
 _SMALL = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "into", "nor", "of", "on", "or",
           "the", "to", "vs", "vs.", "with", "per", "via"}
-# the genre packs that may set names in capitals for display (their [words] display_caps)
-_DISPLAY_CAPS_GENRES = tuple(g.name for g in shipped_genres() if "display_caps" in g.words)
-# qualifier words: a parenthesis made only of these (or holding a digit) is not an alias
-_QUALIFIER_WORDS = genre_words("rulebook", "qualifier_words") | genre_words("rulebook", "spell_schools")
+
+
+def _display_caps_genres() -> tuple[str, ...]:
+    """The genre packs that may set names in capitals for display (their [words] display_caps)."""
+    return tuple(g.name for g in shipped_genres() if "display_caps" in g.words)
+
+
+@per_genres
+def _qualifier_words() -> frozenset[str]:
+    """Qualifier words: a parenthesis made only of these (or holding a digit) is not an alias."""
+    return genre_words("rulebook", "qualifier_words") | genre_words("rulebook", "spell_schools")
+
 
 
 def clean_text(heading: str) -> str:
@@ -56,7 +64,7 @@ def display_case(text: str) -> str:
     sets names in capitals for display (a genre pack's ``display_caps`` words: a rulebook's
     "FIREBALL"); other text, and capitals a book's genre writes as the name itself (a
     documentation book's PGUSER, G_LIKELY), unchanged."""
-    if not any(genre_words(genre, "display_caps") for genre in _DISPLAY_CAPS_GENRES):
+    if not any(genre_words(genre, "display_caps") for genre in _display_caps_genres()):
         return text
     letters = [c for c in text if c.isalpha()]
     if not letters or not all(c.isupper() for c in letters) or len(letters) < 2:
@@ -75,7 +83,7 @@ def _is_alias_like(text: str) -> bool:
     words = re.findall(r"[\w'’.-]+", text)
     if not words or len(words) > 5 or any(c.isdigit() for c in text):
         return False
-    if all(w.lower().strip(".") in _QUALIFIER_WORDS for w in words):
+    if all(w.lower().strip(".") in _qualifier_words() for w in words):
         return False
     return words[0][0].isupper()
 
@@ -275,12 +283,14 @@ def is_instruction(name: str) -> bool:
     return len(lowered) > 1 and lowered[0] in _IMPERATIVES and any(w in _PROSE_WORDS for w in lowered[1:])
 
 
-_GENERIC_LABELS = {singular(w) for w in genre_words("rulebook", "generic_labels")}
+@per_genres
+def _generic_labels() -> frozenset[str]:
+    return frozenset(singular(w) for w in genre_words("rulebook", "generic_labels"))
 
 
 def is_generic_label(name: str) -> bool:
     """"Adjustments", "Other Details": a label the rulebook pack lists, naming no thing."""
-    return singular(clean_text(name).lower()) in _GENERIC_LABELS
+    return singular(clean_text(name).lower()) in _generic_labels()
 
 
 def opens_imperative(name: str) -> bool:

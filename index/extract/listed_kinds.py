@@ -3,7 +3,9 @@
 A rulebook lists its classes, skills and conditions as such: a "Skills" section lists the
 skills under each ability ("Skills > Strength" then "- Athletics"), a table's first column
 is headed by the kind of its rows ("| Skill | Ability |"), a book titled "Classes" is a
-catalog of class chapters. A name the book lists as a kind takes that kind wherever the book
+catalog of class chapters. A rulebook also states a thing's kind in a phrase: "the Wyrmcaller class", "the Dazed
+condition", "the *Glimmer* spell", and "a Wisdom (Tracking) check" names the skill Tracking.
+A name the book lists or so states as a kind takes that kind wherever the book
 defines it without stating another (the "**Athletics.**" lead of "Strength Checks").
 
 The kind nouns are the rulebook pack's (``[words.kind_words]`` and ``[words.bracket_kind_words]``,
@@ -17,7 +19,8 @@ from collections import defaultdict
 
 from ..core.models import ParentChunk
 from ..core.normalize import normalize_name
-from .entry_kinds import listing_kind
+from ..core.packs import genre_words, per_genres, word_pattern
+from .entry_kinds import bracket_kind, listing_kind
 
 _LIST_ITEM = re.compile(r"^[ \t]*[-*+][ \t]+(?:\*\*|__)?([A-Z][\w'’ -]{1,40}?)(?:\*\*|__)?[ \t\r]*$", re.MULTILINE)
 _MAX_WORDS = 4
@@ -48,3 +51,31 @@ def listed_kinds(parents: list[ParentChunk]) -> dict[str, str]:
             for item in items:
                 out.setdefault(normalize_name(item), kinds[heading])
     return out
+
+
+
+_NAME = r"(?P<name>[A-Z][\w'’-]*(?: (?:of |the )?[A-Z][\w'’-]*){0,3})"
+
+
+@per_genres
+def _kind_phrases() -> tuple[re.Pattern, re.Pattern]:
+    """"the Wyrmcaller class" (a kind noun of the rulebook pack after a capitalized or
+    emphasized name, not the head of a compound: "the Bard spell list") and "a Wisdom (Tracking) check" (a roll word after a parenthesized name)."""
+    rolls = word_pattern(genre_words("rulebook", "roll_words"))
+    tails = word_pattern(genre_words("rulebook", "kind_compound_tails"))
+    return (re.compile(rf"(?<![\w-])[Tt]he\s+[*_]*{_NAME}[*_]*\s+(?P<kind>[a-z]+)(?![\w-])(?!\s+(?:{tails})(?![\w-]))"),
+            re.compile(rf"(?<![\w-])[A-Z][a-z]+\s+\([*_]*{_NAME}[*_]*\)\s+(?:{rolls})(?![\w-])"))
+
+
+def stated_kinds(parents: list[ParentChunk]) -> dict[str, str]:
+    """normalized name -> the one kind the book's phrases state of it ("the Dazed condition",
+    "a Wisdom (Tracking) check": a skill); a name stated as two kinds takes neither."""
+    stated: dict[str, set[str]] = defaultdict(set)
+    named, rolled = _kind_phrases()
+    for parent in parents:
+        for match in named.finditer(parent.text):
+            if kind := bracket_kind(match.group("kind")):
+                stated[normalize_name(match.group("name"))].add(kind)
+        for match in rolled.finditer(parent.text):
+            stated[normalize_name(match.group("name"))].add("skill")
+    return {name: next(iter(kinds)) for name, kinds in stated.items() if len(kinds) == 1}

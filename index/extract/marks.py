@@ -30,15 +30,14 @@ another page, or to an entry on it, references what it documents (``wikilink``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.models import SUB_ENTRY_SEPARATOR, ChunkExtraction, ParentChunk, RawMention
 from ..core.normalize import collapse_whitespace, normalize_name
 from ..core.packs import DomainPack, genre_list
 from ..readers.html_markdown import markdown_text
 from .contract import first_rule, is_on
-from .entry_kinds import RULEBOOK_KINDS
+from .entry_kinds import rulebook_kinds
 from .text import first_body_sentence
 from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
@@ -55,7 +54,7 @@ class NoteMarks:
     def __init__(self, pack: DomainPack, parents: list[ParentChunk], extractions: list[ChunkExtraction | None]):
         self.pack = pack
         # the pack's types and the kinds a book gives its entries without one (entry_kinds.py)
-        self.types = tuple(dict.fromkeys((*pack.type_names, *RULEBOOK_KINDS)))
+        self.types = tuple(dict.fromkeys((*pack.type_names, *rulebook_kinds())))
         self.note_types: dict[str, str] = {}  # note file -> the type of the entity it defines
         for parent, extraction in zip(parents, extractions, strict=True):
             if parent.defines and parent.file and parent.file not in self.note_types:
@@ -68,6 +67,7 @@ class NoteMarks:
         self.page_labels = page_labels(parents) if self.doc_types else set()
         # the pages of a documentation set (a page that states its subject)
         self.doc_pages = {p.file for p in parents if p.file and any(t.subject for t in p.terms)}
+        self.documentation = bool(self.doc_types or self.doc_pages)  # a doc set's links, not a vault's
         # a manual: its markup or back index states what it documents, or its headings name
         # commands ("\\appto", "--all", "open()")
         self.manual = bool(self.doc_types) or sum(1 for p in parents if p.heading and COMMAND_HEADING.search(
@@ -91,8 +91,15 @@ class NoteMarks:
         marks = self._marks(parent)
         view = GuessView(self, parent, {normalize_name(m.name) for m in marks}
                          | {normalize_name(a) for m in marks for a in m.aliases})
-        guessed = [m for m in mentions if first_rule(GUESS_VETOES, view, m) is None]
+        guessed, vetoed = [], []
+        for mention in mentions:
+            veto = first_rule(GUESS_VETOES, view, mention)
+            if veto is None:
+                guessed.append(mention)
+            elif mention.mention_type == "defines":
+                vetoed.append((mention.name, veto))
         verified = verify_mentions(guessed, chunk, self.types)
+        verified.vetoed = vetoed
         seen = {(normalize_name(m.name), m.entity_type, m.mention_type) for m in verified.mentions}
         for mark, surface in self._surfaces(parent, marks):
             key = (normalize_name(mark.name), mark.entity_type, mark.mention_type)
@@ -112,10 +119,43 @@ class NoteMarks:
         return verified
 
     def _marks(self, parent: ParentChunk) -> list[RawMention]:
-        marks: list[RawMention] = []
-        for rule in MARKS:
-            marks.extend(mark for mark in rule(self, parent, marks) if is_on(mark.rule))
-        return marks
+        """The mentions the section's marks make: each mark the reader states (``stated``),
+        unless a veto of ``MARK_VETOES`` drops it, named by the first rule of ``MARKS`` that
+        agrees (a mark a reader's own rule stated: that rule, when it is on)."""
+        stated = self.stated(parent)
+        view = MarkView(self, parent, {normalize_name(m.mention.name) for m in stated
+                                       if m.mention.mention_type == "defines"})
+        out = []
+        for mark in stated:
+            if first_rule(MARK_VETOES, view, mark) is not None:
+                continue
+            rule = first_rule(MARKS, view, mark)
+            if rule == reader_rule.__name__:
+                rule = mark.stated_by if is_on(mark.stated_by) else None
+            if rule is not None:
+                out.append(replace(mark.mention, rule=rule))
+        return out
+
+    def stated(self, parent: ParentChunk) -> list["Mark"]:
+        """What the reader states of a section, in order: its note's name, its stat blocks'
+        names, its terms (a page's subject first), its links."""
+        out: list[Mark] = []
+        if parent.defines and parent.file in self.note_types:
+            name, *aliases = parent.defines[0]
+            out.append(Mark("note", RawMention(name, self.note_types[parent.file], "defines", "", "note",
+                                               tuple(aliases))))
+        for n, (name, *aliases) in enumerate(parent.defines):
+            if n > 0 or parent.file not in self.note_types:
+                kind = self.creature_type or self.note_types.get(parent.file, "other")
+                out.append(Mark("statblock", RawMention(name, kind, "defines", "", "statblock", tuple(aliases))))
+        for term in parent.terms:
+            source = "note" if term.subject else "deflist"
+            out.append(Mark("subject" if term.subject else "term",
+                            RawMention(term.name, term.kind, "defines", "", source, term.aliases), term.rule))
+        for target, shown, target_file in parent.links:
+            kind = self.doc_types.get(target_file) or self.note_types.get(target_file, "other")
+            out.append(Mark("link", RawMention(target, kind, "references", shown, "wikilink", ())))
+        return out
 
     @staticmethod
     def _surfaces(parent: ParentChunk, marks: list[RawMention]):
@@ -237,43 +277,75 @@ def doc_set_table(view: GuessView, mention: RawMention) -> bool:
 GUESS_VETOES = (marked_exactly, page_title, doc_set_table, page_label, manual_topic)
 
 
-# -- the marks: what a reader states exactly, in order ----------------------------------------
+# -- the marks: what a reader states exactly ---------------------------------------------------
 
-def note_name(marks: NoteMarks, parent: ParentChunk, found: list[RawMention]) -> Iterator[RawMention]:
+@dataclass(frozen=True)
+class Mark:
+    """One thing a reader states of a section: its form ("note", "statblock", "subject",
+    "term", "link"), the mention it makes, and the reader's own rule that stated it
+    ("back_index"; "" where the markup states it)."""
+
+    form: str
+    mention: RawMention
+    stated_by: str = ""
+
+
+@dataclass
+class MarkView:
+    """One section's marks as the mark rules read them."""
+
+    marks: NoteMarks
+    parent: ParentChunk
+    defined: set[str]  # the names the section's marks define (normalized)
+
+
+def no_key(view: MarkView, mark: Mark) -> bool:
+    """A symbol ("." in a table of regular expression syntax) has no name to key."""
+    return mark.form in ("subject", "term") and not normalize_name(mark.mention.name)
+
+
+def link_to_itself(view: MarkView, mark: Mark) -> bool:
+    """A note's link to itself, in the section that defines it."""
+    return mark.form == "link" and normalize_name(mark.mention.name) in view.defined
+
+
+MARK_VETOES = (no_key, link_to_itself)
+
+
+def note_name(view: MarkView, mark: Mark) -> bool:
     """A note defines its name, front-matter title and aliases (source 'note')."""
-    if parent.defines and parent.file in marks.note_types:
-        name, *aliases = parent.defines[0]
-        yield RawMention(name, marks.note_types[parent.file], "defines", "", "note", tuple(aliases), "note_name")
+    return mark.form == "note"
 
 
-def statblock_name(marks: NoteMarks, parent: ParentChunk, found: list[RawMention]) -> Iterator[RawMention]:
+def statblock_name(view: MarkView, mark: Mark) -> bool:
     """A stat block's ``name:`` defines its creature (source 'statblock')."""
-    for n, (name, *aliases) in enumerate(parent.defines):
-        if n > 0 or parent.file not in marks.note_types:
-            kind = marks.creature_type or marks.note_types.get(parent.file, "other")
-            yield RawMention(name, kind, "defines", "", "statblock", tuple(aliases), "statblock_name")
+    return mark.form == "statblock"
 
 
-def doc_terms(marks: NoteMarks, parent: ParentChunk, found: list[RawMention]) -> Iterator[RawMention]:
-    """A documentation page's subject (source 'note') and its terms ('deflist'), named by the
-    reader's rule when it gives one (a back index, an inventory), else by what they are."""
-    for term in parent.terms:
-        if not normalize_name(term.name):
-            continue  # a symbol ("." in a table of regular expression syntax) has no key
-        rule = term.rule or ("page_subject" if term.subject else "doc_term")
-        yield RawMention(term.name, term.kind, "defines", "", "note" if term.subject else "deflist", term.aliases, rule)
+def reader_rule(view: MarkView, mark: Mark) -> bool:
+    """A term a reader's own rule stated (a back index's entry): stored under that rule's
+    name, and switched off with it."""
+    return bool(mark.stated_by)
 
 
-def links(marks: NoteMarks, parent: ParentChunk, found: list[RawMention]) -> Iterator[RawMention]:
-    """A link references the entity its target defines (source 'wikilink'): a vault's
-    ``[[note]]`` (rule "wikilink"), a documentation page's hyperlink ("doc_link")."""
-    defined = {normalize_name(m.name) for m in found}
-    rule = "doc_link" if marks.doc_types or marks.doc_pages else "wikilink"
-    for target, shown, target_file in parent.links:
-        if normalize_name(target) in defined:
-            continue  # a note's link to itself, in the section that defines it
-        kind = marks.doc_types.get(target_file) or marks.note_types.get(target_file, "other")
-        yield RawMention(target, kind, "references", shown, "wikilink", (), rule)
+def page_subject(view: MarkView, mark: Mark) -> bool:
+    """A documentation page's subject (source 'note')."""
+    return mark.form == "subject"
 
 
-MARKS = (note_name, statblock_name, doc_terms, links)
+def doc_term(view: MarkView, mark: Mark) -> bool:
+    """A term a page's markup states (source 'deflist': a definition list, an inventory)."""
+    return mark.form == "term"
+
+
+def doc_link(view: MarkView, mark: Mark) -> bool:
+    """A documentation page's hyperlink references what its target documents (source 'wikilink')."""
+    return mark.form == "link" and view.marks.documentation
+
+
+def wikilink(view: MarkView, mark: Mark) -> bool:
+    """A vault's ``[[note]]`` references the entity its target note defines (source 'wikilink')."""
+    return mark.form == "link" and not view.marks.documentation
+
+
+MARKS = (note_name, statblock_name, reader_rule, page_subject, doc_term, doc_link, wikilink)

@@ -25,14 +25,14 @@ from .rules import analyse_headings
 SAMPLE_MEMBERS = 5
 
 
-_GENERIC_TAIL = genre_words("rulebook", "type_name_tails")
 
 
 def _type_name(category: str) -> str:
     if kind := heading_kind(category):
         return kind  # "Spell Descriptions" -> spell, "Monsters A–Z" -> creature: the kinds the extractor gives
     words = normalize_name(category).split("_")
-    while len(words) > 1 and words[-1] in _GENERIC_TAIL:
+    tails = genre_words("rulebook", "type_name_tails")
+    while len(words) > 1 and words[-1] in tails:
         words.pop()  # "Powers Catalog" -> power
     return normalize_name(" ".join(words)) or "other"
 

@@ -27,22 +27,22 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import replace
 
-from ..core.models import ChunkExtraction, ParentChunk, RawMention
+from ..core.models import ChunkExtraction, ParentChunk, RawMention, Veto
 from ..core.normalize import normalize_name
-from ..core.packs import DomainPack
+from ..core.packs import DomainPack, genre_words
 from ..core.rule_guard import section_label, without_failures
 from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
-from .entry_kinds import THING_KINDS, entry_kind, heading_kind, listing_kind, own_kind, stat_block_kind
+from .entry_kinds import entry_kind, heading_kind, listing_kind, own_kind, stat_block_kind, thing_kinds
 from .entry_rules import entry_view, section_terms
 from .glossary import TermSpan, abbreviated
 from .heading_rules import HeadingAnalysis, analyse_headings
 from .headings import HeadingName, heading_name
-from .listed_kinds import listed_kinds
+from .listed_kinds import listed_kinds, stated_kinds
 from .text import first_body_sentence, sentence_around
 
 __all__ = ["VERSION", "HeadingAnalysis", "RulesExtractor", "analyse_headings", "book_mentions", "heading_definitions"]
 
-VERSION = "rules/28"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/29"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 
 
 def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, list[HeadingName]]:
@@ -53,14 +53,19 @@ def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str)
 def _heading_type(pack: DomainPack, parent: ParentChunk, named: HeadingName, owned: bool, through, marked,
                   book: str = "") -> str:
     """The type of a heading's entity: the pack's heading rule; else the kind it states of
-    itself; else, outside another entry, the kind the headings above it name (a section
-    inside an entry is a part of it, of no kind the book states: "Classes > Warden > Wild
-    Tongue")."""
+    itself; else the kind the headings above it name, past catalogs: a section inside an entry
+    is a part of it, of no kind the book states ("Classes > Warden > Wild Tongue"), unless the
+    heading right above it names the entry and a kind ("Warden > Warden Features > Wild
+    Tongue" is a feature)."""
     by_pack = pack.type_for(parent.heading_path)
     if by_pack != "other":
         return by_pack
-    if owned:
-        return own_kind(parent.text, named.qualifier) or "other"
+    if owned:  # a part of an entry: of no kind but its own, or the one "<Entry> <Kind>" above it names
+        path = parent.heading_path
+        owner_kind = len(path) > 2 and any(path[-2].casefold().startswith(f"{h.casefold()} ") for h in path[:-2])
+        kind = entry_kind(path, parent.text, named.qualifier, marked_under=marked.__getitem__) if owner_kind \
+            else own_kind(parent.text, named.qualifier)
+        return kind or "other"
     kind = entry_kind(parent.heading_path, parent.text, named.qualifier, through, marked.__getitem__)
     if kind is None and len(parent.heading_path) == 1:
         kind = heading_kind(book)  # a chapter of a book titled by its kind ("Classes" > "Barbarian")
@@ -77,17 +82,21 @@ def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, term: TermSpa
         return by_pack
     if owned and term.source == "glossary" and marked:
         return "feature"
-    if term.column:  # a table's rows are of the kind its first column's header names, or of none
-        return listing_kind(term.column) or "other"
+    if term.column:  # a table's rows are of the kind its first column's header names, or of none;
+        # a column of names takes the kind the section's heading names ("Simple Melee Weapons": Club)
+        named = term.column.strip(" *_").casefold() in genre_words("rulebook", "name_columns")
+        return listing_kind(term.column) or (heading_kind(parent.heading or "") if named else None) or "other"
     return heading_kind(parent.heading or "") or "other"
 
 
-def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> list[list[RawMention]]:
+def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
+                  vetoes: list[Veto] | None = None) -> list[list[RawMention]]:
     """The definitions of every parent of one book, in order (pure): the heading stage's
     (index/extract/heading_rules.py), then the entry stage's (index/extract/entry_rules.py),
-    each naming the rule that made it."""
+    each naming the rule that made it; the candidates a veto dropped are added to ``vetoes``
+    (when given)."""
     analysis = analyse_headings(parents, pack, book)
-    listed = listed_kinds(parents)
+    listed = {**stated_kinds(parents), **listed_kinds(parents)}  # a list of the book wins over a phrase
     by_heading = analysis.definitions
     entries = entry_view(parents, pack, analysis)
     defined_paths = {parent.heading_path for parent in parents if by_heading.get(parent.id)}
@@ -111,9 +120,12 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
                 mention_type="defines", context=context, source="heading", aliases=named.aliases,
                 rule=analysis.rules[parent.id],
             ))
+        if vetoes is not None and parent.id in analysis.vetoed:
+            vetoes.append(Veto(parent.id, "headings", analysis.vetoed_names[parent.id], analysis.vetoed[parent.id]))
         # a creature's, a spell's, an item's section
         states_kind = stat_block_kind(parent.text) is not None or own_kind(parent.text, None) is not None
-        for found in section_terms(entries, parent):
+        vetoed: list[tuple[str, str]] | None = [] if vetoes is not None else None
+        for found in section_terms(entries, parent, vetoed):
             term = found.term
             mentions.append(RawMention(
                 name=found.name, entity_type=_term_type(pack, parent, bool(entries.owner_of.get(parent.id)),
@@ -122,6 +134,8 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str) -> li
                 source=term.source, aliases=found.aliases, rule=found.rule,
             ))
         out.append([as_listed(m, listed) for m in mentions])
+        if vetoes is not None:
+            vetoes.extend(Veto(parent.id, "entries", name, rule) for name, rule in vetoed)
     return with_abbreviations(out, parents, entries.terms)
 
 
@@ -143,7 +157,7 @@ def as_listed(mention: RawMention, listed: dict[str, str]) -> RawMention:
     """A definition of no stated kind takes the kind the book's own lists give its name
     (listed_kinds.py: "Athletics" listed under "Skills" is a skill)."""
     kind = listed.get(normalize_name(mention.name))
-    if mention.entity_type != "other" or kind not in THING_KINDS:
+    if mention.entity_type != "other" or kind not in thing_kinds():
         return mention
     return replace(mention, entity_type=kind)
 
@@ -164,8 +178,14 @@ class RulesExtractor:
         progress: ProgressFn = no_progress,
     ) -> ExtractionRun:
         warnings: list[str] = []
+        vetoes: list[Veto] = []
+
+        def attempt(kept: list[ParentChunk]) -> list[list[RawMention]]:
+            vetoes.clear()  # of the last attempt: the one whose mentions are kept
+            return book_mentions(kept, self.pack, book, vetoes)
+
         # a rule that raises on a section costs that section's definitions, not the book
-        mentions, failed = without_failures(parents, lambda kept: book_mentions(kept, self.pack, book), book,
+        mentions, failed = without_failures(parents, attempt, book,
                                             lambda parent: section_label(parent.heading_path, parent.id), warnings)
         failed_ids = {parent.id for parent in failed}
         found_in = dict(zip((p.id for p in parents if p.id not in failed_ids), mentions, strict=True))
@@ -173,4 +193,4 @@ class RulesExtractor:
         for i, parent in enumerate(parents):
             chunks.append(ChunkExtraction(parent.id, found_in.get(parent.id, [])))
             progress("extract", i + 1, len(parents))
-        return ExtractionRun(chunks, warnings=warnings)
+        return ExtractionRun(chunks, warnings=warnings, vetoes=vetoes)

@@ -34,6 +34,7 @@ class Verified:
     mentions: list[RawMention] = field(default_factory=list)
     dropped: Counter = field(default_factory=Counter)
     repaired: Counter = field(default_factory=Counter)
+    vetoed: list[tuple[str, str]] = field(default_factory=list)  # (a definition's name, the veto that dropped it)
 
 
 def canonical(text: str) -> tuple[str, list[int]]:

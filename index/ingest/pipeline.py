@@ -28,7 +28,7 @@ from ..chunk.chunking import parent_chunks
 from ..core.config import Settings, effective_mode
 from ..core.errors import BadInput, BookNotFound, BooksSkipped, ChunksFailed, CrossbookError
 from ..core.genres import genres_in_use
-from ..core.models import IngestResult
+from ..core.models import IngestResult, Veto
 from ..core.pack_option import parse_pack_option
 from ..core.packs import DomainPack, load_pack, shipped_genres
 from ..core.rule_guard import collecting, guarded, section_label, without_failures
@@ -312,6 +312,7 @@ class ExtractedBook:
     repaired: Counter = field(default_factory=Counter)
     claims: dict = field(default_factory=dict)
     dropped_relations: Counter = field(default_factory=Counter)
+    vetoes: list = field(default_factory=list)  # the extractor's and the marks' vetoes (core.models.Veto)
 
 
 def extract_book(job: IngestJob, plan: BookPlan, title: str) -> ExtractedBook:
@@ -362,6 +363,7 @@ def _verify(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str
             extracted.kept[parent.id] = verified.mentions
             extracted.dropped.update(verified.dropped)
             extracted.repaired.update(verified.repaired)
+            extracted.vetoes.extend(Veto(parent.id, "guesses", name, rule) for name, rule in verified.vetoed)
         extracted.dropped.update(extraction.dropped)
         if llm:
             chunk_claims, chunk_drops = prepare_claims(extraction, chunk_text)
@@ -407,6 +409,7 @@ def book_rows(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: s
         situating={p.id: e.situating_context for p, e in zip(plan.parents, run.chunks)
                    if e is not None and e.situating_context},
         claims=extracted.claims, dropped_relations=dict(extracted.dropped_relations),
+        vetoes=[v for v in (*run.vetoes, *extracted.vetoes) if v.chunk_id not in failed],
         genres=plan.genres.genres, genre_signals=plan.genres.signals, genre_choice=plan.genres.label)
 
 

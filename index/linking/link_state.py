@@ -31,7 +31,7 @@ from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
 from ..readers.doc_kinds import DOC_KINDS
 from ..storage.store import in_values
-from .linker import SHARED_KINDS, LinkTarget, lowercase_terms, lowercase_word_counts, name_words, plural
+from .linker import LinkTarget, lowercase_terms, lowercase_word_counts, name_words, plural, shared_kinds
 
 EntityKey = tuple[str, str]
 _PHRASES_PER_QUERY = 200
@@ -154,7 +154,7 @@ class TargetState:
 def doc_books(db: Database) -> set[str]:
     """The books that document code: each defines a thing of a documentation kind that no
     rulebook has (a function, a command, an option); their classes are code (linker.code_only)."""
-    kinds = sorted(DOC_KINDS - SHARED_KINDS)
+    kinds = sorted(DOC_KINDS - shared_kinds())
     marks = ", ".join("?" for _ in kinds)
     return {row[0] for row in db.execute(
         f"SELECT DISTINCT book FROM entity_mentions WHERE mention_type = 'defines' AND declared_type IN ({marks})",

@@ -36,11 +36,13 @@ from functools import lru_cache
 
 import ahocorasick
 
-from ..core.normalize import singular, written_as_code
+from ..core.normalize import singular
 from ..core.packs import genre_words
-from ..extract.entry_kinds import RULEBOOK_KINDS
+from ..extract.contract import first_rule
+from ..extract.entry_kinds import rulebook_kinds
 from ..extract.text import sentence_span
 from ..readers.doc_kinds import DOC_KINDS
+from .link_rules import FINDING, STATES, VETOES, LinkView, Occurrence, state_word
 from .matchview import MatchView, match_view
 
 EntityKey = tuple[str, str]  # (normalized name, entity type)
@@ -75,23 +77,13 @@ def files_as_state(entity_type: str, category: str) -> bool:
     return any(w in filed for w in genre_words("rulebook", "state_words"))
 
 
-# a state named in lowercase where a state goes: "the target is weakened", "is also stuck",
-# "becomes dazed", "knocked prone", "the stuck condition"; not a word describing a noun ("is
-# the frozen ghost") nor an idiom's adjective ("is prone to howling", "vulnerable to fire")
-_STATE_BEFORE = re.compile(
-    r"(?<![\w-])(?:is|are|be|been|being|becomes?|became|knocked|falls?|left)\s+"
-    r"(?:(?!(?:the|a|an|its|their|his|her|this|that|these|those|your|our|my|some|any|no|every|each)\b)\w+\s+)?$",
-    re.IGNORECASE)
-_STATE_IDIOM_AFTER = re.compile(r"\s+(?:to|of|for|with|about|by)\b", re.IGNORECASE)
-_CONDITION_AFTER = re.compile(r"\s+conditions?\b", re.IGNORECASE)
-
-
 @dataclass(frozen=True)
 class LinkMatch:
     key: EntityKey
     name: str          # the text as it occurs in the chunk (match view: no markup)
     context: str
     origin_book: str   # the (first) book whose definition this reference was derived from
+    rule: str = ""     # the linker's rule that made it (link_rules.py)
 
 
 def _lower_same_length(text: str) -> str:
@@ -189,13 +181,14 @@ def code_only(entity_type: str, found: str, documented: bool = True) -> bool:
     ``--amend``, ``json.dump``) links in plain text too. A kind a rulebook has as well
     (``class``: a wizard's, not Python's) is code only where a documentation set defines the
     thing (``documented``): a rulebook's Wizard links in prose."""
-    if entity_type in SHARED_KINDS and not documented:
+    if entity_type in shared_kinds() and not documented:
         return False
     return entity_type in DOC_KINDS and found.isalpha() and _common_word(found.lower())
 
 
-# the kinds documentation and rulebooks both give (a Python class, a wizard's class)
-SHARED_KINDS = DOC_KINDS & frozenset(RULEBOOK_KINDS)
+def shared_kinds() -> frozenset[str]:
+    """The kinds documentation and rulebooks both give (a Python class, a wizard's class)."""
+    return DOC_KINDS & frozenset(rulebook_kinds())
 
 
 def in_code(text: str, offset: int) -> bool:
@@ -240,20 +233,11 @@ class Linker:
     def _code_only(self, key: EntityKey, found: str) -> bool:
         return code_only(key[1], found, bool(self.targets[key].books & self.doc_books))
 
-    def _case_ok(self, pattern: str, found: str, emphasized: bool = False) -> bool:
-        if found == pattern or written_as_code(pattern):
-            return found == pattern  # ``-s`` is not ``-S``, nor ``\\rangeHsb`` ``\\rangeHSB``
-        if pattern == pattern.lower():
-            return True
-        if " " in pattern:
-            return True  # multi-word names link in any case
-        if found.isupper() and len(found) > 1:
-            return True
-        # an emphasized word is a term as the book writes it ("casts *fireball*")
-        return found.islower() and (emphasized or singular(found.lower()) in self.terms)
-
     def _candidates(self, view: str, source: MatchView | None = None, text: str = ""):
+        """Each occurrence of a name the rules link (link_rules.py): (start, stop, text found,
+        {entity key: the rule that linked it})."""
         lowered = _lower_same_length(view)
+        rules = LinkView(self.terms)
         for end_index, (length, variants) in self.automaton.iter(lowered):
             start, end = end_index - length + 1, end_index + 1
             if start > 0 and _WORD.match(view[start - 1]):
@@ -265,16 +249,21 @@ class Linker:
                 continue
             found = view[start:end]
             emphasized = source is not None and _emphasized(text, *source.span(start, end))
-            keys = set()
+            # where code is named: a code span or block, or emphasis (without the source text: nowhere)
+            coded = source is not None and (emphasized or in_code(text, source.span(start, end)[0]))
+            keys: dict[EntityKey, str] = {}
             for written, entity_keys in variants.items():
-                if self._case_ok(written, found, emphasized):
-                    keys |= entity_keys
-            if keys and any(self._code_only(k, found) for k in keys) and (
-                    source is None or not (in_code(text, source.span(start, end)[0]) or emphasized)):
-                keys = {k for k in keys if not self._code_only(k, found)}  # "sorted order", "open the file"
-            if not keys and found.islower() and (_CONDITION_AFTER.match(view, end) or (
-                    _STATE_BEFORE.search(view[max(0, start - 30):start]) and not _STATE_IDIOM_AFTER.match(view, end))):
-                keys = {k for entity_keys in variants.values() for k in entity_keys if self.targets[k].state}
+                rule = first_rule(FINDING, rules, Occurrence(written, found, view, start, end, emphasized))
+                if rule is None:
+                    continue
+                for key in entity_keys:
+                    occurrence = Occurrence(written, found, view, start, end, emphasized, coded,
+                                            self._code_only(key, found))
+                    if key not in keys and first_rule(VETOES, rules, occurrence) is None:
+                        keys[key] = rule
+            if not keys and first_rule(STATES, rules, Occurrence(found, found, view, start, end)) is not None:
+                keys = {k: state_word.__name__ for entity_keys in variants.values() for k in entity_keys
+                        if self.targets[k].state}
             if keys:
                 yield start, stop, found, keys
 
@@ -315,10 +304,10 @@ class Linker:
             lo_text, hi_text = view.span(start, stop)
             lo, hi = sentence_span(text, lo_text, hi_text)
             sentence = text[lo:hi]
-            picked.append((found, keys, sentence, self._choose(keys, sentence, lo_text - lo, book)))
+            picked.append((found, keys, sentence, self._choose(set(keys), sentence, lo_text - lo, book)))
         neighbours = Counter(key[1] for _, _, _, key in picked if key is not None)
         for found, keys, sentence, key in picked:
-            key = key or _by_neighbours(keys, neighbours)
+            key = key or _by_neighbours(set(keys), neighbours)
             if key is None:
                 self.ambiguous[found] += 1
                 continue
@@ -327,7 +316,7 @@ class Linker:
             seen.add(key)
             books = self.targets[key].books
             origin = book if book in books else min(books)
-            out.append(LinkMatch(key, found, sentence, origin))
+            out.append(LinkMatch(key, found, sentence, origin, keys[key]))
         return out
 
 

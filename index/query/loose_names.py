@@ -23,7 +23,7 @@ from functools import lru_cache
 from sqlite_utils import Database
 
 from ..core.normalize import normalize_name
-from ..extract.entry_kinds import THING_KINDS
+from ..extract.entry_kinds import thing_kinds
 from ..storage.index_state import generation
 from .question import LOOSE_WORDS, Question
 
@@ -106,7 +106,7 @@ def _specific(table: dict[str, tuple[int, bool]], name: str) -> bool:
 
 def _names(db: Database) -> dict[str, tuple[int, bool]]:
     """normalized name -> (sections mentioning it, a sub-entry) of every defined entity of a
-    kind of thing (a creature, a spell, an item, a feature, a class...: entry_kinds.THING_KINDS),
+    kind of thing (a creature, a spell, an item, a feature, a class...: entry_kinds.thing_kinds),
     read once per index file and generation."""
     return _read_names(db, _path(db), generation(db), True)
 
@@ -128,7 +128,7 @@ def _read_names(db: Database, path: str, generation: int, things: bool) -> dict[
         " JOIN entity_mentions m ON m.entity_id = e.id"
         " WHERE EXISTS (SELECT 1 FROM entity_mentions d WHERE d.entity_id = e.id AND d.mention_type = 'defines')"
         " GROUP BY e.id"):
-        if things and entity_type not in THING_KINDS:
+        if things and entity_type not in thing_kinds():
             continue  # a rule or a topic is no entry a question names loosely
         current = out.get(normalized, (0, False))
         out[normalized] = (max(current[0], sections), current[1] or "›" in name)

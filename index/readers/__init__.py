@@ -20,10 +20,19 @@ from .registry import BY_NAME, FORMATS, Format, file_format, folder_claim
 from .source import ReadLimits, ReadOptions, Selection, SourceBook, decode_text, read_bytes, sha256_bytes
 
 __all__ = ["FORMATS", "BOOK_SUFFIXES", "Format", "ReadLimits", "ReadOptions", "Selection", "SourceBook",
-           "decode_text", "detect_format", "folder_format", "is_vault", "read_book", "read_bytes", "sha256_bytes"]
+           "decode_text", "detect_format", "folder_format", "is_vault", "read_book", "read_bytes", "reader_rules",
+           "sha256_bytes"]
 
 # the files a directory of books gives (README, LICENSE... are left out by name: index/ingest/books.py)
 BOOK_SUFFIXES = tuple(suffix for fmt in FORMATS for suffix in fmt.suffixes)
+
+
+def reader_rules() -> tuple[str, ...]:
+    """The names of the readers' own rules a term is stated by (DocTerm.rule): a mention of
+    one is stored under that name, and switched off with it (extract/marks.py)."""
+    from .passes.printed_index import RULE as BACK_INDEX
+
+    return (BACK_INDEX,)
 
 
 def is_vault(folder: Path) -> bool:

@@ -29,15 +29,12 @@ from typing import Callable, Iterable
 
 from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import normalize_name
-from ..core.packs import genre_words
+from ..core.packs import genre_words, per_genres, word_pattern
 from .pattern_context import PatternEntity
 from .state_guards import CURED, OWN, RESISTED, condition_reading
 
 TypeOf = Callable[[str], str | None]
 _FUNCTION_WORDS = frozenset({"of", "the", "and", "a", "an", "with", "to", "for", "in", "on"})
-# a cure stated beside an immunity: "ends the condition", "removes", "dispels"
-_CURE = re.compile(r"(?<![\w-])(?:counters?|cures?|ends|removes?|negates?|dispels?|suppress(?:es)?)(?![\w-])",
-                   re.IGNORECASE)
 # who has the condition right before it: "the shadow has the", "The rug is"
 # (the clause's own subject: "A creature adhered to the mimic is grappled" is the creature's)
 _HOLDER_BEFORE = re.compile(r"(?:^|[.;:,!?*_]\s*|(?<![\w-])(?:and|while|when|whenever|if|until|unless)\s+)"
@@ -52,6 +49,12 @@ def pack_words(key: str) -> frozenset[str]:
     """A rulebook word list, casefolded; read where a rule runs (empty where the book's genres
     leave the rulebook out: core/genres.py)."""
     return _casefolded(genre_words("rulebook", key))
+
+
+@per_genres
+def _cure() -> re.Pattern:
+    """A cure stated beside an immunity: "ends the condition", "removes", "dispels" (the pack's ``cure_verbs``)."""
+    return re.compile(rf"(?<![\w-])(?:{word_pattern(genre_words('rulebook', 'cure_verbs'))})(?![\w-])", re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)
@@ -117,7 +120,7 @@ def own_condition(evidence: str, source: str, forms: Iterable[str]) -> bool:
 def is_immunity(evidence: str) -> bool:
     """True when the evidence states an immunity and no cure."""
     words = re.findall(r"[\w-]+", evidence.casefold())
-    return any(w in pack_words("immunity_words") for w in words) and not _CURE.search(evidence)
+    return any(w in pack_words("immunity_words") for w in words) and not _cure().search(evidence)
 
 
 def names_within(inner: str, outer: str) -> bool:

@@ -200,9 +200,9 @@ def _chunk_entities(db: Database, chunks: set[str] | None) -> dict[str, dict[tup
 
 def _offline_claims(text: str, entities: list[tuple], raw: list[RawRelation]) -> list[Claim]:
     """The candidates whose ends name the chunk's entities and whose evidence is in its text."""
-    by_name: dict[str, tuple[str, str]] = {}
+    # an entity's own name first: "Club" is the item Club, not the "Acolyte › Club" attack written so
+    by_name: dict[str, tuple[str, str]] = {n: key for n, _forms, key, _defines, _filed in reversed(entities)}
     for n, forms, key, _defines, _filed in entities:
-        by_name.setdefault(n, key)
         for form in forms:
             by_name.setdefault(form, key)
     chunk = ChunkText(text)

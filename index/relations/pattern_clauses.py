@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from ..core.models import SUB_ENTRY_SEPARATOR
 from ..core.normalize import normalize_name
-from ..core.packs import genre_words, word_pattern
+from ..core.packs import genre_words, per_genres, word_pattern
 from ..extract.text import sentence_span
 from .pattern_context import (
     EMPHASIS_BEFORE,
@@ -81,10 +81,13 @@ _IMPLICIT_SUBJECT = re.compile(
 )
 
 
-# a name that is what is rolled, not who acts ("succeed on a Constitution saving throw"), also
-# the first of a list of such names ("a Strength or Dexterity saving throw")
-_ROLL_AFTER = re.compile(rf"(?:[\s*_]*(?:,|\bor\b|\band\b)[\s*_]*[A-Z][\w'’-]*)*"
-                         rf"[\s*_]+(?:{word_pattern(genre_words('rulebook', 'roll_words'))})\b", re.IGNORECASE)
+@per_genres
+def _roll_after() -> re.Pattern:
+    """A name that is what is rolled, not who acts ("succeed on a Constitution saving throw"),
+    also the first of a list of such names ("a Strength or Dexterity saving throw"): the
+    rulebook pack's ``roll_words`` after it."""
+    return re.compile(rf"(?:[\s*_]*(?:,|\bor\b|\band\b)[\s*_]*[A-Z][\w'’-]*)*"
+                      rf"[\s*_]+(?:{word_pattern(genre_words('rulebook', 'roll_words'))})\b", re.IGNORECASE)
 # who stands before a verb in a rule without being the entry itself
 _ROLE_SUBJECT = re.compile(r"\b(?:the|your|an?)\s+(?:target|opponent|enemy|enemies|foe|defender|attacker|victim)s?\b"
                            r"[^.;:]*$", re.IGNORECASE)
@@ -188,7 +191,7 @@ def _named_before(scan: ChunkScan, clause: _Clause, at: int, verb: tuple[int, in
         lo <= o[0] < at and o[2] not in (clause.subject, clause.index, *scan.lead_terms) and not verb[0] <= o[0] < verb[1]
         and (not capitalized or is_named(text, o[0], o[1]))
         and not _USE.search(text[max(lo, o[0] - 30):o[0]]) and not _REPLACED.search(text[max(lo, o[0] - 30):o[0]])
-        and not _ROLL_AFTER.match(text, o[1])  # "a DC 13 Constitution saving throw or be Poisoned"
+        and not _roll_after().match(text, o[1])  # "a DC 13 Constitution saving throw or be Poisoned"
         for o in scan.occurrences
     ) and not _in_enumeration(text, scan.occurrences, lo, clause.start)
 

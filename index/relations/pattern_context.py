@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import normalize_name, normalized_words
-from ..extract.entry_kinds import THING_KINDS
+from ..extract.entry_kinds import thing_kinds
 from ..extract.glossary import entry_leads
 from ..extract.text import sentence_span
 from ..linking.linker import files_as_state
@@ -230,7 +230,7 @@ class ChunkScan:
         if subject in self.lead_owned:
             return self.section_subject
         if subject is None and self.section_subject is not None \
-                and self.entities[self.section_subject].entity_type in THING_KINDS:
+                and self.entities[self.section_subject].entity_type in thing_kinds():
             return self.section_subject
         return subject
 
@@ -269,7 +269,7 @@ def chunk_scan(text: str, entities: list[PatternEntity]) -> ChunkScan:
     # "Limitations") is a topic whose sentences are about the players, not about it, unless
     # the book says what kind of thing it is ("Rod of Fetters", an item)
     heading_subjects = [i for i, e in enumerate(entities) if e.defines == "heading" and (
-        normalize_name(e.name) == normalized_words(e.name) or e.entity_type in THING_KINDS)]
+        normalize_name(e.name) == normalized_words(e.name) or e.entity_type in thing_kinds())]
     section_subject = _owner_of(heading_subjects[0] if heading_subjects else None, entities)
     occurrences = _occurrences(text, entities)
     # the implicit subject of a sub-entry's sentences is its owner: the creature, not its "Bite"
@@ -284,3 +284,14 @@ def chunk_scan(text: str, entities: list[PatternEntity]) -> ChunkScan:
         lead_terms={index for _, index in leads if _owner_of(index, entities) != index},
         lead_lines=tuple(line_start for line_start, _ in entry_leads(text)), lead_owned=lead_owned,
     )
+
+
+def gear_entity(entities: list[PatternEntity], index: int) -> int | None:
+    """The item an entry's own part is named by ("Deva › Mace": the item Mace, when the chunk
+    names it), or None: a creature's weapon attack and its gear list name the weapon, not the action."""
+    owner, separator, base = entities[index].name.rpartition(SUB_ENTRY_SEPARATOR)
+    if not separator:
+        return None
+    key = normalize_name(base)
+    return next((i for i, e in enumerate(entities) if e.entity_type == "item" and SUB_ENTRY_SEPARATOR not in e.name
+                 and normalize_name(e.name) == key), None)

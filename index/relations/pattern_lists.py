@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..core.genres import genre_active
-from ..core.packs import genre_words, word_pattern
+from ..core.packs import genre_words, per_genres, word_pattern
 from .pattern_context import BLANK_LINE, in_list, strip_entities
 
 _CONDITION_WORD = re.compile(r"\s*conditions?\b", re.IGNORECASE)
@@ -44,19 +44,31 @@ def state_list_start(text: str, occurrences, entities, start: int) -> int:
         at = earlier[-1][0]
 
 
-# the titles of an entry's spell list and gear list ("Spells Known", "Innate Spellcasting",
-# "Starting Equipment"): one modifier word at most, so "Skills and Gear" is a topic, no list
-_LIST_TITLES = {
-    "casts": re.compile(rf"(?:[\w'’-]+\s+)?(?:{word_pattern(genre_words('rulebook', 'spell_list_titles'))})"
-                        rf"(?:\s+(?:{word_pattern(genre_words('rulebook', 'spell_list_words'))})"
-                        r"|\s+(?:you|it|they|we)\s+(?:can\s+|may\s+)?(?:cast|prepare|learn|know))?", re.IGNORECASE),
-    "wields": re.compile(rf"(?:[\w'’-]+\s+)?(?:{word_pattern(genre_words('rulebook', 'gear_list_titles'))})", re.IGNORECASE),
-}
+@per_genres
+def _list_titles() -> dict[str, re.Pattern]:
+    """The titles of an entry's spell list and gear list ("Spells Known", "Innate Spellcasting",
+    "Starting Equipment"), by the relation they give: one modifier word at most, so "Skills and
+    Gear" is a topic, no list (the rulebook pack's list titles and words)."""
+    def words(key: str) -> str:
+        return word_pattern(genre_words("rulebook", key))
+
+    return {
+        "casts": re.compile(rf"(?:[\w'’-]+\s+)?(?:{words('spell_list_titles')})(?:\s+(?:{words('spell_list_words')})"
+                            rf"|\s+(?:you|it|they|we)\s+(?:can\s+|may\s+)?(?:{words('spell_list_verbs')}))?",
+                            re.IGNORECASE),
+        "wields": re.compile(rf"(?:[\w'’-]+\s+)?(?:{words('gear_list_titles')})|{words('gear_list_labels')}",
+                             re.IGNORECASE),
+    }
+
+
 # "**Spells:** Firebolt", "Gear. Longbow", and a stat block's closed bold label "**Spells** Firebolt"
 _LEAD_LABEL = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?P<open>\*\*|__|<strong>|<b>)?(?P<label>[A-Z][\w'’ -]{1,30}?)"
                          r"(?:\*\*|__|</strong>|</b>)?(?:[ \t]*[:.]|(?(open)(?<=\*\*|__)|(?!))|(?(open)(?<=</b>)|(?!))"
                          r"|(?(open)(?<=</strong>)|(?!)))(?:\*\*|__|</strong>|</b>)?[ \t]*(?P<rest>.*)$", re.MULTILINE)
 _TABLE_ROW = re.compile(r"^[ \t]*\|")
+# a stat table's row of a list: "| Equipment | Scimitar, Leather armor |", "| Spells | Light, Shield |"
+_LABEL_ROW = re.compile(r"^[ \t]*\|[ \t]*[*_]*(?P<label>[A-Z][\w'’ -]{1,30}?)[*_:]*[ \t]*\|(?P<rest>[^|\r\n]+)\|?[ \t\r]*$",
+                        re.MULTILINE)
 
 
 def list_kind(title: str) -> str | None:
@@ -64,12 +76,13 @@ def list_kind(title: str) -> str | None:
     if not genre_active("rulebook"):  # a spell or gear list is a rulebook's
         return None
     title = re.sub(r"[*_#:]+", " ", title).strip()
-    return next((kind for kind, pattern in _LIST_TITLES.items() if pattern.fullmatch(title)), None)
+    return next((kind for kind, pattern in _list_titles().items() if pattern.fullmatch(title)), None)
 
 
 def list_blocks(text: str) -> list[tuple[str, int, int]]:
     """(kind, start, end) of the spell and gear lists of a chunk: the whole body under such a
-    heading, the rest of a "**Spells:** ..." line, and the list items after "Gear:" alone."""
+    heading, the rest of a "**Spells:** ..." line or of a "| Gear | ... |" row, and the list
+    items after "Gear:" alone."""
     out = []
     first_end = text.find("\n") if "\n" in text else len(text)
     if text.lstrip().startswith("#") and (kind := list_kind(text[:first_end].lstrip("# \t"))):
@@ -87,15 +100,19 @@ def list_blocks(text: str) -> list[tuple[str, int, int]]:
                 body = lead.end()
             blank = BLANK_LINE.search(text, body + 1)
             out.append((kind, lead.end(), blank.start() if blank else len(text)))
+    for row in _LABEL_ROW.finditer(text):
+        if (kind := list_kind(row.group("label"))) is not None and row.group("rest").strip(" *_"):
+            out.append((kind, row.start("rest"), row.end("rest")))
     return out
 
 
-def list_item(text: str, occurrences, start: int, block_lo: int) -> bool:
+def list_item(text: str, occurrences, start: int, block_lo: int, block_hi: int | None = None) -> bool:
     """True when the name at ``start`` is an item of a list: the name a list item or a table
-    row opens with, or one of a line that holds only names ("Longbow, Chain Shirt (2)")."""
+    row opens with, or one of a line that holds only names ("Longbow, Chain Shirt (2)"), within
+    the block (``block_lo`` to ``block_hi``: a table row's cell ends before its bar)."""
     line_lo = max(text.rfind("\n", 0, start) + 1, block_lo)
     line_hi = text.find("\n", start)
-    line_hi = len(text) if line_hi == -1 else line_hi
+    line_hi = min(len(text) if line_hi == -1 else line_hi, len(text) if block_hi is None else block_hi)
     head = text[line_lo:start]
     if _LIST_ITEM.match(head + " ") or _TABLE_ROW.match(head):
         return not re.sub(r"^[ \t]*(?:[-*+]|\d+[.)]|\|)|[\s*_\[\]]", "", head)

@@ -32,8 +32,8 @@ import re
 from ..core.genres import genre_active
 from ..core.models import RawRelation
 from ..core.normalize import normalize_name
-from ..core.packs import genre_words, word_pattern
-from ..extract.entry_kinds import KIND_WORDS
+from ..core.packs import genre_words, per_genres, word_pattern
+from ..extract.entry_kinds import kind_words
 from ..extract.text import sentence_span
 from .pattern_clauses import clause_at, state_claim, use_claim, verb_claim
 from .pattern_context import (
@@ -43,6 +43,7 @@ from .pattern_context import (
     PatternEntity,
     chunk_scan,
     emit_named,
+    gear_entity,
     is_named,
     name_fragment,
     sentence_start,
@@ -64,25 +65,36 @@ _WHEN_YOU = re.compile(r"(?<![\w-])when(?:ever)?\s+you\s+(?:use\s+|make\s+|roll\
 _BONUS = re.compile(r"(?<![\w-])(?:add|take|get|gain)s?\s+(?:an?\s+)?\+\d|\+\d+\s+(?:bonus\s+)?(?:to|on)\b", re.IGNORECASE)
 
 
-_FOLLOWING = re.compile(r"(?<![\w-])(?P<kind>(?:innately\s+|can\s+)?casts?|wields?|carr(?:y|ies))\s+"
-                        r"(?:one\s+of\s+|any\s+of\s+|each\s+of\s+)?the\s+following\b"
-                        r"(?:[^.\n:]|\n(?![ \t]*\n))*:", re.IGNORECASE)  # a hard-wrapped line goes on
+def _verbs(key: str) -> str:
+    """The rulebook pack's verb list ``key`` as an alternation."""
+    return word_pattern(genre_words("rulebook", key))
+
+
+@per_genres
+def _following() -> re.Pattern:
+    """"casts one of the following spells:", "carries the following:" (the pack's ``cast_verbs``
+    and ``wield_verbs``); a hard-wrapped line goes on."""
+    return re.compile(rf"(?<![\w-])(?P<kind>(?:innately\s+|can\s+)?(?:{_verbs('cast_verbs')})|{_verbs('wield_verbs')})"
+                      r"\s+(?:one\s+of\s+|any\s+of\s+|each\s+of\s+)?the\s+following\b"
+                      r"(?:[^.\n:]|\n(?![ \t]*\n))*:", re.IGNORECASE)
 
 
 _USES_LINE = re.compile(r"\s*\n[ \t>*_-]*(?:at\s+will|\d+/(?:day|rest)(?:\s+each)?|cantrips|\d+(?:st|nd|rd|th)\s+level)\b"
                         r"[^\n]*", re.IGNORECASE)
 
 
-# the heading of a section of ways to use one thing: "Athletics Stunts", "Sneak Attack Feats"
-_KIND_SECTION = re.compile(rf"^#+\s*[*_]*\s*(?P<owner>[^\n]+?)\s+(?:{word_pattern(genre_words('rulebook', 'kind_sections'))})"
-                           r"[*_\s]*$", re.IGNORECASE | re.MULTILINE)
+@per_genres
+def _kind_section() -> re.Pattern:
+    """The heading of a section of ways to use one thing: "Athletics Stunts", "Sneak Attack Feats"."""
+    return re.compile(rf"^#+\s*[*_]*\s*(?P<owner>[^\n]+?)\s+(?:{word_pattern(genre_words('rulebook', 'kind_sections'))})"
+                      r"[*_\s]*$", re.IGNORECASE | re.MULTILINE)
 
 
 def _kind_section_owner(text: str, entities: list[PatternEntity]) -> int | None:
     """The entity a chunk's heading names as the thing its entries are stunts of ("Crafts"
     for "###### Crafts Stunts"), when the chunk mentions it."""
     first = text.lstrip().split("\n", 1)[0]
-    match = _KIND_SECTION.match(first) if genre_active("rulebook") else None  # stunts, feats: a rulebook's
+    match = _kind_section().match(first) if genre_active("rulebook") else None  # stunts, feats: a rulebook's
     if match is None:
         return None
     owner = normalize_name(match.group("owner"))
@@ -124,7 +136,7 @@ def _item_base(line: str, category: re.Match) -> bool:
     the kind before them is an item's (the rulebook pack's ``kind_words``)."""
     base = category.group(1).strip(" *_")
     kind = re.sub(r"[^a-z ]", "", line[:category.start(1)].casefold()).split()
-    return bool(kind) and KIND_WORDS.get(kind[-1]) == "item" and _BASE_NAME.fullmatch(base) is not None \
+    return bool(kind) and kind_words().get(kind[-1]) == "item" and _BASE_NAME.fullmatch(base) is not None \
         and not _LIST_SEPARATOR.search(base) and base.split()[0].casefold() not in ("any", "all", "one")
 
 
@@ -147,7 +159,8 @@ def following_family(scan: ChunkScan) -> None:
     """"The hag casts one of the following spells: At will: *Fire Bolt*, *Mist Step*": each name
     after the colon, to the end of the paragraph; an entry's action casts for the entry."""
     text = scan.text
-    for following in _FOLLOWING.finditer(text):
+    casting = {w.casefold() for w in genre_words("rulebook", "cast_verbs")}
+    for following in _following().finditer(text):
         subject = scan.owner_at(following.start())
         blank = BLANK_LINE.search(text, following.end())
         hi = blank.start() if blank else len(text)
@@ -156,7 +169,7 @@ def following_family(scan: ChunkScan) -> None:
         # the lines of uses that follow it: "At will: *detect magic*", "3/day each: *fog cloud*"
         while not stop and (use_line := _USES_LINE.match(text, hi)):
             hi = use_line.end()
-        kind = "casts" if following.group("kind").lower().endswith(("cast", "casts")) else "wields"
+        kind = "casts" if following.group("kind").casefold().split()[-1] in casting else "wields"
         for start, end, index in scan.occurrences:
             if following.end() <= start < hi and subject is not None and is_named(text, start, end):
                 scan.emit(subject, index, kind, start, end)
@@ -170,11 +183,13 @@ def list_block_family(scan: ChunkScan) -> None:
         title_line = text.rfind("\n", 0, block_lo) + 1
         leads_around = tuple(line for line in scan.lead_lines if line != title_line)
         for start, end, index in scan.occurrences:
-            if not block_lo <= start < block_hi or not list_item(text, scan.occurrences, start, block_lo):
+            if not block_lo <= start < block_hi or not list_item(text, scan.occurrences, start, block_lo, block_hi):
                 continue
             subject = scan.subject_at(start, leads=leads_around)
             if subject is None or subject == index or name_fragment(text, start, end):
                 continue
+            if kind == "wields" and (item := gear_entity(scan.entities, index)) is not None:
+                index = item  # "Gear: Mace" under the Deva's own "Mace." attack: the item
             if is_named(text, start, end) or scan.entities[index].category:
                 scan.emit(subject, index, kind, start, end)
 
@@ -217,8 +232,12 @@ def copula_family(scan: ChunkScan) -> None:
 
 # a spell an entry lets its user cast: "expend 5 charges to cast *Bind the Beast* from it",
 # "You always have the *Beast Speech* spell prepared", "you know the *Light* cantrip"
-_USE_BEFORE = re.compile(r"(?:(?<![\w-])cast\s+(?:the\s+)?|(?<![\w-])(?:always\s+)?(?:have|has)\s+the\s+"
-                         r"|(?<![\w-])(?:know|knows|learn|learns)\s+the\s+)[*_]*$", re.IGNORECASE)
+@per_genres
+def _use_before() -> re.Pattern:
+    """What stands before a spell an entry lets its user cast or know (the pack's ``cast_verbs``
+    and ``known_spell_verbs``); the group ``cast`` says which."""
+    return re.compile(rf"(?:(?<![\w-])(?P<cast>{_verbs('cast_verbs')})\s+(?:the\s+)?"
+                      rf"|(?<![\w-])(?:always\s+)?(?:{_verbs('known_spell_verbs')})\s+the\s+)[*_]*$", re.IGNORECASE)
 _USE_AFTER = {
     "cast": re.compile(r"[*_]*(?:\s+spell)?\s+from\s+(?:it|this|them|the)\b", re.IGNORECASE),
     "have": re.compile(r"[*_]*\s+(?:spell|cantrip)s?\b", re.IGNORECASE),
@@ -231,10 +250,10 @@ def spell_use_family(scan: ChunkScan) -> None:
     condition is never cast."""
     text = scan.text
     for start, end, index in scan.occurrences:
-        before = _USE_BEFORE.search(text, max(0, start - 40), start)
+        before = _use_before().search(text, max(0, start - 40), start)
         if before is None or scan.entities[index].condition_like:
             continue
-        after = _USE_AFTER["cast" if before.group(0).lower().startswith("cast") else "have"]
+        after = _USE_AFTER["cast" if before.group("cast") else "have"]
         if not after.match(text, end) or not is_named(text, start, end):
             continue
         subject = scan.owner_at(start)

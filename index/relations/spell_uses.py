@@ -1,4 +1,5 @@
-"""Two more ways a rulebook states that an entry casts a spell (run by stated.py):
+"""Two more ways a rulebook states that an entry casts a spell, and one that it summons a
+creature (run by stated.py):
 
 - a spell list under a lead that names no verb of casting: "The lich has the following
   wizard spells prepared:" + "Cantrips (at will): *mage hand*" / "1st level (4 slots):
@@ -6,6 +7,8 @@
 - what an entry lets its user cast: "you can use an action to cast the *levitate* spell",
   "expend 1 charge to cast *Fireball* (save DC 15)": the entry (an item, a feature, the
   creature owning an action) casts it.
+
+- what an entry summons: "summons a water elemental", "calls forth 3d6 wolves" (``summon_family``).
 
 A use line is a line whose label before the colon holds a word of the rulebook pack's
 ``spell_use_words`` ("at will", "1/day each", "3rd level (3 slots)").
@@ -15,19 +18,75 @@ from __future__ import annotations
 
 import re
 
+from ..core.packs import genre_words, per_genres, word_pattern
 from ..extract.text import sentence_span
 from .edge_guards import pack_words
-from .pattern_context import ChunkScan
+from .pattern_context import ChunkScan, gear_entity
 
 _LIST_LEAD = re.compile(r"\bfollowing\b[^.\n:]{0,40}\bspells?\b[^.\n:]{0,30}:[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 _USE_LINE = re.compile(r"^[ \t>*_-]*(?P<label>[^:\n]{2,40}?)[*_]*:[*_]*[ \t]*(?P<rest>\S[^\n]*)$", re.MULTILINE)
-_YOU_CAST = re.compile(r"(?<![\w-])you\s+(?:can|may)(?!['’]t|not)\b(?P<between>[^.\n]{0,80}?)\bcast\s+(?:the\s+)?[*_]*$", re.IGNORECASE)
 _DENIED = re.compile(r"(?<![\w-])(?:not|never|can't|cannot|can’t)(?![\w-])", re.IGNORECASE)
 
 
 def _use_line(label: str) -> bool:
     words = set(re.findall(r"[a-z]+", label.casefold()))
     return bool(words & pack_words("spell_use_words"))
+
+
+@per_genres
+def _you_cast() -> re.Pattern:
+    """"you can use an action to cast the": what a reader may cast (the pack's ``cast_verbs``)."""
+    return re.compile(rf"(?<![\w-])you\s+(?:can|may)(?!['’]t|not)\b(?P<between>[^.\n]{{0,80}}?)"
+                      rf"\b(?:{word_pattern(genre_words('rulebook', 'cast_verbs'))})\s+(?:the\s+)?[*_]*$", re.IGNORECASE)
+
+
+@per_genres
+def _summon() -> re.Pattern:
+    """"summons", "calls forth", "can call": the rulebook pack's ``summon_verbs``."""
+    return re.compile(rf"(?<![\w-])(?:{word_pattern(genre_words('rulebook', 'summon_verbs'))})(?![\w-])", re.IGNORECASE)
+
+
+_CLAUSE_END = re.compile(r"[.;:!?](?:\s|$)|\n\s*\n")
+# what stands between the verb and what it summons: "a", "2d4", "a particular", "forth 3d6": three words at most
+_SUMMON_GAP = re.compile(r"[\s*_]*(?:[\w'’+-]+[\s*_]+){0,3}$")
+
+
+def summon_family(scan: ChunkScan) -> None:
+    """"The vampire magically calls 2d4 swarms of bats", "you can summon a water elemental":
+    the entry (or the creature owning the action) summons each creature (the pack's
+    ``summoned_kinds``) named after the verb in its clause, three words at most after it,
+    unless the clause denies it."""
+    text, kinds = scan.text, genre_words("rulebook", "summoned_kinds")
+    for verb in _summon().finditer(text):
+        lo = sentence_span(text, verb.start(), verb.end(), limit=400)[0]
+        stop = _CLAUSE_END.search(text, verb.end())
+        hi = min(stop.start() if stop else len(text), verb.end() + 80)
+        subject = scan.owner_at(verb.start())
+        if subject is None or _DENIED.search(text[lo:verb.start()]):
+            continue
+        for start, end, index in scan.occurrences:
+            if verb.end() <= start < hi and index != subject and scan.entities[index].entity_type in kinds \
+                    and _SUMMON_GAP.match(text, verb.end(), start):
+                scan.emit(subject, index, "summons", start, end)
+
+
+@per_genres
+def _weapon_attack() -> re.Pattern:
+    """What follows a weapon attack's lead: "***Mace.*** *Melee Weapon Attack:*" (the pack's ``weapon_attack_words``)."""
+    return re.compile(rf"[\s*_.:]*(?:{word_pattern(genre_words('rulebook', 'weapon_attack_words'))})(?![\w-])",
+                      re.IGNORECASE)
+
+
+def weapon_attack_family(scan: ChunkScan) -> None:
+    """"***Greatsword.*** *Melee Weapon Attack:* ...": a creature's attack named by an item of
+    the book wields that item (the entry owning the attack; gear_entity)."""
+    for start, end, index in scan.occurrences:
+        item = gear_entity(scan.entities, index)
+        if item is None or not _weapon_attack().match(scan.text, end):
+            continue
+        subject = scan.owner_at(start)
+        if subject is not None and subject not in (index, item):
+            scan.emit(subject, item, "wields", start, end)
 
 
 def prepared_list_family(scan: ChunkScan) -> None:
@@ -63,7 +122,7 @@ def you_cast_family(scan: ChunkScan) -> None:
     """"you can use an action to cast the *levitate* spell": the entry lets its user cast it."""
     text = scan.text
     for start, end, index in scan.occurrences:
-        before = _YOU_CAST.search(text, max(0, start - 120), start)
+        before = _you_cast().search(text, max(0, start - 120), start)
         if before is None or _DENIED.search(before.group("between")) or scan.entities[index].condition_like:
             continue
         if not (text[start:start + 1].isupper() or text[max(0, start - 1):start] in ("*", "_")):

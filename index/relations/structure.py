@@ -26,7 +26,7 @@ from sqlite_utils import Database
 
 from ..core.models import SUB_ENTRY_SEPARATOR
 from ..core.normalize import normalize_name
-from ..extract.entry_kinds import THING_KINDS
+from ..extract.entry_kinds import thing_kinds
 from ..storage.store import in_values
 from .pattern_lists import list_kind
 from .patterns import is_category_line
@@ -102,7 +102,7 @@ def _list_title(heading: str, defined: Iterable[Owner], text: str) -> bool:
     body = text.split("\n", 1)[1] if text.lstrip().startswith("#") and "\n" in text else text
     first = next((line for line in body.splitlines() if line.strip()), "")
     return not (is_category_line(first) and any(
-        normalize_name(o.name) == normalize_name(heading) and o.key[1] in THING_KINDS for o in defined))
+        normalize_name(o.name) == normalize_name(heading) and o.key[1] in thing_kinds() for o in defined))
 
 
 def book_labels(rows: list[tuple[str, str, str, bool]]) -> frozenset[str]:

@@ -549,3 +549,27 @@ def m015_book_genres(db: Database) -> None:
         ALTER TABLE books ADD COLUMN genre_choice TEXT NOT NULL DEFAULT '';
         """
     )
+
+
+@migrations()
+def m016_rule_vetoes(db: Database) -> None:
+    """The candidates the extraction rules dropped, each with the veto that dropped it
+    (index/extract/contract.py: a heading's "stop_heading", an entry's "repeated_lead", a guess's
+    "marked_exactly"), per chunk: ``crossbook explain`` shows them beside the rule that stored
+    each mention of a name. A book's go with its chunks; a book stored before this migration
+    has none until it is ingested again."""
+    db.executescript(
+        """
+        CREATE TABLE rule_vetoes (
+            book TEXT NOT NULL REFERENCES books(title) ON DELETE CASCADE,
+            chunk_id TEXT NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            stage TEXT NOT NULL,
+            name TEXT NOT NULL,
+            normalized TEXT NOT NULL,
+            rule TEXT NOT NULL
+        );
+        CREATE INDEX idx_rule_vetoes_normalized ON rule_vetoes(normalized);
+        CREATE INDEX idx_rule_vetoes_chunk ON rule_vetoes(chunk_id);
+        CREATE INDEX idx_rule_vetoes_book ON rule_vetoes(book);
+        """
+    )

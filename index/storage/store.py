@@ -15,7 +15,7 @@ from typing import Iterable
 
 from sqlite_utils import Database
 
-from ..core.models import ChildChunk, ParentChunk, RawMention
+from ..core.models import ChildChunk, ParentChunk, RawMention, Veto
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack, parse_pack
 from . import index_state
@@ -147,6 +147,15 @@ def insert_mentions(db: Database, book: str, by_chunk: dict[str, list[RawMention
         rows,
     )
     return len(rows)
+
+
+def insert_vetoes(db: Database, book: str, vetoes: list[Veto]) -> None:
+    """Store the candidates the rules dropped in ``book`` (each chunk's), for ``crossbook explain``."""
+    db.conn.executemany(
+        "INSERT INTO rule_vetoes (book, chunk_id, stage, name, normalized, rule) VALUES (?, ?, ?, ?, ?, ?)",
+        [(book, v.chunk_id, v.stage, v.name, normalize_name(v.name), v.rule) for v in vetoes
+         if normalize_name(v.name)],
+    )
 
 
 # -- the index's pack -------------------------------------------------------------------------

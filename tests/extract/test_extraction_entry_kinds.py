@@ -143,3 +143,55 @@ def test_pack_suggest_names_a_catalog_by_the_kind_its_entries_state():
     book = "# Book\n\n## Angels\n\n" + "".join(f"### {n}\n\n{stat}\n" for n in ("Deva", "Planetar", "Solar"))
     draft = suggest_pack([("book", book)], load_pack("generic"))
     assert 'name = "creature"' in draft and 'name = "angel"' not in draft
+
+
+KIND_CHAPTER = """# Classes
+
+## Wyrmcaller
+
+### Wyrmcaller Traits
+
+| Hit Dice | 1d10 |
+|---|---|
+| Armor | Light armor |
+
+### Wyrmcaller Features
+
+#### Scale Ward
+
+Your skin hardens.
+
+## Thornwarden
+
+### Thornwarden Features
+
+#### Bramble Step
+
+You pass through thorns.
+
+## Mistdancer
+
+### Mistdancer Features
+
+#### Fog Veil
+
+You vanish in fog.
+"""
+
+
+def test_a_heading_named_by_a_plural_kind_types_its_direct_children():
+    # a class holds sections of its own: still a member of "Classes", not a chapter
+    types = _types(load_pack("generic"), KIND_CHAPTER)
+    assert {types.get(n) for n in ("Wyrmcaller", "Thornwarden", "Mistdancer")} == {"class"}
+    # a section under "<Entry> Features" is of the kind that heading names
+    assert types.get("Bramble Step") == types.get("Fog Veil") == "feature"
+    assert "Wyrmcaller Traits" not in types or types["Wyrmcaller Traits"] != "class"
+
+
+def test_a_table_of_names_under_a_kind_heading_lists_members_of_that_kind():
+    text = ("# Gear\n\n## Simple Melee Weapons\n\n| Name | Cost |\n|---|---|\n| Thornclub | 1 sp |\n"
+            "| Reedknife | 2 gp |\n| Stonemaul | 5 gp |\n\n## Prices\n\n| Rarity | Value |\n|---|---|\n"
+            "| Common | 50 gp |\n| Rare | 500 gp |\n| Fabled | 5000 gp |\n")
+    types = _types(load_pack("generic"), text)
+    assert types.get("Thornclub") == types.get("Reedknife") == "item"
+    assert types.get("Fabled", "other") != "item"  # a column headed by no name nor kind lists no members

@@ -10,7 +10,7 @@ from crossbook.chunk.chunking import parent_chunks, split_sections
 from crossbook.core.packs import load_pack
 from crossbook.extract.contract import rules_off
 from crossbook.extract.entry_kinds import listing_kind
-from crossbook.extract.listed_kinds import listed_kinds
+from crossbook.extract.listed_kinds import listed_kinds, stated_kinds
 from crossbook.extract.rules import book_mentions
 
 GENERIC = load_pack("generic")
@@ -211,3 +211,11 @@ def test_an_abbreviation_row_is_an_alias_of_what_it_abbreviates():
     aliases = {m.name: m.aliases for found in book_mentions(parents, GENERIC, "Book") for m in found}
     assert "TL" in aliases["Threat Level"]
 
+
+
+def test_a_phrase_states_a_things_kind():
+    text = ("# Play\n\nThe Athletics skill covers climbing. Make a Wisdom (Tracking) check. As a member of the "
+            "Wyrmcaller class, you gain it. Cast the *Glimmer* spell; end the Dazed condition. Read the Bard spell "
+            "list. The Hush condition, and the Hush spell.\n")
+    assert stated_kinds(parent_chunks("Book", split_sections(text))) == {
+        "athletics": "skill", "tracking": "skill", "wyrmcaller": "class", "glimmer": "spell", "dazed": "condition"}

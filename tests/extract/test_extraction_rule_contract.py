@@ -13,6 +13,7 @@ from crossbook.extract.marks import NoteMarks
 from crossbook.extract.registry import STAGES, rule_names
 from crossbook.extract.rules import analyse_headings, book_mentions
 from crossbook.extract.verify import ChunkText
+from crossbook.linking.link_rules import RULES as LINK_RULES
 from crossbook.storage.db import open_db
 from tests.helpers import BOOK_A, BOOK_B, write
 
@@ -50,6 +51,7 @@ def test_a_rule_switched_off_neither_drops_nor_makes():
         assert rules_of().get("Expertise") is not None  # the veto gone, "Expertise" is a name again
     with rules_off({"catalog_entry"}):  # the next rule that agrees names it: a leaf under "Spells"
         assert rules_of()["Frost Lance"] == "marked_entry"
+    # no kind_member either: a spell shows its kind, and this entry states none
     with rules_off({"catalog_entry", "marked_entry"}):
         assert "Frost Lance" not in rules_of()
     assert rules_of()["Frost Lance"] == "catalog_entry"  # and back on outside the block
@@ -85,11 +87,12 @@ def test_every_stored_mention_names_its_rule(tmp_path, index_dir, cli_json):
     cli_json("ingest", write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B))
     db = open_db(index_dir)
     rules = dict(db.execute("SELECT rule, count(*) FROM entity_mentions GROUP BY rule").fetchall())
-    assert "" not in rules and rules.get("linker") and rules.get("catalog_entry"), rules
-    assert set(rules) <= {*rule_names(), "linker", "llm"}
+    linker = {rule.__name__ for rule in LINK_RULES}
+    assert "" not in rules and "linker" not in rules and linker & set(rules) and rules.get("catalog_entry"), rules
+    assert set(rules) <= {*rule_names(), *linker, "llm"}
     where = cli_json("where-else", "Frost Lance")
     shown = {m["rule"] for entity in where["entities"] for group in entity["books"] for m in group["mentions"]}
-    assert "linker" in shown and shown <= {*rule_names(), "linker"}
+    assert shown & linker and shown <= {*rule_names(), *linker}
 
 
 def test_a_back_index_term_names_the_back_index(tmp_path, index_dir):

@@ -10,6 +10,7 @@ from crossbook.ingest.pipeline import ingest_paths
 from crossbook.relations.pattern_context import PatternEntity
 from crossbook.relations.pattern_lists import list_kind
 from crossbook.relations.patterns import pattern_relations
+from crossbook.relations.stated import stated_relations
 from tests.conftest import make_job
 from tests.helpers import write
 
@@ -138,3 +139,48 @@ def test_the_following_spells_on_lines_of_uses_after_a_blank_line():
             "At will: *Firebolt*\n3/day each: *mist step*\n\nShe keeps a *longbow* and fears the Bard.\n")
     assert {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(text, entities)} == {
         ("Marsh Hag", "casts", "Firebolt"), ("Marsh Hag", "casts", "Mist Step")}
+
+
+def test_a_gear_row_of_a_stat_table_and_a_kit_label_are_what_the_entry_wields():
+    assert relations("| Armor Class | 12 |\r\n| Gear | Longbow |\r\n\r\nIt waits.") == {
+        ("Marsh Hag", "wields", "Longbow")}
+    assert relations("- **Armor Class** 12\n- **Kit** Longbow\n") == {("Marsh Hag", "wields", "Longbow")}
+    # a kit named by its use is an item, no gear list's title
+    assert list_kind("Climbing Kit") is None and list_kind("Kit") == "wields"
+
+
+def test_a_creatures_weapon_attack_and_gear_name_the_item_not_the_action():
+    knight = [PatternEntity("Gloom Knight", ("Gloom Knight",), "creature", "heading"),
+              PatternEntity("Gloom Knight › Thornblade", ("Gloom Knight › Thornblade", "Thornblade"), "feature",
+                            "glossary"),
+              PatternEntity("Thornblade", ("Thornblade",), "item"),
+              PatternEntity("Gloom Knight › Bite", ("Gloom Knight › Bite", "Bite"), "feature", "glossary"),
+              PatternEntity("Bite", ("Bite",), "other")]
+    text = ("### Gloom Knight\n\n*Medium humanoid, any alignment*\n\n**Actions**\n\n***Thornblade.*** *Melee Weapon "
+            "Attack:* +4 to hit.\n\n***Bite.*** *Melee Weapon Attack:* +2 to hit.\n")
+    # a bite is no item: only the attack named by an item of the book is gear
+    assert {(r.source_name, r.relation_type, r.target_name) for r in stated_relations(text, knight)} == {
+        ("Gloom Knight", "wields", "Thornblade")}
+    gear = "### Gloom Knight\n\n***Thornblade.*** It slashes.\n\nGear: Thornblade\n"
+    assert {(r.source_name, r.relation_type, r.target_name) for r in pattern_relations(gear, knight)} == {
+        ("Gloom Knight", "wields", "Thornblade")}
+
+
+def _creature(name: str) -> str:
+    return (f"### {name}\n\n*Medium humanoid, any alignment*\n\n**Armor Class** 12\n\n**Hit Points** 11 (2d8)\n\n"
+            "**Actions**\n\n***Thornclub.*** *Melee Weapon Attack:* +4 to hit, reach 5 ft., one target.\n\n"
+            "***Reedknife.*** *Melee Weapon Attack:* +2 to hit, reach 5 ft., one target.\n\n")
+
+
+ARMORY = ("# Armory\n\n## Simple Melee Weapons\n\n| Name | Cost | Damage |\n|---|---|---|\n"
+          "| Thornclub | 1 sp | 1d4 |\n| Reedknife | 2 gp | 1d4 |\n| Stonemaul | 5 gp | 2d6 |\n")
+BESTIARY = "# Marches Bestiary\n\n## Monsters\n\n" + "".join(_creature(n) for n in ("Gloom Knight", "Reed Goblin", "Fen Hag"))
+
+
+def test_a_weapon_attack_wields_the_item_of_the_table_not_the_attack(tmp_path, fake_svo):
+    job = make_job(tmp_path / "index")
+    ingest_paths(job, [write(tmp_path / "armory.md", ARMORY), write(tmp_path / "bestiary.md", BESTIARY)])
+    found = {(e["source"], e["relation_type"], e["target"]) for e in index_edges(job.db)
+             if e["relation_type"] == "wields"}
+    assert found == {(n, "wields", w) for n in ("Gloom Knight", "Reed Goblin", "Fen Hag")
+                     for w in ("Thornclub", "Reedknife")}

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from crossbook.relations.normalize import normalize_type
+from crossbook.relations.ontology import load_ontology
 from crossbook.relations.patterns import PatternEntity
 from crossbook.relations.state_guards import CURED, INFLICTED, OWN, RESISTED, reading
 from crossbook.relations.stated import stated_relations
@@ -190,3 +192,35 @@ def test_a_subject_after_its_entrys_lead_holds_its_own_state():
     sentence = "***Fade.*** The will-o'-wisp and its light magically become invisible until it attacks."
     at = sentence.index("invisible")
     assert reading(sentence, at, frozenset({"will", "o", "wisp"}), at + 9) == OWN
+
+
+HORN = PatternEntity("Horn of the Fen", ("Horn of the Fen",), "item", "heading")
+MARSH_WOLF = PatternEntity("Marsh Wolf", ("Marsh Wolf", "marsh wolves"), "creature")
+GLOOM = PatternEntity("Gloom Wraith", ("Gloom Wraith",), "creature", "heading")
+FEAR = PatternEntity("Frightened", ("Frightened",), "condition")
+
+
+@pytest.mark.parametrize("sentence", [
+    "While holding it, you can use an action to summon a Marsh Wolf.",
+    "Once per dawn, the horn calls forth 2d4 marsh wolves that obey you.",
+    "When blown, it summons 1d4 Marsh Wolf allies.",
+])
+def test_what_an_item_summons(sentence):
+    assert _edges(f"### Horn of the Fen\n\n*Wondrous item, rare*\n\n{sentence}\n", [HORN, MARSH_WOLF]) \
+        == {("Horn of the Fen", "summons", "Marsh Wolf")}
+
+
+def test_a_summons_ends_at_a_creature_near_its_verb_and_is_never_denied():
+    text = "### Gloom Wraith\n\nIt summons its kin. The Marsh Wolf fears it, and it cannot summon a Marsh Wolf.\n"
+    assert _edges(text, [GLOOM, MARSH_WOLF]) == set()
+    # no creature: a summoned creature "gains the Frightened condition" is no summons of a condition
+    assert ("Gloom Wraith", "summons", "Frightened") not in _edges(
+        "### Gloom Wraith\n\nIt summons Frightened foes.\n", [GLOOM, FEAR])
+
+
+def test_the_rulebook_ontology_knows_summons_and_its_mirror():
+    ontology = load_ontology(("rulebook",))
+    assert normalize_type("summons", ontology) == "summons"
+    assert normalize_type("summoned_by", ontology) == "summoned_by"
+    assert ("creature", "creature") in ontology.pairs["summons"]
+    assert ("item", "condition") not in ontology.pairs["summons"]

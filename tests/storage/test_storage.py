@@ -176,7 +176,12 @@ def test_schema_after_migrating_a_blank_database(tmp_path):
         "m001_initial", "m002_relationships", "m003_relationship_self_loops", "m004_rules_definitions",
         "m004_llm_partial", "m005_book_identity", "m006_incremental_relink", "m007_llm_batches",
         "m008_situating_context", "m009_foreign_key_indexes", "m010_source_locations", "m011_note_marks",
-        "m012_pages_without_text", "m013_book_file_stamp", "m014_mention_rule", "m015_book_genres"]
+        "m012_pages_without_text", "m013_book_file_stamp", "m014_mention_rule", "m015_book_genres",
+        "m016_rule_vetoes"]
+    # m016_rule_vetoes: the candidates a rule dropped, for crossbook explain, gone with their chunk
+    assert [c.name for c in db["rule_vetoes"].columns] == ["book", "chunk_id", "stage", "name", "normalized", "rule"]
+    assert {(k.column, k.other_table) for k in db["rule_vetoes"].foreign_keys} == {("book", "books"), ("chunk_id", "chunks")}
+    assert {"idx_rule_vetoes_normalized", "idx_rule_vetoes_chunk"} <= {i.name for i in db["rule_vetoes"].indexes}
     # m014_mention_rule: every mention names the extraction rule that made it
     assert db["entity_mentions"].columns_dict["rule"] is str
     # m013_book_file_stamp: what lets an unchanged book be skipped before it is read

@@ -45,6 +45,8 @@ _ITALIC = re.compile(r"(?<!\*)\*(\d{1,4})\*(?!\*)")
 _EMPHASIS = re.compile(r"(?m)^\*\*(?=[^*\n]*\*\*\s*$)|(?<=\S)\*\*\s*$")
 _KINDS = genre_table("documentation", "back_index_kinds")
 
+RULE = "back_index"  # the rule an entry of the back index is stored under (extract/marks.py)
+
 
 def is_back_index(section: Section) -> bool:
     """Whether a section is (part of) a back-of-book index (index_form.py)."""
@@ -196,8 +198,8 @@ def with_back_index(sections: tuple[Section, ...]) -> tuple[Section, ...]:
             continue
         key = f"#index:{name}:{kind}"
         shown = written.get(name, name)
-        term = (DocTerm(shown, "other", aliases=(name,), target=key, rule="back_index") if shown != name
-                else DocTerm(name, kind, target=key, rule="back_index"))
+        term = (DocTerm(shown, "other", aliases=(name,), target=key, rule=RULE) if shown != name
+                else DocTerm(name, kind, target=key, rule=RULE))
         terms.setdefault(first, []).append(term)
         for where in others:
             if (shown, shown, key) not in links.get(where, []):
