@@ -11,11 +11,16 @@ from pathlib import Path
 from ..core.errors import BadInput, ConfigError, CrossbookError
 from ..core.models import IngestResult
 from ..extract import ProgressFn, no_progress
-from ..readers import ReadLimits, SourceBook, read_book
+from ..readers import ReadLimits, Selection, SourceBook
 from ..storage import store
 from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, source_of
 from .pipeline import IngestJob, delete_book, ingest_all
+from .reading import read_told
 from .unchanged import stored_files, unread_book
+
+
+def _no_event(event: dict) -> None:
+    """Events go nowhere."""
 
 
 @dataclass(frozen=True)
@@ -46,18 +51,19 @@ def read_manifest(path: Path) -> list[ManifestBook]:
 
 def read_manifest_books(entries: list[ManifestBook], limits: ReadLimits = ReadLimits(),
                         stored: dict[str, dict] | None = None, progress: ProgressFn = no_progress,
-                        ) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
+                        events=None) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
     """Read each entry's book (an archive's members held to ``limits``): (position, book,
     title) of those read, and the error of each other position. ``stored``
     (``unchanged.stored_files``): a file its stamp finds unchanged is not read;
-    ``progress("read NAME", i, n)`` before a file is read."""
+    ``progress("read NAME", i, n)`` before a file is read, and ``events`` hears each read as
+    the step ``read`` (ingest/reading.py)."""
     readable, unreadable = [], {}
     for n, entry in enumerate(entries):
         try:
             book = unread_book(stored, entry.path, entry.title, entry.format, limits) if stored else None
             if book is None:
                 progress(f"read {entry.path.name}", n, len(entries))
-                book = read_book(entry.path, entry.format, limits)
+                book = read_told(entry.path, entry.format, limits, Selection(), events or _no_event)
             readable.append((n, book, entry.title or book.title))
         except CrossbookError as exc:
             unreadable[n] = exc
@@ -73,7 +79,7 @@ def rebuild(job: IngestJob, manifest: Path) -> dict:
     summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
     _check_distinct_files(manifest, entries)
     readable, unreadable = read_manifest_books(entries, ReadLimits.of(job.settings), stored_files(job.db),
-                                               job.progress)
+                                               job.progress, job.events)
     failed_sources = {source_of(entries[n].path) for n in unreadable}
     titled = [(title, str(entries[n].path)) for n, _, title in readable]
     titled += [(entries[n].title, str(entries[n].path)) for n in unreadable if entries[n].title]
