@@ -155,7 +155,7 @@ class Run:
                 self.result = event
             elif event.get("event") not in NOISE:
                 self.marks.append((wall, cpu, event))
-                if self.live:
+                if self.live and event.get("event") != "phase.progress":
                     print(f"  [{wall:7.1f} s, CPU {cpu:7.1f} s] {event.get('event')} {event.get('phase', '')}", flush=True)
 
     def _stderr(self, child, start: float) -> None:
