@@ -60,6 +60,7 @@ SMOKE: dict[str, Smoke] = {
     "bench.bench_ingest": Smoke(("--books", "3", "--sections", "100")),
     "bench.bench_llm_runs": Smoke(("--runs", "1")),
     "bench.bench_pdf": Smoke(("--pages", "10")),
+    "bench.bench_docset_write": Smoke(("--set", "ghc-base", "--pages", "3", "--embedder", "hash", "--no-record")),
     "bench.bench_hostile": Smoke(),
     "bench.bench_readers": Smoke(("--speed-only",)),
     "bench.structure": Smoke(),

@@ -184,6 +184,16 @@ def books_summary(page: dict) -> str:
     return "\n".join([head, *lines]) + note + _more("books", page.get("next_cursor"))
 
 
+def relations_summary(page: dict) -> str:
+    rows = page["relationships"]
+    lines = [f"- {r['source']} {r['relation_type']} {r['target']} ({_place(r['book'], r['heading_path'], None, None)}"
+             f" [{r['chunk_id']}]: \"{r['evidence']}\")" for r in rows]
+    first = page["offset"] + 1
+    head = (f"{page['total']} relationship{'s' * (page['total'] != 1)}"
+            + (f"; {first}-{first + len(rows) - 1} below:" if rows else "."))
+    return "\n".join([head, *lines]) + _more("relations", page.get("next_cursor"))
+
+
 def entity_answer(doc: dict, limit: int = RELATED_LIMIT) -> dict:
     """An entity document with at most ``limit`` definitions and related entities each
     (``definitions_total`` and ``related_total`` count them all), contexts cut."""

@@ -23,6 +23,7 @@ from crossbook.api.shapes import (
     EntityDoc,
     IngestResultDoc,
     PassagesDoc,
+    RelationshipDoc,
     SectionsDoc,
     WhereElseDoc,
 )
@@ -78,6 +79,14 @@ class SectionsPage(SectionsDoc):
     texts_cut: NotRequired[list[TextCut]]
 
 
+class RelationsPage(TypedDict):
+    """Relationships, a page at a time, each read from the side asked for."""
+    relationships: list[RelationshipDoc]
+    total: int
+    offset: int
+    next_cursor: Optional[str]
+
+
 class BooksPage(TypedDict):
     books: list[BookDoc]
     total: int
@@ -110,7 +119,7 @@ class Pager:
 
 def query_tools(shelf_of: Callable[[], Shelf]) -> list[tuple[Callable[..., Any], ToolAnnotations]]:
     """The read tools, each with its annotations."""
-    return [(fn, READ_ONLY) for fn in (*_lookup_tools(shelf_of), *_vector_tools(shelf_of))]
+    return [(fn, READ_ONLY) for fn in (*_lookup_tools(shelf_of), *_relation_tools(shelf_of), *_vector_tools(shelf_of))]
 
 
 def _lookup_tools(shelf_of: Callable[[], Shelf]) -> list[Callable[..., Any]]:
@@ -181,6 +190,31 @@ def _lookup_tools(shelf_of: Callable[[], Shelf]) -> list[Callable[..., Any]]:
         return _answer(answers.books_summary(page), page)
 
     return [where_else, entity, show, books]
+
+
+def _relation_tools(shelf_of: Callable[[], Shelf]) -> list[Callable[..., Any]]:
+    def relations(
+        relation_type: Annotated[Optional[str], Field(description="Only this relation type and its mirror (member_of,"
+                                                      " see_also, replaced_by, casts...), read as the name reads.")] = None,
+        source: Annotated[Optional[str], Field(description="Only the relationships of this entity, read from its side:"
+                                               " with relation_type member_of, the options or methods it has.")] = None,
+        book: Annotated[Optional[str], Field(description="Only relationships stated in this book.")] = None,
+        limit: Annotated[int, Field(ge=1, le=200, description="Relationships per answer.")] = 50,
+        cursor: CURSOR = None,
+    ) -> Annotated[CallToolResult, RelationsPage]:
+        """Typed relationships between entities with their evidence: which options a command takes
+        (relation_type member_of, source the command), what a page's authors point to (see_also), what
+        replaces a deprecated name (replaced_by); each cites its book, heading_path and chunk_id."""
+        shelf = shelf_of()
+        arguments = {"relation_type": relation_type, "source": source, "book": book}
+        pager = Pager(shelf, "relations", arguments, cursor)
+        every = shelf.relations(relation_type=relation_type, source=source, book=book).relationships
+        end = pager.start + limit
+        page = {"relationships": every[pager.start:end], "total": len(every), "offset": pager.start,
+                "next_cursor": pager.next(end) if end < len(every) else None}
+        return _answer(answers.relations_summary(page), page)
+
+    return [relations]
 
 
 def _vector_tools(shelf_of: Callable[[], Shelf]) -> list[Callable[..., Any]]:

@@ -1,12 +1,14 @@
-"""Progress on stderr: the library's progress callback, turned into a display.
+"""Progress on stderr: the library's progress callback and its steps' events, turned into a display.
 
 On a terminal: rich bars, one for the whole run (books done, elapsed, ETA) and one for the
-book being worked on (its name, the phase, count, rate and ETA). Off a terminal: a few
-plain lines that name the book, and a line at least every ``HEARTBEAT`` seconds while a phase
-goes on without one (a large PDF being read, a batch of chunks being embedded), with the
-seconds the phase has taken. With ``--quiet``: nothing. The library reports through
-``progress(phase, done, total)`` and, for the book in hand, its ``book.start`` event;
-results are rendered by the command after the display is closed, so they never mix.
+book being worked on (its name, the step, count, rate and ETA). Off a terminal: a few
+plain lines that name the book, each step with its count and the time it has left
+("Manual: write: linking 1,204/3,586 sections, about 40 s left"), and a line at least every
+``HEARTBEAT`` seconds while a step goes on without one. With ``--quiet``: nothing. The library
+reports through ``progress(phase, done, total)`` (extraction, embedding, a model's load) and
+its steps' events (core/steps.py: read, plan, verify, link, relations), and, for the book in
+hand, its ``book.start`` event; results are rendered by the command after the display is
+closed, so they never mix.
 """
 
 from __future__ import annotations
@@ -33,6 +35,30 @@ from crossbook.vectors.model_load import LOADING_MODEL, ModelLoadReporter
 
 __all__ = ["LOADING_MODEL", "ModelLoadReporter", "ProgressReporter", "RateColumn"]
 HEARTBEAT = 5.0  # seconds off a terminal with no line while a phase goes on
+# the steps the display takes from events (the others come through the progress callback)
+EVENT_STEPS = ("read", "plan", "verify", "link", "relations")
+# how a step is named, and what it counts, where the library's name says less
+LABELS = {"link": "write: linking", "relations": "write: relations", "embed": "vectors: embedding"}
+UNITS = {"plan": "chunks", "extract": "chunks", "embed": "children", "verify": "chunks", "link": "sections", "relations": "sections"}
+
+
+def time_left(done: int, total: int, seconds: float) -> str:
+    """"about 40 s left" at the rate so far (``done`` of ``total`` in ``seconds``); '' before a rate."""
+    if done <= 0 or total <= done or seconds < 1.0:
+        return ""
+    left = seconds / done * (total - done)
+    return f"about {left:.0f} s left" if left < 90 else f"about {left / 60:.0f} min left"
+
+
+def counted(label: str, done: int, total: int, unit: str, seconds: float | None = None) -> str:
+    """A step as a plain line shows it: "write: linking 1,204/3,586 sections, about 40 s left"."""
+    unit = f" {unit}" if unit else ""
+    took = f" ({seconds:.0f} s)" if seconds is not None and seconds >= 1.0 else ""
+    if not total:
+        return f"{label} {done:,}{unit} so far{took}"
+    line = f"{label} {done:,}/{total:,}{unit}"
+    left = time_left(done, total, seconds) if seconds is not None else ""
+    return f"{line}, {left}" if left else line + (took if done < total else "")
 
 
 class RateColumn(ProgressColumn):
@@ -58,6 +84,7 @@ class ProgressReporter:
         self.quiet = quiet
         self.tty = sys.stderr.isatty() if tty is None else tty
         self.book: str | None = None
+        self._units: dict[str, str] = {}  # the unit each step counts, as its events say
         self._books_seen = 0
         self._phase: str | None = None
         self._progress: Progress | None = None
@@ -99,7 +126,7 @@ class ProgressReporter:
 
     def interrupted_message(self) -> str:
         """What a Ctrl-C left in the index: SQLite is committed before the vectors are made."""
-        if self._phase in (LOADING_MODEL, "embed"):
+        if self._phase in (LOADING_MODEL, "embed", "vectors"):
             return (f"'{self.book}' is in the index without all its vectors "
                     "(run: crossbook doctor --repair, or ingest it again); the books before it are done.")
         return f"'{self.book}' was not written; the books before it are in the index."
@@ -118,15 +145,23 @@ class ProgressReporter:
     # -- what the library reports --------------------------------------------------------------
 
     def event(self, event: dict) -> None:
-        """An ingest event: ``book.start`` moves the display to that book."""
-        if event.get("event") != "book.start":
+        """An ingest event: ``book.start`` moves the display to that book; a step's
+        ``phase.start`` and ``phase.progress`` show it with its count (core/steps.py)."""
+        kind, phase = event.get("event"), event.get("phase")
+        if kind in ("phase.start", "phase.progress") and phase in EVENT_STEPS:
+            self._units[phase] = event.get("unit") or UNITS.get(phase, "")
+            self(phase, event.get("done") or 0, event.get("total") or 0)
+            return
+        if kind == "phase.start" and phase in ("write", "vectors"):
+            self._phase = phase  # what a Ctrl-C leaves: the book not written, or written without its vectors
+        if kind != "book.start":
             return
         if self.book is not None and self._run_task is not None and self._progress is not None:
             self._progress.advance(self._run_task)
         self.book = event["book"]
         self._books_seen += 1
         self._phase = None
-        self._current = (f"{self.book}: ", "planning", 0, 0, time.monotonic())  # chunking, before its first phase
+        self._current = (f"{self.book}: ", "plan", 0, 0, time.monotonic())  # before its first step says more
         if self._progress is None and not self.quiet and self.books and self.books > 1:
             stderr.print(f"{self._books_seen}/{self.books} {self.book}", markup=False)
 
@@ -160,8 +195,17 @@ class ProgressReporter:
                 self._say(f"{where}{LOADING_MODEL}...")
             return
         step = max(25, total // 4)
+        if not total and not done:
+            return  # a step starting, its count not yet known: its first count or the heartbeat says it
         if done == total or done // step != (last or 0) // step:
-            self._say(f"{where}{phase} {done}/{total}")
+            self._say(where + counted(self._label(phase), done, total, self._unit(phase),
+                                      None if done == total else time.monotonic() - started))
+
+    def _label(self, phase: str) -> str:
+        return LABELS.get(phase, phase)
+
+    def _unit(self, phase: str) -> str:
+        return self._units.get(phase) or UNITS.get(phase, "")
 
     def _say(self, line: str) -> None:
         with self._lock:
@@ -170,16 +214,20 @@ class ProgressReporter:
 
     def tick(self, now: float) -> None:
         """Off a terminal: when no line was printed for ``heartbeat`` seconds while a phase
-        goes on, print where it is and how long it has taken."""
+        goes on, print where it is: its count and the time it has left (its seconds so far
+        while it has no rate yet)."""
         current = self._current
         if current is None or now - self._said_at < self.heartbeat:
             return
         where, phase, done, total, started = current
         if phase != LOADING_MODEL and total and done >= total:
             return  # the phase ended; the next one will say so
-        shown = f"{LOADING_MODEL}..." if phase == LOADING_MODEL else f"{phase} {done}/{total}" if total else phase
+        if phase == LOADING_MODEL:
+            shown = f"{LOADING_MODEL}... ({now - started:.0f} s)"
+        else:
+            shown = counted(self._label(phase), done, total, self._unit(phase), now - started)
         with self._lock:
-            stderr.print(f"{where}{shown} ({now - started:.0f} s)", markup=False)
+            stderr.print(f"{where}{shown}", markup=False)
             self._said_at = now
 
     def _beat(self) -> None:
@@ -189,7 +237,9 @@ class ProgressReporter:
     def _show(self, phase: str, done: int, total: int, new_phase: bool) -> None:
         assert self._progress is not None
         name = self.book or self.label
-        description = f"{name} [dim]·[/dim] {phase}" if name else phase
+        unit = self._unit(phase)
+        shown = self._label(phase) + (f" ({unit})" if unit else "")
+        description = f"{name} [dim]·[/dim] {shown}" if name else shown
         if self._book_task is None:
             self._book_task = self._progress.add_task(description, total=total, completed=done)
         elif new_phase:

@@ -33,11 +33,16 @@ def _render_rows(console: Console, rows: list[dict]) -> None:
 
 @app.command(epilog=examples(
     "crossbook relations --type inflicts --json",
+    "crossbook relations --type member_of --source frob",
     "crossbook relations --status invalid --book grimoire",
 ))
 def relations(
     ctx: typer.Context,
-    relation_type: Optional[str] = typer.Option(None, "--type", help="Only this relation type (an alias works too)."),
+    relation_type: Optional[str] = typer.Option(
+        None, "--type", help="Only this relation type and its mirror (an alias works too), read as the name reads."),
+    source: Optional[str] = typer.Option(
+        None, "--source", help="Only the relationships of this entity, read from its side (with --type member_of:"
+        " the options or methods it has)."),
     status: Optional[str] = typer.Option(None, "--status", callback=check_status, help="ready, invalid or pending_entities."),
     book: Optional[str] = typer.Option(None, "--book", help=f"Only relationships stated in this book: {BOOK_HELP}."),
     exclude_book: list[str] = EXCLUDE_BOOKS_OPT,
@@ -48,7 +53,7 @@ def relations(
     with cli_errors(state.debug, as_json):
         with state.shelf() as shelf:
             rows = shelf.relations(relation_type=relation_type, status=status, book=book,
-                                   exclude_books=exclude_book).relationships
+                                   exclude_books=exclude_book, source=source).relationships
         emit(rows, as_json, lambda c: _render_rows(c, rows))
 
 

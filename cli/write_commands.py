@@ -93,27 +93,31 @@ def ingest(
             paths = find_books(paths, tuple(include), tuple(exclude), as_book=as_book, warn=warn)
         # --batch plans every chunk: it reads every file, unchanged or not (the stored titles still hold)
         stored = stored_files_at(settings.index_dir)
-        books_read, skipped = _read_books(state, settings, paths, book, fmt, as_book, stored, (tuple(include), tuple(exclude)),
-                                          reread=force or batch)
-        from crossbook.ingest.cost import estimate_ingest
+        with EventWriter(events) as sink:  # the read is the ingest's first step: its events go there too
+            books_read, skipped = _read_books(state, settings, paths, book, fmt, as_book, stored,
+                                              (tuple(include), tuple(exclude)), sink, reread=force or batch)
+            from crossbook.ingest.cost import estimate_ingest
 
-        def estimate() -> dict:  # the books that cannot be read are listed as rebuild's are
-            return {**estimate_ingest(settings, books_read, force),
-                    "failed": [{"path": str(path), "error": reason} for path, reason in skipped]}
+            def estimate() -> dict:  # the books that cannot be read are listed as rebuild's are
+                return {**estimate_ingest(settings, books_read, force),
+                        "failed": [{"path": str(path), "error": reason} for path, reason in skipped]}
 
-        if dry_run_or_budget(estimate, settings.max_cost, dry_run, as_json):
-            return
-        run_writing(ctx, settings, "ingest", len(books_read), events, lambda shelf, **hooks: shelf.ingest_books(
-            books_read, force=force, batch=batch, wait=not no_wait, **hooks), _ingest_report(state, skipped, batch, as_json))
+            if dry_run_or_budget(estimate, settings.max_cost, dry_run, as_json):
+                return
+            run_writing(ctx, settings, "ingest", len(books_read), sink, lambda shelf, **hooks: shelf.ingest_books(
+                books_read, force=force, batch=batch, wait=not no_wait, **hooks),
+                _ingest_report(state, skipped, batch, as_json))
 
 
 def _read_books(state: State, settings: Settings, paths: list[Path], title: Optional[str], fmt: Optional[str],
                 as_book: bool, stored, picked: tuple[tuple[str, ...], tuple[str, ...]],
-                reread: bool = False) -> tuple[list, list[tuple[Path, str]]]:
+                sink: EventWriter, reread: bool = False) -> tuple[list, list[tuple[Path, str]]]:
     """Every book read before the index is touched (a bad path fails here): a book that
     cannot be read is skipped with a warning (the others are ingested, and the run ends with
     an error that names it); a file ``stored`` unchanged (its size and time, else its hash)
-    is not read unless ``reread``, and a stored book keeps its title; ``picked`` (--glob, --exclude) also picks the files of a folder read as one book.
+    is not read unless ``reread``, and a stored book keeps its title; ``picked`` (--glob,
+    --exclude) also picks the files of a folder read as one book; the read's steps go to
+    ``sink`` (--events) and the display.
     Returns the books read and the (path, reason) of each one skipped."""
     from crossbook.ingest.pipeline import load_books
     from crossbook.readers import ReadLimits, Selection
@@ -121,7 +125,7 @@ def _read_books(state: State, settings: Settings, paths: list[Path], title: Opti
     skipped: list[tuple[Path, str]] = []
     with state.progress("ingest", transient=True) as reading:
         books_read = load_books(paths, title, fmt, as_book, ReadLimits.of(settings), skipped, stored, progress=reading,
-                                selection=Selection(*picked), reread=reread)
+                                selection=Selection(*picked), reread=reread, events=reading.watching(sink))
     for _, reason in skipped:
         warn(f"skipped: {reason}")
     return books_read, skipped
@@ -146,14 +150,14 @@ def _ingest_report(state: State, skipped: list, batch: bool, as_json: bool) -> C
     return report
 
 
-def run_writing(ctx: typer.Context, settings: Settings, label: str, books: int, events: Optional[str],
+def run_writing(ctx: typer.Context, settings: Settings, label: str, books: int, sink: EventWriter,
                 write: Callable, report: Callable) -> None:
-    """What every command that ingests shares (ingest, rebuild): the events file and the
-    progress display, then ``write(shelf, **hooks)``, the API's Shelf write given the
-    display's callbacks, and ``report(sink, result)`` once the display is gone."""
+    """What every command that ingests shares (ingest, rebuild): the events file (``sink``,
+    open) and the progress display, then ``write(shelf, **hooks)``, the API's Shelf write given
+    the display's callbacks, and ``report(sink, result)`` once the display is gone."""
     from crossbook.api.shelf import Shelf
 
-    with EventWriter(events) as sink, Shelf(settings=settings) as shelf:
+    with Shelf(settings=settings) as shelf:
         with ctx.obj.progress(label, books=books) as progress:
             result = write(shelf, progress=progress, events=progress.watching(sink), warn=warn, **lock_options(ctx))
         report(sink, result)
@@ -254,8 +258,9 @@ def rebuild(
             sink.emit(summary, as_json, lambda c: _render_rebuild(c, summary))
             failed.extend(summary["failed"])
 
-        run_writing(ctx, settings, "rebuild", count, events, lambda shelf, **hooks: shelf.rebuild(manifest, **hooks),
-                    report)
+        with EventWriter(events) as sink:
+            run_writing(ctx, settings, "rebuild", count, sink, lambda shelf, **hooks: shelf.rebuild(manifest, **hooks),
+                        report)
         if failed:
             raise typer.Exit(1)
 

@@ -155,6 +155,34 @@ class SectionsDoc(TypedDict):
     sections: list[SectionDoc]  # type: ignore[valid-type]
 
 
+class RelationshipDoc(TypedDict):
+    """One typed relationship (``relations``): its ends, type, evidence, status and review
+    state, read from the side the query asked for (``source``)."""
+    id: int
+    relation_type: str
+    mapped_from: Optional[str]
+    source_id: int
+    source: str
+    source_type: str
+    target_id: int
+    target: str
+    target_type: str
+    book: str
+    section: str
+    heading_path: str
+    chunk_id: str
+    evidence: str
+    confidence: float
+    polarity: str
+    implicit: bool
+    status: str
+    status_reason: Optional[str]
+    review_state: str
+    extractor: str
+    claims: int
+    fingerprint: str
+
+
 class DeletedDoc(TypedDict):
     """What ``delete_book`` removed."""
     title: str

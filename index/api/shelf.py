@@ -211,15 +211,21 @@ class Shelf:
         return Sections({"sections": show_target(self.db, target, heading_path=heading_path, page=page)})
 
     def relations(self, *, relation_type: str | None = None, status: str | None = None, book: str | None = None,
-                  exclude_books: Iterable[str] = (), review_state: str | None = None) -> Relationships:
+                  exclude_books: Iterable[str] = (), review_state: str | None = None,
+                  source: str | None = None) -> Relationships:
         """Typed relationships between entities, with evidence, status and review state
-        (``review_state="suggested"``: the ones ``crossbook review`` lists)."""
+        (``review_state="suggested"``: the ones ``crossbook review`` lists). ``relation_type``
+        picks a type and its mirror, read as the name given reads; ``source`` (an entity's name)
+        the relationships it is an end of, read from its side: ``relation_type="member_of",
+        source="frob"`` answers which options frob takes. Raises EntityNotFound for a source
+        the index does not hold (with the names it may mean)."""
         from ..query.naming import resolve_book, resolve_books
         from ..query.review import list_relationships
 
         return Relationships(list_relationships(
             self.db, relation_type=relation_type, status=status, book=resolve_book(self.db, book) if book else None,
-            exclude_books=resolve_books(self.db, tuple(exclude_books), "--exclude-book"), review_state=review_state))
+            exclude_books=resolve_books(self.db, tuple(exclude_books), "--exclude-book"), review_state=review_state,
+            source=source))
 
     # -- writes (under the index's writer lock) --------------------------------------------------
 

@@ -56,6 +56,7 @@ from ..core.genres import genres_in_use
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack
 from ..core.rule_guard import guarded
+from ..core.steps import step
 from ..extract import KnownEntity
 from ..linking import link_state
 from ..linking.linker import Linker, LinkTarget, lowercase_terms, lowercase_word_counts, view_words
@@ -190,9 +191,11 @@ def _cues(pack: DomainPack) -> dict:
     return {t.name: t.cues for t in pack.entity_types}
 
 
-def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, terms: set[str], views=None) -> int:
+def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, terms: set[str], views=None,
+                  tell: Callable[[int, int], None] | None = None) -> int:
     """Recompute the linker references of some parent chunks (all when None), with a linker
-    over the link targets their words can match (``views``: match views already built)."""
+    over the link targets their words can match (``views``: match views already built);
+    ``tell(done, total)`` hears the chunks linked as it goes."""
     views = views or {}
     condition, params = in_values("chunk_id", chunk_ids)
     db.execute(f"DELETE FROM entity_mentions WHERE source = 'linker' AND {condition}", params)
@@ -218,11 +221,13 @@ def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, te
     ):
         present[chunk_id].add((key_normalized, entity_type))
     genres, found = books_genres(db), []
-    for chunk_id, book, text in chunks:
+    for done, (chunk_id, book, text) in enumerate(chunks, 1):
         # each chunk linked with its own book's genres; a rule that raises costs this chunk's links
         with genres_in_use(genres.get(book)), guarded(book, chunk_id):
             found.extend((chunk_id, book, match) for match in linker.link(text, book, present[chunk_id],
                                                                           views.get(chunk_id)))
+        if tell is not None:
+            tell(done, len(chunks))
     condition, params = in_values("normalized", {match.key[0] for _, _, match in found})
     ids = {(r[1], r[2]): r[0] for r in db.execute(
         f"SELECT id, normalized, entity_type FROM entities WHERE {condition}", params)}
@@ -339,27 +344,18 @@ def refresh(
             relinked = None if local is None else relinked | link_state.chunks_of_books(db, local, changes.local_books)
         if relinked is not None:
             relinked |= set(views) | retargeted
-        with _phase(events, "link", book):
-            relink_chunks(db, pack, relinked, terms, views)
+        with step(events, "link", book, None if relinked is None else len(relinked), "sections") as tell:
+            relink_chunks(db, pack, relinked, terms, views, tell)
     dirty = None if relinked is None else (
         relinked | set(views) | retargeted | _chunks_mentioning(db, renamed, changes.categories))
     # claims elsewhere are resolved again only when the entities of a name they use changed
     resolved_before = before.resolution | _resolution(db, names - before.names, without_book=book)
     resolved_after = _resolution(db, names)
     unsettled = {n for n in names if resolved_before.get(n) != resolved_after.get(n)}
-    with _phase(events, "relations", book):
-        edges.refresh(db, events, book, refiner, chunks=dirty, names=unsettled, state=state)
+    with step(events, "relations", book, None if dirty is None else len(dirty), "sections") as tell:
+        edges.refresh(db, events, book, refiner, chunks=dirty, names=unsettled, state=state, tell=tell)
     gc_entities(db, names)
     return state
-
-
-@contextmanager
-def _phase(events, phase: str, book: str | None) -> Iterator[None]:
-    """``phase.start`` and ``phase.done`` events around a step of the refresh (``--events``
-    times a whole manual's write phase by phase: linking, then relationships)."""
-    events({"event": "phase.start", "phase": phase, "book": book})
-    yield
-    events({"event": "phase.done", "phase": phase, "book": book})
 
 
 def refresh_all(db: Database, pack: DomainPack, state: IndexState, book: str | None, events,
@@ -378,10 +374,10 @@ def refresh_all(db: Database, pack: DomainPack, state: IndexState, book: str | N
     if not state.link_on:
         db.execute("DELETE FROM entity_mentions WHERE source = 'linker'")
     else:
-        with _phase(events, "link", book):
-            relink_chunks(db, pack, None, terms)
-    with _phase(events, "relations", book):
-        edges.refresh(db, events, book, refiner, state=state)
+        with step(events, "link", book, unit="sections") as tell:
+            relink_chunks(db, pack, None, terms, tell=tell)
+    with step(events, "relations", book, unit="sections") as tell:
+        edges.refresh(db, events, book, refiner, state=state, tell=tell)
     gc_entities(db)
     return state.with_link_state(LINK_STATE_VERSION)
 
@@ -535,9 +531,13 @@ def write_refined(db: Database, refiner, write: Callable[[Callable[[dict], None]
     try:
         for last in (False, True):
             held: list[dict] = []
+
+            def hold(event: dict) -> None:  # progress is shown as it goes; what a write found, once it commits
+                (events if event.get("event") == "phase.progress" else held.append)(event)
+
             try:
                 with db.atomic():
-                    out = write(held.append)
+                    out = write(hold)
                     if refiner.missed and not last:
                         raise _RefinementsMissing
                     refiner.missed.clear()

@@ -32,6 +32,7 @@ from typing import Callable, TypeVar
 from sqlite_utils import Database
 
 from ..core.packs import DomainPack
+from ..core.steps import step
 from ..relations.refiner import Refiner
 from ..storage import store
 from ..storage.index_state import bump_generation
@@ -87,10 +88,15 @@ class Door:
         for title in gone:
             self.vectors.delete_book(title)
         if stored is not None:
-            self.events({"event": "phase.start", "phase": "embed", "book": stored, "children": len(children)})
-            report = self.vectors.replace_book(self.db, stored, list(children), progress=self.progress)
-            self.events({"event": "phase.done", "phase": "embed", "book": stored,
-                         "embedded": getattr(report, "embedded", 0)})
+            with step(self.events, "vectors", stored, len(children), "children") as tally:
+                def progress(phase: str, done: int, total: int) -> None:
+                    if self.progress is not None:
+                        self.progress(phase, done, total)
+                    if phase == "embed":
+                        tally(done, total)
+
+                report = self.vectors.replace_book(self.db, stored, list(children), progress=progress)
+                tally.fields.update(embedded=getattr(report, "embedded", 0))
 
     def store_book(self, rows: BookRows, settings: derived.IndexSettings) -> StoredBook:
         """A book's new rows (``rows``, with the index ``settings`` it was extracted under)
@@ -114,8 +120,6 @@ class Door:
         """Step 2 of ``store_book``: its one transaction's body."""
         db, title = self.db, rows.title
         bump_generation(db)
-        if self.progress is not None:
-            self.progress("write", 0, 1)
         emit({"event": "phase.start", "phase": "write", "book": title})
         holder = store.get_book_by_source(db, rows.source)
         previous = holder["title"] if holder is not None and holder["title"] != title else None

@@ -156,6 +156,7 @@ def _fit(piece: str, budget: int, count: Callable[[str], int] = count_tokens) ->
 def pack_units(units: list[str], budget: int, count: Callable[[str], int] = count_tokens) -> list[str]:
     """Greedily join consecutive units into groups of at most ``budget`` tokens (as
     ``count`` counts them; tiktoken's cl100k_base by default)."""
+    count = _counted_once(count)
     groups: list[str] = []
     current, current_tokens = "", 0
     for unit in units:
@@ -171,6 +172,20 @@ def pack_units(units: list[str], budget: int, count: Callable[[str], int] = coun
     elif current and groups:
         groups[-1] += current
     return groups
+
+
+def _counted_once(count: Callable[[str], int]) -> Callable[[str], int]:
+    """``count``, remembering each text's count for one call of ``pack_units`` (a piece is
+    counted when it is fitted and again when it is packed)."""
+    seen: dict[str, int] = {}
+
+    def counted(text: str) -> int:
+        found = seen.get(text)
+        if found is None:
+            found = seen[text] = count(text)
+        return found
+
+    return counted
 
 
 def _chunk_id(book: str, heading_path: tuple[str, ...], occurrence: int | str, part: int) -> str:
@@ -258,23 +273,29 @@ def _terms_by_part(section: Section, parts: list[str]) -> list[tuple]:
     out: list[list] = [[] for _ in parts]
     for term in section.terms:
         name = term.name.rpartition(SUB_ENTRY_SEPARATOR)[2]  # a sub-entry shows its own name
-        # the part with the term's own line (opening with the name, past a label and a code
-        # mark as in "*optional* `name=`", or followed by its
-        # ": definition"), else the first that shows the name (a table of contents at the
-        # page's top shows it first)
-        starts = re.compile(rf"(?m)^[ \t]*(?:\*\w+\*\s+)?[@`\\]*{re.escape(name)}(?![\w.-])")
-        own = re.compile(rf"(?m)^(?![>:])[^\n]*{re.escape(name)}[^\n]*\n\n?[:>] ")
-        at = 0 if term.subject else None
-        # a name the page's Markdown escapes ("\_\_pool") or wraps over two lines shows as itself: the last test
-        tests = [starts.search, own.search, _shown(name),
-                 lambda text: name in " ".join(unescape_markdown(text).split())]
-        for shows in ([] if term.subject else tests):
-            at = next((i for i, text in enumerate(parts) if shows(text)), None)
-            if at is not None:
-                break
+        at = 0 if term.subject else _part_showing(name, parts)
         if at is not None:
             out[at].append(term)
     return [tuple(found) for found in out]
+
+
+def _part_showing(name: str, parts: list[str]) -> int | None:
+    """The part with the term's own line (opening with the name, past a label and a code mark
+    as in "*optional* `name=`", or followed by its ": definition"), else the first that shows
+    the name (a table of contents at the page's top shows it first); a name the page's Markdown
+    escapes ("\\_\\_pool") or wraps over two lines shows as itself: the last test. The first three
+    tests need the name as written, so a part without it is not searched (a page's hundreds of
+    terms were each searched for with three patterns in every part)."""
+    written = [i for i, text in enumerate(parts) if name in text]
+    if written and len(parts) == 1 and not name.startswith("\\"):
+        return 0  # its one part shows it, whichever test finds it first
+    starts = re.compile(rf"(?m)^[ \t]*(?:\*\w+\*\s+)?[@`\\]*{re.escape(name)}(?![\w.-])")
+    own = re.compile(rf"(?m)^(?![>:])[^\n]*{re.escape(name)}[^\n]*\n\n?[:>] ")
+    for shows in (starts.search, own.search, _shown(name)):
+        at = next((i for i in written if shows(parts[i])), None)
+        if at is not None:
+            return at
+    return next((i for i, text in enumerate(parts) if name in " ".join(unescape_markdown(text).split())), None)
 
 
 def child_chunks(

@@ -6,6 +6,13 @@ A genre pack is a TOML file in the packs folder (index/packs/) that has a ``[wor
 ``gurps``: entity types) have neither. Adding a genre is adding such a file: nothing lists
 the genres in code.
 
+A genre pack's ``[relations]`` table chooses the relation vocabulary of its books:
+``ontology`` names its ontology pack (index/ontology/), ``prose`` says whether its relations
+are read from sentences (the pattern families and spaCy's parse: a rulebook's "casts",
+"inflicts"), ``structure`` whether from what a book's structure states (a documentation page's
+members, See also lists, deprecations: index/relations/doc_structure.py). A book whose genres
+read no prose gets no parse (``reads_prose``).
+
 Which genres apply is a context (``genres_in_use``), set by the ingest pipeline around the
 work on one book (extraction, and the linking and relationship passes over its chunks) from
 the genres chosen for it (index/extract/genre_choice.py). Outside any such context, as in
@@ -60,6 +67,13 @@ class GenrePack:
     words: dict = field(default_factory=dict)
     detect: dict = field(default_factory=dict)
     fingerprint: str = ""
+    relations: dict = field(default_factory=dict)  # [relations]: ontology, prose, structure
+
+    @property
+    def vocabulary(self) -> str | None:
+        """The ontology pack of this genre's relations (``[relations] ontology``), or None."""
+        name = self.relations.get("ontology")
+        return str(name) if name else None
 
 
 def parse_genre_pack(text: str, where: str, stem: str) -> GenrePack | None:
@@ -73,7 +87,8 @@ def parse_genre_pack(text: str, where: str, stem: str) -> GenrePack | None:
         return None
     return GenrePack(name=str(data.get("name", stem)), description=str(data.get("description", "")),
                      words=dict(data.get("words", {})), detect=dict(data.get("detect", {})),
-                     fingerprint=hashlib.sha256(text.encode("utf-8")).hexdigest())
+                     fingerprint=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                     relations=dict(data.get("relations", {})))
 
 
 def load_genre_packs(directory: Path) -> tuple[GenrePack, ...]:
@@ -88,6 +103,24 @@ def load_genre_packs(directory: Path) -> tuple[GenrePack, ...]:
         if pack is not None:
             packs.append(pack)
     return tuple(packs)
+
+
+def _chosen(packs: Iterable[GenrePack], genres: Iterable[str] | None) -> list[GenrePack]:
+    """The packs of ``genres`` (None: every pack, as for a book that shows no genre)."""
+    return list(packs) if genres is None else [p for p in packs if p.name in set(genres)]
+
+
+def reads_prose(packs: Iterable[GenrePack], genres: Iterable[str] | None) -> bool:
+    """Whether a book of ``genres`` has its relations read from its sentences (the pattern
+    families, spaCy's parse): one of its genres says ``prose = true``, or it has none of the
+    packs' genres (a book of no known genre is read as every book was before genres chose)."""
+    chosen = _chosen(packs, genres)
+    return not chosen or any(bool(p.relations.get("prose")) for p in chosen)
+
+
+def reads_structure(packs: Iterable[GenrePack], genres: Iterable[str] | None) -> bool:
+    """Whether a book of ``genres`` has relations read from its structure (``structure = true``)."""
+    return any(bool(p.relations.get("structure")) for p in _chosen(packs, genres))
 
 
 def genres_fingerprint(packs: Iterable[GenrePack]) -> str:

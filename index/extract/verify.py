@@ -37,10 +37,33 @@ class Verified:
     vetoed: list[tuple[str, str]] = field(default_factory=list)  # (a definition's name, the veto that dropped it)
 
 
+_RUNS = re.compile(r"\s+|\S+")  # re's \s is str.isspace's whitespace
+
+
+def _canonical_ascii(text: str) -> tuple[str, list[int]]:
+    """``canonical`` of an ASCII text (no marks to compose, no curly quotes): its whitespace
+    runs as one space, found by runs rather than character by character (a doc set's chunks
+    are mostly ASCII, and the loop was a third of their extraction's time)."""
+    out: list[str] = []
+    origin: list[int] = []
+    for run in _RUNS.finditer(text):
+        start, end = run.span()
+        if text[start].isspace():
+            out.append(" ")
+            origin.append(start)
+        else:
+            out.append(run.group())
+            origin.extend(range(start, end))
+    origin.append(len(text))
+    return "".join(out), origin
+
+
 def canonical(text: str) -> tuple[str, list[int]]:
     """``text`` with whitespace runs as one space, each base character composed with its marks
     (NFC per character cluster) and curly quotes straight; and for each canonical character
     the offset in ``text`` it came from (plus one entry for the end)."""
+    if text.isascii():
+        return _canonical_ascii(text)
     out: list[str] = []
     origin: list[int] = []
     i, n = 0, len(text)

@@ -12,12 +12,17 @@ from pathlib import Path
 from ..core.errors import BadInput, ConfigError, CrossbookError
 from ..core.models import IngestResult
 from ..extract import ProgressFn, no_progress
-from ..readers import ReadLimits, SourceBook, read_book
+from ..readers import ReadLimits, Selection, SourceBook
 from ..storage import store
 from .identity import MANIFEST_RETITLE, check_titles_free, check_unique_titles, kept_title, source_of
 from .joined import joined_source, read_joined
 from .pipeline import IngestJob, delete_book, ingest_all
+from .reading import read_told
 from .unchanged import stored_files, unread_book
+
+
+def _no_event(event: dict) -> None:
+    """Events go nowhere."""
 
 
 @dataclass(frozen=True)
@@ -70,11 +75,12 @@ def _entry(manifest: Path, number: int, entry: object) -> ManifestBook:
 
 def read_manifest_books(entries: list[ManifestBook], limits: ReadLimits = ReadLimits(),
                         stored: dict[str, dict] | None = None, progress: ProgressFn = no_progress,
-                        ) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
+                        events=None) -> tuple[list[tuple[int, SourceBook, str]], dict[int, CrossbookError]]:
     """Read each entry's book (an archive's members held to ``limits``): (position, book,
     title) of those read, and the error of each other position. ``stored``
     (``unchanged.stored_files``): a file its stamp finds unchanged is not read;
-    ``progress("read NAME", i, n)`` before a file is read."""
+    ``progress("read NAME", i, n)`` before a file is read, and ``events`` hears each read as
+    the step ``read`` (ingest/reading.py)."""
     readable, unreadable = [], {}
     for n, entry in enumerate(entries):
         try:
@@ -83,7 +89,7 @@ def read_manifest_books(entries: list[ManifestBook], limits: ReadLimits = ReadLi
             if book is None:
                 progress(f"read {entry.path.name}", n, len(entries))
                 book = read_joined(list(entry.parts), entry.format, limits) if entry.parts else \
-                    read_book(entry.path, entry.format, limits)
+                    read_told(entry.path, entry.format, limits, Selection(), events or _no_event)
             readable.append((n, book, kept_title((stored or {}).get(entry.source), book, entry.title)))
         except CrossbookError as exc:
             unreadable[n] = exc
@@ -99,7 +105,7 @@ def rebuild(job: IngestJob, manifest: Path) -> dict:
     summary: dict[str, list] = {k: [] for k in ("added", "updated", "deleted", "unchanged", "failed")}
     _check_distinct_files(manifest, entries)
     readable, unreadable = read_manifest_books(entries, ReadLimits.of(job.settings), stored_files(job.db),
-                                               job.progress)
+                                               job.progress, job.events)
     failed_sources = {entries[n].source for n in unreadable}
     titled = [(title, entries[n].place) for n, _, title in readable]
     titled += [(entries[n].title, entries[n].place) for n in unreadable if entries[n].title]

@@ -32,6 +32,7 @@ from ..core.models import IngestResult, Veto
 from ..core.pack_option import parse_pack_option
 from ..core.packs import DomainPack, load_pack, shipped_genres
 from ..core.rule_guard import collecting, guarded, section_label, without_failures
+from ..core.steps import step
 from ..extract import (
     ExtractionRun,
     Extractor,
@@ -44,7 +45,7 @@ from ..extract import (
 from ..extract.genre_choice import GenreChoice, choice_label, choose_genres
 from ..extract.marks import NoteMarks
 from ..extract.verify import ChunkText
-from ..readers import ReadLimits, Selection, SourceBook, read_book
+from ..readers import ReadLimits, Selection, SourceBook
 from ..relations.claims import prepare_claims
 from ..relations.index_ontology import index_ontology
 from ..relations.offline import candidate_event, load_parser
@@ -67,6 +68,7 @@ from .identity import (
     source_of,
 )
 from .joined import joins_folders, read_joined
+from .reading import read_told
 from .unchanged import UnreadBook, file_stamp, record_stamp, stamp_is_current, stored_files, unread_book
 
 WarnFn = Callable[[str], None]
@@ -155,7 +157,7 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
                as_book: bool = False, limits: ReadLimits = ReadLimits(),
                skipped: list[tuple[Path, str]] | None = None, stored: dict[str, dict] | None = None,
                progress: ProgressFn = no_progress, selection: Selection = Selection(),
-               reread: bool = False) -> list[tuple[SourceBook, str]]:
+               reread: bool = False, events: EventFn = _no_event) -> list[tuple[SourceBook, str]]:
     """Read and check every book before anything is written; returns (book, title) pairs.
     A file named twice (itself and in its directory) is one book. ``fmt`` reads every file
     with that format's reader; ``as_book`` reads each folder given as one book; ``limits``
@@ -167,7 +169,8 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
     (``unchanged.stored_files``): a file its stamp finds unchanged is not read (an
     ``UnreadBook`` stands in for it), unless ``reread`` (--force, --batch); and a stored
     book keeps its title (``identity.kept_title``). ``progress("read NAME", i, n)`` before
-    each file is read (reading a large PDF takes a while). Raises BadInput."""
+    each file is read (reading a large PDF takes a while), and ``events`` hears each read as
+    the step ``read`` (a folder's pages as they are read: ingest/reading.py). Raises BadInput."""
     if joins_folders(paths, title):  # folders named together with --book: one book
         progress(f"read {', '.join(path.name for path in paths)}", 0, 1)
         joined = read_joined(paths, fmt, limits, selection)
@@ -185,7 +188,7 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
         if book is None:
             progress(f"read {path.name}", i, len(files))
             try:
-                book = read_book(path, fmt, limits, selection)
+                book = read_told(path, fmt, limits, selection, events)
             except Exception as exc:  # a reader's failure, foreseen (BadInput) or not, skips only its book
                 if skipped is None or len(files) == 1:
                     raise
@@ -220,6 +223,7 @@ class BookPlan:
     known: dict | None = None
     pending: object | None = None  # its requests in the extractor's shared pool (ingest_all)
     genres: GenreChoice = GenreChoice(())  # the genre packs that apply to it
+    children: list = field(default_factory=list)  # its parents' child chunks, sized for the embedder
 
     @property
     def unchanged(self) -> bool:
@@ -227,7 +231,9 @@ class BookPlan:
 
 
 def plan_book(job: IngestJob, book: SourceBook, title: str, force: bool = False) -> BookPlan:
-    """Decide whether ``book`` changed and cut it into parent chunks; reads the index, writes nothing."""
+    """Decide whether ``book`` changed and cut it into parent chunks and their children (the
+    step ``plan``, told as it goes: the parents, then the children of each, sized in the
+    embedder's tokens); reads the index, writes nothing."""
     db, settings, pack = job.db, job.settings, job.pack
     existing = store.get_book(db, title)
     # a renamed book (its file stored under another title) is changed; which book it
@@ -248,9 +254,17 @@ def plan_book(job: IngestJob, book: SourceBook, title: str, force: bool = False)
     if isinstance(book, UnreadBook):  # unchanged on disk, but changed for the index (extractor, pack)
         book = plan.book = book.read()
     plan.sections = list(book.sections)
-    plan.genres = choose_genres(book.format, plan.sections, shipped_genres(), job.genres)
-    result.warnings.extend(book.warnings)
-    plan.parents = parent_chunks(title, plan.sections, settings.parent_tokens)
+    with step(job.events, "plan", title, None, "chunks") as tally:
+        plan.genres = choose_genres(book.format, plan.sections, shipped_genres(), job.genres)
+        result.warnings.extend(book.warnings)
+        plan.parents = parent_chunks(title, plan.sections, settings.parent_tokens)
+        tally(0, len(plan.parents))
+        split_children = child_splitter(settings.child_tokens, getattr(job.vectors, "embedder", None),
+                                        situating=isinstance(job.extractor, ModelExtractor) and job.extractor.situates)
+        for done, parent in enumerate(plan.parents, 1):
+            plan.children.extend(split_children(parent))
+            tally(done)
+        tally.fields.update(sections=len(plan.sections), parents=len(plan.parents), children=len(plan.children))
     # entities defined in other books, offered to the model by id (a hint: not in the cache key)
     if job.relations_mode == "llm" and job.extractor.name != "rules":
         plan.known = derived.known_entities(db, title, plan.parents, pack)
@@ -282,7 +296,6 @@ def ingest_book(job: IngestJob, book: SourceBook, title: str, force: bool = Fals
         plan.result.refine_calls = job.refiner.calls - refine_calls
     for warning in stored.pending:  # a relationship whose endpoint is not found is named
         job.warn(warning)
-    job.progress("write", 1, 1)
     return _summed(plan, extracted, stored)
 
 
@@ -318,27 +331,28 @@ class ExtractedBook:
 def extract_book(job: IngestJob, plan: BookPlan, title: str) -> ExtractedBook:
     """Every slow, fallible step before the write: the extractor's calls (or the answers of
     requests already under way), verification of mentions and claims against the chunk
-    text, child chunks, and spaCy's model. Raises ChunksFailed (without --allow-partial)."""
-    split_children = child_splitter(job.settings.child_tokens, getattr(job.vectors, "embedder", None),
-                                    situating=isinstance(job.extractor, ModelExtractor) and job.extractor.situates)
-    children = [c for p in plan.parents for c in split_children(p)]
+    text, and spaCy's model. Raises ChunksFailed (without --allow-partial)."""
     with genres_in_use(plan.genres.genres):  # only the book's genres' words apply to it
-        extracted = ExtractedBook(_extraction_run(job, plan, title), children)
+        extracted = ExtractedBook(_extraction_run(job, plan, title), plan.children)
         _verify(job, plan, extracted, title)
-    load_parser(job.relations_mode)  # seconds: before the write transaction, not inside it
+    # seconds: before the write transaction, not inside it; never for a book no genre of which reads prose
+    load_parser(job.relations_mode, plan.genres.genres, any_genre=False)
     return extracted
 
 
 def _extraction_run(job: IngestJob, plan: BookPlan, title: str) -> ExtractionRun:
     """The extractor's answers for the book's chunks; failed chunks stop it unless partial books are allowed."""
     parents, result = plan.parents, plan.result
-    job.events({"event": "phase.start", "phase": "extract", "book": title, "chunks": len(parents)})
-    if plan.pending is not None:
-        run = job.extractor.wait(plan.pending, progress=job.progress)
-    else:
-        run = job.extractor.extract(title, parents, known=plan.known, progress=job.progress)
-    job.events({"event": "phase.done", "phase": "extract", "book": title, "llm_calls": run.llm_calls,
-                "cache_hits": run.cache_hits})
+    with step(job.events, "extract", title, len(parents), "chunks") as tally:
+        def progress(phase: str, done: int, total: int) -> None:
+            job.progress(phase, done, total)
+            tally(done, total)
+
+        if plan.pending is not None:
+            run = job.extractor.wait(plan.pending, progress=progress)
+        else:
+            run = job.extractor.extract(title, parents, known=plan.known, progress=progress)
+        tally.fields.update(llm_calls=run.llm_calls, cache_hits=run.cache_hits)
     result.warnings.extend(run.warnings)
     if run.failed:
         if not job.settings.allow_partial:
@@ -353,28 +367,36 @@ def _verify(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str
     llm = job.relations_mode == "llm"
     if llm:
         job.events({"event": "phase.start", "phase": "relation_discovery", "book": title})
-    marks = _note_marks(job, plan, extracted.run.chunks, title)  # a vault's exact definitions and links
-    for parent, extraction in zip(plan.parents, extracted.run.chunks, strict=True):
-        if extraction is None:  # failed, stored with --allow-partial: no mentions from it
-            continue
-        chunk_text = ChunkText(parent.text)
-        with guarded(title, section_label(parent.heading_path, parent.id), warnings=plan.result.warnings):  # costs this chunk only
-            verified = marks.verify(parent, extraction.mentions, chunk_text)
-            extracted.kept[parent.id] = verified.mentions
-            extracted.dropped.update(verified.dropped)
-            extracted.repaired.update(verified.repaired)
-            extracted.vetoes.extend(Veto(parent.id, "guesses", name, rule) for name, rule in verified.vetoed)
-        extracted.dropped.update(extraction.dropped)
-        if llm:
-            chunk_claims, chunk_drops = prepare_claims(extraction, chunk_text)
-            extracted.claims[parent.id] = chunk_claims
-            extracted.dropped_relations.update(chunk_drops)
-            for claim in chunk_claims:
-                job.events(candidate_event(title, parent.id, claim))
+    with step(job.events, "verify", title, len(plan.parents), "chunks") as tally:
+        marks = _note_marks(job, plan, extracted.run.chunks, title)  # a vault's exact definitions and links
+        for done, (parent, extraction) in enumerate(zip(plan.parents, extracted.run.chunks, strict=True), 1):
+            tally(done)
+            if extraction is not None:  # failed, stored with --allow-partial: no mentions from it
+                _verify_chunk(job, plan, extracted, title, parent, extraction, marks)
     if llm:
         job.events({"event": "phase.done", "phase": "relation_discovery", "book": title,
                     "candidates": sum(len(c) for c in extracted.claims.values()),
                     "dropped": dict(extracted.dropped_relations)})
+
+
+def _verify_chunk(job: IngestJob, plan: BookPlan, extracted: ExtractedBook, title: str, parent, extraction,
+                  marks: NoteMarks) -> None:
+    """One chunk's mentions (and claims) checked against its text, kept in ``extracted``."""
+    llm = job.relations_mode == "llm"
+    chunk_text = ChunkText(parent.text)
+    with guarded(title, section_label(parent.heading_path, parent.id), warnings=plan.result.warnings):  # costs this chunk only
+        verified = marks.verify(parent, extraction.mentions, chunk_text)
+        extracted.kept[parent.id] = verified.mentions
+        extracted.dropped.update(verified.dropped)
+        extracted.repaired.update(verified.repaired)
+        extracted.vetoes.extend(Veto(parent.id, "guesses", name, rule) for name, rule in verified.vetoed)
+    extracted.dropped.update(extraction.dropped)
+    if llm:
+        chunk_claims, chunk_drops = prepare_claims(extraction, chunk_text)
+        extracted.claims[parent.id] = chunk_claims
+        extracted.dropped_relations.update(chunk_drops)
+        for claim in chunk_claims:
+            job.events(candidate_event(title, parent.id, claim))
 
 
 def _note_marks(job: IngestJob, plan: BookPlan, extractions: list, title: str) -> NoteMarks:

@@ -21,6 +21,7 @@ from ..relations import edges
 from ..relations.index_ontology import index_ontology
 from ..relations.normalize import normalize_type, orient
 from ..storage.store import now_iso
+from .naming import resolve_entity
 
 STATUSES = ("ready", "invalid", "pending_entities")
 DECISIONS = {"accept": "accepted", "reject": "rejected", "adjust": "adjusted"}
@@ -60,16 +61,22 @@ def list_relationships(
     book: str | None = None,
     review_state: str | None = None,
     exclude_books: tuple[str, ...] = (),
+    source: str | None = None,
 ) -> list[dict]:
     """Stored relationships, filtered (``exclude_books``: titles whose relationships are
     left out); ``status='pending_entities'`` lists the claims whose endpoints are not (yet)
-    in the index instead. Raises BadInput for an unknown status."""
-    rows = _relationships(db, relation_type, status, book, review_state)
+    in the index instead. ``relation_type`` (a type, its mirror or an alias) picks the
+    relationships of that pair of mirrors, each read in the direction the name given reads
+    (``has_member``: from the owner's side); ``source`` (an entity's name) those of which it
+    is an end, each read from its side: ``relation_type="member_of", source="frob"`` lists
+    what frob has as members ("frob has_member --all") and what it is a member of. Raises
+    BadInput for an unknown status, EntityNotFound for a ``source`` the index does not hold."""
+    rows = _relationships(db, relation_type, status, book, review_state, source)
     return [r for r in rows if r["book"] not in exclude_books] if exclude_books else rows
 
 
 def _relationships(db: Database, relation_type: str | None, status: str | None, book: str | None,
-                   review_state: str | None) -> list[dict]:
+                   review_state: str | None, source: str | None = None) -> list[dict]:
     if status is not None and status not in STATUSES:
         raise BadInput(f"unknown status '{status}' (choose one of: {', '.join(STATUSES)})")
     if status == "pending_entities":
@@ -86,9 +93,21 @@ def _relationships(db: Database, relation_type: str | None, status: str | None, 
                 + " ORDER BY book, chunk_id, extractor, ordinal", params)
         ]
     where, params = [], []
+    ontology = index_ontology(db) if relation_type or source else None
+    read_backwards = False  # a mirror's name: the rows read from their targets' side
     if relation_type:
-        wanted = normalize_type(relation_type, index_ontology(db)) or relation_type
-        where.append("r.relation_type IN (?, ?)"); params += [relation_type, wanted]
+        wanted = normalize_type(relation_type, ontology) or relation_type
+        declared = ontology.types.get(wanted)
+        pair = {relation_type, wanted, *([declared.mirror] if declared is not None and declared.mirror else [])}
+        where.append("r.relation_type IN (SELECT value FROM json_each(?))"); params.append(json.dumps(sorted(pair)))
+        read_backwards = declared is not None and not declared.canonical
+    ends: set[int] | None = None
+    if source:
+        keys, _ = resolve_entity(db, source)
+        ends = {r[0] for r in db.execute("SELECT id FROM entities WHERE normalized IN (SELECT value FROM json_each(?))",
+                                         [json.dumps(keys)])}
+        where.append("(r.source_id IN (SELECT value FROM json_each(?)) OR r.target_id IN (SELECT value FROM json_each(?)))")
+        params += [json.dumps(sorted(ends))] * 2
     if status:
         where.append("r.status = ?"); params.append(status)
     if book:
@@ -96,7 +115,20 @@ def _relationships(db: Database, relation_type: str | None, status: str | None, 
     if review_state:
         where.append("r.review_state = ?"); params.append(review_state)
     sql = ROW_SQL + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY r.book, c.ordinal, r.id"
-    return [_row(r) for r in db.query(sql, params)]
+    rows = [_row(r) for r in db.query(sql, params)]
+    if ends is not None:
+        return [_read_from_target(r, ontology) if r["source_id"] not in ends else r for r in rows]
+    return [_read_from_target(r, ontology) for r in rows] if read_backwards else rows
+
+
+def _read_from_target(row: dict, ontology) -> dict:
+    """A relationship read from its target's side: its ends swapped, its type's mirror
+    (itself for a symmetric type); its id, evidence and status are the relationship's."""
+    flipped = dict(row)
+    for a, b in (("source", "target"), ("source_id", "target_id"), ("source_type", "target_type")):
+        flipped[a], flipped[b] = row[b], row[a]
+    flipped["relation_type"] = ontology.inverse_name(row["relation_type"])
+    return flipped
 
 
 def get_relationship(db: Database, relationship_id: int) -> dict:

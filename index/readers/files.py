@@ -12,7 +12,9 @@ The folder is walked once (walk.py) and every reader and inventory gets its file
   files (``has``, ``read_bytes`` refuse any other), never opened as a path;
 - **no line names what lies outside the folder** (a link out of it says only that it leads out).
 
-``--glob`` and ``--exclude`` select among the walked files (``Selection``).
+``--glob`` and ``--exclude`` select among the walked files (``Selection``). Each file read
+whole is told to the hook ``telling_reads`` sets, if any (an ingest shows its read's progress
+by the pages read so far).
 """
 
 from __future__ import annotations
@@ -21,12 +23,26 @@ import fnmatch
 import os
 import stat
 import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from .source import MIB, ReadLimits, Selection
 from .walk import walk_folder
 
 MAX_FILE_BYTES = 64 * MIB
+_READ_HOOK: ContextVar[Callable[[str], None] | None] = ContextVar("crossbook_read_hook", default=None)
+
+
+@contextmanager
+def telling_reads(hook: Callable[[str], None]) -> Iterator[None]:
+    """Within the block, ``hook(relative path)`` hears each file a ``FolderFiles`` reads whole."""
+    token = _READ_HOOK.set(hook)
+    try:
+        yield
+    finally:
+        _READ_HOOK.reset(token)
 
 
 class NotWalked(OSError):
@@ -102,6 +118,9 @@ class FolderFiles:
             if limit is not None and limit < self.max_file_bytes:
                 return data[:limit]
             raise ValueError(f"'{relative}' grew past the {self.max_file_bytes // MIB} MiB a file may hold")
+        hook = _READ_HOOK.get() if limit is None else None
+        if hook is not None:
+            hook(relative)
         return data
 
     def head(self, relative: str, count: int) -> bytes:

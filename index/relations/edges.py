@@ -230,14 +230,15 @@ def _tell_normalized(events: EventFn, book: str, desired: dict, resolver: "Resol
 def refresh(
     db: Database, events: EventFn = no_event, book: str | None = None, refiner=None,
     chunks: set[str] | None = None, names: set[str] | None = None, state: IndexState | None = None,
+    tell=None,
 ) -> dict:
     """The derived relationship state: offline claims (in 'spacy' and 'refine' modes; refined
     by ``refiner`` in 'refine' mode), then the rows; of every chunk, or of ``chunks`` and of
     the chunks whose claims name one of the normalized ``names`` (index/changes/derived.py).
     ``state``: the index's, as the change holds it (its relations mode and ontology); read
-    when not given."""
+    when not given; ``tell(done, total)`` hears the chunks analysed as it goes."""
     state = state or read_state(db)
-    refresh_svo_claims(db, state, events, refiner, chunks)
+    refresh_svo_claims(db, state, events, refiner, chunks, tell)
     if chunks is not None and names:
         source, params = in_values("source_normalized", names)
         target, _ = in_values("target_normalized", names)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from ..storage.index_state import IndexState, read_state
-from .ontology import DEFAULT_PACKS, Ontology, load_ontology, ontology_from_json
+from .ontology import Ontology, active_pack_names, load_ontology, ontology_from_json
 
 
 def store_relation_types(db: Database, ontology: Ontology) -> None:
@@ -24,8 +24,9 @@ def store_relation_types(db: Database, ontology: Ontology) -> None:
 
 
 def ontology_of(state: IndexState) -> Ontology:
-    """The ontology an index's state records (the default packs for an index that has none)."""
-    return ontology_from_json(state.ontology) if state.ontology else load_ontology(DEFAULT_PACKS)
+    """The ontology an index's state records (the default packs and the genres' vocabularies
+    for an index that has none)."""
+    return ontology_from_json(state.ontology) if state.ontology else load_ontology(active_pack_names((), ()))
 
 
 def index_ontology(db: Database) -> Ontology:

@@ -1,9 +1,14 @@
-"""The offline claims: catalog patterns and spaCy SVO, derived per chunk.
+"""The offline claims: catalog patterns and spaCy SVO, and a doc set's structure, derived per chunk.
 
-A chunk is analysed again only when its signature (text, entities, ontology, refiner)
-changed; its candidates (patterns.py, and svo.py when spaCy is installed) are confirmed by
-the refiner in 'refine' mode or filtered offline (an ontology type, names rather than
-common nouns, an ``inflicts`` whose end is a state), and stored as claims.
+A chunk is analysed again only when its signature (text, entities, ontology, refiner, what
+its book's genres read) changed. A book's genres choose what is read (core/genres.py): from
+prose, for a genre whose vocabulary is read in sentences (a rulebook's; also a book of no
+genre), its candidates (patterns.py, and svo.py when spaCy is installed) are confirmed by
+the refiner in 'refine' mode or filtered offline (an ontology type the book's genres take,
+names rather than common nouns, an ``inflicts`` whose end is a state); from structure, for
+documentation, what its pages state (doc_structure.py: members, See also lists,
+deprecations), in every relations mode but 'off', with no parse. A book no genre of which
+reads prose gets no spaCy parse (and spaCy is not even loaded for it). Both are stored as claims.
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ from collections import defaultdict
 
 from sqlite_utils import Database
 
-from ..core.genres import genres_in_use
+from ..core.genres import genres_in_use, reads_prose, reads_structure
 from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import collapse_whitespace, normalize_name
+from ..core.packs import shipped_genres
 from ..core.rule_guard import guarded
 from ..extract.verify import ChunkText
 from ..linking.link_state import categories
@@ -24,6 +30,8 @@ from ..storage.book_genres import books_genres
 from ..storage.index_state import IndexState
 from ..storage.store import in_values
 from .claims import NO_ONTOLOGY, POLARITIES, Claim, EventFn, insert_claims, no_event
+from .doc_structure import EXTRACTOR as STRUCTURE_EXTRACTOR
+from .doc_structure import DocPlace, doc_places, structure_claims
 from .index_ontology import ontology_of
 from .normalize import normalize_type
 from .ontology import Ontology
@@ -43,10 +51,17 @@ def load_svo():
     return (fn, entity_cls) if fn and entity_cls else None
 
 
-def load_parser(mode: str) -> None:
-    """Load spaCy's model (seconds) when ``mode`` runs the offline analysis: ingest calls it
-    before its write transaction, so the load does not happen inside it. Raises what
-    ``svo.load_nlp`` raises (OSError when the model package is missing)."""
+# every claim this module derives (and deletes again when a chunk or the mode changes)
+DERIVED_EXTRACTORS = (*OFFLINE_EXTRACTORS, STRUCTURE_EXTRACTOR)
+
+
+def load_parser(mode: str, genres: frozenset[str] | tuple[str, ...] | None = None, *, any_genre: bool = True) -> None:
+    """Load spaCy's model (seconds) when ``mode`` runs the offline analysis and a book of
+    ``genres`` reads prose (``any_genre``: whatever its genres): ingest calls it before its
+    write transaction, so the load does not happen inside it. Raises what ``svo.load_nlp``
+    raises (OSError when the model package is missing)."""
+    if not any_genre and not reads_prose(shipped_genres(), genres):
+        return
     if mode in ("spacy", "refine") and load_svo() is not None:
         from . import svo  # noqa: PLC0415 - optional, heavy
 
@@ -63,38 +78,54 @@ def candidate_event(book: str, chunk_id: str, claim: Claim) -> dict:
 
 
 def refresh_svo_claims(
-    db: Database, state: IndexState, events: EventFn = no_event, refiner=None, chunks: set[str] | None = None
+    db: Database, state: IndexState, events: EventFn = no_event, refiner=None, chunks: set[str] | None = None,
+    tell=None,
 ) -> int:
-    """Keep the offline claims (catalog patterns and spaCy SVO; confirmed by ``refiner`` in
-    'refine' mode) in step with each chunk's text and entities: a chunk (of ``chunks``, or
-    any) is analysed again only when its (text, entity list, vocabulary) signature changed;
-    each new claim is reported as a ``relation.candidate`` event. Needs the link targets'
-    categories current (index/linking/link_state.py). Returns chunks analysed. ``state``: the
+    """Keep the offline claims (catalog patterns and spaCy SVO, confirmed by ``refiner`` in
+    'refine' mode, for the books whose genres read prose; a doc set's structure for those whose
+    genres read it) in step with each chunk's text and entities: a chunk (of ``chunks``, or
+    any) is analysed again only when its signature changed; each new claim is reported as a
+    ``relation.candidate`` event. Needs the link targets' categories current
+    (index/linking/link_state.py). Returns the chunks whose prose was analysed. ``state``: the
     index's (its relations mode and ontology). Given ``chunks``, the mode is taken to be the one
-    the claims were made in (index/changes/derived.py refreshes all when it changes)."""
+    the claims were made in (index/changes/derived.py refreshes all when it changes).
+    ``tell(done, total)`` hears the chunks gone through as it goes."""
     mode = state.relations_mode
-    if mode not in ("spacy", "refine"):
-        if chunks is None:
-            db.execute(f"DELETE FROM relation_claims WHERE extractor IN ({', '.join('?' * len(OFFLINE_EXTRACTORS))})",
-                       OFFLINE_EXTRACTORS)
-            db.execute("DELETE FROM relation_svo_chunks")
+    if mode not in ("spacy", "refine") and chunks is None:  # no prose read: its claims go
+        gone = OFFLINE_EXTRACTORS if mode == "llm" else DERIVED_EXTRACTORS
+        db.execute(f"DELETE FROM relation_claims WHERE extractor IN ({', '.join('?' * len(gone))})", gone)
+        db.execute("DELETE FROM relation_svo_chunks")
+    if mode == "off":
         return 0
-    analysis = _OfflineAnalysis(db, load_svo(), refiner if mode == "refine" else None, chunks, state)
-    parsed, genres = 0, books_genres(db)
+    genres, packs = books_genres(db), shipped_genres()
     condition, params = in_values("id", chunks)
-    for chunk_id, book, text, sha in db.execute(
+    rows = db.execute(
         f"SELECT id, book, text, sha256 FROM chunks WHERE kind = 'parent' AND {condition} ORDER BY id", params
-    ).fetchall():
-        entities = analysis.entities(chunk_id)
-        if not analysis.changed(chunk_id, sha, entities):
+    ).fetchall()
+    if mode == "llm":  # the model's claims are the prose's: only a doc set's structure is read here
+        rows = [r for r in rows if reads_structure(packs, genres.get(r[1]))]
+    books = {r[1] for r in rows}
+    prose = {b for b in books if mode in ("spacy", "refine") and reads_prose(packs, genres.get(b))}
+    structure = {b for b in books if reads_structure(packs, genres.get(b))}
+    # every chunk (None) when every book reads prose, as before genres chose
+    prose_chunks = None if chunks is None and prose == books else {r[0] for r in rows if r[1] in prose}
+    analysis = _OfflineAnalysis(db, refiner if mode == "refine" else None, chunks, state, prose_chunks, structure)
+    parsed = 0
+    for done, (chunk_id, book, text, sha) in enumerate(rows, 1):
+        if tell is not None:
+            tell(done, len(rows))
+        entities = analysis.entities(chunk_id) if book in prose else []
+        place = analysis.places_of_docs.get(chunk_id) if book in structure else None
+        if not analysis.changed(chunk_id, sha, entities, book in prose, place):
             continue
-        if not entities:
-            continue  # one entity may still name an unlinked base ("*Weapon (scimitar)*"): patterns only
-        parsed += 1
         claims = []
         # each chunk read with its own book's genres; a rule that raises costs this chunk's claims
         with genres_in_use(genres.get(book)), guarded(book, chunk_id):
-            claims = _offline_claims(text, entities, analysis.candidates(text, entities))
+            if entities:  # one entity may still name an unlinked base ("*Weapon (scimitar)*"): patterns only
+                parsed += 1
+                claims = _offline_claims(text, entities, analysis.candidates(text, entities))
+            if place is not None:
+                claims += structure_claims(text, place, analysis.ontology)
         insert_claims(db, book, {chunk_id: claims})
         for claim in claims:
             events(candidate_event(book, chunk_id, claim))
@@ -103,14 +134,19 @@ def refresh_svo_claims(
 
 class _OfflineAnalysis:
     """What the offline analysis of some chunks reads once: each chunk's entities (name,
-    written forms, key, how defined, where filed), the stored signatures, the ontology."""
+    written forms, key, how defined, where filed) for the books read from prose, the places
+    on their pages of the chunks of books read from structure, the stored signatures, the
+    ontology. spaCy is loaded only when a book read from prose is among them."""
 
-    def __init__(self, db: Database, svo, refiner, chunks: set[str] | None, state: IndexState):
-        self.db, self.svo, self.refiner = db, svo, refiner
-        self.per_chunk = _chunk_entities(db, chunks)
+    def __init__(self, db: Database, refiner, chunks: set[str] | None, state: IndexState,
+                 prose_chunks: set[str] | None, structure: set[str]):
+        self.db, self.refiner = db, refiner
+        prose = prose_chunks is None or bool(prose_chunks)
+        self.svo = load_svo() if prose else None
+        self.per_chunk = _chunk_entities(db, prose_chunks) if prose else {}
         # where each entity's definition is filed (link_state.target_states)
-        self.category = categories(db, None if chunks is None else {
-            k[0] for entry in self.per_chunk.values() for k in entry})
+        self.category = categories(db, None if prose_chunks is None else {
+            k[0] for entry in self.per_chunk.values() for k in entry}) if prose else {}
         condition, params = in_values("chunk_id", chunks)
         self.stored = dict(db.execute(
             f"SELECT chunk_id, signature FROM relation_svo_chunks WHERE {condition}", params).fetchall())
@@ -118,10 +154,11 @@ class _OfflineAnalysis:
         # the offline filter keeps only ontology types: another ontology re-derives every chunk
         self.vocabulary = hashlib.sha256((state.ontology or "").encode()).hexdigest()
         self.refined_by = refiner.label if refiner is not None else None
-        self.places = chunk_places(db, chunks)
+        self.places = chunk_places(db, prose_chunks) if prose else {}
         self.owners = defined_entities(db, {
             normalize_name(e["name"].rpartition(SUB_ENTRY_SEPARATOR)[0])
             for entry in self.per_chunk.values() for e in entry.values() if SUB_ENTRY_SEPARATOR in e["name"]})
+        self.places_of_docs: dict[str, DocPlace] = doc_places(db, chunks, structure)
 
     def entities(self, chunk_id: str) -> list[tuple]:
         """(name, written forms, key, defines, filed) of each entity the chunk mentions, sorted.
@@ -148,15 +185,18 @@ class _OfflineAnalysis:
             row[3] = defines or row[3]
         return sorted(tuple(row) for row in rows.values())
 
-    def changed(self, chunk_id: str, sha: str, entities: list[tuple]) -> bool:
-        """Whether the chunk's signature changed; if so its offline claims go and the new
-        signature is stored (the caller analyses it again)."""
-        signature = hashlib.sha256(json.dumps(
-            [sha, entities, self.svo is not None, self.refined_by, self.vocabulary]).encode()).hexdigest()
+    def changed(self, chunk_id: str, sha: str, entities: list[tuple], prose: bool, place: DocPlace | None) -> bool:
+        """Whether the chunk's signature changed (its text, entities, what its book's genres
+        read: ``prose``, its ``place`` on a doc set's page); if so its offline claims go and the
+        new signature is stored (the caller analyses it again)."""
+        read = [sha, entities, self.svo is not None, self.refined_by, self.vocabulary]
+        if not prose or place is not None:  # a chunk read as before genres chose keeps its signature's form
+            read += [prose, place.signature() if place is not None else None]
+        signature = hashlib.sha256(json.dumps(read).encode()).hexdigest()
         if self.stored.get(chunk_id) == signature:
             return False
         self.db.execute("DELETE FROM relation_claims WHERE chunk_id = ? AND extractor IN"
-                        f" ({', '.join('?' * len(OFFLINE_EXTRACTORS))})", [chunk_id, *OFFLINE_EXTRACTORS])
+                        f" ({', '.join('?' * len(DERIVED_EXTRACTORS))})", [chunk_id, *DERIVED_EXTRACTORS])
         self.db.execute(
             "INSERT INTO relation_svo_chunks (chunk_id, signature) VALUES (?, ?)"
             " ON CONFLICT(chunk_id) DO UPDATE SET signature = excluded.signature", [chunk_id, signature],
@@ -232,7 +272,7 @@ def _kept_offline(rel: RawRelation, forms: dict[str, tuple[str, ...]], ontology:
     nouns ("a character needs skills") rather than names, nor an SVO ``inflicts`` whose
     condition end is no condition or state (``states``: "your foe inflicts harm")."""
     relation_type = normalize_type(rel.relation_type or "", ontology) or "custom:"
-    if relation_type.startswith("custom:"):
+    if relation_type.startswith("custom:") or not ontology.applies(relation_type):
         return False
     if rel.extractor != "spacy":
         return True

@@ -14,8 +14,16 @@ is canonical (the stored direction) unless it says ``preferred_direction =
 "target_to_source"``; a symmetric type is its own mirror.
 
 Which packs are active: the domain pack's ``ontology = [...]`` (default ``["rulebook"]``),
-then ``Settings.ontology``. The merged ontology's source documents are stored in the index
-(``crossbook_meta.ontology``), so delete-book and re-derivation use the same vocabulary.
+then each shipped genre's vocabulary (its genre pack's ``[relations] ontology``:
+``documentation`` for software documentation), then ``Settings.ontology``. The merged
+ontology's source documents are stored in the index (``crossbook_meta.ontology``), so
+delete-book and re-derivation use the same vocabulary.
+
+One ontology for a shelf of several genres: every genre's types are in the index's ontology
+whatever books it holds (a doc set joining a shelf of rulebooks changes no stored vocabulary,
+so nothing is derived again for it), and a book's genres choose which of them its relations
+take: a type of a genre's vocabulary applies to a book of that genre only (``applies``), and
+the model is asked only for the types read from prose (``prompt_lines``).
 """
 
 from __future__ import annotations
@@ -30,7 +38,8 @@ from itertools import product
 from pathlib import Path
 
 from ..core.errors import ConfigError
-from ..core.packs import find_pack_file
+from ..core.genres import genre_active
+from ..core.packs import find_pack_file, shipped_genres
 
 ONTOLOGY_DIR = Path(__file__).resolve().parent.parent / "ontology"
 DEFAULT_PACKS = ("rulebook",)
@@ -95,6 +104,12 @@ class Ontology:
     def canonical_types(self) -> list[RelationType]:
         return [t for t in self.types.values() if t.canonical]
 
+    def prose_types(self) -> list[RelationType]:
+        """The canonical types a model may read from prose: those of no genre that states its
+        relations by structure only (a doc set's members, index/relations/doc_structure.py)."""
+        structural = _structure_only_vocabularies()
+        return [t for t in self.canonical_types() if t.pack not in structural]
+
     def inverse_name(self, type_name: str) -> str:
         """The name of ``type_name`` read from the target's side."""
         t = self.types.get(type_name)
@@ -105,10 +120,18 @@ class Ontology:
     def equivalents(self, entity_type: str) -> set[str]:
         return {entity_type, *self.entity_type_aliases.get(entity_type, ())}
 
+    def applies(self, type_name: str) -> bool:
+        """Whether ``type_name`` is a type the book being worked on may take: one of no genre's
+        vocabulary, or of a genre that applies to it (core/genres.genres_in_use)."""
+        t = self.types.get(type_name)
+        genre = _vocabulary_genres().get(t.pack) if t is not None else None
+        return genre is None or genre_active(genre)
+
     def prompt_lines(self) -> list[str]:
-        """'- casts (inverse: cast_by): semantics' for each canonical type, in pack order."""
+        """'- casts (inverse: cast_by): semantics' for each canonical type a model may read from
+        prose (not one a genre states by structure only), in pack order."""
         lines = []
-        for t in self.canonical_types():
+        for t in self.prose_types():
             inverse = "symmetric" if t.symmetric else (f"inverse: {t.mirror}" if t.mirror else "")
             lines.append(f"- {t.name}" + (f" ({inverse})" if inverse else "") + (f": {t.semantics}" if t.semantics else ""))
         return lines
@@ -257,9 +280,25 @@ def _constraint_pairs(m: _Merging, types: dict[str, RelationType]) -> dict[str, 
     return pairs
 
 
+def _vocabulary_genres() -> dict[str, str]:
+    """ontology pack name -> the genre whose vocabulary it is (core/genres.py)."""
+    return {p.vocabulary: p.name for p in shipped_genres() if p.vocabulary}
+
+
+def _structure_only_vocabularies() -> set[str]:
+    """The ontology packs of genres whose relations are never read from prose."""
+    return {p.vocabulary for p in shipped_genres() if p.vocabulary and not p.relations.get("prose")}
+
+
+def genre_vocabularies() -> tuple[str, ...]:
+    """Every shipped genre's ontology pack, by genre pack file name."""
+    return tuple(p.vocabulary for p in shipped_genres() if p.vocabulary)
+
+
 def active_pack_names(domain_pack_ontology: tuple[str, ...], extra: tuple[str, ...]) -> tuple[str, ...]:
-    """The domain pack's ontology packs (default: rulebook), then the settings' extras."""
-    names = list(domain_pack_ontology or DEFAULT_PACKS) + list(extra)
+    """The domain pack's ontology packs (default: rulebook), every genre's vocabulary, then
+    the settings' extras."""
+    names = list(domain_pack_ontology or DEFAULT_PACKS) + list(genre_vocabularies()) + list(extra)
     return tuple(dict.fromkeys(names))
 
 

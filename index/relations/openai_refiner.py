@@ -30,7 +30,7 @@ class OpenAIRefiner:
         self.client = client or make_client(settings, "--relations refine", "use --relations spacy")
         self.endpoint = str(self.client.base_url).rstrip("/")
         self.model = settings.model
-        self.types = {t.name: t.semantics for t in ontology.canonical_types()}
+        self.types = {t.name: t.semantics for t in ontology.prose_types()}
         self.schema = refine_schema(list(self.types))
         self.cache = cache
         self.max_retries = settings.max_retries

@@ -155,6 +155,11 @@ class LocalEmbedder(MiniLMWindow):
     def embed(self, texts: list[str]) -> list[list[float]]:
         return minilm.load(self.cache_dir, self.variant, self.threads).encode(texts, self.inference_batch).tolist()
 
+    def release(self) -> None:
+        """Let go of this embedder's session (a few hundred MB with its buffers): the one-thread
+        session ``beside`` opens, once a large book's vectors ahead are stopped."""
+        minilm.unload(self.cache_dir, self.variant, self.threads)
+
 
 class TorchEmbedder(MiniLMWindow):
     """all-MiniLM-L6-v2 with sentence-transformers (``pip install 'crossbook[torch]'``): the

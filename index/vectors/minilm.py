@@ -425,6 +425,13 @@ def load_in_background(cache_dir: Path, variant: str = "fp32") -> None:
     threading.Thread(target=run, name="crossbook-load-minilm", daemon=True).start()
 
 
+def unload(cache_dir: Path, variant: str = "fp32", threads: int = 0) -> None:
+    """Forget the model ``load`` keeps for these arguments (its session's memory goes with the
+    last reference to it); the next ``load`` opens it again."""
+    with _load_lock:
+        _loaded.pop((str(cache_dir), variant, threads), None)
+
+
 def load(cache_dir: Path, variant: str = "fp32", threads: int = 0) -> MiniLM:
     """The model for ``variant`` whose runs use ``threads`` (0: one per core), loaded once per
     process (thread-safe: a warm-up thread and the first embed() may ask at once). Raises

@@ -188,7 +188,7 @@ def test_a_book_relinks_its_own_chunks_and_only_the_chunks_that_name_what_change
     shelf.ingest("Bestiary", misc(("Frost Wyrm", "Frost Wyrm is a dragon. It casts Deep Freeze."), ("Troll", "Troll is a brute.")))
     relinked = []
     original = derived.relink_chunks
-    monkeypatch.setattr(derived, "relink_chunks", lambda db, pack, ids, *a: relinked.append(ids) or original(db, pack, ids, *a))
+    monkeypatch.setattr(derived, "relink_chunks", lambda db, pack, ids, *a, **k: relinked.append(ids) or original(db, pack, ids, *a, **k))
     shelf.ingest("Grimoire", spells(("Deep Freeze", "Deep Freeze is cast on one target.")))
     other_books = [tuple(r) for r in shelf.db.execute(
         "SELECT book, heading FROM chunks WHERE id IN (SELECT value FROM json_each(?)) AND book != 'Grimoire'",
@@ -210,7 +210,7 @@ def test_a_name_every_page_defines_relinks_only_the_pages_whose_link_can_change(
     shelf.ingest("Epsilon", misc(("Usage", "Read the Example first.")))
     relinked = []
     original = derived.relink_chunks
-    monkeypatch.setattr(derived, "relink_chunks", lambda db, pack, ids, *a: relinked.append(ids) or original(db, pack, ids, *a))
+    monkeypatch.setattr(derived, "relink_chunks", lambda db, pack, ids, *a, **k: relinked.append(ids) or original(db, pack, ids, *a, **k))
 
     def books_relinked() -> set[str]:
         return {r[0] for r in shelf.db.execute(

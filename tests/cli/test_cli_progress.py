@@ -24,7 +24,10 @@ def test_plain_lines_off_a_terminal_name_the_book(two_books, cli):
     assert result.exit_code == 0
     lines = result.stderr.splitlines()
     assert "1/2 Core Rules" in lines and "2/2 Grimoire" in lines
-    assert "Core Rules: extract 6/6" in lines and "Grimoire: write 1/1" in lines
+    assert "Core Rules: extract 6/6 chunks" in lines and "Core Rules: plan 6/6 chunks" in lines
+    # the write step by step, each with its count (no "write 0/1" with only its seconds)
+    assert any(re.fullmatch(r"Grimoire: write: linking (\d+)/\1 sections", line) for line in lines)
+    assert not any(line.endswith(" s)") and "/" not in line for line in lines)
     assert [r["title"] for r in json.loads(result.stdout)] == ["Core Rules", "Grimoire"]
 
 
@@ -58,8 +61,8 @@ def test_on_a_terminal_the_bars_name_book_phase_count_and_eta(terminal):
         sink({"event": "book.start", "book": "Grimoire"})
         progress("embed", 4, 10)
     text = ANSI.sub("", terminal.getvalue())
-    assert re.search(r"Core Rules · extract .* 3/6 .*ETA", text)
-    assert re.search(r"Grimoire · embed .* 4/10", text)
+    assert re.search(r"Core Rules · extract \(chunks\) .* 3/6 .*ETA", text)
+    assert re.search(r"Grimoire · vectors: embedding \(children\) .* 4/10", text)
     assert re.search(r"ingest books .* 1/2", text)
     # the last frame: the whole run done and the book row gone, so the summaries follow cleanly
     last_frame = text.rstrip().splitlines()[-1]
@@ -111,12 +114,13 @@ def test_plain_loading_model_line(capsys, monkeypatch):
         progress(LOADING_MODEL, 0, 1)
         progress(LOADING_MODEL, 1, 1)
         progress("embed", 17, 17)
-    assert buffer.getvalue().splitlines() == ["Bestiary: loading model...", "Bestiary: embed 17/17"]
+    assert buffer.getvalue().splitlines() == ["Bestiary: loading model...", "Bestiary: vectors: embedding 17/17 children"]
 
 
 @pytest.mark.parametrize("phase, expected", [
     ("extract", "'Grimoire' was not written; the books before it are in the index."),
     ("embed", "'Grimoire' is in the index without all its vectors (run: crossbook doctor --repair"),
+    ("vectors", "'Grimoire' is in the index without all its vectors (run: crossbook doctor --repair"),
 ])
 def test_ctrl_c_says_what_the_index_holds(phase, expected, monkeypatch):
     import crossbook.cli.progress as progress
@@ -134,8 +138,8 @@ def test_ctrl_c_says_what_the_index_holds(phase, expected, monkeypatch):
 
 
 def test_off_a_terminal_a_long_phase_says_where_it_is_every_heartbeat(monkeypatch):
-    """No line for ``heartbeat`` seconds while a phase goes on: one saying where it is and
-    how long it has taken (a clock given to ``tick``, not waited for)."""
+    """No line for ``heartbeat`` seconds while a phase goes on: one saying where it is, its
+    count and the time it has left at its rate so far (a clock given to ``tick``, not waited for)."""
     import crossbook.cli.progress as progress
     from crossbook.cli.progress import ProgressReporter
 
@@ -149,11 +153,35 @@ def test_off_a_terminal_a_long_phase_says_where_it_is_every_heartbeat(monkeypatc
     assert buffer.getvalue() == ""  # a line was said less than 5 s ago
     reporter.tick(start + 6.0)
     reporter.tick(start + 7.0)  # 1 s after the heartbeat line: nothing
-    reporter.tick(start + 11.5)
-    assert buffer.getvalue().splitlines() == ["Manual: embed 0/2000 (6 s)", "Manual: embed 0/2000 (12 s)"]
+    reporter._current = (*reporter._current[:2], 500, 2000, start)  # a quarter done (as the last call left it)
+    reporter.tick(start + 12.0)
+    assert buffer.getvalue().splitlines() == ["Manual: vectors: embedding 0/2,000 children (6 s)",
+                                              "Manual: vectors: embedding 500/2,000 children, about 36 s left"]
     reporter("embed", 2000, 2000)
     reporter.tick(start + 30.0)  # the phase ended: the next one speaks for itself
-    assert buffer.getvalue().splitlines()[-1] == "Manual: embed 2000/2000"
+    assert buffer.getvalue().splitlines()[-1] == "Manual: vectors: embedding 2,000/2,000 children"
+
+
+def test_the_write_is_shown_step_by_step_from_its_events(monkeypatch):
+    """Linking and relations, told only by events (core/steps.py), shown with their counts and
+    the time left: "write: linking 1,204/3,586 sections, about N s left"."""
+    import crossbook.cli.progress as progress
+    from crossbook.cli.progress import ProgressReporter
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    reporter = ProgressReporter("ingest", books=1, tty=False, heartbeat=5.0)
+    reporter.event({"event": "book.start", "book": "Manual"})
+    reporter.event({"event": "phase.start", "phase": "link", "book": "Manual", "total": 3586, "unit": "sections"})
+    start = reporter._current[4]
+    reporter.event({"event": "phase.progress", "phase": "link", "book": "Manual", "done": 1204, "total": 3586,
+                    "unit": "sections"})
+    reporter.tick(start + 20.0)
+    reporter.event({"event": "phase.progress", "phase": "link", "book": "Manual", "done": 3586, "total": 3586,
+                    "unit": "sections"})
+    lines = buffer.getvalue().splitlines()
+    assert re.fullmatch(r"Manual: write: linking 1,204/3,586 sections, about \d+ s left", lines[-2])
+    assert lines[-1] == "Manual: write: linking 3,586/3,586 sections"
 
 
 def test_reading_a_book_is_a_phase_of_its_own(tmp_path, two_books):
@@ -165,14 +193,19 @@ def test_reading_a_book_is_a_phase_of_its_own(tmp_path, two_books):
     assert calls == [("read a.md", 0, 2), ("read b.md", 1, 2)]
 
 
-def test_events_carry_their_time_and_the_embed_phase(two_books, cli):
+def test_events_carry_their_time_and_give_the_ingest_step_by_step(two_books, cli):
     result = cli("ingest", *two_books, "--events", "-", "--quiet")
     assert result.exit_code == 0, result.stderr
     events = [json.loads(line) for line in result.stdout.splitlines()]
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", e["time"]) for e in events)
-    embeds = [(e["event"], e["book"]) for e in events if e.get("phase") == "embed"]
-    assert embeds == [("phase.start", "Core Rules"), ("phase.done", "Core Rules"),
-                      ("phase.start", "Grimoire"), ("phase.done", "Grimoire")]
+    vectors = [(e["event"], e["book"]) for e in events if e.get("phase") == "vectors" and e["event"] != "phase.progress"]
+    assert vectors == [("phase.start", "Core Rules"), ("phase.done", "Core Rules"),
+                       ("phase.start", "Grimoire"), ("phase.done", "Grimoire")]
+    steps = [e["phase"] for e in events if e["event"] == "phase.start" and e.get("book") == "Grimoire"]
+    assert [p for p in steps if p in ("read", "plan", "extract", "link", "relations", "vectors")] == [
+        "plan", "extract", "link", "relations", "vectors"]  # the reads come first, for every book
+    done = {e["phase"]: e for e in events if e["event"] == "phase.done" and e.get("book") == "Grimoire"}
+    assert done["plan"]["parents"] >= 1 and done["vectors"]["done"] == done["plan"]["children"]
 
 
 def test_off_a_terminal_a_book_being_planned_is_said_before_its_first_phase(monkeypatch):
@@ -186,4 +219,4 @@ def test_off_a_terminal_a_book_being_planned_is_said_before_its_first_phase(monk
     reporter.tick(reporter._current[4] + 5.0)
     reporter.event({"event": "book.start", "book": "Manual"})
     reporter.tick(reporter._current[4] + 10.0)
-    assert buffer.getvalue().splitlines() == ["rebuild read manual.pdf 0/1 (5 s)", "Manual: planning (10 s)"]
+    assert buffer.getvalue().splitlines() == ["rebuild read manual.pdf 0/1 (5 s)", "Manual: plan 0 chunks so far (10 s)"]

@@ -181,7 +181,7 @@ def test_the_text_is_a_short_summary_and_the_data_is_structured(sample_index):
 
 def test_tools_list_real_output_schemas_and_annotations(sample_index):
     tools = _tools(sample_index, allow_ingest=True)
-    for name in ("where_else", "entity", "search", "retrieve", "show", "books"):
+    for name in ("where_else", "entity", "search", "retrieve", "show", "books", "relations"):
         schema = tools[name].output_schema
         assert schema["properties"], name
         assert tools[name].annotations.read_only_hint and tools[name].annotations.idempotent_hint, name

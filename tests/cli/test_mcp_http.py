@@ -96,7 +96,7 @@ def test_several_clients_at_once_get_the_same_answers(sample_index):
     with _serving(sample_index) as url:
         answers = anyio.run(clients, url, 5)
     names, first = answers[0]
-    assert names == {"where_else", "entity", "search", "retrieve", "show", "books"}  # read-only
+    assert names == {"where_else", "entity", "search", "retrieve", "show", "books", "relations"}  # read-only
     assert not any(is_error for is_error, _ in first)
     assert first[0][1]["total_mentions"] == 13
     assert all(answer == answers[0] for answer in answers)

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow
 mcp = pytest.importorskip("mcp")
 
 CROSSBOOK = str(Path(sys.executable).parent / "crossbook")
-QUERY_TOOLS = {"where_else", "entity", "search", "retrieve", "show", "books"}
+QUERY_TOOLS = {"where_else", "entity", "search", "retrieve", "show", "books", "relations"}
 
 
 @pytest.fixture
@@ -90,11 +90,14 @@ def test_every_tool_answers_what_the_cli_prints(sample_index, cli_json):
         (("show", {"book": "bestiary", "heading_path": "Creatures > Frost Wyrm"}),
          ["show", "bestiary", "Creatures > Frost Wyrm"]),
     ]
-    names, answers = anyio.run(_talk, sample_index, [call for call, _ in calls] + [("books", {})])
+    names, answers = anyio.run(_talk, sample_index, [call for call, _ in calls] + [
+        ("relations", {"relation_type": "casts", "source": "Rime Wraith", "limit": 200}), ("books", {})])
     assert names == QUERY_TOOLS  # read-only: no ingest, no delete_book
     for (call, args), (is_error, answer) in zip(calls, answers):
         assert not is_error, (call, answer)
         assert _same(answer, cli_json(*args)), call
+    relations = cli_json("relations", "--type", "casts", "--source", "Rime Wraith")
+    assert relations and answers[-2][1]["relationships"] == relations and answers[-2][1]["total"] == len(relations)
     assert answers[-1][1]["books"] == cli_json("books")
     mention = answers[0][1]["entities"][0]["books"][0]["mentions"][0]
     assert {"book", "heading_path", "pages", "chunk_id"} <= set(mention)  # every hit cites where it is

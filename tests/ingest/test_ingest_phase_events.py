@@ -15,7 +15,7 @@ def test_the_write_phase_is_timed_as_linking_then_relationships_then_the_embeddi
     settings = Settings(index_dir=tmp_path / "index", embedder="hash")
     db = open_db(settings.index_dir, create=True)
     order = [("phase.start", "write"), ("phase.start", "link"), ("phase.done", "link"), ("phase.start", "relations"),
-             ("phase.done", "relations"), ("phase.done", "write"), ("phase.start", "embed"), ("phase.done", "embed")]
+             ("phase.done", "relations"), ("phase.done", "write"), ("phase.start", "vectors"), ("phase.done", "vectors")]
     with open_vectors(settings, db, lazy=True) as vectors:
         job = IngestJob(db, settings, vectors=vectors, events=events.append)
         # the first book refreshes the whole shelf's derived state, the second only what it changes

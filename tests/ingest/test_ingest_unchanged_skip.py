@@ -9,7 +9,7 @@ import os
 import pytest
 
 from crossbook.core.config import Settings
-from crossbook.ingest import pipeline
+from crossbook.ingest import reading
 from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
 from tests.helpers import write
@@ -27,13 +27,13 @@ def shelf(tmp_path):
 def reads(monkeypatch):
     """The paths the ingest reads, counted."""
     seen = []
-    original = pipeline.read_book
+    original = reading.read_book
 
     def counting(path, *args):
         seen.append(path.name)
         return original(path, *args)
 
-    monkeypatch.setattr(pipeline, "read_book", counting)
+    monkeypatch.setattr(reading, "read_book", counting)
     monkeypatch.setattr("crossbook.ingest.unchanged.read_book", counting)
     return seen
 

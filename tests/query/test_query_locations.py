@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-import crossbook.ingest.pipeline as pipeline
+import crossbook.ingest.reading as reading
 from bench.twins.epub_twin import write_epub
 from crossbook.readers import read_book
 from tests.conftest import SAMPLE
@@ -23,7 +23,7 @@ def _paged(path, fmt=None):
 def shelf(cli, tmp_path, monkeypatch):
     """Grimoire as an EPUB (chapter files), the bestiary with pages, core rules as Markdown."""
     grimoire = write_epub(SAMPLE / "grimoire.md", tmp_path / "grimoire.epub", "The Ashen Grimoire")
-    monkeypatch.setattr(pipeline, "read_book",
+    monkeypatch.setattr(reading, "read_book",
                         lambda path, fmt=None, *limits: _paged(path, fmt) if path.name == "bestiary.md"
                         else read_book(path, fmt, *limits))
     result = cli("ingest", grimoire, SAMPLE / "bestiary.md", SAMPLE / "core_rules.md")

@@ -82,14 +82,15 @@ def test_merge_of_custom_documents_preferred_direction_and_aliases():
     assert any("ghost" in c for c in onto.conflicts)
 
 
-def test_active_packs_come_from_the_domain_pack_then_settings(tmp_path):
+def test_active_packs_come_from_the_domain_pack_then_the_genres_then_settings(tmp_path):
     assert load_pack("generic").ontology == ("rulebook",) and load_pack("gurps").ontology == ("rulebook",)
-    assert active_pack_names((), ()) == ("rulebook",)
-    assert active_pack_names(("rulebook",), ("ttrpg", "rulebook")) == ("rulebook", "ttrpg")
+    # every genre's vocabulary (index/packs/*.toml [relations]), whatever books the index holds
+    assert active_pack_names((), ()) == ("rulebook", "documentation")
+    assert active_pack_names(("rulebook",), ("ttrpg", "rulebook")) == ("rulebook", "documentation", "ttrpg")
     custom = tmp_path / "mine.json"
     custom.write_text(json.dumps({"name": "mine", "types": {"haunts": {"mirror": "haunted_by"}}}))
     onto = ontology_for(Settings(ontology=("ttrpg", "story", str(custom))), load_pack("generic"))
-    assert onto.packs == ("rulebook", "ttrpg", "story", "mine") and "haunted_by" in onto.types
+    assert onto.packs == ("rulebook", "documentation", "ttrpg", "story", "mine") and "haunted_by" in onto.types
     # what the index stores re-merges to the same ontology
     again = ontology_from_json(onto.to_json())
     assert again.types == onto.types and again.pairs == onto.pairs and again.fingerprint == onto.fingerprint

@@ -12,7 +12,7 @@ from crossbook.changes import door as door_module
 from crossbook.core.config import Settings
 from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
-from crossbook.vectors.ahead import EmbeddedAhead, longest_first
+from crossbook.vectors.ahead import RELEASE_AFTER, EmbeddedAhead, longest_first
 from crossbook.vectors.children import ChildRow, child_rows, embedding_text
 from crossbook.vectors.chroma import open_vectors
 from crossbook.vectors.embed import HashEmbedder
@@ -125,3 +125,23 @@ def test_embedded_ahead_gives_what_it_has_when_the_embedder_fails(monkeypatch):
 
 def test_longest_first_keeps_each_text_once():
     assert longest_first(["bb", "a", "ccc", "bb", "dd"]) == ["ccc", "bb", "dd", "a"]
+
+
+class Releasing(HashEmbedder):
+    """The hash embedder, noting when it is told to let go of its session."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.released = 0
+
+    def release(self) -> None:
+        self.released += 1
+
+
+@pytest.mark.parametrize("texts, released", [(3, 0), (RELEASE_AFTER + 1, 1)])
+def test_a_large_books_thread_lets_go_of_its_session_once_stopped(texts, released):
+    embedder = Releasing()
+    ahead = EmbeddedAhead(embedder, [f"text {i}" for i in range(texts)]).start()
+    ahead.stop()
+    assert embedder.released == released  # a small book's session is kept for the next book
+    assert len(ahead.take([ahead.order[0]])) == 1  # what was computed stays to be taken

@@ -39,6 +39,7 @@ _ALONE = {"a", "p", "div", "span", "li", "center", "small", "address", "blockquo
 _UNITS = {"a", "p", "li", "td", "th", "dt", "dd", "caption", "div", "span", "center", "small", "address",
           "blockquote", "pre", "b", "strong", "em", "i", "code", "tt", *HEADINGS}
 _SPACES = re.compile(r"\s+")
+_WORD = re.compile(r"\w")
 
 Place = tuple[str, ...]
 UnitKey = tuple[Place, str]
@@ -51,6 +52,11 @@ def _text(element) -> str:
 def _step(element, tag: str) -> str:
     classes = " ".join(sorted((element.get("class") or "").split()))
     return f"{tag}.{classes}" if classes else tag
+
+
+def _word_chars(text: str) -> int:
+    """How many characters of ``text`` are word characters (``\\w``)."""
+    return len(_WORD.findall(text))
 
 
 def _own_text(element) -> bool:
@@ -66,6 +72,7 @@ class _PageView:
     elements: list
     places: dict = field(default_factory=dict)    # element -> Place
     units: dict = field(default_factory=dict)     # element -> UnitKey
+    bare_blocks: dict = field(default_factory=dict)  # block -> no word left but repeated runs'
 
     @classmethod
     def of(cls, root, wanted: set | None = None) -> "_PageView":
@@ -97,6 +104,9 @@ class Boilerplate:
     place_counts: Counter = field(default_factory=Counter)
     title_counts: Counter = field(default_factory=Counter)
     _unit_places: set | None = field(default=None, repr=False)   # the places of repeated units
+    # what each page asks again, kept while no page is learned: (pages learned, the answer)
+    _headings: tuple[int, frozenset] | None = field(default=None, repr=False)
+    _site: tuple[int, frozenset] | None = field(default=None, repr=False)
 
     def learn(self, root) -> None:
         """Count one page's units, places and title parts."""
@@ -115,14 +125,20 @@ class Boilerplate:
     def repeated_unit(self, key: UnitKey) -> bool:
         return self.unit_counts.get(key, 0) >= self.need
 
-    def repeated_headings(self) -> set[str]:
-        """The headings most pages repeat at one place: a site's header, a man page's NAME."""
-        return {text for (place, text), count in self.unit_counts.items()
-                if count >= self.need and place[-1].partition(".")[0] in HEADINGS}
+    def repeated_headings(self) -> frozenset[str]:
+        """The headings most pages repeat at one place: a site's header, a man page's NAME
+        (found once for the pages learned: each page read asks, and a set's units are many)."""
+        if self._headings is None or self._headings[0] != self.pages:
+            self._headings = (self.pages, frozenset(text for (place, text), count in self.unit_counts.items()
+                                                    if count >= self.need and place[-1].partition(".")[0] in HEADINGS))
+        return self._headings[1]
 
-    def site_parts(self) -> set[str]:
+    def site_parts(self) -> frozenset[str]:
         """The parts of the pages' titles most pages repeat: the site's name ("Acme 2.1 documentation")."""
-        return {part for part, count in self.title_counts.items() if count >= self.need}
+        if self._site is None or self._site[0] != self.pages:
+            self._site = (self.pages, frozenset(part for part, count in self.title_counts.items()
+                                                if count >= self.need))
+        return self._site[1]
 
     def strip(self, root, keep: frozenset[str] = frozenset()) -> int:
         """Leave the boilerplate out of a parsed page (in place); the number of elements left
@@ -170,11 +186,24 @@ class Boilerplate:
         block = next((a for a in element.iterancestors() if tag_of(a) not in _INLINE), None)
         if block is None or _on_its_own_line(element):
             return True
+        # the answer is the block's, whichever of its runs asks: found once per block (a block
+        # of thousands of repeated links asked again for each made a page cost their square)
+        if block not in view.bare_blocks:
+            view.bare_blocks[block] = self._bare_block(block, view)
+        return view.bare_blocks[block]
+
+    def _bare_block(self, block, view: _PageView) -> bool:
+        """Whether no word is left of a block's text once each repeated inline run's text is
+        taken out of it (its first occurrence, in document order)."""
         text = _text(block)
-        for inner in block.iter():
-            key = view.units.get(inner)
-            if inner is not block and tag_of(inner) in _INLINE and key is not None and self.repeated_unit(key):
-                text = text.replace(key[1], " ", 1)
+        keys = [key[1] for inner in block.iter() if inner is not block and tag_of(inner) in _INLINE
+                and (key := view.units.get(inner)) is not None and self.repeated_unit(key)]
+        # taking a run out takes at most its own word characters: when they are fewer than the
+        # block's, a word is left whatever the runs match (no replacement needed to know it)
+        if sum(_word_chars(k) for k in keys) < _word_chars(text):
+            return False
+        for key in keys:
+            text = text.replace(key, " ", 1)
         return not re.search(r"\w", text)
 
     def _mostly_repeated(self, container, view: _PageView) -> bool:
