@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from crossbook.core.config import Settings
-from crossbook.ingest import pipeline
+from crossbook.ingest import reading
 from crossbook.ingest.manifest import rebuild
 from crossbook.ingest.pipeline import IngestJob, ingest_paths
 from crossbook.storage.db import open_db
@@ -57,8 +57,8 @@ def test_a_doc_set_keeps_its_title_when_its_reader_comes_to_declare_another(shel
     declares; one already stored keeps the title it is known by (here its folder's name)."""
     [first] = ingest_paths(shelf, [docset], as_book=True)
     assert first.title == "html"
-    original = pipeline.read_book
-    monkeypatch.setattr(pipeline, "read_book",
+    original = reading.read_book
+    monkeypatch.setattr(reading, "read_book",
                         lambda path, *args: replace(original(path, *args), title="Frob (home page)"))
     [again] = ingest_paths(shelf, [docset], as_book=True)
     assert (again.title, again.status) == ("html", "unchanged")
