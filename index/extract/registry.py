@@ -18,7 +18,8 @@ STAGES = {
     "guesses": GUESS_VETOES,
 }
 # the names a mark is stored under (one finding rule of marks.py may store several)
-MARK_RULES = ("note_name", "statblock_name", "page_subject", "doc_term", "back_index", "doc_link", "wikilink")
+MARK_RULES = ("note_name", "statblock_name", "page_subject", "doc_term", "anchor_name", "sibling_run", "back_index",
+              "doc_link", "wikilink")
 
 
 def rule_names() -> list[str]:

@@ -41,6 +41,9 @@ from ..html import page_title
 from ..html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
 from ..inventories import has_inventory, inventory_entries, placed_terms, tool_dirs, tool_markers, with_terms
 from ..source import ReadOptions, SourceBook
+from .anchor_terms import anchor_terms
+from .anchors import page_anchors
+from .sibling_runs import set_runs
 from .boilerplate import Boilerplate, learn_boilerplate
 from .index_page import index_entries, place_index
 from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
@@ -93,6 +96,7 @@ class _Page:
     declared: list[DocTerm] = field(default_factory=list)                 # its NAME line's other names
     index: list | None = None                        # a back-index page's entries (index_page.py)
     mentions: dict[int, list[tuple]] = field(default_factory=dict)         # section -> index entries it shows
+    anchors: list = field(default_factory=list)      # what its anchors spell (readers/docset/anchors.py)
 
 
 def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None]:
@@ -127,7 +131,7 @@ def _scan(root) -> tuple[list[str], list, list, list]:
             text = text_of(element)
             if text:
                 headings.append(text)
-                raw_anchors.extend((len(headings) - 1, i) for i in [*pending, ident] if i)
+                raw_anchors.extend((len(headings) - 1, i) for i in [*pending, ident, *_unshown_ids(element)] if i)
                 pending = []
             continue
         current = len(headings) - 1
@@ -136,6 +140,8 @@ def _scan(root) -> tuple[list[str], list, list, list]:
             # entry's <a name> in a paragraph), not before the next heading
             raw_anchors.extend((current, i) for i in pending)
             pending = []
+        if tag == "dt":
+            raw_anchors.extend((current, i) for i in _unshown_ids(element))
         if ident and (tag in ("section", "div") or (tag == "a" and not text_of(element) and _before_heading(element))):
             pending.append(ident)  # a section's id, or an anchor before a heading: the heading's
         elif ident:
@@ -148,6 +154,13 @@ def _scan(root) -> tuple[list[str], list, list, list]:
             if re.search(r"\w", shown[0]):
                 raw_links.append((current, element.get("href"), tuple(t for t in shown if t)))
     return headings, raw_terms, raw_anchors, raw_links
+
+
+def _unshown_ids(element) -> list[str]:
+    """The ids of the anchors a heading or a term holds and its Markdown does not show (a
+    permalink's, a hidden legacy anchor's): the heading's own."""
+    return [d.get("id") or d.get("name") for d in element.iterdescendants()
+            if tag_of(d) in ("a", "span") and (d.get("id") or d.get("name"))]
 
 
 def _markup_terms(element, tag: str, heading: str | None) -> list[DocTerm]:
@@ -214,7 +227,29 @@ def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate |
             page.hrefs.setdefault(where, []).append((href, shown))
     _find_subject(page, root, headings, boiler or Boilerplate())
     page.index = index_entries(root, posixpath.basename(rel))
+    if not page.index:
+        page.anchors = page_anchors(root)[0]
     return page
+
+
+def _add_anchor_terms(page: _Page, runs: set) -> None:
+    """The names the page's anchors define (readers/docset/anchor_terms.py; ``runs``: the
+    set's runs of siblings), each in the section that holds its anchor, unless its markup,
+    its inventory or its subject defines it already."""
+    subject = normalized_words(page.subject.name) if page.subject is not None else None
+    for ident, term in anchor_terms(page.anchors, runs):
+        where = page.anchor_sections.get(ident)
+        if where is None or ident in page.anchor_terms:
+            continue
+        key = normalized_words(term.name)
+        there = page.terms.setdefault(where, [])
+        known = next((t for t in there if normalized_words(t.name.rpartition(SUB_ENTRY_SEPARATOR)[2]) == key), None)
+        if known is not None:
+            page.anchor_terms[ident] = known
+        elif key != subject:
+            term = replace(term, target=f"{page.path}#{ident}")
+            there.append(term)
+            page.anchor_terms[ident] = term
 
 
 def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -> None:
@@ -405,6 +440,10 @@ def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest"
                        + (" once --glob and --exclude picked its files" if options.selection else ""))
     _place_inventories(pages, inventory, path.name, warnings)
+    runs = set_runs([page.anchors for page in pages.values()])
+    for page in pages.values():
+        with guarded(path.name, page.path, warnings=warnings):
+            _add_anchor_terms(page, runs)
     with guarded(path.name, "the index pages", warnings=warnings):
         place_index(pages)
     with guarded(path.name, "the options several pages document", warnings=warnings):
