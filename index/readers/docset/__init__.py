@@ -43,10 +43,10 @@ from ..inventories import has_inventory, inventory_entries, placed_terms, tool_d
 from ..source import ReadOptions, SourceBook
 from .anchor_terms import anchor_terms
 from .anchors import page_anchors
-from .sibling_runs import set_runs
 from .boilerplate import Boilerplate, learn_boilerplate
 from .index_page import index_entries, place_index
 from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
+from .sibling_runs import set_runs
 from .tables import option_leads, row_term
 from .terms import dt_term, paragraph_term, text_of
 
