@@ -41,10 +41,11 @@ from ..html import page_title
 from ..html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
 from ..inventories import has_inventory, inventory_entries, placed_terms, tool_dirs, tool_markers, with_terms
 from ..source import ReadOptions, SourceBook
-from .anchor_terms import anchor_terms
+from .anchor_terms import anchor_terms, may_define
 from .anchors import page_anchors
 from .boilerplate import Boilerplate, learn_boilerplate
-from .index_page import index_entries, place_index
+from .index_page import place_index
+from .index_rows import index_blocks
 from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
 from .sibling_runs import set_runs
 from .tables import option_leads, row_term
@@ -115,16 +116,17 @@ def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None
     return out
 
 
-def _scan(root) -> tuple[list[str], list, list, list]:
-    """Walk a page's shown elements: its headings (returned, in order), the terms of its
-    definition lists, its ids and its links, each filed under the heading it follows
-    (an index into the headings; -1 before the first)."""
+def _scan(kept: list, index: frozenset = frozenset()) -> tuple[list[str], list, list, list]:
+    """Walk a page's shown elements (``kept``, in order): its headings (returned, in order),
+    the terms of its definition lists, its ids and its links, each filed under the heading
+    it follows (an index into the headings; -1 before the first); the elements of its index
+    blocks (``index``) give neither terms nor links (readers/docset/index_rows.py)."""
     headings: list[str] = []
     pending: list[str] = []
     raw_terms: list[tuple[int, DocTerm]] = []
     raw_anchors: list[tuple[int, str]] = []
     raw_links: list[tuple[int, str, str]] = []
-    for element in kept_elements(root):
+    for element in kept:
         tag = tag_of(element)
         ident = element.get("id") or (element.get("name") if tag == "a" else None)  # HTML 4's <a name>
         if tag in HEADINGS:
@@ -146,6 +148,8 @@ def _scan(root) -> tuple[list[str], list, list, list]:
             pending.append(ident)  # a section's id, or an anchor before a heading: the heading's
         elif ident:
             raw_anchors.append((current, ident))
+        if element in index:
+            continue
         if tag in ("dt", "p", "tr", "li"):
             raw_terms.extend((current, term) for term in _markup_terms(element, tag, headings[-1] if headings else None))
         elif tag == "a" and element.get("href") and "headerlink" not in (element.get("class") or ""):
@@ -197,13 +201,18 @@ def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate |
     except Exception as exc:  # a page that is no HTML is left out with a line, never the whole set
         warnings.append(f"'{rel}' cannot be read as HTML ({type(exc).__name__}): left out")
         return None
+    blocks = index_blocks(root, list(kept_elements(root)))
+    in_index = frozenset(e for block, _ in blocks for e in (block, *block.iterdescendants()))
+    holding = frozenset(a for block, _ in blocks for a in block.iterancestors())  # "<div id=index>" names no entry
+    anchors = page_anchors(root, in_index | holding)[0]
     if boiler is not None:
-        boiler.strip(root, keep)  # never an anchor the authors' inventory names (``keep``)
+        # never an anchor the authors' inventory names (``keep``) nor one that names a thing
+        boiler.strip(root, keep | {a.ident for a in anchors if may_define(a)})
     markdown = to_markdown(root)
     if not markdown.strip():
         return None
-    page = _Page(rel, split_sections(markdown))
-    headings, raw_terms, raw_anchors, raw_links = _scan(root)
+    page = _Page(rel, split_sections(markdown), anchors=anchors)
+    headings, raw_terms, raw_anchors, raw_links = _scan(list(kept_elements(root)), in_index)
     paired = _pair_headings(headings, page.sections)
     first = 0 if page.sections and page.sections[0].heading is None else None
 
@@ -226,9 +235,7 @@ def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate |
         if where is not None:
             page.hrefs.setdefault(where, []).append((href, shown))
     _find_subject(page, root, headings, boiler or Boilerplate())
-    page.index = index_entries(root, posixpath.basename(rel))
-    if not page.index:
-        page.anchors = page_anchors(root)[0]
+    page.index = [entry for _, entries in blocks for entry in entries] or None
     return page
 
 
@@ -300,13 +307,13 @@ def _declare_signatures(page: _Page, names: list[str]) -> None:
 
 def _subject_of_inventory(page: _Page, placed: list[DocTerm]) -> None:
     """A subject taken from a title with the word of its kind before the name ("Struct
-    syn::Ident", "class Asciidoctor::Document") is the inventory's entry for the whole page
-    that the title ends in: the page's subject is that entry, named and typed as the inventory
-    has it."""
+    syn::Ident", "class Asciidoctor::Document"), or that name alone, is the inventory's entry
+    for the whole page that the title ends in: the page's subject is that entry, named and
+    typed as the inventory has it."""
     if page.subject is None:
         return
     for term in placed:
-        if "#" not in term.target and page.subject.name.endswith(" " + term.name):
+        if "#" not in term.target and (page.subject.name.endswith(" " + term.name) or page.subject.name == term.name):
             page.subject = replace(term, subject=True, target=page.path)
             page.terms[page.subject_at] = [t for t in page.terms.get(page.subject_at, []) if t.name != term.name]
             return

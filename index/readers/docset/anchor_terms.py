@@ -41,6 +41,12 @@ def looks_like_code(anchor: Anchored) -> bool:
     return " " not in anchor.name and (bool(_CODE_SPELLING.search(anchor.name)) or _called(anchor, glued=True))
 
 
+def may_define(anchor: Anchored) -> bool:
+    """Whether an anchor may define its name, as its page alone tells (code, or a shape a
+    run may share): the doc set's boilerplate never takes it out (readers/docset/boilerplate.py)."""
+    return looks_like_code(anchor) or run_key(anchor) is not None
+
+
 def _kind(anchor: Anchored, run_shape) -> str:
     """A run's kind (its affix), else the kind the label before the name says ("Class:",
     "fn"), else a function where arguments follow, else an entry."""
@@ -64,7 +70,7 @@ def anchor_terms(anchors: list[Anchored], runs: set[tuple] | None = None) -> lis
         key = run_key(anchor)
         run_shape = key[1] if key in runs else None
         code = looks_like_code(anchor)
-        if not (code or (run_shape is not None and _names_entries(anchor, run_shape))) or len(anchor.name.split()) > MAX_NAME_WORDS:
+        if not (code or (run_shape is not None and not anchor.slug and _names_entries(anchor, run_shape))) or len(anchor.name.split()) > MAX_NAME_WORDS:
             continue
         if anchor.linked_away and not _called(anchor):
             continue
@@ -90,4 +96,12 @@ def _called(anchor: Anchored, glued: bool = False) -> bool:
     between, ``blend(a, b)``, not "Blending (old)")."""
     at = anchor.line.find(anchor.name)
     after = anchor.line[at + len(anchor.name):] if at >= 0 else ""
-    return (after if glued else after.lstrip()).startswith("(")
+    after = after if glued else after.lstrip()
+    if after.startswith("<"):  # type parameters first: "extend<I: IntoIterator>(&mut self)"
+        depth = 0
+        for end, char in enumerate(after):
+            depth += (char == "<") - (char == ">")
+            if depth == 0:
+                after = after[end + 1:]
+                break
+    return after.startswith("(")

@@ -31,7 +31,7 @@ from ..html_markdown import HEADINGS, kept_elements, tag_of
 from .terms import MAX_TERM
 
 SEPARATORS = "-_.:/"
-MIN_PREFIXED = 3         # ids sharing a prefix for it to be the page's own
+MIN_PREFIXED = 2         # ids sharing a prefix for it to be the page's own
 MAX_WORDS = 6            # words of a name at most
 MAX_SCANNED = 14         # words of an element's text a name is looked for in
 MARKED_WORDS = 40        # words after an empty anchor a name is looked for in
@@ -47,6 +47,7 @@ _DECIMAL_ESCAPE = re.compile(r"-(\d{2,3})-")  # a code in decimal between two da
 # parameters ("(int)", "[B](f:A=>B)", "<T>")
 _SUFFIX = re.compile(r"(?:[-_./]\d{1,2}|[(\[<].*)$")
 # a name that only counts places: a word, a separator and a number ("Section 3", "section-3")
+_PARAMETERS = re.compile(r"\w[(\[].*[)\]]$")
 _ORDINAL = re.compile(r"^[^\W\d]*[-_. :]\d+$")
 _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")
 _QUOTES = "'\"`\u2018\u2019\u201c\u201d"
@@ -61,12 +62,13 @@ class Anchored:
     name: str
     place: tuple[str, ...]   # where the element that shows the name stands (sibling_runs.place)
     line: str                # the element's text (or its line of a preformatted block)
-    code: bool               # set as code: <code>, <tt>, <kbd>, <samp>, <var>, <pre>
+    code: bool               # set as code: <code>, <tt>, <kbd>, <samp>, <var>, <pre>, a signature's id
     prefix: str = ""         # the prefix its page's ids share that the id spells the name after
     element: int = 0         # which element of the page shows the name (two ids on one heading)
     linked_away: bool = False  # the name is a link to another thing (``impl <a>Debug</a>``)
     wraps: bool = False      # the anchor's own element is the name, outside any heading (``<a id="v:Node">Node</a>``)
     by_links: bool = False   # named by the page's links to the anchor, not by its id
+    slug: bool = False       # the whole id spells the whole text: a heading's slug, if in words
 
 
 def skeleton(text: str) -> str:
@@ -77,7 +79,7 @@ def skeleton(text: str) -> str:
 def learnt_prefixes(ids) -> tuple[str, ...]:
     """The prefixes (ending in a separator) that ``MIN_PREFIXED`` or more of a page's ids
     share before more of their own (``v:`` of ``v:insert``, ``method.`` of ``method.new``),
-    longest first."""
+    shortest first (``method.`` before ``method.from_``: a prefix never cuts a name)."""
     counts: Counter = Counter()
     for ident in set(ids):
         seen = set()
@@ -85,7 +87,7 @@ def learnt_prefixes(ids) -> tuple[str, ...]:
             if char in SEPARATORS and at > 0:
                 seen.add(ident[:at + 1])
         counts.update(seen)
-    return tuple(sorted((p for p, n in counts.items() if n >= MIN_PREFIXED), key=len, reverse=True))
+    return tuple(sorted((p for p, n in counts.items() if n >= MIN_PREFIXED), key=len))
 
 
 def _unescaped(ident: str) -> str:
@@ -114,6 +116,12 @@ def id_forms(ident: str, prefixes: tuple[str, ...]) -> list[tuple[str, str]]:
                 if key and not key.isdigit():
                     out.setdefault(key, prefixed)
     return list(out.items())
+
+
+def called_id(ident: str) -> bool:
+    """An id that spells a signature: a name, then its parameters (``max(int,int)``,
+    ``map[B](f:A=>B)``)."""
+    return bool(_PARAMETERS.search(ident))
 
 
 def is_ordinal(name: str) -> bool:
@@ -271,16 +279,16 @@ def _following_texts(anchor, shown: Shown) -> list[tuple[object, str]]:
 
 
 def _first_titled(container, shown: Shown, depth: int = 4):
-    """The element a container's entry is titled by: its first heading, else its first child
-    with text (looked into while it holds blocks of its own)."""
-    child = next((c for c in container if tag_of(c) is not None and shown.shown(c) and shown.text(c)), None)
-    if child is None or (container.text or "").strip():
+    """The element a container's entry is titled by: a heading among its children (past a
+    source link or a badge before it), else its first child with text, looked into while
+    that child is a container of blocks."""
+    children = [c for c in container if tag_of(c) is not None and shown.shown(c) and shown.text(c)]
+    if not children or (container.text or "").strip():
         return None
-    if tag_of(child) in HEADINGS:
-        return child
-    heading = next((e for e in child.iterdescendants() if tag_of(e) in HEADINGS and shown.shown(e)), None)
-    if heading is not None and tag_of(child) in _CONTAINERS and depth:
-        return _first_titled(child, shown, depth - 1)
+    heading = next((c for c in children[:3] if tag_of(c) in HEADINGS), None)
+    if heading is not None:
+        return heading
+    child = children[0]
     if depth and tag_of(child) in _CONTAINERS and any(tag_of(c) in _BLOCKS for c in child):
         return _first_titled(child, shown, depth - 1)
     return child
@@ -328,8 +336,8 @@ def _child_runs(element, shown: Shown) -> list[str]:
 def _linked_away(titled, name: str, ident: str, shown: Shown) -> bool:
     """Whether the name is shown as a link to something else than its own anchor."""
     for link in titled.iter("a"):
-        href = link.get("href")
-        if href and shown.text(link) == name and unquote(href.partition("#")[2]) != ident:
+        href, text = link.get("href"), shown.text(link)
+        if href and text and (name == text or name.startswith(text + "<")) and unquote(href.partition("#")[2]) != ident:
             return True
     return False
 
@@ -365,8 +373,10 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
     line, pre = _line_of(titled, text, shown) if tag_of(titled) not in HEADINGS else (text, False)
     wraps = titled is element and text == name and not any(
         tag_of(e) in HEADINGS for e in (element, *element.iterancestors(), *element.iterdescendants()))
-    return Anchored(ident, name, place(titled), line, _named_as_code(name, titled, code_runs, pre), prefix,
-                    shown.number(titled), _linked_away(titled, name, ident, shown), wraps, by_links)
+    slug = skeleton(ident) == skeleton(text)
+    code = called_id(ident) or _named_as_code(name, titled, code_runs, pre)
+    return Anchored(ident, name, place(titled), line, code, prefix,
+                    shown.number(titled), _linked_away(titled, name, ident, shown), wraps, by_links, slug)
 
 
 def in_page_links(shown: Shown) -> dict[str, list[str]]:
@@ -381,11 +391,12 @@ def in_page_links(shown: Shown) -> dict[str, list[str]]:
     return out
 
 
-def page_anchors(root) -> tuple[list[Anchored], Shown]:
+def page_anchors(root, skip: frozenset = frozenset()) -> tuple[list[Anchored], Shown]:
     """Every anchor of a page that spells a name its element shows (``anchored``), in order,
-    the prefixes learnt from all the page's ids; and the page's shown text."""
+    the prefixes learnt from all the page's ids; and the page's shown text. ``skip``: the
+    elements whose anchors name nothing here (an index's rows)."""
     shown = Shown(root)
-    ids = element_ids(shown)
+    ids = [(e, i) for e, i in element_ids(shown) if e not in skip]
     prefixes = learnt_prefixes(ident for _, ident in ids)
     links = in_page_links(shown)
     found = (anchored(element, ident, prefixes, shown, links) for element, ident in ids)
