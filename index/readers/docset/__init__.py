@@ -42,7 +42,7 @@ from ..html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_mark
 from ..inventories import has_inventory, inventory_entries, placed_terms, tool_dirs, tool_markers, with_terms
 from ..source import ReadOptions, SourceBook
 from .anchor_terms import anchor_terms, may_define
-from .anchors import page_anchors
+from .anchors import page_anchors, set_prefixes
 from .boilerplate import Boilerplate, learn_boilerplate
 from .index_page import place_index
 from .index_rows import index_blocks
@@ -195,7 +195,7 @@ def _before_heading(anchor) -> bool:
 
 
 def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate | None = None,
-               keep: frozenset[str] = frozenset()) -> _Page | None:
+               keep: frozenset[str] = frozenset(), prefixes: tuple[str, ...] = ()) -> _Page | None:
     try:
         root = parse_html(data)
     except Exception as exc:  # a page that is no HTML is left out with a line, never the whole set
@@ -204,7 +204,7 @@ def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate |
     blocks = index_blocks(root, list(kept_elements(root)))
     in_index = frozenset(e for block, _ in blocks for e in (block, *block.iterdescendants()))
     holding = frozenset(a for block, _ in blocks for a in block.iterancestors())  # "<div id=index>" names no entry
-    anchors = page_anchors(root, in_index | holding)[0]
+    anchors = page_anchors(root, in_index | holding, prefixes)[0]
     if boiler is not None:
         # never an anchor the authors' inventory names (``keep``) nor one that names a thing
         boiler.strip(root, keep | {a.ident for a in anchors if may_define(a)})
@@ -424,6 +424,7 @@ def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
         return data
 
     boiler = learn_boilerplate(pages_found, sample)
+    prefixes = set_prefixes(sampled.values())  # the ids' prefixes the set's pages share (readers/docset/anchors.py)
     inventory = inventory_entries(files, warnings)  # the authors' inventories: exact (readers/inventories)
     for rel in pages_found:
         # a page is read once (its hash is of the bytes parsed); one that cannot be read is
@@ -437,7 +438,7 @@ def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
         page = None
         with guarded(path.name, rel, warnings=warnings):  # a rule's bug: raised in strict mode
             try:
-                page = _read_page(rel, data, warnings, boiler, anchors)
+                page = _read_page(rel, data, warnings, boiler, anchors, prefixes)
             except RecursionError as exc:  # nesting too deep to convert: the page's input, not a bug
                 warnings.append(f"'{rel}' cannot be converted ({type(exc).__name__}: {exc}): left out")
         digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())

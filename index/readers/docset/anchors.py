@@ -82,12 +82,33 @@ def learnt_prefixes(ids) -> tuple[str, ...]:
     shortest first (``method.`` before ``method.from_``: a prefix never cuts a name)."""
     counts: Counter = Counter()
     for ident in set(ids):
-        seen = set()
-        for at, char in enumerate(ident[:-1]):
-            if char in SEPARATORS and at > 0:
-                seen.add(ident[:at + 1])
-        counts.update(seen)
+        counts.update(_prefixes_of(ident))
     return tuple(sorted((p for p, n in counts.items() if n >= MIN_PREFIXED), key=len))
+
+
+_ID_ATTRIBUTE = re.compile(rb"""\s(?:id|name)\s*=\s*["']([^"'<>]{1,200})["']""")
+
+
+def set_prefixes(pages) -> tuple[str, ...]:
+    """The prefixes a doc set's ids share across its pages (``pages``: a sample of their
+    bytes): ``MIN_PREFIXED`` ids or more, on two pages or more (``method-c-`` of one class
+    method a page), shortest first."""
+    ids: dict[str, int] = {}
+    for data in pages:
+        if isinstance(data, bytes):
+            for ident in {m.decode("utf-8", "replace") for m in _ID_ATTRIBUTE.findall(data)}:
+                ids[ident] = ids.get(ident, 0) + 1
+    counts: Counter = Counter()
+    pages_of: Counter = Counter()
+    for ident, found_on in ids.items():
+        for prefix in _prefixes_of(ident):
+            counts[prefix] += 1
+            pages_of[prefix] += found_on
+    return tuple(sorted((p for p, n in counts.items() if n >= MIN_PREFIXED and pages_of[p] >= 2), key=len))
+
+
+def _prefixes_of(ident: str) -> set[str]:
+    return {ident[:at + 1] for at, char in enumerate(ident[:-1]) if char in SEPARATORS and at > 0}
 
 
 def _unescaped(ident: str) -> str:
@@ -391,13 +412,14 @@ def in_page_links(shown: Shown) -> dict[str, list[str]]:
     return out
 
 
-def page_anchors(root, skip: frozenset = frozenset()) -> tuple[list[Anchored], Shown]:
+def page_anchors(root, skip: frozenset = frozenset(), shared: tuple[str, ...] = ()) -> tuple[list[Anchored], Shown]:
     """Every anchor of a page that spells a name its element shows (``anchored``), in order,
-    the prefixes learnt from all the page's ids; and the page's shown text. ``skip``: the
-    elements whose anchors name nothing here (an index's rows)."""
+    the prefixes learnt from all the page's ids and those its set's pages share (``shared``,
+    ``set_prefixes``); and the page's shown text. ``skip``: the elements whose anchors name
+    nothing here (an index's rows)."""
     shown = Shown(root)
     ids = [(e, i) for e, i in element_ids(shown) if e not in skip]
-    prefixes = learnt_prefixes(ident for _, ident in ids)
+    prefixes = tuple(sorted({*learnt_prefixes(ident for _, ident in ids), *shared}, key=len))
     links = in_page_links(shown)
     found = (anchored(element, ident, prefixes, shown, links) for element, ident in ids)
     return [a for a in found if a is not None], shown
