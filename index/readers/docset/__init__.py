@@ -204,7 +204,7 @@ def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate |
     blocks = index_blocks(root, list(kept_elements(root)))
     in_index = frozenset(e for block, _ in blocks for e in (block, *block.iterdescendants()))
     holding = frozenset(a for block, _ in blocks for a in block.iterancestors())  # "<div id=index>" names no entry
-    anchors = page_anchors(root, in_index | holding, prefixes)[0]
+    anchors = page_anchors(root, in_index | holding, prefixes, posixpath.basename(rel))[0]
     if boiler is not None:
         # never an anchor the authors' inventory names (``keep``) nor one that names a thing
         boiler.strip(root, keep | {a.ident for a in anchors if may_define(a)})
@@ -286,6 +286,9 @@ def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -
     name = name or Path(page.path).stem
     kind = "topic" if kind == "other" else kind  # a page about a topic ("Commands"): linked as documentation is
     where = next((i for i, s in enumerate(sections) if s.heading is not None), 0)
+    if name not in sections[where].text and not heading and kind != "topic":
+        # a title that names its thing and kind ("Tag Class Reference") over headings of its parts
+        where = next((i for i, s in enumerate(sections) if name in s.text), where)
     if name not in sections[where].text:
         return  # a subject the page's text does not show is no stored definition
     aliases = _spaced(name, "".join(s.text for s in sections)) if kind == "command" else ()

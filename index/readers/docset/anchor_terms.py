@@ -76,7 +76,7 @@ def anchor_terms(anchors: list[Anchored], runs: set[tuple] | None = None) -> lis
             continue
         term = by_element.get((anchor.element, anchor.name))
         if term is None:
-            term = DocTerm(anchor.name, _kind(anchor, run_shape), target=anchor.ident,
+            term = DocTerm(anchor.name, _kind(anchor, run_shape), aliases=anchor.also, target=anchor.ident,
                            rule="anchor_name" if code else "sibling_run")
             by_element[(anchor.element, anchor.name)] = term
         out.append((anchor.ident, term))

@@ -23,11 +23,13 @@ there and in readers/docset/anchor_terms.py.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from urllib.parse import unquote
 
 from ..html_markdown import HEADINGS, kept_elements, tag_of
+from ..inventories.heading_names import heading_names
 from .terms import MAX_TERM
 
 SEPARATORS = "-_.:/"
@@ -50,6 +52,7 @@ _SUFFIX = re.compile(r"(?:[-_./]\d{1,2}|[(\[<].*)$")
 _PARAMETERS = re.compile(r"\w[(\[].*[)\]]$")
 _ORDINAL = re.compile(r"^[^\W\d]*[-_. :]\d+$")
 _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")
+_MARKED = re.compile(r"[_:.()<>!#=@*/]|[a-z][A-Z]|^-")  # a mark of code in one token (``repr(C)``)
 _QUOTES = "'\"`\u2018\u2019\u201c\u201d"
 
 
@@ -69,6 +72,7 @@ class Anchored:
     wraps: bool = False      # the anchor's own element is the name, outside any heading (``<a id="v:Node">Node</a>``)
     by_links: bool = False   # named by the page's links to the anchor, not by its id
     slug: bool = False       # the whole id spells the whole text: a heading's slug, if in words
+    also: tuple[str, ...] = ()  # the other names a heading's code lead gives (``-h``/``--help``: ``--help``)
 
 
 def skeleton(text: str) -> str:
@@ -199,12 +203,23 @@ def _plausible(name: str) -> bool:
     return all(name.count(a) == name.count(b) for a, b in ("()", "[]", "{}"))
 
 
+def _unmarked(name: str) -> str:
+    """A name less the symbols a page marks it with that no code spells (a permalink's
+    "◆", "¶", "§" glued to it)."""
+    start, end = 0, len(name)
+    while start < end and not name[start].isascii() and unicodedata.category(name[start])[0] in "SP":
+        start += 1
+    while end > start and not name[end - 1].isascii() and unicodedata.category(name[end - 1])[0] in "SP":
+        end -= 1
+    return name[start:end].strip()
+
+
 def _cleaned(name: str, called: bool = False) -> str:
     """A name as shown, less the punctuation around it that is no part of it (a label's
     colon, a trailing comma) and the keywords before a code name (``new Agent``, "Class:
     FileHandle": ``Agent``, ``FileHandle``); quotes and brackets around the whole stay
     (``'close'``, ``<Zone>``)."""
-    name = name.strip().rstrip(",;.").strip()
+    name = _unmarked(name.strip().rstrip(",;.").strip())
     if ": " in name and not name.startswith(":"):  # "Class: FileHandle": the label goes
         name = name.rpartition(": ")[2]
     words = name.split(" ")
@@ -389,37 +404,53 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
     else:
         return None
     name, prefix = spelled
+    slug = skeleton(ident) == skeleton(text)
+    lead = _code_lead(text, code_runs) if slug and tag_of(titled) in HEADINGS else []
+    if lead:  # "<code>--cfg</code>: configure the environment", its slug the id: the code names the thing
+        name, prefix = lead[0], ""
     if not name or is_ordinal(name):
         return None
     line, pre = _line_of(titled, text, shown) if tag_of(titled) not in HEADINGS else (text, False)
     wraps = titled is element and text == name and not any(
         tag_of(e) in HEADINGS for e in (element, *element.iterancestors(), *element.iterdescendants()))
-    slug = skeleton(ident) == skeleton(text)
-    code = called_id(ident) or _named_as_code(name, titled, code_runs, pre)
+    code = bool(lead) or called_id(ident) or _named_as_code(name, titled, code_runs, pre)
     return Anchored(ident, name, place(titled), line, code, prefix,
-                    shown.number(titled), _linked_away(titled, name, ident, shown), wraps, by_links, slug)
+                    shown.number(titled), _linked_away(titled, name, ident, shown), wraps, by_links, slug,
+                    tuple(lead[1:]))
 
 
-def in_page_links(shown: Shown) -> dict[str, list[str]]:
-    """id -> the texts the page's own links to it show (``<a href="#a8b0f">frob</a>``)."""
+def _code_lead(text: str, code_runs: list[str]) -> list[str]:
+    """The names a heading whose id is its slug gives as code, alone or before the colon of
+    a description ("``-h``/``--help``: get help": ``-h``, ``--help``; ``repr(C)``;
+    "``async`` and ``await``"): each set as code or spelled as code; [] for a heading of
+    prose ("Summary", "Getting started")."""
+    names = heading_names(text)
+    return names if names and all(n in code_runs or _MARKED.search(n) for n in names) else []
+
+
+def in_page_links(shown: Shown, own: str = "") -> dict[str, list[str]]:
+    """id -> the texts the page's own links to it show (``<a href="#a8b0f">frob</a>``, or
+    ``own#a8b0f``: ``own`` is the page's file name)."""
     out: dict[str, list[str]] = {}
     for element in shown.kept:
         href = element.get("href") if tag_of(element) == "a" else None
-        if href and href.startswith("#") and len(href) > 1 and element.get("id") != href[1:]:
+        address, _, fragment = (href or "").partition("#")
+        if fragment and address in ("", own) and element.get("id") != fragment:
             text = shown.text(element)
             if text:
-                out.setdefault(unquote(href[1:]), []).append(text)
+                out.setdefault(unquote(fragment), []).append(text)
     return out
 
 
-def page_anchors(root, skip: frozenset = frozenset(), shared: tuple[str, ...] = ()) -> tuple[list[Anchored], Shown]:
+def page_anchors(root, skip: frozenset = frozenset(), shared: tuple[str, ...] = (),
+                 own: str = "") -> tuple[list[Anchored], Shown]:
     """Every anchor of a page that spells a name its element shows (``anchored``), in order,
     the prefixes learnt from all the page's ids and those its set's pages share (``shared``,
     ``set_prefixes``); and the page's shown text. ``skip``: the elements whose anchors name
-    nothing here (an index's rows)."""
+    nothing here (an index's rows); ``own``: the page's file name (its links to itself)."""
     shown = Shown(root)
     ids = [(e, i) for e, i in element_ids(shown) if e not in skip]
     prefixes = tuple(sorted({*learnt_prefixes(ident for _, ident in ids), *shared}, key=len))
-    links = in_page_links(shown)
+    links = in_page_links(shown, own)
     found = (anchored(element, ident, prefixes, shown, links) for element, ident in ids)
     return [a for a in found if a is not None], shown

@@ -56,7 +56,8 @@ def _lead_text(row, first) -> str:
     for child in row:
         if child is first or first in child.iterdescendants():
             break
-        parts.append(text_of(child) + " " + (child.tail or ""))
+        shown = text_of(child) if tag_of(child) is not None else ""  # a comment shows nothing, its tail does
+        parts.append(shown + " " + (child.tail or ""))
     return _clean(" ".join(parts))
 
 
