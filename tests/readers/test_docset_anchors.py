@@ -118,3 +118,13 @@ def test_an_id_that_spells_nothing_is_named_by_the_pages_links_to_it_and_a_perma
             '<a id="a8b0f1"></a><h2><span class="permalink"><a href="#a8b0f1">\u25c6</a></span>frob()</h2><p>x</p>')
     anchors = page_anchors(page(body), own="ref.html")[0]
     assert [(a.ident, a.name, a.by_links) for a in anchors] == [("a8b0f1", "frob", True)]
+
+
+def test_an_index_marker_defines_the_term_it_spells_in_the_text_after_it():
+    body = ('<h2 id="x">Expansions</h2><span id="index-arithmetic-expansion"></span>'
+            '<span id="index-arithmetic_002c-shell"></span><p>Arithmetic expansion evaluates.</p>'
+            '<span id="index-esac"></span><div class="example"><pre>case word in\n  x) y ;;\nesac</pre></div>'
+            '<span id="index-7"></span><p>Numbers.</p>')
+    found = defined(body)
+    assert set(found) == {"Arithmetic expansion", "esac"}
+    assert found["esac"][1] == found["Arithmetic expansion"][1] == "anchor_name"

@@ -4,6 +4,8 @@ An anchor names a place or a thing (readers/docset/anchors.py finds the name eac
 Many generators give every heading an id: the slug of a heading in words ("Getting
 Started", ``#getting-started``) marks a place, not a thing. A name is defined where:
 
+- it is an index's marker (an empty anchor whose id, less a prefix the page's ids share,
+  spells a term of the text after it: ``<span id="index-arithmetic-evaluation">``);
 - it looks like code (rule ``anchor_name``): set as code (``<code>``, ``<tt>``, ``<kbd>``,
   a preformatted block), a signature's (``blend(a, b) → mix``), or spelled as no word is (``frob_path``, ``shapes.blend``,
   ``FileHandle``, ``'close'``, ``attribute_locked?``, ``<Zone>``, ``--all``); a name of
@@ -24,7 +26,7 @@ import re
 
 from ...core.models import DocTerm
 from ...core.packs import genre_table
-from .anchors import Anchored
+from .anchors import SEPARATORS, Anchored
 from .sibling_runs import affix_kind, run_key, set_runs, shape
 
 # spelled as no word of prose is: an identifier, a qualified or called name, an option, a
@@ -69,7 +71,7 @@ def anchor_terms(anchors: list[Anchored], runs: set[tuple] | None = None) -> lis
     for anchor in anchors:
         key = run_key(anchor)
         run_shape = key[1] if key in runs else None
-        code = looks_like_code(anchor)
+        code = looks_like_code(anchor) or _indexed(anchor)
         if not (code or (run_shape is not None and not anchor.slug and _names_entries(anchor, run_shape))) or len(anchor.name.split()) > MAX_NAME_WORDS:
             continue
         if anchor.linked_away and not _called(anchor):
@@ -81,6 +83,14 @@ def anchor_terms(anchors: list[Anchored], runs: set[tuple] | None = None) -> lis
             by_element[(anchor.element, anchor.name)] = term
         out.append((anchor.ident, term))
     return out
+
+
+def _indexed(anchor: Anchored) -> bool:
+    """Whether an anchor is an index's marker: an empty element whose id, less a prefix the
+    page's ids share, spells a term of the text after it (``<span id="index-arithmetic-evaluation">``
+    before the paragraph on it): the authors indexed the term there."""
+    prefix = anchor.prefix[:-1]
+    return anchor.marks and bool(prefix) and not any(c in SEPARATORS for c in prefix) and not anchor.by_links
 
 
 def _names_entries(anchor: Anchored, run_shape) -> bool:

@@ -73,6 +73,7 @@ class Anchored:
     by_links: bool = False   # named by the page's links to the anchor, not by its id
     slug: bool = False       # the whole id spells the whole text: a heading's slug, if in words
     also: tuple[str, ...] = ()  # the other names a heading's code lead gives (``-h``/``--help``: ``--help``)
+    marks: bool = False      # an empty marker (no text of its own) naming a term of the text after it
 
 
 def skeleton(text: str) -> str:
@@ -186,7 +187,7 @@ def spelled_name(text: str, forms: list[tuple[str, str]], runs: list[str] = (),
     ``words`` words, each with and without its arguments; None when no form does."""
     shown: dict[str, str] = {}
     for candidate in [*runs, *_spans(text.split()[:words]), text]:
-        for form in (candidate, _without_arguments(candidate)):
+        for form in (candidate.strip("[]{}();,") or candidate, candidate, _without_arguments(candidate)):
             if len(form) <= MAX_TERM:
                 shown.setdefault(skeleton(form), form)
     for key, prefixed in forms:
@@ -381,6 +382,9 @@ def _linked_away(titled, name: str, ident: str, shown: Shown) -> bool:
 def _named_as_code(name: str, titled, code_runs: list[str], pre: bool) -> bool:
     if pre or any(tag_of(a) in (*_CODE_TAGS, "pre") for a in titled.iterancestors()):
         return True
+    word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    if any(tag_of(d) == "pre" and word.search(d.text_content()) for d in titled.iter()):
+        return True  # a marker before an example that writes the name ("esac" of a syntax block)
     return any(name in (run, _without_arguments(run), run.strip(_QUOTES)) for run in code_runs)
 
 
@@ -416,7 +420,7 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
     code = bool(lead) or called_id(ident) or _named_as_code(name, titled, code_runs, pre)
     return Anchored(ident, name, place(titled), line, code, prefix,
                     shown.number(titled), _linked_away(titled, name, ident, shown), wraps, by_links, slug,
-                    tuple(lead[1:]))
+                    tuple(lead[1:]), titled is not element and tag_of(element) not in HEADINGS and not shown.text(element))
 
 
 def _code_lead(text: str, code_runs: list[str]) -> list[str]:
