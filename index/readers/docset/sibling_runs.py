@@ -26,9 +26,10 @@ from ...core.packs import genre_table
 from .anchors import Anchored
 
 MIN_RUN = 3
+MIN_KIND = 3         # letters of a kind's word at least
 _MARKS = "#\u00b6\u00a7"
 _TOKEN = re.compile(r"\S+")
-_NUMBER = re.compile(r"^[\d.:)(\[\]]+$")
+_NUMBER = re.compile(r"^(?=.*\d)[\d.:)(\[\]]+$")  # "1:", "2.1", "(3)": a number, never "::" alone
 _SYMBOLS = re.compile(r"^[^\w\s]+$")
 
 Shape = tuple[str, str]
@@ -101,4 +102,4 @@ def affix_kind(found: Shape) -> str:
     if after.startswith("()"):
         return "function"
     word = before.rstrip(":") if before.rstrip(":").isalpha() else after if after.isalpha() else ""
-    return word or "entry"
+    return word if len(word) >= MIN_KIND else "entry"  # "Knob" of "Lantern Knob"; a type's "a" is none
