@@ -106,11 +106,11 @@ def test_a_doc_set_defines_its_anchored_names_in_the_section_of_the_anchor(tmp_p
 
 def test_a_heading_slug_that_leads_with_code_defines_the_code():
     body = ('<h2 id="-h--help-get-help"><code>-h</code>/<code>--help</code>: get help</h2><p>x</p>'
-            '<h2 id="reprc">repr(C)</h2><p>y</p>'
+            '<h2 id="reprc-repri">repr(C), repr(i*)</h2><p>y</p><h2 id="hmacdigestencoding">hmac.digest([encoding])</h2>'
             '<h2 id="linking-modifiers-bundle">Linking modifiers: <code>bundle</code></h2><p>z</p>'
             '<h2 id="summary">Summary</h2><p>w</p>')
     found = {t.name: t.aliases for _, t in anchor_terms(page_anchors(page(body))[0])}
-    assert found == {"-h": ("--help",), "repr(C)": (), "bundle": ()}  # a label, then code: "Class: FileHandle"
+    assert found == {"-h": ("--help",), "repr(C)": ("repr(i*)",), "hmac.digest": (), "bundle": ()}  # a label, then code: "Class: FileHandle"
 
 
 def test_an_id_that_spells_nothing_is_named_by_the_pages_links_to_it_and_a_permalink_mark_is_no_part():

@@ -56,3 +56,18 @@ def test_a_title_naming_its_thing_before_its_kind_names_the_subject():
     assert title_subject("Examples: Vehicle Struct Reference", []) == ("Vehicle", "struct")
     assert title_subject("Getting Started Guide", [])[1] == "other"
     assert title_subject("Class Reference Manual", [])[1] == "other"
+
+
+def test_an_index_entry_written_as_a_call_is_the_name_its_anchor_defines(tmp_path: Path):
+    folder = tmp_path / "api"
+    folder.mkdir()
+    calls = ("frob", "tweak", "spin", "twirl", "zap", "zip")
+    body = "".join(f'<h3 id="lib_{n}_a">lib.{n}(a)</h3><p>Does it.</p>' for n in calls)
+    (folder / "lib.html").write_text(f"<html><head><title>Lib</title></head><body><h1>Lib</h1>{body}</body></html>",
+                                     encoding="utf-8")
+    rows = "".join(f'<li><a href="lib.html#lib_{n}_a">lib.{n}(a)</a></li>' for n in sorted(calls))
+    (folder / "idx.html").write_text(f"<html><head><title>All</title></head><body><h1>All</h1><ul>{rows}</ul>"
+                                     "</body></html>", encoding="utf-8")
+    book = read_book(folder, fmt="docset")
+    names = [t.name for s in book.sections if s.file == "lib.html" for t in s.terms if not t.subject]
+    assert sorted(names) == sorted(f"lib.{n}" for n in calls)

@@ -33,6 +33,15 @@ def _resolve(page, href: str, pages: dict):
     return target, (where if where is not None else target.subject_at)
 
 
+_CALL = re.compile(r"^([^\s()]+)\(.*\)$")
+
+
+def _bare(entry: str) -> str:
+    """An entry less the arguments a call writes after its name (``x509.checkIP(ip)``)."""
+    found = _CALL.match(entry)
+    return found.group(1) if found else entry
+
+
 def _shows(text: str, term: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text, re.IGNORECASE) is not None
 
@@ -44,8 +53,8 @@ def place_index(pages: dict) -> None:
     for page in list(pages.values()):
         if not page.index:
             continue
-        for n, (term, hrefs) in enumerate(page.index):
-            key = None
+        for n, (entry, hrefs) in enumerate(page.index):
+            term, key = _bare(entry), None
             for href in hrefs:
                 found = _resolve(page, href, pages)
                 if found is None:
