@@ -128,3 +128,17 @@ def test_an_index_marker_defines_the_term_it_spells_in_the_text_after_it():
     found = defined(body)
     assert set(found) == {"Arithmetic expansion", "esac"}
     assert found["esac"][1] == found["Arithmetic expansion"][1] == "anchor_name"
+
+
+def test_a_script_call_holding_a_relative_page_and_anchor_is_that_link(tmp_path: Path):
+    folder = tmp_path / "ref"
+    folder.mkdir()
+    rows = "".join(f'<h4 id="{n}-2">{n}(a, b) → mix</h4><p>Does {n}.</p>' for n in ("blend", "tint", "fade"))
+    (folder / "shapes.html").write_text(f"<html><head><title>shapes</title></head><body><h1>shapes</h1>{rows}"
+                                        "</body></html>", encoding="utf-8")
+    (folder / "guide.html").write_text("<html><head><title>Guide</title></head><body><h1>Guide</h1><p>Use "
+                                       "<a href=\"javascript:show('shapes.html#tint-2')\">tint</a>.</p></body></html>",
+                                       encoding="utf-8")
+    book = read_book(folder, fmt="docset")
+    links = [link for s in book.sections if s.file == "guide.html" for link in s.links]
+    assert links == [("tint", "tint", "shapes.html#tint-2")]

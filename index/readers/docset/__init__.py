@@ -52,6 +52,8 @@ from .tables import option_leads, row_term
 from .terms import dt_term, paragraph_term, text_of
 
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
+# a relative page (and anchor) a script call's quoted argument names
+_SCRIPT_TARGET = re.compile(r"""['"]([^'"\s:/][^'"\s:]*?\.x?html?(?:#[^'"\s]*)?|#[^'"\s]+)['"]""")
 # folders of a site's assets, whatever tool built it (a tool's own: its Inventory's tool_dirs)
 _ASSET_DIRS = ("fonts", "css", "js")
 _TOOL_PAGES = re.compile(r"(genindex.*|.*modindex|search|searchindex|index-all|index-\d+|index-files|allclasses.*"
@@ -329,7 +331,14 @@ def _spaced(name: str, text: str) -> tuple[str, ...]:
 
 
 def _target(page: _Page, href: str, pages: dict[str, _Page], shown: tuple = ()) -> tuple[str, str] | None:
-    """(entity name, target key) an author's link names, or None (outside the set, a file)."""
+    """(entity name, target key) an author's link names, or None (outside the set, a file).
+    A script call that holds a relative ``page#anchor`` (``javascript:go('ref.html#blend')``)
+    is that link."""
+    if href.startswith("javascript:"):
+        held = _SCRIPT_TARGET.search(href)
+        if held is None:
+            return None
+        href = held.group(1)
     address, _, fragment = href.partition("#")
     if "://" in address or address.startswith(("mailto:", "/", "javascript:")):
         return None
