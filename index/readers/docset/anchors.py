@@ -53,6 +53,8 @@ _PARAMETERS = re.compile(r"\w[(\[].*[)\]]$")
 _ORDINAL = re.compile(r"^[^\W\d]*[-_. :]\d+$")
 _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")
 _MARKED = re.compile(r"[_:.()<>!#=@*/]|[a-z][A-Z]|^-")  # a mark of code in one token (``repr(C)``)
+_TYPE_PARAMETERS = re.compile(r"(?<=\w)\[[^\[\]]*\]$")  # "isInstanceOf[T0]": the name less its type parameters
+_LABEL = re.compile(r"[A-Za-z][A-Za-z ]*")  # a label's words before its colon ("Static method")
 _QUOTES = "'\"`\u2018\u2019\u201c\u201d"
 
 
@@ -112,8 +114,14 @@ def set_prefixes(pages) -> tuple[str, ...]:
     return tuple(sorted((p for p, n in counts.items() if n >= MIN_PREFIXED and pages_of[p] >= 2), key=len))
 
 
+_PREFIX = re.compile(r"[\w.:/-]+")  # a prefix is words and separators: never part of an argument list
+
+
 def _prefixes_of(ident: str) -> set[str]:
-    return {ident[:at + 1] for at, char in enumerate(ident[:-1]) if char in SEPARATORS and at > 0}
+    """The prefixes of an id that end at a separator (``v:`` of ``v:insert``), each of words
+    and separators only (``!=(x$1:`` of ``!=(x$1:Any):Boolean`` cuts a signature)."""
+    return {ident[:at + 1] for at, char in enumerate(ident[:-1])
+            if char in SEPARATORS and at > 0 and _PREFIX.fullmatch(ident[:at + 1])}
 
 
 def _unescaped(ident: str) -> str:
@@ -188,7 +196,7 @@ def spelled_name(text: str, forms: list[tuple[str, str]], runs: list[str] = (),
     shown: dict[str, str] = {}
     for candidate in [*runs, *_spans(text.split()[:words]), text]:
         for form in (candidate.strip("[]{}();,") or candidate, candidate, _without_arguments(candidate)):
-            if len(form) <= MAX_TERM:
+            if len(form) <= MAX_TERM and _balanced(form):  # "Any): Boolean" straddles a signature
                 shown.setdefault(skeleton(form), form)
     for key, prefixed in forms:
         name = _cleaned(_without_arguments(shown[key]), "(" in shown[key]) if key in shown else ""
@@ -197,11 +205,15 @@ def spelled_name(text: str, forms: list[tuple[str, str]], runs: list[str] = (),
     return None
 
 
+def _balanced(text: str) -> bool:
+    return all(text.count(a) == text.count(b) for a, b in ("()", "[]", "{}"))
+
+
 def _plausible(name: str) -> bool:
     """A name, not a piece of a list or of an argument list: no comma, brackets balanced."""
     if "," in name or name[0] in "([{)]}":
         return False
-    return all(name.count(a) == name.count(b) for a, b in ("()", "[]", "{}"))
+    return _balanced(name)
 
 
 def _unmarked(name: str) -> str:
@@ -221,8 +233,10 @@ def _cleaned(name: str, called: bool = False) -> str:
     FileHandle": ``Agent``, ``FileHandle``); quotes and brackets around the whole stay
     (``'close'``, ``<Zone>``)."""
     name = _unmarked(name.strip().rstrip(",;.").strip())
-    if ": " in name and not name.startswith(":"):  # "Class: FileHandle": the label goes
+    if ": " in name and _LABEL.fullmatch(name.partition(": ")[0]):  # "Class: FileHandle": the label goes
         name = name.rpartition(": ")[2]
+    elif ": " in name and not name.startswith(":"):  # "isInstanceOf[T0]: Boolean": its result type goes
+        name = _TYPE_PARAMETERS.sub("", name.partition(": ")[0])
     words = name.split(" ")
     if len(words) > 1 and all(w.isalpha() and w.islower() for w in words[:-1]) and (
             called or not words[-1].isalpha()):
