@@ -2,7 +2,7 @@
 
 Generators write a back index as rows (a table's, a list's, a definition list's): each row an
 entry and its links to the anchors that document it (``adjust | Data.Set, Data.Map``; a
-linked entry and its section, ``BASH_VERSION: | Bash Variables``; DocBook's ``--verbose,
+linked entry and its section, ``BASH_VERSION: | Bash Variables``; a term and the page it is on, ``--verbose,
 <a href="git-add.html#id12">git-add</a>``). An index is placed as a printed index is
 (readers/docset/index_page.py): each entry in the section that holds its anchor.
 
