@@ -150,3 +150,8 @@ def test_a_prefix_never_cuts_a_signature():
     assert spelled_name("final def !=(arg0: Any): Boolean", id_forms("!=(Any):Boolean", ())) is None
     assert spelled_name("final def isInstanceOf[T0]: Boolean", id_forms("isInstanceOf[T0]:Boolean", ()))[0] \
         == "isInstanceOf"
+
+
+def test_a_heading_label_before_a_heading_is_no_index_marker():
+    body = "".join(f'<span id="lib-{n.lower()}"></span><h2>{n}</h2><p>x</p>' for n in ("Fixers", "Usage", "Examples"))
+    assert defined(body) == {}

@@ -71,3 +71,10 @@ def test_an_index_entry_written_as_a_call_is_the_name_its_anchor_defines(tmp_pat
     book = read_book(folder, fmt="docset")
     names = [t.name for s in book.sections if s.file == "lib.html" for t in s.terms if not t.subject]
     assert sorted(names) == sorted(f"lib.{n}" for n in calls)
+
+
+def test_five_links_to_the_pages_own_sections_in_its_order_are_its_contents():
+    names = ("Methods", "Handles", "Objects", "Implementations", "Examples")
+    links = "".join(f'<li><a href="#{n.lower()}">{n}</a></li>' for n in names)
+    sections = "".join(f'<h2 id="{n.lower()}">{n}</h2><p>x</p>' for n in names)
+    assert blocks(f"<ul>{links}</ul>{sections}") == []

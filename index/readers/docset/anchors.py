@@ -434,7 +434,8 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
     code = bool(lead) or called_id(ident) or _named_as_code(name, titled, code_runs, pre)
     return Anchored(ident, name, place(titled), line, code, prefix,
                     shown.number(titled), _linked_away(titled, name, ident, shown), wraps, by_links, slug,
-                    tuple(lead[1:]), titled is not element and tag_of(element) not in HEADINGS and not shown.text(element))
+                    tuple(lead[1:]), titled is not element and tag_of(element) not in HEADINGS
+                    and tag_of(titled) not in HEADINGS and not shown.text(element))  # a heading's label marks no term
 
 
 def _code_lead(text: str, code_runs: list[str]) -> list[str]:

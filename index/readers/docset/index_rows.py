@@ -116,7 +116,7 @@ def _page_order(hrefs: list[str], positions: dict[str, int]) -> bool:
     """Whether the block's links to its own page's anchors follow the page's order."""
     at = [positions[h[1:]] for h in hrefs if h.startswith("#") and h[1:] in positions]
     pairs = list(zip(at, at[1:]))
-    return len(pairs) >= MIN_ENTRIES and sum(a < b for a, b in pairs) >= SORTED * len(pairs)
+    return len(pairs) >= MIN_ENTRIES - 1 and sum(a < b for a, b in pairs) >= SORTED * len(pairs)  # MIN_ENTRIES links
 
 
 def index_block(block, positions: dict[str, int]) -> list[Entry] | None:
