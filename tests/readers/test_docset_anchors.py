@@ -144,8 +144,7 @@ def test_a_script_call_holding_a_relative_page_and_anchor_is_that_link(tmp_path:
     assert links == [("tint", "tint", "shapes.html#tint-2")]
 
 
-def test_a_prefix_never_cuts_a_signature():
-    assert learnt_prefixes(["wait(arg0:Long):Unit", "wait(arg0:Long,arg1:Int):Unit", "wait():Unit"]) == ()
+def test_a_result_type_is_never_the_name_a_signature_spells():
     assert learnt_prefixes(["v:insert", "v:delete"]) == ("v:",)
     assert spelled_name("final def !=(arg0: Any): Boolean", id_forms("!=(Any):Boolean", ())) is None
     assert spelled_name("final def isInstanceOf[T0]: Boolean", id_forms("isInstanceOf[T0]:Boolean", ()))[0] \

@@ -114,14 +114,9 @@ def set_prefixes(pages) -> tuple[str, ...]:
     return tuple(sorted((p for p, n in counts.items() if n >= MIN_PREFIXED and pages_of[p] >= 2), key=len))
 
 
-_PREFIX = re.compile(r"[\w.:/-]+")  # a prefix is words and separators: never part of an argument list
-
-
 def _prefixes_of(ident: str) -> set[str]:
-    """The prefixes of an id that end at a separator (``v:`` of ``v:insert``), each of words
-    and separators only (``!=(x$1:`` of ``!=(x$1:Any):Boolean`` cuts a signature)."""
-    return {ident[:at + 1] for at, char in enumerate(ident[:-1])
-            if char in SEPARATORS and at > 0 and _PREFIX.fullmatch(ident[:at + 1])}
+    """The prefixes of an id that end at a separator (``v:`` of ``v:insert``)."""
+    return {ident[:at + 1] for at, char in enumerate(ident[:-1]) if char in SEPARATORS and at > 0}
 
 
 def _unescaped(ident: str) -> str:
