@@ -30,9 +30,10 @@ BOOK_SUFFIXES = tuple(suffix for fmt in FORMATS for suffix in fmt.suffixes)
 def reader_rules() -> tuple[str, ...]:
     """The names of the readers' own rules a term is stated by (DocTerm.rule): a mention of
     one is stored under that name, and switched off with it (extract/marks.py)."""
+    from .docset.anchor_terms import ANCHOR_NAME, SIBLING_RUN
     from .passes.printed_index import RULE as BACK_INDEX
 
-    return (BACK_INDEX,)
+    return (BACK_INDEX, ANCHOR_NAME, SIBLING_RUN)
 
 
 def is_vault(folder: Path) -> bool:

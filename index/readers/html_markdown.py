@@ -3,8 +3,9 @@
 Pure: bytes or a parsed tree in, Markdown text out. Headings ``<h1>``..``<h6>`` become
 ``#`` headings (a ``data-crossbook-level`` attribute overrides the level: the EPUB reader
 sets it from the book's navigation), ``<strong>``/``<b>`` ``**x**``, ``<em>``/``<i>``
-``*x*``, lists ``- x`` / ``1. x``, tables pipe tables (a layout table, one that holds
-headings or paragraphs, gives its cells' text in order), ``<dl>`` ``Term`` + ``: text``
+``*x*``, lists ``- x`` / ``1. x`` (a layout list, one whose items hold headings, gives its
+items' blocks in order: its headings open sections), tables pipe tables (a layout table,
+one that holds headings or paragraphs, gives its cells' text in order), ``<dl>`` ``Term`` + ``: text``
 lines (the definition-list form the rules extractor reads), blockquotes ``> x`` and
 ``<pre>`` fenced code. Scripts, styles, forms, ``<nav>``, hidden elements, page-break
 markers, note references, permalink anchors (Sphinx's and MkDocs' ``<a class="headerlink">``
@@ -323,6 +324,8 @@ class _Converter:
         if tag in HEADINGS:
             return self.heading(element)
         if tag in ("ul", "ol", "dir", "menu"):
+            if any(tag_of(d) in HEADINGS for d in element.iterdescendants()):
+                return self.blocks(element)  # a list laid out as sections (its items hold headings)
             listed = self.list_block(element, ordered=tag == "ol")
             return [listed] if listed else []
         if tag == "dl":

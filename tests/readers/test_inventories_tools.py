@@ -65,7 +65,7 @@ def test_a_javadoc_search_index_is_an_inventory_typed_by_its_form(tmp_path: Path
 def test_a_javadoc_method_is_defined_in_its_detail_section_with_its_class_qualified_name(tmp_path: Path):
     terms = terms_of(read_book(javadoc_set(tmp_path / "api")))
     kind, path, aliases = terms["isBlank"]
-    assert kind == "method" and path[-1] == "Method Details"  # its detail is a list item there
+    assert kind == "method" and path[-2:] == ("Method Details", "isBlank")  # its detail: a section of its own
     assert "Basket.isBlank" in aliases and "org.shop.Basket.isBlank" in aliases
     assert terms["MAX_ITEMS"][0] == "field"
 

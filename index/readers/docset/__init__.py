@@ -41,13 +41,19 @@ from ..html import page_title
 from ..html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
 from ..inventories import has_inventory, inventory_entries, placed_terms, tool_dirs, tool_markers, with_terms
 from ..source import ReadOptions, SourceBook
+from .anchor_terms import anchor_terms, may_define
+from .anchors import page_anchors, set_prefixes
 from .boilerplate import Boilerplate, learn_boilerplate
-from .index_page import index_entries, place_index
+from .index_page import place_index
+from .index_rows import index_blocks
 from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
+from .sibling_runs import set_runs
 from .tables import option_leads, row_term
 from .terms import dt_term, paragraph_term, text_of
 
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
+# a relative page (and anchor) a script call's quoted argument names
+_SCRIPT_TARGET = re.compile(r"""['"]([^'"\s:/][^'"\s:]*?\.x?html?(?:#[^'"\s]*)?|#[^'"\s]+)['"]""")
 # folders of a site's assets, whatever tool built it (a tool's own: its Inventory's tool_dirs)
 _ASSET_DIRS = ("fonts", "css", "js")
 _TOOL_PAGES = re.compile(r"(genindex.*|.*modindex|search|searchindex|index-all|index-\d+|index-files|allclasses.*"
@@ -93,6 +99,7 @@ class _Page:
     declared: list[DocTerm] = field(default_factory=list)                 # its NAME line's other names
     index: list | None = None                        # a back-index page's entries (index_page.py)
     mentions: dict[int, list[tuple]] = field(default_factory=dict)         # section -> index entries it shows
+    anchors: list = field(default_factory=list)      # what its anchors spell (readers/docset/anchors.py)
 
 
 def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None]:
@@ -111,23 +118,24 @@ def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None
     return out
 
 
-def _scan(root) -> tuple[list[str], list, list, list]:
-    """Walk a page's shown elements: its headings (returned, in order), the terms of its
-    definition lists, its ids and its links, each filed under the heading it follows
-    (an index into the headings; -1 before the first)."""
+def _scan(kept: list, index: frozenset = frozenset()) -> tuple[list[str], list, list, list]:
+    """Walk a page's shown elements (``kept``, in order): its headings (returned, in order),
+    the terms of its definition lists, its ids and its links, each filed under the heading
+    it follows (an index into the headings; -1 before the first); the elements of its index
+    blocks (``index``) give neither terms nor links (readers/docset/index_rows.py)."""
     headings: list[str] = []
     pending: list[str] = []
     raw_terms: list[tuple[int, DocTerm]] = []
     raw_anchors: list[tuple[int, str]] = []
     raw_links: list[tuple[int, str, str]] = []
-    for element in kept_elements(root):
+    for element in kept:
         tag = tag_of(element)
         ident = element.get("id") or (element.get("name") if tag == "a" else None)  # HTML 4's <a name>
         if tag in HEADINGS:
             text = text_of(element)
             if text:
                 headings.append(text)
-                raw_anchors.extend((len(headings) - 1, i) for i in [*pending, ident] if i)
+                raw_anchors.extend((len(headings) - 1, i) for i in [*pending, ident, *_unshown_ids(element)] if i)
                 pending = []
             continue
         current = len(headings) - 1
@@ -136,10 +144,14 @@ def _scan(root) -> tuple[list[str], list, list, list]:
             # entry's <a name> in a paragraph), not before the next heading
             raw_anchors.extend((current, i) for i in pending)
             pending = []
+        if tag == "dt":
+            raw_anchors.extend((current, i) for i in _unshown_ids(element))
         if ident and (tag in ("section", "div") or (tag == "a" and not text_of(element) and _before_heading(element))):
             pending.append(ident)  # a section's id, or an anchor before a heading: the heading's
         elif ident:
             raw_anchors.append((current, ident))
+        if element in index:
+            continue
         if tag in ("dt", "p", "tr", "li"):
             raw_terms.extend((current, term) for term in _markup_terms(element, tag, headings[-1] if headings else None))
         elif tag == "a" and element.get("href") and "headerlink" not in (element.get("class") or ""):
@@ -148,6 +160,13 @@ def _scan(root) -> tuple[list[str], list, list, list]:
             if re.search(r"\w", shown[0]):
                 raw_links.append((current, element.get("href"), tuple(t for t in shown if t)))
     return headings, raw_terms, raw_anchors, raw_links
+
+
+def _unshown_ids(element) -> list[str]:
+    """The ids of the anchors a heading or a term holds and its Markdown does not show (a
+    permalink's, a hidden legacy anchor's): the heading's own."""
+    return [d.get("id") or d.get("name") for d in element.iterdescendants()
+            if tag_of(d) in ("a", "span") and (d.get("id") or d.get("name"))]
 
 
 def _markup_terms(element, tag: str, heading: str | None) -> list[DocTerm]:
@@ -178,19 +197,24 @@ def _before_heading(anchor) -> bool:
 
 
 def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate | None = None,
-               keep: frozenset[str] = frozenset()) -> _Page | None:
+               keep: frozenset[str] = frozenset(), prefixes: tuple[str, ...] = ()) -> _Page | None:
     try:
         root = parse_html(data)
     except Exception as exc:  # a page that is no HTML is left out with a line, never the whole set
         warnings.append(f"'{rel}' cannot be read as HTML ({type(exc).__name__}): left out")
         return None
+    blocks = index_blocks(root, list(kept_elements(root)))
+    in_index = frozenset(e for block, _ in blocks for e in (block, *block.iterdescendants()))
+    holding = frozenset(a for block, _ in blocks for a in block.iterancestors())  # "<div id=index>" names no entry
+    anchors = page_anchors(root, in_index | holding, prefixes, posixpath.basename(rel))[0]
     if boiler is not None:
-        boiler.strip(root, keep)  # never an anchor the authors' inventory names (``keep``)
+        # never an anchor the authors' inventory names (``keep``) nor one that names a thing
+        boiler.strip(root, keep | {a.ident for a in anchors if may_define(a)})
     markdown = to_markdown(root)
     if not markdown.strip():
         return None
-    page = _Page(rel, split_sections(markdown))
-    headings, raw_terms, raw_anchors, raw_links = _scan(root)
+    page = _Page(rel, split_sections(markdown), anchors=anchors)
+    headings, raw_terms, raw_anchors, raw_links = _scan(list(kept_elements(root)), in_index)
     paired = _pair_headings(headings, page.sections)
     first = 0 if page.sections and page.sections[0].heading is None else None
 
@@ -213,8 +237,28 @@ def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate |
         if where is not None:
             page.hrefs.setdefault(where, []).append((href, shown))
     _find_subject(page, root, headings, boiler or Boilerplate())
-    page.index = index_entries(root, posixpath.basename(rel))
+    page.index = [entry for _, entries in blocks for entry in entries] or None
     return page
+
+
+def _add_anchor_terms(page: _Page, runs: set) -> None:
+    """The names the page's anchors define (readers/docset/anchor_terms.py; ``runs``: the
+    set's runs of siblings), each in the section that holds its anchor, unless its markup,
+    its inventory or its subject defines it already."""
+    subject = normalized_words(page.subject.name) if page.subject is not None else None
+    for ident, term in anchor_terms(page.anchors, runs):
+        where = page.anchor_sections.get(ident)
+        if where is None or ident in page.anchor_terms:
+            continue
+        key = normalized_words(term.name)
+        there = page.terms.setdefault(where, [])
+        known = next((t for t in there if normalized_words(t.name.rpartition(SUB_ENTRY_SEPARATOR)[2]) == key), None)
+        if known is not None:
+            page.anchor_terms[ident] = known
+        elif key != subject:
+            term = replace(term, target=f"{page.path}#{ident}")
+            there.append(term)
+            page.anchor_terms[ident] = term
 
 
 def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -> None:
@@ -244,6 +288,9 @@ def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -
     name = name or Path(page.path).stem
     kind = "topic" if kind == "other" else kind  # a page about a topic ("Commands"): linked as documentation is
     where = next((i for i, s in enumerate(sections) if s.heading is not None), 0)
+    if name not in sections[where].text and not heading and kind != "topic":
+        # a title that names its thing and kind ("Tag Class Reference") over headings of its parts
+        where = next((i for i, s in enumerate(sections) if name in s.text), where)
     if name not in sections[where].text:
         return  # a subject the page's text does not show is no stored definition
     aliases = _spaced(name, "".join(s.text for s in sections)) if kind == "command" else ()
@@ -265,13 +312,13 @@ def _declare_signatures(page: _Page, names: list[str]) -> None:
 
 def _subject_of_inventory(page: _Page, placed: list[DocTerm]) -> None:
     """A subject taken from a title with the word of its kind before the name ("Struct
-    syn::Ident", "class Asciidoctor::Document") is the inventory's entry for the whole page
-    that the title ends in: the page's subject is that entry, named and typed as the inventory
-    has it."""
+    syn::Ident", "class Asciidoctor::Document"), or that name alone, is the inventory's entry
+    for the whole page that the title ends in: the page's subject is that entry, named and
+    typed as the inventory has it."""
     if page.subject is None:
         return
     for term in placed:
-        if "#" not in term.target and page.subject.name.endswith(" " + term.name):
+        if "#" not in term.target and (page.subject.name.endswith(" " + term.name) or page.subject.name == term.name):
             page.subject = replace(term, subject=True, target=page.path)
             page.terms[page.subject_at] = [t for t in page.terms.get(page.subject_at, []) if t.name != term.name]
             return
@@ -284,7 +331,14 @@ def _spaced(name: str, text: str) -> tuple[str, ...]:
 
 
 def _target(page: _Page, href: str, pages: dict[str, _Page], shown: tuple = ()) -> tuple[str, str] | None:
-    """(entity name, target key) an author's link names, or None (outside the set, a file)."""
+    """(entity name, target key) an author's link names, or None (outside the set, a file).
+    A script call that holds a relative ``page#anchor`` (``javascript:go('ref.html#blend')``)
+    is that link."""
+    if href.startswith("javascript:"):
+        held = _SCRIPT_TARGET.search(href)
+        if held is None:
+            return None
+        href = held.group(1)
     address, _, fragment = href.partition("#")
     if "://" in address or address.startswith(("mailto:", "/", "javascript:")):
         return None
@@ -382,6 +436,7 @@ def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
         return data
 
     boiler = learn_boilerplate(pages_found, sample)
+    prefixes = set_prefixes(sampled.values())  # the ids' prefixes the set's pages share (readers/docset/anchors.py)
     inventory = inventory_entries(files, warnings)  # the authors' inventories: exact (readers/inventories)
     for rel in pages_found:
         # a page is read once (its hash is of the bytes parsed); one that cannot be read is
@@ -395,7 +450,7 @@ def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
         page = None
         with guarded(path.name, rel, warnings=warnings):  # a rule's bug: raised in strict mode
             try:
-                page = _read_page(rel, data, warnings, boiler, anchors)
+                page = _read_page(rel, data, warnings, boiler, anchors, prefixes)
             except RecursionError as exc:  # nesting too deep to convert: the page's input, not a bug
                 warnings.append(f"'{rel}' cannot be converted ({type(exc).__name__}: {exc}): left out")
         digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())
@@ -405,6 +460,10 @@ def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest"
                        + (" once --glob and --exclude picked its files" if options.selection else ""))
     _place_inventories(pages, inventory, path.name, warnings)
+    runs = set_runs([page.anchors for page in pages.values()])
+    for page in pages.values():
+        with guarded(path.name, page.path, warnings=warnings):
+            _add_anchor_terms(page, runs)
     with guarded(path.name, "the index pages", warnings=warnings):
         place_index(pages)
     with guarded(path.name, "the options several pages document", warnings=warnings):

@@ -75,6 +75,10 @@ def titled_subject(root, title: str | None, site: set[str], repeated: set[str] =
     titled = page_subject_title(title, site) if title else ""
     if site and title and not titled:
         return None
+    if titled:
+        name, kind = title_subject(titled, [])
+        if kind != "other":  # the title names its thing and kind ("Tag Class Reference"): its headings may not
+            return name, kind, ""
     for element in kept_elements(root):
         if tag_of(element) not in HEADINGS:
             continue

@@ -4,7 +4,8 @@
   a name that cannot be a word (``frob_write``, ``json.dump``, ``--all``, ``f()``), or one
   token in a column or section whose heading says what it holds ("Key", "Option",
   "Function"); and another cell describes it; a text that opens other rows of the table too
-  is a column of values ("gboolean" beside each function), no name; a row each of whose cells
+  is a column of values ("gboolean" beside each function), no name, and so is a version
+  (a history table's ``v18.0.0``); a row each of whose cells
   is a link and nothing else (an index's "entry | section where it is") points at where a
   name is defined, and defines nothing itself. What its cells are decides, not
   the table's length: a table of plain words ("If", "To", "In") with no description
@@ -31,6 +32,7 @@ _NOT_A_WORD = re.compile(r"^(?:\\[A-Za-z@]+\*?|--?[A-Za-z][\w-]*|[A-Za-z_][\w]*(
 _CALL = re.compile(r"^([A-Za-z_][\w.:]*)\s*\(.*\)$")
 _TOKEN = re.compile(r"^[\w.:@-]+$")
 _KEY_VALUE = re.compile(r"(?:^|(?<=[.!?;:]\s))\W{0,2}([A-Za-z][\w.-]*)=(?:\S)")
+_VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")  # a history table's "v18.0.0": a value, no name
 MIN_DESCRIPTION_WORDS = 1
 
 
@@ -84,7 +86,7 @@ def row_term(row, heading: str | None) -> DocTerm | None:
         return None
     text = text_of(cells[0])
     described = sum(len(text_of(c).split()) for c in cells[1:]) >= MIN_DESCRIPTION_WORDS
-    if not text or len(text) > MAX_TERM or not described or _repeated_in_column(row, text):
+    if not text or len(text) > MAX_TERM or not described or _repeated_in_column(row, text) or _VERSION.match(text):
         return None
     column = heading_kind(_column_heading(row))
     kind = column if column != "other" else heading_kind(heading)

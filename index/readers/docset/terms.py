@@ -183,15 +183,47 @@ def man_kind(text: str, name: str) -> str | None:
     return None
 
 
+_NAMED = re.compile(r"^[\w$]+(?:(?:::|[.#:])[\w$]+)*$")
+
+
+def _kind_led(title: str) -> tuple[str, str] | None:
+    """(name, kind) of a title that leads with the kind of what it documents ("Class
+    EnumUtils", "Struct syn::Ident", "Enum Class Mode", "Interface Source<T>"): the name less
+    its type parameters, when it reads as code (a qualified or compound name; one word of
+    prose, "Module Overview", is none); or that names it before its kind (``_kind_trailed``)."""
+    kinds = genre_table("documentation", "title_lead_kinds")
+    words = title.split(" ")
+    lead = 0
+    while lead < min(2, len(words) - 1) and words[lead].casefold() in kinds:
+        lead += 1
+    name = " ".join(words[lead:]).split("<", 1)[0].strip()
+    if not lead or not _NAMED.match(name) or not re.search(r"[a-z\d][A-Z]|^[A-Z]{2,}[a-z]|::|[._#$]", name):
+        return _kind_trailed(title.rpartition(": ")[2].split(" "), kinds)  # past a site's name and colon
+    return name, kinds[words[lead - 1].casefold()]
+
+
+def _kind_trailed(words: list[str], kinds: dict) -> tuple[str, str] | None:
+    """(name, kind) of a title that names its thing, then its kind, then at most one word
+    of its own ("Tag Class Reference", "Vehicle Struct Reference", "Frob class")."""
+    if len(words) not in (2, 3) or words[1].casefold() not in kinds or not _NAMED.match(words[0]):
+        return None
+    if len(words) == 3 and (not words[2][:1].isupper() or words[2].casefold() in kinds):
+        return None
+    return words[0], kinds[words[1].casefold()]
+
+
 def title_subject(title: str, code_runs: list[str], module_hint: bool = False) -> tuple[str, str]:
     """(name, kind) of what a page or section title says it documents: ``tar-create(1)`` (a
-    command), "json — JSON encoder and decoder" whose ``json`` is code (a module when the
-    title's code is a module reference), "The \\definecolor command"; else the title itself,
-    a topic (kind ``other``)."""
+    command), "Class EnumUtils" (a kind's word, then a name written as code), "json — JSON
+    encoder and decoder" whose ``json`` is code (a module when the title's code is a module
+    reference), "The \\definecolor command"; else the title itself, a topic (kind ``other``)."""
     title = " ".join(title.replace("\u00b6", " ").split())
     man = _MAN_TITLE.match(title)
     if man:
         return man.group(1), _MAN_KINDS.get(man.group(2), "other")
+    led = _kind_led(title)
+    if led is not None:
+        return led
     runs = [r for r in (" ".join(c.split()) for c in code_runs) if r and r in title]
     left = _TITLE_SPLIT.split(title, 1)[0].strip()
     if left != title and (left in runs or (len(left.split()) == 1 and not left[:1].isupper())):
