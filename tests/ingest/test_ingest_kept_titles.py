@@ -53,20 +53,23 @@ def test_a_doc_set_given_a_title_keeps_it_when_ingested_again_without_one(shelf,
 
 
 def test_a_doc_set_keeps_its_title_when_its_reader_comes_to_declare_another(shelf, docset, monkeypatch):
-    """The seam of a doc set's home-page title: a new doc set takes the title its reader
-    declares; one already stored keeps the title it is known by (here its folder's name)."""
-    [first] = ingest_paths(shelf, [docset], as_book=True)
-    assert first.title == "html"
+    """A doc set stored under its folder's name (before its reader read its home page's
+    title) keeps that title; a new doc set takes its home page's."""
     original = reading.read_book
-    monkeypatch.setattr(reading, "read_book",
-                        lambda path, *args: replace(original(path, *args), title="Frob (home page)"))
+    with monkeypatch.context() as patched:
+        patched.setattr(reading, "read_book", lambda path, *args: replace(original(path, *args), title="html"))
+        [first] = ingest_paths(shelf, [docset], as_book=True)
+    assert first.title == "html"
     [again] = ingest_paths(shelf, [docset], as_book=True)
     assert (again.title, again.status) == ("html", "unchanged")
+    [forced] = ingest_paths(shelf, [docset], as_book=True, force=True)  # read again: still the stored title
+    assert forced.title == "html" and forced.renamed_from is None
     other = docset.parent.parent / "other" / "html"
     other.mkdir(parents=True)
-    write(other / "index.html", PAGE.replace("frob_read", "spool_read"))
+    write(other / "index.html", PAGE.replace("<title>Frob</title>", "<title>Spool 2.1 Documentation</title>")
+          .replace("frob_read", "spool_read"))
     [new] = ingest_paths(shelf, [other], as_book=True)
-    assert new.title == "Frob (home page)" and _titles(shelf) == ["Frob (home page)", "html"]
+    assert new.title == "Spool" and _titles(shelf) == ["Spool", "html"]
 
 
 def test_a_files_own_title_follows_its_text_and_a_given_one_stays(shelf, tmp_path):

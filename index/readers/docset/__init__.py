@@ -44,6 +44,7 @@ from ..source import ReadOptions, SourceBook
 from .anchor_terms import anchor_terms, may_define
 from .anchors import page_anchors, set_prefixes
 from .boilerplate import Boilerplate, learn_boilerplate
+from .home_title import home_title
 from .index_page import place_index
 from .index_rows import index_blocks
 from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
@@ -100,6 +101,7 @@ class _Page:
     index: list | None = None                        # a back-index page's entries (index_page.py)
     mentions: dict[int, list[tuple]] = field(default_factory=dict)         # section -> index entries it shows
     anchors: list = field(default_factory=list)      # what its anchors spell (readers/docset/anchors.py)
+    title: str = ""                                  # its <title> (else its first <h1>)
 
 
 def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None]:
@@ -265,7 +267,7 @@ def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -
     """The page's subject and the names it declares (readers/docset/page_subject.py), and its name
     in the heading path."""
     sections = page.sections
-    title = page_title(root) or ""
+    title = page.title = page_title(root) or ""
     for i, section in enumerate(sections):
         if is_name_heading(section.heading):
             found = declared_names(section.text.partition("\n")[2], title, headings)
@@ -472,8 +474,22 @@ def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
     for page in pages.values():
         with guarded(path.name, page.path, warnings=warnings):
             sections.extend(_page_sections(page, pages))
-    return SourceBook(path=path, format="docset", title=path.resolve().name, sections=tuple(sections),
+    title = _set_title(pages_found, pages, boiler) or path.resolve().name
+    return SourceBook(path=path, format="docset", title=title, sections=tuple(sections),
                       sha256=digest.hexdigest(), warnings=tuple(warnings))
+
+
+def _set_title(pages_found: list[str], pages: dict[str, _Page], boiler: Boilerplate) -> str | None:
+    """The set's title from its home page (readers/docset/home_title.py): the folder's own
+    index page, else its shallowest page when that is at the folder's top and documents no
+    thing of its own (a command's page names the command, not the set); None when there is
+    none, or its title names nothing once cleaned."""
+    home = pages.get(pages_found[0]) if pages_found else None
+    if home is None or not home.title or "/" in home.path:
+        return None
+    if not home.path.lower().startswith("index.") and home.subject is not None:
+        return None
+    return home_title(home.title, boiler.site_parts())
 
 
 def _place_inventories(pages: dict[str, _Page], inventory: dict, book: str, warnings: list[str]) -> None:
