@@ -97,3 +97,23 @@ def test_a_back_index_page_places_its_entries_where_they_point(tmp_path: Path):
     assert ("frobnication", "frobnication", "alpha.html#index-0") in details["beta.html"].links  # then mentioned
     assert "widget cache" in {t.name for t in details["gamma.html"].terms}
     assert not [link for s in book.sections if s.file == "ix01.html" for link in s.links]  # the index's own links
+
+
+def test_a_table_whose_rows_are_signatures_defines_each_function_in_its_section(tmp_path: Path):
+    rows = "".join(f"<tr><td>{sig}</td><td>{what}</td></tr>" for sig, what in (
+        ("<code>frob_merge(a, b) \u2192 frob</code>", "Merges two frobs."),
+        ("static frob *frob_split(frob *f, int at)", "Splits a frob."),
+        ("<code>Spool.wind(self, n: int) -&gt; Reel</code>", "Winds the spool."),
+        ("See the manual (chapter 3)", "Where the rest is."),
+    ))
+    folder = tmp_path / "frob"
+    folder.mkdir()
+    (folder / "api.html").write_text(
+        '<html><head><meta name="generator" content="Zz"><title>API</title></head><body><h1>API</h1>'
+        f"<p>The calls.</p><h2>Merging</h2><p>How frobs combine.</p><table>{rows}</table></body></html>",
+        encoding="utf-8")
+    book = read_book(folder, fmt="docset")
+    where = {t.name: (s.heading, t.kind) for s in book.sections for t in s.terms if not t.subject}
+    for name in ("frob_merge", "frob_split", "Spool.wind"):
+        assert where[name] == ("Merging", "function")
+    assert "manual" not in where and "See" not in where

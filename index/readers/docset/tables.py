@@ -1,7 +1,8 @@
 """Entries a documentation page states in tables and in an options section's prose. Pure.
 
 - A table row whose first cell is a documented name defines it: a code run (``<code>frob_open</code>``),
-  a name that cannot be a word (``frob_write``, ``json.dump``, ``--all``, ``f()``), or one
+  a name that cannot be a word (``frob_write``, ``json.dump``, ``--all``, ``f()``), a
+  function's signature (``frob_merge(a, b) → frob``, ``int frob_merge(int a)``), or one
   token in a column or section whose heading says what it holds ("Key", "Option",
   "Function"); and another cell describes it; a text that opens other rows of the table too
   is a column of values ("gboolean" beside each function), no name, and so is a version
@@ -30,6 +31,13 @@ _CODE_TAGS = ("code", "tt", "kbd", "samp", "var")
 _NOT_A_WORD = re.compile(r"^(?:\\[A-Za-z@]+\*?|--?[A-Za-z][\w-]*|[A-Za-z_][\w]*(?:[._:][\w]+)+|[a-z]+[A-Z]\w*"
                          r"|[A-Za-z_][\w.:]*\(\))$")
 _CALL = re.compile(r"^([A-Za-z_][\w.:]*)\s*\(.*\)$")
+# a signature: a call's name and its parameters, after a return type or qualifiers ("static frob *")
+# or before a return annotation ("frob_merge(a, b) → frob", "-> Frob", ": Frob")
+_SIGNATURE = re.compile(r"^(?P<before>(?:[\w:<>\[\],]+\s*[*&]*\s+[*&]*){0,4})(?P<name>[A-Za-z_][\w.:]*)\s*"
+                        r"\((?:[^()]|\([^()]*\))*\)\s*(?:const\b\s*)?;?\s*"
+                        r"(?P<after>(?:->|\u2192|=>|\u21d2|:)\s*\S.*)?$")
+# a name written as code, not as a word: an underscore, a qualifier's dot or colons, an inner capital
+_CODE_LIKE = re.compile(r"_|\w[.:]+\w|[a-z][A-Z]")
 _TOKEN = re.compile(r"^[\w.:@-]+$")
 _KEY_VALUE = re.compile(r"(?:^|(?<=[.!?;:]\s))\W{0,2}([A-Za-z][\w.-]*)=(?:\S)")
 _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")  # a history table's "v18.0.0": a value, no name
@@ -94,12 +102,27 @@ def row_term(row, heading: str | None) -> DocTerm | None:
     if call:
         return DocTerm(call.group(1), "function" if kind == "other" else kind, target=row.get("id") or "")
     code = _is_code(cells[0], text)
+    name = signature_name(text, code)
+    if name:
+        return DocTerm(name, "function" if kind == "other" else kind, target=cells[0].get("id") or row.get("id") or "")
     if not (code or _NOT_A_WORD.match(text) or (kind != "other" and _TOKEN.match(text))):
         return None
     if code and (" " in text and not text.startswith("-")):
         return None  # an example in code ("x = 1"), not a name
     name = text.split()[0] if text.startswith("-") else text
     return DocTerm(name, kind if kind != "other" else "entry", target=cells[0].get("id") or row.get("id") or "")
+
+
+def signature_name(text: str, code: bool) -> str | None:
+    """The function a signature names ("frob_merge(a, b) → frob", "static int frob_merge(int a)"),
+    when a return type or annotation goes with the call and the text is set as code or its
+    name is written as code (``frob_merge``, ``Spool.wind``, ``spoolWind``); else None (prose
+    such as "See the manual (chapter 3)" names no function)."""
+    found = _SIGNATURE.match(text)
+    if found is None or not (found.group("before") or found.group("after")):
+        return None
+    name = found.group("name")
+    return name if code or _CODE_LIKE.search(name) else None
 
 
 def option_leads(element, heading: str | None) -> list[DocTerm]:
