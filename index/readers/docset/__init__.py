@@ -47,6 +47,7 @@ from .boilerplate import Boilerplate, learn_boilerplate
 from .home_title import home_title
 from .index_page import place_index
 from .index_rows import index_blocks
+from .members import owner_forms, qualified
 from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
 from .sibling_runs import set_runs
 from .tables import option_leads, row_term
@@ -391,6 +392,16 @@ def _scope_shared_options(pages: dict[str, _Page]) -> None:
         page.anchor_terms = {anchor: scoped(t) for anchor, t in page.anchor_terms.items()}
 
 
+def _qualify_members(page: _Page) -> None:
+    """The page's code-like terms with their owner's (the subject's) qualified forms as
+    aliases (readers/docset/members.py)."""
+    forms = owner_forms(page.subject.name, "".join(s.text for s in page.sections))
+    if not forms:
+        return
+    page.terms = {i: [qualified(t, forms) for t in terms] for i, terms in page.terms.items()}
+    page.anchor_terms = {anchor: qualified(t, forms) for anchor, t in page.anchor_terms.items()}
+
+
 def _page_sections(page: _Page, pages: dict[str, _Page]) -> list[Section]:
     out = []
     for i, section in enumerate(page.sections):
@@ -470,9 +481,12 @@ def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
         place_index(pages)
     with guarded(path.name, "the options several pages document", warnings=warnings):
         _scope_shared_options(pages)
+    owners = genre_words("documentation", "owner_kinds")
     sections = []
     for page in pages.values():
         with guarded(path.name, page.path, warnings=warnings):
+            if page.subject is not None and page.subject.kind in owners:
+                _qualify_members(page)
             sections.extend(_page_sections(page, pages))
     title = _set_title(pages_found, pages, boiler) or path.resolve().name
     return SourceBook(path=path, format="docset", title=title, sections=tuple(sections),
