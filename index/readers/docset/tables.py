@@ -34,7 +34,7 @@ _CALL = re.compile(r"^([A-Za-z_][\w.:]*)\s*\(.*\)$")
 # a signature: a call's name and its parameters, after a return type or qualifiers ("static frob *")
 # or before a return annotation ("frob_merge(a, b) → frob", "-> Frob", ": Frob")
 _SIGNATURE = re.compile(r"^(?P<before>(?:[\w:<>\[\],]+\s*[*&]*\s+[*&]*){0,4})(?P<name>[A-Za-z_][\w.:]*)\s*"
-                        r"\((?:[^()]|\([^()]*\))*\)\s*(?:const\b\s*)?;?\s*"
+                        r"\((?P<args>(?:[^()]|\([^()]*\))*)\)\s*(?:const\b\s*)?;?\s*"
                         r"(?P<after>(?:->|\u2192|=>|\u21d2|:)\s*\S.*)?$")
 # a name written as code, not as a word: an underscore, a qualifier's dot or colons, an inner capital
 _CODE_LIKE = re.compile(r"_|\w[.:]+\w|[a-z][A-Z]")
@@ -117,11 +117,14 @@ def signature_name(text: str, code: bool) -> str | None:
     """The function a signature names ("frob_merge(a, b) → frob", "static int frob_merge(int a)"),
     when a return type or annotation goes with the call and the text is set as code or its
     name is written as code (``frob_merge``, ``Spool.wind``, ``spoolWind``); else None (prose
-    such as "See the manual (chapter 3)" names no function)."""
+    such as "See the manual (chapter 3)" names no function, nor does a constructor whose
+    parentheses hold a function type, "Some Text Bytes (Bytes -> Decoding)")."""
     found = _SIGNATURE.match(text)
     if found is None or not (found.group("before") or found.group("after")):
         return None
     name = found.group("name")
+    if re.search(r"->|\u2192", found.group("args")) or re.search(r"(?:^|\W)operator$", name):
+        return None  # a type in parentheses (a constructor's field "(Text -> Text)"), an operator's elided call
     return name if code or _CODE_LIKE.search(name) else None
 
 
