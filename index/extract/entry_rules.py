@@ -23,7 +23,7 @@ from .entry_kinds import stat_block_kind
 from .glossary import TermSpan, abbreviated, glossary_terms, table_terms
 from .heading_rules import HeadingAnalysis
 from .heading_tree import CATALOG_MIN, in_legal_section
-from .headings import HeadingName, is_generic_label, opens_imperative
+from .headings import HeadingName, is_generic_label, opens_imperative, slash_parts
 
 _NUMBERED = re.compile(r"[ \t>]*(?:\d+|[a-z])[.)][ \t]")  # an ordered list's item: "1. ", "b) "
 _STEPS_MIN = 2  # imperative leads in one section that make them a procedure's steps
@@ -131,6 +131,13 @@ def heading_defines_it(view: EntryView, c: Candidate) -> bool:
     return c.key in view.heading_keys
 
 
+def slash_part(view: EntryView, c: Candidate) -> bool:
+    """"**Enlarge.**" in the entry "Enlarge/Reduce": a part of the entry's own name, written
+    with a slash, is that entry's option, no entity of its own."""
+    parts = slash_parts(c.owner) if c.owner else None
+    return parts is not None and c.key in {normalize_name(part) for part in parts}
+
+
 def repeated_lead(view: EntryView, c: Candidate) -> bool:
     """A lead repeated across sections ("**Overcome:**" in every skill) is a label; a
     creature's "**Bite.** The drake bites ..." in many creatures is each its owner's."""
@@ -209,7 +216,7 @@ def abbreviation_row(view: EntryView, c: Candidate) -> bool:
     return c.term.source == "table" and abbreviated(c.parent.text, c.term) is not None
 
 
-VETOES = (legal_section, stat_block_field, heading_defines_it, repeated_lead, stop_label, list_phrase,
+VETOES = (legal_section, stat_block_field, heading_defines_it, slash_part, repeated_lead, stop_label, list_phrase,
           entry_list_table, column_note, step_lead, field_line, column_value, generic_label, abbreviation_row)
 
 

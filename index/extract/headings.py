@@ -96,9 +96,14 @@ def slash_parts(name: str) -> tuple[str, str] | None:
     if "/" not in name or " / " in name or name.count("/") != 1 or any(c.isdigit() for c in name):
         return None
     left, right = (part.strip() for part in name.split("/"))
-    if not left or not right or topical_strength(left):
-        return None
+    if len(left) < 2 or len(right) < 2 or topical_strength(left):
+        return None  # "X/Day": a count per use, no name
     return left, right
+
+
+def is_rate(name: str) -> bool:
+    """A count per unit written with a slash ("X/Day", "1/Turn"), no name."""
+    return re.fullmatch(r"(?:\d+|[A-Za-z])\s*/\s*[^\W\d_]+", name.strip()) is not None
 
 
 @dataclass(frozen=True)

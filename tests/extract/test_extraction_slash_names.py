@@ -44,3 +44,29 @@ def test_a_part_is_an_alias_only_where_another_section_writes_it_alone():
     assert definitions(alone)["Hush/Howl"] == ("Hush", "Howl")
     own_section_only = BOOK.replace("struck by the Howl", "struck by the sound")
     assert definitions(own_section_only)["Hush/Howl"] == ()
+
+
+OPTIONS = (
+    "# Spells\n\n## Enlarge/Reduce\n\nYou grow or shrink a creature.\n\n"
+    "***Enlarge.*** The target grows.\n\n***Reduce.*** The target shrinks.\n\n"
+    "## Fire Bolt\n\nA bolt of fire.\n\n***X/Day.*** The notation X/Day means a count of uses.\n\n"
+    "## Bless\n\nA prayer. Cast Enlarge on a friend.\n"
+)
+
+
+def test_a_lead_naming_a_part_of_its_entrys_slash_name_is_an_option_of_it():
+    from crossbook.extract.contract import rules_off
+
+    found = definitions(OPTIONS)
+    assert found["Enlarge/Reduce"] == ("Enlarge",)
+    assert not set(found) & {"Enlarge", "Reduce"}
+    with rules_off(["slash_part"]):
+        assert "Enlarge" in definitions(OPTIONS)
+
+
+def test_a_count_per_unit_is_no_name():
+    from crossbook.extract.headings import is_rate, slash_parts
+
+    assert "X/Day" not in definitions(OPTIONS)
+    assert is_rate("X/Day") and is_rate("1/Turn") and not is_rate("Hush/Howl")
+    assert slash_parts("X/Day") is None and slash_parts("Hush/Howl") == ("Hush", "Howl")
