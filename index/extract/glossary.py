@@ -95,7 +95,8 @@ def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     if named is None or named.name.lower() in _remarks() or len(named.name.split()) > 12 or _joins_groups(named.name):
         return None
     first = named.name.lstrip("\"“'‘")
-    if not first or not (first[0].isupper() or first[0].isdigit()) or any(c.isdigit() for c in named.name):
+    if not first or not (first[0].isupper() or first[0].isdigit()) or any(c.isdigit() for c in named.name) \
+            or is_rate(named.name):
         return None
     if _OUTCOME.match(named.name):
         return None  # "On a Weak Hit", "If you tie": an outcome of a roll, not a name

@@ -173,10 +173,11 @@ def with_slash_parts(out: list[list[RawMention]], parents: list[ParentChunk]) ->
 
 def _written_alone(part: str, text: str) -> bool:
     """Whether ``text`` writes ``part`` as a name of its own: as written, whole words, no slash
-    on either side, not opening a sentence or a line."""
-    for found in re.finditer(rf"(?<![\w/]){re.escape(part)}(?![\w/])", text):
+    on either side, no capitalized word after it ("Stone" in "Stone Golem" is a word of
+    another name), not opening a sentence, a line or a list item."""
+    for found in re.finditer(rf"(?<![\w/]){re.escape(part)}(?![\w/]| [A-Z])", text):
         before = text[:found.start()].rstrip(" *_\"“‘'[(")
-        if before and before[-1] not in ".!?:\n#|-":
+        if before and before[-1] not in ".!?:\n#-":
             return True
     return False
 

@@ -70,3 +70,12 @@ def test_a_count_per_unit_is_no_name():
     assert "X/Day" not in definitions(OPTIONS)
     assert is_rate("X/Day") and is_rate("1/Turn") and not is_rate("Hush/Howl")
     assert slash_parts("X/Day") is None and slash_parts("Hush/Howl") == ("Hush", "Howl")
+
+
+def test_a_table_cell_writes_a_part_alone_and_a_longer_name_does_not():
+    book = ("# Book\n\n## Monsters\n\n### Succubus/Incubus\n\nA fiend.\n\n### Stone/Frost\n\nA giant.\n\n"
+            "### Stone Golem\n\nA golem of the Frost Hills.\n\n"
+            "## Cards\n\n| Card | Effect |\n|---|---|\n| Queen | Succubus or incubus |\n")
+    found = definitions(book)
+    assert found["Succubus/Incubus"] == ("Succubus",)
+    assert found["Stone/Frost"] == ()  # "Stone Golem", "the Frost Hills": words of other names
