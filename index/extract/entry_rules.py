@@ -193,6 +193,8 @@ def field_line(view: EntryView, c: Candidate) -> bool:
     value = text[c.term.end:end].strip(" \t*_:")
     if not value or value[-1] in ".!?" or len(value.split()) > _FIELD_WORDS or _WRAPPED.match(text, end):
         return False
+    if ":" in value:
+        return False  # "**Armored Jacket:** Armor:2": a thing's own stat line, its lead a name
     if any(ch.isdigit() for ch in value):
         return True
     items = [item.strip(" *_") for item in value.split(",")]

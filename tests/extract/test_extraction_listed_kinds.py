@@ -241,6 +241,10 @@ The hag lurks in the reeds.
 
 **Refresh:** 3 fate points at the start of
 every session.
+
+## Gear
+
+- **Armored Jacket:** Armor:2
 """
 
 
@@ -250,5 +254,7 @@ def test_a_lead_whose_line_goes_on_with_a_value_is_a_field():
     assert not {name for name in found if "Kit" in name or "Wounds" in name}
     # a sentence after the lead, an action, a definition wrapped onto the next line: entries
     assert {"Tactics", "Hex", "Refresh"} <= {name.split(" › ")[-1] for name in found}
+    # a value with its own stat labels is a thing's stat line, its lead the thing (Atomic Robo)
+    assert "Armored Jacket" in found
     with rules_off(["field_line"]):
         assert {name for name in mentions(FIELDS) if "Kit" in name}
