@@ -23,11 +23,13 @@ from .entry_kinds import stat_block_kind
 from .glossary import TermSpan, abbreviated, glossary_terms, table_terms
 from .heading_rules import HeadingAnalysis
 from .heading_tree import CATALOG_MIN, in_legal_section
-from .headings import HeadingName, is_generic_label, opens_imperative
+from .headings import HeadingName, is_generic_label, opens_imperative, slash_parts
 
 _NUMBERED = re.compile(r"[ \t>]*(?:\d+|[a-z])[.)][ \t]")  # an ordered list's item: "1. ", "b) "
 _STEPS_MIN = 2  # imperative leads in one section that make them a procedure's steps
 _NOTE_REACH = 300  # characters after a lead in which it may call itself a column
+_FIELD_WORDS = 8  # the most words of a field's value ("**Kit** Spear, Hide Cloak")
+_WRAPPED = re.compile(r"\n[ \t>]*(?![-+*|#\d\s])\S")  # a line that goes on with the paragraph's text
 _SCOPED_MIN = 2  # different entries a lead is defined under to be scoped to each
 
 
@@ -129,6 +131,13 @@ def heading_defines_it(view: EntryView, c: Candidate) -> bool:
     return c.key in view.heading_keys
 
 
+def slash_part(view: EntryView, c: Candidate) -> bool:
+    """"**Enlarge.**" in the entry "Enlarge/Reduce": a part of the entry's own name, written
+    with a slash, is that entry's option, no entity of its own."""
+    parts = slash_parts(c.owner) if c.owner else None
+    return parts is not None and c.key in {normalize_name(part) for part in parts}
+
+
 def repeated_lead(view: EntryView, c: Candidate) -> bool:
     """A lead repeated across sections ("**Overcome:**" in every skill) is a label; a
     creature's "**Bite.** The drake bites ..." in many creatures is each its owner's."""
@@ -172,6 +181,26 @@ def step_lead(view: EntryView, c: Candidate) -> bool:
     return sum(opens_imperative(t.name) for t in view.terms[c.parent.id] if t.source != "table") >= _STEPS_MIN
 
 
+def field_line(view: EntryView, c: Candidate) -> bool:
+    """"**Kit** Spear, Hide Cloak", "- **Hit Points:** 52 (7d10 + 14)": a lead whose line goes
+    on with a value, not a sentence (a few words, no closing period: a number, or names
+    between commas), is a field of an entry's stat lines, wherever they stand."""
+    if c.term.source != "glossary" or c.action_lead:
+        return False
+    text = c.parent.text
+    end = text.find("\n", c.term.end)
+    end = len(text) if end < 0 else end
+    value = text[c.term.end:end].strip(" \t*_:")
+    if not value or value[-1] in ".!?" or len(value.split()) > _FIELD_WORDS or _WRAPPED.match(text, end):
+        return False
+    if ":" in value:
+        return False  # "**Armored Jacket:** Armor:2": a thing's own stat line, its lead a name
+    if any(ch.isdigit() for ch in value):
+        return True
+    items = [item.strip(" *_") for item in value.split(",")]
+    return len(items) >= 2 and all(item[:1].isupper() for item in items)
+
+
 def column_value(view: EntryView, c: Candidate) -> bool:
     """A table's first-column cell that is a value of a column (a size, a school, an
     ability, a terrain: the rulebook pack's words), not a thing the table defines."""
@@ -189,8 +218,8 @@ def abbreviation_row(view: EntryView, c: Candidate) -> bool:
     return c.term.source == "table" and abbreviated(c.parent.text, c.term) is not None
 
 
-VETOES = (legal_section, stat_block_field, heading_defines_it, repeated_lead, stop_label, list_phrase,
-          entry_list_table, column_note, step_lead, column_value, generic_label, abbreviation_row)
+VETOES = (legal_section, stat_block_field, heading_defines_it, slash_part, repeated_lead, stop_label, list_phrase,
+          entry_list_table, column_note, step_lead, field_line, column_value, generic_label, abbreviation_row)
 
 
 # -- the finding rules, in order --------------------------------------------------------------

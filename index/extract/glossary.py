@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..core.normalize import singular
 from ..core.packs import genre_words
-from .headings import clean_text, heading_name, is_instruction, is_topical, topical_strength
+from .headings import clean_text, heading_name, is_instruction, is_rate, is_topical, topical_strength
 
 _LINE_START = r"^[ \t]*(?:>[ \t]*)*(?P<item>(?:[-*+]|\d+[.)])[ \t]+)?"
 _EMPHASIS_LEAD = re.compile(
@@ -76,8 +76,8 @@ def _term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     named = heading_name(raw)
     if named is None or is_topical(named.name) or named.name.lower() in _remarks() or _joins_groups(named.name):
         return None
-    if any(c.isdigit() for c in named.name):
-        return None  # "Effect 5", "Rank 2": a numbered row or a level, not a name
+    if any(c.isdigit() for c in named.name) or is_rate(named.name):
+        return None  # "Effect 5", "Rank 2", "X/Day": a numbered row, a level or a rate, not a name
     words = named.name.split()
     if len(words) > 5 or not named.name[0].isupper():
         return None
@@ -95,7 +95,8 @@ def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     if named is None or named.name.lower() in _remarks() or len(named.name.split()) > 12 or _joins_groups(named.name):
         return None
     first = named.name.lstrip("\"“'‘")
-    if not first or not (first[0].isupper() or first[0].isdigit()) or any(c.isdigit() for c in named.name):
+    if not first or not (first[0].isupper() or first[0].isdigit()) or any(c.isdigit() for c in named.name) \
+            or is_rate(named.name):
         return None
     if _OUTCOME.match(named.name):
         return None  # "On a Weak Hit", "If you tie": an outcome of a roll, not a name

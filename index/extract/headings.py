@@ -6,8 +6,9 @@
   ``Level 6: Ember Ward``;
 - trailing qualifiers go: ``Frost Lance (Level 2 Evocation)``, ``Hearthglow [Condition]``,
   ``Rations (5 SP)``; a parenthesized alternate name becomes an alias
-  (``Cloak of the Vale (Mistcloak)``), as do slash pairs (``Frostbite/Chilblains``) and
-  "aka" (``The Bronze Rule, aka the Fate Fractal``).
+  (``Cloak of the Vale (Mistcloak)``), as does "aka" (``The Bronze Rule, aka the Fate
+  Fractal``); a name written with a slash (``Frostbite/Chilblains``) is one name, its parts
+  aliases the book's own uses confirm (``rules.with_slash_parts``).
 
 ``is_topical`` says whether a heading reads as prose rather than a name: questions,
 exclamations, gerund or imperative openings ("Choosing a Path", "Make Characters"),
@@ -88,6 +89,23 @@ def _is_alias_like(text: str) -> bool:
     return words[0][0].isupper()
 
 
+def slash_parts(name: str) -> tuple[str, str] | None:
+    """The two names a name written with one slash joins ("Frostbite/Chilblains" -> ("Frostbite",
+    "Chilblains")), or None: no slash, a spaced one, a number ("1/2"), or a phrase around it
+    ("Ask a Yes/No Question", whose left part is no name of its own)."""
+    if "/" not in name or " / " in name or name.count("/") != 1 or any(c.isdigit() for c in name):
+        return None
+    left, right = (part.strip() for part in name.split("/"))
+    if len(left) < 2 or len(right) < 2 or topical_strength(left):
+        return None  # "X/Day": a count per use, no name
+    return left, right
+
+
+def is_rate(name: str) -> bool:
+    """A count per unit written with a slash ("X/Day", "1/Turn"), no name."""
+    return re.fullmatch(r"(?:\d+|[A-Za-z])\s*/\s*[^\W\d_]+", name.strip()) is not None
+
+
 @dataclass(frozen=True)
 class HeadingName:
     name: str                        # the entity name the heading gives
@@ -118,12 +136,10 @@ def heading_name(heading: str) -> HeadingName | None:
     if prefix and prefix.end() < len(text):
         qualifiers.append(text[:prefix.end()].strip(" -–—:.)"))
         text = text[prefix.end():].strip()
-    if "/" in text and " / " not in text and text.count("/") == 1:
-        left, right = (part.strip() for part in text.split("/"))
-        # "Frostbite/Chilblains", "Title/Lineage": two names; "Ask a Yes/No Question": one phrase
-        if left and right and not any(c.isdigit() for c in text) and not topical_strength(left):
-            text = left
-            aliases.append(right)
+    if (parts := slash_parts(text)) is not None:
+        # "Frostbite/Chilblains" is one name; its parts are aliases only where the book writes
+        # them alone (rules.with_slash_parts keeps those); "Ask a Yes/No Question": no parts
+        aliases.extend(parts)
     elif " / " in text:
         left, right = (part.strip() for part in text.split(" / ", 1))
         text = left

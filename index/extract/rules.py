@@ -24,6 +24,7 @@ References are not found here but by the corpus linker (``index/linking/linker.p
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import replace
 
@@ -36,13 +37,13 @@ from .entry_kinds import entry_kind, heading_kind, listing_kind, own_kind, stat_
 from .entry_rules import entry_view, section_terms
 from .glossary import TermSpan, abbreviated
 from .heading_rules import HeadingAnalysis, analyse_headings
-from .headings import HeadingName, heading_name
+from .headings import HeadingName, heading_name, slash_parts
 from .listed_kinds import listed_kinds, stated_kinds
 from .text import first_body_sentence, sentence_around
 
 __all__ = ["VERSION", "HeadingAnalysis", "RulesExtractor", "analyse_headings", "book_mentions", "heading_definitions"]
 
-VERSION = "rules/29"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/30"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 
 
 def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, list[HeadingName]]:
@@ -136,7 +137,7 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
         out.append([as_listed(m, listed) for m in mentions])
         if vetoes is not None:
             vetoes.extend(Veto(parent.id, "entries", name, rule) for name, rule in vetoed)
-    return with_abbreviations(out, parents, entries.terms)
+    return with_slash_parts(with_abbreviations(out, parents, entries.terms), parents)
 
 
 def with_abbreviations(out: list[list[RawMention]], parents: list[ParentChunk], terms) -> list[list[RawMention]]:
@@ -151,6 +152,34 @@ def with_abbreviations(out: list[list[RawMention]], parents: list[ParentChunk], 
         return out
     return [[replace(m, aliases=tuple(dict.fromkeys((*m.aliases, *aliases[key]))))
              if (key := normalize_name(m.name)) in aliases else m for m in mentions] for mentions in out]
+
+
+def with_slash_parts(out: list[list[RawMention]], parents: list[ParentChunk]) -> list[list[RawMention]]:
+    """A name written with a slash ("Frostbite/Chilblains") is one name: each of its parts stays
+    an alias of it only where the book writes that part alone, in another section and not as
+    the first word of a sentence (where any word is capitalized); takes and returns the
+    mentions per parent."""
+    out = [list(mentions) for mentions in out]
+    for i, mentions in enumerate(out):
+        for j, mention in enumerate(mentions):
+            parts = slash_parts(mention.name)
+            if parts is None:
+                continue
+            elsewhere = [p.text for p in parents if p.heading_path != parents[i].heading_path]
+            alone = {part for part in parts if any(_written_alone(part, text) for text in elsewhere)}
+            mentions[j] = replace(mention, aliases=tuple(a for a in mention.aliases if a not in parts or a in alone))
+    return out
+
+
+def _written_alone(part: str, text: str) -> bool:
+    """Whether ``text`` writes ``part`` as a name of its own: as written, whole words, no slash
+    on either side, no capitalized word after it ("Stone" in "Stone Golem" is a word of
+    another name), not opening a sentence, a line or a list item."""
+    for found in re.finditer(rf"(?<![\w/]){re.escape(part)}(?![\w/]| [A-Z])", text):
+        before = text[:found.start()].rstrip(" *_\"“‘'[(")
+        if before and before[-1] not in ".!?:\n#-":
+            return True
+    return False
 
 
 def as_listed(mention: RawMention, listed: dict[str, str]) -> RawMention:

@@ -219,3 +219,42 @@ def test_a_phrase_states_a_things_kind():
             "list. The Hush condition, and the Hush spell.\n")
     assert stated_kinds(parent_chunks("Book", split_sections(text))) == {
         "athletics": "skill", "tracking": "skill", "wyrmcaller": "class", "glimmer": "spell", "dazed": "condition"}
+
+
+FIELDS = """# Book
+
+## Creatures
+
+### Marsh Hag
+
+The hag lurks in the reeds.
+
+**Kit** Spear, Hide Cloak
+
+- **Wounds:** 3 (1d6)
+
+**Tactics:** She hides in the reeds.
+
+**Hex.** The hag curses a creature.
+
+## Terms
+
+**Refresh:** 3 fate points at the start of
+every session.
+
+## Gear
+
+- **Armored Jacket:** Armor:2
+"""
+
+
+def test_a_lead_whose_line_goes_on_with_a_value_is_a_field():
+    found = mentions(FIELDS)
+    # a field of an entry's stat lines, though no stat block frames it
+    assert not {name for name in found if "Kit" in name or "Wounds" in name}
+    # a sentence after the lead, an action, a definition wrapped onto the next line: entries
+    assert {"Tactics", "Hex", "Refresh"} <= {name.split(" › ")[-1] for name in found}
+    # a value with its own stat labels is a thing's stat line, its lead the thing (Atomic Robo)
+    assert "Armored Jacket" in found
+    with rules_off(["field_line"]):
+        assert {name for name in mentions(FIELDS) if "Kit" in name}

@@ -37,7 +37,7 @@ def defined(text: str, book: str = "Book") -> list[tuple[str, str]]:
     ("5: Choose a Path", "Choose a Path", ()),
     ("Chapter 3 - Magic", "Magic", ()),
     ("Cloak of the Vale (Mistcloak)", "Cloak of the Vale", ("Mistcloak",)),
-    ("Frostbite/Chilblains", "Frostbite", ("Chilblains",)),
+    ("Frostbite/Chilblains", "Frostbite/Chilblains", ("Frostbite", "Chilblains")),  # one name, its parts candidates
     ("THE BRONZE RULE, AKA THE FATE FRACTAL", "The Bronze Rule", ("The Fate Fractal",)),  # Fate SRD
     ("THE SKILL CAP", "The Skill Cap", ()),
     ("*Fireball*", "Fireball", ()),
