@@ -17,6 +17,7 @@ from sqlite_utils import Database
 
 from ..core.config import Settings
 from ..core.models import BookInfo, IngestResult
+from ..core.steps import EventFn
 from .fresh import ThreadConnections, VectorCache, state
 from .results import (
     Deleted,
@@ -34,7 +35,6 @@ from .results import (
 
 WarnFn = Callable[[str], None]
 ProgressFn = Callable[[str, int, int], None]
-EventFn = Callable[[dict], None]
 
 
 class Shelf:

@@ -19,18 +19,15 @@ from typing import Callable, Iterator
 
 from ..core.config import Settings
 from ..core.models import IngestResult
+from ..core.steps import EventFn, no_event
 
 WarnFn = Callable[[str], None]
-EventFn = Callable[[dict], None]
 ProgressFn = Callable[[str, int, int], None]
 
 
 def _no_warn(message: str) -> None:
     """The default warning sink."""
 
-
-def _no_event(event: dict) -> None:
-    """The default event sink."""
 
 
 def _no_progress(phase: str, done: int, total: int) -> None:
@@ -85,7 +82,7 @@ def _ingesting(settings: Settings, hooks: Hooks) -> Iterator:
         if hooks.progress is not None:
             vectors.embedder = ModelLoadReporter(vectors.embedder, hooks.progress)
         yield IngestJob(db, settings, progress=hooks.progress or _no_progress, warn=hooks.warn or _no_warn,
-                        vectors=vectors, events=hooks.events or _no_event)
+                        vectors=vectors, events=hooks.events or no_event)
 
 
 def ingest(settings: Settings, paths: list[Path], *, title: str | None = None, force: bool = False,

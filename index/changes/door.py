@@ -32,7 +32,7 @@ from typing import Callable, TypeVar
 from sqlite_utils import Database
 
 from ..core.packs import DomainPack
-from ..core.steps import step
+from ..core.steps import EventFn, no_event, step
 from ..relations.refiner import Refiner
 from ..storage import store
 from ..storage.index_state import bump_generation
@@ -42,11 +42,7 @@ from . import derived
 from .book_rows import BookRows, child_rows_of, store_rows
 
 T = TypeVar("T")
-EventFn = Callable[[dict], None]
 
-
-def _no_event(event: dict) -> None:
-    """The default event sink."""
 
 
 @dataclass
@@ -71,7 +67,7 @@ class Door:
     db: Database
     vectors: Vectors | None = None
     refiner: Refiner | None = None
-    events: EventFn = _no_event
+    events: EventFn = no_event
     progress: Callable | None = None
     _opened: bool = field(default=False, init=False, repr=False)
 

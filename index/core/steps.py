@@ -18,8 +18,8 @@ EventFn = Callable[[dict], None]
 PERIOD = 0.5  # seconds between two phase.progress events of one step
 
 
-def _no_event(event: dict) -> None:
-    """Events go nowhere."""
+def no_event(event: dict) -> None:
+    """Events go nowhere (the default of every ``events`` hook)."""
 
 
 class Tally:
@@ -50,7 +50,7 @@ def step(events: EventFn | None, phase: str, book: str | None, total: int | None
     """``phase.start`` (``total`` ``unit``s to do), the block (which tells its progress to the
     ``Tally`` it gets), then ``phase.done`` with the count done and ``done_fields`` (a block
     may add to them: ``tally.fields``). Nothing is told of a block that raised but its start."""
-    events = events or _no_event
+    events = events or no_event
     events({"event": "phase.start", "phase": phase, "book": book, "total": total, "unit": unit})
     tally = Tally(events, phase, book, total, unit)
     tally.fields.update(done_fields)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..core.errors import BadInput, ConfigError, CrossbookError
 from ..core.models import IngestResult
+from ..core.steps import no_event
 from ..extract import ProgressFn, no_progress
 from ..readers import ReadLimits, Selection, SourceBook
 from ..storage import store
@@ -19,10 +20,6 @@ from .joined import joined_source, read_joined
 from .pipeline import IngestJob, delete_book, ingest_all
 from .reading import read_told
 from .unchanged import stored_files, unread_book
-
-
-def _no_event(event: dict) -> None:
-    """Events go nowhere."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +86,7 @@ def read_manifest_books(entries: list[ManifestBook], limits: ReadLimits = ReadLi
             if book is None:
                 progress(f"read {entry.path.name}", n, len(entries))
                 book = read_joined(list(entry.parts), entry.format, limits) if entry.parts else \
-                    read_told(entry.path, entry.format, limits, Selection(), events or _no_event)
+                    read_told(entry.path, entry.format, limits, Selection(), events or no_event)
             readable.append((n, book, kept_title((stored or {}).get(entry.source), book, entry.title)))
         except CrossbookError as exc:
             unreadable[n] = exc

@@ -32,7 +32,7 @@ from ..core.models import IngestResult, Veto
 from ..core.pack_option import parse_pack_option
 from ..core.packs import DomainPack, load_pack, shipped_genres
 from ..core.rule_guard import collecting, guarded, section_label, without_failures
-from ..core.steps import step
+from ..core.steps import EventFn, no_event, step
 from ..extract import (
     ExtractionRun,
     Extractor,
@@ -72,15 +72,11 @@ from .reading import read_told
 from .unchanged import UnreadBook, file_stamp, record_stamp, stamp_is_current, stored_files, unread_book
 
 WarnFn = Callable[[str], None]
-EventFn = Callable[[dict], None]
 
 
 def _no_warn(message: str) -> None:
     """The default warning sink: drop it (the CLI prints to stderr)."""
 
-
-def _no_event(event: dict) -> None:
-    """The default event sink (``ingest --events`` gives one that writes NDJSON)."""
 
 
 @dataclass
@@ -94,7 +90,7 @@ class IngestJob:
     extractor: Extractor | None = None
     # the derived vector store (index/vectors/chroma.py); None = SQLite only
     vectors: Vectors | None = None
-    events: EventFn = _no_event
+    events: EventFn = no_event
     # confirms offline relationship candidates in 'refine' mode (index/relations/openai_refiner.py)
     refiner: Refiner | None = None
     pack: DomainPack = field(init=False)
@@ -157,7 +153,7 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
                as_book: bool = False, limits: ReadLimits = ReadLimits(),
                skipped: list[tuple[Path, str]] | None = None, stored: dict[str, dict] | None = None,
                progress: ProgressFn = no_progress, selection: Selection = Selection(),
-               reread: bool = False, events: EventFn = _no_event) -> list[tuple[SourceBook, str]]:
+               reread: bool = False, events: EventFn = no_event) -> list[tuple[SourceBook, str]]:
     """Read and check every book before anything is written; returns (book, title) pairs.
     A file named twice (itself and in its directory) is one book. ``fmt`` reads every file
     with that format's reader; ``as_book`` reads each folder given as one book; ``limits``

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable
 
 from sqlite_utils import Database
 
@@ -22,13 +21,9 @@ from ..extract.verify import ChunkText
 from .normalize import normalize_type
 from .ontology import Ontology
 
-EventFn = Callable[[dict], None]
 POLARITIES = ("asserted", "denied", "uncertain")
 SKIP_WARNING = "Skipping relationship {type} from {source} to {target}: One or both entities not found."
 
-
-def no_event(event: dict) -> None:
-    pass
 
 
 # -- phase A': claims from one chunk's extraction (pure) --------------------------------------

@@ -43,9 +43,9 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
+from ..core.steps import EventFn, no_event
 from ..storage.index_state import IndexState, read_state
 from ..storage.store import in_values
-from .claims import EventFn, no_event
 from .index_ontology import index_ontology, ontology_of
 from .normalize import INVALID, normalize_type, orient, validate
 from .offline import refresh_svo_claims

@@ -24,12 +24,13 @@ from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import collapse_whitespace, normalize_name
 from ..core.packs import shipped_genres
 from ..core.rule_guard import guarded
+from ..core.steps import EventFn, no_event
 from ..extract.verify import ChunkText
 from ..linking.link_state import categories
 from ..storage.book_genres import books_genres
 from ..storage.index_state import IndexState
 from ..storage.store import in_values
-from .claims import NO_ONTOLOGY, POLARITIES, Claim, EventFn, insert_claims, no_event
+from .claims import NO_ONTOLOGY, POLARITIES, Claim, insert_claims
 from .doc_structure import EXTRACTOR as STRUCTURE_EXTRACTOR
 from .doc_structure import DocPlace, doc_places, structure_claims
 from .index_ontology import ontology_of
