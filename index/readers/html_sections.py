@@ -128,11 +128,12 @@ def _is_closed(entry: _Open, heading) -> bool:
 
 
 def section_levels(headings: list, tag_level, is_heading, shown=frozenset()) -> tuple[dict, list]:
-    """({heading: its Markdown level} for the headings whose level changes, [(container, the
-    enclosing heading still open, the heading after the container or None at the page's
-    end)] for each container that ended a section while another heading stays open). ``headings``: the page's shown headings in
-    order; ``tag_level``: a heading's level by its tag; ``shown``: the elements the page's
-    Markdown shows (empty: every element)."""
+    """The page's section tree (module doc) as ({heading: its Markdown level} for the
+    headings whose level changes, [(container, the enclosing heading still open, the
+    heading after the container or None at the page's end)] for each container that ended
+    a section while another heading stays open). ``headings``: the page's shown headings in
+    order; ``tag_level``: a heading's level by its tag; ``is_heading``: whether an element
+    is one; ``shown``: the elements the page's Markdown shows (empty: every element)."""
     shown = shown if isinstance(shown, _Shown) else _Shown(shown)
     labels = label_texts(headings, tag_level)
     stack: list[_Open] = []
