@@ -27,6 +27,7 @@ import re
 from lxml import etree, html
 
 from .code_runs import joined_code_runs
+from .html_sections import restructure
 
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 LEVEL_ATTR = "data-crossbook-level"    # a heading's Markdown level, set by a reader
@@ -161,7 +162,13 @@ def body_of(root) -> etree._Element:
 
 
 def to_markdown(root) -> str:
-    """The Markdown text of a parsed document (``parse_html``), its body only."""
+    """The Markdown text of a parsed document (``parse_html``), its body only. Its section
+    tree follows its containers and labels (index/readers/html_sections.py) unless a reader
+    set its headings' levels: the heading elements' levels are set (and headings that say an
+    enclosing section goes on are put in) on ``root`` itself."""
+    kept = list(kept_elements(root))
+    if not any(e.get(LEVEL_ATTR) is not None for e in kept if tag_of(e) in HEADINGS):
+        restructure(kept, lambda e: HEADINGS[tag_of(e)], lambda e: tag_of(e) in HEADINGS, LEVEL_ATTR)
     return joined_code_runs(_Converter(root).convert())  # a signature in several code runs is one name
 
 

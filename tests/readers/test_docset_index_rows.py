@@ -78,3 +78,29 @@ def test_five_links_to_the_pages_own_sections_in_its_order_are_its_contents():
     links = "".join(f'<li><a href="#{n.lower()}">{n}</a></li>' for n in names)
     sections = "".join(f'<h2 id="{n.lower()}">{n}</h2><p>x</p>' for n in names)
     assert blocks(f"<ul>{links}</ul>{sections}") == []
+
+
+def test_short_blocks_under_letters_are_one_index_placed_at_the_markers_in_prose(tmp_path: Path):
+    """An index split under letters' headings, a few entries each, whose links point at
+    empty markers in the prose (not at titles): each entry lands in the marker's section."""
+    folder = tmp_path / "book"
+    folder.mkdir()
+    words = {"Winding": ("bobbin", "spindle", "spool"), "Cutting": ("blade", "shears", "cutter guard")}
+    marker = {w: f"idm{n}" for n, w in enumerate(w for ws in words.values() for w in ws)}  # ids that spell nothing
+    body = "".join(f'<div class="section"><div class="titlepage"><h2>{title}</h2></div>'
+                   + "".join(f'<p><a class="indexterm" name="{marker[w]}"></a>The {w} turns.</p>' for w in ws)
+                   + "</div>" for title, ws in words.items())
+    (folder / "ch01.html").write_text(f"<html><head><title>Ch</title></head><body><h1>Ch</h1>{body}</body></html>",
+                                      encoding="utf-8")
+    by_letter: dict[str, list[str]] = {}
+    for title, ws in words.items():
+        for w in ws:
+            by_letter.setdefault(w[0].upper(), []).append(
+                f'<dt>{w}, <a class="indexterm" href="ch01.html#{marker[w]}">{title}</a></dt>')
+    groups = "".join(f'<div class="indexdiv"><h3>{letter}</h3><dl>{"".join(sorted(rows))}</dl></div>'
+                     for letter, rows in sorted(by_letter.items()))
+    (folder / "ix01.html").write_text(f"<html><head><title>Index</title></head><body><h1>Index</h1>{groups}"
+                                      "</body></html>", encoding="utf-8")
+    book = read_book(folder, fmt="docset")
+    placed = {(s.heading, t.name) for s in book.sections for t in s.terms if t.rule == "back_index"}
+    assert placed == {(title, w) for title, ws in words.items() for w in ws}

@@ -122,8 +122,16 @@ def _page_order(hrefs: list[str], positions: dict[str, int]) -> bool:
 def index_block(block, positions: dict[str, int]) -> list[Entry] | None:
     """The entries of a block that is an index (module doc), or None. ``positions``: the
     page's ids in its order (a contents list of the page follows it)."""
-    rows = _rows(block)
-    if len(rows) < MIN_ENTRIES or _nested(block):
+    if _nested(block):
+        return None
+    grouped = any(_LETTER.match(text_of(h)) for h in _letter_headings(block))
+    return _index_rows(_rows(block), positions, grouped)
+
+
+def _index_rows(rows: list, positions: dict[str, int], grouped: bool) -> list[Entry] | None:
+    """The entries of rows that make an index, or None (``index_block``); ``grouped``: the
+    rows stand under a letter's heading."""
+    if len(rows) < MIN_ENTRIES:
         return None
     entries: list[Entry] = []
     letters = sections = counted = 0
@@ -156,8 +164,7 @@ def index_block(block, positions: dict[str, int]) -> list[Entry] | None:
         return None  # rows that hold their own anchors document what they list: a reference, no index
     if _page_order([h for _, hrefs in entries for h in hrefs[:1]], positions):
         return None
-    grouped = letters >= 2 or any(_LETTER.match(text_of(h)) for h in _letter_headings(block))
-    if not (_sorted([e for e, _ in entries]) or grouped or sections >= SHARE * len(entries)):
+    if not (_sorted([e for e, _ in entries]) or grouped or letters >= 2 or sections >= SHARE * len(entries)):
         return None
     return entries
 
@@ -175,7 +182,8 @@ def _letter_headings(block):
 
 def index_blocks(root, kept) -> list[tuple[object, list[Entry]]]:
     """(block, entries) of each index a page holds (module doc), outermost blocks only;
-    ``kept``: the page's elements its Markdown shows, in order."""
+    ``kept``: the page's elements its Markdown shows, in order. Blocks under letters'
+    headings (``<h3>B</h3><dl>…</dl>``, a few entries each) are read as one index."""
     positions: dict[str, int] = {}
     for n, element in enumerate(kept):
         ident = element.get("id") or (element.get("name") if tag_of(element) == "a" else None)
@@ -183,6 +191,7 @@ def index_blocks(root, kept) -> list[tuple[object, list[Entry]]]:
             positions.setdefault(ident, n)
     out = []
     inside: set = set()
+    lettered = []
     for element in kept:
         if tag_of(element) not in _BLOCKS or element in inside:
             continue
@@ -190,4 +199,26 @@ def index_blocks(root, kept) -> list[tuple[object, list[Entry]]]:
         if entries:
             out.append((element, entries))
             inside.update(element.iterdescendants())
+        elif not _nested(element) and any(_LETTER.match(text_of(h)) for h in _letter_headings(element)):
+            lettered.append(element)
+            inside.update(element.iterdescendants())
+    return out + _lettered_index(lettered, positions)
+
+
+def _lettered_index(blocks: list, positions: dict[str, int]) -> list[tuple[object, list[Entry]]]:
+    """(block, its entries) of blocks under letters' headings that are one index together
+    (each too short to tell alone), or nothing."""
+    if len(blocks) < 2:
+        return []
+    rows = {id(block): _rows(block) for block in blocks}
+    entries = _index_rows([row for block in blocks for row in rows[id(block)]], positions, True)
+    if not entries:
+        return []
+    out = []
+    for block in blocks:
+        own = [found for found in map(_row_or_name, rows[id(block)]) if found is not None and found[1]]
+        names = {name for name, _ in own}
+        placed = [entry for entry in entries if entry[0] in names]
+        if placed:
+            out.append((block, placed))
     return out
