@@ -42,11 +42,12 @@ from ..html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_mark
 from ..inventories import has_inventory, inventory_entries, placed_terms, tool_dirs, tool_markers, with_terms
 from ..source import ReadOptions, SourceBook
 from .anchor_terms import anchor_terms, may_define
-from .anchors import page_anchors, set_prefixes
+from .anchors import set_prefixes
 from .boilerplate import Boilerplate, learn_boilerplate
 from .home_title import home_title
 from .index_page import place_index
 from .index_rows import index_blocks
+from .markers import marked_anchors
 from .members import owner_forms, qualified
 from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
 from .sibling_runs import set_runs
@@ -209,7 +210,7 @@ def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate |
     blocks = index_blocks(root, list(kept_elements(root)))
     in_index = frozenset(e for block, _ in blocks for e in (block, *block.iterdescendants()))
     holding = frozenset(a for block, _ in blocks for a in block.iterancestors())  # "<div id=index>" names no entry
-    anchors = page_anchors(root, in_index | holding, prefixes, posixpath.basename(rel))[0]
+    anchors = marked_anchors(root, in_index | holding, prefixes, posixpath.basename(rel))
     if boiler is not None:
         # never an anchor the authors' inventory names (``keep``) nor one that names a thing
         boiler.strip(root, keep | {a.ident for a in anchors if may_define(a)})
