@@ -49,7 +49,8 @@ from .index_page import place_index
 from .index_rows import index_blocks
 from .markers import marked_anchors
 from .members import owner_forms, qualified
-from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
+from .page_subject import (declared_names, is_name_heading, is_synopsis_heading, shared_topics, signature_names,
+                           titled_subject)
 from .sibling_runs import set_runs
 from .tables import option_leads, row_term
 from .terms import dt_term, paragraph_term, text_of
@@ -265,6 +266,9 @@ def _add_anchor_terms(page: _Page, runs: set) -> None:
             page.anchor_terms[ident] = term
 
 
+_TYPE_PARAMETERS = re.compile(r"(?<=\S)\s*<(?:[^<>]|<[^<>]*>)*>$")  # a name's type parameters ("pair< A, B >")
+
+
 def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -> None:
     """The page's subject and the names it declares (readers/docset/page_subject.py), and its name
     in the heading path."""
@@ -291,13 +295,15 @@ def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -
     page.name = heading or name or Path(page.path).stem
     name = name or Path(page.path).stem
     kind = "topic" if kind == "other" else kind  # a page about a topic ("Commands"): linked as documentation is
+    bare = _TYPE_PARAMETERS.sub("", name) if kind != "topic" else name
+    written, name = ((name,) if bare and bare != name else ()), bare or name  # "Test< T * >": Test, so written
     where = next((i for i, s in enumerate(sections) if s.heading is not None), 0)
     if name not in sections[where].text and not heading and kind != "topic":
         # a title that names its thing and kind ("Tag Class Reference") over headings of its parts
         where = next((i for i, s in enumerate(sections) if name in s.text), where)
     if name not in sections[where].text:
         return  # a subject the page's text does not show is no stored definition
-    aliases = _spaced(name, "".join(s.text for s in sections)) if kind == "command" else ()
+    aliases = _spaced(name, "".join(s.text for s in sections)) if kind == "command" else written
     page.subject = DocTerm(name, kind, True, aliases, page.path)
     page.subject_at = where
 
@@ -473,6 +479,10 @@ def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
     if not pages:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest"
                        + (" once --glob and --exclude picked its files" if options.selection else ""))
+    labels = shared_topics(page.subject for page in pages.values())
+    for page in pages.values():
+        if page.subject is not None and normalized_words(page.subject.name) in labels:
+            page.subject = None  # the set's label, no page's subject (readers/docset/page_subject.py)
     _place_inventories(pages, inventory, path.name, warnings)
     runs = set_runs([page.anchors for page in pages.values()])
     for page in pages.values():

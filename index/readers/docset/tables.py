@@ -77,6 +77,20 @@ def _repeated_in_column(row, text: str) -> bool:
     return table is not None and _first_cells(table)[text] > 1
 
 
+def _named_after(cells: list) -> bool:
+    """Whether a row names its thing in its second cell, as the link that cell opens with,
+    its first cell linking nothing (``void | <a href="#a22">example</a> ()``, ``int |
+    <a href="#a3">globVar</a>``), or writes a call there (``void | member ()``): the first
+    cell is what the thing is or returns."""
+    if any(a.get("href") for a in cells[0].iter("a")):
+        return False
+    if _CALL.match(text_of(cells[1])) and not _CALL.match(text_of(cells[0])):
+        return True  # "void | member ()": a call, its result type before it
+    link = next((a for a in cells[1].iter("a") if a.get("href")), None)
+    shown = text_of(link) if link is not None else ""
+    return bool(shown) and text_of(cells[1]).startswith(shown)
+
+
 def _column_heading(row) -> str:
     """The first column's header cell (a ``<th>`` in the table's first row), or ""."""
     table = _table_of(row)
@@ -96,6 +110,8 @@ def row_term(row, heading: str | None) -> DocTerm | None:
     described = sum(len(text_of(c).split()) for c in cells[1:]) >= MIN_DESCRIPTION_WORDS
     if not text or len(text) > MAX_TERM or not described or _repeated_in_column(row, text) or _VERSION.match(text):
         return None
+    if _named_after(cells):
+        return None  # "void | <a>example</a> ()": the first cell is the type of what the second names
     column = heading_kind(_column_heading(row))
     kind = column if column != "other" else heading_kind(heading)
     call = _CALL.match(text)
