@@ -28,10 +28,10 @@ def test_an_id_spells_its_words_with_separators_as_spaces_and_escapes_decoded():
 def test_a_marker_of_a_proved_prefix_names_the_words_its_id_spells():
     body = (_confirmed(["spool", "wick", "lamp", "quay", "knob"])
             + '<h2 id="aliases">Aliases</h2><span id="index-alias-expansion"></span>'
-              '<span id="index-expansion_002c-alias"></span><p>Aliases allow a string to stand for a word.</p>')
+              '<span id="index-word-splitting"></span><p>Aliases allow a string to stand for a word.</p>')
     names = {t.name for _, t in anchor_terms(marked_anchors(page(body)))}
-    assert {"alias expansion", "expansion, alias"} <= names
-    assert not {"alias expansion", "expansion, alias"} & {t.name for _, t in anchor_terms(page_anchors(page(body))[0])}
+    assert {"alias expansion", "word splitting"} <= names
+    assert not {"alias expansion", "word splitting"} & {t.name for _, t in anchor_terms(page_anchors(page(body))[0])}
 
 
 def test_a_prefix_few_markers_prove_names_nothing_by_its_ids():
@@ -45,3 +45,10 @@ def test_a_heading_of_one_word_in_lower_case_names_a_thing_one_capitalised_names
             '<h4 id="absolute-paths">absolute-paths</h4><p>A lint.</p>'
             '<h4 id="section">Section</h4><p>A section.</p><h4 id="getting-started">Getting started</h4><p>x</p>')
     assert {t.name for _, t in anchor_terms(page_anchors(page(body))[0])} == {"config", "absolute-paths"}
+
+
+def test_an_entry_the_index_inverts_names_its_thing_as_prose_writes_it():
+    body = (_confirmed(["spool", "wick", "lamp", "quay", "knob"])
+            + '<span id="index-expansion_002c-tilde"></span><p>Each word is read.</p>')
+    found = {t.name: t.aliases for _, t in anchor_terms(marked_anchors(page(body)))}
+    assert found["tilde expansion"] == ("expansion, tilde",)

@@ -9,7 +9,8 @@ marker spells its term in its id alone: once ``MIN_CONFIRMED`` markers of the pa
 same prefix, and ``SHARE`` of them, are confirmed by the text after them, the prefix is an
 index's, and each other empty anchor with it names the words its id spells: separators as
 spaces, escapes of punctuation decoded (``commands_002c-compound``: "commands, compound"),
-the id's case kept.
+the id's case kept. An entry the index inverts at a comma names its thing as prose writes
+it ("tilde expansion"), the inverted form an alias.
 """
 
 from __future__ import annotations
@@ -48,6 +49,16 @@ def id_words(rest: str) -> str:
     return " ".join(_PART.sub(part, rest).split())
 
 
+def uninverted(name: str) -> tuple[str, tuple[str, ...]]:
+    """(the name as prose writes it, the index's inverted form as its alias) of an index's
+    entry inverted at one comma ("expansion, tilde": "tilde expansion", ("expansion, tilde",));
+    any other name as it is, with no alias."""
+    head, comma, tail = name.partition(", ")
+    if not comma or "," in tail or not head or not tail:
+        return name, ()
+    return f"{tail} {head}", (name,)
+
+
 def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], prefixes: tuple[str, ...],
                       shown: Shown) -> list[Anchored]:
     """The markers of ``ids`` (a page's (element, id), ``found`` the anchors named already)
@@ -72,8 +83,9 @@ def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], pref
         for element, ident in markers:
             name = id_words(ident[len(prefix):])
             if name and len(name) <= MAX_TERM and not is_ordinal(name):
+                name, also = uninverted(name)
                 out.append(Anchored(ident, name, place(element), name, False, prefix, shown.number(element),
-                                    marks=True))
+                                    also=also, marks=True))
     return out
 
 
