@@ -132,3 +132,13 @@ def test_a_table_whose_rows_are_signatures_defines_each_function_in_its_section(
     for name in ("frob_merge", "frob_split", "Spool.wind"):
         assert where[name] == ("Merging", "function")
     assert not {"manual", "See", "Bytes", "operator", "frob::merger::operator"} & set(where)
+
+
+def test_the_terms_filed_under_an_entrys_template_parameters_define_nothing(tmp_path: Path):
+    body = ('<h2>Template Parameters</h2><dl><dt><code>Allocator</code></dt><dd>The allocator.</dd>'
+            '<dt><code>Key</code></dt><dd>The key type.</dd></dl>'
+            '<h2>Members</h2><dl><dt><code>frob_open</code></dt><dd>Opens a frob.</dd></dl>')
+    (tmp_path / "frob.html").write_text(f'<html><head><title>frob</title></head><body><h1>frob</h1>{body}'
+                                        '</body></html>', encoding="utf-8")
+    terms = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
+    assert "frob_open" in terms and not {"Allocator", "Key"} & terms

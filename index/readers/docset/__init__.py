@@ -53,7 +53,7 @@ from .page_subject import (declared_names, is_name_heading, is_synopsis_heading,
                            titled_subject)
 from .sibling_runs import set_runs
 from .tables import option_leads, row_term
-from .terms import dt_term, paragraph_term, text_of
+from .terms import dt_term, paragraph_term, parts_heading, text_of
 
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
 # a relative page (and anchor) a script call's quoted argument names
@@ -177,7 +177,9 @@ def _unshown_ids(element) -> list[str]:
 def _markup_terms(element, tag: str, heading: str | None) -> list[DocTerm]:
     """What an element's markup says it documents: a definition term, a paragraph with its
     indented description, a table row (readers/docset/tables.py) or an options section's
-    ``key=value`` leads."""
+    ``key=value`` leads; nothing under a heading of an entry's parts (its template parameters)."""
+    if parts_heading(heading):
+        return []
     if tag == "dt":
         term = dt_term(element, element.getparent(), heading)
     elif tag == "tr":

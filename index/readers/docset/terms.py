@@ -56,6 +56,14 @@ def heading_kind(heading: str | None) -> str:
     return "other"
 
 
+def parts_heading(heading: str | None) -> bool:
+    """Whether a heading files the parts of the entry above it, never things of their own (a
+    class template's "Template Parameters": ``T``, ``Allocator``): the documentation pack's
+    ``parts_headings``, its structure number aside."""
+    words = " ".join(re.sub(r"^[\d.\s]+", "", heading or "").casefold().rstrip(":").split())
+    return words in genre_list("documentation", "parts_headings")
+
+
 def option_names(text: str) -> list[str] | None:
     """The options an options block's term names (``-a, --all``; ``-f ARCHIVE, --file=ARCHIVE``),
     the long ones first; None when the term is not an options block."""
