@@ -421,6 +421,8 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
     lead = _code_lead(text, code_runs) if slug and tag_of(titled) in HEADINGS else []
     if lead:  # "<code>--cfg</code>: configure the environment", its slug the id: the code names the thing
         name, prefix = lead[0], ""
+    elif slug and tag_of(titled) in HEADINGS and "(" in text and heading_names(text) == [text]:
+        lead = [name, text]  # a call alone its id spells whole ("repr(C)"): so written too, an alias
     if not name or is_ordinal(name):
         return None
     line, pre = _line_of(titled, text, shown) if tag_of(titled) not in HEADINGS else (text, False)
