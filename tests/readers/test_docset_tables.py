@@ -77,6 +77,7 @@ def test_a_first_cell_before_a_call_or_a_link_naming_the_row_is_its_type_not_a_n
     terms = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
     assert not {"void", "int", "double"} & terms
     assert "FROB_MAX" in terms  # a name its description follows: the first column holds names
+    assert "frob_wait" in terms  # a call no anchor names: the row defines it
 
 
 def test_a_table_of_plain_words_defines_nothing_and_prose_links_no_plain_word(tmp_path: Path):

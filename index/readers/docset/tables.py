@@ -107,13 +107,16 @@ def row_term(row, heading: str | None) -> DocTerm | None:
     if len(cells) < 2 or cells[0].tag.lower() == "th" or _only_links(cells):
         return None
     text = text_of(cells[0])
+    column = heading_kind(_column_heading(row))
+    kind = column if column != "other" else heading_kind(heading)
+    if _named_after(cells):  # "void | <a>example</a> ()": the first cell is the type of what the second names
+        call = _CALL.match(text_of(cells[1]))
+        if call and not any(a.get("href") for a in cells[1].iter("a")):  # "void | <b>func</b> ()": no anchor names it
+            return DocTerm(call.group(1), "function" if kind == "other" else kind, target=row.get("id") or "")
+        return None
     described = sum(len(text_of(c).split()) for c in cells[1:]) >= MIN_DESCRIPTION_WORDS
     if not text or len(text) > MAX_TERM or not described or _repeated_in_column(row, text) or _VERSION.match(text):
         return None
-    if _named_after(cells):
-        return None  # "void | <a>example</a> ()": the first cell is the type of what the second names
-    column = heading_kind(_column_heading(row))
-    kind = column if column != "other" else heading_kind(heading)
     call = _CALL.match(text)
     if call:
         return DocTerm(call.group(1), "function" if kind == "other" else kind, target=row.get("id") or "")
