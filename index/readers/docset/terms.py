@@ -234,7 +234,10 @@ def _kind_trailed(words: list[str], kinds: dict) -> tuple[str, str] | None:
     if len(words) == 3 and (not words[2][:1].isupper() or words[2].casefold() in kinds):
         return None
     kind = kinds[words[1].casefold()]
-    return (words[0], kind) if kind else None
+    mark = genre_table("documentation", "title_kind_marks").get(words[1].casefold(), "")
+    if not kind or mark not in words[0]:  # "Config File Format" names no file: a file's name shows its extension
+        return None
+    return words[0], kind
 
 
 def title_subject(title: str, code_runs: list[str], module_hint: bool = False) -> tuple[str, str]:
