@@ -71,13 +71,16 @@ def test_a_first_cell_before_a_call_or_a_link_naming_the_row_is_its_type_not_a_n
     rows = ('<tr><td>void&#160;</td><td><a href="#a22">frob_open</a> ()</td></tr>'
             '<tr><td>int&#160;</td><td><a href="#a23">frob_count</a></td></tr>'
             '<tr><td>double&#160;</td><td><b>frob_wait</b> ()</td></tr>'
-            '<tr><td><code>FROB_MAX</code></td><td>The most frobs a spool holds.</td></tr>')
+            '<tr><td><code>FROB_MAX</code></td><td>The most frobs a spool holds.</td></tr>'
+            '<tr><td><code>FROB_IS_DIR</code></td><td><a href="m.html#TRUE">TRUE</a> if it is a folder.</td></tr>'
+            '<tr><td><code>FROB_SG</code></td><td>Surrogates (SG)</td></tr>')
     (tmp_path / "frob.html").write_text('<html><head><title>frob</title></head><body><h1>frob</h1>'
                                         f'<h2>Functions</h2><table>{rows}</table></body></html>', encoding="utf-8")
     terms = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
     assert not {"void", "int", "double"} & terms
     assert "FROB_MAX" in terms  # a name its description follows: the first column holds names
     assert "frob_wait" in terms  # a call no anchor names: the row defines it
+    assert {"FROB_IS_DIR", "FROB_SG"} <= terms and "Surrogates" not in terms  # a description, no name
 
 
 def test_a_table_of_plain_words_defines_nothing_and_prose_links_no_plain_word(tmp_path: Path):

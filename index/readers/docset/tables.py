@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from ...core.models import DocTerm
 from ...core.packs import genre_words
+from ..html_markdown import tag_of
 from .terms import MAX_TERM, heading_kind, text_of
 
 _CODE_TAGS = ("code", "tt", "kbd", "samp", "var")
@@ -42,6 +43,7 @@ _TOKEN = re.compile(r"^[\w.:@-]+$")
 _KEY_VALUE = re.compile(r"(?:^|(?<=[.!?;:]\s))\W{0,2}([A-Za-z][\w.-]*)=(?:\S)")
 _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")  # a history table's "v18.0.0": a value, no name
 MIN_DESCRIPTION_WORDS = 1
+_NAME_RUNS = ("a", "b", "strong", "code", "tt", "em")  # the runs a call's name is set apart in
 
 
 def _cells(row) -> list:
@@ -78,17 +80,20 @@ def _repeated_in_column(row, text: str) -> bool:
 
 
 def _named_after(cells: list) -> bool:
-    """Whether a row names its thing in its second cell, as the link that cell opens with,
+    """Whether a row names its thing in its second cell, as the link that cell is alone,
     its first cell linking nothing (``void | <a href="#a22">example</a> ()``, ``int |
-    <a href="#a3">globVar</a>``), or writes a call there (``void | member ()``): the first
+    <a href="#a3">globVar</a>``), or writes a call there, its name set apart (``void |
+    <b>member</b> ()``; never prose, "Surrogates (SG)"): the first
     cell is what the thing is or returns."""
     if any(a.get("href") for a in cells[0].iter("a")):
         return False
-    if _CALL.match(text_of(cells[1])) and not _CALL.match(text_of(cells[0])):
-        return True  # "void | member ()": a call, its result type before it
+    call = _CALL.match(text_of(cells[1]))
+    if call and not _CALL.match(text_of(cells[0])) and any(
+            text_of(e) == call.group(1) for e in cells[1].iterdescendants() if tag_of(e) in _NAME_RUNS):
+        return True  # "void | <b>member</b> ()": a call, its name set apart, its result type before it
     link = next((a for a in cells[1].iter("a") if a.get("href")), None)
     shown = text_of(link) if link is not None else ""
-    return bool(shown) and text_of(cells[1]).startswith(shown)
+    return bool(shown) and text_of(cells[1]) == shown  # never a description opening with a link ("TRUE if ...")
 
 
 def _column_heading(row) -> str:
