@@ -142,3 +142,12 @@ def test_a_kind_led_or_trailed_title_names_its_thing_less_the_kinds_qualifier_an
     folder = write(tmp_path / "ref", {"t.html": page.format("Test&lt; T * &gt; Class Template Reference")})
     found = [t for s in read_book(folder, fmt="docset").sections for t in s.terms if t.subject]
     assert [(t.name, t.kind, t.aliases) for t in found] == [("Test", "class", ("Test< T * >",))]
+
+
+def test_an_anchored_name_that_only_shares_its_key_with_the_subject_is_another_thing(tmp_path: Path):
+    page = ('<html><head><title>frob.h File Reference</title></head><body><div>frob.h File Reference</div>'
+            '<h2>Macros</h2><h2 id="_FROB_H">_FROB_H</h2><pre>#define _FROB_H</pre>'
+            '<p>Guards frob.h.</p></body></html>')
+    book = read_book(write(tmp_path / "ref", {"frob.html": page}), fmt="docset")
+    assert subjects(book)["frob.html"] == ("frob.h", "file")
+    assert "_FROB_H" in terms(book, "frob.html")

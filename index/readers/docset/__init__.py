@@ -252,7 +252,9 @@ def _add_anchor_terms(page: _Page, runs: set) -> None:
     """The names the page's anchors define (readers/docset/anchor_terms.py; ``runs``: the
     set's runs of siblings), each in the section that holds its anchor, unless its markup,
     its inventory or its subject defines it already."""
-    subject = normalized_words(page.subject.name) if page.subject is not None else None
+    # the subject as written, case aside: a name its key merely shares (``_OSTREAM_TCC`` of a page
+    # on ``ostream.tcc``) is another thing
+    subject = page.subject.name.casefold() if page.subject is not None else None
     for ident, term in anchor_terms(page.anchors, runs):
         where = page.anchor_sections.get(ident)
         if where is None or ident in page.anchor_terms:
@@ -262,7 +264,7 @@ def _add_anchor_terms(page: _Page, runs: set) -> None:
         known = next((t for t in there if normalized_words(t.name.rpartition(SUB_ENTRY_SEPARATOR)[2]) == key), None)
         if known is not None:
             page.anchor_terms[ident] = known
-        elif key != subject:
+        elif term.name.casefold() != subject:
             term = replace(term, target=f"{page.path}#{ident}")
             there.append(term)
             page.anchor_terms[ident] = term
