@@ -49,8 +49,14 @@ from .index_page import place_index
 from .index_rows import index_blocks
 from .markers import marked_anchors
 from .members import owner_forms, qualified
-from .page_subject import (declared_names, is_name_heading, is_synopsis_heading, shared_topics, signature_names,
-                           titled_subject)
+from .page_subject import (
+    declared_names,
+    is_name_heading,
+    is_synopsis_heading,
+    shared_topics,
+    signature_names,
+    titled_subject,
+)
 from .sibling_runs import set_runs
 from .tables import option_leads, row_term
 from .terms import dt_term, paragraph_term, parts_heading, text_of
