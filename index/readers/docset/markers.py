@@ -19,7 +19,6 @@ import re
 from collections import defaultdict
 
 from ..html_markdown import HEADINGS, tag_of
-from .anchor_terms import looks_like_code
 from .anchors import SEPARATORS, Anchored, Shown, element_ids, is_ordinal, learnt_prefixes, page_anchors, place
 from .terms import MAX_TERM
 
@@ -64,10 +63,8 @@ def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], pref
                       shown: Shown) -> list[Anchored]:
     """The markers of ``ids`` (a page's (element, id), ``found`` the anchors named already)
     that name the words of their ids (module doc), each marking (``Anchored.marks``)."""
-    # a marker named as a word of prose after a longer prefix ("index-arithmetic-" of two ids:
-    # "Evaluation") is no index's term; one named as code (``G_UNICODE_BREAK_SPACE``) is
-    named = {a.ident: a.prefix for a in found
-             if not a.marks or not a.prefix or marker_prefix(a.ident, (a.prefix,)) or looks_like_code(a)}
+    # a marker named after a longer prefix ("index-arithmetic-" of two ids: "Evaluation") is no index's term
+    named = {a.ident: a.prefix for a in found if not a.marks or not a.prefix or marker_prefix(a.ident, (a.prefix,))}
     confirmed: dict[str, int] = defaultdict(int)
     waiting: dict[str, list] = defaultdict(list)
     for prefix in named.values():
