@@ -110,7 +110,14 @@ def test_a_heading_slug_that_leads_with_code_defines_the_code():
             '<h2 id="linking-modifiers-bundle">Linking modifiers: <code>bundle</code></h2><p>z</p>'
             '<h2 id="summary">Summary</h2><p>w</p>')
     found = {t.name: t.aliases for _, t in anchor_terms(page_anchors(page(body))[0])}
-    assert found == {"-h": ("--help",), "repr(C)": ("repr(i*)",), "hmac.digest": (), "bundle": ()}  # a label, then code: "Class: FileHandle"
+    assert found == {"-h": ("--help",), "repr(C)": ("repr(i*)",), "hmac.digest": ("hmac.digest([encoding])",),
+                     "bundle": ()}  # a label, then code: "Class: FileHandle"
+
+
+def test_a_call_alone_whose_slug_spells_its_arguments_keeps_them_in_an_alias():
+    body = "".join(f'<h2 id="repr{a.lower()}">repr({a})</h2><p>Lays out as {a}.</p>' for a in ("C", "transparent"))
+    found = {(t.name, t.aliases) for _, t in anchor_terms(page_anchors(page(body))[0])}
+    assert found == {("repr", ("repr(C)",)), ("repr", ("repr(transparent)",))}
 
 
 def test_an_id_that_spells_nothing_is_named_by_the_pages_links_to_it_and_a_permalink_mark_is_no_part():

@@ -121,3 +121,33 @@ def test_a_function_pages_signature_block_declares_its_functions(tmp_path: Path)
     other = page.replace("frob_open", "zap_it").replace("frob_openat", "zap_them")
     book = read_book(write(tmp_path / "man3", {"frob_open.html": page, "zap.html": other}), fmt="docset")
     assert {"frob_open", "frob_openat"} <= terms(book, "frob_open.html")
+
+
+def test_a_topic_many_pages_are_titled_by_is_the_sets_label_not_a_subject(tmp_path: Path):
+    page = "<html><head><title>{0}</title></head><body><h2>Documentation</h2><p>{0} frobs a {0}.</p></body></html>"
+    folder = write(tmp_path / "ref", {f"{n}.html": page.format(n) for n in ("Spool", "Wick", "Lamp")})
+    one = write(tmp_path / "one", {"Spool.html": page.format("Spool"), "Wick.html": page.format("Wick")})
+    assert "Documentation" not in {name for name, _ in subjects(read_book(folder, fmt="docset")).values()}
+    assert {name for name, _ in subjects(read_book(one, fmt="docset")).values()} == {"Documentation"}
+
+
+def test_a_kind_led_or_trailed_title_names_its_thing_less_the_kinds_qualifier_and_type_parameters(tmp_path: Path):
+    from crossbook.readers.docset.terms import title_subject
+
+    assert title_subject("Class template basic_string", []) == ("basic_string", "class")
+    assert title_subject("Test< T * > Class Template Reference", []) == ("Test< T * >", "class")
+    assert title_subject("autolink.cpp File Reference", []) == ("autolink.cpp", "file")
+    assert title_subject("Config File Format", [])[1] == "other"  # a file's name shows its extension
+    page = "<html><head><title>{0}</title></head><body><div>{0}</div><h2>Members</h2><p>Test holds T.</p></body></html>"
+    folder = write(tmp_path / "ref", {"t.html": page.format("Test&lt; T * &gt; Class Template Reference")})
+    found = [t for s in read_book(folder, fmt="docset").sections for t in s.terms if t.subject]
+    assert [(t.name, t.kind, t.aliases) for t in found] == [("Test", "class", ("Test< T * >",))]
+
+
+def test_an_anchored_name_that_only_shares_its_key_with_the_subject_is_another_thing(tmp_path: Path):
+    page = ('<html><head><title>frob.h File Reference</title></head><body><div>frob.h File Reference</div>'
+            '<h2>Macros</h2><h2 id="_FROB_H">_FROB_H</h2><pre>#define _FROB_H</pre>'
+            '<p>Guards frob.h.</p></body></html>')
+    book = read_book(write(tmp_path / "ref", {"frob.html": page}), fmt="docset")
+    assert subjects(book)["frob.html"] == ("frob.h", "file")
+    assert "_FROB_H" in terms(book, "frob.html")

@@ -63,7 +63,24 @@ def test_a_value_repeated_down_a_tables_first_column_is_no_name(tmp_path: Path):
     for book in (read_book(tmp_path / "frob.html"), read_book(tmp_path, fmt="docset")):
         terms = {t.name for s in book.sections for t in s.terms}
         assert "gboolean" not in terms
-        assert "FrobMode" in terms  # once in the column: a name, as a table's first column holds
+    docset = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
+    assert "FrobMode" not in docset  # once in the column, but a call follows it: its result type
+
+
+def test_a_first_cell_before_a_call_or_a_link_naming_the_row_is_its_type_not_a_name(tmp_path: Path):
+    rows = ('<tr><td>void&#160;</td><td><a href="#a22">frob_open</a> ()</td></tr>'
+            '<tr><td>int&#160;</td><td><a href="#a23">frob_count</a></td></tr>'
+            '<tr><td>double&#160;</td><td><b>frob_wait</b> ()</td></tr>'
+            '<tr><td><code>FROB_MAX</code></td><td>The most frobs a spool holds.</td></tr>'
+            '<tr><td><code>FROB_IS_DIR</code></td><td><a href="m.html#TRUE">TRUE</a> if it is a folder.</td></tr>'
+            '<tr><td><code>FROB_SG</code></td><td>Surrogates (SG)</td></tr>')
+    (tmp_path / "frob.html").write_text('<html><head><title>frob</title></head><body><h1>frob</h1>'
+                                        f'<h2>Functions</h2><table>{rows}</table></body></html>', encoding="utf-8")
+    terms = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
+    assert not {"void", "int", "double"} & terms
+    assert "FROB_MAX" in terms  # a name its description follows: the first column holds names
+    assert "frob_wait" in terms  # a call no anchor names: the row defines it
+    assert {"FROB_IS_DIR", "FROB_SG"} <= terms and "Surrogates" not in terms  # a description, no name
 
 
 def test_a_table_of_plain_words_defines_nothing_and_prose_links_no_plain_word(tmp_path: Path):
@@ -119,3 +136,13 @@ def test_a_table_whose_rows_are_signatures_defines_each_function_in_its_section(
     for name in ("frob_merge", "frob_split", "Spool.wind"):
         assert where[name] == ("Merging", "function")
     assert not {"manual", "See", "Bytes", "operator", "frob::merger::operator"} & set(where)
+
+
+def test_the_terms_filed_under_an_entrys_template_parameters_define_nothing(tmp_path: Path):
+    body = ('<h2>Template Parameters</h2><dl><dt><code>Allocator</code></dt><dd>The allocator.</dd>'
+            '<dt><code>Key</code></dt><dd>The key type.</dd></dl>'
+            '<h2>Members</h2><dl><dt><code>frob_open</code></dt><dd>Opens a frob.</dd></dl>')
+    (tmp_path / "frob.html").write_text(f'<html><head><title>frob</title></head><body><h1>frob</h1>{body}'
+                                        '</body></html>', encoding="utf-8")
+    terms = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
+    assert "frob_open" in terms and not {"Allocator", "Key"} & terms

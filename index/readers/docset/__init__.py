@@ -42,16 +42,24 @@ from ..html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_mark
 from ..inventories import has_inventory, inventory_entries, placed_terms, tool_dirs, tool_markers, with_terms
 from ..source import ReadOptions, SourceBook
 from .anchor_terms import anchor_terms, may_define
-from .anchors import page_anchors, set_prefixes
+from .anchors import set_prefixes
 from .boilerplate import Boilerplate, learn_boilerplate
 from .home_title import home_title
 from .index_page import place_index
 from .index_rows import index_blocks
+from .markers import marked_anchors
 from .members import owner_forms, qualified
-from .page_subject import declared_names, is_name_heading, is_synopsis_heading, signature_names, titled_subject
+from .page_subject import (
+    declared_names,
+    is_name_heading,
+    is_synopsis_heading,
+    shared_topics,
+    signature_names,
+    titled_subject,
+)
 from .sibling_runs import set_runs
 from .tables import option_leads, row_term
-from .terms import dt_term, paragraph_term, text_of
+from .terms import dt_term, paragraph_term, parts_heading, text_of
 
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
 # a relative page (and anchor) a script call's quoted argument names
@@ -175,7 +183,9 @@ def _unshown_ids(element) -> list[str]:
 def _markup_terms(element, tag: str, heading: str | None) -> list[DocTerm]:
     """What an element's markup says it documents: a definition term, a paragraph with its
     indented description, a table row (readers/docset/tables.py) or an options section's
-    ``key=value`` leads."""
+    ``key=value`` leads; nothing under a heading of an entry's parts (its template parameters)."""
+    if parts_heading(heading):
+        return []
     if tag == "dt":
         term = dt_term(element, element.getparent(), heading)
     elif tag == "tr":
@@ -209,7 +219,7 @@ def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate |
     blocks = index_blocks(root, list(kept_elements(root)))
     in_index = frozenset(e for block, _ in blocks for e in (block, *block.iterdescendants()))
     holding = frozenset(a for block, _ in blocks for a in block.iterancestors())  # "<div id=index>" names no entry
-    anchors = page_anchors(root, in_index | holding, prefixes, posixpath.basename(rel))[0]
+    anchors = marked_anchors(root, in_index | holding, prefixes, posixpath.basename(rel))
     if boiler is not None:
         # never an anchor the authors' inventory names (``keep``) nor one that names a thing
         boiler.strip(root, keep | {a.ident for a in anchors if may_define(a)})
@@ -248,7 +258,9 @@ def _add_anchor_terms(page: _Page, runs: set) -> None:
     """The names the page's anchors define (readers/docset/anchor_terms.py; ``runs``: the
     set's runs of siblings), each in the section that holds its anchor, unless its markup,
     its inventory or its subject defines it already."""
-    subject = normalized_words(page.subject.name) if page.subject is not None else None
+    # the subject as written, case aside: a name its key merely shares (``_OSTREAM_TCC`` of a page
+    # on ``ostream.tcc``) is another thing
+    subject = page.subject.name.casefold() if page.subject is not None else None
     for ident, term in anchor_terms(page.anchors, runs):
         where = page.anchor_sections.get(ident)
         if where is None or ident in page.anchor_terms:
@@ -258,10 +270,13 @@ def _add_anchor_terms(page: _Page, runs: set) -> None:
         known = next((t for t in there if normalized_words(t.name.rpartition(SUB_ENTRY_SEPARATOR)[2]) == key), None)
         if known is not None:
             page.anchor_terms[ident] = known
-        elif key != subject:
+        elif term.name.casefold() != subject:
             term = replace(term, target=f"{page.path}#{ident}")
             there.append(term)
             page.anchor_terms[ident] = term
+
+
+_TYPE_PARAMETERS = re.compile(r"(?<=\S)\s*<(?:[^<>]|<[^<>]*>)*>$")  # a name's type parameters ("pair< A, B >")
 
 
 def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -> None:
@@ -290,13 +305,15 @@ def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -
     page.name = heading or name or Path(page.path).stem
     name = name or Path(page.path).stem
     kind = "topic" if kind == "other" else kind  # a page about a topic ("Commands"): linked as documentation is
+    bare = _TYPE_PARAMETERS.sub("", name) if kind != "topic" else name
+    written, name = ((name,) if bare and bare != name else ()), bare or name  # "Test< T * >": Test, so written
     where = next((i for i, s in enumerate(sections) if s.heading is not None), 0)
     if name not in sections[where].text and not heading and kind != "topic":
         # a title that names its thing and kind ("Tag Class Reference") over headings of its parts
         where = next((i for i, s in enumerate(sections) if name in s.text), where)
     if name not in sections[where].text:
         return  # a subject the page's text does not show is no stored definition
-    aliases = _spaced(name, "".join(s.text for s in sections)) if kind == "command" else ()
+    aliases = _spaced(name, "".join(s.text for s in sections)) if kind == "command" else written
     page.subject = DocTerm(name, kind, True, aliases, page.path)
     page.subject_at = where
 
@@ -472,6 +489,10 @@ def read(path: Path, options: ReadOptions = ReadOptions()) -> SourceBook:
     if not pages:
         raise BadInput(f"'{path}' holds no HTML pages with text (*.html): there is nothing to ingest"
                        + (" once --glob and --exclude picked its files" if options.selection else ""))
+    labels = shared_topics(page.subject for page in pages.values())
+    for page in pages.values():
+        if page.subject is not None and normalized_words(page.subject.name) in labels:
+            page.subject = None  # the set's label, no page's subject (readers/docset/page_subject.py)
     _place_inventories(pages, inventory, path.name, warnings)
     runs = set_runs([page.anchors for page in pages.values()])
     for page in pages.values():

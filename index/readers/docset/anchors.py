@@ -421,6 +421,8 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
     lead = _code_lead(text, code_runs) if slug and tag_of(titled) in HEADINGS else []
     if lead:  # "<code>--cfg</code>: configure the environment", its slug the id: the code names the thing
         name, prefix = lead[0], ""
+    elif slug and tag_of(titled) in HEADINGS and "(" in text and heading_names(text) == [text]:
+        lead = [name, text]  # a call alone its id spells whole ("repr(C)"): so written too, an alias
     if not name or is_ordinal(name):
         return None
     line, pre = _line_of(titled, text, shown) if tag_of(titled) not in HEADINGS else (text, False)
@@ -436,12 +438,14 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
 def _code_lead(text: str, code_runs: list[str]) -> list[str]:
     """The names a heading whose id is its slug gives as code, alone or before the colon of
     a description ("``-h``/``--help``: get help": ``-h``, ``--help``; "``async`` and
-    ``await``"): each set as code or spelled as code; [] for a heading of prose ("Summary",
-    "Getting started") and for a call alone, named less its arguments."""
+    ``await``"): each set as code, spelled as code, or a word in lower case alone (``nav``,
+    ``absolute-paths``: authors capitalise a heading of prose, never a key or a command's
+    name); [] for a heading of prose ("Summary", "Getting started") and for a call alone,
+    named less its arguments."""
     names = heading_names(text)
     if len(names) == 1 and ": " not in text and "(" in names[0]:
         return []  # a call alone ("hmac.digest([encoding])"): the name less its arguments
-    return names if names and all(n in code_runs or _MARKED.search(n) for n in names) else []
+    return names if names and all(n in code_runs or _MARKED.search(n) or n[0].islower() for n in names) else []
 
 
 def in_page_links(shown: Shown, own: str = "") -> dict[str, list[str]]:

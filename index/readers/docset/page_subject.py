@@ -9,6 +9,7 @@
   heading ("1. Overview") or a structure label ("Overview", "Contents"); then its title less
   the site's name (the title parts most pages repeat, readers/docset/boilerplate.py). A page whose
   title is the site's name alone is the site's home: it documents the site, no one thing.
+- A topic many pages of a set share ("Documentation", "Classes") is a label (``shared_topics``).
 """
 
 from __future__ import annotations
@@ -95,3 +96,19 @@ def titled_subject(root, title: str | None, site: set[str], repeated: set[str] =
         name, kind = title_subject(titled, [])
         return name, kind, ""
     return "", "other", ""  # nothing names it: the caller names it by its file
+
+
+MIN_SHARED_TOPIC = 3  # pages that share a topic's name for it to be the set's label
+
+
+def shared_topics(subjects) -> set[str]:
+    """The normalized names of the topics (``subjects``: each page's subject term, or None)
+    that ``MIN_SHARED_TOPIC`` or more pages of a set are about: a word that titles many pages
+    ("Documentation", a member list's "Classes") is the set's label, no page's subject. A
+    thing named as code (a class, a command) may be documented on several pages, and stays."""
+    counts: dict[str, int] = {}
+    for subject in subjects:
+        if subject is not None and subject.kind == "topic":
+            key = normalized_words(subject.name)
+            counts[key] = counts.get(key, 0) + 1
+    return {key for key, count in counts.items() if count >= MIN_SHARED_TOPIC}

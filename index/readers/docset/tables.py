@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from ...core.models import DocTerm
 from ...core.packs import genre_words
+from ..html_markdown import tag_of
 from .terms import MAX_TERM, heading_kind, text_of
 
 _CODE_TAGS = ("code", "tt", "kbd", "samp", "var")
@@ -42,6 +43,7 @@ _TOKEN = re.compile(r"^[\w.:@-]+$")
 _KEY_VALUE = re.compile(r"(?:^|(?<=[.!?;:]\s))\W{0,2}([A-Za-z][\w.-]*)=(?:\S)")
 _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")  # a history table's "v18.0.0": a value, no name
 MIN_DESCRIPTION_WORDS = 1
+_NAME_RUNS = ("a", "b", "strong", "code", "tt", "em")  # the runs a call's name is set apart in
 
 
 def _cells(row) -> list:
@@ -77,6 +79,23 @@ def _repeated_in_column(row, text: str) -> bool:
     return table is not None and _first_cells(table)[text] > 1
 
 
+def _named_after(cells: list) -> bool:
+    """Whether a row names its thing in its second cell, as the link that cell is alone,
+    its first cell linking nothing (``void | <a href="#a22">example</a> ()``, ``int |
+    <a href="#a3">globVar</a>``), or writes a call there, its name set apart (``void |
+    <b>member</b> ()``; never prose, "Surrogates (SG)"): the first
+    cell is what the thing is or returns."""
+    if any(a.get("href") for a in cells[0].iter("a")):
+        return False
+    call = _CALL.match(text_of(cells[1]))
+    if call and not _CALL.match(text_of(cells[0])) and any(
+            text_of(e) == call.group(1) for e in cells[1].iterdescendants() if tag_of(e) in _NAME_RUNS):
+        return True  # "void | <b>member</b> ()": a call, its name set apart, its result type before it
+    link = next((a for a in cells[1].iter("a") if a.get("href")), None)
+    shown = text_of(link) if link is not None else ""
+    return bool(shown) and text_of(cells[1]) == shown  # never a description opening with a link ("TRUE if ...")
+
+
 def _column_heading(row) -> str:
     """The first column's header cell (a ``<th>`` in the table's first row), or ""."""
     table = _table_of(row)
@@ -93,11 +112,16 @@ def row_term(row, heading: str | None) -> DocTerm | None:
     if len(cells) < 2 or cells[0].tag.lower() == "th" or _only_links(cells):
         return None
     text = text_of(cells[0])
+    column = heading_kind(_column_heading(row))
+    kind = column if column != "other" else heading_kind(heading)
+    if _named_after(cells):  # "void | <a>example</a> ()": the first cell is the type of what the second names
+        call = _CALL.match(text_of(cells[1]))
+        if call and not any(a.get("href") for a in cells[1].iter("a")):  # "void | <b>func</b> ()": no anchor names it
+            return DocTerm(call.group(1), "function" if kind == "other" else kind, target=row.get("id") or "")
+        return None
     described = sum(len(text_of(c).split()) for c in cells[1:]) >= MIN_DESCRIPTION_WORDS
     if not text or len(text) > MAX_TERM or not described or _repeated_in_column(row, text) or _VERSION.match(text):
         return None
-    column = heading_kind(_column_heading(row))
-    kind = column if column != "other" else heading_kind(heading)
     call = _CALL.match(text)
     if call:
         return DocTerm(call.group(1), "function" if kind == "other" else kind, target=row.get("id") or "")

@@ -56,6 +56,14 @@ def heading_kind(heading: str | None) -> str:
     return "other"
 
 
+def parts_heading(heading: str | None) -> bool:
+    """Whether a heading files the parts of the entry above it, never things of their own (a
+    class template's "Template Parameters": ``T``, ``Allocator``): the documentation pack's
+    ``parts_headings``, its structure number aside."""
+    words = " ".join(re.sub(r"^[\d.\s]+", "", heading or "").casefold().rstrip(":").split())
+    return words in genre_list("documentation", "parts_headings")
+
+
 def option_names(text: str) -> list[str] | None:
     """The options an options block's term names (``-a, --all``; ``-f ARCHIVE, --file=ARCHIVE``),
     the long ones first; None when the term is not an options block."""
@@ -186,30 +194,50 @@ def man_kind(text: str, name: str) -> str | None:
 _NAMED = re.compile(r"^[\w$]+(?:(?:::|[.#:])[\w$]+)*$")
 
 
+# a word of a title with the type parameters written after it ("Test< T * >", "pair<A, B>")
+_TITLE_WORD = re.compile(r"[^\s<]+\s*<(?:[^<>]|<[^<>]*>)*>|\S+")
+
+
+def _lead_kind(words: list[str], kinds: dict) -> str:
+    """The kind the kind's words before a name give: the last that gives one ("Enum Class":
+    a class; "Class template": a class, "template" a word that only qualifies a kind)."""
+    return next((kinds[w.casefold()] for w in reversed(words) if kinds[w.casefold()]), "")
+
+
 def _kind_led(title: str) -> tuple[str, str] | None:
     """(name, kind) of a title that leads with the kind of what it documents ("Class
-    EnumUtils", "Struct syn::Ident", "Enum Class Mode", "Interface Source<T>"): the name less
-    its type parameters, when it reads as code (a qualified or compound name; one word of
-    prose, "Module Overview", is none); or that names it before its kind (``_kind_trailed``)."""
+    EnumUtils", "Struct syn::Ident", "Enum Class Mode", "Interface Source<T>", "Class template
+    basic_string"): the name less its type parameters, when it reads as code (a qualified or
+    compound name; one word of prose, "Module Overview", is none); or that names it before
+    its kind (``_kind_trailed``)."""
     kinds = genre_table("documentation", "title_lead_kinds")
     words = title.split(" ")
     lead = 0
     while lead < min(2, len(words) - 1) and words[lead].casefold() in kinds:
         lead += 1
     name = " ".join(words[lead:]).split("<", 1)[0].strip()
-    if not lead or not _NAMED.match(name) or not re.search(r"[a-z\d][A-Z]|^[A-Z]{2,}[a-z]|::|[._#$]", name):
-        return _kind_trailed(title.rpartition(": ")[2].split(" "), kinds)  # past a site's name and colon
-    return name, kinds[words[lead - 1].casefold()]
+    kind = _lead_kind(words[:lead], kinds)
+    if not kind or not _NAMED.match(name) or not re.search(r"[a-z\d][A-Z]|^[A-Z]{2,}[a-z]|::|[._#$]", name):
+        return _kind_trailed(_TITLE_WORD.findall(title.rpartition(": ")[2]), kinds)  # past a site's name and colon
+    return name, kind
 
 
 def _kind_trailed(words: list[str], kinds: dict) -> tuple[str, str] | None:
     """(name, kind) of a title that names its thing, then its kind, then at most one word
-    of its own ("Tag Class Reference", "Vehicle Struct Reference", "Frob class")."""
-    if len(words) not in (2, 3) or words[1].casefold() not in kinds or not _NAMED.match(words[0]):
+    of its own ("Tag Class Reference", "Vehicle Struct Reference", "Frob class", "Test< T * >
+    Class Template Reference": a word qualifying the kind may follow it). The name keeps the
+    type parameters the title writes (``Test< T * >``)."""
+    while len(words) > 2 and words[2].casefold() in kinds and not kinds[words[2].casefold()]:
+        words = [*words[:2], *words[3:]]  # "Class Template Reference": the kind's qualifier goes
+    if len(words) not in (2, 3) or words[1].casefold() not in kinds or not _NAMED.match(words[0].split("<")[0].strip()):
         return None
     if len(words) == 3 and (not words[2][:1].isupper() or words[2].casefold() in kinds):
         return None
-    return words[0], kinds[words[1].casefold()]
+    kind = kinds[words[1].casefold()]
+    mark = genre_table("documentation", "title_kind_marks").get(words[1].casefold(), "")
+    if not kind or mark not in words[0]:  # "Config File Format" names no file: a file's name shows its extension
+        return None
+    return words[0], kind
 
 
 def title_subject(title: str, code_runs: list[str], module_hint: bool = False) -> tuple[str, str]:

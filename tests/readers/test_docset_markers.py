@@ -1,0 +1,54 @@
+"""An index's markers named by their ids where the text after them does not show the term
+(readers/docset/markers.py), and a heading of one word in lower case naming a thing
+(readers/docset/anchors.py)."""
+
+from __future__ import annotations
+
+from crossbook.readers.docset.anchor_terms import anchor_terms
+from crossbook.readers.docset.anchors import page_anchors
+from crossbook.readers.docset.markers import id_words, marked_anchors
+from crossbook.readers.html_markdown import parse_html
+
+
+def page(body: str):
+    return parse_html(f"<html><head><title>Ref</title></head><body>{body}</body></html>".encode())
+
+
+def _confirmed(names) -> str:
+    """Markers whose terms the text after each shows: the prefix is proved an index's."""
+    return "".join(f'<span id="index-{n}"></span><p>The {n} setting does it.</p>' for n in names)
+
+
+def test_an_id_spells_its_words_with_separators_as_spaces_and_escapes_decoded():
+    assert id_words("commands_002c-compound") == "commands, compound"
+    assert id_words("Bash-configuration") == "Bash configuration"
+    assert id_words("abbrev-mode") == "abbrev mode"  # two hex letters of a word are no escape
+
+
+def test_a_marker_of_a_proved_prefix_names_the_words_its_id_spells():
+    body = (_confirmed(["spool", "wick", "lamp", "quay", "knob"])
+            + '<h2 id="aliases">Aliases</h2><span id="index-alias-expansion"></span>'
+              '<span id="index-word-splitting"></span><p>Aliases allow a string to stand for a word.</p>')
+    names = {t.name for _, t in anchor_terms(marked_anchors(page(body)))}
+    assert {"alias expansion", "word splitting"} <= names
+    assert not {"alias expansion", "word splitting"} & {t.name for _, t in anchor_terms(page_anchors(page(body))[0])}
+
+
+def test_a_prefix_few_markers_prove_names_nothing_by_its_ids():
+    body = (_confirmed(["spool", "wick"]) + '<span id="index-alias-expansion"></span><p>Aliases allow it.</p>'
+            '<span id="index-word-splitting"></span><p>Words split.</p>')
+    assert {t.name for _, t in anchor_terms(marked_anchors(page(body)))} == {"spool", "wick"}
+
+
+def test_a_heading_of_one_word_in_lower_case_names_a_thing_one_capitalised_names_a_place():
+    body = ('<h4 id="config">config<a class="headerlink" href="#config"></a></h4><p>The configuration.</p>'
+            '<h4 id="absolute-paths">absolute-paths</h4><p>A lint.</p>'
+            '<h4 id="section">Section</h4><p>A section.</p><h4 id="getting-started">Getting started</h4><p>x</p>')
+    assert {t.name for _, t in anchor_terms(page_anchors(page(body))[0])} == {"config", "absolute-paths"}
+
+
+def test_an_entry_the_index_inverts_names_its_thing_as_prose_writes_it():
+    body = (_confirmed(["spool", "wick", "lamp", "quay", "knob"])
+            + '<span id="index-expansion_002c-tilde"></span><p>Each word is read.</p>')
+    found = {t.name: t.aliases for _, t in anchor_terms(marked_anchors(page(body)))}
+    assert found["tilde expansion"] == ("expansion, tilde",)
