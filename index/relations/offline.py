@@ -250,8 +250,9 @@ def _offline_claims(text: str, entities: list[tuple], raw: list[RawRelation]) ->
     claims = []
     for rel in raw:
         source, target = by_name.get(rel.source_name or ""), by_name.get(rel.target_name or "")
-        if target is None and rel.extractor == NAMED_EXTRACTOR and normalize_name(rel.target_name or ""):
-            target = (normalize_name(rel.target_name or ""), None)  # resolved on the shelf by name
+        if (target is None or rel.target_kind) and rel.extractor == NAMED_EXTRACTOR and normalize_name(rel.target_name or ""):
+            # resolved on the shelf by name (among the kind it names: the item "Longsword", not the attack the chunk links)
+            target = (normalize_name(rel.target_name or ""), rel.target_kind)
         if source is None or target is None or source == target or not chunk.has_quote(rel.evidence or ""):
             continue
         if normalize_type(rel.relation_type or "", NO_ONTOLOGY) is None:

@@ -79,6 +79,20 @@ def list_kind(title: str) -> str | None:
     return next((kind for kind, pattern in _list_titles().items() if pattern.fullmatch(title)), None)
 
 
+_HEADING = re.compile(r"^[ \t]*#+[ \t]+(?P<title>[^\n]+)$", re.MULTILINE)
+
+
+def proficiency_list(text: str, at: int) -> bool:
+    """Whether the list at ``at`` sits under a heading of proficiencies ("#### Proficiencies" +
+    "**Armor:** Light armor, shields"): what one may learn to use, no gear held (the rulebook
+    pack's ``proficiency_titles``)."""
+    headings = list(_HEADING.finditer(text, 0, at))
+    if not headings:
+        return False
+    words = set(re.findall(r"[^\W\d_]+", headings[-1].group("title").casefold()))
+    return bool(words & genre_words("rulebook", "proficiency_titles"))
+
+
 def list_blocks(text: str) -> list[tuple[str, int, int]]:
     """(kind, start, end) of the spell and gear lists of a chunk: the whole body under such a
     heading, the rest of a "**Spells:** ..." line or of a "| Gear | ... |" row, and the list
