@@ -37,9 +37,20 @@ def _use_line(label: str) -> bool:
 
 @per_genres
 def _you_cast() -> re.Pattern:
-    """"you can use an action to cast the": what a reader may cast (the pack's ``cast_verbs``)."""
-    return re.compile(rf"(?<![\w-])you\s+(?:can|may)(?!['’]t|not)\b(?P<between>[^.\n]{{0,80}}?)"
-                      rf"\b(?:{word_pattern(genre_words('rulebook', 'cast_verbs'))})\s+(?:the\s+)?[*_]*$", re.IGNORECASE)
+    """"you can use an action to cast the", "as if you had cast the", "you cast the": what a
+    reader may cast (the pack's ``cast_modals`` and ``cast_verbs``; a bare "you cast" is read
+    by ``_conditional``)."""
+    modals = word_pattern(genre_words("rulebook", "cast_modals"))
+    return re.compile(rf"(?<![\w-])you\s+(?:(?:{modals})(?!['’]t|not)\b(?P<between>[^.\n]{{0,80}}?)\b)?"
+                      rf"(?:{word_pattern(genre_words('rulebook', 'cast_verbs'))})\s+(?:the\s+)?[*_]*$", re.IGNORECASE)
+
+
+@per_genres
+def _conditional() -> re.Pattern:
+    """A condition's word closing the text before a bare "you cast" ("When you cast the *X*
+    spell": a rule about casting it, no use of the entry; the pack's ``cast_conditions``)."""
+    return re.compile(rf"(?<![\w-])(?:{word_pattern(genre_words('rulebook', 'cast_conditions'))})[\s,]*$",
+                      re.IGNORECASE)
 
 
 @per_genres
@@ -186,7 +197,9 @@ def you_cast_family(scan: ChunkScan) -> None:
     text = scan.text
     for start, end, index in scan.occurrences:
         before = _you_cast().search(text, max(0, start - 120), start)
-        if before is None or _DENIED.search(before.group("between")) or scan.entities[index].condition_like:
+        if before is None or _DENIED.search(before.group("between") or "") or scan.entities[index].condition_like:
+            continue
+        if before.group("between") is None and _conditional().search(text, max(0, before.start() - 30), before.start()):
             continue
         if not (text[start:start + 1].isupper() or text[max(0, start - 1):start] in ("*", "_")):
             continue  # "cast spells", "cast it": a name is capitalized or emphasized
