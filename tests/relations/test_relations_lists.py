@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from bench.common.scoring import index_edges
 from crossbook.ingest.pipeline import ingest_paths
-from crossbook.relations.pattern_context import PatternEntity
+from crossbook.core.models import RawRelation
+from crossbook.relations.offline import offline_claims
+from crossbook.relations.pattern_context import NAMED_EXTRACTOR, PatternEntity
 from crossbook.relations.pattern_lists import list_kind
 from crossbook.relations.patterns import pattern_relations
 from crossbook.relations.stated import stated_relations
@@ -260,3 +262,16 @@ def test_an_attack_named_by_an_item_another_entry_defines_names_the_item():
     [claim] = stated_relations(text, ogre)
     assert (claim.source_name, claim.relation_type, claim.target_name, claim.target_kind) == (
         "Gloom Ogre", "wields", "Longsword", "item")
+
+
+def test_a_claim_from_a_stat_block_is_the_creatures_not_the_class_of_its_name():
+    # the chunk holds the class as the owner of a sub-entry ("Warden › Spellcasting") and
+    # defines the creature: a claim naming "Warden" is the creature's
+    text = "### Warden\n\n***Quarterstaff.*** *Melee Weapon Attack:* +2 to hit.\n"
+    entities = [("Warden", ("Warden",), ("warden", "class"), "", ""),
+                ("Warden", ("Warden",), ("warden", "creature"), "heading", "")]
+    raw = RawRelation(source_name="Warden", target_name="Quarterstaff", relation_type="wields",
+                      evidence="***Quarterstaff.*** *Melee Weapon Attack:* +2 to hit.", extractor=NAMED_EXTRACTOR,
+                      target_kind="item")
+    [claim] = offline_claims(text, entities, [raw])
+    assert (claim.source_type, claim.target_normalized, claim.target_type) == ("creature", "quarterstaff", "item")
