@@ -6,8 +6,8 @@ and a parenthesized list of who has a spell ("Rank 2 Charm (Bard, Sage)") is no 
 from __future__ import annotations
 
 from bench.common.scoring import index_edges
-from crossbook.ingest.pipeline import ingest_paths
 from crossbook.core.models import RawRelation
+from crossbook.ingest.pipeline import ingest_paths
 from crossbook.relations.offline import offline_claims
 from crossbook.relations.pattern_context import NAMED_EXTRACTOR, PatternEntity
 from crossbook.relations.pattern_lists import list_kind
