@@ -115,6 +115,7 @@ class RawRelation:
     source_id: int | None = None
     target_id: int | None = None
     extractor: str = "llm"              # "llm", "spacy" or "llm-refine"
+    target_kind: str | None = None      # a named end's kind ("item": what a creature wields), resolved among it
 
 
 @dataclass

@@ -277,3 +277,22 @@ def stated_mentions(db: Database, chunk_ids: list[str]) -> list[SeedMention]:
     ORDER BY s.chunk_id, n.id, o.normalized
     """
     return [SeedMention(*row) for row in db.execute(sql, [*chunk_ids, *chunk_ids])]
+
+
+def led_to(db: Database, entity_ids: list[int], relation_types: list[str]) -> list[tuple[int, int, str, str, int]]:
+    """(source id, target id, target name, target type, sections mentioning the target) of each
+    relationship of ``relation_types`` stated from one of ``entity_ids``, in any section ("the
+    Horn of Valhalla summons berserkers" in the horn's entry, a creature's weapon in its block):
+    ready, asserted and not rejected, to an end of a kind (an untyped ``other`` is a guess)."""
+    if not entity_ids or not relation_types:
+        return []
+    sql = f"""
+    SELECT DISTINCT r.source_id, t.id, t.name, t.entity_type,
+           (SELECT count(*) FROM entity_mentions d WHERE d.entity_id = t.id) AS sections
+    FROM entity_relationships r JOIN entities t ON t.id = r.target_id
+    WHERE r.source_id IN ({_marks(entity_ids)}) AND r.relation_type IN ({_marks(relation_types)})
+      AND r.status = 'ready' AND r.polarity = 'asserted' AND r.review_state != 'rejected'
+      AND t.entity_type != 'other'
+    ORDER BY r.source_id, t.id
+    """
+    return list(db.execute(sql, [*entity_ids, *relation_types]))

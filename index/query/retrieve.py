@@ -23,7 +23,9 @@ question:
    embedding is computed. So is what the question names and a seed lists without a
    stored mention (lowercase, a table row: ``listed_names``). What a seed's own entry
    states a relationship with is followed too (``lift_stated``), and leads when the question
-   names that entry, as written, in lower case or loosely (named_entry.py);
+   names that entry, as written, in lower case or loosely (named_entry.py); and so is what
+   the best entities lead to by a relationship of a type the ontology marks ``leads`` (an
+   item to the spell it casts, a creature to its gear and what it summons: ``with_led``);
 4. a reached section's hop score is its own similarity to the question plus the weight
    of the entity that led to it (``hop_score``). The final order fuses the two hops'
    lists by reciprocal rank (``rank_fusion``): the best of each hop lead, and a section
@@ -44,6 +46,7 @@ from sqlite_utils import Database
 
 from ..core.errors import BadInput
 from ..core.normalize import normalize_name, normalized_tokens, normalized_words
+from ..relations.index_ontology import index_ontology
 from ..vectors.chroma import VectorStore
 from . import bridge
 from . import entity_graph as graph
@@ -83,6 +86,7 @@ CANDIDATES = 2               # entities looked up in the index: this many times 
 EVIDENCE_MIN_SHARED = 2      # a sentence describes the question when it shares this many content words
 BEST_BONUS = 0.5             # x (1 + this) when the sentence that best matched the question names it
                              # and the question does not (it describes the bridge, "that spell")
+LED_SHARE = 0.8              # what a followed entity leads to (the ontology's ``leads`` types): this share of its weight
 PPR_DAMPING = 0.5
 RANKINGS = ("simple", "ppr")
 
@@ -240,6 +244,26 @@ def lift_stated(weighted: list[Followed]) -> list[Followed]:
     return sorted(weighted, key=lambda f: (-f.weight, f.name))
 
 
+def with_led(db: Database, weighted: list[Followed], types: list[str]) -> list[Followed]:
+    """``weighted`` and what its best entities (the ENTITIES_PER_HOP best, and those the
+    question names) lead to by a stated relationship of ``types`` (the ontology's ``leads``:
+    an item to the spell it casts, a creature to its gear and to what it summons), each at
+    LED_SHARE of its source's weight, from the same seed; an entity the seed already gives
+    keeps its own weight. Best first."""
+    sources = weighted[:ENTITIES_PER_HOP] + [f for f in weighted[ENTITIES_PER_HOP:] if f.named or f.named_source]
+    by_id: dict[int, list[Followed]] = {}
+    for f in sources:
+        by_id.setdefault(f.entity_id, []).append(f)
+    have = {(f.entity_id, f.seed.path_books) for f in weighted}
+    added: dict[tuple[int, tuple[str, ...]], Followed] = {}
+    for source_id, target_id, name, entity_type, sections in graph.led_to(db, sorted(by_id), types):
+        for f in by_id[source_id]:
+            key, weight = (target_id, f.seed.path_books), f.weight * LED_SHARE
+            if key not in have and (key not in added or weight > added[key].weight):
+                added[key] = Followed(target_id, name, entity_type, weight, f.seed, sections)
+    return sorted([*weighted, *added.values()], key=lambda f: (-f.weight, f.name))
+
+
 def linked_names(db: Database, question: Question) -> tuple[list[str], list[str]]:
     """(the normalized names the question links to the index, the part of them that a part
     of a name stands for): capitalized runs, then what it names loosely ("the pounce of
@@ -354,6 +378,7 @@ def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds
     """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
     weighted = [f for f in lift_named(lift_stated(weigh_entities(db, seeds, matched, question, named, loosely)))
                 if f.weight > 0]
+    weighted = with_led(db, weighted, index_ontology(db).leading_types())
     # an entity no other book mentions leads nowhere: follow the best ones that lead somewhere
     # the candidates: a few times what is followed, overall and per seed (an entity that
     # leads nowhere is skipped, and reading every mention of every entity costs time)

@@ -98,9 +98,8 @@ def _desired_rows(db: Database, resolver: "Resolver", ontology: Ontology, chunks
         params,
     ):
         source_id = resolver.resolve(claim["chunk_id"], claim["source_normalized"], claim["source_type"])
-        if claim["extractor"] == NAMED_EXTRACTOR:  # a variant is of its source's kind, or of none stated
-            target_id = None if source_id is None else resolver.resolve_among(
-                claim["target_normalized"], {resolver.key_of[source_id][1], "other"})
+        if claim["extractor"] == NAMED_EXTRACTOR:
+            target_id = None if source_id is None else _named_end(resolver, claim, resolver.key_of[source_id][1])
         else:
             target_id = resolver.resolve(claim["chunk_id"], claim["target_normalized"], claim["target_type"])
         status = "resolved" if source_id is not None and target_id is not None else "pending_entities"
@@ -112,6 +111,16 @@ def _desired_rows(db: Database, resolver: "Resolver", ontology: Ontology, chunks
         db.conn.executemany("UPDATE relation_claims SET status = ? WHERE id = ?",
                             [(s, i) for i, s in claim_status.items()])
     return desired
+
+
+def _named_end(resolver: "Resolver", claim: dict, source_kind: str) -> int | None:
+    """The entity a claim to a name no chunk linked ends at: of the kind the claim names, else
+    one of no kind ("Shield" a wielded thing); with no kind named, of the source's kind or of
+    none (a variant is of its source's kind)."""
+    if claim["target_type"]:
+        found = resolver.resolve_among(claim["target_normalized"], {claim["target_type"]})
+        return found if found is not None else resolver.resolve_among(claim["target_normalized"], {"other"})
+    return resolver.resolve_among(claim["target_normalized"], {source_kind, "other"})
 
 
 def _add_row(desired: dict, claim: dict, source_key: tuple, target_key: tuple, resolver: "Resolver",

@@ -124,7 +124,7 @@ def refresh_svo_claims(
         with genres_in_use(genres.get(book)), guarded(book, chunk_id):
             if entities:  # one entity may still name an unlinked base ("*Weapon (scimitar)*"): patterns only
                 parsed += 1
-                claims = _offline_claims(text, entities, analysis.candidates(text, entities))
+                claims = offline_claims(text, entities, analysis.candidates(text, entities))
             if place is not None:
                 claims += structure_claims(text, place, analysis.ontology)
         insert_claims(db, book, {chunk_id: claims})
@@ -239,10 +239,12 @@ def _chunk_entities(db: Database, chunks: set[str] | None) -> dict[str, dict[tup
     return per_chunk
 
 
-def _offline_claims(text: str, entities: list[tuple], raw: list[RawRelation]) -> list[Claim]:
+def offline_claims(text: str, entities: list[tuple], raw: list[RawRelation]) -> list[Claim]:
     """The candidates whose ends name the chunk's entities and whose evidence is in its text."""
-    # an entity's own name first: "Club" is the item Club, not the "Acolyte › Club" attack written so
-    by_name: dict[str, tuple[str, str]] = {n: key for n, _forms, key, _defines, _filed in reversed(entities)}
+    # an entity's own name first: "Club" is the item Club, not the "Acolyte › Club" attack written so;
+    # of two of one name, the one the chunk defines (the Druid stat block's creature, not the class)
+    by_name: dict[str, tuple[str, str]] = {
+        n: key for n, _forms, key, _defines, _filed in sorted(reversed(entities), key=lambda e: bool(e[3]))}
     for n, forms, key, _defines, _filed in entities:
         for form in forms:
             by_name.setdefault(form, key)
@@ -250,8 +252,9 @@ def _offline_claims(text: str, entities: list[tuple], raw: list[RawRelation]) ->
     claims = []
     for rel in raw:
         source, target = by_name.get(rel.source_name or ""), by_name.get(rel.target_name or "")
-        if target is None and rel.extractor == NAMED_EXTRACTOR and normalize_name(rel.target_name or ""):
-            target = (normalize_name(rel.target_name or ""), None)  # resolved on the shelf by name
+        if (target is None or rel.target_kind) and rel.extractor == NAMED_EXTRACTOR and normalize_name(rel.target_name or ""):
+            # resolved on the shelf by name (among the kind it names: the item "Longsword", not the attack the chunk links)
+            target = (normalize_name(rel.target_name or ""), rel.target_kind)
         if source is None or target is None or source == target or not chunk.has_quote(rel.evidence or ""):
             continue
         if normalize_type(rel.relation_type or "", NO_ONTOLOGY) is None:

@@ -1,7 +1,7 @@
 """Ontology packs: the relation vocabulary as data (``index/ontology/*.toml|json``).
 
 A pack declares relation types (``mirror``, ``symmetric``, ``preferred_direction``,
-``semantics``, ``aliases``), extra ``[aliases]`` (alias -> type, e.g. for inverse names),
+``semantics``, ``aliases``, ``leads``: retrieval follows it from source to target), extra ``[aliases]`` (alias -> type, e.g. for inverse names),
 type-pair ``constraints`` (``type``, ``source``, ``target`` entity types), per-source-type
 relation ``maps`` (``pair_candidates``, ``signals``, ``anti_signals``, ``constraints`` with
 ``min_confidence``, ``allow_implicit``, ``requires_evidence``) and ``entity_type_aliases``
@@ -64,6 +64,7 @@ class RelationType:
     canonical: bool           # stored in this direction (the other of the pair is flipped)
     semantics: str
     pack: str
+    leads: bool = False       # retrieval follows it from source to target (an item to the spell it casts)
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,11 @@ class Ontology:
         relations by structure only (a doc set's members, index/relations/doc_structure.py)."""
         structural = _structure_only_vocabularies()
         return [t for t in self.canonical_types() if t.pack not in structural]
+
+    def leading_types(self) -> list[str]:
+        """The stored (canonical) types retrieval follows from source to target (``leads =
+        true`` in a pack: what an item casts, what a creature wields or summons)."""
+        return sorted(t.name for t in self.canonical_types() if t.leads)
 
     def inverse_name(self, type_name: str) -> str:
         """The name of ``type_name`` read from the target's side."""
@@ -205,7 +211,8 @@ def _declare_type(m: _Merging, pack: str, name: str, spec: dict) -> None:
     if symmetric:
         mirror = name
     entry = {"mirror": mirror, "symmetric": symmetric, "semantics": spec.get("semantics", ""),
-             "pack": pack, "preferred": spec.get("preferred_direction", "source_to_target"), "implicit": False}
+             "pack": pack, "preferred": spec.get("preferred_direction", "source_to_target"), "implicit": False,
+             "leads": bool(spec.get("leads", False))}
     for alias in _as_tuple(spec.get("aliases")):
         m.aliases.setdefault(snake(alias), name)
     declared = m.declared
@@ -222,7 +229,7 @@ def _declare_type(m: _Merging, pack: str, name: str, spec: dict) -> None:
     declared[name] = entry
     if mirror and mirror != name and mirror not in declared:
         declared[mirror] = {"mirror": name, "symmetric": False, "semantics": f"Inverse of {name}.",
-                            "pack": pack, "preferred": "source_to_target", "implicit": True}
+                            "pack": pack, "preferred": "source_to_target", "implicit": True, "leads": False}
 
 
 def _gather_constraints(m: _Merging, pack: str, data: dict) -> None:
@@ -261,7 +268,8 @@ def _relation_types(declared: dict[str, dict]) -> dict[str, RelationType]:
             canonical = not types[mirror].canonical
         else:
             canonical = spec["preferred"] != "target_to_source"
-        types[name] = RelationType(name, mirror, spec["symmetric"], canonical, spec["semantics"], spec["pack"])
+        types[name] = RelationType(name, mirror, spec["symmetric"], canonical, spec["semantics"], spec["pack"],
+                                   spec["leads"])
     return types
 
 

@@ -250,8 +250,11 @@ class ChunkScan:
         ))
 
 
-def emit_named(scan: "ChunkScan", source: int, target_name: str, kind: str, at: int, end: int) -> None:
-    """One claim to a name the chunk writes but does not link (``NAMED_EXTRACTOR``)."""
+def emit_named(scan: "ChunkScan", source: int, target_name: str, kind: str, at: int, end: int,
+               target_kind: str | None = None) -> None:
+    """One claim to a name the chunk writes but does not link (``NAMED_EXTRACTOR``), resolved
+    on the shelf among ``target_kind`` (and things of no kind) when given, else among the
+    source's kind."""
     lo, hi = sentence_span(scan.text, at, end, limit=400)
     key = (source, normalize_name(target_name), kind)
     if key in scan.seen or not scan.text[lo:hi]:
@@ -259,7 +262,7 @@ def emit_named(scan: "ChunkScan", source: int, target_name: str, kind: str, at: 
     scan.seen.add(key)
     scan.out.append(RawRelation(
         source_name=scan.entities[source].name, target_name=target_name, relation_type=kind,
-        evidence=scan.text[lo:hi], confidence=CONFIDENCE, extractor=NAMED_EXTRACTOR,
+        evidence=scan.text[lo:hi], confidence=CONFIDENCE, extractor=NAMED_EXTRACTOR, target_kind=target_kind,
     ))
 
 

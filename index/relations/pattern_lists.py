@@ -79,6 +79,20 @@ def list_kind(title: str) -> str | None:
     return next((kind for kind, pattern in _list_titles().items() if pattern.fullmatch(title)), None)
 
 
+_HEADING = re.compile(r"^[ \t]*#+[ \t]+(?P<title>[^\n]+)$", re.MULTILINE)
+
+
+def proficiency_list(text: str, at: int) -> bool:
+    """Whether the list at ``at`` sits under a heading of proficiencies ("#### Proficiencies" +
+    "**Armor:** Light armor, shields"): what one may learn to use, no gear held (the rulebook
+    pack's ``proficiency_titles``)."""
+    headings = list(_HEADING.finditer(text, 0, at))
+    if not headings:
+        return False
+    words = set(re.findall(r"[^\W\d_]+", headings[-1].group("title").casefold()))
+    return bool(words & genre_words("rulebook", "proficiency_titles"))
+
+
 def list_blocks(text: str) -> list[tuple[str, int, int]]:
     """(kind, start, end) of the spell and gear lists of a chunk: the whole body under such a
     heading, the rest of a "**Spells:** ..." line or of a "| Gear | ... |" row, and the list
@@ -103,6 +117,32 @@ def list_blocks(text: str) -> list[tuple[str, int, int]]:
     for row in _LABEL_ROW.finditer(text):
         if (kind := list_kind(row.group("label"))) is not None and row.group("rest").strip(" *_"):
             out.append((kind, row.start("rest"), row.end("rest")))
+    return out + column_blocks(text)
+
+
+_TABLE = re.compile(r"(?:^[ \t]*\|[^\n]*(?:\n|$))+", re.MULTILINE)
+_CELL = re.compile(r"(?<=\|)[^|\n]*(?=\|)")
+
+
+def column_blocks(text: str) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of each body cell of a table column headed by a list's title ("| d20 |
+    Bead of... | Spell |": the spells a necklace's beads cast); not the first column (a
+    catalog's names) and not a column of counts ("| Level | Spells Known |" holds numbers)."""
+    out = []
+    for table in _TABLE.finditer(text):
+        rows = [row for row in re.finditer(r"[^\n]+", text[table.start():table.end()])]
+        if len(rows) < 3:
+            continue
+        header = [c.group(0) for c in _CELL.finditer(rows[0].group(0))]
+        for column, title in enumerate(header):
+            kind = list_kind(title) if column else None
+            if kind is None:
+                continue
+            for row in rows[2:]:
+                cells = list(_CELL.finditer(row.group(0)))
+                if column < len(cells) and re.search(r"[^\W\d_]", cells[column].group(0)):
+                    at = table.start() + row.start()
+                    out.append((kind, at + cells[column].start(), at + cells[column].end()))
     return out
 
 

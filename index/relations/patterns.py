@@ -48,7 +48,7 @@ from .pattern_context import (
     name_fragment,
     sentence_start,
 )
-from .pattern_lists import list_blocks, list_item
+from .pattern_lists import list_blocks, list_item, proficiency_list
 
 # a category line is a noun phrase with its kind in parentheses ("Weapon (longsword), rare"),
 # not the opening of a sentence ("Sometimes a player (or GM) may...")
@@ -179,6 +179,8 @@ def list_block_family(scan: ChunkScan) -> None:
     """A spell list or a gear list of an entry: "#### Spells" + "- Firebolt", "**Gear:** Longbow, Chain Shirt"."""
     text = scan.text
     for kind, block_lo, block_hi in list_blocks(text):
+        if kind == "wields" and proficiency_list(text, block_lo):
+            continue
         # the list's own title ("**Spells** Frost Lance") is no lead of a catalog entry
         title_line = text.rfind("\n", 0, block_lo) + 1
         leads_around = tuple(line for line in scan.lead_lines if line != title_line)

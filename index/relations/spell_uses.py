@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import re
 
+from ..core.models import SUB_ENTRY_SEPARATOR
+from ..core.normalize import normalize_name
 from ..core.packs import genre_words, per_genres, word_pattern
 from ..extract.text import sentence_span
 from .edge_guards import pack_words
-from .pattern_context import ChunkScan, gear_entity
+from .pattern_context import ChunkScan, emit_named, gear_entity
 
 _LIST_LEAD = re.compile(r"\bfollowing\b[^.\n:]{0,40}\bspells?\b[^.\n:]{0,30}:[ \t\r]*$", re.IGNORECASE | re.MULTILINE)
 _USE_LINE = re.compile(r"^[ \t>*_-]*(?P<label>[^:\n]{2,40}?)[*_]*:[*_]*[ \t]*(?P<rest>\S[^\n]*)$", re.MULTILINE)
@@ -35,9 +37,20 @@ def _use_line(label: str) -> bool:
 
 @per_genres
 def _you_cast() -> re.Pattern:
-    """"you can use an action to cast the": what a reader may cast (the pack's ``cast_verbs``)."""
-    return re.compile(rf"(?<![\w-])you\s+(?:can|may)(?!['’]t|not)\b(?P<between>[^.\n]{{0,80}}?)"
-                      rf"\b(?:{word_pattern(genre_words('rulebook', 'cast_verbs'))})\s+(?:the\s+)?[*_]*$", re.IGNORECASE)
+    """"you can use an action to cast the", "as if you had cast the", "you cast the": what a
+    reader may cast (the pack's ``cast_modals`` and ``cast_verbs``; a bare "you cast" is read
+    by ``_conditional``)."""
+    modals = word_pattern(genre_words("rulebook", "cast_modals"))
+    return re.compile(rf"(?<![\w-])you\s+(?:(?:{modals})(?!['’]t|not)\b(?P<between>[^.\n]{{0,80}}?)\b)?"
+                      rf"(?:{word_pattern(genre_words('rulebook', 'cast_verbs'))})\s+(?:the\s+)?[*_]*$", re.IGNORECASE)
+
+
+@per_genres
+def _conditional() -> re.Pattern:
+    """A condition's word closing the text before a bare "you cast" ("When you cast the *X*
+    spell": a rule about casting it, no use of the entry; the pack's ``cast_conditions``)."""
+    return re.compile(rf"(?<![\w-])(?:{word_pattern(genre_words('rulebook', 'cast_conditions'))})[\s,]*$",
+                      re.IGNORECASE)
 
 
 @per_genres
@@ -73,20 +86,81 @@ def summon_family(scan: ChunkScan) -> None:
 @per_genres
 def _weapon_attack() -> re.Pattern:
     """What follows a weapon attack's lead: "***Mace.*** *Melee Weapon Attack:*" (the pack's ``weapon_attack_words``)."""
-    return re.compile(rf"[\s*_.:]*(?:{word_pattern(genre_words('rulebook', 'weapon_attack_words'))})(?![\w-])",
-                      re.IGNORECASE)
+    return re.compile(rf"(?:\s*\([^()\n]*\))?[*_]*[.:][\s*_]*(?:{word_pattern(genre_words('rulebook', 'weapon_attack_words'))})"
+                      r"(?![\w-])", re.IGNORECASE)
 
 
 def weapon_attack_family(scan: ChunkScan) -> None:
     """"***Greatsword.*** *Melee Weapon Attack:* ...": a creature's attack named by an item of
-    the book wields that item (the entry owning the attack; gear_entity)."""
+    the book wields that item (the entry owning the attack; gear_entity), when the lead writes
+    the item's name as it is ("***Horns.***" names no Horn). A lead linked to a thing of
+    another stated kind that shares the name ("Longsword", an attack another creature
+    defines), or an attack whose name the chunk links alone so, names the item of that name on
+    the shelf (the pack's ``wielded_kinds``)."""
+    wielded = genre_words("rulebook", "wielded_kinds")
     for start, end, index in scan.occurrences:
-        item = gear_entity(scan.entities, index)
-        if item is None or not _weapon_attack().match(scan.text, end):
+        entity = scan.entities[index]
+        written = entity.name.rpartition(SUB_ENTRY_SEPARATOR)[2]
+        if not _weapon_attack().match(scan.text, end) or _as_written(scan.text[start:end]) != _as_written(written):
             continue
         subject = scan.owner_at(start)
-        if subject is not None and subject not in (index, item):
+        if subject is None or subject == index:
+            continue
+        item = gear_entity(scan.entities, index)
+        if item is None and SUB_ENTRY_SEPARATOR not in entity.name and entity.entity_type in wielded:
+            item = index
+        if item is not None:
             scan.emit(subject, item, "wields", start, end)
+        elif len(wielded) == 1 and (entity.entity_type != "other" if SUB_ENTRY_SEPARATOR not in entity.name
+                                    else _named_alone(scan, written)):
+            emit_named(scan, subject, written, "wields", start, end, target_kind=next(iter(wielded)))
+
+
+@per_genres
+def _armor_field() -> re.Pattern:
+    """"**Armor Class** 15 (chain shirt, shield)": a stat line naming what is worn in its
+    parentheses (the pack's ``armor_field_labels``)."""
+    labels = word_pattern(genre_words("rulebook", "armor_field_labels"))
+    return re.compile(rf"^[ \t>*_-]*(?:{labels})[*_:]*[ \t]+\d+[^(\n]{{0,40}}\((?P<gear>[^()\n]+)\)",
+                      re.IGNORECASE | re.MULTILINE)
+
+
+def armor_field_family(scan: ChunkScan) -> None:
+    """"**Armor Class** 12 (leather armor, shield)": the entry wields each thing worn, by its name
+    less a closing kind word ("leather armor" is Leather; the pack's ``armor_tail_words``),
+    resolved on the shelf among the wielded kind; a bonus ("15 with mage armor") and an
+    innate cover ("natural armor", the pack's ``innate_armor_words``) are no gear."""
+    wielded = genre_words("rulebook", "wielded_kinds")
+    tails, innate = genre_words("rulebook", "armor_tail_words"), genre_words("rulebook", "innate_armor_words")
+    for line in _armor_field().finditer(scan.text) if len(wielded) == 1 else ():
+        subject = scan.owner_at(line.start())
+        if subject is None:
+            continue
+        at = line.start("gear")
+        for part in line.group("gear").split(","):
+            words = part.split()
+            at += len(part) + 1
+            if not words or not all(re.fullmatch(r"[^\W\d_][\w'’-]*", w) for w in words) \
+                    or words[0].casefold() in innate:
+                continue
+            if len(words) > 1 and words[-1].casefold() in tails:
+                words = words[:-1]
+            emit_named(scan, subject, " ".join(words), "wields", at - len(part) - 1, at - 1,
+                       target_kind=next(iter(wielded)))
+
+
+def _as_written(name: str) -> str:
+    """A name as written, its markup and case aside (a plural, "Horns", stays another word)."""
+    return " ".join(re.sub(r"[*_]+", " ", name).split()).casefold()
+
+
+def _named_alone(scan: ChunkScan, name: str) -> bool:
+    """Whether the chunk links ``name`` to an entity of its own of a stated kind ("the balor's
+    longsword" beside its "Balor › Longsword" attack): a thing of the shelf, which an item of
+    that name may be; a word of no kind ("Bite") is none."""
+    key = normalize_name(name)
+    return any(SUB_ENTRY_SEPARATOR not in e.name and e.entity_type != "other" and normalize_name(e.name) == key
+               for e in scan.entities)
 
 
 def prepared_list_family(scan: ChunkScan) -> None:
@@ -123,7 +197,9 @@ def you_cast_family(scan: ChunkScan) -> None:
     text = scan.text
     for start, end, index in scan.occurrences:
         before = _you_cast().search(text, max(0, start - 120), start)
-        if before is None or _DENIED.search(before.group("between")) or scan.entities[index].condition_like:
+        if before is None or _DENIED.search(before.group("between") or "") or scan.entities[index].condition_like:
+            continue
+        if before.group("between") is None and _conditional().search(text, max(0, before.start() - 30), before.start()):
             continue
         if not (text[start:start + 1].isupper() or text[max(0, start - 1):start] in ("*", "_")):
             continue  # "cast spells", "cast it": a name is capitalized or emphasized

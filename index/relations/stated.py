@@ -29,7 +29,7 @@ from ..core.normalize import normalize_name
 from .edge_guards import TypeOf, guarded, pack_words
 from .pattern_context import ChunkScan, PatternEntity, chunk_scan
 from .patterns import FAMILIES
-from .spell_uses import prepared_list_family, summon_family, weapon_attack_family, you_cast_family
+from .spell_uses import armor_field_family, prepared_list_family, summon_family, weapon_attack_family, you_cast_family
 
 # a short emphasized span: "*Ward Foes and Friends*", "**Rope and Hook**"
 _EMPHASIS = re.compile(r"(?<![*_\w])(\*{1,3}|_{1,2})(?=[^\s*_])([^*_\n]{2,80}?)(?<=[^\s*_])\1(?![*_\w])")
@@ -139,7 +139,8 @@ def stated_relations(text: str, entities: list[PatternEntity], others: Iterable[
     scan.occurrences = whole_names(text, scan.occurrences)
     holders = header_holders_family(scan)
     prerequisite_family(scan)
-    for family in (*FAMILIES, prepared_list_family, you_cast_family, summon_family, weapon_attack_family):
+    for family in (*FAMILIES, prepared_list_family, you_cast_family, summon_family, weapon_attack_family,
+                   armor_field_family):
         family(scan)
     names = {normalize_name(entities[i].name) for i in holders}
     return guarded([*scan.out, *others], entities, type_of or _raw_type, names)

@@ -122,3 +122,22 @@ def test_an_edge_to_an_untyped_end_is_no_list_of_uses(shelf):
     with db.conn:
         db.execute("UPDATE entities SET entity_type = 'other' WHERE name = 'Iron Vow'")
     assert "Iron Vow" not in {m.name for m in rules.graph.stated_mentions(db, [hydra])}
+
+
+def test_what_a_followed_entity_leads_to_is_followed_at_a_share_of_its_weight(shelf):
+    # a seed of another book mentions the rod: the spell the rod casts is followed from that seed
+    db, _ = shelf
+    rod = db.execute("SELECT id FROM entities WHERE name = 'Rod of Fetters'").fetchone()[0]
+    seed = search.Passage("x", "Chronicle", "Chronicle > Vault", 0.5, 0.5, 0.5, 1, "x1", "")
+    followed = rules.Followed(entity_id=rod, name="Rod of Fetters", entity_type="item", weight=1.0, seed=seed)
+    led = rules.with_led(db, [followed], ["casts"])
+    assert {f.name: f.weight for f in led} == {"Rod of Fetters": 1.0, "Bind the Beast": rules.LED_SHARE}
+    assert all(f.seed is seed for f in led)
+    # a relation type the ontology does not mark as leading is not followed
+    assert [f.name for f in rules.with_led(db, [followed], ["inflicts"])] == ["Rod of Fetters"]
+
+
+def test_the_rulebook_ontology_leads_from_an_entry_to_what_it_casts_wields_and_summons():
+    from crossbook.relations.ontology import load_ontology
+
+    assert load_ontology(("rulebook",)).leading_types() == ["casts", "summons", "wields"]

@@ -6,8 +6,10 @@ and a parenthesized list of who has a spell ("Rank 2 Charm (Bard, Sage)") is no 
 from __future__ import annotations
 
 from bench.common.scoring import index_edges
+from crossbook.core.models import RawRelation
 from crossbook.ingest.pipeline import ingest_paths
-from crossbook.relations.pattern_context import PatternEntity
+from crossbook.relations.offline import offline_claims
+from crossbook.relations.pattern_context import NAMED_EXTRACTOR, PatternEntity
 from crossbook.relations.pattern_lists import list_kind
 from crossbook.relations.patterns import pattern_relations
 from crossbook.relations.stated import stated_relations
@@ -184,3 +186,92 @@ def test_a_weapon_attack_wields_the_item_of_the_table_not_the_attack(tmp_path, f
              if e["relation_type"] == "wields"}
     assert found == {(n, "wields", w) for n in ("Gloom Knight", "Reed Goblin", "Fen Hag")
                      for w in ("Thornclub", "Reedknife")}
+
+
+GEAR_BOOK = """# Bestiary of the Marches
+
+## Gear
+
+### Longsword
+
+A martial weapon.
+
+### Leather
+
+Light armor.
+
+### Horn
+
+A hunting horn.
+
+## Classes
+
+### Warden
+
+Wardens guard the marches.
+
+#### Proficiencies
+
+**Armor:** Leather armor
+
+**Weapons:** Longsword
+
+## Creatures
+
+### Gloom Knight
+
+*Medium humanoid, any alignment*
+
+**Armor Class** 12 (leather armor)
+
+**Hit Points** 11 (2d8)
+
+**Actions**
+
+***Longsword.*** *Melee Weapon Attack:* +4 to hit, one target.
+
+### Thorn Ram
+
+*Large beast, unaligned*
+
+**Armor Class** 11 (natural armor)
+
+**Hit Points** 19 (3d10)
+
+**Actions**
+
+***Horns.*** *Melee Weapon Attack:* +5 to hit, one target.
+"""
+
+
+def test_a_stat_blocks_armor_and_weapon_attacks_are_gear_and_proficiencies_are_none(tmp_path, fake_svo):
+    # the armour its Armor Class names, less the closing kind word, is what the knight wields;
+    # "natural armor" is no gear, "Horns" no Horn, and a class's proficiencies are no gear of it
+    job = make_job(tmp_path / "index")
+    ingest_paths(job, [write(tmp_path / "bestiary.md", GEAR_BOOK)])
+    found = {(e["source"], e["relation_type"], e["target"]) for e in index_edges(job.db) if e["relation_type"] == "wields"}
+    assert found == {("Gloom Knight", "wields", "Leather"), ("Gloom Knight", "wields", "Longsword")}
+
+
+def test_an_attack_named_by_an_item_another_entry_defines_names_the_item():
+    # the chunk links "Longsword" to the attack another creature defines: the claim names the
+    # item of that name, resolved on the shelf among the wielded kind
+    ogre = [PatternEntity("Gloom Ogre", ("Gloom Ogre",), "creature", "heading"),
+            PatternEntity("Longsword", ("Longsword",), "feature")]
+    text = "### Gloom Ogre\n\n**Actions**\n\n***Longsword.*** *Melee Weapon Attack:* +4 to hit.\n"
+    [claim] = stated_relations(text, ogre)
+    assert (claim.source_name, claim.relation_type, claim.target_name, claim.target_kind) == (
+        "Gloom Ogre", "wields", "Longsword", "item")
+
+
+def test_a_claim_from_a_stat_block_is_the_creatures_not_the_class_of_its_name():
+    # the chunk holds the class as the owner of a sub-entry ("Warden › Spellcasting") and
+    # defines the creature: a claim naming "Warden" is the creature's
+    text = "### Warden\n\n***Quarterstaff.*** *Melee Weapon Attack:* +2 to hit.\n"
+    entities = [("Warden", ("Warden",), ("warden", "class"), "", ""),
+                ("Warden", ("Warden",), ("warden", "creature"), "heading", "")]
+    raw = RawRelation(source_name="Warden", target_name="Quarterstaff", relation_type="wields",
+                      evidence="***Quarterstaff.*** *Melee Weapon Attack:* +2 to hit.", extractor=NAMED_EXTRACTOR,
+                      target_kind="item")
+    [claim] = offline_claims(text, entities, [raw])
+    assert (claim.source_type, claim.target_normalized, claim.target_type) == ("creature", "quarterstaff", "item")

@@ -197,3 +197,26 @@ def test_a_rule_named_after_its_condition_inflicts_nothing():
     raw = RawRelation(source_name="Being Prone", target_name="Prone", relation_type="inflicts", evidence="is prone")
     assert guarded([raw], [rule, PRONE], str) == []
     assert not {e for e in _edges(text, [rule, PRONE]) if e[2] == "Prone"}
+
+
+def test_an_item_that_casts_as_if_you_had_or_on_a_success_casts_and_a_rule_of_casting_does_not():
+    amulet = PatternEntity("Amulet of Doors", ("Amulet of Doors",), "item", "heading")
+    text = ("### Amulet of Doors\n\nMake a DC 15 check. On a success, you cast the *fireball* spell. You can speak its "
+            "word and open a door, as if you had cast the *detect magic* spell.\n")
+    assert _edges(text, [amulet, FIREBALL, DETECT]) == {("Amulet of Doors", "casts", "Fireball"),
+                                                       ("Amulet of Doors", "casts", "Detect Magic")}
+    # a rule about casting a spell, no use of the entry
+    rule = PatternEntity("Quiet Casting", ("Quiet Casting",), "feature", "heading")
+    text = "### Quiet Casting\n\nWhen you cast the *fireball* spell, you may whisper it.\n"
+    assert _edges(text, [rule, FIREBALL]) == set()
+
+
+def test_a_table_column_headed_by_a_spell_list_title_is_what_the_entry_casts():
+    beads = PatternEntity("Rosary of Sparks", ("Rosary of Sparks",), "item", "heading")
+    text = ("### Rosary of Sparks\n\nEach bead holds a spell.\n\n| d6 | Bead of... | Spell |\n|---|---|---|\n"
+            "| 1-3 | Fire | Fireball |\n| 4-6 | Sight | Detect magic |\n")
+    assert _edges(text, [beads, FIREBALL, DETECT]) == {("Rosary of Sparks", "casts", "Fireball"),
+                                                      ("Rosary of Sparks", "casts", "Detect Magic")}
+    # the first column is the catalog's names, and a column of counts lists nothing
+    table = "### Rosary of Sparks\n\n| Spell | Level |\n|---|---|\n| Fireball | 3 |\n"
+    assert _edges(table, [beads, FIREBALL]) == set()
