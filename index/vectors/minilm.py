@@ -22,6 +22,8 @@ inside the functions, so importing this module is free.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import hashlib
 import json
 import logging
@@ -427,9 +429,23 @@ def load_in_background(cache_dir: Path, variant: str = "fp32") -> None:
 
 def unload(cache_dir: Path, variant: str = "fp32", threads: int = 0) -> None:
     """Forget the model ``load`` keeps for these arguments (its session's memory goes with the
-    last reference to it); the next ``load`` opens it again."""
+    last reference to it, and back to the system: ``trim_heap``); the next ``load`` opens it again."""
     with _load_lock:
-        _loaded.pop((str(cache_dir), variant, threads), None)
+        model = _loaded.pop((str(cache_dir), variant, threads), None)
+    if model is not None:
+        del model
+        trim_heap()
+
+
+def trim_heap() -> None:
+    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``; nothing
+    elsewhere). A freed session's weights and arena leave holes in the heap that the
+    process keeps otherwise, under the next session's."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def load(cache_dir: Path, variant: str = "fp32", threads: int = 0) -> MiniLM:
