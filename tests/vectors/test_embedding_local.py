@@ -287,6 +287,12 @@ def test_the_session_does_not_spin_between_runs(model_cache):
     assert session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
 
 
+def test_the_session_plans_no_memory_pattern_per_shape(model_cache):
+    from crossbook.vectors import minilm
+
+    assert minilm.load(model_cache).session.get_session_options().enable_mem_pattern is False
+
+
 def test_a_book_embedded_ahead_gets_the_vectors_a_plain_sync_gives(tmp_path, model_cache):
     """The local embedder computes a new book's vectors beside its write (ahead.py); what is
     stored is what embedding each child alone gives."""
