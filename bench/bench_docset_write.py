@@ -12,7 +12,9 @@ onnxruntime's and the embedding-ahead thread's included). From them it prints:
 - when ``where-else`` could answer (the book's SQLite commit: the first event after the write
   transaction, the vectors' step starting) and when ``search`` could (its vectors written),
   counted from the start of the process;
-- the peak resident memory of the child (``wait4``'s ``ru_maxrss``);
+- the peak resident memory of the child (``wait4``'s ``ru_maxrss``), and each step's: the
+  child's resident memory (``/proc/PID/status``'s VmRSS) sampled at every event and every
+  ``SAMPLE_S`` seconds between them, the highest sample credited to the steps open then;
 - the progress lines it printed on stderr (off a terminal), and how many of them show only
   elapsed seconds with no count.
 
@@ -21,6 +23,13 @@ The stand-ins (``--set``):
 - ``ghc-base``: ghc-doc's ``base`` library as Debian installs it
   (/usr/share/doc/ghc-doc/html/libraries/base-4.15.1.0): 514 HTML pages, 263 module pages and
   251 hyperlinked source pages, 42 MB, written by Haddock;
+- ``ghc-800``: 800 Haddock pages of ghc-doc's libraries, the issue's "about 800 pages of
+  Haddock" (``base`` alone has 263 read pages): the module and index pages (none under a
+  ``src/`` folder, the hyperlinked sources a reader skips; none outside a library folder) of every library folder of
+  /usr/share/doc/ghc-doc/html/libraries but ``ghc`` (a link to ``ghc-9.0.2``), by their path
+  sorted bytewise, the first 800 (``Cabal-3.4.1.0/`` to ``ghc-9.0.2/``'s first 91: Cabal,
+  array, base, binary, bytestring, containers, deepseq, directory, exceptions, filepath),
+  copied at their paths into a cache folder like the boost slice's;
 - ``boost``: a fixed slice of libboost1.81-doc's BoostBook reference pages (DocBook XSL):
   the first 1,200 ``.html`` files under /usr/share/doc/libboost1.81-doc/doc/html/boost, by
   their path sorted bytewise (``boost/CV/constrained_value.html`` to
@@ -52,10 +61,13 @@ from bench.common.results import record
 
 ROOT = Path(__file__).resolve().parents[1]
 GHC_BASE = Path("/usr/share/doc/ghc-doc/html/libraries/base-4.15.1.0")
+GHC_LIBRARIES = GHC_BASE.parent
+GHC_PAGES = 800
 BOOST_HTML = Path("/usr/share/doc/libboost1.81-doc/doc/html")
 BOOST_PAGES = 1200
 CACHE = Path.home() / ".cache" / "crossbook-bench"
 TICK = os.sysconf("SC_CLK_TCK")
+SAMPLE_S = 0.1  # seconds between two samples of the child's resident memory
 # the events that mark no step (one per relationship or candidate)
 NOISE = ("relation.candidate", "relation.normalized")
 
@@ -91,6 +103,12 @@ def doc_set(name: str, pages: int | None) -> Path | None:
         if not GHC_BASE.is_dir():
             return None
         return GHC_BASE if pages is None else copied(GHC_BASE, spread(html_pages(GHC_BASE), pages), f"ghc-base-{pages}")
+    if name == "ghc-800":
+        if not GHC_BASE.is_dir():
+            return None
+        modules = [p for p in html_pages(GHC_LIBRARIES) if len(p.parts) > 1 and p.parts[0] != "ghc" and "src" not in p.parts[1:-1]]
+        chosen = spread(modules[:GHC_PAGES], pages)
+        return copied(GHC_LIBRARIES, chosen, f"ghc-libraries-{len(chosen)}")
     if name == "boost":
         if not (BOOST_HTML / "boost").is_dir():
             return None
@@ -112,6 +130,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / TICK
 
 
+def rss_mb(pid: int) -> float:
+    """The process's resident memory now (VmRSS), in MB; 0 once it has ended."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 class Run:
     """One ingest in a child process, followed event by event."""
 
@@ -124,6 +153,8 @@ class Run:
         self.progress: list[tuple[float, str]] = []
         self.result: dict | None = None
         self.live = False  # print each step's event as it comes
+        self.open_steps: list[str] = ["before the first event"]
+        self.step_rss: dict[str, float] = {}  # step -> the highest RSS sampled while it was open, MB
 
     def go(self) -> tuple[int, int]:
         """Runs it; returns (exit status, peak RSS in KB)."""
@@ -132,25 +163,45 @@ class Run:
         child = subprocess.Popen(self.command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         lines = threading.Thread(target=self._stderr, args=(child, start), daemon=True)
         lines.start()
+        done = threading.Event()
+        sampler = threading.Thread(target=self._sample, args=(child.pid, done), daemon=True)
+        sampler.start()
         try:
             self._follow(child, start)
         except BaseException:
             child.kill()  # this script stopped (Ctrl-C): its ingest does not run on alone
             raise
+        finally:
+            done.set()
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
         self.total = (time.perf_counter() - start, usage.ru_utime + usage.ru_stime)
         lines.join()
         return child.returncode, usage.ru_maxrss
 
+    def _sample(self, pid: int, done: threading.Event) -> None:
+        while not done.wait(SAMPLE_S):
+            self._note_rss(pid)
+
+    def _note_rss(self, pid: int) -> None:
+        rss = rss_mb(pid)
+        for step in list(self.open_steps):
+            self.step_rss[step] = max(self.step_rss.get(step, 0.0), rss)
+
     def _follow(self, child, start: float) -> None:
         assert child.stdout is not None
         for line in child.stdout:
             wall, cpu = time.perf_counter() - start, cpu_seconds(child.pid)
+            self._note_rss(child.pid)
             try:
                 event = json.loads(line)
             except ValueError:
                 continue
+            kind, phase = event.get("event"), event.get("phase")
+            if kind == "phase.start":
+                self.open_steps = [s for s in self.open_steps if s not in ("before the first event", "between steps")] + [phase]
+            elif kind == "phase.done" and phase in self.open_steps:
+                self.open_steps = [s for s in self.open_steps if s != phase] or ["between steps"]
             if event.get("event") == "result":
                 self.result = event
             elif event.get("event") not in NOISE:
@@ -197,11 +248,14 @@ def elapsed_only(lines: list[tuple[float, str]]) -> list[str]:
 
 def report(run: Run, status: int, peak_kb: int, folder: Path) -> dict:
     print(f"doc set: {folder} ({len(html_pages(folder))} HTML pages); exit {status}")
-    print(f"{'step':<28}{'wall s':>9}{'CPU s':>9}")
+    print(f"{'step':<28}{'wall s':>9}{'CPU s':>9}{'peak RSS MB':>13}")
     figures: dict = {"folder": str(folder), "pages": len(html_pages(folder)), "exit": status, "steps": {}}
     for name, (wall, cpu) in steps(run).items():
-        print(f"  {name:<26}{wall:>9.1f}{cpu:>9.1f}")
-        figures["steps"][name] = {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1)}
+        rss = run.step_rss.get(name, float("nan"))
+        print(f"  {name:<26}{wall:>9.1f}{cpu:>9.1f}{rss:>13.0f}")
+        figures["steps"][name] = {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "peak_rss_mb": round(rss)}
+    if "between steps" in run.step_rss:
+        print(f"  {'between steps':<26}{'':>18}{run.step_rss['between steps']:>13.0f}")
     where_else, search = ready(run)
     print(f"  {'total':<26}{run.total[0]:>9.1f}{run.total[1]:>9.1f}")
     print(f"where-else answers at {where_else or float('nan'):.0f} s, search at {search or float('nan'):.0f} s "
@@ -225,7 +279,7 @@ def report(run: Run, status: int, peak_kb: int, folder: Path) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="ghc-base", help="ghc-base, boost, or a folder's path")
+    parser.add_argument("--set", default="ghc-base", help="ghc-base, ghc-800, boost, or a folder's path")
     parser.add_argument("--pages", type=int, help="the first N pages only (a small run)")
     parser.add_argument("--embedder", help="local, local-int8, hash (default: crossbook's)")
     parser.add_argument("--relations", help="auto, spacy, off (default: crossbook's)")

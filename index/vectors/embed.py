@@ -128,10 +128,12 @@ class LocalEmbedder(MiniLMWindow):
 
     # texts per embed() call: sorted by length within it, then run ``inference_batch`` at a
     # time, so a call of many texts pads little (a call of 256 took about half the CPU per
-    # chunk of calls of 32 on the sample corpus). Batches of 32 and 64 measured close, 32
-    # 5-15% less CPU per chunk (bench/bench_embed.py).
+    # chunk of calls of 32 on the sample corpus). A run's attention scores are batch x 12 heads
+    # x 256 x 256 floats (100 MB at 32), and onnxruntime's arena keeps what the largest run
+    # took: 1,500 of a DocBook slice's children peaked at 848 MB in batches of 32, 530 in 16
+    # and 374 in 8, and 8 took 10-15% less CPU than 32 (vectors equal within 3e-8).
     batch_size = 256
-    inference_batch = 32
+    inference_batch = 8
 
     def __init__(self, cache_dir: Path, variant: str = "fp32", threads: int = 0):
         self.cache_dir = cache_dir

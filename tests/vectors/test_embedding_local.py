@@ -287,6 +287,12 @@ def test_the_session_does_not_spin_between_runs(model_cache):
     assert session.get_session_options().get_session_config_entry("session.intra_op.allow_spinning") == "0"
 
 
+def test_the_session_plans_no_memory_pattern_per_shape(model_cache):
+    from crossbook.vectors import minilm
+
+    assert minilm.load(model_cache).session.get_session_options().enable_mem_pattern is False
+
+
 def test_a_book_embedded_ahead_gets_the_vectors_a_plain_sync_gives(tmp_path, model_cache):
     """The local embedder computes a new book's vectors beside its write (ahead.py); what is
     stored is what embedding each child alone gives."""
@@ -319,3 +325,36 @@ def test_the_embedder_beside_a_write_is_the_same_model_on_one_thread(model_cache
     assert one.id == embedder.id
     assert dot(one.embed(TEXTS[:1])[0], embedder.embed(TEXTS[:1])[0]) > 0.99999
     assert minilm.load(model_cache, threads=1).session.get_session_options().intra_op_num_threads == 1
+
+
+def test_vectors_do_not_depend_on_the_inference_batch(model_cache):
+    from crossbook.vectors.embed import LocalEmbedder
+
+    texts = [f"{t} (variant {n}, " + "with more words " * n + ")" for n, t in enumerate(TEXTS * 7)]
+    small, large = LocalEmbedder(model_cache), LocalEmbedder(model_cache)
+    large.inference_batch = 32
+    assert len(texts) > 2 * small.inference_batch  # the default runs them in three batches at least
+    for x, y in zip(small.embed(texts), large.embed(texts)):
+        assert dot(x, y) > 0.99999  # batches of other lengths pad otherwise: rounding only
+
+
+def test_a_released_session_is_forgotten_and_the_heap_trimmed(model_cache, monkeypatch):
+    from crossbook.vectors import minilm
+    from crossbook.vectors.embed import LocalEmbedder
+
+    trims = []
+    monkeypatch.setattr(minilm, "trim_heap", lambda: trims.append(1))
+    one = LocalEmbedder(model_cache).beside()
+    before = minilm.load(model_cache, threads=1)
+    one.release()
+    assert trims == [1]
+    assert minilm.load(model_cache, threads=1) is not before  # opened again
+    one.release()
+    one.release()  # nothing loaded: nothing to trim
+    assert trims == [1, 1]
+
+
+def test_trimming_the_heap_is_harmless():
+    from crossbook.vectors import minilm
+
+    minilm.trim_heap()  # glibc's malloc_trim, or nothing where there is none

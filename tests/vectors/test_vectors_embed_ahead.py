@@ -145,3 +145,33 @@ def test_a_large_books_thread_lets_go_of_its_session_once_stopped(texts, release
     ahead.stop()
     assert embedder.released == released  # a small book's session is kept for the next book
     assert len(ahead.take([ahead.order[0]])) == 1  # what was computed stays to be taken
+
+
+class ReleasingBesideItself(CountingEmbedder):
+    """A counting embedder whose ``beside`` is another, noting when each lets go of its session."""
+
+    def __init__(self, one_thread: "ReleasingBesideItself | None" = None) -> None:
+        super().__init__()
+        self.released = 0
+        self.one_thread = one_thread
+
+    def __getattr__(self, name: str):
+        if name == "beside" and self.one_thread is not None:
+            return lambda: self.one_thread
+        raise AttributeError(name)
+
+    def release(self) -> None:
+        self.released += 1
+
+
+@pytest.mark.parametrize("texts, released", [(3, 0), (RELEASE_AFTER + 1, 1)])
+def test_a_large_books_write_lets_go_of_the_session_of_every_core_first(tmp_path, texts, released):
+    one_thread = ReleasingBesideItself()
+    every_core = ReleasingBesideItself(one_thread)
+    job = _job(tmp_path / "index", every_core)
+    rows = [ChildRow(f"c{i}", "Book", "p", "Book > Section", f"text {i}", str(i)) for i in range(texts)]
+    job.vectors.embed_ahead(rows)
+    job.vectors.drop_ahead()
+    assert every_core.released == released  # a small book keeps it: the next vectors step is its
+    assert one_thread.released == released  # and the thread's own goes once stopped, as before
+    assert every_core.texts == [] and one_thread.texts  # computed ahead by the thread's own only
