@@ -201,11 +201,6 @@ class VectorStore:
                 self.record_embedder(db, len(vectors[0]))
             if progress is not None:
                 progress("embed", start + len(batch), len(rows))
-        release = getattr(self.embedder, "release", None)
-        if release is not None and len(rows) > RELEASE_AFTER:
-            # a large book's vectors are written: its session of every core goes, and the heap its
-            # write freed with it, so the books after it do not stack their sessions on top of both
-            release()
         return len(rows)
 
     def _vectors(self, texts: list[str], shared: set[str], kept: dict[str, list[float]]) -> list[list[float]]:

@@ -175,13 +175,3 @@ def test_a_large_books_write_lets_go_of_the_session_of_every_core_first(tmp_path
     assert every_core.released == released  # a small book keeps it: the next vectors step is its
     assert one_thread.released == released  # and the thread's own goes once stopped, as before
     assert every_core.texts == [] and one_thread.texts  # computed ahead by the thread's own only
-
-
-@pytest.mark.parametrize("texts, released", [(3, 0), (RELEASE_AFTER + 1, 1)])
-def test_a_large_books_vectors_written_let_go_of_the_session_of_every_core(tmp_path, texts, released):
-    every_core = ReleasingBesideItself()  # no session beside it: the write embeds everything itself
-    job = _job(tmp_path / "index", every_core)
-    rows = [ChildRow(f"c{i}", "Book", "p", "Book > Section", f"text {i}", str(i)) for i in range(texts)]
-    assert job.vectors.write(job.db, rows) == texts
-    assert every_core.released == released  # a small book keeps it for the next book
-    assert len(job.vectors.stored("Book")) == texts  # released after its vectors are stored, not before
