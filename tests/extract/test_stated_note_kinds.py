@@ -4,9 +4,10 @@ named by a compound kind ("Gear Knacks": a knack). Invented vault and text."""
 
 from __future__ import annotations
 
-from crossbook.chunk.chunking import parent_chunks
+from crossbook.chunk.chunking import parent_chunks, split_sections
 from crossbook.core.packs import load_pack
 from crossbook.extract.marks import NoteMarks
+from crossbook.extract.rules import book_mentions
 from crossbook.readers.vault import read
 from tests.helpers import vault
 
@@ -31,3 +32,24 @@ def test_a_tag_whose_segment_is_a_kind_word_types_the_note(tmp_path):
     assert found["Brawler"] == "feature"  # "Combat_Talent": a talent
     assert found["Hound"] == "other"  # no kind word among its tags
     assert found["Two Minds"] == "other"  # tags that name two kinds state neither
+
+
+STUNTS = """# Book
+
+## Gear Stunts
+
+A stunt can reflect fine gear that gives your character an edge.
+
+**Thornhide Cloak**: Because I wear a cloak of thornhide, I get +2 to defend against grapples.
+
+**Glass Dagger**: Because my dagger is hard to see, I get +2 to attack from hiding.
+
+**Mule Saddle**: Because my mule is saddled, I can carry twice the load.
+"""
+
+
+def test_a_heading_named_by_a_compound_of_a_kind_types_its_leads():
+    parents = parent_chunks("Book", split_sections(STUNTS))
+    found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
+    assert found["Glass Dagger"] == "feature"  # "Gear Stunts": stunts, whose kind is a feature
+    assert found["Thornhide Cloak"] == "feature"
