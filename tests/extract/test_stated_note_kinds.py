@@ -53,3 +53,21 @@ def test_a_heading_named_by_a_compound_of_a_kind_types_its_leads():
     found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
     assert found["Glass Dagger"] == "feature"  # "Gear Stunts": stunts, whose kind is a feature
     assert found["Thornhide Cloak"] == "feature"
+
+
+BESTIARY = {
+    "Foes/Beasts.md": "# Beasts\nBeasts are the great wild things.\n\n## ![[Marsh Wyrm]]\n## ![[Glass Stag]]\n",
+    "Foes/Lore.md": "# Lore\nWhat the wise know.\n\n## ![[Pale Hermit]]\n",
+    "Foes/Marsh Wyrm.md": "## Marsh Wyrm\n>[!bug] Marsh Wyrm\n>Rank: Dangerous\n\nIt lurks in fens.\n",
+    "Foes/Glass Stag.md": "# Glass Stag\nA stag of glass.\n",
+    "Foes/Pale Hermit.md": "# Pale Hermit\nA hermit of the hills.\n",
+}
+
+
+def test_a_note_named_by_a_plural_kind_types_the_notes_it_embeds_as_headings(tmp_path):
+    book = read(vault(tmp_path / "b", BESTIARY))
+    parents = parent_chunks("b", list(book.sections))
+    types = NoteMarks(load_pack("generic"), parents, [None] * len(parents)).note_types
+    assert types["Foes/Marsh Wyrm.md"] == "creature" and types["Foes/Glass Stag.md"] == "creature"
+    assert types["Foes/Pale Hermit.md"] == "other"  # "Lore" names no kind
+    assert types["Foes/Beasts.md"] == "other"
