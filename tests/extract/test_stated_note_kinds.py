@@ -1,11 +1,13 @@
 """The kinds a rulebook states of its things outside a phrase: a note vault's tags (the last
-segment of ``#Asset/Ritual`` is the kind noun a heading "Rituals" would use), and a heading
-named by a compound kind ("Gear Knacks": a knack). Invented vault and text."""
+segment of ``#Asset/Ritual`` is the kind noun a heading "Rituals" would use), a note named by a
+plural kind over the notes it embeds, a heading named by a compound of a kind ("Gear Stunts"),
+and what is no member: a child that names its heading's own noun. Invented vault and text."""
 
 from __future__ import annotations
 
 from crossbook.chunk.chunking import parent_chunks, split_sections
 from crossbook.core.packs import load_pack
+from crossbook.extract.contract import rules_off
 from crossbook.extract.marks import NoteMarks
 from crossbook.extract.rules import book_mentions
 from crossbook.readers.vault import read
@@ -71,3 +73,12 @@ def test_a_note_named_by_a_plural_kind_types_the_notes_it_embeds_as_headings(tmp
     assert types["Foes/Marsh Wyrm.md"] == "creature" and types["Foes/Glass Stag.md"] == "creature"
     assert types["Foes/Pale Hermit.md"] == "other"  # "Lore" names no kind
     assert types["Foes/Beasts.md"] == "other"
+
+
+def test_a_child_that_names_the_kind_of_its_heading_is_about_the_kind_no_member():
+    text = "# 4: Stunts\n\n## Odd Stunt Rubrics\n\nStunts give bonuses.\n\n## Iron Hide\n\nOnce per scene, ignore a wound.\n"
+    with rules_off({"marked_entry", "catalog_entry"}):  # kind_member alone decides
+        parents = parent_chunks("Book", split_sections(text))
+        found = {m.name: m.rule for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
+    assert found.get("Iron Hide") == "kind_member"
+    assert "Odd Stunt Rubrics" not in found
