@@ -41,6 +41,7 @@ from .heading_tree import (
     in_legal_section,
     kinds_of,
     label_kind,
+    names_host_noun,
     used_elsewhere,
 )
 from .heading_tree import marked_entry as marked_alone
@@ -208,12 +209,14 @@ def kind_member(view: HeadingView, node: Node) -> bool:
     """A direct child of a heading named by a plural kind ("Classes > Wyrmcaller", "Skills >
     Athletics"): a member of that kind (its type is the heading's, entry_kinds.path_kind),
     though it holds sections of its own; of a kind whose entries show it, only one that does. A child that names a kind itself ("Spells > Spell
-    Lists") is a part of the chapter, no member."""
+    Lists"), or the heading's own noun ("Stunts > New Stunt Rubrics"), is a part of the chapter, no member."""
     if node.up is None or heading_kind(node.parent.heading or "") is not None:
         return False
     words = clean_text(node.up.parent.heading or "").casefold().split()
     kind = heading_kind(" ".join(words)) if words and singular(words[-1]) != words[-1] else None
     if kind is None:
+        return False
+    if names_host_noun(node):
         return False
     # a kind whose entries show it (a stat block, a category line): a section that does not is
     # a topic about them ("Monsters > Hit Points")

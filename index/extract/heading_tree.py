@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..core.models import ParentChunk
 from ..core.normalize import normalize_name, normalized_words, singular
 from .entry_kinds import heading_kind, own_kind
-from .headings import HeadingName, heading_name, is_group_heading, is_topical
+from .headings import HeadingName, clean_text, heading_name, is_group_heading, is_topical
 from .text import first_body_sentence
 
 CATALOG_MIN = 3
@@ -123,3 +123,11 @@ def marked_entry(node: Node, title_key: str) -> bool:
     return not node.children and node.up is not None and node.up.key != title_key \
         and normalize_name(node.named.name) == normalized_words(node.named.name) \
         and heading_kind(node.up.parent.heading or "") is not None
+
+
+def names_host_noun(node: Node) -> bool:
+    """Whether a heading names the last noun of the heading above it: it is about that kind,
+    not one of its members ("Stunts > New Stunt Rubrics", "Spells > Spell Slots")."""
+    host = clean_text(node.up.parent.heading or "").casefold().split() if node.up is not None else []
+    own = {singular(w) for w in clean_text(node.parent.heading or "").casefold().split()}
+    return bool(host) and singular(host[-1]) in own

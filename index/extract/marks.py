@@ -16,9 +16,11 @@ heading line and each link's shown text are in the chunk):
   (``## ![[Burning Momentum]]``) defines nothing here: it names another note's entity.
 
 Entity type of a note's entity: the pack's heading rules over the note's folders and tags
-(``Assets/`` or ``#Asset/Path`` under a rule for "Assets"); else the type the extractor
-gave the same name in the note's own chunk; else ``other``. A stat block's creature takes
-the pack's ``creature``/``monster``/``npc`` type when it has one. A link declares its
+(``Assets/`` or ``#Asset/Path`` under a rule for "Assets"); else the one kind its tags name
+by the rulebook pack's kind words (``#Asset/Ritual``: spell); else the type the extractor
+gave the same name in the note's own chunk; else the kind of a note named by a plural kind
+that embeds it as a heading ("Beasts" over ``## ![[Marsh Wyrm]]``); else ``other``. A stat
+block's creature takes the pack's ``creature``/``monster``/``npc`` type when it has one. A link declares its
 target's type, so it resolves to that note's entity when two notes share a name.
 
 A documentation set (index/readers/docset) marks the same way: a page defines its subject
@@ -33,11 +35,11 @@ import re
 from dataclasses import dataclass, replace
 
 from ..core.models import SUB_ENTRY_SEPARATOR, ChunkExtraction, ParentChunk, RawMention
-from ..core.normalize import collapse_whitespace, normalize_name
+from ..core.normalize import collapse_whitespace, normalize_name, singular
 from ..core.packs import DomainPack, genre_list
 from ..readers.html_markdown import markdown_text
 from .contract import first_rule, is_on
-from .entry_kinds import rulebook_kinds
+from .entry_kinds import heading_kind, rulebook_kinds
 from .text import first_body_sentence
 from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
@@ -59,7 +61,10 @@ class NoteMarks:
         for parent, extraction in zip(parents, extractions, strict=True):
             if parent.defines and parent.file and parent.file not in self.note_types:
                 name = parent.defines[0][0]
-                self.note_types[parent.file] = self._type(name, parent.kinds, extraction)
+                self.note_types[parent.file] = self._type(name, parent, extraction)
+        for file, kind in embedded_kinds(parents).items():
+            if self.note_types.get(file) == "other" and kind in self.types:
+                self.note_types[file] = kind
         creature = [t for t in genre_list("rulebook", "creature_types") if t in pack.type_names]
         self.creature_type = creature[0] if creature else None
         # a documentation page's terms by the page (and #anchor) a hyperlink names them by
@@ -73,10 +78,12 @@ class NoteMarks:
         self.manual = bool(self.doc_types) or sum(1 for p in parents if p.heading and COMMAND_HEADING.search(
             p.heading)) >= _MANUAL_HEADINGS
 
-    def _type(self, name: str, kinds: tuple[str, ...], extraction: ChunkExtraction | None) -> str:
-        by_rule = self.pack.type_for((*kinds, name))
+    def _type(self, name: str, parent: ParentChunk, extraction: ChunkExtraction | None) -> str:
+        by_rule = self.pack.type_for((*parent.kinds, name))
         if by_rule != "other":
             return by_rule
+        if (tagged := tag_kind(parent)) in self.types:
+            return tagged
         key = normalize_name(name)
         for mention in (extraction.mentions if extraction is not None else ()):
             if normalize_name(mention.name) == key and mention.entity_type in self.pack.type_names:
@@ -164,6 +171,36 @@ class NoteMarks:
         for mark in marks:  # a sub-entry ("frob-add › --verbose") shows its own name
             yield mark, (mark.context if mark.mention_type == "references"
                          else mark.name.rpartition(SUB_ENTRY_SEPARATOR)[2])
+
+
+def tag_kind(parent: ParentChunk) -> str | None:
+    """The kind a note's tags state of the entity it defines: the one kind the rulebook pack's
+    kind words give its tags' segments (``#Asset/Ritual``: a spell, ``#Asset/Combat_Talent``: a
+    feature, as a heading "Rituals" names its entries'), or None when they name none or two.
+    The note's first section carries its folders, then its tags' segments, in ``kinds``."""
+    folders = parent.heading_path[:-1]
+    if parent.kinds[:len(folders)] != folders:
+        return None
+    kinds = {kind for segment in parent.kinds[len(folders):] if (kind := heading_kind(segment))}
+    return next(iter(kinds)) if len(kinds) == 1 else None
+
+
+def embedded_kinds(parents: list[ParentChunk]) -> dict[str, str]:
+    """note file -> the kind of the note that embeds it as a heading under its own name when
+    that name is a plural kind ("Beasts" over ``## ![[Marsh Wyrm]]``: a creature), as a heading
+    named by a plural kind types its direct children; a note so embedded under two kinds takes
+    neither."""
+    found: dict[str, set[str]] = {}
+    for parent in parents:
+        if not parent.heading or len(parent.heading_path) < 2:
+            continue
+        host = parent.heading_path[-2]
+        last = host.split()[-1].casefold() if host.split() else ""
+        kind = heading_kind(host) if last and singular(last) != last else None
+        for _, shown, target_file in parent.links if kind else ():
+            if shown == parent.heading:
+                found.setdefault(target_file, set()).add(kind)
+    return {file: next(iter(kinds)) for file, kinds in found.items() if len(kinds) == 1}
 
 
 def page_labels(parents: list[ParentChunk], pages: int = 3) -> set[str]:

@@ -1,0 +1,84 @@
+"""The kinds a rulebook states of its things outside a phrase: a note vault's tags (the last
+segment of ``#Asset/Ritual`` is the kind noun a heading "Rituals" would use), a note named by a
+plural kind over the notes it embeds, a heading named by a compound of a kind ("Gear Stunts"),
+and what is no member: a child that names its heading's own noun. Invented vault and text."""
+
+from __future__ import annotations
+
+from crossbook.chunk.chunking import parent_chunks, split_sections
+from crossbook.core.packs import load_pack
+from crossbook.extract.contract import rules_off
+from crossbook.extract.marks import NoteMarks
+from crossbook.extract.rules import book_mentions
+from crossbook.readers.vault import read
+from tests.helpers import vault
+
+NOTES = {
+    "Assets/Glimmer Rite.md": "# Glimmer Rite\n#Asset/Ritual \n\n- When you perform this ritual, roll +wits.\n",
+    "Assets/Brawler.md": "# Brawler\n#Asset/Combat_Talent\n## If you fight unarmed\n- When you strike, add +1.\n",
+    "Assets/Hound.md": "# Hound\n#Asset/Companion\n- Your hound tracks by scent.\n",
+    "Assets/Two Minds.md": "# Two Minds\n#Ritual #Talent\n- Both at once.\n",
+}
+
+
+def note_types(tmp_path) -> dict[str, str]:
+    book = read(vault(tmp_path / "v", NOTES))
+    parents = parent_chunks("v", list(book.sections))
+    marks = NoteMarks(load_pack("generic"), parents, [None] * len(parents))
+    return {file.rpartition("/")[2].removesuffix(".md"): kind for file, kind in marks.note_types.items()}
+
+
+def test_a_tag_whose_segment_is_a_kind_word_types_the_note(tmp_path):
+    found = note_types(tmp_path)
+    assert found["Glimmer Rite"] == "spell"
+    assert found["Brawler"] == "feature"  # "Combat_Talent": a talent
+    assert found["Hound"] == "other"  # no kind word among its tags
+    assert found["Two Minds"] == "other"  # tags that name two kinds state neither
+
+
+STUNTS = """# Book
+
+## Gear Stunts
+
+A stunt can reflect fine gear that gives your character an edge.
+
+**Thornhide Cloak**: Because I wear a cloak of thornhide, I get +2 to defend against grapples.
+
+**Glass Dagger**: Because my dagger is hard to see, I get +2 to attack from hiding.
+
+**Mule Saddle**: Because my mule is saddled, I can carry twice the load.
+"""
+
+
+def test_a_heading_named_by_a_compound_of_a_kind_types_its_leads():
+    parents = parent_chunks("Book", split_sections(STUNTS))
+    found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
+    assert found["Glass Dagger"] == "feature"  # "Gear Stunts": stunts, whose kind is a feature
+    assert found["Thornhide Cloak"] == "feature"
+
+
+BESTIARY = {
+    "Foes/Beasts.md": "# Beasts\nBeasts are the great wild things.\n\n## ![[Marsh Wyrm]]\n## ![[Glass Stag]]\n",
+    "Foes/Lore.md": "# Lore\nWhat the wise know.\n\n## ![[Pale Hermit]]\n",
+    "Foes/Marsh Wyrm.md": "## Marsh Wyrm\n>[!bug] Marsh Wyrm\n>Rank: Dangerous\n\nIt lurks in fens.\n",
+    "Foes/Glass Stag.md": "# Glass Stag\nA stag of glass.\n",
+    "Foes/Pale Hermit.md": "# Pale Hermit\nA hermit of the hills.\n",
+}
+
+
+def test_a_note_named_by_a_plural_kind_types_the_notes_it_embeds_as_headings(tmp_path):
+    book = read(vault(tmp_path / "b", BESTIARY))
+    parents = parent_chunks("b", list(book.sections))
+    types = NoteMarks(load_pack("generic"), parents, [None] * len(parents)).note_types
+    assert types["Foes/Marsh Wyrm.md"] == "creature" and types["Foes/Glass Stag.md"] == "creature"
+    assert types["Foes/Pale Hermit.md"] == "other"  # "Lore" names no kind
+    assert types["Foes/Beasts.md"] == "other"
+
+
+def test_a_child_that_names_the_kind_of_its_heading_is_about_the_kind_no_member():
+    text = "# 4: Stunts\n\n## Odd Stunt Rubrics\n\nStunts give bonuses.\n\n## Iron Hide\n\nOnce per scene, ignore a wound.\n"
+    with rules_off({"marked_entry", "catalog_entry"}):  # kind_member alone decides
+        parents = parent_chunks("Book", split_sections(text))
+        found = {m.name: m.rule for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
+    assert found.get("Iron Hide") == "kind_member"
+    assert "Odd Stunt Rubrics" not in found
