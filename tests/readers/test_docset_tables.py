@@ -73,7 +73,8 @@ def test_a_first_cell_before_a_call_or_a_link_naming_the_row_is_its_type_not_a_n
             '<tr><td>double&#160;</td><td><b>frob_wait</b> ()</td></tr>'
             '<tr><td><code>FROB_MAX</code></td><td>The most frobs a spool holds.</td></tr>'
             '<tr><td><code>FROB_IS_DIR</code></td><td><a href="m.html#TRUE">TRUE</a> if it is a folder.</td></tr>'
-            '<tr><td><code>FROB_SG</code></td><td>Surrogates (SG)</td></tr>')
+            '<tr><td><code>FROB_SG</code></td><td>Surrogates (SG)</td></tr>'
+            '<tr><td><code>frob_old(a)</code></td><td><a href="#a22"><code>frob_open(a)</code></a></td></tr>')
     (tmp_path / "frob.html").write_text('<html><head><title>frob</title></head><body><h1>frob</h1>'
                                         f'<h2>Functions</h2><table>{rows}</table></body></html>', encoding="utf-8")
     terms = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
@@ -81,6 +82,7 @@ def test_a_first_cell_before_a_call_or_a_link_naming_the_row_is_its_type_not_a_n
     assert "FROB_MAX" in terms  # a name its description follows: the first column holds names
     assert "frob_wait" in terms  # a call no anchor names: the row defines it
     assert {"FROB_IS_DIR", "FROB_SG"} <= terms and "Surrogates" not in terms  # a description, no name
+    assert "frob_old" in terms  # a call first is the thing itself (a table of old names and new), no type
 
 
 def test_a_table_of_plain_words_defines_nothing_and_prose_links_no_plain_word(tmp_path: Path):

@@ -85,10 +85,10 @@ def _named_after(cells: list) -> bool:
     <a href="#a3">globVar</a>``), or writes a call there, its name set apart (``void |
     <b>member</b> ()``; never prose, "Surrogates (SG)"): the first
     cell is what the thing is or returns."""
-    if any(a.get("href") for a in cells[0].iter("a")):
-        return False
+    if any(a.get("href") for a in cells[0].iter("a")) or _CALL.match(text_of(cells[0])):
+        return False  # a first cell that is a call is the thing itself ("failIf(a) | assertFalse(a)"), no type
     call = _CALL.match(text_of(cells[1]))
-    if call and not _CALL.match(text_of(cells[0])) and any(
+    if call and any(
             text_of(e) == call.group(1) for e in cells[1].iterdescendants() if tag_of(e) in _NAME_RUNS):
         return True  # "void | <b>member</b> ()": a call, its name set apart, its result type before it
     link = next((a for a in cells[1].iter("a") if a.get("href")), None)
