@@ -373,12 +373,13 @@ def _ppr_weights(seeds: list[Passage], followed: list[Followed],
 
 def _hop(vectors: VectorStore, db: Database, question_vector: list[float], seeds: list[Passage],
          matched: dict[str, list[tuple[str, float]]], question: Question, books: tuple[str, ...],
-         hop: int, ranking: str, named: frozenset[str] = frozenset(),
+         hop: int, ranking: str, leading: list[str], named: frozenset[str] = frozenset(),
          loosely: frozenset[str] = frozenset()) -> tuple[list[Followed], list[Passage]]:
-    """One hop from ``seeds``: the entities followed and the sections they reach, scored."""
+    """One hop from ``seeds``: the entities followed (and what they lead to by ``leading``
+    types) and the sections they reach, scored."""
     weighted = [f for f in lift_named(lift_stated(weigh_entities(db, seeds, matched, question, named, loosely)))
                 if f.weight > 0]
-    weighted = with_led(db, weighted, index_ontology(db).leading_types())
+    weighted = with_led(db, weighted, leading)
     # an entity no other book mentions leads nowhere: follow the best ones that lead somewhere
     # the candidates: a few times what is followed, overall and per seed (an entity that
     # leads nowhere is skipped, and reading every mention of every entity costs time)
@@ -482,12 +483,13 @@ def retrieve(
     seeds_used: list[str] = []
     hop_lists: list[list[str]] = [[p.chunk_id for p in sorted(merged.values(), key=lambda p: -p.hop_score)]]
     followed_out: list[dict] = []
+    leading = index_ontology(db).leading_types() if hops > 1 else []  # the index's ontology, read once
     for hop in range(2, hops + 1):
         seeds = frontier[:SEEDS_PER_HOP] + (linked if hop == 2 else [])
         if not seeds:
             break
         seeds_used.extend(s.chunk_id for s in seeds)
-        followed, found = _hop(vectors, db, question_vector, seeds, matched, asked, books, hop, ranking,
+        followed, found = _hop(vectors, db, question_vector, seeds, matched, asked, books, hop, ranking, leading,
                                *((named, loosely) if hop == 2 else ()))
         hop_lists.append([p.chunk_id for p in found])
         followed_out.extend({"hop": hop, "entity": f.name, "entity_type": f.entity_type,
