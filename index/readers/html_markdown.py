@@ -27,7 +27,7 @@ import re
 from lxml import etree, html
 
 from .code_runs import joined_code_runs
-from .html_sections import restructure
+from .html_sections import restructure, tag_of
 
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 LEVEL_ATTR = "data-crossbook-level"    # a heading's Markdown level, set by a reader
@@ -139,11 +139,6 @@ def _encoding(data: bytes) -> str | None:
     except UnicodeDecodeError:
         return None
     return "utf-8"
-
-
-def tag_of(element) -> str | None:
-    """An element's lower-case tag; None for a comment or processing instruction."""
-    return element.tag.lower() if isinstance(element.tag, str) else None
 
 
 def heading_level(element) -> int | None:

@@ -42,7 +42,8 @@ class _Open:
     children: list = field(default_factory=list)
 
 
-def _tag(element) -> str | None:
+def tag_of(element) -> str | None:
+    """An element's lower-case tag; None for a comment or processing instruction."""
     return element.tag.lower() if isinstance(element.tag, str) else None
 
 
@@ -84,9 +85,9 @@ def ending_container(heading, is_heading, shown):
     """The nearest ``CONTAINERS`` ancestor of ``heading`` holding text after it, or None;
     ``shown``: the elements the page's Markdown shows."""
     for ancestor in heading.iterancestors():
-        if _tag(ancestor) in ("body", "html"):
+        if tag_of(ancestor) in ("body", "html"):
             return None
-        if _tag(ancestor) in CONTAINERS and _content_after(ancestor, heading, is_heading, shown):
+        if tag_of(ancestor) in CONTAINERS and _content_after(ancestor, heading, is_heading, shown):
             return ancestor
     return None
 
