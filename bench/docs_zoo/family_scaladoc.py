@@ -1,6 +1,7 @@
-"""The zoo's Scaladoc family: Scala 2.11's API pages (scala-doc), checked.
+"""The zoo's Scaladoc family: Scala 2.11's API pages (scala-doc).
 
-Members: a project of the build each (``PROJECTS``). Per project, the pages its index links
+Members: a project of the build each (``PROJECTS``): the compiler's and scalap's pages tuned
+on, the library's, reflect's and the actors' checked (the check half came first and stays). Per project, the pages its index links
 a documented thing to, sorted by path, every k-th so that at most ``PAGES_PER_PROJECT`` are
 kept, with the index pages beside them (``index/index-*.html``, and ``index.html``, the frame
 whose package list ``index.js`` draws) and that search index (``index.js``).
@@ -26,7 +27,7 @@ from bench.docs_zoo.family_common import every_kth, keyed, score_gold, zoo_membe
 NAME = "scaladoc"
 PACKAGES = ("scala-doc",)
 ROOT = Path("/usr/share/doc/scala-2.11/api")
-PROJECTS = ("library", "reflect", "actors")
+PROJECTS = (("compiler", "tune"), ("scalap", "tune"), ("library", "check"), ("reflect", "check"), ("actors", "check"))
 RELATIONS = "off"  # ingested as LaTeX is: the relation pass writes claims, never the entities scored
 INDEX_PAGES = ("index/index-*.html", "index.html")
 SEARCH = ("index.js",)
@@ -71,9 +72,12 @@ def entries(folder: Path, pages: set[str] | None = None) -> list[tuple[str, str,
     return sorted(keyed(out))
 
 
-def assemble(zoo: Path) -> list[dict]:
+def assemble(zoo: Path, halves: tuple[str, ...] = ("tune", "check")) -> list[dict]:
+    """The members of ``halves``: each project's pages copied into the zoo, and their entries."""
     members = []
-    for project in PROJECTS:
+    for project, half in PROJECTS:
+        if half not in halves:
+            continue
         source = ROOT / project
         if not (source / "index").is_dir():
             print(f"{NAME}/{project}: {PACKAGES[0]} not installed, left out")
@@ -81,7 +85,7 @@ def assemble(zoo: Path) -> list[dict]:
         linked = sorted({page for _, _, page in index_entries(source) if (source / page).is_file()})
         keep = sorted(p.relative_to(source).as_posix() for p in (source / "index").glob("index-*.html")) \
             + ["index.html", *SEARCH]
-        members.append(zoo_member(zoo, NAME, project, PACKAGES[0], "check", source, every_kth(linked), keep,
+        members.append(zoo_member(zoo, NAME, project, PACKAGES[0], half, source, every_kth(linked), keep,
                                   "index/index-*.html"))
     return members
 
