@@ -113,6 +113,10 @@ class _Page:
     title: str = ""                                  # its <title> (else its first <h1>)
 
 
+LOOSE_PAIRING = 3    # sections ahead a heading element's rendering may be paired with
+RENDERED_START = 6   # letters a heading and its rendering share at the start at least
+
+
 def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None]:
     """For each heading element (by its text), the section it opened, matched in order."""
     out: list[int | None] = []
@@ -123,10 +127,24 @@ def _pair_headings(texts: list[str], sections: list[Section]) -> list[int | None
         key = normalized_words(clean_inline(text))
         found = next((i for i in range(at, len(sections)) if sections[i].heading is not None
                       and normalized_words(clean_inline(sections[i].heading)) == key), None)
+        if found is None:
+            found = next((i for i in range(at, min(at + LOOSE_PAIRING, len(sections)))
+                          if sections[i].heading is not None and _rendered_from(sections[i].heading, text)), None)
         out.append(found)
         if found is not None:
             at = found + 1
     return out
+
+
+def _rendered_from(heading: str, text: str) -> bool:
+    """Whether a section's heading is a heading element's text as Markdown rendered it less
+    a part it read as markup (``flatMap[Out2, B](f: A)``: a link, its target dropped): the
+    same start, and its letters and digits the text's, in order."""
+    rendered, whole = (re.sub(r"\W", "", t.casefold()) for t in (heading, text))
+    if not rendered or rendered == whole or not whole.startswith(rendered[:RENDERED_START]):
+        return False
+    letters = iter(whole)
+    return all(char in letters for char in rendered)
 
 
 def _scan(kept: list, index: frozenset = frozenset()) -> tuple[list[str], list, list, list]:
@@ -200,8 +218,12 @@ def _markup_terms(element, tag: str, heading: str | None) -> list[DocTerm]:
 
 
 def _before_heading(anchor) -> bool:
-    """An empty anchor that marks the heading after it, not a place in a paragraph's text."""
+    """An empty anchor that marks the heading after it (past other empty anchors before it:
+    an entry's two ids), not a place in a paragraph's text."""
     following = anchor.getnext()
+    while (following is not None and tag_of(following) == "a" and not text_of(following)
+           and not (anchor.tail or "").strip() and not (following.tail or "").strip()):
+        anchor, following = following, following.getnext()
     if following is not None and tag_of(following) in HEADINGS:
         return True
     parent = anchor.getparent()

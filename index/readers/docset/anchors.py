@@ -45,15 +45,17 @@ _BLOCKS = ("p", "dt", "dd", "li", "td", "th", "pre", "div", "section", "article"
            "summary", *HEADINGS)
 _ESCAPE = re.compile(r"[-_.%:]?([0-9A-Fa-f]{4}|[0-9A-Fa-f]{2})")
 _DECIMAL_ESCAPE = re.compile(r"-(\d{2,3})-")  # a code in decimal between two dashes ("-35-": "#")
-# what follows the thing's name in an id: an arity ("-2", "/2", ".1") or an overload's
-# parameters ("(int)", "[B](f:A=>B)", "<T>")
-_SUFFIX = re.compile(r"(?:[-_./]\d{1,2}|[(\[<].*)$")
+# what follows the thing's name in an id: an arity ("-2", "/2", ".1"), an overload's
+# parameters ("(int)", "[B](f:A=>B)", "<T>") or a type after a name of two letters or more
+# ("size:Int"; never a prefix's colon, "v:")
+_SUFFIX = re.compile(r"(?:[-_./]\d{1,2}|[(\[<].*|(?<=\w\w):(?!:).*)$")
 # a name that only counts places: a word, a separator and a number ("Section 3", "section-3")
 _PARAMETERS = re.compile(r"\w[(\[].*[)\]]$")
 _ORDINAL = re.compile(r"^[^\W\d]*[-_. :]\d+$")
 _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")
 _MARKED = re.compile(r"[_:.()<>!#=@*/]|[a-z][A-Z]|^-")  # a mark of code in one token (``repr(C)``)
 _TYPE_PARAMETERS = re.compile(r"(?<=\w)\[[^\[\]]*\]$")  # "isInstanceOf[T0]": the name less its type parameters
+_CALLED_TYPE_PARAMETERS = re.compile(r"(?<=\w)\[[^\[\]]+\]$")  # "map[B]" of "map[B](f)", never "operator[]"
 _LABEL = re.compile(r"[A-Za-z][A-Za-z ]*")  # a label's words before its colon ("Static method")
 _QUOTES = "'\"`\u2018\u2019\u201c\u201d"
 
@@ -184,17 +186,17 @@ def _spans(words: list[str]):
 
 
 def spelled_name(text: str, forms: list[tuple[str, str]], runs: list[str] = (),
-                 words: int = MAX_SCANNED) -> tuple[str, str] | None:
-    """(name, prefix) that one of ``forms`` (``id_forms``, tried in order) spells in
-    ``text``: a code run of the element first (``runs``), else the shortest run of its first
-    ``words`` words, each with and without its arguments; None when no form does."""
+                 words: int = MAX_SCANNED, ident: str = "") -> tuple[str, str] | None:
+    """(name, prefix) that one of ``forms`` (``id_forms`` of ``ident``, tried in order)
+    spells in ``text``: a code run of the element first (``runs``), else the shortest run of
+    its first ``words`` words, each with and without its arguments; None when no form does."""
     shown: dict[str, str] = {}
     for candidate in [*runs, *_spans(text.split()[:words]), text]:
         for form in (candidate.strip("[]{}();,") or candidate, candidate, _without_arguments(candidate)):
             if len(form) <= MAX_TERM and _balanced(form):  # "Any): Boolean" straddles a signature
                 shown.setdefault(skeleton(form), form)
     for key, prefixed in forms:
-        name = _cleaned(_without_arguments(shown[key]), "(" in shown[key]) if key in shown else ""
+        name = _cleaned(_without_arguments(shown[key]), "(" in shown[key], ident) if key in shown else ""
         if name and _plausible(name):
             return name, prefixed
     return None
@@ -205,8 +207,9 @@ def _balanced(text: str) -> bool:
 
 
 def _plausible(name: str) -> bool:
-    """A name, not a piece of a list or of an argument list: no comma, brackets balanced."""
-    if "," in name or name[0] in "([{)]}":
+    """A name, not a piece of a list or of an argument list (no comma, brackets balanced)
+    nor a result type after its colon (``: AnyRef``)."""
+    if "," in name or name[0] in "([{)]}" or name.startswith(": "):
         return False
     return _balanced(name)
 
@@ -222,13 +225,15 @@ def _unmarked(name: str) -> str:
     return name[start:end].strip()
 
 
-def _cleaned(name: str, called: bool = False) -> str:
+def _cleaned(name: str, called: bool = False, ident: str = "") -> str:
     """A name as shown, less the punctuation around it that is no part of it (a label's
     colon, a trailing comma) and the keywords before a code name (``new Agent``, "Class:
     FileHandle": ``Agent``, ``FileHandle``); quotes and brackets around the whole stay
-    (``'close'``, ``<Zone>``)."""
+    (``'close'``, ``<Zone>``). A word before a colon that the id ``ident`` writes before its
+    own colon is the name, not a label (``debugLevel: Int`` of ``debugLevel:Int``)."""
     name = _unmarked(name.strip().rstrip(",;.").strip())
-    if ": " in name and _LABEL.fullmatch(name.partition(": ")[0]):  # "Class: FileHandle": the label goes
+    label = name.partition(": ")[0]
+    if ": " in name and _LABEL.fullmatch(label) and f"{label}:" not in ident:  # "Class: FileHandle": the label goes
         name = name.rpartition(": ")[2]
     elif ": " in name and not name.startswith(":"):  # "isInstanceOf[T0]: Boolean": its result type goes
         name = _TYPE_PARAMETERS.sub("", name.partition(": ")[0])
@@ -236,6 +241,8 @@ def _cleaned(name: str, called: bool = False) -> str:
     if len(words) > 1 and all(w.isalpha() and w.islower() for w in words[:-1]) and (
             called or not words[-1].isalpha()):
         name = words[-1]  # "new Agent(", "static from(": a keyword, then the name
+    if called:  # "map[B](f: A)": the name less its type parameters, as "isInstanceOf[T0]: Boolean"
+        name = _CALLED_TYPE_PARAMETERS.sub("", name)
     return name
 
 
@@ -407,7 +414,7 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
         code_runs = _code_runs(titled, shown)
         runs = [*code_runs, *_child_runs(titled, shown)]
         words = MAX_SCANNED if titled is element or tag_of(element) in _CONTAINERS else MARKED_WORDS
-        spelled = spelled_name(text, forms, runs, words)
+        spelled = spelled_name(text, forms, runs, words, ident)
         by_links = False
         if spelled is None and link_names and link_names.get(ident):
             linked = [(skeleton(_without_arguments(t)), "") for t in link_names[ident]]
