@@ -104,3 +104,24 @@ def test_short_blocks_under_letters_are_one_index_placed_at_the_markers_in_prose
     book = read_book(folder, fmt="docset")
     placed = {(s.heading, t.name) for s in book.sections for t in s.terms if t.rule == "back_index"}
     assert placed == {(title, w) for title, ws in words.items() for w in ws}
+
+
+def test_an_entry_its_anchors_section_never_spells_is_carried_there_in_the_indexs_words(tmp_path: Path):
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    topics = ["lamps, lighting", "wicks, trimming", "oil, pouring", "glass, cleaning", "flames, shading"]
+    body = "".join(f'<h2 id="part-{i}">Part {i}</h2><a id="index-{i}"></a><p>What to do first.</p>'
+                   for i, _ in enumerate(topics))
+    rows = "".join(f'<tr><td><a href="#index-{i}">{t}</a>:</td><td><a href="#part-{i}">Part {i}</a></td></tr>'
+                   for i, t in sorted(enumerate(topics), key=lambda p: p[1]))
+    (folder / "manual.html").write_text(
+        f"<html><head><title>Manual</title></head><body><h1>Manual</h1>{body}"
+        f'<h2 id="concepts">A.1 Concept Index</h2><table>{rows}</table></body></html>', encoding="utf-8")
+    book = read_book(folder, fmt="docset")
+    by_heading = {s.heading: s for s in book.sections}
+    for i, topic in enumerate(topics):
+        section = by_heading[f"Part {i}"]
+        assert topic in {t.name for t in section.terms}
+        assert f"Concept Index: {topic}" in section.text  # the chunk spells what is stored of it
+    # a link to a page, not to an anchor in it, carries nothing
+    assert "Concept Index" not in by_heading["Manual"].text

@@ -66,3 +66,16 @@ def test_a_heading_markdown_reads_a_link_in_keeps_its_anchors_terms(tmp_path):
     sections = _entries(tmp_path, entries)
     assert sorted(n for names in sections.values() for n in names if n in ("tint", "shade", "glow")) \
         == ["glow", "shade", "tint"]
+
+
+def test_an_entry_linking_its_name_to_the_things_own_page_defines_it_here_too():
+    body = "".join(f'<li><a id="{n}:{n}"></a><h4>class <a href="{n}.html"><span>{n}</span></a> extends Base</h4>'
+                   f"<p>A {n}.</p></li>" for n in ("Lamp", "Wick", "Flame"))
+    assert set(defined(f"<ul>{body}</ul>")) == {"Lamp", "Wick", "Flame"}
+    # a prefix the page's ids share, then the linked name: the entry implements that thing, not defines it
+    impls = "".join(f'<section id="impl-{n}"><h3>impl <a href="trait.{n}.html">{n}</a> for Lamp</h3><p>x</p></section>'
+                    for n in ("Debug", "Clone", "Default"))
+    assert not {"Debug", "Clone", "Default"} & set(defined(impls))
+    # a link that is its own anchor names its target
+    linked = "".join(f'<p>See <a href="{n}.html" name="{n}">{n}</a> first.</p>' for n in ("Lamp", "Wick"))
+    assert not set(defined(linked))

@@ -46,7 +46,7 @@ from .anchors import set_prefixes
 from .boilerplate import Boilerplate, learn_boilerplate
 from .home_title import home_title
 from .index_page import place_index
-from .index_rows import index_blocks
+from .index_rows import index_blocks, index_title
 from .markers import marked_anchors
 from .members import owner_forms, qualified
 from .page_subject import (
@@ -108,6 +108,7 @@ class _Page:
     hrefs: dict[int, list[tuple[str, tuple]]] = field(default_factory=dict)  # section -> (href, texts)
     declared: list[DocTerm] = field(default_factory=list)                 # its NAME line's other names
     index: list | None = None                        # a back-index page's entries (index_page.py)
+    index_titles: list[str] = field(default_factory=list)  # the title of each entry's index block
     mentions: dict[int, list[tuple]] = field(default_factory=dict)         # section -> index entries it shows
     anchors: list = field(default_factory=list)      # what its anchors spell (readers/docset/anchors.py)
     title: str = ""                                  # its <title> (else its first <h1>)
@@ -273,6 +274,7 @@ def _read_page(rel: str, data: bytes, warnings: list[str], boiler: Boilerplate |
             page.hrefs.setdefault(where, []).append((href, shown))
     _find_subject(page, root, headings, boiler or Boilerplate())
     page.index = [entry for _, entries in blocks for entry in entries] or None
+    page.index_titles = [index_title(block) for block, entries in blocks for _ in entries]
     return page
 
 

@@ -386,11 +386,20 @@ def _child_runs(element, shown: Shown) -> list[str]:
                         if tag_of(c) not in _BLOCKS and shown.shown(c)) if t]
 
 
-def _linked_away(titled, name: str, ident: str, shown: Shown) -> bool:
-    """Whether the name is shown as a link to something else than its own anchor."""
+def _linked_away(titled, name: str, ident: str, shown: Shown, prefix: str = "", element=None) -> bool:
+    """Whether the name is shown as a link to something else than its own anchor; a link to
+    a whole page from an entry whose id (no prefix, less its suffix) spells the name alone is
+    the thing's own page: its entry here sums it up (``<a id="Lamp"></a> class <a
+    href="Lamp.html">Lamp</a>``), unlike ``impl <a>Debug</a> for Span`` (``#impl-Debug``: a
+    prefix the page's ids share, then the linked name) and a link that is its
+    own anchor (``<a href="Lamp.html" name="Lamp">``: the link's target's)."""
+    alone = not prefix and skeleton(_SUFFIX.sub("", ident)) == skeleton(name)
     for link in titled.iter("a"):
         href, text = link.get("href"), shown.text(link)
         if href and text and (name == text or name.startswith(text + "<")) and unquote(href.partition("#")[2]) != ident:
+            if alone and "#" not in href and ":" not in href and element is not None and element is not link \
+                    and not (link.get("id") or link.get("name")):
+                continue
             return True
     return False
 
@@ -437,7 +446,7 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
         tag_of(e) in HEADINGS for e in (element, *element.iterancestors(), *element.iterdescendants()))
     code = bool(lead) or called_id(ident) or _named_as_code(name, titled, code_runs, pre)
     return Anchored(ident, name, place(titled), line, code, prefix,
-                    shown.number(titled), _linked_away(titled, name, ident, shown), wraps, by_links, slug,
+                    shown.number(titled), _linked_away(titled, name, ident, shown, prefix, element), wraps, by_links, slug,
                     tuple(lead[1:]), titled is not element and tag_of(element) not in HEADINGS
                     and tag_of(titled) not in HEADINGS and not shown.text(element))  # a heading's label marks no term
 

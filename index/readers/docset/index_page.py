@@ -5,13 +5,15 @@ manual) are the index's links, not an author's: they are no references from the 
 each entry is mentioned where it points instead, as a printed manual's index is placed
 (readers/passes/printed_index.py): defined (rule ``back_index``) in the first section it
 names that shows it and does not define it already, referenced from the others that show
-it.
+it. An entry whose anchor's section never spells it is carried there, in the index's own
+words (``_carried``).
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import replace
 from urllib.parse import unquote
 
 from ...core.models import SUB_ENTRY_SEPARATOR, DocTerm
@@ -46,6 +48,24 @@ def _shows(text: str, term: str) -> bool:
     return re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text, re.IGNORECASE) is not None
 
 
+def _carried(page, n: int, href: str, target, where: int, term: str) -> bool:
+    """Whether the entry ``term`` (the ``n``-th of ``page``'s index) is carried into the
+    section that holds the anchor its link names, which never spells it (an index of
+    concepts: "commands, looping" on the section "Looping Constructs"): the section's text
+    gets a line of the index's own words, its title and the entry ("Concept Index: commands,
+    looping"), so the chunk spells what is stored of it. A link to a page, not to an anchor
+    in it, carries nothing (the entry may be anywhere on it)."""
+    fragment = unquote(href.partition("#")[2])
+    if not fragment or target.anchor_sections.get(fragment) != where:
+        return False
+    titles = getattr(page, "index_titles", None) or []
+    title = titles[n] if n < len(titles) else ""
+    line = f"{title}: {term}" if title else term
+    section = target.sections[where]
+    target.sections[where] = replace(section, text=f"{section.text.rstrip()}\n\n{line}\n")
+    return True
+
+
 def place_index(pages: dict) -> None:
     """Each back-index entry mentioned where it points (module doc). ``pages``: the doc
     set's pages (readers/docset/), each with ``index`` (its entries, or None), ``terms``,
@@ -61,7 +81,8 @@ def place_index(pages: dict) -> None:
                     continue
                 target, where = found
                 if not _shows(target.sections[where].text, term):
-                    continue
+                    if not _carried(page, n, href, target, where, term):
+                        continue
                 same = next((t for t in target.terms.get(where, ())
                              if t.name.rpartition(SUB_ENTRY_SEPARATOR)[2] == term), None)
                 if same is not None:

@@ -222,3 +222,24 @@ def _lettered_index(blocks: list, positions: dict[str, int]) -> list[tuple[objec
         if placed:
             out.append((block, placed))
     return out
+
+
+_NUMBERED = re.compile(r"^(?:[A-Z]|\d+)(?:\.\d+)*\.?\s+(?=\w)")  # "D.5 Concept Index": its number
+
+
+def index_title(block) -> str:
+    """The title the authors give an index block: the heading before it (among its
+    siblings', then its ancestors' siblings'), less its section number ("Concept Index");
+    "" when none is found."""
+    node = block
+    for _ in range(4):
+        for sibling in node.itersiblings(preceding=True):
+            inner = [h for h in sibling.iter() if tag_of(h) in HEADINGS] if tag_of(sibling) in ("div", "header") else []
+            heading = sibling if tag_of(sibling) in HEADINGS else (inner[-1] if inner else None)
+            if heading is not None and text_of(heading):
+                return _NUMBERED.sub("", text_of(heading))
+        node = node.getparent()
+        if node is None:
+            break
+    return ""
+
