@@ -8,10 +8,13 @@ onnxruntime's and the embedding-ahead thread's included). From them it prints:
 
 - each step's wall and CPU seconds, from its ``phase.start`` to its ``phase.done`` (and the
   time before the first event: the process's start, the walk and the read when no ``read``
-  phase reports it);
-- when ``where-else`` could answer (the book's SQLite commit: the first event after the write
-  transaction, the vectors' step starting) and when ``search`` could (its vectors written),
-  counted from the start of the process;
+  phase reports it). Steps nest: ``write`` is the book's one transaction, and
+  ``relation_normalize`` inside it is the derived state's refresh at its end, which holds
+  ``link`` and ``relations`` (so ``write`` is about ``relation_normalize`` plus storing the rows);
+- when ``where-else`` could answer (the first book's SQLite commit: the first event after its
+  write transaction, its vectors' step starting), when it could for every book (the last
+  book's commit), and when ``search`` could (every vector written), counted from the start of
+  the process;
 - the peak resident memory of the child (``wait4``'s ``ru_maxrss``), and each step's: the
   child's resident memory (``/proc/PID/status``'s VmRSS) sampled at every event and every
   ``SAMPLE_S`` seconds between them, the highest sample credited to the steps open then;

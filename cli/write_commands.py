@@ -95,14 +95,7 @@ def ingest(
         stored = stored_files_at(settings.index_dir)
         with EventWriter(events) as sink:  # the read is the ingest's first step: its events go there too
             if _streams(settings, paths, book, batch, dry_run):
-                from crossbook.ingest.streamed import StreamedBooks
-                from crossbook.readers import ReadLimits, Selection
-
-                streamed = StreamedBooks(paths, fmt, ReadLimits.of(settings), stored, Selection(tuple(include), tuple(exclude)),
-                                         reread=force)
-                run_writing(ctx, settings, "ingest", len(streamed), sink,
-                            lambda shelf, **hooks: shelf.ingest_books(streamed, force=force, **hooks),
-                            _ingest_report(state, streamed.skipped, batch, as_json))
+                _ingest_streamed(ctx, settings, paths, fmt, stored, (tuple(include), tuple(exclude)), force, sink, as_json)
                 return
             books_read, skipped = _read_books(state, settings, paths, book, fmt, as_book, stored,
                                               (tuple(include), tuple(exclude)), sink, reread=force or batch)
@@ -127,6 +120,20 @@ def _streams(settings: Settings, paths: list[Path], title: Optional[str], batch:
     title two of them share changes nothing."""
     return (any(path.is_dir() for path in paths) and settings.extractor == "rules" and not batch and not dry_run
             and settings.max_cost is None and title is None)
+
+
+def _ingest_streamed(ctx: typer.Context, settings: Settings, paths: list[Path], fmt: Optional[str], stored,
+                     picked: tuple[tuple[str, ...], tuple[str, ...]], force: bool, sink: EventWriter,
+                     as_json: bool) -> None:
+    """Ingest ``paths``, each book read when the write is ready for it (``_streams``); the
+    books skipped (unreadable, or a title taken) are named by the error the run ends with."""
+    from crossbook.ingest.streamed import StreamedBooks
+    from crossbook.readers import ReadLimits, Selection
+
+    streamed = StreamedBooks(paths, fmt, ReadLimits.of(settings), stored, Selection(*picked), reread=force)
+    run_writing(ctx, settings, "ingest", len(streamed), sink,
+                lambda shelf, **hooks: shelf.ingest_books(streamed, force=force, **hooks),
+                _ingest_report(ctx.obj, streamed.skipped, False, as_json))
 
 
 def _read_books(state: State, settings: Settings, paths: list[Path], title: Optional[str], fmt: Optional[str],
