@@ -170,7 +170,10 @@ class LocalEmbedder(MiniLMWindow):
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         model = minilm.load(self.cache_dir, self.variant, SESSION_THREADS)
-        return model.encode(texts, self.inference_batch, self.workers).tolist()
+        # runs at once share the session's arena: each takes its share of ``inference_batch``
+        # texts, so the arena holds what one run of ``inference_batch`` would
+        workers = self.workers
+        return model.encode(texts, max(1, self.inference_batch // workers), workers).tolist()
 
     def release(self) -> None:
         """Let go of the session (a few hundred MB with its buffers): the next embed() opens it again."""
