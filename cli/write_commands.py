@@ -94,6 +94,9 @@ def ingest(
         # --batch plans every chunk: it reads every file, unchanged or not (the stored titles still hold)
         stored = stored_files_at(settings.index_dir)
         with EventWriter(events) as sink:  # the read is the ingest's first step: its events go there too
+            if _streams(settings, paths, book, batch, dry_run):
+                _ingest_streamed(ctx, settings, paths, fmt, stored, (tuple(include), tuple(exclude)), force, sink, as_json)
+                return
             books_read, skipped = _read_books(state, settings, paths, book, fmt, as_book, stored,
                                               (tuple(include), tuple(exclude)), sink, reread=force or batch)
             from crossbook.ingest.cost import estimate_ingest
@@ -107,6 +110,30 @@ def ingest(
             run_writing(ctx, settings, "ingest", len(books_read), sink, lambda shelf, **hooks: shelf.ingest_books(
                 books_read, force=force, batch=batch, wait=not no_wait, **hooks),
                 _ingest_report(state, skipped, batch, as_json))
+
+
+def _streams(settings: Settings, paths: list[Path], title: Optional[str], batch: bool, dry_run: bool) -> bool:
+    """Whether ingest reads each book as the write asks for it (ingest/streamed.py): when a
+    folder read as one book (a doc set, a vault: a read of minutes) is among ``paths`` (the
+    books found), with the offline extractor, no estimate to make first (--dry-run,
+    --max-cost), no --batch, and no --book. Books of files alone are all read first, so a
+    title two of them share changes nothing."""
+    return (any(path.is_dir() for path in paths) and settings.extractor == "rules" and not batch and not dry_run
+            and settings.max_cost is None and title is None)
+
+
+def _ingest_streamed(ctx: typer.Context, settings: Settings, paths: list[Path], fmt: Optional[str], stored,
+                     picked: tuple[tuple[str, ...], tuple[str, ...]], force: bool, sink: EventWriter,
+                     as_json: bool) -> None:
+    """Ingest ``paths``, each book read when the write is ready for it (``_streams``); the
+    books skipped (unreadable, or a title taken) are named by the error the run ends with."""
+    from crossbook.ingest.streamed import StreamedBooks
+    from crossbook.readers import ReadLimits, Selection
+
+    streamed = StreamedBooks(paths, fmt, ReadLimits.of(settings), stored, Selection(*picked), reread=force)
+    run_writing(ctx, settings, "ingest", len(streamed), sink,
+                lambda shelf, **hooks: shelf.ingest_books(streamed, force=force, **hooks),
+                _ingest_report(ctx.obj, streamed.skipped, False, as_json))
 
 
 def _read_books(state: State, settings: Settings, paths: list[Path], title: Optional[str], fmt: Optional[str],

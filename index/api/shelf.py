@@ -277,7 +277,8 @@ class Shelf:
                      progress: ProgressFn | None = None, events: EventFn | None = None, warn: WarnFn | None = None,
                      on_wait: WarnFn | None = None, command: str = "api ingest"):
         """:meth:`ingest` for books already read (``crossbook.ingest.pipeline.load_books``),
-        as ``crossbook ingest`` runs it. ``batch``: through the OpenAI Batch API (``wait``:
+        or to be read one at a time as each is written (``crossbook.ingest.streamed.StreamedBooks``;
+        not with ``batch``), as ``crossbook ingest`` runs it. ``batch``: through the OpenAI Batch API (``wait``:
         until it ends), returning its ``BatchIngest`` (``results`` None: submitted only).
         ``progress(phase, done, total)``, ``events`` (``--events`` records), ``warn`` and
         ``on_wait`` (a note while another writer holds the index) hear the write."""

@@ -46,13 +46,15 @@ _TITLE_FROM = {
 MANIFEST_RETITLE = "title = \"...\" in its [[books]] entry of the manifest"
 
 
-def ingest_retitle(book: SourceBook, other: SourceBook | None = None) -> str:
+def ingest_retitle(book: SourceBook, other: SourceBook | str | None = None) -> str:
     """How the owner of ``book`` gives it another title on ingest, in its format's terms;
-    when the clash is with ``other``, a note (Markdown or text) of the same folder tree,
-    reading the folder as one book (--as-book) keeps both notes under their names."""
+    when the clash is with ``other`` (a book, or its format), a note (Markdown or text) of
+    the same folder tree, reading the folder as one book (--as-book) keeps both notes under
+    their names."""
     advice = _TITLE_FROM.get(book.format, "") + ON_ITS_OWN
     notes = ("markdown", "text")
-    if other is not None and book.format in notes and other.format in notes:
+    other_format = other if isinstance(other, str) or other is None else other.format
+    if other_format in notes and book.format in notes:
         advice += "; or, for a folder of notes whose names repeat, ingest the folder as one book with --as-book"
     return advice
 
@@ -126,7 +128,13 @@ def check_book_titles_unique(books: list[tuple[SourceBook, str]]) -> None:
     repeat = _first_repeat([(title, book) for book, title in books])
     if repeat:
         title, first, second = repeat
-        raise _title_clash(book_place(first), book_place(second), title, ingest_retitle(second, first))
+        raise book_title_clash(book_place(first), first.format, second, title)
+
+
+def book_title_clash(first_place: str, first_format: str, second: SourceBook, title: str) -> BadInput:
+    """The error for ``second`` taking the ``title`` of the book read before it in the same
+    ingest (from ``first_place``, of ``first_format``)."""
+    return _title_clash(first_place, book_place(second), title, ingest_retitle(second, first_format))
 
 
 def check_titles_free(

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from sqlite_utils import Database
 
@@ -56,7 +56,6 @@ from ..storage.index_state import read_state
 from ..vectors.embed import child_splitter
 from ..vectors.protocol import Vectors
 from . import preload
-from .books import find_books
 from .identity import (
     book_place,
     book_source,
@@ -65,11 +64,10 @@ from .identity import (
     ingest_may_take,
     kept_title,
     renamed_from,
-    source_of,
 )
 from .joined import joins_folders, read_joined
-from .reading import read_told
-from .unchanged import UnreadBook, file_stamp, record_stamp, stamp_is_current, stored_files, unread_book
+from .streamed import StreamedBooks, book_files, read_each
+from .unchanged import UnreadBook, file_stamp, record_stamp, stamp_is_current, stored_files
 
 WarnFn = Callable[[str], None]
 
@@ -171,27 +169,8 @@ def load_books(paths: list[Path], title: str | None, fmt: str | None = None,
         progress(f"read {', '.join(path.name for path in paths)}", 0, 1)
         joined = read_joined(paths, fmt, limits, selection)
         return [(joined, kept_title((stored or {}).get(joined.source), joined, title))]
-    files, sources = [], set()
-    for path in find_books(paths, selection.include, selection.exclude, as_book=as_book):
-        if source_of(path) not in sources:
-            sources.add(source_of(path))
-            files.append(path)
-    if title is not None and len(files) != 1:
-        raise BadInput(f"--book names one book, but {len(files)} files were given")
-    books = []
-    for i, path in enumerate(files):
-        book = unread_book(stored, path, title, fmt, limits) if stored and not reread else None
-        if book is None:
-            progress(f"read {path.name}", i, len(files))
-            try:
-                book = read_told(path, fmt, limits, selection, events)
-            except Exception as exc:  # a reader's failure, foreseen (BadInput) or not, skips only its book
-                if skipped is None or len(files) == 1:
-                    raise
-                skipped.append((path, str(exc) if isinstance(exc, BadInput) else
-                                f"'{path}' could not be read (unexpected {type(exc).__name__}: {exc})"))
-                continue
-        books.append((book, kept_title((stored or {}).get(source_of(path)), book, title)))
+    files = book_files(paths, title, selection, as_book)
+    books = list(read_each(files, title, fmt, limits, skipped, stored, progress, selection, reread, events))
     if not books and skipped:
         raise BadInput(f"none of the {len(files)} books could be read: {skipped[0][1]}"
                        + (f" (and {len(skipped) - 1} more)" if len(skipped) > 1 else ""))
@@ -467,9 +446,14 @@ def ingest_paths(job: IngestJob, paths: list[Path], title: str | None = None, fo
     return ingest_books(job, books, force)
 
 
-def ingest_books(job: IngestJob, books: list[tuple[SourceBook, str]], force: bool = False) -> list[IngestResult]:
-    """``ingest_paths`` for books already read (``load_books``)."""
-    check_titles_free(job.db, books, ingest_may_take({book_source(book) for book, _ in books}))
+def ingest_books(job: IngestJob, books: list[tuple[SourceBook, str]] | StreamedBooks,
+                 force: bool = False) -> list[IngestResult]:
+    """``ingest_paths`` for books already read (``load_books``), or read one at a time as
+    each is written (``StreamedBooks``: each book's title is checked as it is read)."""
+    if isinstance(books, StreamedBooks):
+        books = books.books(job.db, job.progress, job.events)
+    else:
+        check_titles_free(job.db, books, ingest_may_take({book_source(book) for book, _ in books}))
     results, failures = [], []
 
     def on_book(position: int, outcome: IngestResult | CrossbookError) -> None:
@@ -490,10 +474,12 @@ def ingest_books(job: IngestJob, books: list[tuple[SourceBook, str]], force: boo
     return results
 
 
-def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
+def ingest_all(job: IngestJob, books: Iterable[tuple[SourceBook, str]],
                on_book: Callable[[int, IngestResult | CrossbookError], None], force: bool = False) -> None:
     """Ingest ``books`` in their order, one write transaction each, calling ``on_book(position,
-    result or the CrossbookError it raised)`` after each (raising there stops the run).
+    result or the CrossbookError it raised)`` after each (raising there stops the run). Each
+    book is let go once written, so books read as they are asked for (``StreamedBooks``) are
+    not all held at once.
 
     With an extractor that pools its requests (``start``/``wait``: openai), every changed
     book's requests are sent first into one shared pool, so later books' requests run while
@@ -503,9 +489,11 @@ def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
     Ctrl-C nothing is waited for."""
     pooled = job.extractor if isinstance(job.extractor, ModelExtractor) else None
     start = pooled.start if pooled is not None else None
-    plans: list[BookPlan | CrossbookError | None] = [None] * len(books)
+    plans: list[BookPlan | CrossbookError | None] = []
     try:
         if start is not None:
+            books = list(books)
+            plans = [None] * len(books)
             for i, (book, title) in enumerate(books):
                 try:
                     plan = plans[i] = plan_book(job, book, title, force)
@@ -514,7 +502,9 @@ def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
                 except CrossbookError as exc:
                     plans[i] = exc
         for i, (book, title) in enumerate(books):
-            plan, plans[i] = plans[i], None
+            plan = plans[i] if plans else None
+            if plans:
+                plans[i] = None
             if isinstance(plan, CrossbookError):
                 on_book(i, plan)
                 continue
@@ -522,6 +512,7 @@ def ingest_all(job: IngestJob, books: list[tuple[SourceBook, str]],
                 outcome = ingest_book(job, book, title, force=force, plan=plan)
             except CrossbookError as exc:
                 outcome = exc
+            book = plan = None  # not held while the next book is read
             on_book(i, outcome)
     except Exception:
         if pooled is not None:

@@ -24,10 +24,6 @@ from .embed import Embedder
 
 # texts per run of the thread: small, so that it stops soon after the commit
 AHEAD_BATCH = 32
-# a book of more texts than this lets go of the thread's own session once stopped: the rest of
-# its vectors are embedded by the session on every core, and two sessions at once were a few
-# hundred MB of a doc set's peak; a smaller book keeps it for the next (its load costs a second)
-RELEASE_AFTER = 1000
 
 
 def longest_first(texts: Iterable[str]) -> list[str]:
@@ -72,14 +68,10 @@ class EmbeddedAhead:
             self.error = exc
 
     def stop(self) -> None:
-        """End the thread after its current batch, and wait for it; of a book of more than
-        ``RELEASE_AFTER`` texts, let go of the embedder's session (``release``, if it has one)."""
+        """End the thread after its current batch, and wait for it."""
         self._stopping.set()
         if self._thread.is_alive():
             self._thread.join()
-        release = getattr(self.embedder, "release", None)
-        if release is not None and len(self.order) > RELEASE_AFTER:
-            release()
 
     def take(self, texts: list[str]) -> dict[str, list[float]]:
         """Text -> vector for each of ``texts`` embedded so far (call after ``stop``); a text

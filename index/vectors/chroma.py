@@ -29,7 +29,7 @@ from sqlite_utils import Database
 from ..core.config import Settings
 from ..core.errors import CrossbookError
 from ..storage import store
-from .ahead import RELEASE_AFTER, EmbeddedAhead, beside
+from .ahead import EmbeddedAhead, beside
 from .children import ChildRow, SyncReport, child_rows, children_digest, diff, embedding_text
 from .chroma_client import VectorStoreError, chroma_client, chroma_location
 from .embed import Embedder, embed_all, embedder_for_id, get_embedder
@@ -225,11 +225,6 @@ class VectorStore:
             return
         stored = self.stored(rows[0].book)
         texts = [embedding_text(r) for r in rows if stored.get(r.id) != r.metadata]
-        release = getattr(self.embedder, "release", None)
-        if release is not None and len(texts) > RELEASE_AFTER:
-            # one session at a time for a large book: the one of every core an earlier book
-            # loaded goes while the write runs (its vectors step opens it again, a second)
-            release()
         if texts:
             self.ahead = EmbeddedAhead(embedder, texts).start()
 

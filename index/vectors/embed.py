@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 from dataclasses import replace
 from functools import lru_cache
@@ -117,6 +118,10 @@ class MiniLMWindow:
         return minilm.window()
 
 
+# onnxruntime's threads per run of the local embedder's one session (LocalEmbedder.threads)
+SESSION_THREADS = 1
+
+
 class LocalEmbedder(MiniLMWindow):
     """all-MiniLM-L6-v2 as an ONNX graph on onnxruntime (index/vectors/minilm.py), no torch.
 
@@ -138,8 +143,17 @@ class LocalEmbedder(MiniLMWindow):
     def __init__(self, cache_dir: Path, variant: str = "fp32", threads: int = 0):
         self.cache_dir = cache_dir
         self.variant = variant
-        self.threads = threads  # onnxruntime's threads per run (0: one per core)
+        # runs at once, each on one core (0: one per core): every LocalEmbedder of the process
+        # shares one session of one thread per run, so a book's vectors computed beside its
+        # write and those computed after it hold one model and one arena, not two (two
+        # sessions were about 190 MB more; two runs at once on one session take the CPU
+        # seconds one run of two threads takes)
+        self.threads = threads
         self.id = f"local:{LOCAL_MODEL}" if variant == "fp32" else f"local-{variant}:{LOCAL_MODEL}"
+
+    @property
+    def workers(self) -> int:
+        return self.threads or len(os.sched_getaffinity(0))
 
     def beside(self) -> "LocalEmbedder":
         """The same model on one thread, to compute a book's vectors beside its write
@@ -148,19 +162,22 @@ class LocalEmbedder(MiniLMWindow):
 
     def start_warming(self) -> None:
         """Start loading the model in a thread (the caller goes on to import chromadb)."""
-        minilm.load_in_background(self.cache_dir, self.variant)
+        minilm.load_in_background(self.cache_dir, self.variant, SESSION_THREADS)
 
     def load_model(self) -> None:
         """Load (or build, the first time) the ONNX graph now; embed() would do it anyway."""
-        minilm.load(self.cache_dir, self.variant, self.threads)
+        minilm.load(self.cache_dir, self.variant, SESSION_THREADS)
 
     def embed(self, texts: list[str]) -> list[list[float]]:
-        return minilm.load(self.cache_dir, self.variant, self.threads).encode(texts, self.inference_batch).tolist()
+        model = minilm.load(self.cache_dir, self.variant, SESSION_THREADS)
+        # runs at once share the session's arena: each takes its share of ``inference_batch``
+        # texts, so the arena holds what one run of ``inference_batch`` would
+        workers = self.workers
+        return model.encode(texts, max(1, self.inference_batch // workers), workers).tolist()
 
     def release(self) -> None:
-        """Let go of this embedder's session (a few hundred MB with its buffers): the one-thread
-        session ``beside`` opens, once a large book's vectors ahead are stopped."""
-        minilm.unload(self.cache_dir, self.variant, self.threads)
+        """Let go of the session (a few hundred MB with its buffers): the next embed() opens it again."""
+        minilm.unload(self.cache_dir, self.variant, SESSION_THREADS)
 
 
 class TorchEmbedder(MiniLMWindow):

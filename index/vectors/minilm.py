@@ -31,6 +31,7 @@ import os
 import struct
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -333,21 +334,35 @@ class MiniLM:
     session: object
     max_tokens: int
 
-    def encode(self, texts: list[str], batch_size: int):
-        """Unit vectors for ``texts`` in order; batches of ``batch_size`` texts of similar length
-        (longest first, as sentence-transformers batches), so little of a batch is padding."""
+    def encode(self, texts: list[str], batch_size: int, workers: int = 1):
+        """Unit vectors for ``texts`` in order; batches of ``batch_size`` texts of like length in
+        wordpieces (longest first, as sentence-transformers batches), each padded to its own
+        longest, so little of a batch is padding. ``workers`` batches run at once on the
+        session (onnxruntime runs a session from several threads; each run takes the session's
+        threads): one session of one thread per run serves every core."""
         import numpy as np
 
-        vectors = np.zeros((len(texts), 0), dtype=np.float32)
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-        for start in range(0, len(order), batch_size):
-            batch = order[start:start + batch_size]
-            encodings = self.tokenizer.encode_batch([texts[i] for i in batch])
-            ids = np.array([e.ids for e in encodings], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
-            out = self.session.run(["embeddings"], {"input_ids": ids, "attention_mask": mask})[0]
-            if vectors.shape[1] == 0:
-                vectors = np.zeros((len(texts), out.shape[1]), dtype=np.float32)
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        encodings = self.tokenizer.encode_batch(texts)  # padded to the longest of them all
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        lengths = mask.sum(axis=1)
+        order = sorted(range(len(texts)), key=lambda i: -lengths[i])
+        batches = [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
+
+        def run(batch: list[int]):
+            width = int(lengths[batch].max())  # the padding past it is the batch's own: cut
+            return self.session.run(["embeddings"], {"input_ids": ids[batch, :width],
+                                                     "attention_mask": mask[batch, :width]})[0]
+
+        if workers > 1 and len(batches) > 1:
+            with ThreadPoolExecutor(min(workers, len(batches)), thread_name_prefix="crossbook-embed") as pool:
+                outs = list(pool.map(run, batches))
+        else:
+            outs = [run(batch) for batch in batches]
+        vectors = np.zeros((len(texts), outs[0].shape[1]), dtype=np.float32)
+        for batch, out in zip(batches, outs):
             vectors[batch] = out
         return vectors
 
@@ -407,7 +422,7 @@ _loaded: dict[tuple[str, str], MiniLM] = {}
 _load_lock = threading.Lock()
 
 
-def load_in_background(cache_dir: Path, variant: str = "fp32") -> None:
+def load_in_background(cache_dir: Path, variant: str = "fp32", threads: int = 0) -> None:
     """Start load() in a daemon thread, for a caller about to do something else slow
     (import chromadb). The modules load() needs are imported here, in the caller's
     thread: two threads importing the same modules (chromadb imports numpy, onnxruntime
@@ -424,7 +439,7 @@ def load_in_background(cache_dir: Path, variant: str = "fp32") -> None:
 
     def run() -> None:
         try:
-            load(cache_dir, variant)
+            load(cache_dir, variant, threads)
         except Exception:
             pass  # the first encode() calls load() again and raises it in the caller's thread
 

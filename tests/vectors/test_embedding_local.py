@@ -338,6 +338,40 @@ def test_vectors_do_not_depend_on_the_inference_batch(model_cache):
         assert dot(x, y) > 0.99999  # batches of other lengths pad otherwise: rounding only
 
 
+def test_vectors_do_not_depend_on_the_texts_order_nor_the_runs_at_once(model_cache):
+    """Texts are batched by their length in wordpieces, whatever order they come in, and
+    batches run on several threads at once: each text gets its own vector back."""
+    import random
+
+    from crossbook.vectors.embed import LocalEmbedder
+
+    texts = [f"{t} (variant {n}, " + "with more words " * (n % 5) + ")" for n, t in enumerate(TEXTS * 7)]
+    shuffled = texts[:]
+    random.Random(0).shuffle(shuffled)
+    one, two = LocalEmbedder(model_cache, threads=1), LocalEmbedder(model_cache, threads=2)
+    assert len(texts) > 2 * one.inference_batch
+    given = dict(zip(texts, one.embed(texts)))
+    for text, vector in zip(shuffled, two.embed(shuffled)):
+        assert dot(given[text], vector) > 0.99999
+    alone = one.embed(texts[:1])[0]
+    assert dot(given[texts[0]], alone) > 0.99999  # no padding of its batch moves it
+
+
+def test_every_local_embedder_shares_one_session(model_cache, monkeypatch):
+    from crossbook.vectors import minilm
+    from crossbook.vectors.embed import LocalEmbedder
+
+    embedder = LocalEmbedder(model_cache)
+    embedder.release()  # another test's
+    opened = []
+    real = minilm.open_session
+    monkeypatch.setattr(minilm, "open_session", lambda path, threads=0: opened.append(threads) or real(path, threads))
+    embedder.embed(TEXTS[:1])
+    embedder.beside().embed(TEXTS[:1])
+    embedder.embed(TEXTS * 3)
+    assert opened == [1]  # one session, of one thread per run, for the embedder and its beside
+
+
 def test_a_released_session_is_forgotten_and_the_heap_trimmed(model_cache, monkeypatch):
     from crossbook.vectors import minilm
     from crossbook.vectors.embed import LocalEmbedder
