@@ -154,17 +154,21 @@ def category_line_kind(section_text: str) -> str | None:
 
 @per_genres
 def _stat_label() -> re.Pattern:
-    """A stat block's own labels (the rulebook pack's): two of them in a section make it a creature's."""
+    """A stat block's own labels (the rulebook pack's): two of them in a section make it a
+    creature's. A label opens a line, bold ("**Armor Class** 17") or as a field ("Rank:
+    Dangerous", in a callout too: ">Drives:")."""
     labels = word_pattern(genre_words("rulebook", "stat_block_labels"))
-    return re.compile(rf"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__)({labels})\b", re.IGNORECASE | re.MULTILINE)
+    return re.compile(rf"^[ \t>]*(?:[-*+][ \t]+)?(?:(?:\*\*|__)({labels})\b|({labels})[ \t]*:)",
+                      re.IGNORECASE | re.MULTILINE)
 
 
 
 def stat_block_kind(section_text: str) -> str | None:
-    """'creature' for a section holding a stat block ("**Armor Class** 17", "**Hit Points** ...")."""
+    """'creature' for a section holding a stat block ("**Armor Class** 17", "**Hit Points** ...",
+    or field lines "Rank: Dangerous", "Drives:", "Tactics:")."""
     if not genre_active("rulebook"):
         return None
-    labels = {re.sub(r"\s+", " ", m.group(1).lower()) for m in _stat_label().finditer(section_text)}
+    labels = {re.sub(r"\s+", " ", (m.group(1) or m.group(2)).lower()) for m in _stat_label().finditer(section_text)}
     return "creature" if len(labels) >= 2 else None
 
 

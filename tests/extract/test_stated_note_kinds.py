@@ -75,6 +75,17 @@ def test_a_note_named_by_a_plural_kind_types_the_notes_it_embeds_as_headings(tmp
     assert types["Foes/Beasts.md"] == "other"
 
 
+def test_a_note_whose_callout_is_a_stat_block_is_a_creature_under_any_heading(tmp_path):
+    notes = {"Foes/Animals.md": "# Animals\nMost are skittish.\n\n## ![[Fen Hag]]\n## ![[Reed Cat]]\n",
+             "Foes/Fen Hag.md": "## Fen Hag\n>[!bug] Fen Hag\n>Rank: Dangerous\n>Drives:\n>- Hoard bones\n",
+             "Foes/Reed Cat.md": "## Reed Cat\nA cat of the reeds.\n>[!note] Rank: tame\n"}
+    book = read(vault(tmp_path / "a", notes))
+    parents = parent_chunks("a", list(book.sections))
+    types = NoteMarks(load_pack("generic"), parents, [None] * len(parents)).note_types
+    assert types["Foes/Fen Hag.md"] == "creature"  # "Animals" names no kind: its field lines do
+    assert types["Foes/Reed Cat.md"] == "other"
+
+
 def test_a_child_that_names_the_kind_of_its_heading_is_about_the_kind_no_member():
     text = "# 4: Stunts\n\n## Odd Stunt Rubrics\n\nStunts give bonuses.\n\n## Iron Hide\n\nOnce per scene, ignore a wound.\n"
     with rules_off({"marked_entry", "catalog_entry"}):  # kind_member alone decides
