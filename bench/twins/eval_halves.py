@@ -10,7 +10,7 @@ For each shelf and half it prints:
   book's structure writes its name as a heading, a bold lead or a table row's first cell, and
   nothing in that structure says it is no entry); on a twin, the labels it adds are none
   (srd_layouts.added_labels); on Fate, Ironsworn and the sample, a name the shelf's gold
-  defines in that book is right too;
+  defines in that book, or a member of a kind its books state (its kinds.json), is right too;
 - **stated relationships**: recall of the shelf's stated relationships (srd51 and its twins:
   bench/srd51/stated_gold.py; Fate and the sample: their gold_relations.json; Ironsworn has
   none), per relation type, a relationship in the half of its source;
@@ -123,8 +123,13 @@ def other_target(name: str, tmp: Path) -> Target:
         relations = json.loads((ROOT / "sample_corpus" / "gold_relations.json").read_text(encoding="utf-8"))["relations"]
     shelf = R.Shelf(shelf.name, shelf.manifest_text, shelf.book_files, with_ids(S.QUESTIONS[name]), shelf.titles,
                     shelf.cacheable)
-    return Target(name, shelf, S.Halves(name), S.load_kinds(name), S.book_texts(name), relations,
-                  gold_defs=dict(gold_defs))
+    kinds, texts = S.load_kinds(name), S.book_texts(name)
+    # the members of the kinds the books state are gold as well (Ironsworn's debilities, which
+    # its note-name gold does not list), in any of the shelf's books
+    members = {normalize_name(m) for k in kinds for m in k["members"]}
+    for stem in texts:
+        gold_defs[stem] |= members
+    return Target(name, shelf, S.Halves(name), kinds, texts, relations, gold_defs=dict(gold_defs))
 
 
 def target(name: str, tmp: Path) -> Target:

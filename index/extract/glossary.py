@@ -37,8 +37,10 @@ class TermSpan:
     aliases: tuple[str, ...]
     start: int       # where the term occurs in the chunk text (for its context sentence)
     end: int
-    source: str      # "glossary", "deflist" or "table"
-    column: str | None = None  # a table row's: its first column's header ("" for a table without one)
+    source: str      # "glossary", "deflist", "table" or "list"
+    # a table row's: its first column's header ("" for a table without one); a list item's: the
+    # heading that names the kind of the list's items
+    column: str | None = None
 
 
 # bold leads that introduce a remark, not a term
@@ -228,6 +230,36 @@ def glossary_terms(text: str) -> list[TermSpan]:
             if found:
                 out.append(TermSpan(found[0], found[1], match.start("term"), match.end("term"), "deflist"))
     return sorted(out, key=lambda t: t.start)
+
+
+_ITEM_LINE = re.compile(r"^[ \t]*(?:>[ \t]*)*[-*+][ \t]+\S.*$", re.MULTILINE)
+_NAMED_ITEM = re.compile(r"[ \t]*(?:>[ \t]*)*[-*+][ \t]+(?P<term>[A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*){0,2})"
+                         r"[ \t]+[a-z][\w'’-]*[ \t]+\S")
+_NAMED_ITEMS_MIN = 2
+
+
+def named_items(text: str) -> list[TermSpan]:
+    """The names a list's items open their sentences with ("- Wounded may be marked when
+    you...", "- Cursed is marked when..."): every item of the list (two or more) so opens, no
+    name reads as prose ("If you have...", "Each marked..."), and the text writes each name in
+    lower case too, as a word of its own ("if you are wounded"): a state or a thing the text
+    speaks of, not a sentence's first word. Source ``list``; the caller says of what kind."""
+    out: list[TermSpan] = []
+    lines = [(m.start(), m.group(0)) for m in _ITEM_LINE.finditer(text)]
+    runs: list[list[tuple[int, str]]] = []
+    for start, line in lines:
+        if runs and text.count("\n", runs[-1][-1][0], start) == 1:
+            runs[-1].append((start, line))
+        else:
+            runs.append([(start, line)])
+    for run in runs:
+        found = [(start, _NAMED_ITEM.match(line)) for start, line in run]
+        if len(run) < _NAMED_ITEMS_MIN or not all(m and not is_topical(m.group("term")) for _, m in found):
+            continue
+        terms = [(start + m.start("term"), m.group("term")) for start, m in found]
+        if all(re.search(rf"(?<![\w'’-]){re.escape(term.lower())}(?![\w'’-])", text) for _, term in terms):
+            out.extend(TermSpan(term, (), at, at + len(term), "list") for at, term in terms)
+    return out
 
 
 def _cells(line: str) -> list[str]:

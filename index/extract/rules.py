@@ -83,6 +83,8 @@ def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, term: TermSpa
         return by_pack
     if owned and term.source == "glossary" and marked:
         return "feature"
+    if term.source == "list":  # a list's items are of the kind its heading names
+        return listing_kind(term.column or "") or "other"
     if term.column:  # a table's rows are of the kind its first column's header names, or of none;
         # a column of names takes the kind the section's heading names ("Simple Melee Weapons": Club)
         named = term.column.strip(" *_").casefold() in genre_words("rulebook", "name_columns")
@@ -132,7 +134,8 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
                 name=found.name, entity_type=_term_type(pack, parent, bool(entries.owner_of.get(parent.id)),
                                                         term, states_kind),
                 mention_type="defines", context=sentence_around(parent.text, term.start, term.end),
-                source=term.source, aliases=found.aliases, rule=found.rule,
+                # a list item's lead is stored as a lead is (the sources the index knows)
+                source="glossary" if term.source == "list" else term.source, aliases=found.aliases, rule=found.rule,
             ))
         out.append([as_listed(m, listed) for m in mentions])
         if vetoes is not None:

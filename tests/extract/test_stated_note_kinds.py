@@ -93,3 +93,48 @@ def test_a_child_that_names_the_kind_of_its_heading_is_about_the_kind_no_member(
         found = {m.name: m.rule for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
     assert found.get("Iron Hide") == "kind_member"
     assert "Odd Stunt Rubrics" not in found
+
+
+DEBILITIES = """# Hardships
+
+Hardships hold you back.
+
+## Conditions
+
+- Bruised may be marked when you are at 0 health. You need rest to recover.
+- Rattled is marked when you fail to keep your nerve.
+
+If you are bruised or rattled, you cannot increase the track.
+
+## Troubles
+
+- Each marked trouble lowers your momentum by 1.
+- If you have two, your reset is 0.
+
+## Scars
+
+- Hexed is marked when you return from death.
+- Haunted is marked when you see the end of days.
+
+When you are hexed or haunted, say how it shows.
+
+## Lore
+
+- Rooks may be seen when a storm comes.
+- Crows are seen at dusk.
+
+Rooks and crows are seen often.
+"""
+
+
+def test_the_names_a_list_under_a_kind_opens_its_items_with_are_of_that_kind():
+    parents = parent_chunks("Book", split_sections(DEBILITIES.replace("# Hardships", "# Debilities")))
+    found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
+    assert found["Bruised"] == "condition" and found["Rattled"] == "condition"  # under "Conditions"
+    assert found["Hexed"] == "condition" and found["Haunted"] == "condition"  # "Debilities > Scars"
+    assert "Each" not in found and "If" not in found  # sentences, no names
+    assert "Rooks" not in found  # "Lore" names no kind, nor does the book
+    # under a heading that names no kind, the same list defines nothing
+    parents = parent_chunks("Book", split_sections(DEBILITIES))
+    found = {m.name for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
+    assert "Hexed" not in found and "Bruised" in found
