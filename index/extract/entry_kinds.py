@@ -22,6 +22,7 @@ import re
 from ..core.genres import genre_active
 from ..core.normalize import singular
 from ..core.packs import genre_list, genre_table, genre_words, per_genres, word_pattern
+from .headings import clean_text, conjoined_names
 
 
 @per_genres
@@ -93,6 +94,18 @@ def heading_kind(heading: str) -> str | None:
     if len(words) >= 2 and (two := f"{words[-2]} {words[-1]}") in kinds:
         return kinds[two]
     return kinds.get(words[-1])
+
+
+def leads_kind(heading: str) -> str | None:
+    """The kind of the leads under a heading: the one it names (heading_kind), else the kind
+    of the first name it joins, the topic the others bear on ("Stunts and Weight": stunts),
+    when no other names another ("Zones and Ranged Weapons": none, "Spells and Rituals": spells)."""
+    if kind := heading_kind(heading):
+        return kind
+    parts = conjoined_names(heading)
+    kinds = {heading_kind(part) for part in parts[1:]} - {None}
+    first = heading_kind(parts[0]) if parts else None
+    return first if first and kinds <= {first} else None
 
 
 def listing_kind(heading: str) -> str | None:

@@ -20,7 +20,7 @@ from ..core.normalize import normalize_name
 from ..core.packs import DomainPack, genre_words, per_genres
 from .contract import first_rule
 from .entry_kinds import listing_kind, stat_block_kind
-from .glossary import TermSpan, abbreviated, glossary_terms, named_items, table_terms
+from .glossary import TITLE_SMALL, TermSpan, abbreviated, glossary_terms, named_items, table_terms
 from .heading_rules import HeadingAnalysis
 from .heading_tree import CATALOG_MIN, in_legal_section
 from .headings import HeadingName, is_generic_label, opens_imperative, slash_parts
@@ -270,8 +270,8 @@ def kind_of_a_term(name: str, single_keys: set[str]) -> bool:
     last word is a one-word name of the book ("Zone aspects" where the book defines Aspects):
     list items written as phrases are a list's rows, named kinds of a term are entries."""
     words = name.split()
-    if len(words) < 2 or not any(w[:1].islower() and len(w) > 3 for w in words[1:]):
-        return True
+    if len(words) < 2 or not any(w[:1].islower() and len(w) > 3 and w not in TITLE_SMALL for w in words[1:]):
+        return True  # a name in title case ("Lies upon Lies")
     return normalize_name(words[-1]) in single_keys
 
 

@@ -138,3 +138,83 @@ def test_the_names_a_list_under_a_kind_opens_its_items_with_are_of_that_kind():
     parents = parent_chunks("Book", split_sections(DEBILITIES))
     found = {m.name for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
     assert "Hexed" not in found and "Bruised" in found
+
+
+WEIGHT = """# Book
+
+## Stunts and Weight
+
+Some stunts also change your weight.
+
+**Bog Strider**: Because I know the fens, my weight counts as 2 in the marsh.
+
+**Iron Jaw**: When I take a blow, my weight counts as 2 against it.
+
+**Tall Tale**: Because I lie well, my weight counts as 2 in a boast.
+
+## Zones and Ranged Weapons
+
+**Long Shot**: A shot across two zones is at -1.
+
+**Cover Fire**: A shot into a zone with cover is at -2.
+
+**Open Ground**: A zone of open ground gives no cover.
+
+## Crafts Stunts
+
+* **Lies upon Lies.** +2 to deceive someone who believed you once.
+* **Better than New!** A repaired thing gains an aspect.
+* **Quick Hands.** +1 to craft in a hurry.
+"""
+
+
+def test_leads_under_a_heading_joining_a_kind_to_a_topic_take_the_kind():
+    parents = parent_chunks("Book", split_sections(WEIGHT))
+    found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
+    assert found["Bog Strider"] == "feature" and found["Iron Jaw"] == "feature"  # stunts, whose kind is a feature
+    assert found["Long Shot"] == "other"  # "Zones and Ranged Weapons": the topic is zones, no kind
+    # title case leaves "upon" and "than" in lower case: the catalog's entries are names
+    assert found["Lies upon Lies"] == "feature" and found["Better than New!"] == "feature"
+
+
+SUMMONS = """# Book
+
+## Voidcallers
+
+### Creatures and Powers
+
+There is no way to list them all.
+
+#### Sample Creatures
+
+##### Ash Moths
+
+**Summoning Difficulty:** Fair (+1)
+
+Moths that eat light.
+
+#### Glass Eels
+
+**Summoning Difficulty:** Good (+2)
+
+Eels of glass that swim through windows.
+
+##### Bone Wren
+
+**Summoning Difficulty:** Great (+3)
+
+A small bird of bones.
+
+##### The Grey Clerk
+
+**Summoning Difficulty:** Poor (-1)
+
+He keeps the void's ledgers.
+"""
+
+
+def test_sections_opening_with_one_field_line_are_one_catalog_whatever_their_levels():
+    parents = parent_chunks("Book", split_sections(SUMMONS))
+    found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
+    # "Glass Eels" sits a level up and holds the next two, but opens as they do: one of them
+    assert {found.get(n) for n in ("Ash Moths", "Glass Eels", "Bone Wren", "The Grey Clerk")} == {"creature"}
