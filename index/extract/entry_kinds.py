@@ -22,7 +22,7 @@ import re
 from ..core.genres import genre_active
 from ..core.normalize import singular
 from ..core.packs import genre_list, genre_table, genre_words, per_genres, word_pattern
-from .headings import clean_text, conjoined_names
+from .headings import conjoined_names
 
 
 @per_genres
