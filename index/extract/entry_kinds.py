@@ -108,6 +108,25 @@ def leads_kind(heading: str) -> str | None:
     return first if first and kinds <= {first} else None
 
 
+@per_genres
+def _offer() -> re.Pattern:
+    """A sentence that offers examples of something ("Here are some new action stunts:"),
+    opening a line with one of the rulebook pack's ``example_openers``."""
+    openers = word_pattern(genre_words("rulebook", "example_openers"))
+    return re.compile(rf"^[ \t>]*(?:{openers})\b(?P<offered>[^.:!?\n]*)", re.IGNORECASE | re.MULTILINE)
+
+
+def offered_kind(text: str, at: int) -> str | None:
+    """The kind of the things the last sentence before ``at`` offers ("Here are some new action
+    stunts:", "Here's an example of a kung fu stunt tree": stunts), when it names one kind; else None."""
+    offers = [m for m in _offer().finditer(text, 0, at)]
+    if not offers:
+        return None
+    kinds, words = kind_words(), [singular(w) for w in re.findall(r"[a-z][a-z'’-]*", offers[-1].group("offered").lower())]
+    found = {kinds[w] for w in words if w in kinds}
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def listing_kind(heading: str) -> str | None:
     """The kind a list's or a column's heading names, bracket kinds included: a list under
     "Skills" or a column headed "Skill" lists skills, though a "Skills" chapter that

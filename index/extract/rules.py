@@ -38,6 +38,7 @@ from .entry_kinds import (
     heading_kind,
     leads_kind,
     listing_kind,
+    offered_kind,
     own_kind,
     path_kind,
     stat_block_kind,
@@ -110,7 +111,7 @@ def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, term: TermSpa
         # a column of names takes the kind the section's heading names ("Simple Melee Weapons": Club)
         named = term.column.strip(" *_").casefold() in genre_words("rulebook", "name_columns")
         return listing_kind(term.column) or (heading_kind(parent.heading or "") if named else None) or "other"
-    return leads_kind(clean_text(parent.heading or "")) or "other"
+    return leads_kind(clean_text(parent.heading or "")) or offered_kind(parent.text, term.start) or "other"
 
 
 def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,

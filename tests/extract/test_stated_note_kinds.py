@@ -218,3 +218,34 @@ def test_sections_opening_with_one_field_line_are_one_catalog_whatever_their_lev
     found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
     # "Glass Eels" sits a level up and holds the next two, but opens as they do: one of them
     assert {found.get(n) for n in ("Ash Moths", "Glass Eels", "Bone Wren", "The Grey Clerk")} == {"creature"}
+
+
+OFFERED = """# Book
+
+## Reeling Fist
+
+Here's an example of a kung fu stunt tree, for the Reeling Fist style.
+
+<strong>The Reeling Step:</strong> You sway on your feet and evade blows.
+
+<strong>The Reeling Shove:</strong> Your push hits harder than it seems.
+
+<strong>Cup of Wine:</strong> (Requires The Reeling Step) You drink and clear a stress box.
+
+## Reading the Room
+
+Here's how to read a crowd, in three looks:
+
+<strong>Glance Left:</strong> See who stands apart.
+
+<strong>Glance Right:</strong> See who watches the door.
+
+<strong>Look Up:</strong> See who holds the balcony.
+"""
+
+
+def test_leads_after_a_sentence_offering_examples_of_a_kind_take_the_kind():
+    parents = parent_chunks("Book", split_sections(OFFERED))
+    found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
+    assert found["The Reeling Step"] == "feature" and found["Cup of Wine"] == "feature"  # stunts
+    assert found["Glance Left"] == "other"  # "Here's how to read a crowd": no kind offered
