@@ -127,6 +127,29 @@ def offered_kind(text: str, at: int) -> str | None:
     return next(iter(found)) if len(found) == 1 else None
 
 
+# a bold label of a field: "**Stunts**:", "<strong>Stunts:</strong>"
+_FIELD_LABEL = re.compile(r"(?:\*\*|__|<strong>|<b>)\s*(?P<label>[A-Za-z][A-Za-z '’-]{1,30}?)\s*"
+                          r"(?::\s*(?:\*\*|__|</strong>|</b>)|(?:\*\*|__|</strong>|</b>)\s*:)")
+_LEAD_LINE = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__|<strong>|<b>)")
+
+
+def labelled_kind(text: str, at: int) -> str | None:
+    """The kind a field label over a run of leads names ("**Stunts**: **Want Ads**. ... then
+    "**Mob Justice**. ..."): the last bold label before ``at`` whose plural names a kind, when
+    every line between its line and ``at`` is a lead; else None."""
+    labels = list(_FIELD_LABEL.finditer(text, 0, at))
+    if not labels:
+        return None
+    label = labels[-1]
+    last = label.group("label").split()[-1].lower()
+    kind = heading_kind(label.group("label")) if singular(last) != last else None
+    line_end = text.find("\n", label.end())
+    if kind is None or line_end < 0 or line_end >= at:
+        return kind
+    between = text[line_end + 1:text.rfind("\n", 0, at) + 1]
+    return kind if all(_LEAD_LINE.match(line) for line in between.splitlines() if line.strip()) else None
+
+
 def listing_kind(heading: str) -> str | None:
     """The kind a list's or a column's heading names, bracket kinds included: a list under
     "Skills" or a column headed "Skill" lists skills, though a "Skills" chapter that

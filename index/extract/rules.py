@@ -36,6 +36,7 @@ from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
 from .entry_kinds import (
     entry_kind,
     heading_kind,
+    labelled_kind,
     leads_kind,
     listing_kind,
     offered_kind,
@@ -111,7 +112,8 @@ def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, term: TermSpa
         # a column of names takes the kind the section's heading names ("Simple Melee Weapons": Club)
         named = term.column.strip(" *_").casefold() in genre_words("rulebook", "name_columns")
         return listing_kind(term.column) or (heading_kind(parent.heading or "") if named else None) or "other"
-    return leads_kind(clean_text(parent.heading or "")) or offered_kind(parent.text, term.start) or "other"
+    return leads_kind(clean_text(parent.heading or "")) or labelled_kind(parent.text, term.start) \
+        or offered_kind(parent.text, term.start) or "other"
 
 
 def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,

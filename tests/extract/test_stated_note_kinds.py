@@ -249,3 +249,38 @@ def test_leads_after_a_sentence_offering_examples_of_a_kind_take_the_kind():
     found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
     assert found["The Reeling Step"] == "feature" and found["Cup of Wine"] == "feature"  # stunts
     assert found["Glance Left"] == "other"  # "Here's how to read a crowd": no kind offered
+
+
+LEAGUE = """# Book
+
+## Adversaries
+
+### The Ash League
+
+**Aspects**: Ash Is All, The Cold Hearth
+
+**Skills**: Great (+4) Burn
+
+Good (+3) Hide
+
+**Stunts**: **Smoke Step**. +2 to Hide when a fire burns near.
+
+**Cinder Oath**. Once per scene, reroll a Burn roll.
+
+**Grey Market**. When you buy from the League, pay one less.
+
+### The Salt Guild
+
+**Notes**: **Brine Ledger**. The guild's book of debts.
+
+**Tide Clerk**. A clerk who counts the tides.
+
+**Wharf Rat**. A runner of the docks.
+"""
+
+
+def test_leads_after_a_field_label_naming_a_kind_take_the_kind():
+    parents = parent_chunks("Book", split_sections(LEAGUE))
+    found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
+    assert {found[n] for n in ("Cinder Oath", "Grey Market")} == {"feature"}  # the leads after "**Stunts**:"
+    assert found["Tide Clerk"] == "other"  # "**Notes**:" names no kind
