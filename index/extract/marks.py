@@ -201,7 +201,8 @@ def embedded_kinds(parents: list[ParentChunk]) -> dict[str, str]:
         last = host.split()[-1].casefold() if host.split() else ""
         kind = heading_kind(host) if last and singular(last) != last else None
         for _, shown, target_file in parent.links if kind else ():
-            if shown == parent.heading:
+            # a note named by a kind itself ("Debilities" over ``## ![[Conditions]]``) is a group of them, no member
+            if shown == parent.heading and heading_kind(shown) is None:
                 found.setdefault(target_file, set()).add(kind)
     return {file: next(iter(kinds)) for file, kinds in found.items() if len(kinds) == 1}
 

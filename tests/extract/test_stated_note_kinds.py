@@ -63,6 +63,8 @@ BESTIARY = {
     "Foes/Marsh Wyrm.md": "## Marsh Wyrm\n>[!bug] Marsh Wyrm\n>Rank: Dangerous\n\nIt lurks in fens.\n",
     "Foes/Glass Stag.md": "# Glass Stag\nA stag of glass.\n",
     "Foes/Pale Hermit.md": "# Pale Hermit\nA hermit of the hills.\n",
+    "Foes/Creatures.md": "# Creatures\nThe wild things.\n",
+    "Foes/Monsters.md": "# Monsters\nAll of them.\n\n## ![[Creatures]]\n",
 }
 
 
@@ -73,6 +75,7 @@ def test_a_note_named_by_a_plural_kind_types_the_notes_it_embeds_as_headings(tmp
     assert types["Foes/Marsh Wyrm.md"] == "creature" and types["Foes/Glass Stag.md"] == "creature"
     assert types["Foes/Pale Hermit.md"] == "other"  # "Lore" names no kind
     assert types["Foes/Beasts.md"] == "other"
+    assert types["Foes/Creatures.md"] == "other"  # named by the kind: a group of them, no member
 
 
 def test_a_note_whose_callout_is_a_stat_block_is_a_creature_under_any_heading(tmp_path):
