@@ -10,7 +10,7 @@ For each shelf and half it prints:
   book's structure writes its name as a heading, a bold lead or a table row's first cell, and
   nothing in that structure says it is no entry); on a twin, the labels it adds are none
   (srd_layouts.added_labels); on Fate, Ironsworn and the sample, a name the shelf's gold
-  defines in that book is right too;
+  defines in that book, or a member of a kind its books state (its kinds.json), is right too;
 - **stated relationships**: recall of the shelf's stated relationships (srd51 and its twins:
   bench/srd51/stated_gold.py; Fate and the sample: their gold_relations.json; Ironsworn has
   none), per relation type, a relationship in the half of its source;
@@ -123,8 +123,13 @@ def other_target(name: str, tmp: Path) -> Target:
         relations = json.loads((ROOT / "sample_corpus" / "gold_relations.json").read_text(encoding="utf-8"))["relations"]
     shelf = R.Shelf(shelf.name, shelf.manifest_text, shelf.book_files, with_ids(S.QUESTIONS[name]), shelf.titles,
                     shelf.cacheable)
-    return Target(name, shelf, S.Halves(name), S.load_kinds(name), S.book_texts(name), relations,
-                  gold_defs=dict(gold_defs))
+    kinds, texts = S.load_kinds(name), S.book_texts(name)
+    # the members of the kinds the books state are gold as well (Ironsworn's debilities, which
+    # its note-name gold does not list), in any of the shelf's books
+    members = {normalize_name(m) for k in kinds for m in k["members"]}
+    for stem in texts:
+        gold_defs[stem] |= members
+    return Target(name, shelf, S.Halves(name), kinds, texts, relations, gold_defs=dict(gold_defs))
 
 
 def target(name: str, tmp: Path) -> Target:
@@ -161,6 +166,26 @@ def precision(t: Target, per_book: set[tuple[str, str]]) -> dict[str, list[int]]
     return out
 
 
+def details(t: Target, defined: dict[str, set[str]], per_book: set[tuple[str, str]]) -> dict[str, dict]:
+    """half -> {"wrong": the definitions the fair count finds wrong, as "stem: name";
+    "mistyped": kind -> {member: the types it is defined as}}, to read what a figure misses."""
+    names, rejects = D.source_names(t.files)
+    out: dict[str, dict] = {h: {"wrong": [], "mistyped": defaultdict(dict)} for h in HALF_NAMES}
+    for stem, n in sorted(per_book):
+        if (n in names[stem] and n not in rejects[stem] and n not in t.rejects.get(stem, ())) \
+                or n in t.gold_defs.get(stem, ()):
+            continue
+        for h in (t.halves.of(n), "all"):
+            out[h]["wrong"].append(f"{stem}: {n}")
+    for k in t.kinds:
+        for member in k["members"] if k["type"] else ():
+            n = normalize_name(member)
+            if k["type"] not in defined.get(n, ()) or "other" in defined[n]:
+                for h in (t.halves.of(member), "all"):
+                    out[h]["mistyped"][k["kind"]][member] = sorted(defined.get(n, ()))
+    return out
+
+
 def relationships(t: Target, edges: list[dict]) -> dict[str, dict[str, tuple[int, int]]] | None:
     """half -> relation type -> (found, stated), a relationship in its source's half."""
     if t.stated is None:
@@ -189,6 +214,7 @@ def score(t: Target, embedder: str, k: int, tmp: Path, cache: bool) -> dict:
     db.close()
     run = R.ask(t.shelf, index_dir, embedder, k, 2, "simple", latency_runs=1)
     return {"shelf": t.name, "types": types(t, defined), "precision": precision(t, per_book),
+            "details": details(t, defined, per_book),
             "stated": relationships(t, edges), "second_hop": second_hop(t, run, k),
             "questions_dropped": t.dropped, "ingest_seconds": ingest, "seconds": round(time.perf_counter() - started)}
 
@@ -236,6 +262,8 @@ def main() -> int:
     parser.add_argument("-k", type=int, default=10, help="cut-off of the second hop")
     parser.add_argument("--no-cache", action="store_true", help="ingest into fresh indexes, keep nothing")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--details", type=Path,
+                        help="write the wrong definitions and the mistyped members per half to this JSON file")
     args = parser.parse_args()
     results = []
     with tempfile.TemporaryDirectory() as tmp_name:
@@ -243,8 +271,12 @@ def main() -> int:
             results.append(score(target(name, Path(tmp_name)), args.embedder, args.k, Path(tmp_name), not args.no_cache))
             print_results(results[-1:])
             sys.stdout.flush()
+    if args.details:
+        args.details.write_text(json.dumps({r["shelf"]: r["details"] for r in results}, indent=1) + "\n",
+                                encoding="utf-8")
     if args.json:
-        args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+        args.json.write_text(json.dumps([{k: v for k, v in r.items() if k != "details"} for r in results],
+                                        indent=1) + "\n", encoding="utf-8")
     return 0
 
 

@@ -22,6 +22,7 @@ import re
 from ..core.genres import genre_active
 from ..core.normalize import singular
 from ..core.packs import genre_list, genre_table, genre_words, per_genres, word_pattern
+from .headings import conjoined_names
 
 
 @per_genres
@@ -95,6 +96,60 @@ def heading_kind(heading: str) -> str | None:
     return kinds.get(words[-1])
 
 
+def leads_kind(heading: str) -> str | None:
+    """The kind of the leads under a heading: the one it names (heading_kind), else the kind
+    of the first name it joins, the topic the others bear on ("Stunts and Weight": stunts),
+    when no other names another ("Zones and Ranged Weapons": none, "Spells and Rituals": spells)."""
+    if kind := heading_kind(heading):
+        return kind
+    parts = conjoined_names(heading)
+    kinds = {heading_kind(part) for part in parts[1:]} - {None}
+    first = heading_kind(parts[0]) if parts else None
+    return first if first and kinds <= {first} else None
+
+
+@per_genres
+def _offer() -> re.Pattern:
+    """A sentence that offers examples of something ("Here are some new action stunts:"),
+    opening a line with one of the rulebook pack's ``example_openers``."""
+    openers = word_pattern(genre_words("rulebook", "example_openers"))
+    return re.compile(rf"^[ \t>]*(?:{openers})\b(?P<offered>[^.:!?\n]*)", re.IGNORECASE | re.MULTILINE)
+
+
+def offered_kind(text: str, at: int) -> str | None:
+    """The kind of the things the last sentence before ``at`` offers ("Here are some new action
+    stunts:", "Here's an example of a kung fu stunt tree": stunts), when it names one kind; else None."""
+    offers = [m for m in _offer().finditer(text, 0, at)]
+    if not offers:
+        return None
+    kinds, words = kind_words(), [singular(w) for w in re.findall(r"[a-z][a-z'’-]*", offers[-1].group("offered").lower())]
+    found = {kinds[w] for w in words if w in kinds}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+# a bold label of a field: "**Stunts**:", "<strong>Stunts:</strong>"
+_FIELD_LABEL = re.compile(r"(?:\*\*|__|<strong>|<b>)\s*(?P<label>[A-Za-z][A-Za-z '’-]{1,30}?)\s*"
+                          r"(?::\s*(?:\*\*|__|</strong>|</b>)|(?:\*\*|__|</strong>|</b>)\s*:)")
+_LEAD_LINE = re.compile(r"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__|<strong>|<b>)")
+
+
+def labelled_kind(text: str, at: int) -> str | None:
+    """The kind a field label over a run of leads names ("**Stunts**: **Want Ads**. ... then
+    "**Mob Justice**. ..."): the last bold label before ``at`` whose plural names a kind, when
+    every line between its line and ``at`` is a lead; else None."""
+    labels = list(_FIELD_LABEL.finditer(text, 0, at))
+    if not labels:
+        return None
+    label = labels[-1]
+    last = label.group("label").split()[-1].lower()
+    kind = heading_kind(label.group("label")) if singular(last) != last else None
+    line_end = text.find("\n", label.end())
+    if kind is None or line_end < 0 or line_end >= at:
+        return kind
+    between = text[line_end + 1:text.rfind("\n", 0, at) + 1]
+    return kind if all(_LEAD_LINE.match(line) for line in between.splitlines() if line.strip()) else None
+
+
 def listing_kind(heading: str) -> str | None:
     """The kind a list's or a column's heading names, bracket kinds included: a list under
     "Skills" or a column headed "Skill" lists skills, though a "Skills" chapter that
@@ -154,17 +209,21 @@ def category_line_kind(section_text: str) -> str | None:
 
 @per_genres
 def _stat_label() -> re.Pattern:
-    """A stat block's own labels (the rulebook pack's): two of them in a section make it a creature's."""
+    """A stat block's own labels (the rulebook pack's): two of them in a section make it a
+    creature's. A label opens a line, bold ("**Armor Class** 17") or as a field ("Rank:
+    Dangerous", in a callout too: ">Drives:")."""
     labels = word_pattern(genre_words("rulebook", "stat_block_labels"))
-    return re.compile(rf"^[ \t>]*(?:[-*+][ \t]+)?(?:\*\*|__)({labels})\b", re.IGNORECASE | re.MULTILINE)
+    return re.compile(rf"^[ \t>]*(?:[-*+][ \t]+)?(?:(?:\*\*|__)({labels})\b|({labels})[ \t]*:)",
+                      re.IGNORECASE | re.MULTILINE)
 
 
 
 def stat_block_kind(section_text: str) -> str | None:
-    """'creature' for a section holding a stat block ("**Armor Class** 17", "**Hit Points** ...")."""
+    """'creature' for a section holding a stat block ("**Armor Class** 17", "**Hit Points** ...",
+    or field lines "Rank: Dangerous", "Drives:", "Tactics:")."""
     if not genre_active("rulebook"):
         return None
-    labels = {re.sub(r"\s+", " ", m.group(1).lower()) for m in _stat_label().finditer(section_text)}
+    labels = {re.sub(r"\s+", " ", (m.group(1) or m.group(2)).lower()) for m in _stat_label().finditer(section_text)}
     return "creature" if len(labels) >= 2 else None
 
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.models import SUB_ENTRY_SEPARATOR, ParentChunk
 from ..core.normalize import normalize_name
 from ..core.packs import DomainPack, genre_words, per_genres
 from .contract import first_rule
-from .entry_kinds import stat_block_kind
-from .glossary import TermSpan, abbreviated, glossary_terms, table_terms
+from .entry_kinds import listing_kind, stat_block_kind
+from .glossary import TITLE_SMALL, TermSpan, abbreviated, glossary_terms, named_items, table_terms
 from .heading_rules import HeadingAnalysis
 from .heading_tree import CATALOG_MIN, in_legal_section
 from .headings import HeadingName, is_generic_label, opens_imperative, slash_parts
@@ -100,8 +100,22 @@ def owners(parents: list[ParentChunk], by_heading: dict[str, list[HeadingName]])
     return out
 
 
+def kind_heading(path: tuple[str, ...]) -> str | None:
+    """The heading of a section, or the one right above it, that names a kind ("Conditions",
+    "Debilities > Banes"), or None."""
+    return next((h for h in reversed(path[-2:]) if listing_kind(h)), None)
+
+
+def _listed_terms(parent: ParentChunk) -> list[TermSpan]:
+    """The names a list of a section under a kind's heading opens its items with
+    (glossary.named_items), each tagged with that heading."""
+    heading = kind_heading(parent.heading_path)
+    return [replace(t, column=heading) for t in named_items(parent.text)] if heading else []
+
+
 def entry_view(parents: list[ParentChunk], pack: DomainPack, analysis: HeadingAnalysis) -> EntryView:
-    terms = {parent.id: [*glossary_terms(parent.text), *table_terms(parent.text)] for parent in parents}
+    terms = {parent.id: [*glossary_terms(parent.text), *table_terms(parent.text), *_listed_terms(parent)]
+             for parent in parents}
     # a bold lead repeated across sections is a label ("**Overcome:**" in every skill), not a definition
     spread = Counter(key for found in terms.values() for key in {normalize_name(t.name) for t in found})
     heading_keys = {normalize_name(named.name) for names in analysis.definitions.values() for named in names}
@@ -243,7 +257,12 @@ def table_first_column(view: EntryView, c: Candidate) -> bool:
     return c.term.source == "table"
 
 
-FINDING = (scoped_sub_entry, bold_lead, definition_list, table_first_column)
+def named_list_item(view: EntryView, c: Candidate) -> bool:
+    """"- Wounded may be marked when..." in a list under "Conditions": the name its item opens with."""
+    return c.term.source == "list"
+
+
+FINDING = (scoped_sub_entry, bold_lead, definition_list, table_first_column, named_list_item)
 
 
 def kind_of_a_term(name: str, single_keys: set[str]) -> bool:
@@ -251,8 +270,8 @@ def kind_of_a_term(name: str, single_keys: set[str]) -> bool:
     last word is a one-word name of the book ("Zone aspects" where the book defines Aspects):
     list items written as phrases are a list's rows, named kinds of a term are entries."""
     words = name.split()
-    if len(words) < 2 or not any(w[:1].islower() and len(w) > 3 for w in words[1:]):
-        return True
+    if len(words) < 2 or not any(w[:1].islower() and len(w) > 3 and w not in TITLE_SMALL for w in words[1:]):
+        return True  # a name in title case ("Lies upon Lies")
     return normalize_name(words[-1]) in single_keys
 
 

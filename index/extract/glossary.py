@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..core.normalize import singular
 from ..core.packs import genre_words
-from .headings import clean_text, heading_name, is_instruction, is_rate, is_topical, topical_strength
+from .headings import clean_text, function_word, heading_name, is_instruction, is_rate, is_topical, topical_strength
 
 _LINE_START = r"^[ \t]*(?:>[ \t]*)*(?P<item>(?:[-*+]|\d+[.)])[ \t]+)?"
 _EMPHASIS_LEAD = re.compile(
@@ -37,8 +37,10 @@ class TermSpan:
     aliases: tuple[str, ...]
     start: int       # where the term occurs in the chunk text (for its context sentence)
     end: int
-    source: str      # "glossary", "deflist" or "table"
-    column: str | None = None  # a table row's: its first column's header ("" for a table without one)
+    source: str      # "glossary", "deflist", "table" or "list"
+    # a table row's: its first column's header ("" for a table without one); a list item's: the
+    # heading that names the kind of the list's items
+    column: str | None = None
 
 
 # bold leads that introduce a remark, not a term
@@ -89,6 +91,12 @@ def _term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     return named.name, named.aliases
 
 
+# the words title case leaves in lower case, however long ("Lies upon Lies", "Better than New")
+TITLE_SMALL = {"than", "upon", "onto", "into", "from", "with", "over", "under", "like", "about", "after",
+                "before", "within", "without", "through", "across", "along", "among", "around", "behind",
+                "beyond", "during", "toward", "towards", "until", "versus"}
+
+
 def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     """A term that is one entry of a run of entries: names may be phrases ("Always a Way Out")."""
     named = heading_name(raw)
@@ -101,7 +109,7 @@ def _relaxed_term(raw: str) -> tuple[str, tuple[str, ...]] | None:
     if _OUTCOME.match(named.name):
         return None  # "On a Weak Hit", "If you tie": an outcome of a roll, not a name
     words = named.name.split()
-    long_words = [w for w in words[1:] if len(w) > 3]
+    long_words = [w for w in words[1:] if len(w) > 3 and w.lower() not in TITLE_SMALL]
     title_case = all(w[0].isupper() for w in long_words)
     if len(words) >= 3 and not title_case:
         return None  # a sentence opening ("Anyone can offer a compel"), not a name
@@ -145,11 +153,17 @@ def _emphasis_leads(text: str) -> list[re.Match]:
     of its own, "**Actions**", must not swallow the lead of the next line); an italic line of
     its own ("*Huge Beast, Wild*", a creature's size and kind) is a subtitle, not a lead; a
     ``*`` or ``_`` followed by a space opens no emphasis ("* Fair (+2) **Fence**" is a list
-    item), as in CommonMark."""
+    item), as in CommonMark; a bold cell of an HTML table ("<strong>Outcome</strong></td>") is
+    the cell's value."""
     return [m for m in _EMPHASIS_LEAD.finditer(text)
             if not (m.group("open") in _ITALIC and "\n" in text[m.end("close"):m.start("rest")])
             and not (m.group("open")[0] in "*_" and text[m.end("open"):m.end("open") + 1].isspace())
-            and not (not m.group("item") and _goes_on_a_sentence(text, m.start()))]
+            and not (not m.group("item") and _goes_on_a_sentence(text, m.start()))
+            and not _CELL_END.match(text, m.end("close"))]
+
+
+# an HTML table's cell closing after the emphasized text: the cell's value, no lead
+_CELL_END = re.compile(r"\s*</t[dh]>", re.IGNORECASE)
 
 
 _QUOTED = re.compile(r"^[ \t]*(?:>[ \t]*)*")
@@ -228,6 +242,37 @@ def glossary_terms(text: str) -> list[TermSpan]:
             if found:
                 out.append(TermSpan(found[0], found[1], match.start("term"), match.end("term"), "deflist"))
     return sorted(out, key=lambda t: t.start)
+
+
+_ITEM_LINE = re.compile(r"^[ \t]*(?:>[ \t]*)*[-*+][ \t]+\S.*$", re.MULTILINE)
+_NAMED_ITEM = re.compile(r"[ \t]*(?:>[ \t]*)*[-*+][ \t]+(?P<term>[A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*){0,2})"
+                         r"[ \t]+[a-z][\w'’-]*[ \t]+\S")
+_NAMED_ITEMS_MIN = 2
+
+
+def named_items(text: str) -> list[TermSpan]:
+    """The names a list's items open their sentences with ("- Wounded may be marked when
+    you...", "- Cursed is marked when..."): every item of the list (two or more) so opens, no
+    name reads as prose ("If you have...", "Each marked..."), and the text writes each name in
+    lower case too, as a word of its own ("if you are wounded"): a state or a thing the text
+    speaks of, not a sentence's first word. Source ``list``; the caller says of what kind."""
+    out: list[TermSpan] = []
+    lines = [(m.start(), m.group(0)) for m in _ITEM_LINE.finditer(text)]
+    runs: list[list[tuple[int, str]]] = []
+    for start, line in lines:
+        if runs and text.count("\n", runs[-1][-1][0], start) == 1:
+            runs[-1].append((start, line))
+        else:
+            runs.append([(start, line)])
+    for run in runs:
+        found = [(start, _NAMED_ITEM.match(line)) for start, line in run]
+        if len(run) < _NAMED_ITEMS_MIN or not all(m and not is_topical(m.group("term"))
+                                                   and not function_word(m.group("term").split()[0]) for _, m in found):
+            continue
+        terms = [(start + m.start("term"), m.group("term")) for start, m in found]
+        if all(re.search(rf"(?<![\w'’-]){re.escape(term.lower())}(?![\w'’-])", text) for _, term in terms):
+            out.extend(TermSpan(term, (), at, at + len(term), "list") for at, term in terms)
+    return out
 
 
 def _cells(line: str) -> list[str]:

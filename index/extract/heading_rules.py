@@ -37,6 +37,7 @@ from .heading_tree import (
     Node,
     catalog_min,
     defines_first,
+    field_runs,
     heading_tree,
     in_legal_section,
     kinds_of,
@@ -75,6 +76,8 @@ class HeadingAnalysis:
     rules: dict[str, str] = field(default_factory=dict)   # parent id -> the rule that defined its names
     vetoed: dict[str, str] = field(default_factory=dict)  # parent id -> the veto that dropped its heading
     vetoed_names: dict[str, str] = field(default_factory=dict)  # parent id -> the name its heading gave
+    # runs of sections that open with the same field line (heading_tree.field_runs), parent ids
+    field_runs: list[list[str]] = field(default_factory=list)
 
 
 @dataclass
@@ -93,6 +96,7 @@ class HeadingView:
     concept_names: dict[int, HeadingName] = field(default_factory=dict)  # a heading's concept (concept_form)
     concepts: set[int] = field(default_factory=set)   # the headings the stage gave their concept
     own_tokens: dict[str, str] = field(default_factory=dict)
+    in_run: set[int] = field(default_factory=set)     # headings of a field run (heading_tree.field_runs)
 
     def used_elsewhere(self, node: Node) -> bool:
         if node.parent.id not in self.own_tokens:
@@ -223,9 +227,17 @@ def kind_member(view: HeadingView, node: Node) -> bool:
     return kind not in shaped_kinds() or own_kind(node.parent.text, node.named.qualifier if node.named else None) == kind
 
 
+def field_run_entry(view: HeadingView, node: Node) -> bool:
+    """One of a run of sections that each open with the same field line ("**Summoning
+    Difficulty:** Good (+2)"): an entry of one catalog, though its heading's level puts the
+    next entries under it ("Lightning Worms" over "Freet")."""
+    return id(node) in view.in_run
+
+
 def _member(view: HeadingView, node: Node) -> bool:
-    """One of the headings a rule of the decision keeps whole: a labelled entry, a kind's member."""
-    return any(is_on(rule) and rule(view, node) for rule in (labelled_entry, kind_member))
+    """One of the headings a rule of the decision keeps whole: a labelled entry, a kind's
+    member, an entry of a field run."""
+    return any(is_on(rule) and rule(view, node) for rule in (labelled_entry, kind_member, field_run_entry))
 
 
 def category_heading(view: HeadingView, node: Node) -> bool:
@@ -269,7 +281,8 @@ def marked_entry(view: HeadingView, node: Node) -> bool:
     return marked_alone(node, view.title_key)
 
 
-DEFINING = (concept_heading, labelled_entry, catalog_entry, defining_sentence, named_elsewhere, marked_entry, kind_member)
+DEFINING = (concept_heading, labelled_entry, catalog_entry, defining_sentence, named_elsewhere, marked_entry, kind_member,
+            field_run_entry)
 
 
 # -- whole names: a heading that joins words with "and" yet names one thing ----------------------
@@ -295,6 +308,9 @@ def heading_view(parents: list[ParentChunk], pack: DomainPack, book: str) -> Hea
         if (concept := _concept_name(node)) is not None:
             view.concept_names[id(node)] = concept
     view.labels = _labels(view)
+    runs = field_runs(nodes)
+    view.in_run = {id(node) for run in runs for node in run}
+    view.analysis.field_runs = [[node.parent.id for node in run] for run in runs]
     view.analysis.labels = {node.parent.id for node in nodes if id(node) in view.labels and not under_label(view, node)}
     return view
 

@@ -131,3 +131,34 @@ def names_host_noun(node: Node) -> bool:
     host = clean_text(node.up.parent.heading or "").casefold().split() if node.up is not None else []
     own = {singular(w) for w in clean_text(node.parent.heading or "").casefold().split()}
     return bool(host) and singular(host[-1]) in own
+
+
+# a section's opening field: "**Summoning Difficulty:** Fair (+1)", "<strong>Cost:</strong> 2"
+_OPENING_FIELD = re.compile(
+    r"^[ \t>]*(?:\*\*|__|<strong>|<b>)\s*(?P<label>[A-Za-z][^*_<>\n:]{1,40}?)\s*:?\s*(?:\*\*|__|</strong>|</b>)\s*:?[ \t]*\S")
+
+
+def opening_field(node: Node) -> str | None:
+    """The label of the field line a section's body opens with (lower case), or None."""
+    for line in node.parent.text.splitlines()[1:]:
+        if line.strip():
+            found = _OPENING_FIELD.match(line)
+            return found.group("label").casefold() if found else None
+    return None
+
+
+def field_runs(nodes: list[Node]) -> list[list[Node]]:
+    """Runs of headings, in the book's order, whose sections each open with the same field
+    line ("**Summoning Difficulty:** Good (+2)"): entries of one catalog, whatever levels their
+    headings were set at ("Sample Creatures > Wound-Eating Beetles" then "Lightning Worms" a
+    level up, over "Freet"); CATALOG_MIN or more."""
+    runs: list[list[Node]] = []
+    label_of: str | None = None
+    for node in nodes:
+        label = opening_field(node)
+        if label is not None and label == label_of:
+            runs[-1].append(node)
+        else:
+            runs.append([node])
+        label_of = label
+    return [run for run in runs if len(run) >= CATALOG_MIN and opening_field(run[0]) is not None]

@@ -309,6 +309,13 @@ def is_generic_label(name: str) -> bool:
     return singular(clean_text(name).lower()) in _generic_labels()
 
 
+def function_word(word: str) -> bool:
+    """True for a word no name opens with: a pronoun, a determiner, a preposition, a question
+    word ("You", "The", "If", "Each")."""
+    word = word.lower().strip(",.:;!?\"“”'‘’()*_")
+    return word in _OPENERS or word in _SMALL
+
+
 def opens_imperative(name: str) -> bool:
     """True for a phrase that opens with an imperative ("Roll initiative", "Choose a Target")."""
     words = [w.lower().strip(",.:;!?\"“”'‘’()*_") for w in name.split()]

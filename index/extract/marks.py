@@ -17,7 +17,8 @@ heading line and each link's shown text are in the chunk):
 
 Entity type of a note's entity: the pack's heading rules over the note's folders and tags
 (``Assets/`` or ``#Asset/Path`` under a rule for "Assets"); else the one kind its tags name
-by the rulebook pack's kind words (``#Asset/Ritual``: spell); else the type the extractor
+by the rulebook pack's kind words (``#Asset/Ritual``: spell); else the kind its first section
+states of itself (a stat block, field lines "Rank:", "Drives:"; entry_kinds.own_kind); else the type the extractor
 gave the same name in the note's own chunk; else the kind of a note named by a plural kind
 that embeds it as a heading ("Beasts" over ``## ![[Marsh Wyrm]]``); else ``other``. A stat
 block's creature takes the pack's ``creature``/``monster``/``npc`` type when it has one. A link declares its
@@ -39,7 +40,7 @@ from ..core.normalize import collapse_whitespace, normalize_name, singular
 from ..core.packs import DomainPack, genre_list
 from ..readers.html_markdown import markdown_text
 from .contract import first_rule, is_on
-from .entry_kinds import heading_kind, rulebook_kinds
+from .entry_kinds import heading_kind, own_kind, rulebook_kinds
 from .text import first_body_sentence
 from .verify import MAX_CONTEXT, ChunkText, Verified, verify_mentions
 
@@ -84,6 +85,8 @@ class NoteMarks:
             return by_rule
         if (tagged := tag_kind(parent)) in self.types:
             return tagged
+        if (shaped := own_kind(parent.text, None)) in self.types:  # a stat block's callout ("Rank:", "Drives:")
+            return shaped
         key = normalize_name(name)
         for mention in (extraction.mentions if extraction is not None else ()):
             if normalize_name(mention.name) == key and mention.entity_type in self.pack.type_names:
@@ -198,7 +201,8 @@ def embedded_kinds(parents: list[ParentChunk]) -> dict[str, str]:
         last = host.split()[-1].casefold() if host.split() else ""
         kind = heading_kind(host) if last and singular(last) != last else None
         for _, shown, target_file in parent.links if kind else ():
-            if shown == parent.heading:
+            # a note named by a kind itself ("Debilities" over ``## ![[Conditions]]``) is a group of them, no member
+            if shown == parent.heading and heading_kind(shown) is None:
                 found.setdefault(target_file, set()).add(kind)
     return {file: next(iter(kinds)) for file, kinds in found.items() if len(kinds) == 1}
 

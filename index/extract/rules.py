@@ -33,17 +33,28 @@ from ..core.normalize import normalize_name
 from ..core.packs import DomainPack, genre_words
 from ..core.rule_guard import section_label, without_failures
 from .base import ExtractionRun, KnownEntity, ProgressFn, no_progress
-from .entry_kinds import entry_kind, heading_kind, listing_kind, own_kind, stat_block_kind, thing_kinds
+from .entry_kinds import (
+    entry_kind,
+    heading_kind,
+    labelled_kind,
+    leads_kind,
+    listing_kind,
+    offered_kind,
+    own_kind,
+    path_kind,
+    stat_block_kind,
+    thing_kinds,
+)
 from .entry_rules import entry_view, section_terms
 from .glossary import TermSpan, abbreviated
 from .heading_rules import HeadingAnalysis, analyse_headings
-from .headings import HeadingName, heading_name, slash_parts
+from .headings import HeadingName, clean_text, heading_name, slash_parts
 from .listed_kinds import listed_kinds, stated_kinds
 from .text import first_body_sentence, sentence_around
 
 __all__ = ["VERSION", "HeadingAnalysis", "RulesExtractor", "analyse_headings", "book_mentions", "heading_definitions"]
 
-VERSION = "rules/30"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/31"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 
 
 def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, list[HeadingName]]:
@@ -51,8 +62,20 @@ def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str)
     return analyse_headings(parents, pack, book).definitions
 
 
+def _run_kinds(parents: list[ParentChunk], analysis: HeadingAnalysis, through, marked) -> dict[str, str]:
+    """parent id -> the kind of the field run its section is in (heading_rules.field_run_entry):
+    the one kind the headings above its entries name ("Sample Creatures" over the first)."""
+    path_of = {parent.id: parent.heading_path for parent in parents}
+    out: dict[str, str] = {}
+    for run in analysis.field_runs:
+        kinds = {path_kind(path_of[pid], through, marked.__getitem__) for pid in run} - {None}
+        if len(kinds) == 1:
+            out |= dict.fromkeys(run, next(iter(kinds)))
+    return out
+
+
 def _heading_type(pack: DomainPack, parent: ParentChunk, named: HeadingName, owned: bool, through, marked,
-                  book: str = "") -> str:
+                  book: str = "", run_kind: str | None = None) -> str:
     """The type of a heading's entity: the pack's heading rule; else the kind it states of
     itself; else the kind the headings above it name, past catalogs: a section inside an entry
     is a part of it, of no kind the book states ("Classes > Warden > Wild Tongue"), unless the
@@ -66,8 +89,8 @@ def _heading_type(pack: DomainPack, parent: ParentChunk, named: HeadingName, own
         owner_kind = len(path) > 2 and any(path[-2].casefold().startswith(f"{h.casefold()} ") for h in path[:-2])
         kind = entry_kind(path, parent.text, named.qualifier, marked_under=marked.__getitem__) if owner_kind \
             else own_kind(parent.text, named.qualifier)
-        return kind or "other"
-    kind = entry_kind(parent.heading_path, parent.text, named.qualifier, through, marked.__getitem__)
+        return kind or run_kind or "other"  # an entry of a field run, its heading under the run's last
+    kind = entry_kind(parent.heading_path, parent.text, named.qualifier, through, marked.__getitem__) or run_kind
     if kind is None and len(parent.heading_path) == 1:
         kind = heading_kind(book)  # a chapter of a book titled by its kind ("Classes" > "Barbarian")
     return kind or "other"
@@ -83,11 +106,14 @@ def _term_type(pack: DomainPack, parent: ParentChunk, owned: bool, term: TermSpa
         return by_pack
     if owned and term.source == "glossary" and marked:
         return "feature"
+    if term.source == "list":  # a list's items are of the kind its heading names
+        return listing_kind(term.column or "") or "other"
     if term.column:  # a table's rows are of the kind its first column's header names, or of none;
         # a column of names takes the kind the section's heading names ("Simple Melee Weapons": Club)
         named = term.column.strip(" *_").casefold() in genre_words("rulebook", "name_columns")
         return listing_kind(term.column) or (heading_kind(parent.heading or "") if named else None) or "other"
-    return heading_kind(parent.heading or "") or "other"
+    return leads_kind(clean_text(parent.heading or "")) or labelled_kind(parent.text, term.start) \
+        or offered_kind(parent.text, term.start) or "other"
 
 
 def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
@@ -110,6 +136,7 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
     def through(heading: str) -> bool:  # a category over a catalog passes its parent's kind on
         named = heading_name(heading)
         return named is not None and named.name in analysis.catalogs
+    run_kinds = _run_kinds(parents, analysis, through, marked)
     out: list[list[RawMention]] = []
     for parent in parents:
         mentions: list[RawMention] = []
@@ -117,7 +144,8 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
         for named in by_heading.get(parent.id, []):
             context = first_body_sentence(parent.text) or parent.text.splitlines()[0]
             mentions.append(RawMention(
-                name=named.name, entity_type=_heading_type(pack, parent, named, in_entry, through, marked, book),
+                name=named.name, entity_type=_heading_type(pack, parent, named, in_entry, through, marked, book,
+                                                           run_kinds.get(parent.id)),
                 mention_type="defines", context=context, source="heading", aliases=named.aliases,
                 rule=analysis.rules[parent.id],
             ))
@@ -132,7 +160,8 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
                 name=found.name, entity_type=_term_type(pack, parent, bool(entries.owner_of.get(parent.id)),
                                                         term, states_kind),
                 mention_type="defines", context=sentence_around(parent.text, term.start, term.end),
-                source=term.source, aliases=found.aliases, rule=found.rule,
+                # a list item's lead is stored as a lead is (the sources the index knows)
+                source="glossary" if term.source == "list" else term.source, aliases=found.aliases, rule=found.rule,
             ))
         out.append([as_listed(m, listed) for m in mentions])
         if vetoes is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from crossbook.chunk.chunking import parent_chunks, split_sections
 from crossbook.core.packs import load_pack
+from crossbook.extract.glossary import glossary_terms
 from crossbook.extract.rules import book_mentions
 
 GENERIC = load_pack("generic")
@@ -88,3 +89,11 @@ def test_a_step_in_bold_is_no_entry_in_any_case():
             "**Read Their Intent.** Ask what the foe wants.\n")
     found = defined(text)
     assert not found & {"Describe What Your Character Does", "Describe what your character does"}
+
+
+def test_a_bold_cell_of_an_html_table_is_a_value_no_lead():
+    table = ("<table><tr>\n<td>\n\n<strong>Outcome</strong>\n</td>\n<td>\n\n<strong>Victories</strong>\n</td>\n"
+             "<td>\n\n<strong>Defeats</strong>\n</td></tr></table>\n")
+    assert [t.name for t in glossary_terms(table)] == []
+    leads = "<strong>Alpha:</strong> one thing.\n\n<strong>Beta:</strong> two.\n\n<strong>Gamma:</strong> three.\n"
+    assert [t.name for t in glossary_terms(leads)] == ["Alpha", "Beta", "Gamma"]

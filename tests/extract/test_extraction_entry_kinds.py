@@ -52,6 +52,13 @@ def test_a_stat_block_is_a_creatures_shape():
     assert stat_block_kind("**Hit Points** are a measure of vigor.\n") is None
 
 
+def test_field_lines_of_an_npc_block_are_a_stat_block():
+    block = ">[!bug] Fen Hag\n>Rank: Dangerous (2 progress per harm)\n>Drives:\n>\t- Hoard bones\n>Tactics:\n>\t- Hex\n"
+    assert stat_block_kind(block) == "creature"
+    assert stat_block_kind("Rank: Novice\n\nA talent any hero may take.\n") is None  # one field is no block
+    assert stat_block_kind("Her drives: to hoard bones. Her tactics: hexes.\n") is None  # prose, no field line
+
+
 def test_the_kind_passes_through_a_group_but_not_through_an_entry():
     assert path_kind(("Monsters (A)", "Angels", "Deva"), through=lambda h: h == "Angels") == "creature"
     assert path_kind(("Classes", "Warden", "Wild Tongue")) is None
