@@ -161,3 +161,17 @@ def test_a_result_type_is_never_the_name_a_signature_spells():
 def test_a_heading_label_before_a_heading_is_no_index_marker():
     body = "".join(f'<span id="lib-{n.lower()}"></span><h2>{n}</h2><p>x</p>' for n in ("Fixers", "Usage", "Examples"))
     assert defined(body) == {}
+
+
+def test_a_link_naming_a_hashed_anchor_by_its_qualified_name_names_the_heading_of_the_short_one():
+    body = ('<table><tr><td>int&#160;</td><td><a href="ref.html#ga1f">spool::wind0</a> (int n)</td></tr></table>'
+            '<a id="ga1f"></a><h2><span class="permalink"><a href="#ga1f">\u25c6</a></span>wind0()</h2><p>x</p>')
+    anchors = page_anchors(page(body), own="ref.html")[0]
+    assert [(a.ident, a.name) for a in anchors] == [("ga1f", "wind0")]
+
+
+def test_a_name_ending_in_a_number_after_an_underscore_is_no_ordinal():
+    body = ('<p><a href="#a9c">SPOOL_LEVEL_2</a> and <a href="#section-3">Section 3</a></p>'
+            '<table><tr><td><a id="a9c"></a>SPOOL_LEVEL_2</td><td>The second level.</td></tr></table>'
+            '<h2 id="section-3">Section 3</h2><p>v</p>')
+    assert "SPOOL_LEVEL_2" in defined(body) and "Section 3" not in defined(body)

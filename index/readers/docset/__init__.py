@@ -186,6 +186,8 @@ def _markup_terms(element, tag: str, heading: str | None) -> list[DocTerm]:
     ``key=value`` leads; nothing under a heading of an entry's parts (its template parameters)."""
     if parts_heading(heading):
         return []
+    if tag == "dt" and text_of(element).strip().endswith(":"):
+        return []  # a label of an entry's parts ("Returns:", "Deprecated:"): no thing
     if tag == "dt":
         term = dt_term(element, element.getparent(), heading)
     elif tag == "tr":

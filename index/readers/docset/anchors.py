@@ -50,7 +50,7 @@ _DECIMAL_ESCAPE = re.compile(r"-(\d{2,3})-")  # a code in decimal between two da
 _SUFFIX = re.compile(r"(?:[-_./]\d{1,2}|[(\[<].*)$")
 # a name that only counts places: a word, a separator and a number ("Section 3", "section-3")
 _PARAMETERS = re.compile(r"\w[(\[].*[)\]]$")
-_ORDINAL = re.compile(r"^[^\W\d]*[-_. :]\d+$")
+_ORDINAL = re.compile(r"^[^\W\d_]*[-_. :]\d+$")  # one word (letters), then its number
 _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")
 _MARKED = re.compile(r"[_:.()<>!#=@*/]|[a-z][A-Z]|^-")  # a mark of code in one token (``repr(C)``)
 _TYPE_PARAMETERS = re.compile(r"(?<=\w)\[[^\[\]]*\]$")  # "isInstanceOf[T0]": the name less its type parameters
@@ -410,7 +410,7 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
         spelled = spelled_name(text, forms, runs, words)
         by_links = False
         if spelled is None and link_names and link_names.get(ident):
-            linked = [(skeleton(_without_arguments(t)), "") for t in link_names[ident]]
+            linked = [(skeleton(n), "") for t in link_names[ident] for n in _link_forms(_without_arguments(t))]
             spelled, by_links = spelled_name(text, [f for f in linked if f[0]], runs, words), True
         if spelled is not None:
             break
@@ -433,6 +433,13 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
                     shown.number(titled), _linked_away(titled, name, ident, shown), wraps, by_links, slug,
                     tuple(lead[1:]), titled is not element and tag_of(element) not in HEADINGS
                     and tag_of(titled) not in HEADINGS and not shown.text(element))  # a heading's label marks no term
+
+
+def _link_forms(text: str) -> list[str]:
+    """The forms a link's text names its anchor by: as written, then less its qualifiers
+    (``sigc::ptr_fun0`` of a member list names the heading ``ptr_fun0()``)."""
+    short = re.split(r"::|\.(?=[A-Za-z_])", text)[-1]
+    return [text, short] if short and short != text else [text]
 
 
 def _code_lead(text: str, code_runs: list[str]) -> list[str]:
