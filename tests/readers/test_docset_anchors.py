@@ -175,3 +175,13 @@ def test_a_name_ending_in_a_number_after_an_underscore_is_no_ordinal():
             '<table><tr><td><a id="a9c"></a>SPOOL_LEVEL_2</td><td>The second level.</td></tr></table>'
             '<h2 id="section-3">Section 3</h2><p>v</p>')
     assert "SPOOL_LEVEL_2" in defined(body) and "Section 3" not in defined(body)
+
+
+def test_a_qualified_name_has_its_other_form_as_an_alias_and_a_file_name_keeps_its_dot():
+    body = ('<h2 id="spools.reel.Winder"><code>spools.reel.Winder</code></h2><p>x</p>'
+            '<h4 id="wind">Winder.wind(rate)</h4><p>y</p>'
+            '<h2 id="spool.yml"><code>spool.yml</code></h2><p>z</p>')
+    terms = {t.name: t.aliases for _, t in anchor_terms(page_anchors(page(body))[0])}
+    assert terms["spools.reel.Winder"] == ("Winder",)
+    assert terms["wind"] == ("Winder.wind",)
+    assert terms["spool.yml"] == ()

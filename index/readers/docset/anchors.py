@@ -55,6 +55,7 @@ _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")
 _MARKED = re.compile(r"[_:.()<>!#=@*/]|[a-z][A-Z]|^-")  # a mark of code in one token (``repr(C)``)
 _TYPE_PARAMETERS = re.compile(r"(?<=\w)\[[^\[\]]*\]$")  # "isInstanceOf[T0]": the name less its type parameters
 _LABEL = re.compile(r"[A-Za-z][A-Za-z ]*")  # a label's words before its colon ("Static method")
+_QUALIFIER = re.compile(r"::|(?<=\w)\.(?=[A-Za-z_])")  # between an owner and its member's name
 _QUOTES = "'\"`\u2018\u2019\u201c\u201d"
 
 
@@ -190,7 +191,8 @@ def spelled_name(text: str, forms: list[tuple[str, str]], runs: list[str] = (),
     ``words`` words, each with and without its arguments; None when no form does."""
     shown: dict[str, str] = {}
     for candidate in [*runs, *_spans(text.split()[:words]), text]:
-        for form in (candidate.strip("[]{}();,") or candidate, candidate, _without_arguments(candidate)):
+        bare = _without_arguments(candidate)
+        for form in (candidate.strip("[]{}();,") or candidate, candidate, bare, _QUALIFIER.split(bare)[-1]):
             if len(form) <= MAX_TERM and _balanced(form):  # "Any): Boolean" straddles a signature
                 shown.setdefault(skeleton(form), form)
     for key, prefixed in forms:
@@ -429,16 +431,29 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
     wraps = titled is element and text == name and not any(
         tag_of(e) in HEADINGS for e in (element, *element.iterancestors(), *element.iterdescendants()))
     code = bool(lead) or called_id(ident) or _named_as_code(name, titled, code_runs, pre)
+    lead = lead if len(lead) > 1 else _qualified_forms(name, text) or lead
     return Anchored(ident, name, place(titled), line, code, prefix,
                     shown.number(titled), _linked_away(titled, name, ident, shown), wraps, by_links, slug,
                     tuple(lead[1:]), titled is not element and tag_of(element) not in HEADINGS
                     and tag_of(titled) not in HEADINGS and not shown.text(element))  # a heading's label marks no term
 
 
+def _qualified_forms(name: str, text: str) -> list[str]:
+    """[name, the other form] of a name the text writes qualified (``pkg.mod.Thing`` or
+    ``Owner::thing``: with ``Thing``, ``thing``; ``convert`` of "Markdown.convert(source)",
+    its id ``convert``: with ``Markdown.convert``), the other an alias; [] for a name
+    written alone."""
+    parts = _QUALIFIER.split(name)
+    if len(parts) > 2 or "::" in name:  # one dot alone may be a file's ("mkdocs.yml"), never cut
+        return [name, parts[-1]] if parts[-1] else []
+    found = re.search(rf"(?<![\w.:])((?:[A-Za-z_]\w*(?:\.|::))+){re.escape(name)}(?![\w])", text)
+    return [name, found.group(1) + name] if found else []
+
+
 def _link_forms(text: str) -> list[str]:
     """The forms a link's text names its anchor by: as written, then less its qualifiers
     (``sigc::ptr_fun0`` of a member list names the heading ``ptr_fun0()``)."""
-    short = re.split(r"::|\.(?=[A-Za-z_])", text)[-1]
+    short = _QUALIFIER.split(text)[-1]
     return [text, short] if short and short != text else [text]
 
 
