@@ -185,3 +185,18 @@ def test_a_qualified_name_has_its_other_form_as_an_alias_and_a_file_name_keeps_i
     assert terms["spools.reel.Winder"] == ("Winder",)
     assert terms["wind"] == ("Winder.wind",)
     assert terms["spool.yml"] == ()
+
+
+def test_a_word_like_name_written_after_its_owner_is_code():
+    body = ('<p><a href="#a024b">Row</a> () const</p><a class="anchor" id="a024b"></a><div class="memitem">'
+            '<table><tr><td>int Spool::Row</td><td>(</td><td>)</td><td>const</td></tr></table>'
+            '<p>Return the position, in the original source file, of this node.</p></div>')
+    assert [(a.name, a.code) for a in page_anchors(page(body))[0]] == [("Row", True)]
+    assert "Row" in defined(body)
+
+
+def test_an_xhtml_pages_anchor_over_a_preformatted_block_is_read():
+    xhtml = ('<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Ref'
+             '</title></head><body><p><a href="#a9">frob_wind</a></p><a class="anchor" id="a9"></a><div class="memitem">'
+             '<table><tr><td>void Spool::frob_wind</td></tr></table><pre>frob_wind(spool);</pre></div></body></html>')
+    assert {a.name for a in page_anchors(parse_html(xhtml.encode()))[0]} == {"frob_wind"}

@@ -164,3 +164,13 @@ def test_a_member_lists_rows_refer_to_members_and_an_entrys_labelled_parts_defin
     terms = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
     assert not {"Mode", "Size", "virtual", "has_spool", "wind_rate", "Deprecated:", "Deprecated"} & terms
     assert "FROB_MAX" in terms  # a table of names outside any entry's labelled parts
+
+
+def test_a_summary_row_holding_the_anchor_its_link_points_at_defines_the_name(tmp_path: Path):
+    rows = ('<tr><td><a class="anchor" id="a28"></a>double&#160;</td><td><a href="#a28">DoubleValue</a> () const</td></tr>'
+            '<tr><td>int&#160;</td><td><a href="#a29">IntValue</a> () const</td></tr>')
+    (tmp_path / "frob.html").write_text('<html><head><title>frob</title></head><body><h1>frob</h1>'
+                                        f'<h2>Public Member Functions</h2><table>{rows}</table>'
+                                        '<h2 id="a29">IntValue()</h2><p>The value.</p></body></html>', encoding="utf-8")
+    terms = {t.name: t.kind for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
+    assert terms.get("DoubleValue") == "function" and "double" not in terms

@@ -394,7 +394,7 @@ def _named_as_code(name: str, titled, code_runs: list[str], pre: bool) -> bool:
     if pre or any(tag_of(a) in (*_CODE_TAGS, "pre") for a in titled.iterancestors()):
         return True
     word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
-    if any(tag_of(d) == "pre" and word.search(d.text_content()) for d in titled.iter()):
+    if any(tag_of(d) == "pre" and word.search("".join(d.itertext())) for d in titled.iter()):
         return True  # a marker before an example that writes the name ("esac" of a syntax block)
     return any(name in (run, _without_arguments(run), run.strip(_QUOTES)) for run in code_runs)
 
@@ -430,8 +430,11 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
     line, pre = _line_of(titled, text, shown) if tag_of(titled) not in HEADINGS else (text, False)
     wraps = titled is element and text == name and not any(
         tag_of(e) in HEADINGS for e in (element, *element.iterancestors(), *element.iterdescendants()))
-    code = bool(lead) or called_id(ident) or _named_as_code(name, titled, code_runs, pre)
-    lead = lead if len(lead) > 1 else _qualified_forms(name, text) or lead
+    qualified = _qualified_forms(name, text)
+    # a name the text writes after its owner (``int TiXmlBase::Row ()``) is code, a word-like one too
+    after_owner = bool(qualified) and qualified[1].endswith(name) and len(qualified[1]) > len(name)
+    code = bool(lead) or called_id(ident) or _named_as_code(name, titled, code_runs, pre) or after_owner
+    lead = lead if len(lead) > 1 else qualified or lead
     return Anchored(ident, name, place(titled), line, code, prefix,
                     shown.number(titled), _linked_away(titled, name, ident, shown), wraps, by_links, slug,
                     tuple(lead[1:]), titled is not element and tag_of(element) not in HEADINGS

@@ -109,6 +109,19 @@ def _named_after(cells: list) -> bool:
         text_of(e) == call.group(1) for e in cells[1].iterdescendants() if tag_of(e) in _NAME_RUNS)
 
 
+def _anchored_here(row, cell, kind: str) -> DocTerm | None:
+    """The name a row's link shows when the anchor it points at is in the row itself (a
+    member documented by its summary row alone: ``<a id="a28"></a>double | <a
+    href="#a28">DoubleValue</a> () const``); None when it points elsewhere (a reference)."""
+    link = next((a for a in cell.iter("a") if a.get("href")), None)
+    fragment = (link.get("href") or "").partition("#")[2] if link is not None else ""
+    own = {e.get("id") or e.get("name") for e in row.iter() if isinstance(e.tag, str)} - {None}
+    if not fragment or fragment not in own:
+        return None
+    return DocTerm(text_of(link), "function" if kind == "other" and _ARGUMENTS.match(
+        text_of(cell)[len(text_of(link)):]) else kind if kind != "other" else "entry", target=fragment)
+
+
 def is_label(term) -> bool:
     """Whether a definition term is a label an entry's description files its parts under
     ("Parameters", "Returns:", "Deprecated:", "Since 2.4:"), not a thing: a term that ends
@@ -156,7 +169,7 @@ def row_term(row, heading: str | None) -> DocTerm | None:
         call = _CALL.match(text_of(cells[1]))
         if call and not any(a.get("href") for a in cells[1].iter("a")):  # "void | <b>func</b> ()": no anchor names it
             return DocTerm(call.group(1), "function" if kind == "other" else kind, target=row.get("id") or "")
-        return None
+        return _anchored_here(row, cells[1], kind)
     described = sum(len(text_of(c).split()) for c in cells[1:]) >= MIN_DESCRIPTION_WORDS
     if not text or len(text) > MAX_TERM or not described or _repeated_in_column(row, text) or _VERSION.match(text):
         return None
