@@ -200,3 +200,8 @@ def test_an_xhtml_pages_anchor_over_a_preformatted_block_is_read():
              '</title></head><body><p><a href="#a9">frob_wind</a></p><a class="anchor" id="a9"></a><div class="memitem">'
              '<table><tr><td>void Spool::frob_wind</td></tr></table><pre>frob_wind(spool);</pre></div></body></html>')
     assert {a.name for a in page_anchors(parse_html(xhtml.encode()))[0]} == {"frob_wind"}
+
+
+def test_an_argument_heading_defines_the_argument_less_its_default():
+    body = '<h3 id="wind_ratenone"><code>wind_rate=None</code></h3><p>How fast the spool winds.</p>'
+    assert "wind_rate" in defined(body) and "wind_rate=None" not in defined(body)

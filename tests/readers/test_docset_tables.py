@@ -174,3 +174,12 @@ def test_a_summary_row_holding_the_anchor_its_link_points_at_defines_the_name(tm
                                         '<h2 id="a29">IntValue()</h2><p>The value.</p></body></html>', encoding="utf-8")
     terms = {t.name: t.kind for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
     assert terms.get("DoubleValue") == "function" and "double" not in terms
+
+
+def test_an_anchored_term_ending_in_a_colon_is_a_thing_not_a_label(tmp_path: Path):
+    body = ('<dl><dt id="directive-option-caption"><code>:caption:</code></dt><dd>The caption of the block.</dd></dl>'
+            '<dl><dt><b>Returns:</b></dt><dd>The spool.</dd></dl>')
+    (tmp_path / "frob.html").write_text(f'<html><head><title>frob</title></head><body><h1>frob</h1>{body}'
+                                        '</body></html>', encoding="utf-8")
+    terms = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
+    assert ":caption:" in terms and not {"Returns:", "Returns"} & terms

@@ -55,6 +55,7 @@ _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")
 _MARKED = re.compile(r"[_:.()<>!#=@*/]|[a-z][A-Z]|^-")  # a mark of code in one token (``repr(C)``)
 _TYPE_PARAMETERS = re.compile(r"(?<=\w)\[[^\[\]]*\]$")  # "isInstanceOf[T0]": the name less its type parameters
 _LABEL = re.compile(r"[A-Za-z][A-Za-z ]*")  # a label's words before its colon ("Static method")
+_DEFAULT = re.compile(r"^([A-Za-z_][\w.]*)=[\w.'\"-]+$")  # an argument and its default value
 _QUALIFIER = re.compile(r"::|(?<=\w)\.(?=[A-Za-z_])")  # between an owner and its member's name
 _QUOTES = "'\"`\u2018\u2019\u201c\u201d"
 
@@ -234,6 +235,9 @@ def _cleaned(name: str, called: bool = False) -> str:
         name = name.rpartition(": ")[2]
     elif ": " in name and not name.startswith(":"):  # "isInstanceOf[T0]: Boolean": its result type goes
         name = _TYPE_PARAMETERS.sub("", name.partition(": ")[0])
+    default = _DEFAULT.match(name)
+    if default:  # "accepted_media_type=None": an argument, less its default value
+        return default.group(1)
     words = name.split(" ")
     if len(words) > 1 and all(w.isalpha() and w.islower() for w in words[:-1]) and (
             called or not words[-1].isalpha()):

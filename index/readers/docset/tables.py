@@ -125,13 +125,12 @@ def _anchored_here(row, cell, kind: str) -> DocTerm | None:
 def is_label(term) -> bool:
     """Whether a definition term is a label an entry's description files its parts under
     ("Parameters", "Returns:", "Deprecated:", "Since 2.4:"), not a thing: a term that ends
-    with a colon, or plain words with no run set as code and no anchor (an anchored term is
-    a thing the authors link to: a directive's ``asserts``)."""
+    with a colon, or plain words with no run set as code; never an anchored term, a thing the
+    authors link to (a directive's ``asserts``, its option ``:caption:``)."""
     text = text_of(term).strip()
-    if text.endswith(":"):
-        return True
-    anchored = term.get("id") or any(e.get("id") or e.get("name") for e in term.iterdescendants())
-    return bool(_PLAIN_WORDS.match(text)) and not anchored and not any(
+    if term.get("id") or any(e.get("id") or e.get("name") for e in term.iterdescendants()):
+        return False
+    return text.endswith(":") or bool(_PLAIN_WORDS.match(text)) and not any(
         tag_of(e) in _CODE_TAGS for e in term.iterdescendants())
 
 
