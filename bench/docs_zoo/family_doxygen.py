@@ -1,11 +1,13 @@
-"""The zoo's Doxygen family: the example builds of Doxygen's own manual (doxygen-doc, tuned
-on) and libstdc++'s API pages (libstdc++-12-doc, checked).
+"""The zoo's Doxygen family: the example builds of Doxygen's own manual (doxygen-doc),
+libsigc++'s and cairomm's API pages (libsigc++-2.0-doc, libcairomm-1.0-doc), MagickWand's
+(imagemagick-6-common), json-c's (libjson-c-doc) and TinyXML's (libtinyxml-doc), tuned on; libstdc++'s API pages (libstdc++-12-doc), checked.
 
 Per project, the pages the gold points a documented thing at, sorted by path, every k-th so
 that at most ``PAGES_PER_PROJECT`` are kept, with the build's inventory beside them. The gold
 is Doxygen's own: libstdc++'s tag file (``libstdc++.tag``: every class, namespace, file,
 function, variable, typedef, enum and macro with its page; a page, group, directory or
-example is structure); the examples have none, so their index pages (``annotated.html``,
+example is structure; libsigc++'s and cairomm's tag files lie beside their ``html`` folder
+and are copied into the member's); the examples, MagickWand, json-c and TinyXML have none, so their index pages (``annotated.html``,
 ``functions*.html``, ``globals*.html``, ``namespacemembers*.html``). Each entry's name is
 defined on the page it links to.
 """
@@ -25,8 +27,15 @@ from bench.docs_zoo.family_common import every_kth, score_gold, zoo_member
 HERE = Path(__file__).resolve().parent
 
 NAME = "doxygen"
-PACKAGES = ("doxygen-doc", "libstdc++-12-doc")
+PACKAGES = ("doxygen-doc", "libsigc++-2.0-doc", "libcairomm-1.0-doc", "imagemagick-6-common", "libjson-c-doc",
+            "libtinyxml-doc", "libstdc++-12-doc")
 PROJECTS = [("doxygen", "doxygen-doc", F.DOC / "doxygen" / "html" / "examples", "tune"),
+            ("libsigc++", "libsigc++-2.0-doc", F.DOC / "libsigc++-2.0-doc" / "reference" / "html", "tune"),
+            ("cairomm", "libcairomm-1.0-doc", F.DOC / "libcairomm-1.0-doc" / "reference" / "html", "tune"),
+            ("MagickWand", "imagemagick-6-common", F.DOC / "imagemagick-6-common" / "html" / "www" / "api" / "MagickWand",
+             "tune"),
+            ("json-c", "libjson-c-doc", F.DOC / "libjson-c-dev" / "html", "tune"),
+            ("tinyxml", "libtinyxml-doc", F.DOC / "libtinyxml-dev" / "docs", "tune"),
             ("libstdc++", "libstdc++-12-doc", F.DOC / "gcc-12-base" / "libstdc++" / "user", "check")]
 STRUCTURE = {"page", "group", "dir", "example"}
 INDEX_PAGE = re.compile(r"(annotated|functions|globals|namespacemembers)(_\w+)?\.html")
@@ -65,21 +74,27 @@ def index_pages(folder: Path) -> list[tuple[str, str, str]]:
         if not found:
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
-        base = path.parent.relative_to(folder).as_posix()
+        rel = path.parent.relative_to(folder).as_posix()
+        base = "" if rel == "." else f"{rel}/"
         if found.group(1) == "annotated":
             for page, name in re.findall(r'<td class="entry">.*?<a class="el" href="([^"#]+)"[^>]*>([^<]+)</a>', text):
-                out.add((unescape(name), "class", f"{base}/{page}"))
+                out.add((unescape(name), "class", f"{base}{page}"))
             continue
         for own, links in _ITEM.findall(text):
             for page, owner in _LINK.findall(links):
                 scoped = found.group(1) != "globals" and not re.search(r"\.\w+$", owner)
                 own, owner = unescape(own.strip()), unescape(owner)
-                out.add((f"{owner}::{own}" if scoped else own, found.group(1), f"{base}/{page}"))
+                out.add((f"{owner}::{own}" if scoped else own, found.group(1), f"{base}{page}"))
     return sorted(out)
 
 
+def tag_files(folder: Path) -> list[Path]:
+    """The tag files of a build: in its folder, or beside it (a package's ``reference/html``)."""
+    return sorted(folder.glob("*.tag")) or sorted(folder.parent.glob("*.tag"))
+
+
 def gold_entries(folder: Path) -> list[tuple[str, str, str]]:
-    tags = sorted(folder.glob("*.tag"))
+    tags = tag_files(folder)
     return tag_file(tags[0]) if tags else index_pages(folder)
 
 
@@ -89,13 +104,15 @@ def assemble(zoo: Path) -> list[dict]:
         if not root.is_dir():
             print(f"{NAME}/{project}: {package} not installed, left out")
             continue
-        tags = sorted(root.glob("*.tag"))
+        tags = tag_files(root)
         linked = sorted({page for _, kind, page in gold_entries(root) if (root / page).is_file()
                          and not INDEX_PAGE.fullmatch(Path(page).name)})
-        keep = [t.name for t in tags] or [p.relative_to(root).as_posix() for p in sorted(root.rglob("*.html"))
-                                          if INDEX_PAGE.fullmatch(p.name)]
+        keep = [] if tags else [p.relative_to(root).as_posix() for p in sorted(root.rglob("*.html"))
+                                if INDEX_PAGE.fullmatch(p.name)]
         members.append(zoo_member(zoo, NAME, project, package, half, root, every_kth(linked, F.PAGES_PER_PROJECT), keep,
                               tags[0].name if tags else "index-pages"))
+        for tag in tags:  # into the member's folder, where gold_entries finds it
+            shutil.copy(tag, zoo / NAME / project / tag.name)
     return members
 
 

@@ -161,3 +161,47 @@ def test_a_result_type_is_never_the_name_a_signature_spells():
 def test_a_heading_label_before_a_heading_is_no_index_marker():
     body = "".join(f'<span id="lib-{n.lower()}"></span><h2>{n}</h2><p>x</p>' for n in ("Fixers", "Usage", "Examples"))
     assert defined(body) == {}
+
+
+def test_a_link_naming_a_hashed_anchor_by_its_qualified_name_names_the_heading_of_the_short_one():
+    body = ('<table><tr><td>int&#160;</td><td><a href="ref.html#ga1f">spool::wind0</a> (int n)</td></tr></table>'
+            '<a id="ga1f"></a><h2><span class="permalink"><a href="#ga1f">\u25c6</a></span>wind0()</h2><p>x</p>')
+    anchors = page_anchors(page(body), own="ref.html")[0]
+    assert [(a.ident, a.name) for a in anchors] == [("ga1f", "wind0")]
+
+
+def test_a_name_ending_in_a_number_after_an_underscore_is_no_ordinal():
+    body = ('<p><a href="#a9c">SPOOL_LEVEL_2</a> and <a href="#section-3">Section 3</a></p>'
+            '<table><tr><td><a id="a9c"></a>SPOOL_LEVEL_2</td><td>The second level.</td></tr></table>'
+            '<h2 id="section-3">Section 3</h2><p>v</p>')
+    assert "SPOOL_LEVEL_2" in defined(body) and "Section 3" not in defined(body)
+
+
+def test_a_qualified_name_has_its_other_form_as_an_alias_and_a_file_name_keeps_its_dot():
+    body = ('<h2 id="spools.reel.Winder"><code>spools.reel.Winder</code></h2><p>x</p>'
+            '<h4 id="wind">Winder.wind(rate)</h4><p>y</p>'
+            '<h2 id="spool.yml"><code>spool.yml</code></h2><p>z</p>')
+    terms = {t.name: t.aliases for _, t in anchor_terms(page_anchors(page(body))[0])}
+    assert terms["spools.reel.Winder"] == ("Winder",)
+    assert terms["wind"] == ("Winder.wind",)
+    assert terms["spool.yml"] == ()
+
+
+def test_a_word_like_name_written_after_its_owner_is_code():
+    body = ('<p><a href="#a024b">Row</a> () const</p><a class="anchor" id="a024b"></a><div class="memitem">'
+            '<table><tr><td>int Spool::Row</td><td>(</td><td>)</td><td>const</td></tr></table>'
+            '<p>Return the position, in the original source file, of this node.</p></div>')
+    assert [(a.name, a.code) for a in page_anchors(page(body))[0]] == [("Row", True)]
+    assert "Row" in defined(body)
+
+
+def test_an_xhtml_pages_anchor_over_a_preformatted_block_is_read():
+    xhtml = ('<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Ref'
+             '</title></head><body><p><a href="#a9">frob_wind</a></p><a class="anchor" id="a9"></a><div class="memitem">'
+             '<table><tr><td>void Spool::frob_wind</td></tr></table><pre>frob_wind(spool);</pre></div></body></html>')
+    assert {a.name for a in page_anchors(parse_html(xhtml.encode()))[0]} == {"frob_wind"}
+
+
+def test_an_argument_heading_defines_the_argument_less_its_default():
+    body = '<h3 id="wind_ratenone"><code>wind_rate=None</code></h3><p>How fast the spool winds.</p>'
+    assert "wind_rate" in defined(body) and "wind_rate=None" not in defined(body)

@@ -148,3 +148,38 @@ def test_the_terms_filed_under_an_entrys_template_parameters_define_nothing(tmp_
                                         '</body></html>', encoding="utf-8")
     terms = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
     assert "frob_open" in terms and not {"Allocator", "Key"} & terms
+
+
+def test_a_member_lists_rows_refer_to_members_and_an_entrys_labelled_parts_define_nothing(tmp_path: Path):
+    rows = ('<tr><td><a href="types.html#t1">Mode</a>&#160;</td><td><a href="#a7">get_mode</a> () const</td></tr>'
+            '<tr><td>virtual <a href="types.html#t2">Size</a>&#160;</td><td><a href="#a8">get_size</a> ()</td></tr>')
+    entry = ('<h2 id="a7">get_mode()</h2><p>The mode.</p>'
+             '<dl class="params"><dt>Parameters</dt><dd><table><tr><td>has_spool</td><td>Whether it spools.</td></tr>'
+             '<tr><td>wind_rate</td><td>How fast.</td></tr></table></dd></dl>'
+             '<dl><dt><b><a href="old.html#d1">Deprecated:</a></b></dt><dd>Use get_state.</dd></dl>'
+             '<table><tr><td><code>FROB_MAX</code></td><td>The most frobs a spool holds.</td></tr></table>')
+    (tmp_path / "frob.html").write_text('<html><head><title>frob</title></head><body><h1>frob</h1>'
+                                        f'<h2>Public Member Functions</h2><table>{rows}</table>{entry}'
+                                        '</body></html>', encoding="utf-8")
+    terms = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
+    assert not {"Mode", "Size", "virtual", "has_spool", "wind_rate", "Deprecated:", "Deprecated"} & terms
+    assert "FROB_MAX" in terms  # a table of names outside any entry's labelled parts
+
+
+def test_a_summary_row_holding_the_anchor_its_link_points_at_defines_the_name(tmp_path: Path):
+    rows = ('<tr><td><a class="anchor" id="a28"></a>double&#160;</td><td><a href="#a28">DoubleValue</a> () const</td></tr>'
+            '<tr><td>int&#160;</td><td><a href="#a29">IntValue</a> () const</td></tr>')
+    (tmp_path / "frob.html").write_text('<html><head><title>frob</title></head><body><h1>frob</h1>'
+                                        f'<h2>Public Member Functions</h2><table>{rows}</table>'
+                                        '<h2 id="a29">IntValue()</h2><p>The value.</p></body></html>', encoding="utf-8")
+    terms = {t.name: t.kind for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
+    assert terms.get("DoubleValue") == "function" and "double" not in terms
+
+
+def test_an_anchored_term_ending_in_a_colon_is_a_thing_not_a_label(tmp_path: Path):
+    body = ('<dl><dt id="directive-option-caption"><code>:caption:</code></dt><dd>The caption of the block.</dd></dl>'
+            '<dl><dt><b>Returns:</b></dt><dd>The spool.</dd></dl>')
+    (tmp_path / "frob.html").write_text(f'<html><head><title>frob</title></head><body><h1>frob</h1>{body}'
+                                        '</body></html>', encoding="utf-8")
+    terms = {t.name for s in read_book(tmp_path, fmt="docset").sections for t in s.terms}
+    assert ":caption:" in terms and not {"Returns:", "Returns"} & terms

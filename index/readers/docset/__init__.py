@@ -58,7 +58,7 @@ from .page_subject import (
     titled_subject,
 )
 from .sibling_runs import set_runs
-from .tables import option_leads, row_term
+from .tables import is_label, option_leads, row_term
 from .terms import dt_term, paragraph_term, parts_heading, text_of
 
 PAGE_SUFFIXES = (".html", ".htm", ".xhtml")
@@ -205,6 +205,8 @@ def _markup_terms(element, tag: str, heading: str | None) -> list[DocTerm]:
     ``key=value`` leads; nothing under a heading of an entry's parts (its template parameters)."""
     if parts_heading(heading):
         return []
+    if tag == "dt" and text_of(element).strip().endswith(":") and is_label(element):
+        return []  # a label of an entry's parts ("Returns:", "Deprecated:"): no thing
     if tag == "dt":
         term = dt_term(element, element.getparent(), heading)
     elif tag == "tr":

@@ -51,12 +51,14 @@ _DECIMAL_ESCAPE = re.compile(r"-(\d{2,3})-")  # a code in decimal between two da
 _SUFFIX = re.compile(r"(?:[-_./]\d{1,2}|[(\[<].*|(?<=\w\w):(?!:).*)$")
 # a name that only counts places: a word, a separator and a number ("Section 3", "section-3")
 _PARAMETERS = re.compile(r"\w[(\[].*[)\]]$")
-_ORDINAL = re.compile(r"^[^\W\d]*[-_. :]\d+$")
+_ORDINAL = re.compile(r"^[^\W\d_]*[-_. :]\d+$")  # one word (letters), then its number
 _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")
 _MARKED = re.compile(r"[_:.()<>!#=@*/]|[a-z][A-Z]|^-")  # a mark of code in one token (``repr(C)``)
 _TYPE_PARAMETERS = re.compile(r"(?<=\w)\[[^\[\]]*\]$")  # "isInstanceOf[T0]": the name less its type parameters
 _CALLED_TYPE_PARAMETERS = re.compile(r"(?<=\w)\[[^\[\]]+\]$")  # "map[B]" of "map[B](f)", never "operator[]"
 _LABEL = re.compile(r"[A-Za-z][A-Za-z ]*")  # a label's words before its colon ("Static method")
+_DEFAULT = re.compile(r"^([A-Za-z_][\w.]*)=[\w.'\"-]+$")  # an argument and its default value
+_QUALIFIER = re.compile(r"::|(?<=\w)\.(?=[A-Za-z_])")  # between an owner and its member's name
 _QUOTES = "'\"`\u2018\u2019\u201c\u201d"
 
 
@@ -192,7 +194,8 @@ def spelled_name(text: str, forms: list[tuple[str, str]], runs: list[str] = (),
     its first ``words`` words, each with and without its arguments; None when no form does."""
     shown: dict[str, str] = {}
     for candidate in [*runs, *_spans(text.split()[:words]), text]:
-        for form in (candidate.strip("[]{}();,") or candidate, candidate, _without_arguments(candidate)):
+        bare = _without_arguments(candidate)
+        for form in (candidate.strip("[]{}();,") or candidate, candidate, bare, _QUALIFIER.split(bare)[-1]):
             if len(form) <= MAX_TERM and _balanced(form):  # "Any): Boolean" straddles a signature
                 shown.setdefault(skeleton(form), form)
     for key, prefixed in forms:
@@ -237,6 +240,9 @@ def _cleaned(name: str, called: bool = False, ident: str = "") -> str:
         name = name.rpartition(": ")[2]
     elif ": " in name and not name.startswith(":"):  # "isInstanceOf[T0]: Boolean": its result type goes
         name = _TYPE_PARAMETERS.sub("", name.partition(": ")[0])
+    default = _DEFAULT.match(name)
+    if default:  # "accepted_media_type=None": an argument, less its default value
+        return default.group(1)
     words = name.split(" ")
     if len(words) > 1 and all(w.isalpha() and w.islower() for w in words[:-1]) and (
             called or not words[-1].isalpha()):
@@ -408,7 +414,7 @@ def _named_as_code(name: str, titled, code_runs: list[str], pre: bool) -> bool:
     if pre or any(tag_of(a) in (*_CODE_TAGS, "pre") for a in titled.iterancestors()):
         return True
     word = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
-    if any(tag_of(d) == "pre" and word.search(d.text_content()) for d in titled.iter()):
+    if any(tag_of(d) == "pre" and word.search("".join(d.itertext())) for d in titled.iter()):
         return True  # a marker before an example that writes the name ("esac" of a syntax block)
     return any(name in (run, _without_arguments(run), run.strip(_QUOTES)) for run in code_runs)
 
@@ -426,7 +432,7 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
         spelled = spelled_name(text, forms, runs, words, ident)
         by_links = False
         if spelled is None and link_names and link_names.get(ident):
-            linked = [(skeleton(_without_arguments(t)), "") for t in link_names[ident]]
+            linked = [(skeleton(n), "") for t in link_names[ident] for n in _link_forms(_without_arguments(t))]
             spelled, by_links = spelled_name(text, [f for f in linked if f[0]], runs, words), True
         if spelled is not None:
             break
@@ -444,11 +450,34 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
     line, pre = _line_of(titled, text, shown) if tag_of(titled) not in HEADINGS else (text, False)
     wraps = titled is element and text == name and not any(
         tag_of(e) in HEADINGS for e in (element, *element.iterancestors(), *element.iterdescendants()))
-    code = bool(lead) or called_id(ident) or _named_as_code(name, titled, code_runs, pre)
+    qualified = _qualified_forms(name, text)
+    # a name the text writes after its owner (``int TiXmlBase::Row ()``) is code, a word-like one too
+    after_owner = bool(qualified) and qualified[1].endswith(name) and len(qualified[1]) > len(name)
+    code = bool(lead) or called_id(ident) or _named_as_code(name, titled, code_runs, pre) or after_owner
+    lead = lead if len(lead) > 1 else qualified or lead
     return Anchored(ident, name, place(titled), line, code, prefix,
                     shown.number(titled), _linked_away(titled, name, ident, shown, prefix, element), wraps, by_links, slug,
                     tuple(lead[1:]), titled is not element and tag_of(element) not in HEADINGS
                     and tag_of(titled) not in HEADINGS and not shown.text(element))  # a heading's label marks no term
+
+
+def _qualified_forms(name: str, text: str) -> list[str]:
+    """[name, the other form] of a name the text writes qualified (``pkg.mod.Thing`` or
+    ``Owner::thing``: with ``Thing``, ``thing``; ``convert`` of "Markdown.convert(source)",
+    its id ``convert``: with ``Markdown.convert``), the other an alias; [] for a name
+    written alone."""
+    parts = _QUALIFIER.split(name)
+    if len(parts) > 2 or "::" in name:  # one dot alone may be a file's ("mkdocs.yml"), never cut
+        return [name, parts[-1]] if parts[-1] else []
+    found = re.search(rf"(?<![\w.:])((?:[A-Za-z_]\w*(?:\.|::))+){re.escape(name)}(?![\w])", text)
+    return [name, found.group(1) + name] if found else []
+
+
+def _link_forms(text: str) -> list[str]:
+    """The forms a link's text names its anchor by: as written, then less its qualifiers
+    (``sigc::ptr_fun0`` of a member list names the heading ``ptr_fun0()``)."""
+    short = _QUALIFIER.split(text)[-1]
+    return [text, short] if short and short != text else [text]
 
 
 def _code_lead(text: str, code_runs: list[str]) -> list[str]:

@@ -1,5 +1,8 @@
 """Entries a documentation page states in tables and in an options section's prose. Pure.
 
+- A table filed under a label of an entry's description (a ``<dd>`` after "Parameters" or
+  "Returns:") names the entry's parts, no things of their own: its rows define nothing, and
+  neither does the label.
 - A table row whose first cell is a documented name defines it: a code run (``<code>frob_open</code>``),
   a name that cannot be a word (``frob_write``, ``json.dump``, ``--all``, ``f()``), a
   function's signature (``frob_merge(a, b) → frob``, ``int frob_merge(int a)``), or one
@@ -43,6 +46,9 @@ _TOKEN = re.compile(r"^[\w.:@-]+$")
 _KEY_VALUE = re.compile(r"(?:^|(?<=[.!?;:]\s))\W{0,2}([A-Za-z][\w.-]*)=(?:\S)")
 _VERSION = re.compile(r"^[vV]?\d+(?:\.\d+)+\w*$")  # a history table's "v18.0.0": a value, no name
 MIN_DESCRIPTION_WORDS = 1
+# what follows a member's linked name in its row: its arguments, and its qualifiers after them
+_ARGUMENTS = re.compile(r"^\s*\(.*$")
+_PLAIN_WORDS = re.compile(r"^[A-Za-z]+(?: [A-Za-z]+){0,3}$")  # a label's words ("Template Parameters")
 _NAME_RUNS = ("a", "b", "strong", "code", "tt", "em")  # the runs a call's name is set apart in
 
 
@@ -80,20 +86,64 @@ def _repeated_in_column(row, text: str) -> bool:
 
 
 def _named_after(cells: list) -> bool:
-    """Whether a row names its thing in its second cell, as the link that cell is alone,
-    its first cell linking nothing (``void | <a href="#a22">example</a> ()``, ``int |
-    <a href="#a3">globVar</a>``), or writes a call there, its name set apart (``void |
-    <b>member</b> ()``; never prose, "Surrogates (SG)"): the first
-    cell is what the thing is or returns."""
-    if any(a.get("href") for a in cells[0].iter("a")) or _CALL.match(text_of(cells[0])):
+    """Whether a row names its thing in its second cell: as the link that second cell opens
+    with, nothing after it but the thing's arguments and qualifiers (``void | <a
+    href="#a22">example</a> ()``, ``int | <a href="#a3">globVar</a>``, a member list's
+    ``<a href="#t1">Mode</a> | <a href="#a7">get_mode</a> () const``, whose first cell may
+    link the result's type where arguments follow the link), or as a call, its name set apart, the first cell linking nothing
+    (``void | <b>member</b> ()``; never prose, "Surrogates (SG)"): the first cell is what
+    the thing is or returns."""
+    if _CALL.match(text_of(cells[0])):
         return False  # a first cell that is a call is the thing itself ("failIf(a) | assertFalse(a)"), no type
-    call = _CALL.match(text_of(cells[1]))
-    if call and any(
-            text_of(e) == call.group(1) for e in cells[1].iterdescendants() if tag_of(e) in _NAME_RUNS):
-        return True  # "void | <b>member</b> ()": a call, its name set apart, its result type before it
     link = next((a for a in cells[1].iter("a") if a.get("href")), None)
-    shown = text_of(link) if link is not None else ""
-    return bool(shown) and text_of(cells[1]) == shown  # never a description opening with a link ("TRUE if ...")
+    shown, written = (text_of(link) if link is not None else ""), text_of(cells[1])
+    after = written[len(shown):] if shown and written.startswith(shown) else None
+    if after is not None and _ARGUMENTS.match(after):
+        return True  # a member's link and its arguments, whatever the first cell links
+    if any(a.get("href") for a in cells[0].iter("a")):
+        return False  # "<a>Sized</a> | <a>Mapping</a>": a table of things and what they derive from
+    if after == "":
+        return True  # never a description opening with a link ("TRUE if ...")
+    call = _CALL.match(written)
+    return bool(call) and any(  # "void | <b>member</b> ()": a call, its name set apart, its result type before it
+        text_of(e) == call.group(1) for e in cells[1].iterdescendants() if tag_of(e) in _NAME_RUNS)
+
+
+def _anchored_here(row, cell, kind: str) -> DocTerm | None:
+    """The name a row's link shows when the anchor it points at is in the row itself (a
+    member documented by its summary row alone: ``<a id="a28"></a>double | <a
+    href="#a28">DoubleValue</a> () const``); None when it points elsewhere (a reference)."""
+    link = next((a for a in cell.iter("a") if a.get("href")), None)
+    fragment = (link.get("href") or "").partition("#")[2] if link is not None else ""
+    own = {e.get("id") or e.get("name") for e in row.iter() if isinstance(e.tag, str)} - {None}
+    if not fragment or fragment not in own:
+        return None
+    return DocTerm(text_of(link), "function" if kind == "other" and _ARGUMENTS.match(
+        text_of(cell)[len(text_of(link)):]) else kind if kind != "other" else "entry", target=fragment)
+
+
+def is_label(term) -> bool:
+    """Whether a definition term is a label an entry's description files its parts under
+    ("Parameters", "Returns:", "Deprecated:", "Since 2.4:"), not a thing: a term that ends
+    with a colon, or plain words with no run set as code; never an anchored term, a thing the
+    authors link to (a directive's ``asserts``, its option ``:caption:``)."""
+    text = text_of(term).strip()
+    if term.get("id") or any(e.get("id") or e.get("name") for e in term.iterdescendants()):
+        return False
+    return text.endswith(":") or bool(_PLAIN_WORDS.match(text)) and not any(
+        tag_of(e) in _CODE_TAGS for e in term.iterdescendants())
+
+
+def _parts_of_an_entry(row) -> bool:
+    """Whether a row's table is filed under a label in an entry's description (a ``<dd>``
+    after "Parameters"): each row names a part of that entry (an argument), no thing of its own."""
+    description = next((a for a in row.iterancestors() if tag_of(a) == "dd"), None)
+    if description is None:
+        return False
+    term = description.getprevious()
+    while term is not None and tag_of(term) != "dt":
+        term = term.getprevious()
+    return term is not None and is_label(term)
 
 
 def _column_heading(row) -> str:
@@ -109,7 +159,7 @@ def _column_heading(row) -> str:
 def row_term(row, heading: str | None) -> DocTerm | None:
     """The name a table row defines (module doc), or None."""
     cells = _cells(row)
-    if len(cells) < 2 or cells[0].tag.lower() == "th" or _only_links(cells):
+    if len(cells) < 2 or cells[0].tag.lower() == "th" or _only_links(cells) or _parts_of_an_entry(row):
         return None
     text = text_of(cells[0])
     column = heading_kind(_column_heading(row))
@@ -118,7 +168,7 @@ def row_term(row, heading: str | None) -> DocTerm | None:
         call = _CALL.match(text_of(cells[1]))
         if call and not any(a.get("href") for a in cells[1].iter("a")):  # "void | <b>func</b> ()": no anchor names it
             return DocTerm(call.group(1), "function" if kind == "other" else kind, target=row.get("id") or "")
-        return None
+        return _anchored_here(row, cells[1], kind)
     described = sum(len(text_of(c).split()) for c in cells[1:]) >= MIN_DESCRIPTION_WORDS
     if not text or len(text) > MAX_TERM or not described or _repeated_in_column(row, text) or _VERSION.match(text):
         return None
