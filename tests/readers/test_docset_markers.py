@@ -52,3 +52,45 @@ def test_an_entry_the_index_inverts_names_its_thing_as_prose_writes_it():
             + '<span id="index-expansion_002c-tilde"></span><p>Each word is read.</p>')
     found = {t.name: t.aliases for _, t in anchor_terms(marked_anchors(page(body)))}
     assert found["tilde expansion"] == ("expansion, tilde",)
+
+
+def _manual(tmp_path, body: str):
+    from crossbook.readers import read_book
+
+    folder = tmp_path / "manual"
+    folder.mkdir()
+    (folder / "manual.html").write_text(f"<html><head><title>Manual</title></head><body>{body}</body></html>",
+                                        encoding="utf-8")
+    return read_book(folder, fmt="docset")
+
+
+def _node(ident: str, title: str, before: str, text: str) -> str:
+    """A node as a one-page manual writes it: its container's id, a panel of links to the nodes
+    beside it, then its heading."""
+    return (f'<div class="section" id="{ident}"><div class="header"><p>Next: {before}, Up: '
+            f'<a href="#Top">Top</a></p></div><h3>{title}</h3>{text}</div>')
+
+
+def test_a_containers_id_is_its_headings_though_a_panel_of_links_comes_first(tmp_path):
+    body = ('<h1 id="Top">Manual</h1>'
+            + _node("Quay-Expansion", "3.1 Quay Expansion", '<a href="#Lamp-Search">Lamp Search</a>',
+                    '<span id="index-quay-expansion"></span><p>Each quay expansion is read.</p>')
+            + _node("Lamp-Search", "3.2 Lamp Search", '<a href="#Quay-Expansion">Quay Expansion</a>',
+                    '<span id="index-lamp-search"></span><p>The lamp search runs.</p>')
+            + '<p>See <a href="#Lamp-Search">how lamps are found</a>.</p>')
+    book = _manual(tmp_path, body)
+    terms = {t.name: s.heading for s in book.sections for t in s.terms if not t.subject}
+    assert terms["quay expansion"] == "3.1 Quay Expansion" and terms["lamp search"] == "3.2 Lamp Search"
+    targets = {link[2] for s in book.sections for link in s.links if link[1] == "how lamps are found"}
+    assert targets == {"manual.html#index-lamp-search"}
+
+
+def test_a_second_marker_of_a_thing_adds_the_inverted_form_the_first_did_not(tmp_path):
+    confirmed = "".join(f'<span id="index-{n}"></span><p>The {n} setting does it.</p>'
+                        for n in ("spool", "wick", "lamp", "quay", "knob"))
+    body = (f'<h2 id="Settings">Settings</h2>{confirmed}<h2 id="Tilde">Tilde Expansion</h2>'
+            '<span id="index-tilde-expansion"></span><span id="index-expansion_002c-tilde"></span>'
+            '<p>Each word that begins with a tilde is read.</p>')
+    book = _manual(tmp_path, body)
+    found = {t.name: t.aliases for s in book.sections for t in s.terms if not t.subject}
+    assert found["tilde expansion"] == ("expansion, tilde",)

@@ -155,6 +155,7 @@ def _scan(kept: list, index: frozenset = frozenset()) -> tuple[list[str], list, 
     blocks (``index``) give neither terms nor links (readers/docset/index_rows.py)."""
     headings: list[str] = []
     pending: list[str] = []
+    owed, claimed = _container_ids(kept)
     raw_terms: list[tuple[int, DocTerm]] = []
     raw_anchors: list[tuple[int, str]] = []
     raw_links: list[tuple[int, str, str]] = []
@@ -165,7 +166,8 @@ def _scan(kept: list, index: frozenset = frozenset()) -> tuple[list[str], list, 
             text = text_of(element)
             if text:
                 headings.append(text)
-                raw_anchors.extend((len(headings) - 1, i) for i in [*pending, ident, *_unshown_ids(element)] if i)
+                raw_anchors.extend((len(headings) - 1, i) for i in [*pending, *owed.get(element, ()), ident,
+                                                                      *_unshown_ids(element)] if i)
                 pending = []
             continue
         current = len(headings) - 1
@@ -176,7 +178,9 @@ def _scan(kept: list, index: frozenset = frozenset()) -> tuple[list[str], list, 
             pending = []
         if tag == "dt":
             raw_anchors.extend((current, i) for i in _unshown_ids(element))
-        if ident and (tag in ("section", "div") or (tag == "a" and not text_of(element) and _before_heading(element))):
+        if element in claimed:
+            pass  # its heading's, wherever its text starts (above)
+        elif ident and (tag in ("section", "div") or (tag == "a" and not text_of(element) and _before_heading(element))):
             pending.append(ident)  # a section's id, or an anchor before a heading: the heading's
         elif ident:
             raw_anchors.append((current, ident))
@@ -190,6 +194,23 @@ def _scan(kept: list, index: frozenset = frozenset()) -> tuple[list[str], list, 
             if re.search(r"\w", shown[0]):
                 raw_links.append((current, element.get("href"), tuple(t for t in shown if t)))
     return headings, raw_terms, raw_anchors, raw_links
+
+
+def _container_ids(kept: list) -> tuple[dict, set]:
+    """The ids of the sections and divs that hold a shown heading, by that heading (the
+    first they hold), and those containers: a container is its heading's section even when
+    a panel of links comes before the heading inside it, so its id is the heading's, not
+    the section before's."""
+    shown = frozenset(e for e in kept if tag_of(e) in HEADINGS and text_of(e))
+    owed: dict = {}
+    claimed = set()
+    for element in kept:
+        if tag_of(element) in ("section", "div") and element.get("id"):
+            heading = next((d for d in element.iterdescendants(*HEADINGS) if d in shown), None)
+            if heading is not None:
+                owed.setdefault(heading, []).append(element.get("id"))
+                claimed.add(element)
+    return owed, claimed
 
 
 def _unshown_ids(element) -> list[str]:
@@ -295,6 +316,14 @@ def _add_anchor_terms(page: _Page, runs: set) -> None:
         there = page.terms.setdefault(where, [])
         known = next((t for t in there if normalized_words(t.name.rpartition(SUB_ENTRY_SEPARATOR)[2]) == key), None)
         if known is not None:
+            # a second anchor of the same thing may bring a form the first did not (an
+            # index's inverted entry, "expansion, tilde" beside "tilde expansion")
+            extra = tuple(a for a in term.aliases if a not in known.aliases and a != known.name)
+            if extra:
+                merged = replace(known, aliases=(*known.aliases, *extra))
+                there[there.index(known)] = merged
+                page.anchor_terms.update({i: merged for i, t in page.anchor_terms.items() if t is known})
+                known = merged
             page.anchor_terms[ident] = known
         elif term.name.casefold() != subject:
             term = replace(term, target=f"{page.path}#{ident}")
