@@ -283,7 +283,8 @@ def _part_showing(name: str, parts: list[str]) -> int | None:
     """The part with the term's own line (opening with the name, past a label and a code mark
     as in "*optional* `name=`", or followed by its ": definition"), else the first that shows
     the name (a table of contents at the page's top shows it first); a name the page's Markdown
-    escapes ("\\_\\_pool") or wraps over two lines shows as itself: the last test. The first three
+    escapes ("\\_\\_pool") or wraps over two lines shows as itself, and a lower-case name in
+    any case ("command search" in a heading "Command Search"): the last tests. The first three
     tests need the name as written, so a part without it is not searched (a page's hundreds of
     terms were each searched for with three patterns in every part)."""
     written = [i for i, text in enumerate(parts) if name in text]
@@ -295,7 +296,10 @@ def _part_showing(name: str, parts: list[str]) -> int | None:
         at = next((i for i in written if shows(parts[i])), None)
         if at is not None:
             return at
-    return next((i for i, text in enumerate(parts) if name in " ".join(unescape_markdown(text).split())), None)
+    found = next((i for i, text in enumerate(parts) if name in " ".join(unescape_markdown(text).split())), None)
+    if found is None and name == name.lower():  # a lower-case name shows in any case, as verification reads it
+        found = next((i for i, text in enumerate(parts) if name in " ".join(unescape_markdown(text).lower().split())), None)
+    return found
 
 
 def child_chunks(
