@@ -94,3 +94,13 @@ def test_a_second_marker_of_a_thing_adds_the_inverted_form_the_first_did_not(tmp
     book = _manual(tmp_path, body)
     found = {t.name: t.aliases for s in book.sections for t in s.terms if not t.subject}
     assert found["tilde expansion"] == ("expansion, tilde",)
+
+
+def test_an_inverted_marker_of_a_thing_in_the_plural_is_an_alias_of_its_singular_term(tmp_path):
+    confirmed = "".join(f'<span id="index-{n}"></span><p>The {n} setting does it.</p>'
+                        for n in ("spool", "wick", "lamp", "quay", "knob"))
+    body = (f'<h2 id="Settings">Settings</h2>{confirmed}<h2 id="Lamp-Functions">Lamp Functions</h2>'
+            '<span id="index-lamp-function"></span><span id="index-functions_002c-lamp"></span>'
+            '<p>A lamp function is like a simple command; lamp functions are read first.</p>')
+    found = {t.name: t.aliases for s in _manual(tmp_path, body).sections for t in s.terms if not t.subject}
+    assert found["lamp function"] == ("functions, lamp",) and "lamp functions" not in found

@@ -32,7 +32,7 @@ from urllib.parse import unquote
 from ...chunk.chunking import split_sections
 from ...core.errors import BadInput
 from ...core.models import SUB_ENTRY_SEPARATOR, DocTerm, Section
-from ...core.normalize import normalized_words
+from ...core.normalize import normalize_name, normalized_words
 from ...core.packs import genre_words
 from ...core.rule_guard import guarded
 from ...core.titles import clean_inline
@@ -312,9 +312,10 @@ def _add_anchor_terms(page: _Page, runs: set) -> None:
         where = page.anchor_sections.get(ident)
         if where is None or ident in page.anchor_terms:
             continue
-        key = normalized_words(term.name)
+        # the same thing, a plural aside ("shell functions" of an inverted "functions, shell")
+        key = normalize_name(term.name)
         there = page.terms.setdefault(where, [])
-        known = next((t for t in there if normalized_words(t.name.rpartition(SUB_ENTRY_SEPARATOR)[2]) == key), None)
+        known = next((t for t in there if normalize_name(t.name.rpartition(SUB_ENTRY_SEPARATOR)[2]) == key), None)
         if known is not None:
             # a second anchor of the same thing may bring a form the first did not (an
             # index's inverted entry, "expansion, tilde" beside "tilde expansion")
