@@ -45,11 +45,18 @@ def index_nodes(page: Path) -> list[tuple[str, str, str]]:
     Some Miscellaneous Commands")."""
     html = page.read_text(encoding="utf-8", errors="replace")
     titles = {node: _text(title) for node, title in _NODE.findall(html)}
-    out = []
-    for table in _TABLE.finditer(html):
-        for name, node, shown in _ROW.findall(table.group(0)):
-            out.append((_text(name), table.group(1), titles.get(node, _text(shown))))
-    return out
+    return [(name, index, titles.get(node, shown)) for name, index, node, shown in index_rows(html)]
+
+
+def index_rows(html: str) -> list[tuple[str, str, str, str]]:
+    """(name, index, node id, node as the row shows it) of every row of a page's index tables."""
+    return [(_text(name), table.group(1), node, _text(shown)) for table in _TABLE.finditer(html)
+            for name, node, shown in _ROW.findall(table.group(0))]
+
+
+def without_indexes(html: str) -> str:
+    """A manual's page less its index tables."""
+    return _TABLE.sub("", html)
 
 
 def assemble(zoo: Path) -> list[dict]:
@@ -70,7 +77,7 @@ def bare_copy(folder: Path, target: Path) -> Path:
     """The manual without its index tables."""
     target.mkdir(parents=True)
     for page in folder.glob("*.html"):
-        (target / page.name).write_text(_TABLE.sub("", page.read_text(encoding="utf-8", errors="replace")),
+        (target / page.name).write_text(without_indexes(page.read_text(encoding="utf-8", errors="replace")),
                                         encoding="utf-8")
     return target
 
