@@ -75,6 +75,7 @@ SMOKE: dict[str, Smoke] = {
     "bench.eval_docs_generators": Smoke(("--pages", "2"), needs=("groff", "pandoc")),
     "bench.docs_zoo.eval_zoo": Smoke(("--zoo", str(ZOO), "--family", "rdoc", "--half", "check"), needs=("zoo",)),
     "bench.docs_zoo.latex_fresh": Smoke(("--limit", "2")),
+    "bench.docs_zoo.texinfo_spelled": Smoke(("--zoo", str(ZOO)), needs=("zoo",)),
 }
 
 IMPORT_ONLY: dict[str, str] = {
