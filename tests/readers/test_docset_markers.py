@@ -85,22 +85,23 @@ def test_a_containers_id_is_its_headings_though_a_panel_of_links_comes_first(tmp
     assert targets == {"manual.html#index-lamp-search"}
 
 
+def _terms_under(tmp_path, title: str, markers: str, text: str) -> dict[str, tuple]:
+    """name -> aliases of the terms of a manual whose index prefix is proved, then a section
+    ``title`` with its ``markers`` and ``text``."""
+    body = (f'<h2 id="Settings">Settings</h2>{_confirmed(["spool", "wick", "lamp", "quay", "knob"])}'
+            f'<h2 id="Next">{title}</h2>{markers}<p>{text}</p>')
+    return {t.name: t.aliases for s in _manual(tmp_path, body).sections for t in s.terms if not t.subject}
+
+
 def test_a_second_marker_of_a_thing_adds_the_inverted_form_the_first_did_not(tmp_path):
-    confirmed = "".join(f'<span id="index-{n}"></span><p>The {n} setting does it.</p>'
-                        for n in ("spool", "wick", "lamp", "quay", "knob"))
-    body = (f'<h2 id="Settings">Settings</h2>{confirmed}<h2 id="Tilde">Tilde Expansion</h2>'
-            '<span id="index-tilde-expansion"></span><span id="index-expansion_002c-tilde"></span>'
-            '<p>Each word that begins with a tilde is read.</p>')
-    book = _manual(tmp_path, body)
-    found = {t.name: t.aliases for s in book.sections for t in s.terms if not t.subject}
+    found = _terms_under(tmp_path, "Tilde Expansion",
+                         '<span id="index-tilde-expansion"></span><span id="index-expansion_002c-tilde"></span>',
+                         "Each word that begins with a tilde is read.")
     assert found["tilde expansion"] == ("expansion, tilde",)
 
 
 def test_an_inverted_marker_of_a_thing_in_the_plural_is_an_alias_of_its_singular_term(tmp_path):
-    confirmed = "".join(f'<span id="index-{n}"></span><p>The {n} setting does it.</p>'
-                        for n in ("spool", "wick", "lamp", "quay", "knob"))
-    body = (f'<h2 id="Settings">Settings</h2>{confirmed}<h2 id="Lamp-Functions">Lamp Functions</h2>'
-            '<span id="index-lamp-function"></span><span id="index-functions_002c-lamp"></span>'
-            '<p>A lamp function is like a simple command; lamp functions are read first.</p>')
-    found = {t.name: t.aliases for s in _manual(tmp_path, body).sections for t in s.terms if not t.subject}
+    found = _terms_under(tmp_path, "Lamp Functions",
+                         '<span id="index-lamp-function"></span><span id="index-functions_002c-lamp"></span>',
+                         "A lamp function is like a simple command; lamp functions are read first.")
     assert found["lamp function"] == ("functions, lamp",) and "lamp functions" not in found
