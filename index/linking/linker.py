@@ -30,12 +30,14 @@ ambiguous.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import ahocorasick
 
+from ..core.genres import genres_now
 from ..core.normalize import singular
 from ..core.packs import genre_words
 from ..extract.contract import first_rule
@@ -191,13 +193,22 @@ def shared_kinds() -> frozenset[str]:
     return DOC_KINDS & frozenset(rulebook_kinds())
 
 
+_FENCE = re.compile(r"(?m)^ {0,3}(?:```|~~~)")
+
+
+@lru_cache(maxsize=4)
+def _fence_starts(text: str) -> list[int]:
+    """Where each code fence of a Markdown text starts (a fence lies on one line, so those
+    before a line's start are the fences of the text up to it)."""
+    return [m.start() for m in _FENCE.finditer(text)]
+
+
 def in_code(text: str, offset: int) -> bool:
     """Whether ``offset`` of a Markdown text is inside a code span or a fenced code block."""
     line_start = text.rfind("\n", 0, offset) + 1
     if text.count("`", line_start, offset) % 2:
         return True
-    fences = len(re.findall(r"(?m)^ {0,3}(?:```|~~~)", text[:line_start]))
-    return fences % 2 == 1
+    return bisect_left(_fence_starts(text), line_start) % 2 == 1
 
 
 class Linker:
@@ -229,9 +240,16 @@ class Linker:
         if not self.empty:
             self.automaton.make_automaton()
         self.ambiguous = Counter()
+        self._code_only_cache: dict[tuple, bool] = {}
 
     def _code_only(self, key: EntityKey, found: str) -> bool:
-        return code_only(key[1], found, bool(self.targets[key].books & self.doc_books))
+        # code_only reads the genres in use (shared_kinds): kept for each set of them
+        cache_key = (key, found, genres_now())
+        known = self._code_only_cache.get(cache_key)
+        if known is None:
+            known = self._code_only_cache[cache_key] = code_only(
+                key[1], found, bool(self.targets[key].books & self.doc_books))
+        return known
 
     def _candidates(self, view: str, source: MatchView | None = None, text: str = ""):
         """Each occurrence of a name the rules link (link_rules.py): (start, stop, text found,
@@ -292,12 +310,7 @@ class Linker:
             return []
         view = view or match_view(text)
         spans = list(self._candidates(view.text, view, text))
-        chosen = []
-        # longest non-overlapping: prefer, at each overlap, the longer span
-        for cand in sorted(spans, key=lambda c: (-(c[1] - c[0]), c[0])):
-            if all(cand[1] <= s[0] or cand[0] >= s[1] for s in chosen):
-                chosen.append(cand)
-        chosen.sort()
+        chosen = _longest_first(spans)
         out, seen = [], set(skip)
         picked = []
         for start, stop, found, keys in chosen:
@@ -318,6 +331,24 @@ class Linker:
             origin = book if book in books else min(books)
             out.append(LinkMatch(key, found, sentence, origin, keys[key]))
         return out
+
+
+def _longest_first(spans: list[tuple]) -> list[tuple]:
+    """Of spans (start, stop, ...), those kept when the longer wins at each overlap (the
+    earlier on a tie), by start. The kept spans are disjoint, so the sorted starts and
+    stops go up together: a span overlaps one of them only if it overlaps the last kept
+    span starting at or before it, or the first starting after it."""
+    starts: list[int] = []
+    stops: list[int] = []
+    chosen: list[tuple] = []
+    for cand in sorted(spans, key=lambda c: (-(c[1] - c[0]), c[0])):
+        at = bisect_right(starts, cand[0])
+        if (at and stops[at - 1] > cand[0]) or (at < len(starts) and starts[at] < cand[1]):
+            continue
+        starts.insert(at, cand[0])
+        stops.insert(at, cand[1])
+        chosen.insert(at, cand)
+    return chosen
 
 
 def _by_neighbours(keys: set[EntityKey], neighbours: Counter) -> EntityKey | None:
