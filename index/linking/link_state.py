@@ -55,6 +55,18 @@ def unindexed_chunks(db: Database, book: str | None = None) -> list[tuple[str, s
     ).fetchall()
 
 
+def words_of_chunks(db: Database, chunk_ids: Iterable[str]) -> tuple[set[str], set[str]]:
+    """The words stored for these parent chunks (``index_chunk_words``), all in one set, and
+    those of the chunks that have none stored."""
+    condition, params = in_values("chunk_id", chunk_ids)
+    words: set[str] = set()
+    indexed = set()
+    for chunk_id, chunk_words in db.execute(f"SELECT chunk_id, words FROM link_chunks WHERE {condition}", params):
+        words.update(chunk_words.split())
+        indexed.add(chunk_id)
+    return words, set(chunk_ids) - indexed
+
+
 def chunks_naming(db: Database, names: Iterable[str]) -> set[str] | None:
     """The parent chunks whose words contain some form of one of ``names``; None when a name
     has a form with no word at all (only a scan of every chunk can find it)."""
