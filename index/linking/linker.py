@@ -48,7 +48,6 @@ from .link_rules import FINDING, STATES, VETOES, LinkView, Occurrence, state_wor
 from .matchview import MatchView, match_view
 
 EntityKey = tuple[str, str]  # (normalized name, entity type)
-_WORD = re.compile(r"\w", re.UNICODE)
 _HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 _LOWER_WORD = re.compile(r"(?<![\w'’])[a-z][a-z]+(?![\w])")
 # a lowercase single word is a term when its rate in the corpus is this many times its rate
@@ -258,12 +257,14 @@ class Linker:
         rules = LinkView(self.terms)
         for end_index, (length, variants) in self.automaton.iter(lowered):
             start, end = end_index - length + 1, end_index + 1
-            if start > 0 and _WORD.match(view[start - 1]):
+            # whole words only: str.isalnum() or "_" is exactly re's \w, without a regex call
+            # for each of the automaton's hits (most are inside longer words)
+            if start > 0 and ((before := view[start - 1]).isalnum() or before == "_"):
                 continue
             stop = end
             if view.startswith("'s", end):
                 stop = end + 2
-            if stop < len(view) and _WORD.match(view[stop]):
+            if stop < len(view) and ((after := view[stop]).isalnum() or after == "_"):
                 continue
             found = view[start:end]
             emphasized = source is not None and _emphasized(text, *source.span(start, end))
