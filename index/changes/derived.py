@@ -9,10 +9,12 @@ nothing else, so a book's ingest costs about the same on a shelf of 1 book or 10
    the shelf's corpus terms recomputed from the per-book counts;
 2. entity resolution runs over the mentions of the normalized names the book had or has;
 3. the link targets of those names are recomputed and compared with the stored ones; the
-   chunks that can contain a name whose target changed (added, removed, another alias or
-   defining book), or a word whose term status changed, are found through the FTS5 index of
-   chunk words, and only they (with the book's own chunks and those whose entities were
-   re-resolved) are relinked, with a linker built from the targets their words can match;
+   chunks that can contain a name whose target changed (added, removed, another alias),
+   or a word whose term status changed, are found through the FTS5 index of chunk words,
+   and only they (with the book's own chunks and those whose entities were re-resolved) are
+   relinked, with a linker built from the targets their words can match; a target that only
+   gained or lost a defining book relinks the chunks of that book that name it, and the
+   chunks that link it when its first book (their references' origin) changed;
 4. relationships are derived again for those chunks, the chunks whose entities were renamed
    or re-filed, and the chunks holding claims that name one of the book's names whose
    entities changed (one appeared or went, or gained or lost its definition);
@@ -336,8 +338,11 @@ def refresh(
     state = state.with_terms(lowercase_words, terms)
     relinked: set[str] | None = set()
     if state.link_on:
-        search = changes.names | _term_names(db, pack, terms ^ terms_before)
+        linking, coded = _moved_targets(db, changes.moved, book)
+        search = changes.names | coded | _term_names(db, pack, terms ^ terms_before)
         relinked = link_state.chunks_naming(db, search) if search else set()
+        if relinked is not None:
+            relinked |= link_state.chunks_linking(db, linking)
         if relinked is not None and changes.local_names:
             local = link_state.chunks_naming(db, changes.local_names)
             relinked = None if local is None else relinked | link_state.chunks_of_books(db, local, changes.local_books)
@@ -355,6 +360,25 @@ def refresh(
         edges.refresh(db, events, book, refiner, chunks=dirty, names=unsettled, state=state, tell=tell)
     gc_entities(db, names)
     return state
+
+
+def _moved_targets(db: Database, moved: list, book: str | None) -> tuple[set[tuple[str, str]], set[str]]:
+    """Of the targets whose first defining book changed (``TargetChanges.moved``): the keys
+    whose references only change origin (relink the chunks that link them), and the names
+    of those a documentation set defines now and did not before, or the reverse (a common
+    word's link in prose depends on it: relink every chunk that names them). Which books are
+    documentation sets changes only for ``book``, the book that changed."""
+    if not moved:
+        return set(), set()
+    others = link_state.doc_books(db) - {book}
+    linking, coded = set(), set()
+    for key, names, before, after in moved:
+        stable = bool(others & set(before)) and bool(others & set(after))
+        if stable or not (set(before) | set(after)) & (others | {book}):
+            linking.add(key)
+        else:
+            coded.update(names)
+    return linking, coded
 
 
 def refresh_all(db: Database, pack: DomainPack, state: IndexState, book: str | None, events,
