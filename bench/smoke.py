@@ -84,6 +84,7 @@ IMPORT_ONLY: dict[str, str] = {
     "bench.bench_whole_manual": "by hand: a whole manual (pgfmanual.pdf), minutes",
     "bench.bench_pdf_libs": "by hand: the PDF library choice (docs/formats.md)",
     "bench.compare_rules": "by hand: a git revision's rules beside today's on every shelf",
+    "bench.compare_index_tables": "by hand: two indexes built before and after a change",
     "bench.eval_statblocks": "make eval: the srd51 stat blocks, a minute",
     "bench.eval_vault": "make eval: the whole Ironsworn vault",
     "bench.eval_mcp_sizes": "by hand: every development shelf built, 40 s",

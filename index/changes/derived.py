@@ -9,10 +9,12 @@ nothing else, so a book's ingest costs about the same on a shelf of 1 book or 10
    the shelf's corpus terms recomputed from the per-book counts;
 2. entity resolution runs over the mentions of the normalized names the book had or has;
 3. the link targets of those names are recomputed and compared with the stored ones; the
-   chunks that can contain a name whose target changed (added, removed, another alias or
-   defining book), or a word whose term status changed, are found through the FTS5 index of
-   chunk words, and only they (with the book's own chunks and those whose entities were
-   re-resolved) are relinked, with a linker built from the targets their words can match;
+   chunks that can contain a name whose target changed (added, removed, another alias),
+   or a word whose term status changed, are found through the FTS5 index of chunk words,
+   and only they (with the book's own chunks and those whose entities were re-resolved) are
+   relinked, with a linker built from the targets their words can match; a target that only
+   gained or lost a defining book relinks the chunks of that book that name it, and the
+   chunks that link it when its first book (their references' origin) changed;
 4. relationships are derived again for those chunks, the chunks whose entities were renamed
    or re-filed, and the chunks holding claims that name one of the book's names whose
    entities changed (one appeared or went, or gained or lost its definition);
@@ -191,12 +193,12 @@ def _cues(pack: DomainPack) -> dict:
     return {t.name: t.cues for t in pack.entity_types}
 
 
-def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, terms: set[str], views=None,
+def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, terms: set[str],
                   tell: Callable[[int, int], None] | None = None) -> int:
     """Recompute the linker references of some parent chunks (all when None), with a linker
-    over the link targets their words can match (``views``: match views already built);
-    ``tell(done, total)`` hears the chunks linked as it goes."""
-    views = views or {}
+    over the link targets their words can match; ``tell(done, total)`` hears the chunks
+    linked as it goes. Each chunk's match view is built when it is linked and let go after:
+    the views of a shelf's chunks, held together, take about 36 bytes a character."""
     condition, params = in_values("chunk_id", chunk_ids)
     db.execute(f"DELETE FROM entity_mentions WHERE source = 'linker' AND {condition}", params)
     condition, params = in_values("id", chunk_ids)
@@ -206,10 +208,10 @@ def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, te
     if chunk_ids is None:
         words = None
     else:
-        words = set()
+        words, unindexed = link_state.words_of_chunks(db, chunk_ids)
         for chunk_id, _, text in chunks:
-            view = views.get(chunk_id) or views.setdefault(chunk_id, match_view(text))
-            words.update(view_words(view.text).split())
+            if chunk_id in unindexed:
+                words.update(view_words(match_view(text).text).split())
     linker = Linker(link_state.candidate_targets(db, words), _cues(pack), terms, link_state.doc_books(db))
     if linker.empty or not chunks:
         return 0
@@ -224,8 +226,7 @@ def relink_chunks(db: Database, pack: DomainPack, chunk_ids: set[str] | None, te
     for done, (chunk_id, book, text) in enumerate(chunks, 1):
         # each chunk linked with its own book's genres; a rule that raises costs this chunk's links
         with genres_in_use(genres.get(book)), guarded(book, chunk_id):
-            found.extend((chunk_id, book, match) for match in linker.link(text, book, present[chunk_id],
-                                                                          views.get(chunk_id)))
+            found.extend((chunk_id, book, match) for match in linker.link(text, book, present[chunk_id]))
         if tell is not None:
             tell(done, len(chunks))
     condition, params = in_values("normalized", {match.key[0] for _, _, match in found})
@@ -324,11 +325,11 @@ def refresh(
     lowercase_words = state.lowercase_words
     if before.words is not None:
         lowercase_words = (lowercase_words or 0) + link_state.subtract_words(db, *before.words)
-    views = {}
+    new_ids: set[str] = set()
     if book is not None:
         new_chunks = link_state.unindexed_chunks(db, book)
-        views = {chunk_id: match_view(text) for chunk_id, _, text in new_chunks}
-        link_state.index_chunk_words(db, ((chunk_id, view_words(view.text)) for chunk_id, view in views.items()))
+        new_ids = {chunk_id for chunk_id, _, _ in new_chunks}
+        link_state.index_chunk_words(db, ((chunk_id, view_words(match_view(text).text)) for chunk_id, _, text in new_chunks))
         lowercase_words = (lowercase_words or 0) + link_state.add_book_words(
             db, book, (text for _, _, text in new_chunks))
     retargeted, renamed = resolve_entities(db, names)
@@ -337,17 +338,20 @@ def refresh(
     state = state.with_terms(lowercase_words, terms)
     relinked: set[str] | None = set()
     if state.link_on:
-        search = changes.names | _term_names(db, pack, terms ^ terms_before)
+        linking, coded = _moved_targets(db, changes.moved, book)
+        search = changes.names | coded | _term_names(db, pack, terms ^ terms_before)
         relinked = link_state.chunks_naming(db, search) if search else set()
+        if relinked is not None:
+            relinked |= link_state.chunks_linking(db, linking)
         if relinked is not None and changes.local_names:
             local = link_state.chunks_naming(db, changes.local_names)
             relinked = None if local is None else relinked | link_state.chunks_of_books(db, local, changes.local_books)
         if relinked is not None:
-            relinked |= set(views) | retargeted
+            relinked |= new_ids | retargeted
         with step(events, "link", book, None if relinked is None else len(relinked), "sections") as tell:
-            relink_chunks(db, pack, relinked, terms, views, tell)
+            relink_chunks(db, pack, relinked, terms, tell)
     dirty = None if relinked is None else (
-        relinked | set(views) | retargeted | _chunks_mentioning(db, renamed, changes.categories))
+        relinked | new_ids | retargeted | _chunks_mentioning(db, renamed, changes.categories))
     # claims elsewhere are resolved again only when the entities of a name they use changed
     resolved_before = before.resolution | _resolution(db, names - before.names, without_book=book)
     resolved_after = _resolution(db, names)
@@ -356,6 +360,25 @@ def refresh(
         edges.refresh(db, events, book, refiner, chunks=dirty, names=unsettled, state=state, tell=tell)
     gc_entities(db, names)
     return state
+
+
+def _moved_targets(db: Database, moved: list, book: str | None) -> tuple[set[tuple[str, str]], set[str]]:
+    """Of the targets whose first defining book changed (``TargetChanges.moved``): the keys
+    whose references only change origin (relink the chunks that link them), and the names
+    of those a documentation set defines now and did not before, or the reverse (a common
+    word's link in prose depends on it: relink every chunk that names them). Which books are
+    documentation sets changes only for ``book``, the book that changed."""
+    if not moved:
+        return set(), set()
+    others = link_state.doc_books(db) - {book}
+    linking, coded = set(), set()
+    for key, names, before, after in moved:
+        stable = bool(others & set(before)) and bool(others & set(after))
+        if stable or not (set(before) | set(after)) & (others | {book}):
+            linking.add(key)
+        else:
+            coded.update(names)
+    return linking, coded
 
 
 def refresh_all(db: Database, pack: DomainPack, state: IndexState, book: str | None, events,

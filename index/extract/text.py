@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"')\]]*\s+|\n\s*\n|\n(?=\s*(?:#|[-*+] |\d+\. |\|))")
@@ -22,16 +23,42 @@ def _breaks(text: str) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
-def sentence_span(text: str, start: int, end: int, limit: int = CONTEXT_LIMIT) -> tuple[int, int]:
-    """(lo, hi) of the sentence of ``text`` that holds ``text[start:end]``: at most ``limit``
-    characters, cut on whitespace around the mention when the sentence is longer, stripped."""
-    left, right = 0, len(text)
+@lru_cache(maxsize=4)
+def _break_index(text: str) -> tuple[list[int], list[int]]:
+    """The starts of ``_breaks(text)`` (sorted) and the highest end among each prefix of them."""
+    starts, highest, top = [], [], 0
     for b_start, b_end in _breaks(text):
+        starts.append(b_start)
+        top = max(top, b_end)
+        highest.append(top)
+    return starts, highest
+
+
+def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """(left, right): the end of the last separator before ``text[start:end]`` (0 if none),
+    the start of the first after it (the text's length if none), separators that overlap
+    it skipped. A separator after a span starts at or after ``end``, so the first of them is
+    found by bisection; one before it ends at or before ``start``, which the highest end
+    among the separators starting at or before ``start`` tells unless one of those overlaps."""
+    starts, highest = _break_index(text)
+    after = bisect_left(starts, end)
+    before = bisect_right(starts, start, 0, after)
+    if end > start and (not before or highest[before - 1] <= start):
+        return (highest[before - 1] if before else 0), (starts[after] if after < len(starts) else len(text))
+    left, right = 0, len(text)
+    for b_start, b_end in _breaks(text):  # an empty span, or a separator over its start
         if b_end <= start:
             left = max(left, b_end)
         elif b_start >= end:
             right = b_start
             break
+    return left, right
+
+
+def sentence_span(text: str, start: int, end: int, limit: int = CONTEXT_LIMIT) -> tuple[int, int]:
+    """(lo, hi) of the sentence of ``text`` that holds ``text[start:end]``: at most ``limit``
+    characters, cut on whitespace around the mention when the sentence is longer, stripped."""
+    left, right = _sentence_bounds(text, start, end)
     if right - left > limit:
         # a window around the mention, cut on whitespace so words stay whole
         mid = (start + end) // 2

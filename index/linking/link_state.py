@@ -55,6 +55,18 @@ def unindexed_chunks(db: Database, book: str | None = None) -> list[tuple[str, s
     ).fetchall()
 
 
+def words_of_chunks(db: Database, chunk_ids: Iterable[str]) -> tuple[set[str], set[str]]:
+    """The words stored for these parent chunks (``index_chunk_words``), all in one set, and
+    those of the chunks that have none stored."""
+    condition, params = in_values("chunk_id", chunk_ids)
+    words: set[str] = set()
+    indexed = set()
+    for chunk_id, chunk_words in db.execute(f"SELECT chunk_id, words FROM link_chunks WHERE {condition}", params):
+        words.update(chunk_words.split())
+        indexed.add(chunk_id)
+    return words, set(chunk_ids) - indexed
+
+
 def chunks_naming(db: Database, names: Iterable[str]) -> set[str] | None:
     """The parent chunks whose words contain some form of one of ``names``; None when a name
     has a form with no word at all (only a scan of every chunk can find it)."""
@@ -72,6 +84,17 @@ def chunks_naming(db: Database, names: Iterable[str]) -> set[str] | None:
             "SELECT l.chunk_id FROM link_words w JOIN link_chunks l ON l.id = w.rowid WHERE link_words MATCH ?",
             [query]))
     return found
+
+
+def chunks_linking(db: Database, keys: Iterable[EntityKey]) -> set[str]:
+    """The chunks holding a linker reference to one of these entity keys."""
+    keys = set(keys)
+    if not keys:
+        return set()
+    condition, params = in_values("normalized", {k[0] for k in keys})
+    return {chunk_id for chunk_id, n, t in db.execute(
+        f"SELECT DISTINCT chunk_id, normalized, declared_type FROM entity_mentions WHERE source = 'linker' AND {condition}",
+        params) if (n, t) in keys}
 
 
 def chunks_of_books(db: Database, chunk_ids: set[str], books: set[str]) -> set[str]:
@@ -237,6 +260,12 @@ class TargetChanges:
     # page per change, not every page that says "examples"
     local_names: set[str] = field(default_factory=set)
     local_books: set[str] = field(default_factory=set)
+    # targets whose first defining book changed, their names unchanged: the first book is
+    # only the origin of the references that link them, so beside the chunks of the books
+    # that came or went (in local_names and local_books), only chunks that link them now can
+    # link differently, unless whether a documentation set defines them changed
+    # (linker.code_only): (key, its names, its books before, after)
+    moved: list[tuple[EntityKey, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
 
 
 def update_targets(db: Database, pack: DomainPack, normalized: Iterable[str] | None = None) -> TargetChanges:
@@ -249,10 +278,11 @@ def update_targets(db: Database, pack: DomainPack, normalized: Iterable[str] | N
     changed = [key for key in old.keys() | new.keys() if old.get(key) != new.get(key)]
     for key in changed:
         before, after = old.get(key), new.get(key)
-        if before and after and before.names == after.names and before.books[:1] == after.books[:1]:
-            if before.books != after.books:
-                changes.local_names.update(after.names)
-                changes.local_books.update(set(before.books) ^ set(after.books))
+        if before and after and before.names == after.names and before.books != after.books:
+            changes.local_names.update(after.names)
+            changes.local_books.update(set(before.books) ^ set(after.books))
+            if before.books[:1] != after.books[:1]:
+                changes.moved.append((key, after.names, before.books, after.books))
         elif (before and before.names, before and before.books) != (after and after.names, after and after.books):
             changes.names.update((before.names if before else ()) + (after.names if after else ()))
         if (before and before.category) != (after and after.category):

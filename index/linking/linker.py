@@ -30,12 +30,14 @@ ambiguous.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import ahocorasick
 
+from ..core.genres import genres_now
 from ..core.normalize import singular
 from ..core.packs import genre_words
 from ..extract.contract import first_rule
@@ -46,7 +48,6 @@ from .link_rules import FINDING, STATES, VETOES, LinkView, Occurrence, state_wor
 from .matchview import MatchView, match_view
 
 EntityKey = tuple[str, str]  # (normalized name, entity type)
-_WORD = re.compile(r"\w", re.UNICODE)
 _HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 _LOWER_WORD = re.compile(r"(?<![\w'’])[a-z][a-z]+(?![\w])")
 # a lowercase single word is a term when its rate in the corpus is this many times its rate
@@ -191,13 +192,22 @@ def shared_kinds() -> frozenset[str]:
     return DOC_KINDS & frozenset(rulebook_kinds())
 
 
+_FENCE = re.compile(r"(?m)^ {0,3}(?:```|~~~)")
+
+
+@lru_cache(maxsize=4)
+def _fence_starts(text: str) -> list[int]:
+    """Where each code fence of a Markdown text starts (a fence lies on one line, so those
+    before a line's start are the fences of the text up to it)."""
+    return [m.start() for m in _FENCE.finditer(text)]
+
+
 def in_code(text: str, offset: int) -> bool:
     """Whether ``offset`` of a Markdown text is inside a code span or a fenced code block."""
     line_start = text.rfind("\n", 0, offset) + 1
     if text.count("`", line_start, offset) % 2:
         return True
-    fences = len(re.findall(r"(?m)^ {0,3}(?:```|~~~)", text[:line_start]))
-    return fences % 2 == 1
+    return bisect_left(_fence_starts(text), line_start) % 2 == 1
 
 
 class Linker:
@@ -229,9 +239,16 @@ class Linker:
         if not self.empty:
             self.automaton.make_automaton()
         self.ambiguous = Counter()
+        self._code_only_cache: dict[tuple, bool] = {}
 
     def _code_only(self, key: EntityKey, found: str) -> bool:
-        return code_only(key[1], found, bool(self.targets[key].books & self.doc_books))
+        # code_only reads the genres in use (shared_kinds): kept for each set of them
+        cache_key = (key, found, genres_now())
+        known = self._code_only_cache.get(cache_key)
+        if known is None:
+            known = self._code_only_cache[cache_key] = code_only(
+                key[1], found, bool(self.targets[key].books & self.doc_books))
+        return known
 
     def _candidates(self, view: str, source: MatchView | None = None, text: str = ""):
         """Each occurrence of a name the rules link (link_rules.py): (start, stop, text found,
@@ -240,12 +257,14 @@ class Linker:
         rules = LinkView(self.terms)
         for end_index, (length, variants) in self.automaton.iter(lowered):
             start, end = end_index - length + 1, end_index + 1
-            if start > 0 and _WORD.match(view[start - 1]):
+            # whole words only: str.isalnum() or "_" is exactly re's \w, without a regex call
+            # for each of the automaton's hits (most are inside longer words)
+            if start > 0 and ((before := view[start - 1]).isalnum() or before == "_"):
                 continue
             stop = end
             if view.startswith("'s", end):
                 stop = end + 2
-            if stop < len(view) and _WORD.match(view[stop]):
+            if stop < len(view) and ((after := view[stop]).isalnum() or after == "_"):
                 continue
             found = view[start:end]
             emphasized = source is not None and _emphasized(text, *source.span(start, end))
@@ -292,12 +311,7 @@ class Linker:
             return []
         view = view or match_view(text)
         spans = list(self._candidates(view.text, view, text))
-        chosen = []
-        # longest non-overlapping: prefer, at each overlap, the longer span
-        for cand in sorted(spans, key=lambda c: (-(c[1] - c[0]), c[0])):
-            if all(cand[1] <= s[0] or cand[0] >= s[1] for s in chosen):
-                chosen.append(cand)
-        chosen.sort()
+        chosen = _longest_first(spans)
         out, seen = [], set(skip)
         picked = []
         for start, stop, found, keys in chosen:
@@ -318,6 +332,24 @@ class Linker:
             origin = book if book in books else min(books)
             out.append(LinkMatch(key, found, sentence, origin, keys[key]))
         return out
+
+
+def _longest_first(spans: list[tuple]) -> list[tuple]:
+    """Of spans (start, stop, ...), those kept when the longer wins at each overlap (the
+    earlier on a tie), by start. The kept spans are disjoint, so the sorted starts and
+    stops go up together: a span overlaps one of them only if it overlaps the last kept
+    span starting at or before it, or the first starting after it."""
+    starts: list[int] = []
+    stops: list[int] = []
+    chosen: list[tuple] = []
+    for cand in sorted(spans, key=lambda c: (-(c[1] - c[0]), c[0])):
+        at = bisect_right(starts, cand[0])
+        if (at and stops[at - 1] > cand[0]) or (at < len(starts) and starts[at] < cand[1]):
+            continue
+        starts.insert(at, cand[0])
+        stops.insert(at, cand[1])
+        chosen.insert(at, cand)
+    return chosen
 
 
 def _by_neighbours(keys: set[EntityKey], neighbours: Counter) -> EntityKey | None:
