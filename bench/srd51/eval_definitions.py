@@ -8,8 +8,9 @@ The gold, from the Markdown of ``corpora/srd51/markdown`` alone:
 - **catalog entries**: the spells under "Spell Descriptions", the magic items under "Magic
   Items A-Z", every heading whose section holds a stat block ("**Armor Class**"), the feats,
   and the listed kinds above;
-- **source names** of each book: its headings, its bold leads (``***Name.***``) and its
-  tables' first-column cells.
+- **source names** of each book: its headings, its bold leads (``***Name.***``, ``**Name:**``,
+  ``<strong>Name</strong>:``), its list items' plain leads (``- Name: text``) and its tables'
+  first-column cells.
 
 Printed figures:
 - definitions recall: catalog entries defined on the shelf (any type);
@@ -17,9 +18,9 @@ Printed figures:
   not a word of a longer capitalised name) in a section of another book, found there as a
   reference (or a definition);
 - definitions precision, the fair count: defined names (per book) that are a source name of
-  that book, less what the source's structure says is no entry: a heading repeated three or
-  more times in a book (a label), a lead whose sentence calls it a table's column ("the
-  Stealth column"), a name the book writes in a table's later column (a value of a column:
+  that book, less what the source's structure says is no entry: a heading or a colon lead
+  repeated three or more times in a book (a label), a lead opening or closing with "Example" or "Note",
+  a lead whose sentence calls it a table's column ("the Stealth column"), a name the book writes in a table's later column (a value of a column:
   a size, a school), a lead or heading opening with an imperative of a procedure ("Choose",
   "Roll"), an all-capitals abbreviation, a fragment of a heading that joins names with "and";
 - types: each listed class, skill and condition defined with its kind and never also as
@@ -43,9 +44,17 @@ from crossbook.core.normalize import normalize_name
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
-# a broken conversion's "#>Title</h1>" is a heading too (two Fate books are written so)
-_ATX = re.compile(r"^(#{1,6})(?:\s+|>)(.+?)\s*#*\s*$")
+# a broken conversion's "#>Title</h1>" is a heading too (two Fate books are written so), indented
+# or not: its tag says what it is, where an indented "# Title" is code
+_ATX = re.compile(r"^(?:\s*(?=#{1,6}>))?(#{1,6})(?:\s+|>)(.+?)\s*#*\s*$")
 _LEAD = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*{1,3}|_{1,3})([^*_]+?)(?:\.(?:\*{1,3}|_{1,3})|(?:\*{1,3}|_{1,3})\.)")
+# a lead closed by a colon: "**Name:**", "**Name**:", "<strong>Name:</strong>", "<b>Name</b>:", or a
+# list item's plain "- Name: text"; a lead of a quote ("> - Name: ...") as well
+_COLON_LEAD = re.compile(
+    r"^[\s>]*(?:[-*+]\s+)?(?:\*{2,3}|_{2,3}|<(?:strong|b)>)([^*_<>:]+?)"
+    r"(?::\s*(?:\*{2,3}|_{2,3}|</(?:strong|b)>)|(?:\*{2,3}|_{2,3}|</(?:strong|b)>):)"
+    r"|^[\s>]*[-*+]\s+([A-Z][^:*_<>.;!?]*?):\s")
+_LABEL_WORDS = {"example", "examples", "note", "notes"}  # "Example Stunt:", "Important Note:" label a passage
 _IMPERATIVE = {"choose", "roll", "determine", "decide", "make", "take", "pick", "select", "add", "apply",
                "resolve", "check", "begin", "end", "move", "use", "record", "spend", "gain"}
 
@@ -104,6 +113,18 @@ def sections(text: str) -> list[tuple[list[str], str]]:
     return out
 
 
+def lead_of(line: str) -> tuple[str, str] | None:
+    """(the name a line's lead gives, the rest of the line), or None: a bold or italic lead
+    closed by a period ("***Name.***"), a bold lead closed by a colon ("**Name:**",
+    "<strong>Name</strong>:"), or a list item's plain "- Name: text" of at most five words."""
+    if m := _LEAD.match(line):
+        return clean(m.group(1)), line[m.end():]
+    if (m := _COLON_LEAD.match(line)) and (lead := clean(m.group(1) or m.group(2))) \
+            and len(lead.split()) <= 5:
+        return lead, line[m.end():]
+    return None
+
+
 def source_names(files: dict[str, str]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     """(file stem -> the source names of that book, stem -> the names its structure says are
     no entry), both normalized, from the books' Markdown (``files``: stem -> text)."""
@@ -119,14 +140,20 @@ def source_names(files: dict[str, str]) -> tuple[dict[str, set[str]], dict[str, 
             if name.split()[0].lower() in _IMPERATIVE:
                 rejects[stem].add(normalize_name(name))
         rejects[stem].update(k for k, c in count.items() if c >= 3)
+        leads: dict[str, int] = defaultdict(int)
         for line in text.splitlines():
-            if m := _LEAD.match(line):
-                lead = clean(m.group(1))
-                names[stem].add(normalize_name(lead))
-                rest = line[m.end():]
-                if re.search(rf"\bthe {re.escape(lead)} column\b", rest, re.IGNORECASE) \
-                        or lead.split()[0].lower() in _IMPERATIVE:
-                    rejects[stem].add(normalize_name(lead))
+            if not (found := lead_of(line)):
+                continue
+            lead, rest = found
+            names[stem].add(normalize_name(lead))
+            leads[normalize_name(lead)] += not _LEAD.match(line)
+            words = lead.lower().split()
+            if re.search(rf"\bthe {re.escape(lead)} column\b", rest, re.IGNORECASE) \
+                    or words[0] in _IMPERATIVE or {words[0], words[-1]} & _LABEL_WORDS:
+                rejects[stem].add(normalize_name(lead))
+        # a colon lead written three or more times in a book is a field label ("**Casting Time:**");
+        # a repeated period lead is a trait many entries share ("***Multiattack.***")
+        rejects[stem].update(k for k, c in leads.items() if c >= 3)
         for table in tables(text):
             for row in table[1:]:
                 if row and row[0]:
