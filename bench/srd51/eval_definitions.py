@@ -49,11 +49,11 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 _ATX = re.compile(r"^(?:\s*(?=#{1,6}>))?(#{1,6})(?:\s+|>)(.+?)\s*#*\s*$")
 _LEAD = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*{1,3}|_{1,3})([^*_]+?)(?:\.(?:\*{1,3}|_{1,3})|(?:\*{1,3}|_{1,3})\.)")
 # a lead closed by a colon: "**Name:**", "**Name**:", "<strong>Name:</strong>", "<b>Name</b>:", or a
-# list item's plain "- Name: text"; a lead of a quote ("> - Name: ...") as well
+# list item's plain "- Name: text", after a task list's box or not; a lead of a quote ("> - Name: ...") as well
 _COLON_LEAD = re.compile(
     r"^[\s>]*(?:[-*+]\s+)?(?:\*{2,3}|_{2,3}|<(?:strong|b)>)([^*_<>:]+?)"
     r"(?::\s*(?:\*{2,3}|_{2,3}|</(?:strong|b)>)|(?:\*{2,3}|_{2,3}|</(?:strong|b)>):)"
-    r"|^[\s>]*[-*+]\s+([A-Z][^:*_<>.;!?]*?):\s")
+    r"|^[\s>]*[-*+]\s+(?:<input[^>]*>\s*)?([A-Z][^:*_<>.;!?]*?):\s")
 _LABEL_WORDS = {"example", "examples", "note", "notes"}  # "Example Stunt:", "Important Note:" label a passage
 _IMPERATIVE = {"choose", "roll", "determine", "decide", "make", "take", "pick", "select", "add", "apply",
                "resolve", "check", "begin", "end", "move", "use", "record", "spend", "gain"}

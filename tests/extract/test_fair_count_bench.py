@@ -11,6 +11,7 @@ BOOK = """# Powers
 - <strong>Mental Recovery:</strong> You recover from all mental stress.
 <b>Gale Step</b>: You run on the wind.
 >- Troublesome foe: 3 progress per harm.
+	- <input type="checkbox">Inescapable: When you strike, roll +edge.
 - when you travel: take +1 supply.
 **Example Rule-Changing Stunt:** Because I don't believe in magic...
 <strong>Important Note</strong>: read this first.
@@ -26,7 +27,8 @@ BOOK = """# Powers
 
 def test_a_colon_lead_in_bold_html_or_a_plain_list_item_is_a_source_name():
     names, rejects = source_names({"book": BOOK})
-    for name in ("extra_movement", "mental_recovery", "gale_step", "troublesome_foe", "multiattack"):
+    for name in ("extra_movement", "mental_recovery", "gale_step", "troublesome_foe", "inescapable",
+                 "multiattack"):
         assert name in names["book"] and name not in rejects["book"], name
 
 
