@@ -292,7 +292,14 @@ def states_one_thing(view: HeadingView, node: Node) -> bool:
     return bool(own_kind(node.parent.text, node.named.qualifier))
 
 
-WHOLE_NAMES = (states_one_thing,)
+def parts_never_alone(view: HeadingView, node: Node) -> bool:
+    """"Problems and Character Aspects": a heading that joins names the book never heads alone
+    is one topic, where "Aspects and Fate Points" joins two the book heads elsewhere."""
+    parts = conjoined_names(node.named.name)
+    return bool(parts) and any(normalize_name(part) not in view.repeats for part in parts)
+
+
+WHOLE_NAMES = (states_one_thing, parts_never_alone)
 
 
 # -- the stage --------------------------------------------------------------------------------

@@ -149,10 +149,43 @@ def test_an_entry_that_states_its_kind_is_one_whole_name():
     assert found["Detect Evil and Good"][0] == "spell"
     assert "Good" not in found and "Detect Evil" not in found
     assert found["Dancing Lights"][0] == "spell"
-    with rules_off(["states_one_thing"]):
+    with rules_off(["states_one_thing", "parts_never_alone"]):
         assert "Good" in mentions(SPELLS)
     with rules_off(["shaped_entry"]):
         assert "Dancing Lights" not in mentions(SPELLS)
+
+
+TOPICS = """# Book
+
+## Aspects
+
+Aspects are phrases.
+
+## Fate Points
+
+Fate points are tokens.
+
+## Aspects and Fate Points
+
+You spend fate points to invoke aspects.
+
+## Problems and Character Aspects
+
+A problem makes an aspect.
+
+## Stunts
+
+Stunts are tricks.
+"""
+
+
+def test_a_joined_heading_splits_only_into_names_the_book_heads_alone():
+    found = mentions(TOPICS)
+    assert "Problems and Character Aspects" in found
+    assert "Problems" not in found and "Character Aspects" not in found
+    assert "Aspects and Fate Points" not in found and {"Aspects", "Fate Points"} <= set(found)
+    with rules_off(["parts_never_alone"]):
+        assert "Problems" in mentions(TOPICS)
 
 
 STEPS = """# Book
