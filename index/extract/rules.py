@@ -25,7 +25,7 @@ References are not found here but by the corpus linker (``index/linking/linker.p
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import replace
 
 from ..core.models import ChunkExtraction, ParentChunk, RawMention, Veto
@@ -163,10 +163,19 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
                 # a list item's lead is stored as a lead is (the sources the index knows)
                 source="glossary" if term.source == "list" else term.source, aliases=found.aliases, rule=found.rule,
             ))
-        out.append([as_listed(m, listed) for m in mentions])
+        out.append(as_group([as_listed(m, listed) for m in mentions]))
         if vetoes is not None:
             vetoes.extend(Veto(parent.id, "entries", name, rule) for name, rule in vetoed)
     return with_slash_parts(with_abbreviations(out, parents, entries.terms), parents)
+
+
+def as_group(mentions: list[RawMention]) -> list[RawMention]:
+    """A section's mentions, its heading of no kind where the section's own list or leads define
+    two or more members of the kind the heading was given ("Debilities > Banes" over "- Maimed
+    ...", "- Corrupted ..."): the heading names a group of them, no member."""
+    members = Counter(m.entity_type for m in mentions if m.source == "glossary")
+    return [replace(m, entity_type="other") if m.source == "heading" and m.entity_type != "other"
+            and members[m.entity_type] >= 2 else m for m in mentions]
 
 
 def with_abbreviations(out: list[list[RawMention]], parents: list[ParentChunk], terms) -> list[list[RawMention]]:
