@@ -219,6 +219,10 @@ Hit Dice are dice.
 
 Change the numbers as you like.
 
+**Example Quick Stunt:** Because I am quick, I get +2.
+
+**Important Note:** Read the threats first.
+
 ## Sizes
 
 | Size | Space |
@@ -234,9 +238,10 @@ def test_steps_labels_values_and_abbreviations_define_nothing():
     assert "Determine surprise" not in found and "Roll initiative" not in found and "Surprise" in found
     assert "Tl" not in found and "Tiny" not in found and "Huge" not in found and "Towering" in found
     assert "Adjustments" not in found
+    assert "Example Quick Stunt" not in found and "Important Note" not in found
     with rules_off(["step_lead", "column_value", "abbreviation_row", "generic_label"]):
         loose = mentions(STEPS)
-        assert {"Roll initiative", "Huge", "Tl", "Adjustments"} <= set(loose)
+        assert {"Roll initiative", "Huge", "Tl", "Adjustments", "Important Note"} <= set(loose)
 
 
 def test_an_abbreviation_row_is_an_alias_of_what_it_abbreviates():
