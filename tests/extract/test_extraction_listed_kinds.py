@@ -176,6 +176,11 @@ A problem makes an aspect.
 ## Stunts
 
 Stunts are tricks.
+
+## Motivations and Instincts
+
+Each foe has a Motivation, and an Instinct. Give the Motivation a word; an Instinct acts
+first, a Motivation last. A Motivation and an Instinct may clash.
 """
 
 
@@ -184,6 +189,7 @@ def test_a_joined_heading_splits_only_into_names_the_book_heads_alone():
     assert "Problems and Character Aspects" in found
     assert "Problems" not in found and "Character Aspects" not in found
     assert "Aspects and Fate Points" not in found and {"Aspects", "Fate Points"} <= set(found)
+    assert {"Motivations", "Instincts"} <= set(found)  # written capitalised in its sentences
     with rules_off(["parts_never_alone"]):
         assert "Problems" in mentions(TOPICS)
 
