@@ -3,7 +3,7 @@ and headings it takes as names, and the ones its structure says are labels."""
 
 from __future__ import annotations
 
-from bench.srd51.eval_definitions import headings, source_names
+from bench.srd51.source_gold import headings, source_names
 
 BOOK = """# Powers
 
