@@ -45,7 +45,7 @@ from .entry_kinds import (
     stat_block_kind,
     thing_kinds,
 )
-from .entry_rules import entry_view, section_terms
+from .entry_rules import entry_view, named_list_item, section_terms
 from .glossary import TermSpan, abbreviated
 from .heading_rules import HeadingAnalysis, analyse_headings
 from .headings import HeadingName, clean_text, heading_name, slash_parts
@@ -170,10 +170,11 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
 
 
 def as_group(mentions: list[RawMention]) -> list[RawMention]:
-    """A section's mentions, its heading of no kind where the section's own list or leads define
-    two or more members of the kind the heading was given ("Debilities > Banes" over "- Maimed
-    ...", "- Corrupted ..."): the heading names a group of them, no member."""
-    members = Counter(m.entity_type for m in mentions if m.source == "glossary")
+    """A section's mentions, its heading of no kind where the section's own list defines two or
+    more members of the kind the heading was given ("Debilities > Banes" over "- Maimed ...",
+    "- Corrupted ..."): the heading names a group of them, no member. Leads do not count: an
+    entry's leads are its own options ("Armor" over "**Padded.**", "**Leather.**")."""
+    members = Counter(m.entity_type for m in mentions if m.rule == named_list_item.__name__)
     return [replace(m, entity_type="other") if m.source == "heading" and m.entity_type != "other"
             and members[m.entity_type] >= 2 else m for m in mentions]
 
