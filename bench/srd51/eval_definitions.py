@@ -8,8 +8,9 @@ The gold, from the Markdown of ``corpora/srd51/markdown`` alone:
 - **catalog entries**: the spells under "Spell Descriptions", the magic items under "Magic
   Items A-Z", every heading whose section holds a stat block ("**Armor Class**"), the feats,
   and the listed kinds above;
-- **source names** of each book: its headings, its bold leads (``***Name.***``) and its
-  tables' first-column cells.
+- **source names** of each book: its headings, its bold leads (``***Name.***``, ``**Name:**``,
+  ``<strong>Name</strong>:``), its list items' plain leads (``- Name: text``) and its tables'
+  first-column cells.
 
 Printed figures:
 - definitions recall: catalog entries defined on the shelf (any type);
@@ -17,9 +18,9 @@ Printed figures:
   not a word of a longer capitalised name) in a section of another book, found there as a
   reference (or a definition);
 - definitions precision, the fair count: defined names (per book) that are a source name of
-  that book, less what the source's structure says is no entry: a heading repeated three or
-  more times in a book (a label), a lead whose sentence calls it a table's column ("the
-  Stealth column"), a name the book writes in a table's later column (a value of a column:
+  that book, less what the source's structure says is no entry: a heading or a colon lead
+  repeated three or more times in a book (a label), a lead opening or closing with "Example" or "Note",
+  a lead whose sentence calls it a table's column ("the Stealth column"), a name the book writes in a table's later column (a value of a column:
   a size, a school), a lead or heading opening with an imperative of a procedure ("Choose",
   "Roll"), an all-capitals abbreviation, a fragment of a heading that joins names with "and";
 - types: each listed class, skill and condition defined with its kind and never also as
@@ -38,16 +39,11 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench.common.rule_failures import report as report_failures
+from bench.srd51.source_gold import clean, headings, sections, source_names
 from crossbook.core.models import SUB_ENTRY_SEPARATOR
 from crossbook.core.normalize import normalize_name
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-
-# a broken conversion's "#>Title</h1>" is a heading too (two Fate books are written so)
-_ATX = re.compile(r"^(#{1,6})(?:\s+|>)(.+?)\s*#*\s*$")
-_LEAD = re.compile(r"^\s*(?:[-*+]\s+)?(?:\*{1,3}|_{1,3})([^*_]+?)(?:\.(?:\*{1,3}|_{1,3})|(?:\*{1,3}|_{1,3})\.)")
-_IMPERATIVE = {"choose", "roll", "determine", "decide", "make", "take", "pick", "select", "add", "apply",
-               "resolve", "check", "begin", "end", "move", "use", "record", "spend", "gain"}
 
 
 def shelf() -> Path:
@@ -56,90 +52,6 @@ def shelf() -> Path:
         if candidate.is_dir():
             return candidate
     raise SystemExit("srd51 shelf not found; skipped")
-
-
-def headings(text: str) -> list[tuple[int, str, int]]:
-    """(level, text, line number) of every ATX and setext heading."""
-    lines = text.splitlines()
-    out = []
-    for i, line in enumerate(lines):
-        if m := _ATX.match(line):
-            out.append((len(m.group(1)), clean(m.group(2)), i))
-        elif i and re.fullmatch(r"=+\s*", line) and lines[i - 1].strip():
-            out.append((1, clean(lines[i - 1]), i - 1))
-        elif i and re.fullmatch(r"-{3,}\s*", line) and lines[i - 1].strip() and not lines[i - 1].startswith("|"):
-            out.append((2, clean(lines[i - 1]), i - 1))
-    return [h for h in out if h[1]]  # a heading with no text left ("##><br />") heads nothing
-
-
-def clean(text: str) -> str:
-    """Markup and a trailing parenthesis go ("Absorption (Very Rare)", "Armor Class (AC)")."""
-    text = re.sub(r"<[^>]*>", "", text)  # an HTML tag of a heading or a cell ("Title</h1>")
-    return re.sub(r"\s*\([^()]*\)\s*$", "", re.sub(r"[*_`]", "", text).strip(" :.")).strip(" :.")
-
-
-def tables(text: str, cell=None) -> list[list[list[str]]]:
-    """The pipe tables of a text: each a list of rows, header first, of cells read by ``cell``
-    (default ``clean``: markup and a trailing parenthesis go)."""
-    out, rows = [], []
-    for line in [*text.splitlines(), ""]:
-        if line.lstrip().startswith("|"):
-            cells = [(cell or clean)(c) for c in line.strip().strip("|").split("|")]
-            if not all(re.fullmatch(r":?-+:?", c) for c in cells if c):
-                rows.append(cells)
-        elif rows:
-            out.append(rows)
-            rows = []
-    return out
-
-
-def sections(text: str) -> list[tuple[list[str], str]]:
-    """(heading path, body) of every section."""
-    lines, found = text.splitlines(), headings(text)
-    out, path = [], []
-    for n, (level, name, at) in enumerate(found):
-        path = [*path[:level - 1], *[""] * max(0, level - 1 - len(path)), name][:level]
-        end = found[n + 1][2] if n + 1 < len(found) else len(lines)
-        out.append((path, "\n".join(lines[at + 1:end])))
-    return out
-
-
-def source_names(files: dict[str, str]) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """(file stem -> the source names of that book, stem -> the names its structure says are
-    no entry), both normalized, from the books' Markdown (``files``: stem -> text)."""
-    names: dict[str, set[str]] = defaultdict(set)
-    rejects: dict[str, set[str]] = defaultdict(set)
-    for stem, text in files.items():
-        count: dict[str, int] = defaultdict(int)
-        for level, name, _ in headings(text):
-            names[stem].add(normalize_name(name))
-            count[normalize_name(name)] += 1
-            if " and " in name:
-                rejects[stem].update(normalize_name(p) for p in re.split(r",\s*| and ", name) if p.strip())
-            if name.split()[0].lower() in _IMPERATIVE:
-                rejects[stem].add(normalize_name(name))
-        rejects[stem].update(k for k, c in count.items() if c >= 3)
-        for line in text.splitlines():
-            if m := _LEAD.match(line):
-                lead = clean(m.group(1))
-                names[stem].add(normalize_name(lead))
-                rest = line[m.end():]
-                if re.search(rf"\bthe {re.escape(lead)} column\b", rest, re.IGNORECASE) \
-                        or lead.split()[0].lower() in _IMPERATIVE:
-                    rejects[stem].add(normalize_name(lead))
-        for table in tables(text):
-            for row in table[1:]:
-                if row and row[0]:
-                    names[stem].add(normalize_name(row[0]))
-                for cell in row[1:]:
-                    if cell and not re.search(r"\d", cell):
-                        rejects[stem].add(normalize_name(cell))
-        for level, name, _ in headings(text):
-            if re.fullmatch(r"[A-Z]{2,5}", name):
-                rejects[stem].add(normalize_name(name))
-            elif count[normalize_name(name)] < 3:  # a heading of the book is no column's value
-                rejects[stem].discard(normalize_name(name))
-    return names, rejects
 
 
 def gold(root: Path) -> dict:

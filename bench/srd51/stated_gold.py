@@ -30,8 +30,8 @@ import json
 import re
 from pathlib import Path
 
-from bench.srd51.eval_definitions import tables
 from bench.srd51.make_template_questions import CASTS, ITALIC, USE_LINE, load, plain, sections, speaker_is
+from bench.srd51.source_gold import tables
 
 CREATURE_BOOKS = ("11 monsters.md", "15 creatures.md", "16 npcs.md")
 ITEMS_BOOK = "10 magic items.md"

@@ -97,6 +97,7 @@ class HeadingView:
     concepts: set[int] = field(default_factory=set)   # the headings the stage gave their concept
     own_tokens: dict[str, str] = field(default_factory=dict)
     in_run: set[int] = field(default_factory=set)     # headings of a field run (heading_tree.field_runs)
+    text: str = ""                                    # the book's text, as written
 
     def used_elsewhere(self, node: Node) -> bool:
         if node.parent.id not in self.own_tokens:
@@ -292,7 +293,24 @@ def states_one_thing(view: HeadingView, node: Node) -> bool:
     return bool(own_kind(node.parent.text, node.named.qualifier))
 
 
-WHOLE_NAMES = (states_one_thing,)
+def parts_never_alone(view: HeadingView, node: Node) -> bool:
+    """"Problems and Character Aspects": a heading that joins names the book never uses alone
+    is one topic, where "Aspects and Fate Points" joins two the book heads elsewhere and
+    "Motivations and Instincts" two it writes capitalised inside its sentences."""
+    parts = conjoined_names(node.named.name)
+    return bool(parts) and not all(_named_alone(view, part) for part in parts)
+
+
+def _named_alone(view: HeadingView, part: str) -> bool:
+    """A heading of the book, or a name it writes capitalised after a word of a sentence three
+    times or more ("... the Instincts of ...", singular or plural)."""
+    if normalize_name(part) in view.repeats:
+        return True
+    stem = part[:-1] if part.endswith("s") else part
+    return len(re.findall(rf"[a-z,;] {re.escape(stem)}s?\b", view.text)) >= 3
+
+
+WHOLE_NAMES = (states_one_thing, parts_never_alone)
 
 
 # -- the stage --------------------------------------------------------------------------------
@@ -301,7 +319,8 @@ def heading_view(parents: list[ParentChunk], pack: DomainPack, book: str) -> Hea
     """One book's heading tree and what it is before any rule runs: the headings that repeat,
     each heading's concept, and the labels (``_labels``)."""
     nodes = heading_tree(parents)
-    view = HeadingView(nodes, pack, normalize_name(book), normalized_tokens("\n".join(p.text for p in parents)))
+    text = "\n".join(p.text for p in parents)
+    view = HeadingView(nodes, pack, normalize_name(book), normalized_tokens(text), text=text)
     for node in nodes:
         if node.key:
             view.repeats[node.key].append(node)

@@ -304,9 +304,17 @@ def _generic_labels() -> frozenset[str]:
     return frozenset(singular(w) for w in genre_words("rulebook", "generic_labels"))
 
 
+@per_genres
+def _passage_labels() -> frozenset[str]:
+    return frozenset(singular(w) for w in genre_words("rulebook", "passage_labels"))
+
+
 def is_generic_label(name: str) -> bool:
-    """"Adjustments", "Other Details": a label the rulebook pack lists, naming no thing."""
-    return singular(clean_text(name).lower()) in _generic_labels()
+    """"Adjustments", "Other Details": a label the rulebook pack lists, naming no thing; and
+    "Example Rule-Changing Stunt", "Important Note": a passage's label, opening or closing with
+    a word the pack lists."""
+    words = singular(clean_text(name).lower()).split()
+    return " ".join(words) in _generic_labels() or bool(words) and bool({singular(words[0]), words[-1]} & _passage_labels())
 
 
 def function_word(word: str) -> bool:

@@ -25,7 +25,7 @@ References are not found here but by the corpus linker (``index/linking/linker.p
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import replace
 
 from ..core.models import ChunkExtraction, ParentChunk, RawMention, Veto
@@ -45,7 +45,7 @@ from .entry_kinds import (
     stat_block_kind,
     thing_kinds,
 )
-from .entry_rules import entry_view, section_terms
+from .entry_rules import entry_view, named_list_item, section_terms
 from .glossary import TermSpan, abbreviated
 from .heading_rules import HeadingAnalysis, analyse_headings
 from .headings import HeadingName, clean_text, heading_name, slash_parts
@@ -163,10 +163,20 @@ def book_mentions(parents: list[ParentChunk], pack: DomainPack, book: str,
                 # a list item's lead is stored as a lead is (the sources the index knows)
                 source="glossary" if term.source == "list" else term.source, aliases=found.aliases, rule=found.rule,
             ))
-        out.append([as_listed(m, listed) for m in mentions])
+        out.append(as_group([as_listed(m, listed) for m in mentions]))
         if vetoes is not None:
             vetoes.extend(Veto(parent.id, "entries", name, rule) for name, rule in vetoed)
     return with_slash_parts(with_abbreviations(out, parents, entries.terms), parents)
+
+
+def as_group(mentions: list[RawMention]) -> list[RawMention]:
+    """A section's mentions, its heading of no kind where the section's own list defines two or
+    more members of the kind the heading was given ("Debilities > Banes" over "- Maimed ...",
+    "- Corrupted ..."): the heading names a group of them, no member. Leads do not count: an
+    entry's leads are its own options ("Armor" over "**Padded.**", "**Leather.**")."""
+    members = Counter(m.entity_type for m in mentions if m.rule == named_list_item.__name__)
+    return [replace(m, entity_type="other") if m.source == "heading" and m.entity_type != "other"
+            and members[m.entity_type] >= 2 else m for m in mentions]
 
 
 def with_abbreviations(out: list[list[RawMention]], parents: list[ParentChunk], terms) -> list[list[RawMention]]:

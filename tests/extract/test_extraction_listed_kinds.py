@@ -149,10 +149,49 @@ def test_an_entry_that_states_its_kind_is_one_whole_name():
     assert found["Detect Evil and Good"][0] == "spell"
     assert "Good" not in found and "Detect Evil" not in found
     assert found["Dancing Lights"][0] == "spell"
-    with rules_off(["states_one_thing"]):
+    with rules_off(["states_one_thing", "parts_never_alone"]):
         assert "Good" in mentions(SPELLS)
     with rules_off(["shaped_entry"]):
         assert "Dancing Lights" not in mentions(SPELLS)
+
+
+TOPICS = """# Book
+
+## Aspects
+
+Aspects are phrases.
+
+## Fate Points
+
+Fate points are tokens.
+
+## Aspects and Fate Points
+
+You spend fate points to invoke aspects.
+
+## Problems and Character Aspects
+
+A problem makes an aspect.
+
+## Stunts
+
+Stunts are tricks.
+
+## Motivations and Instincts
+
+Each foe has a Motivation, and an Instinct. Give the Motivation a word; an Instinct acts
+first, a Motivation last. A Motivation and an Instinct may clash.
+"""
+
+
+def test_a_joined_heading_splits_only_into_names_the_book_heads_alone():
+    found = mentions(TOPICS)
+    assert "Problems and Character Aspects" in found
+    assert "Problems" not in found and "Character Aspects" not in found
+    assert "Aspects and Fate Points" not in found and {"Aspects", "Fate Points"} <= set(found)
+    assert {"Motivations", "Instincts"} <= set(found)  # written capitalised in its sentences
+    with rules_off(["parts_never_alone"]):
+        assert "Problems" in mentions(TOPICS)
 
 
 STEPS = """# Book
@@ -186,6 +225,10 @@ Hit Dice are dice.
 
 Change the numbers as you like.
 
+**Example Quick Stunt:** Because I am quick, I get +2.
+
+**Important Note:** Read the threats first.
+
 ## Sizes
 
 | Size | Space |
@@ -201,9 +244,10 @@ def test_steps_labels_values_and_abbreviations_define_nothing():
     assert "Determine surprise" not in found and "Roll initiative" not in found and "Surprise" in found
     assert "Tl" not in found and "Tiny" not in found and "Huge" not in found and "Towering" in found
     assert "Adjustments" not in found
+    assert "Example Quick Stunt" not in found and "Important Note" not in found
     with rules_off(["step_lead", "column_value", "abbreviation_row", "generic_label"]):
         loose = mentions(STEPS)
-        assert {"Roll initiative", "Huge", "Tl", "Adjustments"} <= set(loose)
+        assert {"Roll initiative", "Huge", "Tl", "Adjustments", "Important Note"} <= set(loose)
 
 
 def test_an_abbreviation_row_is_an_alias_of_what_it_abbreviates():

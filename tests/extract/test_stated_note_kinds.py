@@ -287,3 +287,9 @@ def test_leads_after_a_field_label_naming_a_kind_take_the_kind():
     found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
     assert {found[n] for n in ("Cinder Oath", "Grey Market")} == {"feature"}  # the leads after "**Stunts**:"
     assert found["Tide Clerk"] == "other"  # "**Notes**:" names no kind
+
+
+def test_a_heading_over_a_list_of_members_of_its_kind_names_a_group_no_member():
+    parents = parent_chunks("Book", split_sections(DEBILITIES.replace("# Hardships", "# Debilities")))
+    found = {m.name: m.entity_type for block in book_mentions(parents, load_pack("generic"), "Book") for m in block}
+    assert found["Hexed"] == "condition" and found.get("Scars", "other") == "other"
