@@ -199,15 +199,15 @@ def test_a_book_relinks_its_own_chunks_and_only_the_chunks_that_name_what_change
 
 
 def test_a_name_every_page_defines_relinks_only_the_pages_whose_link_can_change(tmp_path, monkeypatch):
-    """Pages that each define "Example" and refer to it: a new page that defines it too
+    """Pages that each define "Lantern" and refer to it: a new page that defines it too
     changes no other page's link (each links its own definition, or the first book's), so
     the other pages are not relinked; a page whose title sorts first changes the first book
     of the target, every other page's reference follows it, and all are relinked."""
     shelf = Shelf(tmp_path)
     for title in ("Beta", "Delta", "Gamma"):
-        shelf.ingest(title, misc(("Example", f"Example is what {title} shows."),
-                                 ("Usage", "See the Example of Beta and the Example here.")))
-    shelf.ingest("Epsilon", misc(("Usage", "Read the Example first.")))
+        shelf.ingest(title, misc(("Lantern", f"Lantern is what {title} shows."),
+                                 ("Usage", "See the Lantern of Beta and the Lantern here.")))
+    shelf.ingest("Epsilon", misc(("Usage", "Read the Lantern first.")))
     relinked = []
     original = derived.relink_chunks
     monkeypatch.setattr(derived, "relink_chunks", lambda db, pack, ids, *a, **k: relinked.append(ids) or original(db, pack, ids, *a, **k))
@@ -216,10 +216,10 @@ def test_a_name_every_page_defines_relinks_only_the_pages_whose_link_can_change(
         return {r[0] for r in shelf.db.execute(
             "SELECT DISTINCT book FROM chunks WHERE id IN (SELECT value FROM json_each(?))", [json.dumps(sorted(relinked[-1]))])}
 
-    shelf.ingest("Zeta", misc(("Example", "Example is what Zeta shows."), ("Usage", "The Example here.")))
+    shelf.ingest("Zeta", misc(("Lantern", "Lantern is what Zeta shows."), ("Usage", "The Lantern here.")))
     assert books_relinked() == {"Zeta"}
     shelf.assert_incremental_equals_full()
-    shelf.ingest("Alpha", misc(("Example", "Example is what Alpha shows.")))
+    shelf.ingest("Alpha", misc(("Lantern", "Lantern is what Alpha shows.")))
     assert books_relinked() == {"Alpha", "Beta", "Delta", "Epsilon", "Gamma", "Zeta"}
     assert shelf.db.execute("SELECT origin_book FROM entity_mentions WHERE book = 'Epsilon' AND source = 'linker'"
                             ).fetchall() == [("Alpha",)]
