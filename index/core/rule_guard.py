@@ -20,12 +20,15 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
 
-_PACKAGE = __name__.rpartition(".")[0].rpartition(".")[0]  # "crossbook"
+# crossbook's own files: the folder of its top package, wherever it is installed (a checkout's
+# folder may itself be named "crossbook", and its tests must not count as crossbook's rules)
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent.as_posix() + "/"
 _strict = False
 _count_lock = threading.Lock()
 _caught = 0
@@ -84,8 +87,8 @@ def rule_of(exc: BaseException) -> str:
     """The rule that raised: the innermost public function of crossbook's in the traceback."""
     frames = traceback.extract_tb(exc.__traceback__)
     for frame in reversed(frames):
-        module = frame.filename.replace("\\", "/")
-        if "/index/" in module or f"/{_PACKAGE}/" in module:
+        module = Path(frame.filename).resolve().as_posix()
+        if module.startswith(_PACKAGE_DIR):
             if not frame.name.startswith(("_", "<")) and "rule_guard" not in module:
                 return frame.name
     return frames[-1].name if frames else "unknown"
