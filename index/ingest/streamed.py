@@ -30,16 +30,24 @@ from .reading import read_told
 from .unchanged import unread_book
 
 
+def distinct_sources(paths: list[Path]) -> list[Path]:
+    """``paths`` in order, each book once: a path whose source (ingest/identity.py) an
+    earlier one has is left out (a file named itself and in its directory, a folder named
+    twice)."""
+    files, sources = [], set()
+    for path in paths:
+        if source_of(path) not in sources:
+            sources.add(source_of(path))
+            files.append(path)
+    return files
+
+
 def book_files(paths: list[Path], title: str | None, selection: Selection = Selection(),
                as_book: bool = False) -> list[Path]:
     """The files (and folders read as one book) ``paths`` name, each once (a file named
     itself and in its directory is one book). Raises BadInput when ``title`` names one book
     and there are several."""
-    files, sources = [], set()
-    for path in find_books(paths, selection.include, selection.exclude, as_book=as_book):
-        if source_of(path) not in sources:
-            sources.add(source_of(path))
-            files.append(path)
+    files = distinct_sources(find_books(paths, selection.include, selection.exclude, as_book=as_book))
     if title is not None and len(files) != 1:
         raise BadInput(f"--book names one book, but {len(files)} files were given")
     return files
@@ -81,6 +89,9 @@ class StreamedBooks:
     selection: Selection = Selection()
     reread: bool = False
     skipped: list[tuple[Path, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.files = distinct_sources(self.files)
 
     def __len__(self) -> int:
         return len(self.files)

@@ -82,3 +82,10 @@ def test_ingest_of_a_folder_book_streams_and_names_the_book_it_skipped(tmp_path,
     steps = [(e["event"], e.get("phase")) for e in seen if e.get("event") in ("phase.start", "phase.done")]
     first_write = steps.index(("phase.done", "write"))
     assert ("phase.start", "read") in steps[first_write:]  # a book was read after the first was written
+
+
+def test_a_book_named_twice_is_read_and_written_once(tmp_path, index_dir):
+    book = write(tmp_path / "a.md", BOOK_A)
+    streamed = _ingest(index_dir, [book, book], Recorder())
+    assert len(streamed) == 1 and streamed.skipped == []
+    assert _books(index_dir) == {"Core Rules": True}
