@@ -1,13 +1,16 @@
 """The zoo's Doxygen family: the example builds of Doxygen's own manual (doxygen-doc),
 libsigc++'s and cairomm's API pages (libsigc++-2.0-doc, libcairomm-1.0-doc), MagickWand's
-(imagemagick-6-common), json-c's (libjson-c-doc) and TinyXML's (libtinyxml-doc), tuned on; libstdc++'s API pages (libstdc++-12-doc), checked.
+(imagemagick-6-common), json-c's (libjson-c-doc), TinyXML's (libtinyxml-doc) and range-v3's
+(librange-v3-doc: C++ class and struct pages titled by a namespace-qualified name, the form
+of the check half that no other tune member shows), tuned on; libstdc++'s API pages
+(libstdc++-12-doc), checked.
 
 Per project, the pages the gold points a documented thing at, sorted by path, every k-th so
 that at most ``PAGES_PER_PROJECT`` are kept, with the build's inventory beside them. The gold
 is Doxygen's own: libstdc++'s tag file (``libstdc++.tag``: every class, namespace, file,
 function, variable, typedef, enum and macro with its page; a page, group, directory or
 example is structure; libsigc++'s and cairomm's tag files lie beside their ``html`` folder
-and are copied into the member's); the examples, MagickWand, json-c and TinyXML have none, so their index pages (``annotated.html``,
+and are copied into the member's); the examples, MagickWand, json-c, TinyXML and range-v3 have none, so their index pages (``annotated.html``,
 ``functions*.html``, ``globals*.html``, ``namespacemembers*.html``). Each entry's name is
 defined on the page it links to.
 """
@@ -28,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 
 NAME = "doxygen"
 PACKAGES = ("doxygen-doc", "libsigc++-2.0-doc", "libcairomm-1.0-doc", "imagemagick-6-common", "libjson-c-doc",
-            "libtinyxml-doc", "libstdc++-12-doc")
+            "libtinyxml-doc", "librange-v3-doc", "libstdc++-12-doc")
 PROJECTS = [("doxygen", "doxygen-doc", F.DOC / "doxygen" / "html" / "examples", "tune"),
             ("libsigc++", "libsigc++-2.0-doc", F.DOC / "libsigc++-2.0-doc" / "reference" / "html", "tune"),
             ("cairomm", "libcairomm-1.0-doc", F.DOC / "libcairomm-1.0-doc" / "reference" / "html", "tune"),
@@ -36,6 +39,7 @@ PROJECTS = [("doxygen", "doxygen-doc", F.DOC / "doxygen" / "html" / "examples", 
              "tune"),
             ("json-c", "libjson-c-doc", F.DOC / "libjson-c-dev" / "html", "tune"),
             ("tinyxml", "libtinyxml-doc", F.DOC / "libtinyxml-dev" / "docs", "tune"),
+            ("range-v3", "librange-v3-doc", F.DOC / "librange-v3-dev" / "html", "tune"),
             ("libstdc++", "libstdc++-12-doc", F.DOC / "gcc-12-base" / "libstdc++" / "user", "check")]
 STRUCTURE = {"page", "group", "dir", "example"}
 INDEX_PAGE = re.compile(r"(annotated|functions|globals|namespacemembers)(_\w+)?\.html")
