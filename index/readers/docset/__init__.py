@@ -53,7 +53,9 @@ from .page_subject import (
     declared_names,
     is_name_heading,
     is_synopsis_heading,
+    own_names,
     shared_topics,
+    shown_in,
     signature_names,
     titled_subject,
 )
@@ -364,12 +366,13 @@ def _find_subject(page: _Page, root, headings: list[str], boiler: Boilerplate) -
     bare = _TYPE_PARAMETERS.sub("", name) if kind != "topic" else name
     written, name = ((name,) if bare and bare != name else ()), bare or name  # "Test< T * >": Test, so written
     where = next((i for i, s in enumerate(sections) if s.heading is not None), 0)
-    if name not in sections[where].text and not heading and kind != "topic":
+    if not shown_in(name, sections[where].text) and not heading and kind != "topic":
         # a title that names its thing and kind ("Tag Class Reference") over headings of its parts
-        where = next((i for i, s in enumerate(sections) if name in s.text), where)
-    if name not in sections[where].text:
+        where = next((i for i, s in enumerate(sections) if shown_in(name, s.text)), where)
+    if not shown_in(name, sections[where].text):
         return  # a subject the page's text does not show is no stored definition
     aliases = _spaced(name, "".join(s.text for s in sections)) if kind == "command" else written
+    aliases += own_names(name, *written) if kind != "topic" else ()
     page.subject = DocTerm(name, kind, True, aliases, page.path)
     page.subject_at = where
 

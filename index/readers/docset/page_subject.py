@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from ...core.normalize import normalized_words
+from ...core.titles import unescape_markdown
 from ..html_markdown import HEADINGS, kept_elements, tag_of
 from .terms import man_kind, name_line, text_of, title_subject
 
@@ -112,3 +113,34 @@ def shared_topics(subjects) -> set[str]:
             key = normalized_words(subject.name)
             counts[key] = counts.get(key, 0) + 1
     return {key for key, count in counts.items() if count >= MIN_SHARED_TOPIC}
+
+
+def shown_in(name: str, text: str) -> bool:
+    """Whether a section's Markdown ``text`` shows ``name``, its escapes read as what they escape
+    (``\\_\\_pool`` shows ``__pool``, ``std::\\_Tuple`` shows ``std::_Tuple``)."""
+    return name in text or name in unescape_markdown(text)
+
+
+def _top_parts(name: str) -> list[str]:
+    """``name``'s parts between the scope marks (``::``) outside its type parameters."""
+    parts, depth, start, at = [], 0, 0, 0
+    while at < len(name):
+        depth += (name[at] == "<") - (name[at] == ">")
+        if depth == 0 and name.startswith("::", at):
+            parts.append(name[start:at])
+            start = at = at + 2
+            continue
+        at += 1
+    return [*parts, name[start:]]
+
+
+def own_names(*names: str) -> tuple[str, ...]:
+    """The own names (the last part past a scope, ``::``) of a subject written qualified
+    (``ranges::views::tail_fn``: ``tail_fn``, as its owner's index lists it; a member is
+    defined by its own name the same way); none for a name with no scope."""
+    out = []
+    for name in names:
+        parts = _top_parts(name)
+        if len(parts) > 1 and parts[-1].strip() and parts[-1] not in out:
+            out.append(parts[-1].strip())
+    return tuple(out)
