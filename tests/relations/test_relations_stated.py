@@ -220,3 +220,18 @@ def test_a_table_column_headed_by_a_spell_list_title_is_what_the_entry_casts():
     # the first column is the catalog's names, and a column of counts lists nothing
     table = "### Rosary of Sparks\n\n| Spell | Level |\n|---|---|\n| Fireball | 3 |\n"
     assert _edges(table, [beads, FIREBALL]) == set()
+
+
+def test_a_name_written_with_its_article_is_required_without_it():
+    stagger = PatternEntity("The Reeling Step", ("The Reeling Step",), "feature", "glossary")
+    fall = PatternEntity("The Sudden Fall", ("The Sudden Fall",), "feature", "glossary")
+    text = ("<strong>The Reeling Step:</strong> You sway on your feet.\n\n"
+            "<strong>The Sudden Fall:</strong> (Requires Reeling Step) You drop and roll away.\n")
+    assert _edges(text, [stagger, fall]) == {("The Sudden Fall", "requires", "The Reeling Step")}
+
+
+def test_a_one_word_name_less_its_article_is_not_that_name():
+    game = PatternEntity("The Game", ("The Game",), "other", "glossary")
+    hunt = PatternEntity("Night Hunt", ("Night Hunt",), "feature", "glossary")
+    text = "<strong>Night Hunt:</strong> (Requires Game) You stalk by moonlight.\n"
+    assert _edges(text, [game, hunt]) == set()
