@@ -98,6 +98,15 @@ def _words(name: str) -> list[str]:
     return words
 
 
+def article_dropped(name: str) -> str | None:
+    """The name as written without its opening article ("Drunkard's Stagger" for "The
+    Drunkard's Stagger": the same key), when two words or more are left; else None."""
+    match = _ARTICLE_OPENS.match(name)
+    if match is None or len(_cased_words(name)) < 3:
+        return None
+    return name[match.end():].strip() or None
+
+
 def normalized_words(name: str) -> str:
     """The name's words, ``_``-joined, as written (no plural fold)."""
     return "_".join(_words(name))

@@ -93,10 +93,14 @@ def _spans(evidence: str, forms: Iterable[str]) -> list[tuple[int, int]]:
     return out
 
 
-def is_field_label(evidence: str, forms: Iterable[str]) -> bool:
-    """True when every occurrence of the name opens a field: "Prerequisite: Level 4+"."""
+def is_field_label(evidence: str, forms: Iterable[str], within: Iterable[str] = ()) -> bool:
+    """True when every occurrence of the name opens a field: "Prerequisite: Level 4+"; one
+    inside a name of ``within`` (the other end: "Slowing" in "**Master Slowing:**") opens that
+    name's field, not its own."""
+    outer = _spans(evidence, within)
     spans = _spans(evidence, forms)
-    return bool(spans) and all(re.match(r"[*_]*\s*:", evidence[end:]) for _, end in spans)
+    return bool(spans) and all(re.match(r"[*_]*\s*:", evidence[hi:]) and not any(a <= lo and hi <= b for a, b in outer)
+                               for lo, hi in spans)
 
 
 def own_condition(evidence: str, source: str, forms: Iterable[str]) -> bool:
@@ -199,7 +203,8 @@ def guarded(raw: list[RawRelation], entities: list[PatternEntity], type_of: Type
     for rel, kind in zip(raw, kinds):
         source, target = rel.source_name or "", rel.target_name or ""
         evidence = rel.evidence or ""
-        if self_loop(source, target) or is_field_label(evidence, _forms(by_name.get(target), target)):
+        if self_loop(source, target) or is_field_label(evidence, _forms(by_name.get(target), target),
+                                                       _forms(by_name.get(source), source)):
             continue  # "casts At Will" from "**At Will:** *Light*": a field's label is no end
         if list_siblings(evidence, _forms(by_name.get(source), source), _forms(by_name.get(target), target)):
             continue

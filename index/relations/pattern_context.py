@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
-from ..core.normalize import normalize_name, normalized_words
+from ..core.normalize import article_dropped, normalize_name, normalized_words
 from ..extract.entry_kinds import thing_kinds
 from ..extract.glossary import entry_leads
 from ..extract.text import sentence_span
@@ -59,12 +59,14 @@ def form_pattern(form: str) -> re.Pattern:
 
 
 def _occurrences(text: str, entities: list[PatternEntity]) -> list[tuple[int, int, int]]:
-    """(start, end, entity index), longest first at overlaps (at one span, the entity the chunk
-    defines: a stat block's "***Shortbow.***" is its sub-entry, not the table's Shortbow), in
-    text order."""
+    """(start, end, entity index) of each form and of a form less its article, longest first at
+    overlaps (at one span, the entity the chunk defines: a stat block's "***Shortbow.***" is its
+    sub-entry, not the table's Shortbow), in text order."""
     found = []
     for index, entity in enumerate(entities):
-        for form in entity.forms:
+        # a name written with its article is written without it too: "(Requires Drunkard's Stagger)"
+        forms = {*entity.forms, *filter(None, map(article_dropped, entity.forms))}
+        for form in sorted(forms):
             for match in form_pattern(form).finditer(text):
                 found.append((match.start(), match.end(), index))
     chosen: list[tuple[int, int, int]] = []

@@ -13,6 +13,8 @@ chunk, with what the book's own lines say first and the claims it does not make 
   a number ("**Level:** Cleric 2, Sorcerer/Wizard 3") lists who has it the same way.
 - A prerequisite line ("*General Feat (Prerequisite: Level 4+, Grappler)*", "**Prerequisite:**
   Grappler") gives ``requires`` from the entry to every name it lists.
+- A lead in an entry's section, or in a label section under it, named by the entry's name with
+  words before it ("**Master Slowing:**" under Slowing's "Enhancements") is ``part_of`` the entry.
 - A spell list under "has the following spells prepared:" and what an entry lets its user
   cast ("you can use an action to cast the *levitate* spell"): ``spell_uses.py``.
 - Then ``edge_guards.guarded`` drops self-loops, ``variant_of`` to sizes, labels and
@@ -24,8 +26,8 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from ..core.models import RawRelation
-from ..core.normalize import normalize_name
+from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
+from ..core.normalize import normalize_name, normalized_words
 from .edge_guards import TypeOf, guarded, pack_words
 from .pattern_context import ChunkScan, PatternEntity, chunk_scan
 from .patterns import FAMILIES
@@ -131,6 +133,22 @@ def prerequisite_family(scan: ChunkScan) -> None:
                 scan.emit(subject, index, "requires", start, end)
 
 
+def named_part_family(scan: ChunkScan) -> None:
+    """"**Master Slowing:** ..." in Slowing's section or a label section under it: a lead named
+    by the entry's name with words before it is a part of the entry."""
+    owner = scan.section_subject
+    if owner is None or scan.entities[owner].defines != "heading":
+        return
+    whole = "_" + normalized_words(scan.entities[owner].name)
+    for start, end, index in scan.occurrences:
+        part = scan.entities[index]
+        if index == owner or part.defines != "glossary" or SUB_ENTRY_SEPARATOR in part.name \
+                or not normalized_words(part.name).endswith(whole):
+            continue
+        if scan.text.rfind("\n", 0, start) + 1 in scan.lead_lines:  # the lead itself, not a mention in prose
+            scan.emit(index, owner, "part_of", start, end)
+
+
 def stated_relations(text: str, entities: list[PatternEntity], others: Iterable[RawRelation] = (),
                      type_of: TypeOf | None = None) -> list[RawRelation]:
     """The chunk's pattern claims with the book's header and prerequisite lines, plus
@@ -139,6 +157,7 @@ def stated_relations(text: str, entities: list[PatternEntity], others: Iterable[
     scan.occurrences = whole_names(text, scan.occurrences)
     holders = header_holders_family(scan)
     prerequisite_family(scan)
+    named_part_family(scan)
     for family in (*FAMILIES, prepared_list_family, you_cast_family, summon_family, weapon_attack_family,
                    armor_field_family):
         family(scan)

@@ -1,4 +1,6 @@
-from crossbook.core.normalize import normalize_name, normalized_tokens
+import pytest
+
+from crossbook.core.normalize import article_dropped, normalize_name, normalized_tokens
 
 
 def test_articles_case_and_punctuation_collapse():
@@ -23,3 +25,17 @@ def test_normalized_tokens_pad_for_whole_word_search():
     tokens = normalized_tokens("Cast the Rapid Strike, now.")
     assert "_rapid_strike_" in tokens
     assert "_rapid_str_" not in tokens
+
+
+@pytest.mark.parametrize("name, dropped", [
+    ("The Drunkard’s Stagger", "Drunkard’s Stagger"),
+    ("the Falling Drunkard", "Falling Drunkard"),
+    ("An Iron Will", "Iron Will"),
+    ("The Game", None),            # one word left: too short to be the same name
+    ("Theory of Magic", None),     # no article
+    ("Falling Drunkard", None),
+])
+def test_a_name_less_its_article_keeps_its_key(name, dropped):
+    assert article_dropped(name) == dropped
+    if dropped:
+        assert normalize_name(dropped) == normalize_name(name)

@@ -220,3 +220,47 @@ def test_a_table_column_headed_by_a_spell_list_title_is_what_the_entry_casts():
     # the first column is the catalog's names, and a column of counts lists nothing
     table = "### Rosary of Sparks\n\n| Spell | Level |\n|---|---|\n| Fireball | 3 |\n"
     assert _edges(table, [beads, FIREBALL]) == set()
+
+
+def test_a_name_written_with_its_article_is_required_without_it():
+    stagger = PatternEntity("The Reeling Step", ("The Reeling Step",), "feature", "glossary")
+    fall = PatternEntity("The Sudden Fall", ("The Sudden Fall",), "feature", "glossary")
+    text = ("<strong>The Reeling Step:</strong> You sway on your feet.\n\n"
+            "<strong>The Sudden Fall:</strong> (Requires Reeling Step) You drop and roll away.\n")
+    assert _edges(text, [stagger, fall]) == {("The Sudden Fall", "requires", "The Reeling Step")}
+
+
+def test_a_one_word_name_less_its_article_is_not_that_name():
+    game = PatternEntity("The Game", ("The Game",), "other", "glossary")
+    hunt = PatternEntity("Night Hunt", ("Night Hunt",), "feature", "glossary")
+    text = "<strong>Night Hunt:</strong> (Requires Game) You stalk by moonlight.\n"
+    assert _edges(text, [game, hunt]) == set()
+
+
+STORM = PatternEntity("Storm Calling", ("Storm Calling",), "other", "heading")
+
+
+def test_a_lead_named_by_its_entry_with_words_before_is_its_part():
+    master = PatternEntity("Master Storm Calling", ("Master Storm Calling",), "other", "glossary")
+    gale = PatternEntity("Gale Wall", ("Gale Wall",), "other", "glossary")
+    text = ("### Enhancements\n\n<strong>Master Storm Calling:</strong> You gain +2 when you call storms.\n\n"
+            "<strong>Gale Wall:</strong> A wall of wind stands where you say.\n")
+    assert ("Master Storm Calling", "part_of", "Storm Calling") in _edges(text, [STORM, master, gale])
+    assert not {e for e in _edges(text, [STORM, master, gale]) if e[0] == "Gale Wall" and e[1] == "part_of"}
+
+
+def test_a_longer_name_in_prose_or_outside_the_entry_is_no_part():
+    master = PatternEntity("Master Storm Calling", ("Master Storm Calling",), "other", "glossary")
+    prose = "## Storm Calling\n\nYou call storms. Some learn Master Storm Calling later.\n"
+    assert not {e for e in _edges(prose, [STORM, master]) if e[1] == "part_of"}
+    elsewhere = PatternEntity("Storm Calling", ("Storm Calling",), "other")  # named here, its section elsewhere
+    text = "<strong>Master Storm Calling:</strong> You gain +2 with Storm Calling.\n"
+    assert not {e for e in _edges(text, [elsewhere, master]) if e[1] == "part_of"}
+
+
+def test_a_name_inside_the_other_ends_lead_opens_no_field_of_its_own():
+    from crossbook.relations.edge_guards import is_field_label
+    lead = "<strong>Master Storm Calling:</strong> You gain +2."
+    assert is_field_label(lead, ["Storm Calling"])
+    assert not is_field_label(lead, ["Storm Calling"], ["Master Storm Calling"])
+    assert is_field_label("**Prerequisite:** Level 4", ["Prerequisite"], ["Master Storm Calling"])
