@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from crossbook.readers import read_book
-from crossbook.readers.pdf.cells import cell_breaks, markdown_tables
+from crossbook.readers.pdf.cells import cell_breaks, table_lines
 
 WEAPONS = [("Name", "Cost", "Damage"), ("Mace", "5 gp", "1d6 bludgeoning"), ("Spear", "1 gp", "1d6 piercing"),
            ("Longsword", "15 gp", "1d8 slashing")]
@@ -31,11 +31,11 @@ def latex_table_pdf(path: Path, title: str = "\\medskip\\noindent\\textbf{Martia
     return path.with_suffix(".pdf")
 
 
-def test_a_gap_wider_than_an_em_after_a_blank_starts_a_cell():
+def test_a_gap_wider_than_an_em_after_a_blank_may_start_a_cell():
     # "Mace 5 gp": M(0-8) a(8-13) c e, a generated blank, then "5" 40 pt further right
     boxes = [(0, 0, 8, 10), (8, 0, 13, 10), (13, 0, 18, 10), (18, 0, 23, 10), (0, 0, 0, 0),
              (63, 0, 68, 10), (0, 0, 0, 0), (70, 0, 75, 10), (75, 0, 80, 10)]
-    assert cell_breaks(boxes, 0, len(boxes), 10, "Mace 5 gp") == (5,)
+    assert cell_breaks(boxes, 0, len(boxes), 10, "Mace 5 gp") == ((5, 63),)
     assert cell_breaks(boxes, 0, 4, 10, "Mace") == ()  # no wide gap
 
 
@@ -43,31 +43,44 @@ def test_a_headings_number_set_apart_by_a_quad_is_no_cell():
     boxes = [(0, 0, 6, 10), (0, 0, 0, 0), (18, 0, 26, 10), (26, 0, 31, 10)]
     assert cell_breaks(boxes, 0, 4, 10, "1 Ma") == ()
     assert cell_breaks(boxes, 0, 4, 10, "X Ma") == ()
-    assert cell_breaks(boxes, 0, 4, 10, "% Ma") == (2,)
+    assert cell_breaks(boxes, 0, 4, 10, "% Ma") == ((2, 18),)
 
 
-def test_rows_of_three_cells_are_a_table_whose_header_holds_no_digit():
-    lines = [("Name | Cost | Damage", 3), ("Mace | 5 gp | 1d6 bludgeoning", 3), ("Spear | 1 gp | 1d6 piercing", 3)]
-    assert markdown_tables(lines) == ["| Name | Cost | Damage |\n|---|---|---|", "| Mace | 5 gp | 1d6 bludgeoning |",
-                                      "| Spear | 1 gp | 1d6 piercing |"]
+COLUMNS = (0.0, 90.0, 150.0)
+
+
+def test_aligned_rows_of_three_cells_are_a_table_whose_header_holds_no_digit():
+    lines = [("Name \v Cost \v Damage", COLUMNS), ("Mace \v 5 gp \v 1d6 bludgeoning", COLUMNS),
+             ("Spear | 1 gp \v 1d6 piercing", COLUMNS)]
+    assert table_lines(lines) == ["| Name | Cost | Damage |\n|---|---|---|", "| Mace | 5 gp | 1d6 bludgeoning |",
+                                  "| Spear | 1 gp | 1d6 piercing |"]
 
 
 def test_a_bold_first_row_is_the_header_written_plain():
-    lines = [("**Level** | **Feature** | **Bonus**", 3), ("1st | Rage | +2", 3), ("Any | Sense | none", 3)]
-    assert markdown_tables(lines)[0] == "| Level | Feature | Bonus |\n|---|---|---|"
+    lines = [("**Level** | **Feature** | **Bonus**", COLUMNS), ("1st | Rage | +2", COLUMNS), ("Any | Sense | none", COLUMNS)]
+    assert table_lines(lines)[0] == "| Level | Feature | Bonus |\n|---|---|---|"
+
+
+def test_wide_spaces_that_line_up_with_nothing_are_spaces():
+    prose = [("New: strip the size \v from the name, \v as the font is chosen.", (0.0, 120.0, 300.0)),
+             ("It was inferred \v automatically before \v this change.", (0.0, 80.0, 200.0))]
+    assert table_lines(prose) == ["New: strip the size from the name, as the font is chosen.",
+                                  "It was inferred automatically before this change."]
+    code = [("`\\let\\a\\b%` \v `save a`", (0.0, 90.0)), ("`\\c %` \v `use b` \v `now`", (0.0, 90.0, 200.0))]
+    assert table_lines(code) == ["`\\let\\a\\b% save a`", "`\\c % use b now`"]
 
 
 def test_label_lines_code_and_a_lone_row_are_no_table():
-    labels = [("**Range:** | 60 feet", 2), ("**Duration:** | 1 minute", 2)]
-    code = [("`a | b | c`", 3), ("`d | e | f`", 3)]
-    lone = [("text", 1), ("Mace | 5 gp | 1d6", 3), ("more text", 1)]
+    labels = [("**Range:** | 60 feet", (0.0, 90.0)), ("**Duration:** | 1 minute", (0.0, 90.0))]
+    code = [("`a` | `b` | `c`", COLUMNS), ("`d` | `e` | `f`", COLUMNS)]
+    lone = [("text", (0.0,)), ("Mace | 5 gp | 1d6", COLUMNS), ("more text", (0.0,))]
     for lines in (labels, code, lone):
-        assert markdown_tables(lines) == [text for text, _ in lines]
+        assert table_lines(lines) == [text for text, _ in lines]
 
 
 def test_every_row_numbered_has_no_header():
-    lines = [("Spell 1 | 1 mana | 1d6", 3), ("Spell 2 | 2 mana | 2d6", 3)]
-    assert not any("---" in line for line in markdown_tables(lines))
+    lines = [("Spell 1 | 1 mana | 1d6", COLUMNS), ("Spell 2 | 2 mana | 2d6", COLUMNS)]
+    assert not any("---" in line for line in table_lines(lines))
 
 
 _LATEX = pytest.mark.skipif(not shutil.which("pdflatex"), reason="pdflatex (texlive-latex-recommended) is not installed")

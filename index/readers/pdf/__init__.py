@@ -27,7 +27,7 @@ from pathlib import Path
 from ...core.errors import BadInput
 from ...core.models import Section
 from ..source import ReadOptions, SourceBook, read_bytes, sha256_bytes
-from .cells import cell_breaks, cell_gap, markdown_tables
+from .cells import CELL_BREAKS, cell_breaks, cell_gap, joined_cells, table_lines
 from .chars import char_boxes, rect_ranges, tex_logo_case
 from .columns import columns, group_lines
 from .headings import find_heading, unmarked
@@ -65,7 +65,7 @@ class _Run:
     size: float
     italic: bool = False
     mono: bool = False
-    breaks: tuple[int, ...] = ()  # where, in its text, a table's next cell starts
+    breaks: tuple[tuple[int, float], ...] = ()  # where, in its text, a table's next cell starts, and its x
 
     @property
     def mark(self) -> str:
@@ -85,7 +85,7 @@ class _Line:
     x1: float = 0.0
     y0: float = 0.0
     y1: float = 0.0
-    cells: int = 1  # table cells set apart by a wide gap
+    cell_x: tuple[float, ...] = ()  # the left edge of each cell set apart by a wide gap
 
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|\bbx|-bd", re.I)
@@ -95,7 +95,7 @@ _ITALIC_FONT = re.compile(r"italic|oblique|cmti|cmsl|\bit\b|-it\b", re.I)
 # a typewriter (code) font by name: Mono/Courier/Typewriter, or TeX's cmtt, lmtt, sftt, ectt
 _MONO_FONT = re.compile(r"mono|courier|typewriter|(?:^|[^a-z])(?:cm|lm|sf|ec|tc)?tt\d", re.I)
 _FIXED_PITCH = 0x1  # the font descriptor's FixedPitch flag
-_EMPTY_BOLD = re.compile(r"\*\*(\s*)\*\*|(?<!\*)\*(\s+)\*(?!\*)")
+_EMPTY_BOLD = re.compile(r"\*\*([^\S\v]*)\*\*|(?<!\*)\*([^\S\v]+)\*(?!\*)")  # not across a cut in a box (\v)
 
 
 def _open(path: Path, data: bytes):
@@ -174,9 +174,11 @@ def _flat(text: str) -> str:
 
 def _line_text(line: list[_Run]) -> _Line:
     """A line's Markdown: bold runs as **x**, italic ones as *x*; cells set apart by a wide gap
-    (a table's) joined with ' | '."""
-    pieces: list[tuple[str, str]] = []  # (text, emphasis mark); "\t" marks a cell break
+    between boxes joined with ' | ', by one inside a box with ' \v ' (cells.py: a table's
+    cells only where the next lines' align with them), each cell's left edge in ``cell_x``."""
+    pieces: list[tuple[str, str]] = []  # (text, emphasis mark); "\t" marks a cell break, "\v" one inside a box
     previous: _Run | None = None
+    starts = [line[0].x0]
     for run in line:
         text = run.text
         if previous is not None:
@@ -185,26 +187,27 @@ def _line_text(line: list[_Run]) -> _Line:
                 pieces[-1] = (pieces[-1][0].rstrip(), pieces[-1][1])
             elif gap > cell_gap(previous.size) and not _BULLET_RUN.match(previous.text.strip()):
                 pieces.append(("\t", ""))
+                starts.append(run.x0)
             elif gap > previous.size * 0.15 and not previous.text.endswith(" ") and not text.startswith(" "):
                 pieces.append((" ", previous.mark if previous.mark == run.mark else ""))
-        for begin, stop in zip((0,) + run.breaks, run.breaks + (len(text),)):
-            pieces.extend([("\t", "")] if begin else [])
+        for (begin, x), (stop, _) in zip(((0, run.x0),) + run.breaks, run.breaks + ((len(text), 0.0),)):
+            pieces.extend([("\v", "")] if begin else [])
+            starts.extend([x] if begin else [])
             pieces.append((text[begin:stop], run.mark))
         previous = run
     first = _merged(pieces)
     merged = _merged([(text, _word_mark(first, i)) for i, (text, _) in enumerate(first)])
     out = []
     for text, mark in merged:
-        if text != "\t" and mark and text.strip():
+        if text not in CELL_BREAKS and mark and text.strip():
             core = " ".join(text.split())
             out.append(f"{' ' if text[:1].isspace() else ''}{mark}{core}{mark}{' ' if text[-1:].isspace() else ''}")
         else:
             out.append(text)
-    cells = [" ".join("".join(cell).split()) for cell in "".join(out).split("\t")]
-    cells = [cell for cell in cells if cell]
-    return _Line(_EMPTY_BOLD.sub(lambda m: m.group(1) or m.group(2) or "", " | ".join(cells)), max(r.size for r in line),
+    text, cell_x = joined_cells(re.split("([\t\v])", "".join(out)), starts)
+    return _Line(_EMPTY_BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text), max(r.size for r in line),
                  min(r.x0 for r in line), max(r.x1 for r in line), min(r.y0 for r in line), max(r.y1 for r in line),
-                 len(cells))
+                 cell_x)
 
 
 def _command_glued(previous: _Run, run: _Run, gap: float) -> bool:
@@ -219,7 +222,7 @@ def _merged(pieces: list[tuple[str, str]] | list[list[str]]) -> list[list[str]]:
     """Pieces of one mark next to each other joined into one ([text, mark]); a cell break stays apart."""
     merged: list[list[str]] = []
     for text, mark in pieces:
-        if merged and merged[-1][1] == mark and text != "\t" and merged[-1][0] != "\t":
+        if merged and merged[-1][1] == mark and text not in CELL_BREAKS and merged[-1][0] not in CELL_BREAKS:
             merged[-1][0] += text
         else:
             merged.append([text, mark])
@@ -319,9 +322,9 @@ def _layout(pdf, failed: dict[int, str] | None = None, scanned: set[int] | None 
                 failed[number] = f"{type(exc).__name__}: {exc}"
         finally:
             page.close()
-        flowed = _reflow([_line_text(line) for line in lines])
-        pages.append([replace(line, text=text) for line, text in
-                      zip(flowed, markdown_tables([(line.text, line.cells) for line in flowed]))])
+        printed = [_line_text(line) for line in lines]
+        pages.append(_reflow([replace(line, text=text) for line, text in
+                              zip(printed, table_lines([(line.text, line.cell_x) for line in printed]))]))
     return pages
 
 
