@@ -2,7 +2,8 @@
 
 - Lines are built from PDFium's text boxes: a page of two or three columns is read column
   by column (columns.py),
-  table cells (a wide gap) are joined with ' | ' one row per line, bold and italic runs are
+  table cells (a wide gap) are joined with ' | ' one row per line, and rows whose cells align
+  are a Markdown table (cells.py), bold and italic runs are
   **x** and *x*, bullets are '- ', and a paragraph's printed lines are joined into one.
 - Sections come from the outline (bookmarks), nested by level; a section runs from its
   entry's printed heading (found on the entry's page by its words: headings.py, else on
