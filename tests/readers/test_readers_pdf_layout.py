@@ -8,13 +8,14 @@ from reportlab.platypus import SimpleDocTemplate, Table
 from crossbook.readers import read_book
 
 
-def test_a_table_reads_as_one_line_per_row_with_cells_joined(tmp_path):
+def test_a_table_reads_as_a_markdown_table_under_its_header_row(tmp_path):
     rows = [["Name", "Cost", "Range", "Effect"], ["Frost Lance", "2 mana", "30 ft", "1d8 cold"],
             ["Ember", "1 mana", "10 ft", "burns 1d6"]]
     SimpleDocTemplate(str(tmp_path / "table.pdf"), pagesize=LETTER).build([Table(rows)])
     lines = read_book(tmp_path / "table.pdf").text.splitlines()
-    for row in rows:
-        assert " | ".join(row) in lines
+    at = lines.index("| Name | Cost | Range | Effect |")
+    assert lines[at + 1:at + 4] == ["|---|---|---|---|", "| Frost Lance | 2 mana | 30 ft | 1d8 cold |",
+                                    "| Ember | 1 mana | 10 ft | burns 1d6 |"]
 
 
 def two_column_page(path, sentences=30, offset=0):
@@ -52,7 +53,8 @@ def test_a_table_is_not_taken_for_two_columns(tmp_path):
     rows = [[f"Spell {n}", f"{n} mana", f"Deals {n}d6 cold damage to a creature within reach"] for n in range(14)]
     SimpleDocTemplate(str(tmp_path / "wide.pdf"), pagesize=LETTER).build([Table(rows)])
     lines = read_book(tmp_path / "wide.pdf").text.splitlines()
-    assert "Spell 3 | 3 mana | Deals 3d6 cold damage to a creature within reach" in lines
+    assert "| Spell 3 | 3 mana | Deals 3d6 cold damage to a creature within reach |" in lines
+    assert not any(line.startswith("|--") for line in lines)  # every row holds a number: no header
 
 
 def test_pages_are_the_printed_numbers_of_the_page_labels(tmp_path):

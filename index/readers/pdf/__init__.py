@@ -2,7 +2,8 @@
 
 - Lines are built from PDFium's text boxes: a page of two or three columns is read column
   by column (columns.py),
-  table cells (a wide gap) are joined with ' | ' one row per line, bold and italic runs are
+  table cells (a wide gap) are joined with ' | ' one row per line, and rows whose cells align
+  are a Markdown table (cells.py), bold and italic runs are
   **x** and *x*, bullets are '- ', and a paragraph's printed lines are joined into one.
 - Sections come from the outline (bookmarks), nested by level; a section runs from its
   entry's printed heading (found on the entry's page by its words: headings.py, else on
@@ -27,7 +28,8 @@ from pathlib import Path
 from ...core.errors import BadInput
 from ...core.models import Section
 from ..source import ReadOptions, SourceBook, read_bytes, sha256_bytes
-from .chars import char_boxes, rect_ranges
+from .cells import CELL_BREAKS, cell_breaks, cell_gap, joined_cells, table_lines
+from .chars import char_boxes, rect_ranges, tex_logo_case
 from .columns import columns, group_lines
 from .headings import find_heading, unmarked
 from .links import PdfLink, Placed, RawLink, page_links, raw_links
@@ -64,6 +66,7 @@ class _Run:
     size: float
     italic: bool = False
     mono: bool = False
+    breaks: tuple[tuple[int, float], ...] = ()  # where, in its text, a table's next cell starts, and its x
 
     @property
     def mark(self) -> str:
@@ -83,6 +86,7 @@ class _Line:
     x1: float = 0.0
     y0: float = 0.0
     y1: float = 0.0
+    cell_x: tuple[float, ...] = ()  # the left edge of each cell set apart by a wide gap
 
 
 _BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|cmbx|\bbx|-bd", re.I)
@@ -92,7 +96,7 @@ _ITALIC_FONT = re.compile(r"italic|oblique|cmti|cmsl|\bit\b|-it\b", re.I)
 # a typewriter (code) font by name: Mono/Courier/Typewriter, or TeX's cmtt, lmtt, sftt, ectt
 _MONO_FONT = re.compile(r"mono|courier|typewriter|(?:^|[^a-z])(?:cm|lm|sf|ec|tc)?tt\d", re.I)
 _FIXED_PITCH = 0x1  # the font descriptor's FixedPitch flag
-_EMPTY_BOLD = re.compile(r"\*\*(\s*)\*\*|(?<!\*)\*(\s+)\*(?!\*)")
+_EMPTY_BOLD = re.compile(r"\*\*([^\S\v]*)\*\*|(?<!\*)\*([^\S\v]+)\*(?!\*)")  # not across a cut in a box (\v)
 
 
 def _open(path: Path, data: bytes):
@@ -148,70 +152,63 @@ def _runs(page) -> list[_Run]:
     try:
         runs = []
         rects = [textpage.get_rect(i) for i in range(textpage.count_rects())]
-        ranges = rect_ranges(char_boxes(textpage), rects)
-        for (x0, y0, x1, y1), (start, end) in zip(rects, ranges):
+        boxes = char_boxes(textpage)
+        for (x0, y0, x1, y1), (start, end) in zip(rects, rect_ranges(boxes, rects)):
             if end <= start:
                 continue
-            text = textpage.get_text_range(start, end - start).replace("\r", " ").replace("\n", " ")
+            text = _flat(textpage.get_text_range(start, end - start))
             if not text.strip():
                 continue
             index = start + len(text) - len(text.lstrip())  # its first visible character's font
             bold, italic, size, mono = _font_of(textpage.raw, index)
-            runs.append(_Run(x0, y0, x1, y1, text, bold, size or (y1 - y0), italic, mono))
-        return _tex_logo_case(runs)
+            size = size or (y1 - y0)
+            breaks = cell_breaks(boxes, start, end, cell_gap(size), text)  # a table row PDFium gives as one box
+            runs.append(_Run(x0, y0, x1, y1, text, bold, size, italic, mono, breaks))
+        return tex_logo_case(runs)
     finally:
         textpage.close()
 
 
-def _tex_logo_case(runs: list[_Run]) -> list[_Run]:
-    """The TeX logos' lowercase letters: TeX sets the e of "TeX" as a lowered capital E and
-    the a of "LaTeX" as a small raised capital A, each its own box, so the text layer says
-    "LATEX"; a lone E between a T and an X set below them, and a lone A after an L set smaller
-    and above it, read as e and a ("LaTeX", "pdfTeX")."""
-    out = list(runs)
-    for i in range(1, len(out) - 1):
-        before, run, after = out[i - 1], out[i], out[i + 1]
-        text = run.text.strip()
-        drop = before.size * 0.15
-        if (text == "E" and before.text.endswith("T") and after.text.startswith("X")
-                and run.y1 < before.y1 - drop and run.y1 < after.y1 - drop):
-            out[i] = replace(run, text=run.text.replace("E", "e"))
-        elif (text == "A" and before.text.endswith("L") and after.text.startswith("T")
-                and run.size < before.size * 0.9 and run.y0 > before.y0 + drop):
-            out[i] = replace(run, text=run.text.replace("A", "a"))
-    return out
+def _flat(text: str) -> str:
+    return text.replace("\r", " ").replace("\n", " ")
 
 
 def _line_text(line: list[_Run]) -> _Line:
     """A line's Markdown: bold runs as **x**, italic ones as *x*; cells set apart by a wide gap
-    (a table's) joined with ' | '."""
-    pieces: list[tuple[str, str]] = []  # (text, emphasis mark); "\t" marks a cell break
+    between boxes joined with ' | ', by one inside a box with ' \v ' (cells.py: a table's
+    cells only where the next lines' align with them), each cell's left edge in ``cell_x``."""
+    pieces: list[tuple[str, str]] = []  # (text, emphasis mark); "\t" marks a cell break, "\v" one inside a box
     previous: _Run | None = None
+    starts = [line[0].x0]
     for run in line:
         text = run.text
         if previous is not None:
             gap = run.x0 - previous.x1
             if _command_glued(previous, run, gap):
                 pieces[-1] = (pieces[-1][0].rstrip(), pieces[-1][1])
-            elif gap > max(previous.size, 6) * 1.0 and not _BULLET_RUN.match(previous.text.strip()):
+            elif gap > cell_gap(previous.size) and not _BULLET_RUN.match(previous.text.strip()):
                 pieces.append(("\t", ""))
+                starts.append(run.x0)
             elif gap > previous.size * 0.15 and not previous.text.endswith(" ") and not text.startswith(" "):
                 pieces.append((" ", previous.mark if previous.mark == run.mark else ""))
-        pieces.append((text, run.mark))
+        for (begin, x), (stop, _) in zip(((0, run.x0),) + run.breaks, run.breaks + ((len(text), 0.0),)):
+            pieces.extend([("\v", "")] if begin else [])
+            starts.extend([x] if begin else [])
+            pieces.append((text[begin:stop], run.mark))
         previous = run
     first = _merged(pieces)
     merged = _merged([(text, _word_mark(first, i)) for i, (text, _) in enumerate(first)])
     out = []
     for text, mark in merged:
-        if text != "\t" and mark and text.strip():
+        if text not in CELL_BREAKS and mark and text.strip():
             core = " ".join(text.split())
             out.append(f"{' ' if text[:1].isspace() else ''}{mark}{core}{mark}{' ' if text[-1:].isspace() else ''}")
         else:
             out.append(text)
-    cells = [" ".join("".join(cell).split()) for cell in "".join(out).split("\t")]
-    text = " | ".join(cell for cell in cells if cell)
+    text, cell_x = joined_cells(re.split("([\t\v])", "".join(out)), starts)
     return _Line(_EMPTY_BOLD.sub(lambda m: m.group(1) or m.group(2) or "", text), max(r.size for r in line),
-                 min(r.x0 for r in line), max(r.x1 for r in line), min(r.y0 for r in line), max(r.y1 for r in line))
+                 min(r.x0 for r in line), max(r.x1 for r in line), min(r.y0 for r in line), max(r.y1 for r in line),
+                 cell_x)
 
 
 def _command_glued(previous: _Run, run: _Run, gap: float) -> bool:
@@ -226,7 +223,7 @@ def _merged(pieces: list[tuple[str, str]] | list[list[str]]) -> list[list[str]]:
     """Pieces of one mark next to each other joined into one ([text, mark]); a cell break stays apart."""
     merged: list[list[str]] = []
     for text, mark in pieces:
-        if merged and merged[-1][1] == mark and text != "\t" and merged[-1][0] != "\t":
+        if merged and merged[-1][1] == mark and text not in CELL_BREAKS and merged[-1][0] not in CELL_BREAKS:
             merged[-1][0] += text
         else:
             merged.append([text, mark])
@@ -326,7 +323,9 @@ def _layout(pdf, failed: dict[int, str] | None = None, scanned: set[int] | None 
                 failed[number] = f"{type(exc).__name__}: {exc}"
         finally:
             page.close()
-        pages.append(_reflow([_line_text(line) for line in lines]))
+        printed = [_line_text(line) for line in lines]
+        pages.append(_reflow([replace(line, text=text) for line, text in
+                              zip(printed, table_lines([(line.text, line.cell_x) for line in printed]))]))
     return pages
 
 

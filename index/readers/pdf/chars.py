@@ -10,6 +10,7 @@ and giving each to the box it lies in gives every character to one box.
 from __future__ import annotations
 
 import ctypes
+from dataclasses import replace
 
 _TOLERANCE = 0.6  # points a glyph's box may stick out of its text box
 
@@ -54,3 +55,22 @@ def rect_ranges(boxes: list[tuple[float, float, float, float]],
             span[0] = index
         span[1] = index + 1
     return [(a, b) if a >= 0 else (0, 0) for a, b in ranges]
+
+
+def tex_logo_case(runs: list) -> list:
+    """The TeX logos' lowercase letters: TeX sets the e of "TeX" as a lowered capital E and
+    the a of "LaTeX" as a small raised capital A, each its own box, so the text layer says
+    "LATEX"; a lone E between a T and an X set below them, and a lone A after an L set smaller
+    and above it, read as e and a ("LaTeX", "pdfTeX")."""
+    out = list(runs)
+    for i in range(1, len(out) - 1):
+        before, run, after = out[i - 1], out[i], out[i + 1]
+        text = run.text.strip()
+        drop = before.size * 0.15
+        if (text == "E" and before.text.endswith("T") and after.text.startswith("X")
+                and run.y1 < before.y1 - drop and run.y1 < after.y1 - drop):
+            out[i] = replace(run, text=run.text.replace("E", "e"))
+        elif (text == "A" and before.text.endswith("L") and after.text.startswith("T")
+                and run.size < before.size * 0.9 and run.y0 > before.y0 + drop):
+            out[i] = replace(run, text=run.text.replace("A", "a"))
+    return out
