@@ -87,6 +87,8 @@ class ProgressReporter:
         self._units: dict[str, str] = {}  # the unit each step counts, as its events say
         self._books_seen = 0
         self._phase: str | None = None
+        # books written whose vectors are not stored yet (a run stores them behind the next book)
+        self._vectors_due: list[str] = []
         self._progress: Progress | None = None
         self._run_task: Any = None
         self._book_task: Any = None
@@ -126,10 +128,15 @@ class ProgressReporter:
 
     def interrupted_message(self) -> str:
         """What a Ctrl-C left in the index: SQLite is committed before the vectors are made."""
-        if self._phase in (LOADING_MODEL, "embed", "vectors"):
+        due = [title for title in self._vectors_due if title != self.book]
+        others = (f" {len(due)} of them without all their vectors yet ({', '.join(due[:3])}"
+                  f"{', ...' if len(due) > 3 else ''}: crossbook books says which; run: crossbook doctor --repair)."
+                  if due else "")
+        if self._phase in (LOADING_MODEL, "embed", "vectors") or self.book in self._vectors_due:
             return (f"'{self.book}' is in the index without all its vectors "
-                    "(run: crossbook doctor --repair, or ingest it again); the books before it are done.")
-        return f"'{self.book}' was not written; the books before it are in the index."
+                    f"(run: crossbook doctor --repair, or ingest it again); the books before it are "
+                    f"{'in the index.' + others if due else 'done.'}")
+        return f"'{self.book}' was not written; the books before it are in the index.{others}"
 
     def _close(self, finished: bool) -> None:
         assert self._progress is not None
@@ -152,7 +159,13 @@ class ProgressReporter:
             self._units[phase] = event.get("unit") or UNITS.get(phase, "")
             self(phase, event.get("done") or 0, event.get("total") or 0)
             return
-        if kind == "phase.start" and phase in ("write", "vectors"):
+        if kind == "phase.done" and phase in ("write", "vectors"):
+            with self._lock:  # a run's vectors are told by another thread (index/changes/behind.py)
+                if phase == "write":
+                    self._vectors_due.append(event.get("book"))
+                elif event.get("book") in self._vectors_due:
+                    self._vectors_due.remove(event.get("book"))
+        if kind == "phase.start" and phase in ("write", "vectors") and event.get("book") in (None, self.book):
             self._phase = phase  # what a Ctrl-C leaves: the book not written, or written without its vectors
         if kind != "book.start":
             return

@@ -57,7 +57,8 @@ def _stored_vectors(job: IngestJob) -> dict[str, list[float]]:
 def test_a_new_book_is_embedded_ahead_once_and_its_vectors_are_those_of_a_plain_embedding(tmp_path):
     embedder = CountingEmbedder()
     job = _job(tmp_path / "index", embedder)
-    ingest_paths(job, [write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)])
+    for path in (write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)):
+        ingest_paths(job, [path])  # one book a run (a run of several stores vectors behind: test_vectors_behind.py)
     texts = [embedding_text(r) for r in child_rows(job.db)]
     assert sorted(embedder.texts) == sorted(set(texts))  # every text once: the sync took them, it did not embed again
     assert AHEAD_THREAD in embedder.threads
