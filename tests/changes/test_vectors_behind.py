@@ -13,16 +13,13 @@ import pytest
 from crossbook.changes import behind as behind_module
 from crossbook.changes import door as door_module
 from crossbook.changes.behind import VectorsBehind
-from crossbook.core.config import Settings
-from crossbook.ingest.pipeline import IngestJob, ingest_paths
+from crossbook.ingest.pipeline import ingest_paths
 from crossbook.storage import store
-from crossbook.storage.db import open_db
 from crossbook.vectors.children import child_rows, embedding_text
-from crossbook.vectors.chroma import open_vectors
 from crossbook.vectors.chroma_client import VectorStoreError
 from crossbook.vectors.embed import HashEmbedder
 from crossbook.vectors.sync_notes import unsynced_books
-from tests.helpers import BOOK_A, BOOK_B, write
+from tests.helpers import BOOK_A, BOOK_B, stored_vectors, vectors_job, write
 
 BEHIND_THREAD = "crossbook-vectors-behind"
 
@@ -47,31 +44,20 @@ class GatedEmbedder(HashEmbedder):
         return super().embed(texts)
 
 
-def _job(index: Path, embedder) -> IngestJob:
-    settings = Settings(index_dir=index, relations="off")
-    db = open_db(index, create=True)
-    return IngestJob(db, settings, vectors=open_vectors(settings, db, embedder=embedder, lazy=True))
-
-
 def _books(tmp_path: Path) -> list[Path]:
     return [write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)]
 
 
-def _stored_vectors(job: IngestJob) -> dict[str, list[float]]:
-    page = job.vectors.collection.get(include=["embeddings"])
-    return {vid: [round(float(x), 5) for x in v] for vid, v in zip(page["ids"], page["embeddings"])}
-
-
 def test_a_run_stores_every_book_s_vectors_behind_and_notes_each_synced(tmp_path):
     embedder = GatedEmbedder()
-    job = _job(tmp_path / "index", embedder)
+    job = vectors_job(tmp_path / "index", embedder)
     ingest_paths(job, _books(tmp_path))
     rows = child_rows(job.db)
     assert {r.book for r in rows} == {"Core Rules", "Grimoire"}
     assert BEHIND_THREAD in embedder.threads
     assert sorted(embedder.texts) == sorted({embedding_text(r) for r in rows})  # each text once
     plain = {r.id: [round(x, 5) for x in HashEmbedder().embed([embedding_text(r)])[0]] for r in rows}
-    assert _stored_vectors(job) == plain
+    assert stored_vectors(job) == plain
     assert unsynced_books(job.db) == set()
     assert job.behind is None  # the thread is gone with the run
 
@@ -79,7 +65,7 @@ def test_a_run_stores_every_book_s_vectors_behind_and_notes_each_synced(tmp_path
 def test_ctrl_c_while_a_book_s_vectors_are_under_way_leaves_them_to_do(tmp_path, monkeypatch):
     embedder = GatedEmbedder()
     embedder.gate.clear()  # the first book's vectors wait until the run is stopped
-    job = _job(tmp_path / "index", embedder)
+    job = vectors_job(tmp_path / "index", embedder)
     store_rows, abandon = door_module.store_rows, VectorsBehind.abandon
 
     def interrupted(db, rows):  # Ctrl-C in the second book's write transaction
@@ -103,11 +89,11 @@ def test_ctrl_c_while_a_book_s_vectors_are_under_way_leaves_them_to_do(tmp_path,
     monkeypatch.undo()
     ingest_paths(job, _books(tmp_path))  # the next run completes them
     assert unsynced_books(job.db) == set()
-    assert len(_stored_vectors(job)) == len(child_rows(job.db))
+    assert len(stored_vectors(job)) == len(child_rows(job.db))
 
 
 def test_a_store_that_fails_behind_stops_the_run_with_its_error(tmp_path, monkeypatch):
-    job = _job(tmp_path / "index", GatedEmbedder())
+    job = vectors_job(tmp_path / "index", GatedEmbedder())
     sync_rows = job.vectors.sync_rows
 
     def failing(title, rows, progress=None, embedder=None):
