@@ -155,7 +155,10 @@ class ProgressReporter:
         """An ingest event: ``book.start`` moves the display to that book; a step's
         ``phase.start`` and ``phase.progress`` show it with its count (core/steps.py)."""
         kind, phase = event.get("event"), event.get("phase")
-        if kind in ("phase.start", "phase.progress") and phase in EVENT_STEPS:
+        if kind in ("phase.start", "phase.progress") and phase == "vectors" and event.get("behind"):
+            # a book's vectors stored behind the next book's write (index/changes/behind.py)
+            self("embed", event.get("done") or 0, event.get("total") or 0, book=event.get("book"))
+        elif kind in ("phase.start", "phase.progress") and phase in EVENT_STEPS:
             self._units[phase] = event.get("unit") or UNITS.get(phase, "")
             self(phase, event.get("done") or 0, event.get("total") or 0)
             return
@@ -187,20 +190,25 @@ class ProgressReporter:
 
         return both
 
-    def __call__(self, phase: str, done: int, total: int) -> None:
-        previous, self._phase = self._phase, phase
+    def __call__(self, phase: str, done: int, total: int, book: str | None = None) -> None:
+        """``phase`` of the current book at ``done`` of ``total`` (``book``: of another book,
+        whose vectors a run stores behind: what a Ctrl-C leaves is then not told by it)."""
+        previous = self._phase
+        if book is None:
+            self._phase = phase
         if self.quiet:
             return
         if self._progress is not None:
-            self._show(phase, done, total, new_phase=phase != previous)
+            self._show(phase, done, total, new_phase=phase != previous, book=book)
             return
         # plain lines: the end of each phase, every 25% of a long one, a model starting to load
-        key = (self.book, phase)
+        book = book or self.book
+        key = (book, phase)
         last = self._last.get(key)
         self._last[key] = done
         if last == done:
             return
-        where = f"{self.book}: " if self.book else (f"{self.label} " if self.label else "")
+        where = f"{book}: " if book else (f"{self.label} " if self.label else "")
         started = self._current[4] if self._current and self._current[:2] == (where, phase) else time.monotonic()
         self._current = (where, phase, done, total, started)
         if phase == LOADING_MODEL:
@@ -247,9 +255,9 @@ class ProgressReporter:
         while not self._stop.wait(min(1.0, self.heartbeat / 5)):
             self.tick(time.monotonic())
 
-    def _show(self, phase: str, done: int, total: int, new_phase: bool) -> None:
+    def _show(self, phase: str, done: int, total: int, new_phase: bool, book: str | None = None) -> None:
         assert self._progress is not None
-        name = self.book or self.label
+        name = book or self.book or self.label
         unit = self._unit(phase)
         shown = self._label(phase) + (f" ({unit})" if unit else "")
         description = f"{name} [dim]·[/dim] {shown}" if name else shown

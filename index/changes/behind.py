@@ -93,6 +93,10 @@ class VectorsBehind:
             self._thread.start()
         self._todo.put((title, rows))
 
+    def told(self, event: dict) -> None:
+        """The thread's events, marked ``behind``: a display shows them under their own book."""
+        self.events({**event, "behind": True})
+
     def _run(self) -> None:
         embedder = Either(self.vectors.embedder, self)
         while (item := self._todo.get()) is not None:
@@ -100,7 +104,7 @@ class VectorsBehind:
                 continue  # the run goes on to its end; these books' vectors stay to do
             title, rows = item
             try:
-                with step(self.events, "vectors", title, len(rows), "children") as tally:
+                with step(self.told, "vectors", title, len(rows), "children") as tally:
                     def progress(phase: str, done: int, total: int) -> None:
                         if phase == "embed":
                             tally(done, total)

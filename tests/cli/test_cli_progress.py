@@ -168,6 +168,21 @@ def test_ctrl_c_names_the_books_whose_vectors_a_run_had_not_stored(second_writte
     assert expected in buffer.getvalue()
 
 
+def test_vectors_stored_behind_are_shown_under_their_own_book_with_their_count(monkeypatch):
+    import crossbook.cli.progress as progress
+    from crossbook.cli.progress import ProgressReporter
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    with ProgressReporter("ingest", books=2, tty=False) as progress:
+        progress.event({"event": "book.start", "book": "Grimoire"})
+        progress.event({"event": "phase.start", "phase": "vectors", "book": "Core Rules", "total": 8,
+                        "unit": "children", "behind": True})
+        progress.event({"event": "phase.progress", "phase": "vectors", "book": "Core Rules", "done": 8,
+                        "total": 8, "unit": "children", "behind": True})
+    assert "Core Rules: vectors: embedding 8/8 children" in buffer.getvalue().splitlines()
+
+
 def test_off_a_terminal_a_long_phase_says_where_it_is_every_heartbeat(monkeypatch):
     """No line for ``heartbeat`` seconds while a phase goes on: one saying where it is, its
     count and the time it has left at its rate so far (a clock given to ``tick``, not waited for)."""
