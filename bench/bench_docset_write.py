@@ -11,10 +11,11 @@ onnxruntime's and the embedding-ahead thread's included). From them it prints:
   phase reports it). Steps nest: ``write`` is the book's one transaction, and
   ``relation_normalize`` inside it is the derived state's refresh at its end, which holds
   ``link`` and ``relations`` (so ``write`` is about ``relation_normalize`` plus storing the rows);
-- when ``where-else`` could answer (the first book's SQLite commit: the first event after its
-  write transaction, its vectors' step starting), when it could for every book (the last
-  book's commit), and when ``search`` could (every vector written), counted from the start of
-  the process;
+- when ``where-else`` could answer (the first book's SQLite commit: its ``write`` step's
+  ``phase.done``, told as the transaction ends, which commits at once), when it could for every
+  book (the last book's), and when ``search`` could (every vector written: the last
+  ``vectors`` step's end; a run of several books stores them in a thread, behind the next
+  book's write), counted from the start of the process;
 - the peak resident memory of the child (``wait4``'s ``ru_maxrss``), and each step's: the
   child's resident memory (``/proc/PID/status``'s VmRSS) sampled at every event and every
   ``SAMPLE_S`` seconds between them, the highest sample credited to the steps open then;
@@ -238,11 +239,11 @@ def steps(run: Run) -> dict[str, list[float]]:
 
 def ready(run: Run) -> tuple[float | None, float | None, float | None]:
     """(where-else, where-else for every book, search): the wall seconds of the first book's
-    vectors step starting (its write committed), of the last book's, and of the last vectors
-    step ending (every vector written)."""
-    starts = [w for w, _, e in run.marks if e.get("event") == "phase.start" and e.get("phase") in ("embed", "vectors")]
+    write step ending (its transaction commits then), of the last book's, and of the last
+    vectors step ending (every vector written)."""
+    written = [w for w, _, e in run.marks if e.get("event") == "phase.done" and e.get("phase") == "write"]
     ends = [w for w, _, e in run.marks if e.get("event") == "phase.done" and e.get("phase") in ("embed", "vectors")]
-    return (starts[0] if starts else None), (starts[-1] if starts else None), (ends[-1] if ends else None)
+    return (written[0] if written else None), (written[-1] if written else None), (ends[-1] if ends else None)
 
 
 def elapsed_only(lines: list[tuple[float, str]]) -> list[str]:

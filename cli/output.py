@@ -11,6 +11,7 @@ import json
 import logging
 import sqlite3
 import sys
+import threading
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterator, NoReturn
 
@@ -189,6 +190,7 @@ class EventWriter:
         self.target = target
         self.to_stdout = target == "-"
         self._file = None
+        self._lock = threading.Lock()  # a run's vectors are told from another thread (index/changes/behind.py)
 
     def __enter__(self) -> "EventWriter":
         if self.target and not self.to_stdout:
@@ -207,8 +209,10 @@ class EventWriter:
         if stream is None:
             return
         stamped = {**event, "time": datetime.now(timezone.utc).isoformat(timespec="milliseconds")}
-        stream.write(json.dumps(stamped, ensure_ascii=False, default=_default) + "\n")
-        stream.flush()
+        line = json.dumps(stamped, ensure_ascii=False, default=_default) + "\n"
+        with self._lock:
+            stream.write(line)
+            stream.flush()
 
     def emit(self, result: Any, as_json: bool, render: Callable[[Console], None]) -> None:
         """The command's result: the last event on stdout with ``-``, else as emit()."""

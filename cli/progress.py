@@ -87,6 +87,8 @@ class ProgressReporter:
         self._units: dict[str, str] = {}  # the unit each step counts, as its events say
         self._books_seen = 0
         self._phase: str | None = None
+        # books written whose vectors are not stored yet (a run stores them behind the next book)
+        self._vectors_due: list[str] = []
         self._progress: Progress | None = None
         self._run_task: Any = None
         self._book_task: Any = None
@@ -126,10 +128,15 @@ class ProgressReporter:
 
     def interrupted_message(self) -> str:
         """What a Ctrl-C left in the index: SQLite is committed before the vectors are made."""
-        if self._phase in (LOADING_MODEL, "embed", "vectors"):
+        due = [title for title in self._vectors_due if title != self.book]
+        others = (f" {len(due)} of them without all their vectors yet ({', '.join(due[:3])}"
+                  f"{', ...' if len(due) > 3 else ''}: crossbook books says which; run: crossbook doctor --repair)."
+                  if due else "")
+        if self._phase in (LOADING_MODEL, "embed", "vectors") or self.book in self._vectors_due:
             return (f"'{self.book}' is in the index without all its vectors "
-                    "(run: crossbook doctor --repair, or ingest it again); the books before it are done.")
-        return f"'{self.book}' was not written; the books before it are in the index."
+                    f"(run: crossbook doctor --repair, or ingest it again); the books before it are "
+                    f"{'in the index.' + others if due else 'done.'}")
+        return f"'{self.book}' was not written; the books before it are in the index.{others}"
 
     def _close(self, finished: bool) -> None:
         assert self._progress is not None
@@ -148,11 +155,20 @@ class ProgressReporter:
         """An ingest event: ``book.start`` moves the display to that book; a step's
         ``phase.start`` and ``phase.progress`` show it with its count (core/steps.py)."""
         kind, phase = event.get("event"), event.get("phase")
-        if kind in ("phase.start", "phase.progress") and phase in EVENT_STEPS:
+        if kind in ("phase.start", "phase.progress") and phase == "vectors" and event.get("behind"):
+            # a book's vectors stored behind the next book's write (index/changes/behind.py)
+            self("embed", event.get("done") or 0, event.get("total") or 0, book=event.get("book"))
+        elif kind in ("phase.start", "phase.progress") and phase in EVENT_STEPS:
             self._units[phase] = event.get("unit") or UNITS.get(phase, "")
             self(phase, event.get("done") or 0, event.get("total") or 0)
             return
-        if kind == "phase.start" and phase in ("write", "vectors"):
+        if kind == "phase.done" and phase in ("write", "vectors"):
+            with self._lock:  # a run's vectors are told by another thread (index/changes/behind.py)
+                if phase == "write":
+                    self._vectors_due.append(event.get("book"))
+                elif event.get("book") in self._vectors_due:
+                    self._vectors_due.remove(event.get("book"))
+        if kind == "phase.start" and phase in ("write", "vectors") and event.get("book") in (None, self.book):
             self._phase = phase  # what a Ctrl-C leaves: the book not written, or written without its vectors
         if kind != "book.start":
             return
@@ -174,20 +190,25 @@ class ProgressReporter:
 
         return both
 
-    def __call__(self, phase: str, done: int, total: int) -> None:
-        previous, self._phase = self._phase, phase
+    def __call__(self, phase: str, done: int, total: int, book: str | None = None) -> None:
+        """``phase`` of the current book at ``done`` of ``total`` (``book``: of another book,
+        whose vectors a run stores behind: what a Ctrl-C leaves is then not told by it)."""
+        previous = self._phase
+        if book is None:
+            self._phase = phase
         if self.quiet:
             return
         if self._progress is not None:
-            self._show(phase, done, total, new_phase=phase != previous)
+            self._show(phase, done, total, new_phase=phase != previous, book=book)
             return
         # plain lines: the end of each phase, every 25% of a long one, a model starting to load
-        key = (self.book, phase)
+        book = book or self.book
+        key = (book, phase)
         last = self._last.get(key)
         self._last[key] = done
         if last == done:
             return
-        where = f"{self.book}: " if self.book else (f"{self.label} " if self.label else "")
+        where = f"{book}: " if book else (f"{self.label} " if self.label else "")
         started = self._current[4] if self._current and self._current[:2] == (where, phase) else time.monotonic()
         self._current = (where, phase, done, total, started)
         if phase == LOADING_MODEL:
@@ -234,9 +255,9 @@ class ProgressReporter:
         while not self._stop.wait(min(1.0, self.heartbeat / 5)):
             self.tick(time.monotonic())
 
-    def _show(self, phase: str, done: int, total: int, new_phase: bool) -> None:
+    def _show(self, phase: str, done: int, total: int, new_phase: bool, book: str | None = None) -> None:
         assert self._progress is not None
-        name = self.book or self.label
+        name = book or self.book or self.label
         unit = self._unit(phase)
         shown = self._label(phase) + (f" ({unit})" if unit else "")
         description = f"{name} [dim]·[/dim] {shown}" if name else shown

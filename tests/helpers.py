@@ -50,6 +50,22 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
+def vectors_job(index: Path, embedder):
+    """An ingest job (relations off) over a new index at ``index``, its vectors made by ``embedder``."""
+    from crossbook.ingest.pipeline import IngestJob  # noqa: PLC0415 - as the tests that use it do
+    from crossbook.vectors.chroma import open_vectors  # noqa: PLC0415
+
+    settings = Settings(index_dir=index, relations="off")
+    db = open_db(index, create=True)
+    return IngestJob(db, settings, vectors=open_vectors(settings, db, embedder=embedder, lazy=True))
+
+
+def stored_vectors(job) -> dict[str, list[float]]:
+    """Each stored vector of the job's store by its id, rounded to 5 places."""
+    page = job.vectors.collection.get(include=["embeddings"])
+    return {vid: [round(float(x), 5) for x in v] for vid, v in zip(page["ids"], page["embeddings"])}
+
+
 def snapshot(index_dir: Path) -> dict:
     """What the index holds, independent of row ids and ingest times (for equality checks)."""
     db = open_db(index_dir, create=True)

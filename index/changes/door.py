@@ -36,9 +36,11 @@ from ..core.steps import EventFn, no_event, step
 from ..relations.refiner import Refiner
 from ..storage import store
 from ..storage.index_state import bump_generation
+from ..vectors.children import child_rows
 from ..vectors.doctor import reembed, repair
 from ..vectors.protocol import Vectors
 from . import derived
+from .behind import VectorsBehind
 from .book_rows import BookRows, child_rows_of, store_rows
 
 T = TypeVar("T")
@@ -69,6 +71,8 @@ class Door:
     refiner: Refiner | None = None
     events: EventFn = no_event
     progress: Callable | None = None
+    # a run of several books (behind.books_behind): each book's vectors stored by a thread
+    behind: VectorsBehind | None = None
     _opened: bool = field(default=False, init=False, repr=False)
 
     def open(self) -> None:
@@ -99,14 +103,21 @@ class Door:
         replace its old ones; the book its file was stored under with another title (a
         rename, found now: an earlier book of the run may have taken that title) goes."""
         self.open()
-        ahead = getattr(self.vectors, "embed_ahead", None)  # a store that computes vectors beside the write
+        if self.behind is not None:
+            self.behind.collect(self.db)  # the books whose vectors the thread stored, noted synced
+        # a store that computes vectors beside the write (not in a run whose thread does)
+        ahead = getattr(self.vectors, "embed_ahead", None) if self.behind is None else None
         if ahead is not None:
             ahead(child_rows_of(rows))
         try:
             stored = derived.write_refined(self.db, self.refiner, lambda emit: self._write_book(rows, settings, emit),
                                            self.events)
             gone = (stored.previous_title,) if stored.previous_title is not None else ()
-            self._follow(gone, rows.title, rows.children)
+            if self.behind is not None:
+                self._follow(gone)
+                self.behind.submit(rows.title, child_rows(self.db, rows.title))
+            else:
+                self._follow(gone, rows.title, rows.children)
         finally:
             if ahead is not None:
                 self.vectors.drop_ahead()

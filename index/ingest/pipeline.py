@@ -22,6 +22,7 @@ from typing import Callable, Iterable
 from sqlite_utils import Database
 
 from ..changes import derived
+from ..changes.behind import VectorsBehind, books_behind
 from ..changes.book_rows import BookRows
 from ..changes.door import Door, StoredBook
 from ..chunk.chunking import parent_chunks
@@ -95,6 +96,8 @@ class IngestJob:
     ontology: Ontology = field(init=False)
     # the genre packs --pack names for every book; None: chosen per book (extract/genre_choice.py)
     genres: tuple[str, ...] | None = field(init=False)
+    # a run of several books: the thread that stores each written book's vectors (changes/behind.py)
+    behind: VectorsBehind | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         # no --pack: the pack the index was built with (an ingest without --pack once
@@ -127,7 +130,7 @@ class IngestJob:
     @property
     def door(self) -> Door:
         """The one door this job's changes of the shelf go through (index/changes/door.py)."""
-        return Door(self.db, self.vectors, self.refiner, self.events, self.progress)
+        return Door(self.db, self.vectors, self.refiner, self.events, self.progress, self.behind)
 
     @property
     def relations_mode(self) -> str:
@@ -450,6 +453,7 @@ def ingest_books(job: IngestJob, books: list[tuple[SourceBook, str]] | StreamedB
                  force: bool = False) -> list[IngestResult]:
     """``ingest_paths`` for books already read (``load_books``), or read one at a time as
     each is written (``StreamedBooks``: each book's title is checked as it is read)."""
+    several = len(books) > 1  # each book's vectors are then stored behind the next book's write
     if isinstance(books, StreamedBooks):
         books = books.books(job.db, job.progress, job.events)
     else:
@@ -466,7 +470,7 @@ def ingest_books(job: IngestJob, books: list[tuple[SourceBook, str]] | StreamedB
                 job.warn(warning)
             results.append(outcome)
 
-    ingest_all(job, books, on_book, force=force)
+    ingest_all(job, books, on_book, force=force, behind=several)
     if failures:
         if len(failures) == 1:
             raise failures[0]
@@ -475,7 +479,8 @@ def ingest_books(job: IngestJob, books: list[tuple[SourceBook, str]] | StreamedB
 
 
 def ingest_all(job: IngestJob, books: Iterable[tuple[SourceBook, str]],
-               on_book: Callable[[int, IngestResult | CrossbookError], None], force: bool = False) -> None:
+               on_book: Callable[[int, IngestResult | CrossbookError], None], force: bool = False,
+               behind: bool = False) -> None:
     """Ingest ``books`` in their order, one write transaction each, calling ``on_book(position,
     result or the CrossbookError it raised)`` after each (raising there stops the run). Each
     book is let go once written, so books read as they are asked for (``StreamedBooks``) are
@@ -501,26 +506,36 @@ def ingest_all(job: IngestJob, books: Iterable[tuple[SourceBook, str]],
                         plan.pending = start(title, plan.parents, plan.known)
                 except CrossbookError as exc:
                     plans[i] = exc
-        for i, (book, title) in enumerate(books):
-            plan = plans[i] if plans else None
-            if plans:
-                plans[i] = None
-            if isinstance(plan, CrossbookError):
-                on_book(i, plan)
-                continue
-            try:
-                outcome = ingest_book(job, book, title, force=force, plan=plan)
-            except CrossbookError as exc:
-                outcome = exc
-            book = plan = None  # not held while the next book is read
-            on_book(i, outcome)
+        # several books: each one's vectors stored by a thread while the next is read and written
+        with books_behind(job.db, job.vectors if behind else None, job.events) as job.behind:
+            _write_each(job, books, plans, on_book, force)
     except Exception:
         if pooled is not None:
             pooled.settle()   # the answers of requests already sent are cached, not lost
         raise
     finally:
+        job.behind = None
         if pooled is not None:
             pooled.close()
+
+
+def _write_each(job: IngestJob, books: Iterable[tuple[SourceBook, str]], plans: list,
+                on_book: Callable[[int, IngestResult | CrossbookError], None], force: bool) -> None:
+    """``ingest_all``'s loop: each book ingested in turn (``plans``: its plan, or the error
+    planning it met, when its requests were sent first), ``on_book`` told of each."""
+    for i, (book, title) in enumerate(books):
+        plan = plans[i] if plans else None
+        if plans:
+            plans[i] = None
+        if isinstance(plan, CrossbookError):
+            on_book(i, plan)
+            continue
+        try:
+            outcome = ingest_book(job, book, title, force=force, plan=plan)
+        except CrossbookError as exc:
+            outcome = exc
+        book = plan = None  # not held while the next book is read
+        on_book(i, outcome)
 
 
 def index_refiner(db: Database, settings: Settings):

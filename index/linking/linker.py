@@ -234,7 +234,10 @@ class Linker:
                             target.key
                         )
         for lowered, variants in by_pattern.items():
-            self.automaton.add_word(lowered, (len(lowered), variants))
+            # a pattern's written forms and their keys sorted: a key's rule is that of the first
+            # form that links it, whatever order the names' sets were built in
+            forms = tuple(sorted((written, tuple(sorted(keys))) for written, keys in variants.items()))
+            self.automaton.add_word(lowered, (len(lowered), forms))
         self.empty = not by_pattern
         if not self.empty:
             self.automaton.make_automaton()
@@ -255,7 +258,7 @@ class Linker:
         {entity key: the rule that linked it})."""
         lowered = _lower_same_length(view)
         rules = LinkView(self.terms)
-        for end_index, (length, variants) in self.automaton.iter(lowered):
+        for end_index, (length, forms) in self.automaton.iter(lowered):
             start, end = end_index - length + 1, end_index + 1
             # whole words only: str.isalnum() or "_" is exactly re's \w, without a regex call
             # for each of the automaton's hits (most are inside longer words)
@@ -271,7 +274,9 @@ class Linker:
             # where code is named: a code span or block, or emphasis (without the source text: nowhere)
             coded = source is not None and (emphasized or in_code(text, source.span(start, end)[0]))
             keys: dict[EntityKey, str] = {}
-            for written, entity_keys in variants.items():
+            if len(forms) > 1:  # the form written as found first (as_written), then the others in order
+                forms = sorted(forms, key=lambda form: form[0] != found)
+            for written, entity_keys in forms:
                 rule = first_rule(FINDING, rules, Occurrence(written, found, view, start, end, emphasized))
                 if rule is None:
                     continue
@@ -281,7 +286,7 @@ class Linker:
                     if key not in keys and first_rule(VETOES, rules, occurrence) is None:
                         keys[key] = rule
             if not keys and first_rule(STATES, rules, Occurrence(found, found, view, start, end)) is not None:
-                keys = {k: state_word.__name__ for entity_keys in variants.values() for k in entity_keys
+                keys = {k: state_word.__name__ for _, entity_keys in forms for k in entity_keys
                         if self.targets[k].state}
             if keys:
                 yield start, stop, found, keys

@@ -19,6 +19,7 @@ compares with the stored vectors: ``children.py``; what SQLite records about the
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +80,8 @@ class VectorStore:
         self.location = location
         self._collection = None
         self.ahead: EmbeddedAhead | None = None  # a book's vectors being computed beside its write
+        # one Chroma call at a time: a run's vectors are stored by a thread (changes/behind.py)
+        self._calls = threading.RLock()
 
     # -- plumbing ------------------------------------------------------------------------------
 
@@ -134,7 +137,8 @@ class VectorStore:
 
     def _chroma(self, what: str, call, *args, **kwargs):
         try:
-            return call(*args, **kwargs)
+            with self._calls:
+                return call(*args, **kwargs)
         except CrossbookError:
             raise
         except Exception as exc:  # chromadb raises many types (HTTP, Rust bindings, ValueError)
@@ -174,15 +178,16 @@ class VectorStore:
                 store.set_meta(db, META_DIMENSION, str(dimension))
                 store.set_meta(db, META_CONTEXT, context)
 
-    def write(self, db: Database, rows: list[ChildRow], progress: ProgressFn | None = None,
-              record: bool = True) -> int:
+    def write(self, db: Database | None, rows: list[ChildRow], progress: ProgressFn | None = None,
+              record: bool = True, embedder: Embedder | None = None) -> int:
         """Embed ``rows`` and upsert them, a batch at a time; returns how many.
 
         Longest texts first (batches of like length pad little; the order is nothing to a
         crash: a sync embeds what is missing, whatever it is); a text several rows share is
         embedded once; a vector computed ahead (``embed_ahead``) is taken, not computed again.
         ``record=False`` (reembed) leaves the index's recorded embedder alone: the switch
-        is recorded once the new collection is complete.
+        is recorded once the new collection is complete. ``embedder``: the store's embedder
+        in another form (the same vectors: ``beside``, or one that chooses at each call).
         """
         if self.ahead is not None:
             self.ahead.stop()  # SQLite has committed: the rest is embedded on every core
@@ -192,7 +197,7 @@ class VectorStore:
         kept: dict[str, list[float]] = {}  # the vectors of texts rows share, for their later batches
         for start in range(0, len(rows), WRITE_BATCH):
             batch = rows[start:start + WRITE_BATCH]
-            vectors = self._vectors([texts[r.id] for r in batch], shared, kept)
+            vectors = self._vectors([texts[r.id] for r in batch], shared, kept, embedder or self.embedder)
             self._chroma(
                 "write vectors", self.collection.upsert,
                 ids=[r.id for r in batch], embeddings=vectors, metadatas=[r.metadata for r in batch],
@@ -203,7 +208,8 @@ class VectorStore:
                 progress("embed", start + len(batch), len(rows))
         return len(rows)
 
-    def _vectors(self, texts: list[str], shared: set[str], kept: dict[str, list[float]]) -> list[list[float]]:
+    def _vectors(self, texts: list[str], shared: set[str], kept: dict[str, list[float]],
+                 embedder: Embedder) -> list[list[float]]:
         """One vector per text: kept from an earlier batch, computed ahead, or embedded now (each
         distinct text once)."""
         found = {t: kept[t] for t in texts if t in kept}
@@ -212,7 +218,7 @@ class VectorStore:
             found.update(self.ahead.take(todo))
             todo = [t for t in todo if t not in found]
         if todo:
-            found.update(zip(todo, embed_all(self.embedder, todo)))
+            found.update(zip(todo, embed_all(embedder, todo)))
         kept.update((t, v) for t, v in found.items() if t in shared)
         return [found[t] for t in texts]
 
@@ -280,6 +286,30 @@ class VectorStore:
 
     def synced_key(self, title: str) -> str:
         return f"{META_SYNCED}:{self.collection_name(self.embedder.id)}:{title}"
+
+    def sync_rows(self, title: str, rows: list[ChildRow], progress: ProgressFn | None = None,
+                  embedder: Embedder | None = None) -> SyncReport:
+        """``sync`` of one book's ``rows`` (read from SQLite once its write committed) that
+        touches Chroma only, not SQLite: a thread may run it while another transaction is
+        open (changes/behind.py). The caller then records the embedder and notes the book
+        synced (``note_synced``), on its own connection, in that order."""
+        report = diff(rows, self.stored(title))
+        todo = set(report.missing) | set(report.stale)
+        report.embedded = self.write(None, [r for r in rows if r.id in todo], progress, False, embedder)
+        report.deleted = self.delete_ids(report.orphaned)
+        return report
+
+    def written_dimension(self, report: SyncReport) -> int | None:
+        """The dimension of the vectors a ``sync_rows`` wrote (None when it wrote none)."""
+        return self.stored_dimension() if report.embedded else None
+
+    def note_synced(self, db: Database, title: str, rows: list[ChildRow], dimension: int | None) -> None:
+        """After ``sync_rows``: the embedder recorded (``dimension``: of a vector it wrote;
+        None when it wrote none), then the children the book's vectors now match."""
+        if dimension is not None:
+            self.record_embedder(db, dimension)
+        with db.atomic():
+            store.set_meta(db, self.synced_key(title), children_digest(rows))
 
     def sync_and_mark(self, db: Database, title: str, progress: ProgressFn | None = None,
                       rows: list[ChildRow] | None = None) -> SyncReport:

@@ -137,6 +137,52 @@ def test_ctrl_c_says_what_the_index_holds(phase, expected, monkeypatch):
     assert expected in buffer.getvalue()
 
 
+@pytest.mark.parametrize("second_written, expected", [
+    (False, "'Grimoire' was not written; the books before it are in the index. 1 of them without all "
+            "their vectors yet (Core Rules: crossbook books says which"),
+    (True, "'Grimoire' is in the index without all its vectors (run: crossbook doctor --repair, or ingest it "
+           "again); the books before it are in the index. 1 of them without all their vectors yet (Core Rules:"),
+])
+def test_ctrl_c_names_the_books_whose_vectors_a_run_had_not_stored(second_written, expected, monkeypatch):
+    """A run stores each book's vectors behind the next book's write (index/changes/behind.py):
+    a Ctrl-C then leaves written books whose vectors are still to do."""
+    import crossbook.cli.progress as progress
+    from crossbook.cli.progress import ProgressReporter
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    with pytest.raises(KeyboardInterrupt):
+        with ProgressReporter("ingest", books=3, tty=False, quiet=True) as progress:
+            for title in ("Bestiary", "Core Rules"):
+                progress.event({"event": "book.start", "book": title})
+                progress.event({"event": "phase.start", "phase": "write", "book": title})
+                progress.event({"event": "phase.done", "phase": "write", "book": title})
+            progress.event({"event": "phase.start", "phase": "vectors", "book": "Bestiary"})
+            progress.event({"event": "phase.done", "phase": "vectors", "book": "Bestiary"})
+            progress.event({"event": "phase.start", "phase": "vectors", "book": "Core Rules"})
+            progress.event({"event": "book.start", "book": "Grimoire"})
+            progress.event({"event": "phase.start", "phase": "write", "book": "Grimoire"})
+            if second_written:
+                progress.event({"event": "phase.done", "phase": "write", "book": "Grimoire"})
+            raise KeyboardInterrupt
+    assert expected in buffer.getvalue()
+
+
+def test_vectors_stored_behind_are_shown_under_their_own_book_with_their_count(monkeypatch):
+    import crossbook.cli.progress as progress
+    from crossbook.cli.progress import ProgressReporter
+
+    buffer = io.StringIO()
+    monkeypatch.setattr(progress, "stderr", Console(file=buffer, force_terminal=False, soft_wrap=True))
+    with ProgressReporter("ingest", books=2, tty=False) as progress:
+        progress.event({"event": "book.start", "book": "Grimoire"})
+        progress.event({"event": "phase.start", "phase": "vectors", "book": "Core Rules", "total": 8,
+                        "unit": "children", "behind": True})
+        progress.event({"event": "phase.progress", "phase": "vectors", "book": "Core Rules", "done": 8,
+                        "total": 8, "unit": "children", "behind": True})
+    assert "Core Rules: vectors: embedding 8/8 children" in buffer.getvalue().splitlines()
+
+
 def test_off_a_terminal_a_long_phase_says_where_it_is_every_heartbeat(monkeypatch):
     """No line for ``heartbeat`` seconds while a phase goes on: one saying where it is, its
     count and the time it has left at its rate so far (a clock given to ``tick``, not waited for)."""

@@ -1,6 +1,8 @@
 """Books read one at a time as the write asks for them (ingest/streamed.py): each is written
-before the next is read, Ctrl-C keeps the books written whole, a title clash found late skips
-only its book."""
+before the next is read (its vectors are stored behind: changes/behind.py), Ctrl-C keeps the
+books written whole, a title clash found late skips only its book."""
+
+import threading
 
 import pytest
 
@@ -11,17 +13,22 @@ from tests.helpers import BOOK_A, BOOK_B, write
 
 
 class Recorder:
-    """An event sink noting (event, phase, book); raises KeyboardInterrupt at the ``stop_at``-th read."""
+    """An event sink noting (event, phase, book); raises KeyboardInterrupt at the ``stop_at``-th
+    read, once the first book's vectors are stored (they are stored by another thread)."""
 
     def __init__(self, stop_at: int | None = None):
         self.seen: list[tuple[str, str | None, str | None]] = []
         self.stop_at, self.reads = stop_at, 0
+        self.vectors_done = threading.Event()
 
     def __call__(self, event: dict) -> None:
         self.seen.append((event.get("event"), event.get("phase"), event.get("book")))
+        if event.get("event") == "phase.done" and event.get("phase") == "vectors":
+            self.vectors_done.set()
         if event.get("event") == "phase.start" and event.get("phase") == "read":
             self.reads += 1
             if self.reads == self.stop_at:
+                assert self.vectors_done.wait(10)
                 raise KeyboardInterrupt
 
 
@@ -43,9 +50,11 @@ def test_each_book_is_written_before_the_next_is_read(tmp_path, index_dir):
     _ingest(index_dir, files, events)
     steps = [(kind, phase) for kind, phase, _ in events.seen if kind in ("phase.start", "phase.done")]
     reads = [i for i, step in enumerate(steps) if step == ("phase.start", "read")]
+    written = [i for i, step in enumerate(steps) if step == ("phase.done", "write")]
     vectors_done = [i for i, step in enumerate(steps) if step == ("phase.done", "vectors")]
-    assert len(reads) == 2 and len(vectors_done) == 2
-    assert reads[0] < vectors_done[0] < reads[1] < vectors_done[1]
+    assert len(reads) == 2 and len(written) == 2 and len(vectors_done) == 2
+    assert reads[0] < written[0] < reads[1] < written[1] < vectors_done[1]
+    assert written[0] < vectors_done[0]
     assert _books(index_dir) == {"Core Rules": True, "Grimoire": True}
 
 
@@ -53,7 +62,8 @@ def test_ctrl_c_in_a_later_read_keeps_the_books_written_whole(tmp_path, index_di
     files = [write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)]
     with pytest.raises(KeyboardInterrupt):
         _ingest(index_dir, files, Recorder(stop_at=2))
-    assert _books(index_dir) == {"Core Rules": True}  # the first, with its vectors; the second not begun
+    # the first, with the vectors its thread stored (noted once the run stopped); the second not begun
+    assert _books(index_dir) == {"Core Rules": True}
 
 
 def test_a_title_clash_read_late_skips_only_its_book(tmp_path, index_dir):

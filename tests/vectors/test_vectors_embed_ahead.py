@@ -4,19 +4,15 @@ distinct text embedded once, and nothing in Chroma before SQLite commits."""
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import pytest
 
 from crossbook.changes import door as door_module
-from crossbook.core.config import Settings
-from crossbook.ingest.pipeline import IngestJob, ingest_paths
-from crossbook.storage.db import open_db
+from crossbook.ingest.pipeline import ingest_paths
 from crossbook.vectors.ahead import EmbeddedAhead, longest_first
 from crossbook.vectors.children import ChildRow, child_rows, embedding_text
-from crossbook.vectors.chroma import open_vectors
 from crossbook.vectors.embed import HashEmbedder
-from tests.helpers import BOOK_A, BOOK_B, write
+from tests.helpers import BOOK_A, BOOK_B, stored_vectors, vectors_job, write
 
 AHEAD_THREAD = "crossbook-embed-ahead"
 
@@ -43,33 +39,23 @@ class CountingEmbedder(HashEmbedder):
         return super().embed(texts)
 
 
-def _job(index: Path, embedder) -> IngestJob:
-    settings = Settings(index_dir=index, relations="off")
-    db = open_db(index, create=True)
-    return IngestJob(db, settings, vectors=open_vectors(settings, db, embedder=embedder, lazy=True))
-
-
-def _stored_vectors(job: IngestJob) -> dict[str, list[float]]:
-    page = job.vectors.collection.get(include=["embeddings"])
-    return {vid: [round(float(x), 5) for x in v] for vid, v in zip(page["ids"], page["embeddings"])}
-
-
 def test_a_new_book_is_embedded_ahead_once_and_its_vectors_are_those_of_a_plain_embedding(tmp_path):
     embedder = CountingEmbedder()
-    job = _job(tmp_path / "index", embedder)
-    ingest_paths(job, [write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)])
+    job = vectors_job(tmp_path / "index", embedder)
+    for path in (write(tmp_path / "a.md", BOOK_A), write(tmp_path / "b.md", BOOK_B)):
+        ingest_paths(job, [path])  # one book a run (a run of several stores vectors behind: test_vectors_behind.py)
     texts = [embedding_text(r) for r in child_rows(job.db)]
     assert sorted(embedder.texts) == sorted(set(texts))  # every text once: the sync took them, it did not embed again
     assert AHEAD_THREAD in embedder.threads
     plain = {r.id: [round(x, 5) for x in HashEmbedder().embed([embedding_text(r)])[0]] for r in child_rows(job.db)}
-    assert _stored_vectors(job) == plain
+    assert stored_vectors(job) == plain
     assert job.vectors.ahead is None  # dropped once the book is written
 
 
 def test_an_edited_book_embeds_ahead_only_its_changed_children(tmp_path):
     book = write(tmp_path / "a.md", BOOK_A)
     embedder = CountingEmbedder()
-    job = _job(tmp_path / "index", embedder)
+    job = vectors_job(tmp_path / "index", embedder)
     ingest_paths(job, [book])
     write(book, BOOK_A.replace("A Prone fighter is easy to hit.", "A Prone fighter is easy to hit and slow to rise."))
     embedder.texts.clear()
@@ -79,7 +65,7 @@ def test_an_edited_book_embeds_ahead_only_its_changed_children(tmp_path):
 
 def test_a_write_that_fails_leaves_chroma_without_the_book_and_stops_the_thread(tmp_path, monkeypatch):
     embedder = CountingEmbedder()
-    job = _job(tmp_path / "index", embedder)
+    job = vectors_job(tmp_path / "index", embedder)
 
     def fail(*args, **kwargs):
         raise RuntimeError("disk full")
@@ -95,12 +81,12 @@ def test_a_write_that_fails_leaves_chroma_without_the_book_and_stops_the_thread(
 def test_rows_sharing_a_text_are_embedded_once_and_each_gets_its_vector(tmp_path):
     embedder = CountingEmbedder()
     embedder.ahead = False
-    job = _job(tmp_path / "index", embedder)
+    job = vectors_job(tmp_path / "index", embedder)
     rows = [ChildRow(f"c{i}", "Book", "p", "Book > Part", text, str(i))
             for i, text in enumerate(["same words", "other words", "same words", "a longer text than the others"] * 2)]
     assert job.vectors.write(job.db, rows) == len(rows)
     assert sorted(embedder.texts) == sorted({embedding_text(r) for r in rows})
-    stored = _stored_vectors(job)
+    stored = stored_vectors(job)
     assert stored["c0"] == stored["c2"] == stored["c6"] and len(stored) == len(rows)
 
 
