@@ -47,7 +47,7 @@ from .boilerplate import Boilerplate, learn_boilerplate
 from .home_title import home_title
 from .index_page import place_index
 from .index_rows import index_blocks, index_title
-from .markers import marked_anchors
+from .markers import as_written, marked_anchors
 from .members import owner_forms, qualified
 from .page_subject import (
     declared_names,
@@ -312,6 +312,7 @@ def _add_anchor_terms(page: _Page, runs: set) -> None:
         where = page.anchor_sections.get(ident)
         if where is None or ident in page.anchor_terms:
             continue
+        term = replace(term, name=as_written(term.name, page.sections[where].text))  # a title's capitals
         # the same thing, a plural aside ("shell functions" of an inverted "functions, shell")
         key = normalize_name(term.name)
         there = page.terms.setdefault(where, [])

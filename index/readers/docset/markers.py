@@ -19,12 +19,24 @@ import re
 from collections import defaultdict
 
 from ..html_markdown import HEADINGS, tag_of
-from .anchors import SEPARATORS, Anchored, Shown, element_ids, is_ordinal, learnt_prefixes, page_anchors, place
+from .anchors import (
+    SEPARATORS,
+    Anchored,
+    Shown,
+    element_ids,
+    is_ordinal,
+    learnt_prefixes,
+    page_anchors,
+    place,
+    repeated_ids,
+)
 from .terms import MAX_TERM
 
 MIN_CONFIRMED = 5
 SHARE = 0.5
 # an escape (a separator, then a code's four or two hex digits), else a bare separator
+# a word of prose, no code: a capital at most first ("Build", "C++", "one-shot"; never "frob_path", "OpenMP")
+_PLAIN_WORD = re.compile(r"[^\W_][^\W_A-Z]*(?:-[^\W_A-Z]+)*\+*")
 _PART = re.compile(r"[-_.%:]([0-9A-Fa-f]{4}|[0-9A-Fa-f]{2})|[-_./:]")
 
 
@@ -59,6 +71,20 @@ def uninverted(name: str) -> tuple[str, tuple[str, ...]]:
     return f"{tail} {head}", (name,)
 
 
+def as_written(name: str, text: str) -> str:
+    """``name`` as ``text`` writes it where the two differ only in the case of their words'
+    first letters (an index's "Build directories" under the title "Build Directories"); else
+    ``name`` (a text that writes it as it is, or not at all: code keeps its case; a name in
+    lower case, which any case of the text bears out)."""
+    words = name.split()
+    if not words or name == name.lower() or not all(_PLAIN_WORD.fullmatch(w) for w in words) or re.search(r"(?<![\w-])" + r"\s+".join(map(re.escape, words)) + r"(?![\w-])", text):
+        return name
+    capitals = r"\s+".join(f"[{w[0].upper()}{w[0].lower()}]{re.escape(w[1:])}" if w[0].isalpha() else re.escape(w)
+                           for w in words)
+    found = re.search(r"(?<![\w-])" + capitals + r"(?![\w-])", text)
+    return " ".join(found.group(0).split()) if found else name
+
+
 def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], prefixes: tuple[str, ...],
                       shown: Shown) -> list[Anchored]:
     """The markers of ``ids`` (a page's (element, id), ``found`` the anchors named already)
@@ -76,12 +102,13 @@ def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], pref
         if prefix:
             waiting[prefix].append((element, ident))
     out = []
+    repeats = repeated_ids(ident for _, ident in ids)
     for prefix, markers in waiting.items():
         sure = confirmed[prefix]
         if sure < MIN_CONFIRMED or sure < SHARE * (sure + len(markers)):
             continue
         for element, ident in markers:
-            name = id_words(ident[len(prefix):])
+            name = id_words(repeats.get(ident, ident)[len(prefix):])
             if name and len(name) <= MAX_TERM and not is_ordinal(name):
                 name, also = uninverted(name)
                 out.append(Anchored(ident, name, place(element), name, False, prefix, shown.number(element),
