@@ -139,3 +139,20 @@ def test_an_anchor_repeating_another_with_a_count_names_what_the_other_does():
 def test_a_page_repeats_an_id_with_a_count_only_where_the_id_without_it_is_its_own_too():
     assert repeated_ids(["x-cflags", "x-cflags-2", "x-cflags-10", "x-lamp-3", "x-b.2", "x-b"]) == {
         "x-cflags-2": "x-cflags", "x-cflags-10": "x-cflags", "x-b.2": "x-b"}
+
+
+def test_a_markers_prefix_is_one_word_and_a_keyword_its_id_spells_stays_in_its_name():
+    # ids sharing "index-set-" teach no prefix of a marker: "set -e" is the term, never "-e"
+    body = (_confirmed(["spool", "wick", "lamp", "quay", "knob"])
+            + '<span id="index-set-_002de"></span><p>Use <code>set -e</code> with care.</p>'
+              '<span id="index-set-_002dx"></span><p>Then <code>set -x</code> traces.</p>')
+    names = {t.name for _, t in anchor_terms(marked_anchors(page(body)))}
+    assert {"set -e", "set -x"} <= names and not {"-e", "-x"} & names
+
+
+def test_a_marker_whose_text_shows_its_name_only_as_a_link_away_is_named_by_its_id():
+    body = (_confirmed(["spool", "wick", "lamp", "quay", "knob"])
+            + '<h3 id="Quotes">8.1 Wick Quotation</h3><span id="index-Wick-quotation"></span>'
+              '<div class="header"><p>Next: <a href="#Calls">Wick Quotation</a></p></div>')
+    found = {i: t.name for i, t in anchor_terms(marked_anchors(page(body)))}
+    assert found["index-Wick-quotation"] == "Wick quotation"

@@ -247,7 +247,8 @@ def _unmarked(name: str) -> str:
 def _cleaned(name: str, called: bool = False, ident: str = "") -> str:
     """A name as shown, less the punctuation around it that is no part of it (a label's
     colon, a trailing comma) and the keywords before a code name (``new Agent``, "Class:
-    FileHandle": ``Agent``, ``FileHandle``); quotes and brackets around the whole stay
+    FileHandle": ``Agent``, ``FileHandle``), unless the id spells them too (``set -e`` of
+    ``index-set-_002de``); quotes and brackets around the whole stay
     (``'close'``, ``<Zone>``). A word before a colon that the id ``ident`` writes before its
     own colon is the name, not a label (``debugLevel: Int`` of ``debugLevel:Int``)."""
     name = _unmarked(name.strip().rstrip(",;.").strip())
@@ -261,7 +262,7 @@ def _cleaned(name: str, called: bool = False, ident: str = "") -> str:
         return default.group(1)
     words = name.split(" ")
     if len(words) > 1 and all(w.isalpha() and w.islower() for w in words[:-1]) and (
-            called or not words[-1].isalpha()):
+            called or not words[-1].isalpha()) and not skeleton(_unescaped(ident)).endswith(skeleton(name)):
         name = words[-1]  # "new Agent(", "static from(": a keyword, then the name
     if called:  # "map[B](f: A)": the name less its type parameters, as "isInstanceOf[T0]: Boolean"
         name = _CALLED_TYPE_PARAMETERS.sub("", name)
@@ -442,6 +443,10 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
     the texts of the page's links to it (``link_names``) that its element shows; an id that
     repeats another (``repeated_ids``) spells what that one does (``repeats``)."""
     forms = id_forms(repeats or ident, prefixes)
+    if not shown.text(element) and tag_of(element) not in HEADINGS:
+        # an empty marker's prefix is one word (``index-``): one of more (``index-set-`` of
+        # ``index-set-_002de``) cuts its term ("set -e"), never "-e"
+        forms = [f for f in forms if not any(c in SEPARATORS for c in f[1][:-1])]
     for titled, text in titled_elements(element, shown):
         code_runs = _code_runs(titled, shown)
         runs = [*code_runs, *_child_runs(titled, shown)]

@@ -90,7 +90,9 @@ def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], pref
     """The markers of ``ids`` (a page's (element, id), ``found`` the anchors named already)
     that name the words of their ids (module doc), each marking (``Anchored.marks``)."""
     # a marker named after a longer prefix ("index-arithmetic-" of two ids: "Evaluation") is no index's term
-    named = {a.ident: a.prefix for a in found if not a.marks or not a.prefix or marker_prefix(a.ident, (a.prefix,))}
+    # a marker whose name the text after it shows only as a link to another thing is named by its id
+    named = {a.ident: a.prefix for a in found if not a.marks or not a.prefix
+             or (marker_prefix(a.ident, (a.prefix,)) and not a.linked_away)}
     confirmed: dict[str, int] = defaultdict(int)
     waiting: dict[str, list] = defaultdict(list)
     for prefix in named.values():
