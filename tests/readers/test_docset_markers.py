@@ -121,7 +121,11 @@ def test_a_name_only_written_otherwise_than_by_a_first_capital_keeps_its_own_spe
     assert as_written("OpenMP", "openmp") == "OpenMP"
     assert as_written("tilde expansion", "## Tilde Expansion") == "tilde expansion"  # any case bears it out
     assert as_written("Lamp wicks", "the Lamp wicks") == "Lamp wicks"  # written as it is
-    assert as_written("Lamp wicks", "Lamp Wick") == "Lamp wicks"  # nowhere
+    assert as_written("Lamp wicks", "Lamp Wicker") == "Lamp wicks"  # nowhere
+    assert as_written("Header template", "## Header Templates") == "Header Templates"  # a plural aside
+    assert as_written("prerequisites Macros", "Prerequisite Macros") == "Prerequisite Macros"
+    assert as_written("VPATH and double-colon rules", "VPATH and Double-colon Rules") == "VPATH and Double-colon Rules"
+    assert as_written("vpath rules", "VPATH Rules") == "vpath rules"  # an acronym only as written
 
 
 def test_an_anchor_repeating_another_with_a_count_names_what_the_other_does():
@@ -156,3 +160,10 @@ def test_a_marker_whose_text_shows_its_name_only_as_a_link_away_is_named_by_its_
               '<div class="header"><p>Next: <a href="#Calls">Wick Quotation</a></p></div>')
     found = {i: t.name for i, t in anchor_terms(marked_anchors(page(body)))}
     assert found["index-Wick-quotation"] == "Wick quotation"
+
+
+def test_an_index_term_of_five_words_is_defined_where_a_headings_is_not(tmp_path):
+    found = _terms_under(tmp_path, "13 Portable Lamp and Wick Programming",
+                         '<span id="index-Portable-lamp-and-wick-programming"></span>',
+                         "Each lamp is lit.")
+    assert "Portable Lamp and Wick Programming" in found

@@ -73,16 +73,29 @@ def uninverted(name: str) -> tuple[str, tuple[str, ...]]:
 
 def as_written(name: str, text: str) -> str:
     """``name`` as ``text`` writes it where the two differ only in the case of their words'
-    first letters (an index's "Build directories" under the title "Build Directories"); else
-    ``name`` (a text that writes it as it is, or not at all: code keeps its case; a name in
-    lower case, which any case of the text bears out)."""
+    first letters or in a word's plural (an index's "Build directories" under the title
+    "Build Directories", "Header template" under "Header Templates"); else ``name`` (a text
+    that writes it as it is, any case of a name in lower case, or not at all). A word of code
+    or an acronym is only as written (``frob_path``, ``VPATH``): code keeps its case."""
     words = name.split()
-    if not words or name == name.lower() or not all(_PLAIN_WORD.fullmatch(w) for w in words) or re.search(r"(?<![\w-])" + r"\s+".join(map(re.escape, words)) + r"(?![\w-])", text):
+    if not words or re.search(_bounded(r"\s+".join(map(re.escape, words))), text,
+                              re.IGNORECASE if name == name.lower() else 0):
         return name
-    capitals = r"\s+".join(f"[{w[0].upper()}{w[0].lower()}]{re.escape(w[1:])}" if w[0].isalpha() else re.escape(w)
-                           for w in words)
-    found = re.search(r"(?<![\w-])" + capitals + r"(?![\w-])", text)
+    found = re.search(_bounded(r"\s+".join(map(_loose, words))), text)
     return " ".join(found.group(0).split()) if found else name
+
+
+def _bounded(pattern: str) -> str:
+    return r"(?<![\w-])" + pattern + r"(?![\w-])"
+
+
+def _loose(word: str) -> str:
+    """A pattern of ``word`` with its first letter in either case and its plural either way;
+    a word of code or an acronym as written."""
+    if not _PLAIN_WORD.fullmatch(word):
+        return re.escape(word)
+    stem = word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
+    return f"[{stem[0].upper()}{stem[0].lower()}]{re.escape(stem[1:])}(?:e?s)?"
 
 
 def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], prefixes: tuple[str, ...],
