@@ -145,8 +145,8 @@ def test_a_page_repeats_an_id_with_a_count_only_where_the_id_without_it_is_its_o
         "x-cflags-2": "x-cflags", "x-cflags-10": "x-cflags", "x-b.2": "x-b"}
 
 
-def test_a_markers_prefix_is_one_word_and_a_keyword_its_id_spells_stays_in_its_name():
-    # ids sharing "index-set-" teach no prefix of a marker: "set -e" is the term, never "-e"
+def test_a_keyword_its_id_spells_stays_in_its_name():
+    # "set -e" of index-set-_002de is the term, never "-e" ("new Agent" of an id "Agent" is another case)
     body = (_confirmed(["spool", "wick", "lamp", "quay", "knob"])
             + '<span id="index-set-_002de"></span><p>Use <code>set -e</code> with care.</p>'
               '<span id="index-set-_002dx"></span><p>Then <code>set -x</code> traces.</p>')

@@ -162,4 +162,5 @@ def test_a_code_term_of_one_word_and_its_list_of_keys_is_one_term_a_code_sentenc
                       b"<dt><code>set the lamp to its first wick</code></dt><dd>A sentence.</dd></dl></body></html>")
     terms = [dt_term(dt, dt.getparent(), "Commands") for dt in root.iter("dt")]
     assert terms[0] is not None and terms[0].name == "lamp-argument (M-0, M-1, … M--)"
+    assert terms[0].aliases == ("lamp-argument",)
     assert terms[1] is None

@@ -41,7 +41,7 @@ from ..html import page_title
 from ..html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
 from ..inventories import has_inventory, inventory_entries, placed_terms, tool_dirs, tool_markers, with_terms
 from ..source import ReadOptions, SourceBook
-from .anchor_terms import anchor_terms, may_define
+from .anchor_terms import ANCHOR_NAME, anchor_terms, may_define
 from .anchors import set_prefixes
 from .boilerplate import Boilerplate, learn_boilerplate
 from .home_title import home_title
@@ -312,7 +312,8 @@ def _add_anchor_terms(page: _Page, runs: set) -> None:
         where = page.anchor_sections.get(ident)
         if where is None or ident in page.anchor_terms:
             continue
-        term = replace(term, name=as_written(term.name, page.sections[where].text))  # a title's capitals
+        if term.rule == ANCHOR_NAME:  # an index's term as its title writes it (its capitals, its plural)
+            term = replace(term, name=as_written(term.name, page.sections[where].text))
         # the same thing, a plural aside ("shell functions" of an inverted "functions, shell")
         key = normalize_name(term.name)
         there = page.terms.setdefault(where, [])

@@ -443,10 +443,6 @@ def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
     the texts of the page's links to it (``link_names``) that its element shows; an id that
     repeats another (``repeated_ids``) spells what that one does (``repeats``)."""
     forms = id_forms(repeats or ident, prefixes)
-    if not shown.text(element) and tag_of(element) not in HEADINGS:
-        # an empty marker's prefix is one word (``index-``): one of more (``index-set-`` of
-        # ``index-set-_002de``) cuts its term ("set -e"), never "-e"
-        forms = [f for f in forms if not any(c in SEPARATORS for c in f[1][:-1])]
     for titled, text in titled_elements(element, shown):
         code_runs = _code_runs(titled, shown)
         runs = [*code_runs, *_child_runs(titled, shown)]

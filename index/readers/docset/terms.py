@@ -128,7 +128,9 @@ def dt_term(dt, dl, heading: str | None) -> DocTerm | None:
     run = _one_run(dt)
     if run is None:
         return None
-    return DocTerm(run, heading_kind(heading), target=dt.get("id") or "")
+    # a name before its list of keys ("delete-char (C-d)") is found by itself too
+    head = run.partition(" (")[0] if _NAME_THEN_LIST.fullmatch(run) else ""
+    return DocTerm(run, heading_kind(heading), aliases=(head,) if head else (), target=dt.get("id") or "")
 
 
 def paragraph_term(paragraph, heading: str | None) -> DocTerm | None:
