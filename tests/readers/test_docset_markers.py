@@ -5,8 +5,8 @@
 from __future__ import annotations
 
 from crossbook.readers.docset.anchor_terms import anchor_terms
-from crossbook.readers.docset.anchors import page_anchors
-from crossbook.readers.docset.markers import id_words, marked_anchors
+from crossbook.readers.docset.anchors import page_anchors, repeated_ids
+from crossbook.readers.docset.markers import as_written, id_words, marked_anchors
 from crossbook.readers.html_markdown import parse_html
 
 
@@ -105,3 +105,65 @@ def test_an_inverted_marker_of_a_thing_in_the_plural_is_an_alias_of_its_singular
                          '<span id="index-lamp-function"></span><span id="index-functions_002c-lamp"></span>',
                          "A lamp function is like a simple command; lamp functions are read first.")
     assert found["lamp function"] == ("functions, lamp",) and "lamp functions" not in found
+
+
+def test_a_marker_written_in_another_case_than_its_title_takes_the_titles_capitals(tmp_path):
+    found = _terms_under(tmp_path, "4.8.4 Build Directories",
+                         '<span id="index-Build-directories"></span><span id="index-Directories_002c-build"></span>',
+                         "Each object file is kept in its own folder.")
+    assert found["Build Directories"] == ("Directories, build",) and "Build directories" not in found
+
+
+def test_a_name_only_written_otherwise_than_by_a_first_capital_keeps_its_own_spelling():
+    assert as_written("Build directories", "## Build Directories") == "Build Directories"
+    assert as_written("Shell builtins", "shell builtins, Shell Builtins") == "shell builtins"
+    assert as_written("frob_path", "Frob_path is set") == "frob_path"  # code keeps its case
+    assert as_written("OpenMP", "openmp") == "OpenMP"
+    assert as_written("tilde expansion", "## Tilde Expansion") == "tilde expansion"  # any case bears it out
+    assert as_written("Lamp wicks", "the Lamp wicks") == "Lamp wicks"  # written as it is
+    assert as_written("Lamp wicks", "Lamp Wicker") == "Lamp wicks"  # nowhere
+    assert as_written("Header template", "## Header Templates") == "Header Templates"  # a plural aside
+    assert as_written("prerequisites Macros", "Prerequisite Macros") == "Prerequisite Macros"
+    assert as_written("VPATH and double-colon rules", "VPATH and Double-colon Rules") == "VPATH and Double-colon Rules"
+    assert as_written("vpath rules", "VPATH Rules") == "vpath rules"  # an acronym only as written
+
+
+def test_an_anchor_repeating_another_with_a_count_names_what_the_other_does():
+    body = (_confirmed(["spool", "wick", "lamp", "quay", "knob"])
+            + '<span id="index-FROB_005fPATH"></span><p>Set <code>FROB_PATH</code> first.</p>'
+              '<span id="index-FROB_005fPATH-2"></span><p>Then <code>FROB_PATH 2</code> runs.</p>'
+              '<span id="index-signed-overflow-1"></span><span id="index-signed-overflow"></span><p>It wraps.</p>'
+              '<span id="index-dial-7"></span><p>Seven.</p>')
+    found = {i: t.name for i, t in anchor_terms(marked_anchors(page(body)))}
+    assert found["index-FROB_005fPATH-2"] == "FROB_PATH"
+    assert found["index-signed-overflow-1"] == "signed overflow"
+    assert "index-dial-7" not in found  # "index-dial" is no id of the page: "dial 7" counts places
+
+
+def test_a_page_repeats_an_id_with_a_count_only_where_the_id_without_it_is_its_own_too():
+    assert repeated_ids(["x-cflags", "x-cflags-2", "x-cflags-10", "x-lamp-3", "x-b.2", "x-b"]) == {
+        "x-cflags-2": "x-cflags", "x-cflags-10": "x-cflags", "x-b.2": "x-b"}
+
+
+def test_a_keyword_its_id_spells_stays_in_its_name():
+    # "set -e" of index-set-_002de is the term, never "-e" ("new Agent" of an id "Agent" is another case)
+    body = (_confirmed(["spool", "wick", "lamp", "quay", "knob"])
+            + '<span id="index-set-_002de"></span><p>Use <code>set -e</code> with care.</p>'
+              '<span id="index-set-_002dx"></span><p>Then <code>set -x</code> traces.</p>')
+    names = {t.name for _, t in anchor_terms(marked_anchors(page(body)))}
+    assert {"set -e", "set -x"} <= names and not {"-e", "-x"} & names
+
+
+def test_a_marker_whose_text_shows_its_name_only_as_a_link_away_is_named_by_its_id():
+    body = (_confirmed(["spool", "wick", "lamp", "quay", "knob"])
+            + '<h3 id="Quotes">8.1 Wick Quotation</h3><span id="index-Wick-quotation"></span>'
+              '<div class="header"><p>Next: <a href="#Calls">Wick Quotation</a></p></div>')
+    found = {i: t.name for i, t in anchor_terms(marked_anchors(page(body)))}
+    assert found["index-Wick-quotation"] == "Wick quotation"
+
+
+def test_an_index_term_of_five_words_is_defined_where_a_headings_is_not(tmp_path):
+    found = _terms_under(tmp_path, "13 Portable Lamp and Wick Programming",
+                         '<span id="index-Portable-lamp-and-wick-programming"></span>',
+                         "Each lamp is lit.")
+    assert "Portable Lamp and Wick Programming" in found

@@ -151,3 +151,16 @@ def test_an_anchored_name_that_only_shares_its_key_with_the_subject_is_another_t
     book = read_book(write(tmp_path / "ref", {"frob.html": page}), fmt="docset")
     assert subjects(book)["frob.html"] == ("frob.h", "file")
     assert "_FROB_H" in terms(book, "frob.html")
+
+
+def test_a_code_term_of_one_word_and_its_list_of_keys_is_one_term_a_code_sentence_is_none():
+    from crossbook.readers.docset.terms import dt_term
+    from crossbook.readers.html_markdown import parse_html
+
+    root = parse_html(b"<html><body><dl><dt><code>lamp-argument (<kbd>M-0</kbd>, <kbd>M-1</kbd>, &hellip; "
+                      b"<kbd>M--</kbd>)</code></dt><dd>Add a digit.</dd>"
+                      b"<dt><code>set the lamp to its first wick</code></dt><dd>A sentence.</dd></dl></body></html>")
+    terms = [dt_term(dt, dt.getparent(), "Commands") for dt in root.iter("dt")]
+    assert terms[0] is not None and terms[0].name == "lamp-argument (M-0, M-1, … M--)"
+    assert terms[0].aliases == ("lamp-argument",)
+    assert terms[1] is None

@@ -41,13 +41,13 @@ from ..html import page_title
 from ..html_markdown import HEADINGS, kept_elements, parse_html, tag_of, to_markdown
 from ..inventories import has_inventory, inventory_entries, placed_terms, tool_dirs, tool_markers, with_terms
 from ..source import ReadOptions, SourceBook
-from .anchor_terms import anchor_terms, may_define
+from .anchor_terms import ANCHOR_NAME, anchor_terms, may_define
 from .anchors import set_prefixes
 from .boilerplate import Boilerplate, learn_boilerplate
 from .home_title import home_title
 from .index_page import place_index
 from .index_rows import index_blocks, index_title
-from .markers import marked_anchors
+from .markers import as_written, marked_anchors
 from .members import owner_forms, qualified
 from .page_subject import (
     declared_names,
@@ -314,6 +314,8 @@ def _add_anchor_terms(page: _Page, runs: set) -> None:
         where = page.anchor_sections.get(ident)
         if where is None or ident in page.anchor_terms:
             continue
+        if term.rule == ANCHOR_NAME:  # an index's term as its title writes it (its capitals, its plural)
+            term = replace(term, name=as_written(term.name, page.sections[where].text))
         # the same thing, a plural aside ("shell functions" of an inverted "functions, shell")
         key = normalize_name(term.name)
         there = page.terms.setdefault(where, [])

@@ -38,6 +38,7 @@ SIBLING_RUN = "sibling_run"  # a name in a run of siblings of one shape
 _CODE_SPELLING = re.compile(
     r"\w_\w|^_\w|\w[.:#%]\w|::|\(\)|^--?\w|^:\w|[a-z\d][A-Z]|^[A-Z]{2,}[a-z]|^'[^']+'$|^<[^<>]+>$|\w[?!]$|^\\[A-Za-z@]")
 MAX_NAME_WORDS = 4
+MAX_INDEXED_WORDS = 6  # an index's term is the authors' ("Portable C and C++ programming"), a heading's words are not
 
 
 def looks_like_code(anchor: Anchored) -> bool:
@@ -75,8 +76,11 @@ def anchor_terms(anchors: list[Anchored], runs: set[tuple] | None = None) -> lis
     for anchor in anchors:
         key = run_key(anchor)
         run_shape = key[1] if key in runs else None
-        code = looks_like_code(anchor) or _indexed(anchor)
-        if not (code or (run_shape is not None and not anchor.slug and _names_entries(anchor, run_shape))) or len(anchor.name.split()) > MAX_NAME_WORDS:
+        indexed = _indexed(anchor)
+        code = looks_like_code(anchor) or indexed
+        if not (code or (run_shape is not None and not anchor.slug and _names_entries(anchor, run_shape))):
+            continue
+        if len(anchor.name.split()) > (MAX_INDEXED_WORDS if indexed else MAX_NAME_WORDS):
             continue
         if anchor.linked_away and not _called(anchor):
             continue

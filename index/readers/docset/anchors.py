@@ -100,6 +100,22 @@ def learnt_prefixes(ids) -> tuple[str, ...]:
 _ID_ATTRIBUTE = re.compile(rb"""\s(?:id|name)\s*=\s*["']([^"'<>]{1,200})["']""")
 
 
+_COUNTER = re.compile(r"^(.*[^-_./])[-_.](\d{1,2})$")  # an id, then a separator and a count ("cflags-2")
+
+
+def repeated_ids(ids) -> dict[str, str]:
+    """id -> the id it repeats, for each of a page's ids that is another of its ids and then
+    a count (``index-cflags-2`` beside ``index-cflags``: the same term anchored again, its
+    count no part of the name)."""
+    known = set(ids)
+    out = {}
+    for ident in known:
+        found = _COUNTER.match(ident)
+        if found and found.group(1) in known:
+            out[ident] = found.group(1)
+    return out
+
+
 def set_prefixes(pages) -> tuple[str, ...]:
     """The prefixes a doc set's ids share across its pages (``pages``: a sample of their
     bytes): ``MIN_PREFIXED`` ids or more, on two pages or more (``method-c-`` of one class
@@ -231,7 +247,8 @@ def _unmarked(name: str) -> str:
 def _cleaned(name: str, called: bool = False, ident: str = "") -> str:
     """A name as shown, less the punctuation around it that is no part of it (a label's
     colon, a trailing comma) and the keywords before a code name (``new Agent``, "Class:
-    FileHandle": ``Agent``, ``FileHandle``); quotes and brackets around the whole stay
+    FileHandle": ``Agent``, ``FileHandle``), unless the id spells them too (``set -e`` of
+    ``index-set-_002de``); quotes and brackets around the whole stay
     (``'close'``, ``<Zone>``). A word before a colon that the id ``ident`` writes before its
     own colon is the name, not a label (``debugLevel: Int`` of ``debugLevel:Int``)."""
     name = _unmarked(name.strip().rstrip(",;.").strip())
@@ -245,7 +262,7 @@ def _cleaned(name: str, called: bool = False, ident: str = "") -> str:
         return default.group(1)
     words = name.split(" ")
     if len(words) > 1 and all(w.isalpha() and w.islower() for w in words[:-1]) and (
-            called or not words[-1].isalpha()):
+            called or not words[-1].isalpha()) and not skeleton(_unescaped(ident)).endswith(skeleton(name)):
         name = words[-1]  # "new Agent(", "static from(": a keyword, then the name
     if called:  # "map[B](f: A)": the name less its type parameters, as "isInstanceOf[T0]: Boolean"
         name = _CALLED_TYPE_PARAMETERS.sub("", name)
@@ -420,11 +437,12 @@ def _named_as_code(name: str, titled, code_runs: list[str], pre: bool) -> bool:
 
 
 def anchored(element, ident: str, prefixes: tuple[str, ...], shown: Shown,
-             link_names: dict[str, list[str]] | None = None) -> Anchored | None:
+             link_names: dict[str, list[str]] | None = None, repeats: str = "") -> Anchored | None:
     """What the anchor ``ident`` on ``element`` names (module doc), or None when its id
     spells nothing its element shows; an id that spells nothing (a hash) may be named by
-    the texts of the page's links to it (``link_names``) that its element shows."""
-    forms = id_forms(ident, prefixes)
+    the texts of the page's links to it (``link_names``) that its element shows; an id that
+    repeats another (``repeated_ids``) spells what that one does (``repeats``)."""
+    forms = id_forms(repeats or ident, prefixes)
     for titled, text in titled_elements(element, shown):
         code_runs = _code_runs(titled, shown)
         runs = [*code_runs, *_child_runs(titled, shown)]
@@ -517,5 +535,6 @@ def page_anchors(root, skip: frozenset = frozenset(), shared: tuple[str, ...] = 
     ids = [(e, i) for e, i in element_ids(shown) if e not in skip]
     prefixes = tuple(sorted({*learnt_prefixes(ident for _, ident in ids), *shared}, key=len))
     links = in_page_links(shown, own)
-    found = (anchored(element, ident, prefixes, shown, links) for element, ident in ids)
+    repeats = repeated_ids(ident for _, ident in ids)
+    found = (anchored(element, ident, prefixes, shown, links, repeats.get(ident, "")) for element, ident in ids)
     return [a for a in found if a is not None], shown

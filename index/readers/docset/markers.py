@@ -19,12 +19,24 @@ import re
 from collections import defaultdict
 
 from ..html_markdown import HEADINGS, tag_of
-from .anchors import SEPARATORS, Anchored, Shown, element_ids, is_ordinal, learnt_prefixes, page_anchors, place
+from .anchors import (
+    SEPARATORS,
+    Anchored,
+    Shown,
+    element_ids,
+    is_ordinal,
+    learnt_prefixes,
+    page_anchors,
+    place,
+    repeated_ids,
+)
 from .terms import MAX_TERM
 
 MIN_CONFIRMED = 5
 SHARE = 0.5
 # an escape (a separator, then a code's four or two hex digits), else a bare separator
+# a word of prose, no code: a capital at most first ("Build", "C++", "one-shot"; never "frob_path", "OpenMP")
+_PLAIN_WORD = re.compile(r"[^\W_][^\W_A-Z]*(?:-[^\W_A-Z]+)*\+*")
 _PART = re.compile(r"[-_.%:]([0-9A-Fa-f]{4}|[0-9A-Fa-f]{2})|[-_./:]")
 
 
@@ -59,12 +71,41 @@ def uninverted(name: str) -> tuple[str, tuple[str, ...]]:
     return f"{tail} {head}", (name,)
 
 
+def as_written(name: str, text: str) -> str:
+    """``name`` as ``text`` writes it where the two differ only in the case of their words'
+    first letters or in a word's plural (an index's "Build directories" under the title
+    "Build Directories", "Header template" under "Header Templates"); else ``name`` (a text
+    that writes it as it is, any case of a name in lower case, or not at all). A word of code
+    or an acronym is only as written (``frob_path``, ``VPATH``): code keeps its case."""
+    words = name.split()
+    if not words or re.search(_bounded(r"\s+".join(map(re.escape, words))), text,
+                              re.IGNORECASE if name == name.lower() else 0):
+        return name
+    found = re.search(_bounded(r"\s+".join(map(_loose, words))), text)
+    return " ".join(found.group(0).split()) if found else name
+
+
+def _bounded(pattern: str) -> str:
+    return r"(?<![\w-])" + pattern + r"(?![\w-])"
+
+
+def _loose(word: str) -> str:
+    """A pattern of ``word`` with its first letter in either case and its plural either way;
+    a word of code or an acronym as written."""
+    if not _PLAIN_WORD.fullmatch(word):
+        return re.escape(word)
+    stem = word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
+    return f"[{stem[0].upper()}{stem[0].lower()}]{re.escape(stem[1:])}(?:e?s)?"
+
+
 def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], prefixes: tuple[str, ...],
                       shown: Shown) -> list[Anchored]:
     """The markers of ``ids`` (a page's (element, id), ``found`` the anchors named already)
     that name the words of their ids (module doc), each marking (``Anchored.marks``)."""
     # a marker named after a longer prefix ("index-arithmetic-" of two ids: "Evaluation") is no index's term
-    named = {a.ident: a.prefix for a in found if not a.marks or not a.prefix or marker_prefix(a.ident, (a.prefix,))}
+    # a marker whose name the text after it shows only as a link to another thing is named by its id
+    named = {a.ident: a.prefix for a in found if not a.marks or not a.prefix
+             or (marker_prefix(a.ident, (a.prefix,)) and not a.linked_away)}
     confirmed: dict[str, int] = defaultdict(int)
     waiting: dict[str, list] = defaultdict(list)
     for prefix in named.values():
@@ -76,12 +117,13 @@ def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], pref
         if prefix:
             waiting[prefix].append((element, ident))
     out = []
+    repeats = repeated_ids(ident for _, ident in ids)
     for prefix, markers in waiting.items():
         sure = confirmed[prefix]
         if sure < MIN_CONFIRMED or sure < SHARE * (sure + len(markers)):
             continue
         for element, ident in markers:
-            name = id_words(ident[len(prefix):])
+            name = id_words(repeats.get(ident, ident)[len(prefix):])
             if name and len(name) <= MAX_TERM and not is_ordinal(name):
                 name, also = uninverted(name)
                 out.append(Anchored(ident, name, place(element), name, False, prefix, shown.number(element),

@@ -97,14 +97,19 @@ def _sphinx_term(dt, dl) -> DocTerm | None:
     return DocTerm(name, kind, aliases=(alias,) if alias != name else (), target=anchor)
 
 
+# one word, then a bracketed list (a command's keys: "digit-argument (M-0, M-1, … M--)")
+_NAME_THEN_LIST = re.compile(r"\S+ \([^()]*\)")
+
+
 def _one_run(dt) -> str | None:
-    """The term when a ``<dt>`` is one code or bold run (arguments in italics may follow)."""
+    """The term when a ``<dt>`` is one code or bold run (arguments in italics may follow): of
+    four words at most, or one and a bracketed list after it."""
     runs = [e for e in dt.iter() if isinstance(e.tag, str) and e.tag.lower() in _STRONG_TAGS and e is not dt]
     if not runs:
         return None
     first = text_of(runs[0])
     lead = (dt.text or "").strip()
-    if lead or not first or len(first) > MAX_TERM or len(first.split()) > 4:
+    if lead or not first or len(first) > MAX_TERM or (len(first.split()) > 4 and not _NAME_THEN_LIST.fullmatch(first)):
         return None
     return first
 
@@ -123,7 +128,9 @@ def dt_term(dt, dl, heading: str | None) -> DocTerm | None:
     run = _one_run(dt)
     if run is None:
         return None
-    return DocTerm(run, heading_kind(heading), target=dt.get("id") or "")
+    # a name before its list of keys ("delete-char (C-d)") is found by itself too
+    head = run.partition(" (")[0] if _NAME_THEN_LIST.fullmatch(run) else ""
+    return DocTerm(run, heading_kind(heading), aliases=(head,) if head else (), target=dt.get("id") or "")
 
 
 def paragraph_term(paragraph, heading: str | None) -> DocTerm | None:
