@@ -138,6 +138,9 @@ def test_a_kind_led_or_trailed_title_names_its_thing_less_the_kinds_qualifier_an
     assert title_subject("Test< T * > Class Template Reference", []) == ("Test< T * >", "class")
     assert title_subject("autolink.cpp File Reference", []) == ("autolink.cpp", "file")
     assert title_subject("Config File Format", [])[1] == "other"  # a file's name shows its extension
+    for name in ("stdc++.h", "json-util.h"):  # a plus or a hyphen is a letter of a file's name
+        assert title_subject(f"{name} File Reference", []) == (name, "file")
+    assert title_subject("Spool-Row Class Reference", [])[1] == "other"  # a class's name holds no hyphen
     page = "<html><head><title>{0}</title></head><body><div>{0}</div><h2>Members</h2><p>Test holds T.</p></body></html>"
     folder = write(tmp_path / "ref", {"t.html": page.format("Test&lt; T * &gt; Class Template Reference")})
     found = [t for s in read_book(folder, fmt="docset").sections for t in s.terms if t.subject]

@@ -199,6 +199,8 @@ def man_kind(text: str, name: str) -> str | None:
 
 
 _NAMED = re.compile(r"^[\w$]+(?:(?:::|[.#:])[\w$]+)*$")
+# a name a kind's mark must show (a file's extension): a plus or a hyphen is a letter of it ("stdc++.h", "json-util.h")
+_MARKED_NAMED = re.compile(r"^[\w$+-]+(?:\.[\w$+-]+)+$")
 
 
 # a word of a title with the type parameters written after it ("Test< T * >", "pair<A, B>")
@@ -236,12 +238,14 @@ def _kind_trailed(words: list[str], kinds: dict) -> tuple[str, str] | None:
     type parameters the title writes (``Test< T * >``)."""
     while len(words) > 2 and words[2].casefold() in kinds and not kinds[words[2].casefold()]:
         words = [*words[:2], *words[3:]]  # "Class Template Reference": the kind's qualifier goes
-    if len(words) not in (2, 3) or words[1].casefold() not in kinds or not _NAMED.match(words[0].split("<")[0].strip()):
+    if len(words) not in (2, 3) or words[1].casefold() not in kinds:
+        return None
+    mark = genre_table("documentation", "title_kind_marks").get(words[1].casefold(), "")
+    if not (_MARKED_NAMED if mark else _NAMED).match(words[0].split("<")[0].strip()):
         return None
     if len(words) == 3 and (not words[2][:1].isupper() or words[2].casefold() in kinds):
         return None
     kind = kinds[words[1].casefold()]
-    mark = genre_table("documentation", "title_kind_marks").get(words[1].casefold(), "")
     if not kind or mark not in words[0]:  # "Config File Format" names no file: a file's name shows its extension
         return None
     return words[0], kind
