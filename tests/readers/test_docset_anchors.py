@@ -205,3 +205,12 @@ def test_an_xhtml_pages_anchor_over_a_preformatted_block_is_read():
 def test_an_argument_heading_defines_the_argument_less_its_default():
     body = '<h3 id="wind_ratenone"><code>wind_rate=None</code></h3><p>How fast the spool winds.</p>'
     assert "wind_rate" in defined(body) and "wind_rate=None" not in defined(body)
+
+
+def test_a_run_of_slugs_after_a_commands_name_defines_its_subcommands():
+    subs = "".join(f'<h2 id="frob-{n}">frob {n}</h2><p>Does {n}.</p>' for n in ("build", "serve", "new"))
+    found = defined(f'<h1 id="frob">frob</h1><p>The tool.</p>{subs}')
+    assert {n for n in found if n != "frob"} == {"build", "serve", "new"}
+    # a topic's name in title case over slugs of its topics: places, no subcommands
+    topics = "".join(f'<h2 id="docker-{n}">Docker {n}</h2><p>On {n}.</p>' for n in ("images", "volumes", "networks"))
+    assert not {"images", "volumes", "networks"} & set(defined(f'<h1 id="docker">Docker</h1><p>x</p>{topics}'))

@@ -71,6 +71,7 @@ def anchor_terms(anchors: list[Anchored], runs: set[tuple] | None = None) -> lis
     anchor that names what another before it does (two ids on one heading) maps to the
     same term."""
     runs = set_runs([anchors]) if runs is None else runs
+    commands = {anchor.name for anchor in anchors if anchor.code or anchor.name.islower()}
     out: list[tuple[str, DocTerm]] = []
     by_element: dict = {}
     for anchor in anchors:
@@ -78,7 +79,7 @@ def anchor_terms(anchors: list[Anchored], runs: set[tuple] | None = None) -> lis
         run_shape = key[1] if key in runs else None
         indexed = _indexed(anchor)
         code = looks_like_code(anchor) or indexed
-        if not (code or (run_shape is not None and not anchor.slug and _names_entries(anchor, run_shape))):
+        if not (code or (run_shape is not None and _names_entries(anchor, run_shape, commands))):
             continue
         if len(anchor.name.split()) > (MAX_INDEXED_WORDS if indexed else MAX_NAME_WORDS):
             continue
@@ -101,12 +102,19 @@ def _indexed(anchor: Anchored) -> bool:
     return anchor.marks and bool(prefix) and not any(c in SEPARATORS for c in prefix) and not anchor.by_links
 
 
-def _names_entries(anchor: Anchored, run_shape) -> bool:
+def _names_entries(anchor: Anchored, run_shape, commands: set[str]) -> bool:
     """Whether a word-like name of a run is an entry's: one word, after nothing, a label
-    ("Class:") or a kind's word ("data"), never after a word of prose ("File descriptors")."""
+    ("Class:") or a kind's word ("data"), never after a word of prose ("File descriptors");
+    or after the name of a command the page's anchors define as typed (lower case or code),
+    its subcommands ("frob build", "frob serve" under ``<h1 id="frob">frob</h1>``), even
+    where the id is the heading's slug (else a slug marks a place, not a thing)."""
     before = run_shape[0]
-    return " " not in anchor.name and (not before.isalpha() or before.endswith(":")
-                                       or before in genre_table("documentation", "affix_kinds"))
+    if " " in anchor.name:
+        return False
+    if anchor.slug:
+        return before in commands
+    return (not before.isalpha() or before.endswith(":") or before in commands
+            or before in genre_table("documentation", "affix_kinds"))
 
 
 def _called(anchor: Anchored, glued: bool = False) -> bool:
