@@ -35,6 +35,7 @@ SEARCH = ("index.js",)
 #   class="extype" name="scala.Option">Option</a> ...</div></div>
 _ENTRY = re.compile(r'<div class="entry">\s*<div class="name">(.*?)</div>\s*<div class="occurrences">(.*?)</div>',
                     re.DOTALL)
+_TAG = re.compile(r"<[^>]+>")  # a deprecated member's name is struck through: <strike>ArrayArgument</strike>
 _OCCURRENCE = re.compile(r'<a href="(?:\.\./)?([^"#]+)" class="extype" name="([^"]+)">(.*?)</a>')
 # <li name="scala.io.AnsiColor#RED" visbl="pub" ...> <a id="RED:String"></a> ... <span class="kind">val</span>
 _MEMBER = re.compile(r'<li name="([^"]+)"[^>]*>\s*<a id="([^"]*)"></a>.*?<span class="kind">(\w+)</span>', re.DOTALL)
@@ -46,7 +47,7 @@ def index_entries(folder: Path) -> list[tuple[str, str, str]]:
     for path in sorted((folder / "index").glob("index-*.html")):
         for name, occurrences in _ENTRY.findall(path.read_text(encoding="utf-8", errors="replace")):
             for page, owner, _ in _OCCURRENCE.findall(occurrences):
-                out.add((unescape(name), owner, page))
+                out.add((unescape(_TAG.sub("", name)), owner, page))
     return sorted(out)
 
 
