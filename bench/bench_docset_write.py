@@ -278,6 +278,8 @@ def report(run: Run, status: int, peak_kb: int, folder: Path) -> dict:
     print(f"progress: {len(run.progress)} lines on stderr, {len(bare)} with elapsed seconds and no count")
     for _, text in run.progress[:4] + run.progress[-4:]:
         print(f"  | {text}")
+    for text in bare[:5]:  # what a phase told by its seconds alone says: the line to fix
+        print(f"  | no count: {text}")
     figures["progress_lines"], figures["elapsed_only_lines"] = len(run.progress), len(bare)
     return figures
 
