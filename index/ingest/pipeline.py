@@ -232,16 +232,20 @@ def plan_book(job: IngestJob, book: SourceBook, title: str, force: bool = False)
     if isinstance(book, UnreadBook):  # unchanged on disk, but changed for the index (extractor, pack)
         book = plan.book = book.read()
     plan.sections = list(book.sections)
-    with step(job.events, "plan", title, None, "chunks") as tally:
+    # counted in sections, known from the start: a long book's genres and parents take seconds
+    with step(job.events, "plan", title, len(plan.sections), "sections") as tally:
         plan.genres = choose_genres(book.format, plan.sections, shipped_genres(), job.genres)
         result.warnings.extend(book.warnings)
         plan.parents = parent_chunks(title, plan.sections, settings.parent_tokens)
-        tally(0, len(plan.parents))
         split_children = child_splitter(settings.child_tokens, getattr(job.vectors, "embedder", None),
                                         situating=isinstance(job.extractor, ModelExtractor) and job.extractor.situates)
-        for done, parent in enumerate(plan.parents, 1):
+        done = 0
+        for parent in plan.parents:
             plan.children.extend(split_children(parent))
-            tally(done)
+            done += parent.part == 0  # a section's first part: the next section
+            tally(min(done, len(plan.sections)))
+        if done < len(plan.sections):  # a section with no text makes no parent
+            tally(len(plan.sections))
         tally.fields.update(sections=len(plan.sections), parents=len(plan.parents), children=len(plan.children))
     # entities defined in other books, offered to the model by id (a hint: not in the cache key)
     if job.relations_mode == "llm" and job.extractor.name != "rules":

@@ -24,7 +24,7 @@ def test_plain_lines_off_a_terminal_name_the_book(two_books, cli):
     assert result.exit_code == 0
     lines = result.stderr.splitlines()
     assert "1/2 Core Rules" in lines and "2/2 Grimoire" in lines
-    assert "Core Rules: extract 6/6 chunks" in lines and "Core Rules: plan 6/6 chunks" in lines
+    assert "Core Rules: extract 6/6 chunks" in lines and "Core Rules: plan 6/6 sections" in lines
     # the write step by step, each with its count (no "write 0/1" with only its seconds)
     assert any(re.fullmatch(r"Grimoire: write: linking (\d+)/\1 sections", line) for line in lines)
     assert not any(line.endswith(" s)") and "/" not in line for line in lines)
@@ -266,3 +266,15 @@ def test_off_a_terminal_a_book_being_planned_is_said_before_its_first_phase(monk
     reporter.event({"event": "book.start", "book": "Manual"})
     reporter.tick(reporter._current[4] + 10.0)
     assert buffer.getvalue().splitlines() == ["rebuild read manual.pdf 0/1 (5 s)", "Manual: plan 0 chunks so far (10 s)"]
+
+
+def test_the_plan_step_counts_sections_known_from_its_start(two_books, cli):
+    # a long book's genres and parents take seconds: its plan step has a count from the start
+    result = cli("ingest", *two_books, "--events", "-", "--quiet")
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    plan = [e for e in events if e.get("phase") == "plan" and e.get("book") == "Grimoire"]
+    start, done = plan[0], plan[-1]
+    assert start["event"] == "phase.start" and start["unit"] == "sections" and start["total"] >= 1
+    assert done["event"] == "phase.done" and done["done"] == start["total"] == done["sections"]
+    progress = [e["done"] for e in plan if e["event"] == "phase.progress"]
+    assert progress == sorted(progress) and all(n <= start["total"] for n in progress)

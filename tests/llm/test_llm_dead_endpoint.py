@@ -24,7 +24,7 @@ def test_a_dead_base_url_fails_with_one_short_line(cli, tmp_path, index_dir):
     result = cli("ingest", book, "--extractor", "openai", "--base-url", f"http://127.0.0.1:{_dead_port()}/v1",
                  "--model", "m", "--concurrency", "4")
     assert result.exit_code == 1 and result.stdout == ""
-    # the progress of the steps before any request ("Dead Book: plan 25/25 chunks") aside
+    # the progress of the steps before any request ("Dead Book: plan 13/13 sections") aside
     lines = [line for line in result.stderr.splitlines() if line.strip() and not re.search(r" \d+/\d+ \w+$", line)]
     errors = [line for line in lines if line.startswith("Error:")]
     warnings = [line for line in lines if line.startswith("Warning:")]
