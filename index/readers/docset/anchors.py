@@ -525,16 +525,39 @@ def in_page_links(shown: Shown, own: str = "") -> dict[str, list[str]]:
     return out
 
 
+@dataclass(frozen=True)
+class PageIds:
+    """A page's ids as its anchors are read: (element, id) in order, the prefixes learnt from
+    them and those its set's pages share, and the ids that repeat another (``repeated_ids``)."""
+
+    ids: list[tuple[object, str]]
+    prefixes: tuple[str, ...]
+    repeats: dict[str, str]
+
+
+def page_ids(shown: Shown, skip: frozenset = frozenset(), shared: tuple[str, ...] = ()) -> PageIds:
+    """The page's ``PageIds``, less those of the elements in ``skip``."""
+    ids = [(e, i) for e, i in element_ids(shown) if e not in skip]
+    prefixes = tuple(sorted({*learnt_prefixes(ident for _, ident in ids), *shared}, key=len))
+    return PageIds(ids, prefixes, repeated_ids(ident for _, ident in ids))
+
+
+def read_anchors(root, skip: frozenset = frozenset(), shared: tuple[str, ...] = (),
+                 own: str = "") -> tuple[list[Anchored], Shown, PageIds]:
+    """``page_anchors``, with the page's ``PageIds`` they were read from."""
+    shown = Shown(root)
+    known = page_ids(shown, skip, shared)
+    links = in_page_links(shown, own)
+    found = (anchored(element, ident, known.prefixes, shown, links, known.repeats.get(ident, ""))
+             for element, ident in known.ids)
+    return [a for a in found if a is not None], shown, known
+
+
 def page_anchors(root, skip: frozenset = frozenset(), shared: tuple[str, ...] = (),
                  own: str = "") -> tuple[list[Anchored], Shown]:
     """Every anchor of a page that spells a name its element shows (``anchored``), in order,
     the prefixes learnt from all the page's ids and those its set's pages share (``shared``,
     ``set_prefixes``); and the page's shown text. ``skip``: the elements whose anchors name
     nothing here (an index's rows); ``own``: the page's file name (its links to itself)."""
-    shown = Shown(root)
-    ids = [(e, i) for e, i in element_ids(shown) if e not in skip]
-    prefixes = tuple(sorted({*learnt_prefixes(ident for _, ident in ids), *shared}, key=len))
-    links = in_page_links(shown, own)
-    repeats = repeated_ids(ident for _, ident in ids)
-    found = (anchored(element, ident, prefixes, shown, links, repeats.get(ident, "")) for element, ident in ids)
-    return [a for a in found if a is not None], shown
+    found, shown, _ = read_anchors(root, skip, shared, own)
+    return found, shown

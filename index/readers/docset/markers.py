@@ -19,17 +19,7 @@ import re
 from collections import defaultdict
 
 from ..html_markdown import HEADINGS, tag_of
-from .anchors import (
-    SEPARATORS,
-    Anchored,
-    Shown,
-    element_ids,
-    is_ordinal,
-    learnt_prefixes,
-    page_anchors,
-    place,
-    repeated_ids,
-)
+from .anchors import SEPARATORS, Anchored, PageIds, Shown, is_ordinal, place, read_anchors
 from .terms import MAX_TERM
 
 MIN_CONFIRMED = 5
@@ -98,10 +88,9 @@ def _loose(word: str) -> str:
     return f"[{stem[0].upper()}{stem[0].lower()}]{re.escape(stem[1:])}(?:e?s)?"
 
 
-def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], prefixes: tuple[str, ...],
-                      shown: Shown) -> list[Anchored]:
-    """The markers of ``ids`` (a page's (element, id), ``found`` the anchors named already)
-    that name the words of their ids (module doc), each marking (``Anchored.marks``)."""
+def unspelled_markers(known: PageIds, found: list[Anchored], shown: Shown) -> list[Anchored]:
+    """The markers of a page's ids (``known``; ``found`` the anchors named already) that
+    name the words of their ids (module doc), each marking (``Anchored.marks``)."""
     # a marker named after a longer prefix ("index-arithmetic-" of two ids: "Evaluation") is no index's term
     # a marker whose name the text after it shows only as a link to another thing is named by its id
     named = {a.ident: a.prefix for a in found if not a.marks or not a.prefix
@@ -110,20 +99,19 @@ def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], pref
     waiting: dict[str, list] = defaultdict(list)
     for prefix in named.values():
         confirmed[prefix] += 1
-    for element, ident in ids:
+    for element, ident in known.ids:
         if ident in named or tag_of(element) in HEADINGS or shown.text(element) or len(element):
             continue
-        prefix = marker_prefix(ident, prefixes)
+        prefix = marker_prefix(ident, known.prefixes)
         if prefix:
             waiting[prefix].append((element, ident))
     out = []
-    repeats = repeated_ids(ident for _, ident in ids)
     for prefix, markers in waiting.items():
         sure = confirmed[prefix]
         if sure < MIN_CONFIRMED or sure < SHARE * (sure + len(markers)):
             continue
         for element, ident in markers:
-            name = id_words(repeats.get(ident, ident)[len(prefix):])
+            name = id_words(known.repeats.get(ident, ident)[len(prefix):])
             if name and len(name) <= MAX_TERM and not is_ordinal(name):
                 name, also = uninverted(name)
                 out.append(Anchored(ident, name, place(element), name, False, prefix, shown.number(element),
@@ -134,12 +122,10 @@ def unspelled_markers(ids: list[tuple[object, str]], found: list[Anchored], pref
 def marked_anchors(root, skip: frozenset = frozenset(), shared: tuple[str, ...] = (), own: str = "") -> list[Anchored]:
     """A page's anchors (readers/docset/anchors.py ``page_anchors``, the same arguments) and
     its index's markers named by their ids alone (module doc), in the page's order."""
-    found, shown = page_anchors(root, skip, shared, own)
-    ids = [(e, i) for e, i in element_ids(shown) if e not in skip]
-    prefixes = tuple(sorted({*learnt_prefixes(ident for _, ident in ids), *shared}, key=len))
-    unspelled = unspelled_markers(ids, found, prefixes, shown)
+    found, shown, known = read_anchors(root, skip, shared, own)
+    unspelled = unspelled_markers(known, found, shown)
     if not unspelled:
         return found
     renamed = {a.ident for a in unspelled}
-    order = {ident: n for n, (_, ident) in enumerate(ids)}
+    order = {ident: n for n, (_, ident) in enumerate(known.ids)}
     return sorted([*(a for a in found if a.ident not in renamed), *unspelled], key=lambda a: order.get(a.ident, -1))
