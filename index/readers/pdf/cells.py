@@ -103,12 +103,12 @@ def _spaced(text: str) -> str:
 
 def _tables(lines: Sequence[tuple[str, tuple[float, ...]]]) -> list[range]:
     """The runs of two or more rows whose cells align, each next to the one after it."""
+    rows = [_is_row(*line) for line in lines]
     runs: list[range] = []
     i = 0
     while i < len(lines):
         j = i
-        while j + 1 < len(lines) and _is_row(*lines[j]) and _is_row(*lines[j + 1]) \
-                and _aligned(lines[j][1], lines[j + 1][1]):
+        while j + 1 < len(lines) and rows[j] and rows[j + 1] and _aligned(lines[j][1], lines[j + 1][1]):
             j += 1
         if j > i:
             runs.append(range(i, j + 1))
