@@ -22,10 +22,13 @@ from pathlib import Path
 
 from bench.docs_zoo import docbook
 from bench.docs_zoo import families as F
-from bench.docs_zoo.family_common import every_kth, family_modules, zoo_member
+from bench.docs_zoo.family_common import every_kth, family_modules, pin, pinned, zoo_member
 from bench.docs_zoo.gold import back_index, code_line_index, devhelp_keywords, man_name_line, sphinx_inventory
 
 HERE = Path(__file__).resolve().parent
+# the man pages and LaTeX manuals sampled at the zoo's first assembly (family_common.pinned)
+MAN_PIN = HERE / "man_sample.json"
+LATEX_PIN = HERE / "latex_sample.json"
 
 
 def install() -> None:
@@ -66,6 +69,29 @@ def _render(command, roff: bytes, stem: str) -> bytes | None:
     return done.stdout
 
 
+def _man_stem(page: Path) -> str:
+    return page.name[:-len(".1.gz")]
+
+
+def _man_rendered(sources: list[Path], renderers: list) -> tuple[list, dict]:
+    """The first ``MAN_PAGES`` of ``sources`` that have a NAME line, are no ``.so`` alias and
+    that pandoc and groff both render, with each renderer's page; and each one's names."""
+    chosen, names = [], {}
+    for source in sources:
+        found = man_name_line(source)
+        roff = gzip.decompress(source.read_bytes())
+        if not found or b".so " in roff[:200]:
+            continue
+        stem = _man_stem(source)
+        rendered = {name: _render(command, roff, stem) for name, command in renderers}
+        if rendered.get("pandoc") and rendered.get("groff"):
+            chosen.append((source, rendered))
+            names[stem] = found
+        if len(chosen) == F.MAN_PAGES:
+            break
+    return chosen, names
+
+
 def man_family(zoo: Path) -> list[dict]:
     if shutil.which("pandoc") is None or shutil.which("groff") is None:
         print("man: pandoc or groff missing, left out")
@@ -81,19 +107,10 @@ def man_family(zoo: Path) -> list[dict]:
     renderers = [(name, command) for name, command in F.MAN_RENDERERS if shutil.which(command[0])]
     if docbook.available():
         renderers.append(("docbook", docbook.render_page))
-    chosen, names = [], {}
-    for source in every_kth(sources, F.MAN_PAGES * 3):
-        found = man_name_line(source)
-        roff = gzip.decompress(source.read_bytes())
-        if not found or b".so " in roff[:200]:
-            continue
-        stem = source.name[:-len(".1.gz")]
-        rendered = {name: _render(command, roff, stem) for name, command in renderers}
-        if rendered.get("pandoc") and rendered.get("groff"):
-            chosen.append((source, rendered))
-            names[stem] = found
-        if len(chosen) == F.MAN_PAGES:
-            break
+    kept = pinned(MAN_PIN, sources, _man_stem)
+    chosen, names = _man_rendered(every_kth(sources, F.MAN_PAGES * 3) if kept is None else kept, renderers)
+    if kept is None:
+        pin(MAN_PIN, [source for source, _ in chosen], _man_stem)
     halves = F.half_by_position(list(names))
     members = []
     for renderer, _ in renderers:
@@ -102,7 +119,7 @@ def man_family(zoo: Path) -> list[dict]:
             target.mkdir(parents=True, exist_ok=True)
             pages = {}
             for source, rendered in chosen:
-                stem = source.name[:-len(".1.gz")]
+                stem = _man_stem(source)
                 if halves[stem] == half and rendered[renderer]:
                     (target / f"{stem}.html").write_bytes(rendered[renderer])
                     pages[f"{stem}.html"] = names[stem]
@@ -119,7 +136,7 @@ def _docbook_books(zoo: Path, chosen: list, names: dict, halves: dict) -> list[d
     for half in ("tune", "check"):
         lifted = {}
         for source, _ in chosen:
-            stem = source.name[:-len(".1.gz")]
+            stem = _man_stem(source)
             if halves[stem] == half:
                 xml = docbook.lift(gzip.decompress(source.read_bytes()), stem)
                 if xml is not None:
@@ -161,7 +178,10 @@ def latex_qualified() -> tuple[list[Path], int]:
 
 def latex_family(zoo: Path) -> list[dict]:
     qualified, candidates = latex_qualified()
-    chosen = every_kth(qualified, F.LATEX_MANUALS)
+    chosen = pinned(LATEX_PIN, qualified, str)
+    if chosen is None:
+        chosen = every_kth(qualified, F.LATEX_MANUALS)
+        pin(LATEX_PIN, chosen, str)
     known = [F.LATEX_DIR / k for k in F.LATEX_KNOWN if (F.LATEX_DIR / k).is_file()]
     halves = F.half_by_position([str(p) for p in chosen])
     target = zoo / "latex"

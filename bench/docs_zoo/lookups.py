@@ -4,12 +4,16 @@ its family type it, and whether ``where-else`` ranks the defining section first.
     python -m bench.docs_zoo.lookups [--zoo /work/zoo] [--misses]     # score the committed lookups
     python -m bench.docs_zoo.lookups --keep DIR                        # ... keeping the shelves in DIR (reused)
     python -m bench.docs_zoo.lookups --draw                            # draw them again (lookups.json)
+    python -m bench.docs_zoo.lookups --redraw man                      # ... one family's, in its places
 
 The draw (``draw``), made once before any rule was tuned on them and committed in
 ``lookups.json``: the check members of every family but LaTeX (a back index lists every page
 that mentions a command: it names no defining page), each member's gold entries on its
 pages; per family, the entries sorted and shuffled with ``random.seed(0)`` set once, the
 families in name order; then one entry of each family in turn, round after round, until 100.
+The man family's 8 were drawn again (``--redraw man``) when its sample was first pinned
+(``man_sample.json``): the pages drawn first were sampled from another machine's installed
+pages, and none of them was in the zoo any more. The others are the first draw's.
 A typed form two gold entries of a member share on different pages accepts either page.
 
 The typed form (``typed``): a member qualified by its owner, the owner by its innermost name,
@@ -226,6 +230,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--zoo", type=Path, default=DEFAULT_ZOO)
     parser.add_argument("--draw", action="store_true", help="draw the lookups again and write lookups.json")
+    parser.add_argument("--redraw", metavar="FAMILY", help="draw this family's lookups again, in the places its"
+                        " old ones held, and keep the others (its pages changed: bench/docs_zoo/man_sample.json)")
     parser.add_argument("--misses", action="store_true", help="print the lookups that do not come first")
     parser.add_argument("--keep", type=Path, help="build the members' shelves in this folder and reuse those it holds"
                         " (a change of the queries alone needs no new ingest)")
@@ -238,6 +244,13 @@ def main() -> None:
         print(f"{len(drawn)} lookups -> {LOOKUPS.name}")
         return
     lookups = json.loads(LOOKUPS.read_text(encoding="utf-8"))["lookups"]
+    if args.redraw:
+        fresh = iter([e for e in draw(members) if e["family"] == args.redraw])
+        lookups = [next(fresh, e) if e["family"] == args.redraw else e for e in lookups]
+        LOOKUPS.write_text(json.dumps({"rule": " ".join(__doc__.split()), "lookups": lookups}, indent=1,
+                                      ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"{args.redraw}: lookups drawn again -> {LOOKUPS.name}")
+        return
     by_key = {(m["family"], m["project"]): m for m in members if m["half"] == "check"}
     with tempfile.TemporaryDirectory(prefix="crossbook-lookups-") as tmp:
         built: dict[tuple, Path] = {}
