@@ -101,8 +101,20 @@ def list_blocks(text: str) -> list[tuple[str, int, int]]:
     first_end = text.find("\n") if "\n" in text else len(text)
     if text.lstrip().startswith("#") and (kind := list_kind(text[:first_end].lstrip("# \t"))):
         out.append((kind, first_end, len(text)))
+    out += label_blocks(text, list_kind)
+    for row in _LABEL_ROW.finditer(text):
+        if (kind := list_kind(row.group("label"))) is not None and row.group("rest").strip(" *_"):
+            out.append((kind, row.start("rest"), row.end("rest")))
+    return out + column_blocks(text)
+
+
+def label_blocks(text: str, kind_of) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of each list a label opens ("**Spells:** ...": the rest of its line;
+    "Gear:" alone: the list items or table under it), its kind ``kind_of(label)``, None for
+    no list."""
+    out = []
     for lead in _LEAD_LABEL.finditer(text):
-        kind = list_kind(lead.group("label"))
+        kind = kind_of(lead.group("label"))
         if kind is None:
             continue
         if lead.group("rest").strip(" *_"):
@@ -114,10 +126,7 @@ def list_blocks(text: str) -> list[tuple[str, int, int]]:
                 body = lead.end()
             blank = BLANK_LINE.search(text, body + 1)
             out.append((kind, lead.end(), blank.start() if blank else len(text)))
-    for row in _LABEL_ROW.finditer(text):
-        if (kind := list_kind(row.group("label"))) is not None and row.group("rest").strip(" *_"):
-            out.append((kind, row.start("rest"), row.end("rest")))
-    return out + column_blocks(text)
+    return out
 
 
 _TABLE = re.compile(r"(?:^[ \t]*\|[^\n]*(?:\n|$))+", re.MULTILINE)

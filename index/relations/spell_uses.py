@@ -81,6 +81,39 @@ def summon_family(scan: ChunkScan) -> None:
             if verb.end() <= start < hi and index != subject and scan.entities[index].entity_type in kinds \
                     and _SUMMON_GAP.match(text, verb.end(), start):
                 scan.emit(subject, index, "summons", start, end)
+    _statistics_summons(scan, kinds)
+
+
+@per_genres
+def _statistics() -> re.Pattern:
+    """"They use the statistics of a berserker", "The bird has the statistics of a roc": what
+    appears takes a creature's statistics (the pack's ``summon_statistics_leads``); group
+    ``name``: one to three words after the article, up to punctuation or a clause's word."""
+    return re.compile(rf"(?<![\w-])(?:uses?|has|have)\s+(?:the\s+)?(?:game\s+)?"
+                      rf"(?:{word_pattern(genre_words('rulebook', 'summon_statistics_leads'))})\s+(?:an?)\s+[*_]*"
+                      r"(?P<name>[A-Za-z][\w'’-]*(?:\s+(?!(?:except|but|and|or|with|for|while)\b)[A-Za-z][\w'’-]*){0,2}?)"
+                      r"(?=[*_]*\s*(?:[,.;:!?()]|\s(?:except|but|and|or|with|for|while)\b|$))", re.IGNORECASE)
+
+
+def _statistics_summons(scan: ChunkScan, kinds: list[str]) -> None:
+    """The entry (or the creature owning the action) summons the creature whose statistics
+    what it brings takes, the name after "a"/"an" only ("the statistics of the chosen beast"
+    is a form taken, no creature called): linked there, when a creature of ``kinds``; written
+    but not linked, resolved on the shelf by name among them."""
+    text = scan.text
+    for lead in _statistics().finditer(text):
+        subject = scan.owner_at(lead.start())
+        lo = sentence_span(text, lead.start(), lead.end(), limit=400)[0]
+        if subject is None or _DENIED.search(text[lo:lead.start()]):
+            continue
+        at, end = lead.start("name"), lead.end("name")
+        linked = next((o for o in scan.occurrences if o[0] == at), None)
+        if linked is not None:
+            if linked[2] != subject and scan.entities[linked[2]].entity_type in kinds:
+                scan.emit(subject, linked[2], "summons", linked[0], linked[1])
+        elif normalize_name(lead.group("name")) != normalize_name(scan.entities[subject].name):
+            for kind in kinds:
+                emit_named(scan, subject, lead.group("name"), "summons", at, end, target_kind=kind)
 
 
 @per_genres

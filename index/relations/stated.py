@@ -30,6 +30,8 @@ from ..core.models import SUB_ENTRY_SEPARATOR, RawRelation
 from ..core.normalize import normalize_name, normalized_words
 from .edge_guards import TypeOf, guarded, pack_words
 from .pattern_context import ChunkScan, PatternEntity, chunk_scan
+from .pattern_likeness import likeness_family
+from .pattern_members import member_list_family
 from .patterns import FAMILIES
 from .spell_uses import armor_field_family, prepared_list_family, summon_family, weapon_attack_family, you_cast_family
 
@@ -159,7 +161,7 @@ def stated_relations(text: str, entities: list[PatternEntity], others: Iterable[
     prerequisite_family(scan)
     named_part_family(scan)
     for family in (*FAMILIES, prepared_list_family, you_cast_family, summon_family, weapon_attack_family,
-                   armor_field_family):
+                   armor_field_family, likeness_family, member_list_family):
         family(scan)
     names = {normalize_name(entities[i].name) for i in holders}
     return guarded([*scan.out, *others], entities, type_of or _raw_type, names)

@@ -224,3 +224,25 @@ def test_the_rulebook_ontology_knows_summons_and_its_mirror():
     assert normalize_type("summoned_by", ontology) == "summoned_by"
     assert ("creature", "creature") in ontology.pairs["summons"]
     assert ("item", "condition") not in ontology.pairs["summons"]
+
+
+@pytest.mark.parametrize("sentence, linked", [
+    ("In response, warrior spirits appear. They use the statistics of a Marsh Wolf. They leave at dawn.", True),
+    ("A great bird takes its place. The bird has the statistics of a marsh wolf, but it obeys you.", False),
+])
+def test_what_appears_with_a_creatures_statistics_is_summoned(sentence, linked):
+    found = {(r.source_name, r.relation_type, r.target_name, r.target_kind)
+             for r in stated_relations(f"### Horn of the Fen\n\n*Wondrous item, rare*\n\n{sentence}\n",
+                                       [HORN, *([MARSH_WOLF] if linked else [])])}
+    assert found == ({("Horn of the Fen", "summons", "Marsh Wolf", None)} if linked
+                     else {("Horn of the Fen", "summons", "marsh wolf", "creature")})
+
+
+@pytest.mark.parametrize("sentence", [
+    "While transformed, you use the statistics of the chosen beast.",   # a form taken: no article "a"
+    "The horn cannot use the statistics of a Marsh Wolf.",              # denied
+    "The horn has the statistics of a Frightened thing.",               # linked to no creature
+])
+def test_statistics_taken_are_no_summons_without_a_creature_after_a(sentence):
+    edges = _edges(f"### Horn of the Fen\n\n*Wondrous item, rare*\n\n{sentence}\n", [HORN, MARSH_WOLF, FEAR])
+    assert not {e for e in edges if e[1] == "summons"}
