@@ -70,7 +70,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # what the retrieval code may change without the cached index going stale
 LATENCY_RUNS = 3
 QUERY_ONLY_CODE = {"retrieve.py", "search.py", "scoring.py", "question.py", "bridge.py", "entity_graph.py", "lookup.py",
-                   "doctor.py", "loose_names.py", "named_entry.py"}
+                   "doctor.py", "loose_names.py", "named_entry.py", "quoted.py"}
 
 
 # -- shelves -----------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ question:
 
 1. hop 1 is a vector search for the question: its best sections are the seeds, and the
    child chunks that matched inside them are the evidence. Sections that define an
-   entity the question names ("the Frost Wyrm") join the seeds;
+   entity the question names ("the Frost Wyrm") join the seeds, and so do the few it
+   quotes (quoted.py: "fade from view", a run of its words that few sections contain);
 2. every entity a seed mentions gets a weight (``entity_weight``): the similarity of the
    matched child chunk that names it (a seed section mentions about a dozen entities; the
    one the question is about is usually in the passage that matched), times its
@@ -48,7 +49,7 @@ from ..core.errors import BadInput
 from ..core.normalize import normalize_name, normalized_tokens, normalized_words
 from ..relations.index_ontology import index_ontology
 from ..vectors.chroma import VectorStore
-from . import bridge
+from . import bridge, quoted
 from . import entity_graph as graph
 from .loose_names import heading_sections, loose_links
 from .named_entry import INSIDE, LOOSE, OWN, lift_named, named_keys
@@ -300,6 +301,25 @@ def linked_seeds(vectors: VectorStore, db: Database, question: Question, questio
             chosen.append(chunk_id)
         if len(chosen) == LINKED_SEEDS:
             break
+    return seed_passages(parents, similarity, chosen)
+
+
+def quoted_seeds(vectors: VectorStore, db: Database, question: Question, question_vector: list[float],
+                 books: tuple[str, ...], skip: set[str]) -> tuple[list[Passage], dict[str, list[tuple[str, float]]]]:
+    """The sections the question quotes (quoted.py: a run of its words that few sections
+    contain): at most QUOTED_SEEDS, none of ``skip`` and only of ``books`` when given, as
+    ``linked_seeds`` returns its seeds."""
+    chosen = quoted.quoted_sections(db, question.text, skip)
+    parents = parent_rows(db, set(chosen))
+    chosen = [c for c in chosen if c in parents and not (books and parents[c]["book"] not in books)]
+    chosen = chosen[:quoted.QUOTED_SEEDS]
+    return seed_passages(parents, section_similarity(vectors, db, question_vector, chosen), chosen)
+
+
+def seed_passages(parents: dict[str, dict], similarity: dict[str, tuple[float, str]], chosen: list[str]
+                  ) -> tuple[list[Passage], dict[str, list[tuple[str, float]]]]:
+    """The ``chosen`` parent sections as hop-1 passages scored by their ``similarity`` to
+    the question, and each one's best child as its matched evidence."""
     out, matched = [], {}
     for chunk_id in chosen:
         parent = parents[chunk_id]
@@ -477,6 +497,10 @@ def retrieve(
     if hops > 1 and LINKED_SEEDS:
         linked, linked_matched = linked_seeds(vectors, db, asked, question_vector, books,
                                               {p.chunk_id for p in frontier[:SEEDS_PER_HOP]}, names)
+        quotes, quoted_matched = quoted_seeds(vectors, db, asked, question_vector, books,
+                                              {p.chunk_id for p in frontier[:SEEDS_PER_HOP] + linked})
+        # a section the question quotes is a seed as one it names is
+        linked, linked_matched = linked + quotes, {**quoted_matched, **linked_matched}
         for passage in linked:
             matched.setdefault(passage.chunk_id, []).extend(linked_matched.get(passage.chunk_id, ()))
             merged.setdefault(passage.chunk_id, passage)
