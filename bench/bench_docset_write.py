@@ -16,6 +16,10 @@ onnxruntime's and the embedding-ahead thread's included). From them it prints:
   book (the last book's), and when ``search`` could (every vector written: the last
   ``vectors`` step's end; a run of several books stores them in a thread, behind the next
   book's write), counted from the start of the process;
+- each step's CPU seconds of the child's main thread alone (``/proc/PID/task/PID/stat``): the
+  process's count the embedding threads' too, which run beside the main thread's steps; at the
+  end, the main thread's CPU, the other threads' (the embedding, Chroma's writes) and that per
+  child, with the result's counts of the first book and summed over every book;
 - the peak resident memory of the child (``wait4``'s ``ru_maxrss``), and each step's: the
   child's resident memory (``/proc/PID/status``'s VmRSS) sampled at every event and every
   ``SAMPLE_S`` seconds between them, the highest sample credited to the steps open then;
@@ -125,10 +129,12 @@ def doc_set(name: str, pages: int | None) -> Path | None:
     return copied(path, spread(html_pages(path), pages), f"{path.name}-{pages}")
 
 
-def cpu_seconds(pid: int) -> float:
-    """The process's user and system CPU seconds (every thread's), from /proc."""
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """The process's user and system CPU seconds (every thread's), from /proc; with
+    ``thread``, that thread's alone (``thread=pid``: the main thread's)."""
+    where = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        fields = Path(where).read_text().rpartition(")")[2].split()
     except OSError:
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / TICK
@@ -153,7 +159,8 @@ class Run:
         self.command = [str(crossbook), "--index", str(index), "ingest", str(folder), "--events", "-"]
         self.command += ["--embedder", embedder] if embedder else []
         self.command += ["--relations", relations] if relations else []
-        self.marks: list[tuple[float, float, dict]] = []  # (wall s, CPU s, event)
+        self.marks: list[tuple[float, float, float, dict]] = []  # (wall s, CPU s, main thread's CPU s, event)
+        self.main_cpu = 0.0  # the main thread's CPU seconds at the last line it wrote
         self.progress: list[tuple[float, str]] = []
         self.result: dict | None = None
         self.live = False  # print each step's event as it comes
@@ -196,6 +203,7 @@ class Run:
         assert child.stdout is not None
         for line in child.stdout:
             wall, cpu = time.perf_counter() - start, cpu_seconds(child.pid)
+            self.main_cpu = cpu_seconds(child.pid, child.pid)
             self._note_rss(child.pid)
             try:
                 event = json.loads(line)
@@ -209,7 +217,7 @@ class Run:
             if event.get("event") == "result":
                 self.result = event
             elif event.get("event") not in NOISE:
-                self.marks.append((wall, cpu, event))
+                self.marks.append((wall, cpu, self.main_cpu, event))
                 if self.live and event.get("event") != "phase.progress":
                     print(f"  [{wall:7.1f} s, CPU {cpu:7.1f} s] {event.get('event')} {event.get('phase', '')}", flush=True)
 
@@ -219,21 +227,23 @@ class Run:
 
 
 def steps(run: Run) -> dict[str, list[float]]:
-    """Each step's [wall s, CPU s]: from its phase.start to its phase.done (a step seen twice
-    is summed), and ``before the first event`` (start-up, walk, read)."""
+    """Each step's [wall s, CPU s, main thread's CPU s]: from its phase.start to its phase.done
+    (a step seen twice is summed), and ``before the first event`` (start-up, walk, read). The
+    process's CPU counts every thread: a step of the main thread (read, link...) also holds
+    what the embedding threads computed beside it meanwhile; its main thread's CPU does not."""
     out: dict[str, list[float]] = {}
     if run.marks:
-        out["before the first event"] = [run.marks[0][0], run.marks[0][1]]
-    open_: dict[str, tuple[float, float]] = {}
-    for wall, cpu, event in run.marks:
+        out["before the first event"] = list(run.marks[0][:3])
+    open_: dict[str, tuple[float, float, float]] = {}
+    for wall, cpu, main_cpu, event in run.marks:
         phase = event.get("phase")
         if event.get("event") == "phase.start":
-            open_[phase] = (wall, cpu)
+            open_[phase] = (wall, cpu, main_cpu)
         elif event.get("event") == "phase.done" and phase in open_:
             began = open_.pop(phase)
-            spent = out.setdefault(phase, [0.0, 0.0])
-            spent[0] += wall - began[0]
-            spent[1] += cpu - began[1]
+            spent = out.setdefault(phase, [0.0, 0.0, 0.0])
+            for i, now in enumerate((wall, cpu, main_cpu)):
+                spent[i] += now - began[i]
     return out
 
 
@@ -241,8 +251,8 @@ def ready(run: Run) -> tuple[float | None, float | None, float | None]:
     """(where-else, where-else for every book, search): the wall seconds of the first book's
     write step ending (its transaction commits then), of the last book's, and of the last
     vectors step ending (every vector written)."""
-    written = [w for w, _, e in run.marks if e.get("event") == "phase.done" and e.get("phase") == "write"]
-    ends = [w for w, _, e in run.marks if e.get("event") == "phase.done" and e.get("phase") in ("embed", "vectors")]
+    written = [w for w, _, _, e in run.marks if e.get("event") == "phase.done" and e.get("phase") == "write"]
+    ends = [w for w, _, _, e in run.marks if e.get("event") == "phase.done" and e.get("phase") in ("embed", "vectors")]
     return (written[0] if written else None), (written[-1] if written else None), (ends[-1] if ends else None)
 
 
@@ -253,27 +263,24 @@ def elapsed_only(lines: list[tuple[float, str]]) -> list[str]:
 
 def report(run: Run, status: int, peak_kb: int, folder: Path) -> dict:
     print(f"doc set: {folder} ({len(html_pages(folder))} HTML pages); exit {status}")
-    print(f"{'step':<28}{'wall s':>9}{'CPU s':>9}{'peak RSS MB':>13}")
+    print(f"{'step':<28}{'wall s':>9}{'CPU s':>9}{'main s':>9}{'peak RSS MB':>13}")
     figures: dict = {"folder": str(folder), "pages": len(html_pages(folder)), "exit": status, "steps": {}}
-    for name, (wall, cpu) in steps(run).items():
+    for name, (wall, cpu, main_cpu) in steps(run).items():
         rss = run.step_rss.get(name, float("nan"))
-        print(f"  {name:<26}{wall:>9.1f}{cpu:>9.1f}{rss:>13.0f}")
-        figures["steps"][name] = {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "peak_rss_mb": round(rss)}
+        print(f"  {name:<26}{wall:>9.1f}{cpu:>9.1f}{main_cpu:>9.1f}{rss:>13.0f}")
+        figures["steps"][name] = {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+                                  "main_thread_cpu_s": round(main_cpu, 1), "peak_rss_mb": round(rss)}
     if "between steps" in run.step_rss:
         print(f"  {'between steps':<26}{'':>18}{run.step_rss['between steps']:>13.0f}")
     where_else, every_book, search = ready(run)
-    print(f"  {'total':<26}{run.total[0]:>9.1f}{run.total[1]:>9.1f}")
+    print(f"  {'total':<26}{run.total[0]:>9.1f}{run.total[1]:>9.1f}{run.main_cpu:>9.1f}")
     print(f"where-else answers at {where_else or float('nan'):.0f} s (every book at {every_book or float('nan'):.0f} s), "
           f"search at {search or float('nan'):.0f} s (from the start of the process); peak RSS {peak_kb / 1024:.0f} MB")
     figures.update(total_wall_s=round(run.total[0], 1), total_cpu_s=round(run.total[1], 1),
                    where_else_s=where_else and round(where_else), where_else_every_book_s=every_book and round(every_book),
                    search_s=search and round(search), peak_rss_mb=round(peak_kb / 1024))
     if run.result is not None:
-        results = run.result.get("result") or [{}]
-        book = results[0] if isinstance(results, list) and results else {}
-        keys = ("sections", "parents", "children", "mentions", "relationships")
-        figures["book"] = {k: book.get(k) for k in keys}
-        print("book: " + ", ".join(f"{k} {book.get(k)}" for k in keys))
+        figures.update(books_figures(run))
     bare = elapsed_only(run.progress)
     print(f"progress: {len(run.progress)} lines on stderr, {len(bare)} with elapsed seconds and no count")
     for _, text in run.progress[:4] + run.progress[-4:]:
@@ -282,6 +289,24 @@ def report(run: Run, status: int, peak_kb: int, folder: Path) -> dict:
         print(f"  | no count: {text}")
     figures["progress_lines"], figures["elapsed_only_lines"] = len(run.progress), len(bare)
     return figures
+
+
+def books_figures(run: Run) -> dict:
+    """The result's counts, of the first book and summed over every book, and the CPU the
+    threads other than the main one spent (the embedding, Chroma's writes) a child; printed."""
+    results = run.result.get("result") if run.result else None
+    results = [r for r in results if isinstance(r, dict)] if isinstance(results, list) else []
+    keys = ("sections", "parents", "children", "mentions", "relationships")
+    first = results[0] if results else {}
+    every = {k: sum(r.get(k) or 0 for r in results) for k in keys}
+    print("book: " + ", ".join(f"{k} {first.get(k)}" for k in keys) + " (the first)")
+    print(f"books: {len(results)}, " + ", ".join(f"{k} {every[k]:,}" for k in keys) + " (all)")
+    others = run.total[1] - run.main_cpu
+    per_child = 1000 * others / every["children"] if every["children"] else float("nan")
+    print(f"CPU s: main thread {run.main_cpu:.1f}, other threads {others:.1f} "
+          f"({per_child:.1f} ms a child of every book: the embedding, Chroma)")
+    return {"book": {k: first.get(k) for k in keys}, "books": {"count": len(results), **every},
+            "main_thread_cpu_s": round(run.main_cpu, 1), "other_threads_cpu_s": round(others, 1)}
 
 
 def main() -> int:
