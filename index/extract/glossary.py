@@ -209,19 +209,32 @@ def _runs(leads: list[re.Match], text: str) -> list[list[re.Match]]:
     return runs
 
 
+# a paragraph: a run of lines, none blank and none a heading
+_PARAGRAPH = re.compile(r"^(?![ \t]*$)(?! {0,3}#).*(?:\n(?![ \t]*$)(?! {0,3}#).*)*", re.MULTILINE)
+
+
+def _whole_section(run: list[re.Match], text: str) -> bool:
+    """Whether every paragraph of the chunk, its headings aside, opens with a lead of ``run``."""
+    starts = {lead.start() for lead in run}
+    return all(p.start() in starts for p in _PARAGRAPH.finditer(text))
+
+
 def glossary_terms(text: str) -> list[TermSpan]:
     """Glossary entries and definition-list terms of one chunk, in order.
 
     A run of three or more entries of one shape (bold or emphasized leads, or ``- Name: text``
-    list items) is a catalog: each lead is a term, even a phrase. A lone bold lead is a term
-    only with its punctuation (``**Term.** text``) and a name-like shape.
+    list items) is a catalog: each lead is a term, even a phrase. So is a run of two emphasized
+    leads that is the whole section: every paragraph under its heading opens with one of them
+    ("### Collateral Damage Effects" and its two entries; two ``- Name:`` items are more often
+    the two options of a rule). A lone bold lead is a term only with
+    its punctuation (``**Term.** text``) and a name-like shape.
     """
     out: list[TermSpan] = []
     emphasis = _emphasis_leads(text)
     plain = [m for m in _PLAIN_LEAD.finditer(text) if m.group("item")]
     for leads, plain_kind in ((emphasis, False), (plain, True)):
         for run in _runs(leads, text):
-            catalog = len(run) >= _RUN_MIN
+            catalog = len(run) >= _RUN_MIN or not plain_kind and len(run) >= 2 and _whole_section(run, text)
             for match in run:
                 rest = match.start("rest")
                 if plain_kind and not catalog or _lists_names(match.group("term"), text, rest) \

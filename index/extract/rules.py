@@ -54,7 +54,7 @@ from .text import first_body_sentence, sentence_around
 
 __all__ = ["VERSION", "HeadingAnalysis", "RulesExtractor", "analyse_headings", "book_mentions", "heading_definitions"]
 
-VERSION = "rules/33"  # bump when the rules change, so `rebuild` re-extracts unchanged books
+VERSION = "rules/34"  # bump when the rules change, so `rebuild` re-extracts unchanged books
 
 
 def heading_definitions(parents: list[ParentChunk], pack: DomainPack, book: str) -> dict[str, list[HeadingName]]:

@@ -97,3 +97,17 @@ def test_a_bold_cell_of_an_html_table_is_a_value_no_lead():
     assert [t.name for t in glossary_terms(table)] == []
     leads = "<strong>Alpha:</strong> one thing.\n\n<strong>Beta:</strong> two.\n\n<strong>Gamma:</strong> three.\n"
     assert [t.name for t in glossary_terms(leads)] == ["Alpha", "Beta", "Gamma"]
+
+
+def test_two_leads_that_are_the_whole_section_are_a_catalog():
+    # a power's "Collateral Damage Effects": two entries, nothing else under the heading;
+    # their names read as topics alone ("Extra Copies"), so only a catalog's rule takes them
+    section = ("### Collateral Damage Effects\n\n**Army of Me:** You duplicate yourself beyond your limits.\n\n"
+               "**Extra Copies:** You make an extra clone, and something goes wrong.\n")
+    assert [t.name for t in glossary_terms(section)] == ["Army of Me", "Extra Copies"]
+    # the same two leads after a paragraph of prose are two leads of a text, not its catalog
+    prose = section.replace("\n\n**Army", "\n\nWhat goes wrong when the power is pushed.\n\n**Army", 1)
+    assert [t.name for t in glossary_terms(prose)] == []
+    # two "- Name:" items under a heading are a rule's two options, not entries
+    options = "## If you wield a spear...\n- When you face danger, roll.\n\t- Iron: Strike now.\n\t- Edge: Take +1 momentum.\n"
+    assert [t.name for t in glossary_terms(options)] == []
