@@ -32,25 +32,25 @@ def every_kth(items: list, cap: int = PAGES_PER_PROJECT) -> list:
     return items[::step][:cap]
 
 
-def pinned(pin: Path, candidates: list, key) -> list | None:
-    """The candidates a committed sample names (``pin``, a JSON list of keys), in their order;
+def pinned(path: Path, candidates: list, key) -> list | None:
+    """The candidates a committed sample names (``path``, a JSON list of keys), in their order;
     None when nothing is pinned yet. A sample of what the machine has installed (every k-th man
     page) moves when one package more is installed, and the draws made from it
     (``lookups.json``) would name pages no longer in the zoo. A pinned key the machine lacks is
     left out, and said."""
-    if not pin.is_file():
+    if not path.is_file():
         return None
-    keys = set(json.loads(pin.read_text(encoding="utf-8")))
+    keys = set(json.loads(path.read_text(encoding="utf-8")))
     chosen = [c for c in candidates if key(c) in keys]
     missing = sorted(keys - {key(c) for c in chosen})
     if missing:
-        print(f"{pin.name}: {len(missing)} pinned but not installed, left out: {', '.join(missing[:5])}")
+        print(f"{path.name}: {len(missing)} pinned but not installed, left out: {', '.join(missing[:5])}")
     return chosen
 
 
-def pin(pin: Path, chosen: list, key) -> None:
+def pin(path: Path, chosen: list, key) -> None:
     """Write the sample ``chosen`` as ``pinned`` reads it: its keys, sorted."""
-    pin.write_text(json.dumps(sorted(key(c) for c in chosen), indent=0) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(sorted(key(c) for c in chosen), indent=0) + "\n", encoding="utf-8")
 
 
 def copy_member(source: Path, target: Path, pages: list[str], keep: list[str]) -> None:

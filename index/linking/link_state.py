@@ -79,11 +79,18 @@ def chunks_naming(db: Database, names: Iterable[str]) -> set[str] | None:
     found: set[str] = set()
     ordered = sorted(phrases)
     for start in range(0, len(ordered), _PHRASES_PER_QUERY):
-        query = " OR ".join(ordered[start:start + _PHRASES_PER_QUERY])
-        found.update(row[0] for row in db.execute(
-            "SELECT l.chunk_id FROM link_words w JOIN link_chunks l ON l.id = w.rowid WHERE link_words MATCH ?",
-            [query]))
+        found.update(chunks_matching(db, " OR ".join(ordered[start:start + _PHRASES_PER_QUERY])))
     return found
+
+
+def chunks_matching(db: Database, query: str, limit: int | None = None) -> list[str]:
+    """The parent chunks whose words match the FTS5 ``query`` (the chunk words above), at
+    most ``limit``. Raises sqlite3.OperationalError on an index without the word index."""
+    sql = "SELECT l.chunk_id FROM link_words w JOIN link_chunks l ON l.id = w.rowid WHERE link_words MATCH ?"
+    params: list = [query]
+    if limit is not None:
+        sql, params = sql + " LIMIT ?", [query, limit]
+    return [row[0] for row in db.execute(sql, params)]
 
 
 def chunks_linking(db: Database, keys: Iterable[EntityKey]) -> set[str]:

@@ -16,6 +16,7 @@ import sqlite3
 from sqlite_utils import Database
 
 from ..core.words import letter_runs
+from ..linking.link_state import chunks_matching
 from . import bridge
 
 QUOTED_WORDS = 3             # a run of this many words of the question ...
@@ -47,11 +48,9 @@ def quoted_sections(db: Database, text: str, skip: set[str]) -> list[str]:
     counts: dict[str, int] = {}
     try:
         for run in quoted_runs(text):
-            rows = db.execute(
-                "SELECT c.chunk_id FROM link_words w JOIN link_chunks c ON c.id = w.rowid"
-                " WHERE link_words MATCH ? LIMIT ?", [f'"{run}"', QUOTED_UP_TO + 1]).fetchall()
-            if len(rows) <= QUOTED_UP_TO:
-                for (chunk_id,) in rows:
+            found = chunks_matching(db, f'"{run}"', QUOTED_UP_TO + 1)
+            if len(found) <= QUOTED_UP_TO:
+                for chunk_id in found:
                     counts[chunk_id] = counts.get(chunk_id, 0) + 1
     except sqlite3.OperationalError:
         return []
